@@ -1,0 +1,8 @@
+"""Graph algorithms written only with the operators: each is a short host loop of
+advance / filter / compute calls, the way the seed papers write them."""
+
+from __future__ import annotations
+
+from algorithms.bfs import BFSResult, LevelStats, bfs
+
+__all__ = ["bfs", "BFSResult", "LevelStats"]

@@ -1,0 +1,28 @@
+"""Frontier: graph algorithms as advance / filter / compute operators over a frontier.
+
+The graph (:class:`Graph`), the frontier (:class:`Frontier`), loaders (:func:`load`),
+generators (:mod:`frontier.generators`), targets (:func:`resolve_target`) and the atomics usable
+inside functors. The operators live in :mod:`operators`, the algorithms in :mod:`algorithms`.
+"""
+
+from __future__ import annotations
+
+from frontier.atomics import atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_or
+from frontier.frontier import Frontier, FrontierError, FrontierOverflowError, StaleFrontierError
+from frontier.graph import Graph, GraphError
+from frontier.target import Target, TargetError, resolve_target
+
+__all__ = [
+    "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError", "FrontierOverflowError",
+    "Target", "TargetError", "resolve_target", "available_balancers",
+    "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
+]
+
+__version__ = "0.1.0"
+
+
+def available_balancers() -> list[str]:
+    """Names of the load balancers ``advance(..., balancer=...)`` accepts."""
+    from operators.balancers import available_balancers as names
+
+    return names()

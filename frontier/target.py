@@ -1,0 +1,285 @@
+"""Where operators run: the one module that decides between the GPU and the CPU.
+
+``cuda`` runs generated kernels on an NVIDIA GPU through Numba CUDA, or, when the environment sets
+``NUMBA_ENABLE_CUDASIM=1``, the very same kernels in Numba's CUDA simulator. ``cpu`` compiles the
+same operator kernels with ``numba.njit`` and runs them sequentially (one "thread" striding over
+all the work). Everything that differs between the two (memory, compilation, launching, the
+thread-index prologue of a kernel) is a method of a :class:`Target`; nothing else in Frontier
+branches on the target.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from frontier.graph import Graph
+
+__all__ = ["Target", "CudaTarget", "CpuTarget", "resolve_target", "TargetError", "GraphArrays"]
+
+
+class TargetError(ValueError):
+    """A target was asked for that cannot be used here."""
+
+
+@dataclass(frozen=True)
+class GraphArrays:
+    """A graph's CSR arrays as the target holds them. ``weights`` is a one-element placeholder
+    for an unweighted graph (kernels for such graphs never read it)."""
+
+    num_vertices: int
+    num_edges: int
+    row_offsets: Any
+    col_indices: Any
+    weights: Any
+    weighted: bool
+
+
+class Target(ABC):
+    """Memory, compilation and launching for one kind of processor."""
+
+    name: str
+
+    #: Source lines that open every generated kernel: define ``tid`` (this thread's global index)
+    #: and ``nthreads`` (threads in the launch), plus ``lane``/``block`` helpers where meaningful.
+    @property
+    @abstractmethod
+    def prologue(self) -> str: ...
+
+    @abstractmethod
+    def to_device(self, array: np.ndarray) -> Any: ...
+
+    @abstractmethod
+    def empty(self, shape: int, dtype: Any) -> Any: ...
+
+    def zeros(self, shape: int, dtype: Any) -> Any:
+        return self.to_device(np.zeros(shape, dtype=dtype))
+
+    def full(self, shape: int, value: Any, dtype: Any) -> Any:
+        return self.to_device(np.full(shape, value, dtype=dtype))
+
+    @abstractmethod
+    def to_host(self, array: Any) -> np.ndarray: ...
+
+    @abstractmethod
+    def read_scalar(self, array: Any, index: int) -> int:
+        """One element of a device array, read back to the host (a synchronization point)."""
+
+    @abstractmethod
+    def write_scalar(self, array: Any, index: int, value: int) -> None: ...
+
+    @abstractmethod
+    def upload(self, array: Any, values: np.ndarray) -> None:
+        """Copy host ``values`` into the first ``len(values)`` entries of a device array."""
+
+    @abstractmethod
+    def synchronize(self) -> None: ...
+
+    @abstractmethod
+    def compile_device_function(self, fn: Callable) -> Callable:
+        """Compile a user functor for calling from this target's kernels."""
+
+    @abstractmethod
+    def compile_kernel(self, fn: Callable) -> Callable:
+        """Compile a generated kernel function."""
+
+    @abstractmethod
+    def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...
+
+    #: Source line making every thread of the launch wait for all others (between the steps of
+    #: a fused traversal); nothing on a one-thread target.
+    grid_barrier: str = "pass"
+
+    @abstractmethod
+    def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
+                           args: tuple) -> None:
+        """Launch a kernel that uses ``grid_barrier``: at most ``blocks`` blocks, all resident
+        at once (what a grid-wide barrier needs)."""
+
+    @abstractmethod
+    def resident_blocks(self, threads_per_block: int) -> int:
+        """How many blocks of this size run at once; grid-stride kernels launch this many."""
+
+    @property
+    def simulated(self) -> bool:
+        return False
+
+    #: Largest block the target runs (the simulator runs each GPU thread as a Python thread,
+    #: so its blocks are kept small).
+    max_threads_per_block: int = 1024
+
+    #: False where work is not spread over threads (the sequential CPU target): there every
+    #: balancer generates the same one-thread loop.
+    runs_balancers: bool = True
+
+    def graph_arrays(self, graph: Graph) -> GraphArrays:
+        weights = graph.weights if graph.weights is not None else np.zeros(1, dtype=np.int32)
+        return GraphArrays(graph.num_vertices, graph.num_edges, self.to_device(graph.row_offsets),
+                           self.to_device(graph.col_indices), self.to_device(weights),
+                           graph.weights is not None)
+
+    def __repr__(self) -> str:
+        return f"<target {self.name}{' (simulator)' if self.simulated else ''}>"
+
+
+class CpuTarget(Target):
+    """Sequential CPU execution of the generated kernels, compiled by ``numba.njit``."""
+
+    name = "cpu"
+    prologue = "tid = 0\nnthreads = 1\n"
+    runs_balancers = False
+
+    def to_device(self, array: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(array).copy()
+
+    def empty(self, shape: int, dtype: Any) -> np.ndarray:
+        return np.empty(shape, dtype=dtype)
+
+    def to_host(self, array: np.ndarray) -> np.ndarray:
+        return np.array(array, copy=True)
+
+    def read_scalar(self, array: np.ndarray, index: int) -> int:
+        return array[index].item()
+
+    def write_scalar(self, array: np.ndarray, index: int, value: int) -> None:
+        array[index] = value
+
+    def upload(self, array: np.ndarray, values: np.ndarray) -> None:
+        array[: values.size] = values
+
+    def synchronize(self) -> None:
+        return None
+
+    def compile_device_function(self, fn: Callable) -> Callable:
+        import numba
+
+        return numba.njit(cache=False)(fn)
+
+    def compile_kernel(self, fn: Callable) -> Callable:
+        import numba
+
+        return numba.njit(cache=False)(fn)
+
+    def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+        kernel(*args)
+
+    def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
+                           args: tuple) -> None:
+        kernel(*args)
+
+    def resident_blocks(self, threads_per_block: int) -> int:
+        return 1
+
+
+class CudaTarget(Target):
+    """An NVIDIA GPU through Numba CUDA (or the Numba CUDA simulator)."""
+
+    name = "cuda"
+    prologue = "tid = cuda.grid(1)\nnthreads = cuda.gridsize(1)\n"
+    grid_barrier = "cuda.cg.this_grid().sync()"
+
+    def __init__(self) -> None:
+        from numba import cuda
+
+        self._cuda = cuda
+        self._sm_count: int | None = None
+
+    @property
+    def simulated(self) -> bool:
+        return _simulator_enabled()
+
+    @property
+    def max_threads_per_block(self) -> int:  # type: ignore[override]
+        return 64 if self.simulated else 1024
+
+    def to_device(self, array: np.ndarray) -> Any:
+        return self._cuda.to_device(np.ascontiguousarray(array))
+
+    def empty(self, shape: int, dtype: Any) -> Any:
+        return self._cuda.device_array(shape, dtype=dtype)
+
+    def to_host(self, array: Any) -> np.ndarray:
+        return array.copy_to_host()
+
+    def read_scalar(self, array: Any, index: int) -> int:
+        return array[index : index + 1].copy_to_host()[0].item()
+
+    def write_scalar(self, array: Any, index: int, value: int) -> None:
+        array[index : index + 1].copy_to_device(np.array([value], dtype=array.dtype))
+
+    def upload(self, array: Any, values: np.ndarray) -> None:
+        if values.size:
+            array[: values.size].copy_to_device(np.ascontiguousarray(values, dtype=array.dtype))
+
+    def synchronize(self) -> None:
+        self._cuda.synchronize()
+
+    def compile_device_function(self, fn: Callable) -> Callable:
+        return self._cuda.jit(device=True)(fn)
+
+    def compile_kernel(self, fn: Callable) -> Callable:
+        return self._cuda.jit(fn)
+
+    def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+        kernel[blocks, threads](*args)
+
+    def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
+                           args: tuple) -> None:
+        if self.simulated:  # the simulator runs a cooperative grid of one block only
+            kernel[1, threads](*args)
+            return
+        specialized = kernel.specialize(*args)
+        compiled = next(iter(specialized.overloads.values()))
+        blocks = min(blocks, compiled.max_cooperative_grid_blocks(threads))
+        specialized[blocks, threads](*args)
+
+    def resident_blocks(self, threads_per_block: int) -> int:
+        if self.simulated:
+            return 2
+        if self._sm_count is None:
+            self._sm_count = self._cuda.get_current_device().MULTIPROCESSOR_COUNT
+        return self._sm_count * max(1, 2048 // threads_per_block)
+
+
+def _simulator_enabled() -> bool:
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+
+@lru_cache(maxsize=1)
+def cuda_usable() -> bool:
+    """True when a GPU (or the simulator) can run kernels."""
+    if _simulator_enabled():
+        return True
+    try:
+        from numba import cuda
+
+        return bool(cuda.is_available())
+    except Exception:  # noqa: BLE001 - any driver/toolkit failure means "not usable"
+        return False
+
+
+_KINDS: dict[str, type[Target]] = {"cuda": CudaTarget, "cpu": CpuTarget}
+_TARGETS: dict[str, Target] = {}
+
+
+def resolve_target(target: str | Target | None = None) -> Target:
+    """The target for ``target``: a name (``"cuda"``, ``"cpu"``), a :class:`Target`, or None
+    for CUDA when a GPU (or the simulator) is usable and the CPU otherwise."""
+    if isinstance(target, Target):
+        return target
+    if target is None:
+        target = "cuda" if cuda_usable() else "cpu"
+    if target not in _KINDS:
+        raise TargetError(f"unknown target {target!r}; expected 'cuda', 'cpu' or None")
+    if target == "cuda" and not cuda_usable():
+        raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "
+                          "(set NUMBA_ENABLE_CUDASIM=1 to run the kernels in the simulator)")
+    if target not in _TARGETS:
+        _TARGETS[target] = _KINDS[target]()
+    return _TARGETS[target]

@@ -1,0 +1,68 @@
+"""The load-balancer interface: how an advance maps a frontier's edges onto GPU threads.
+
+A balancer writes the body of an advance kernel from a :class:`operators.codegen.KernelSpec`,
+using the code generator's shared pieces (``for_each_input``, ``visit_edge``, ``push``), and says
+how the kernel is launched. Seed 004 §5 surveys the techniques; each lives in its own module.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from frontier.target import Target
+from operators.codegen import KernelSpec
+
+
+class LoadBalancer(ABC):
+    """One way of assigning an advance's work (frontier vertices and their edges) to threads."""
+
+    #: The name users pass as ``balancer=...``.
+    name: str = ""
+
+    #: True when the advance body needs no helper kernels between steps, so that
+    #: :func:`operators.traverse` can run many steps inside one persistent kernel.
+    fusable: bool = True
+
+    @property
+    def slug(self) -> str:
+        """Identifier-safe label used in generated kernel names."""
+        return self.name
+
+    @abstractmethod
+    def advance_body(self, spec: KernelSpec) -> str:
+        """The advance kernel's body (after the thread prologue): visit every edge leaving the
+        input frontier, calling the functor once per edge, pushing on True."""
+
+    @abstractmethod
+    def threads_per_block(self, target: Target) -> int: ...
+
+    def blocks(self, target: Target, work: int) -> int:
+        """Blocks to launch for ``work`` input elements (an upper bound when the length lives on
+        the device)."""
+        from operators.codegen import grid_blocks
+
+        return grid_blocks(target, self.threads_per_block(target), work)
+
+    def extra_params(self, spec: KernelSpec) -> tuple[str, ...]:
+        """Kernel parameters this balancer needs beyond the standard ones."""
+        return ()
+
+    def extra_args(self, spec: KernelSpec, frontier: Any) -> tuple:
+        return ()
+
+    def namespace(self) -> dict[str, Any]:
+        """Globals the generated source refers to besides the standard ones."""
+        return {}
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"<balancer {self}>"
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and vars(self) == vars(other)
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(vars(self).items()))))

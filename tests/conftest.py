@@ -1,0 +1,46 @@
+"""Test configuration: every target usable here, and hypothesis profiles.
+
+The ``cuda`` target is usable on a GPU, or in Numba's CUDA simulator when the run sets
+``NUMBA_ENABLE_CUDASIM=1`` (what CI does): tests parametrized with ``target`` then run the
+generated CUDA kernels too. Tests on the ``cuda`` target carry the ``simulator`` marker.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from frontier.target import cuda_usable, resolve_target
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+settings.register_profile(
+    "default", deadline=None, max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "simulator", deadline=None, max_examples=20,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "gpu", deadline=None, max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("FRONTIER_HYPOTHESIS_PROFILE",
+                                     "simulator" if SIMULATED else "default"))
+
+
+def _target_params() -> list:
+    params = [pytest.param("cpu", id="cpu")]
+    if cuda_usable():
+        params.append(pytest.param("cuda", id="cuda-sim" if SIMULATED else "cuda",
+                                   marks=pytest.mark.simulator))
+    return params
+
+
+TARGETS = _target_params()
+
+
+@pytest.fixture(params=TARGETS, scope="session")
+def target(request):
+    """Each usable target, resolved."""
+    return resolve_target(request.param)

@@ -4,5 +4,6 @@ advance / filter / compute calls, the way the seed papers write them."""
 from __future__ import annotations
 
 from algorithms.bfs import BFSResult, LevelStats, bfs
+from algorithms.catalog import CATALOG
 
-__all__ = ["bfs", "BFSResult", "LevelStats"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG"]

@@ -7,14 +7,23 @@ inside functors. The operators live in :mod:`operators`, the algorithms in :mod:
 
 from __future__ import annotations
 
+from frontier import generators
 from frontier.atomics import atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_or
-from frontier.frontier import Frontier, FrontierError, FrontierOverflowError, StaleFrontierError
+from frontier.frontier import (
+    Frontier,
+    FrontierError,
+    FrontierOverflowError,
+    StaleFrontierError,
+)
 from frontier.graph import Graph, GraphError
+from frontier.io import GraphFormatError, load, load_with_labels
 from frontier.target import Target, TargetError, resolve_target
 
 __all__ = [
-    "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError", "FrontierOverflowError",
+    "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
+    "FrontierOverflowError",
     "Target", "TargetError", "resolve_target", "available_balancers",
+    "load", "load_with_labels", "GraphFormatError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
 ]
 

@@ -15,8 +15,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Sequence
-from typing import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -86,7 +85,7 @@ def _median_run(fn: Callable[[], object], runs: int) -> tuple[object, float]:
     return result, statistics.median(times)
 
 
-def run_bfs(args: argparse.Namespace, out=sys.stdout) -> int:
+def run_bfs(args: argparse.Namespace) -> int:
     from algorithms import bfs
     from frontier.target import resolve_target
 
@@ -100,27 +99,27 @@ def run_bfs(args: argparse.Namespace, out=sys.stdout) -> int:
                     frontier=args.frontier), args.runs)
     edges = result.edges_traversed
     reached = int(np.count_nonzero(result.distances >= 0))
-    print(f"graph       {args.graph}", file=out)
-    print(f"|V|         {graph.num_vertices:,}", file=out)
-    print(f"|E|         {graph.num_edges:,} arcs", file=out)
-    print(f"target      {target.name}{' (simulator)' if target.simulated else ''}", file=out)
-    print(f"balancer    {args.balancer}, {args.frontier} frontier", file=out)
-    print(f"source      {args.source}", file=out)
-    print(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)", file=out)
+    print(f"graph       {args.graph}")
+    print(f"|V|         {graph.num_vertices:,}")
+    print(f"|E|         {graph.num_edges:,} arcs")
+    print(f"target      {target.name}{' (simulator)' if target.simulated else ''}")
+    print(f"balancer    {args.balancer}, {args.frontier} frontier")
+    print(f"source      {args.source}")
+    print(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)")
     print(f"MTEPS       {edges / seconds / 1e6 if seconds > 0 else 0.0:.1f} "
-          f"({edges:,} edges traversed)", file=out)
-    print(f"reached     {reached:,} vertices", file=out)
-    print(f"iterations  {result.iterations}", file=out)
+          f"({edges:,} edges traversed)")
+    print(f"reached     {reached:,} vertices")
+    print(f"iterations  {result.iterations}")
     if args.validate:
         from frontier.testing import check_bfs
 
         check_bfs(graph, args.source, result.distances, result.predecessors)
         print("validated   distances equal scipy.sparse.csgraph; predecessors form a "
-              "shortest-path tree", file=out)
+              "shortest-path tree")
     return 0
 
 
-def run_demo(args: argparse.Namespace, out=sys.stdout) -> int:
+def run_demo(args: argparse.Namespace) -> int:
     from algorithms import bfs
     from frontier import generators
     from frontier.data import demo_graph_path
@@ -130,7 +129,7 @@ def run_demo(args: argparse.Namespace, out=sys.stdout) -> int:
 
     target = resolve_target(args.target)
     print(f"Frontier demo on target {target.name}"
-          f"{' (simulator)' if target.simulated else ''}", file=out)
+          f"{' (simulator)' if target.simulated else ''}")
     path = demo_graph_path()
     cases = [("grid2d(64, 64), road-like", generators.grid2d(64, 64)),
              (f"{path.name} (OpenStreetMap road network, shipped)", load(path))]
@@ -144,11 +143,11 @@ def run_demo(args: argparse.Namespace, out=sys.stdout) -> int:
         print(f"  BFS on {name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs, "
               f"source {source}: reached {reached:,} in {result.iterations} levels, "
               f"{seconds * 1e3:.1f} ms (first run, compile included); "
-              "equal to scipy.sparse.csgraph", file=out)
+              "equal to scipy.sparse.csgraph")
     return 0
 
 
-def run_explain(args: argparse.Namespace, out=sys.stdout) -> int:
+def run_explain(args: argparse.Namespace) -> int:
     from algorithms.bfs import visit
     from frontier import Frontier, generators
     from frontier.target import resolve_target
@@ -159,14 +158,14 @@ def run_explain(args: argparse.Namespace, out=sys.stdout) -> int:
     f = Frontier.from_vertices(graph, [0], target=target)
     state = target.zeros(graph.num_vertices, np.int32)
     print(explain(advance, graph, f, visit, state, state, balancer=args.balancer,
-                  output=args.frontier), file=out)
+                  output=args.frontier))
     return 0
 
 
-def run_balancers(args: argparse.Namespace, out=sys.stdout) -> int:
+def run_balancers(args: argparse.Namespace) -> int:
     from frontier import available_balancers
 
-    print("\n".join(available_balancers()), file=out)
+    print("\n".join(available_balancers()))
     return 0
 
 

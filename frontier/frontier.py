@@ -1,4 +1,6 @@
-"""The frontier: the active vertices of one traversal step (seed 004 §2.1; seed 000 §IV working sets).
+"""The frontier: the active vertices of one traversal step.
+
+Seed 004 §2.1 (frontier-based traversal); seed 000 §IV (queue and bitmap working sets).
 
 A frontier is *sparse* (a queue of vertex ids) or *dense* (a bitmap of |V| bits), and converts to
 the other form on demand. Its length lives in device memory, so an operator can consume one
@@ -7,8 +9,9 @@ frontier and produce the next without any host round trip.
 The frontiers of one traversal share a :class:`FrontierPool`: three slots of preallocated buffers
 used as a ring. An operator reading slot ``s`` writes slot ``s+1`` and clears slot ``s+2`` for the
 step after, so a loop of operator calls allocates nothing and needs no extra launches. The price
-is the usual one of double-buffered GPU frontiers (Gunrock's too): an operator's output stays valid
-for the next operator call only; a frontier whose slot was reused raises :class:`StaleFrontierError`.
+is the usual one of double-buffered GPU frontiers (Gunrock's too): an operator's output stays
+valid for the next operator call only; a frontier whose slot was reused raises
+:class:`StaleFrontierError`.
 """
 
 from __future__ import annotations
@@ -52,8 +55,9 @@ def _words_for(num_vertices: int) -> int:
 class FrontierPool:
     """Three slots of frontier buffers on one target, for one graph.
 
-    ``lengths`` is a device array of three lengths, one per slot, then the overflow flag. A slot's sparse queue (capacity
-    ``capacity`` ids) and bitmap are allocated the first time a frontier of that kind lands there.
+    ``lengths`` is a device array of three lengths, one per slot, then the overflow flag. A
+    slot's sparse queue (``capacity`` ids) and bitmap are allocated the first time a frontier
+    of that kind lands there.
     """
 
     SLOTS = 3
@@ -265,7 +269,7 @@ class Frontier:
         return self.pool.ids(self.slot)
 
     def device_words(self) -> Any:
-        """The dense bitmap (32 vertices per uint32 word, vertex v at bit v % 32 of word v // 32)."""
+        """The dense bitmap: vertex v is bit v % 32 of uint32 word v // 32."""
         self.check_current()
         return self.pool.words(self.slot)
 

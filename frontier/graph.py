@@ -55,7 +55,10 @@ def _weights_array(weights: Any, num_edges: int) -> np.ndarray | None:
         if not np.all(np.isfinite(w)):
             raise GraphError("weights contain NaN or infinity; expected finite numbers")
         return w.astype(np.float32 if w.dtype == np.float32 else np.float64)
-    return w.astype(np.int32 if w.dtype.itemsize <= 4 else np.int64)
+    if w.size and w.dtype.kind == "u" and int(w.max()) > np.iinfo(np.int64).max:
+        raise GraphError(f"weight {int(w.max())} does not fit int64 weights")
+    small = w.dtype.itemsize < 4 or (w.dtype.itemsize == 4 and w.dtype.kind == "i")
+    return w.astype(np.int32 if small else np.int64)
 
 
 def _vertex_array(name: str, ids: Any) -> np.ndarray:
@@ -65,6 +68,17 @@ def _vertex_array(name: str, ids: Any) -> np.ndarray:
     if a.size and not np.issubdtype(a.dtype, np.integer):
         raise GraphError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
     return a.astype(np.int64)
+
+
+def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices: int,
+                     directed: bool) -> Graph:
+    """The graph whose arcs are ``keys = src * num_vertices + dst`` (int64, sorted ascending,
+    ids already checked), with ``weights`` in the same order: the one CSR builder that
+    :meth:`Graph.from_edges`, the loaders and the generators share."""
+    n = num_vertices
+    offsets = np.searchsorted(keys, np.arange(n + 1, dtype=np.int64) * n).astype(OFFSET_DTYPE)
+    cols = (keys % max(n, 1)).astype(VERTEX_DTYPE)
+    return Graph(offsets, cols, _weights_array(weights, keys.size), directed)
 
 
 class Graph:
@@ -95,7 +109,8 @@ class Graph:
 
         Self-loops and repeated edges are kept. With ``directed=False`` every edge (u, v), u != v,
         is stored in both directions. Vertices are ``0 .. num_vertices-1``; ``num_vertices``
-        defaults to the largest id plus one. Within a row, edges are ordered by destination.
+        defaults to the largest id plus one. Within a row, edges are ordered by destination
+        (repeated edges keep their input order). The inputs are not modified.
         """
         s = _vertex_array("src", src)
         d = _vertex_array("dst", dst)
@@ -118,12 +133,13 @@ class Graph:
             s, d = np.concatenate([s, d[~loop]]), np.concatenate([d, s[~loop]])
             if w is not None:
                 w = np.concatenate([w, w[~loop]])
-        order = np.lexsort((d, s))
-        s, d = s[order], d[order]
-        counts = np.bincount(s, minlength=num_vertices) if s.size else np.zeros(num_vertices, int)
-        offsets = np.zeros(num_vertices + 1, dtype=OFFSET_DTYPE)
-        np.cumsum(counts, out=offsets[1:])
-        return cls(offsets, d.astype(VERTEX_DTYPE), None if w is None else w[order], directed)
+        keys = s * num_vertices + d
+        if w is None:
+            keys.sort()
+        else:
+            order = np.argsort(keys, kind="stable")
+            keys, w = keys[order], w[order]
+        return from_sorted_keys(keys, w, num_vertices, directed)
 
     @classmethod
     def from_csr(cls, row_offsets: Any, col_indices: Any, weights: Any = None,
@@ -162,9 +178,11 @@ class Graph:
             raise GraphError(f"expected a scipy sparse matrix, got {type(matrix).__name__}")
         if matrix.shape[0] != matrix.shape[1]:
             raise GraphError(f"matrix has shape {matrix.shape}; expected a square adjacency matrix")
-        a = sp.csr_matrix(matrix)
-        a.sort_indices()
-        return cls.from_csr(a.indptr, a.indices, a.data if weighted else None, directed)
+        coo = sp.coo_matrix(matrix)  # keeps repeated entries apart; never sorts the caller's data
+        graph = cls.from_edges(coo.row, coo.col, coo.data if weighted else None,
+                               num_vertices=matrix.shape[0], directed=True)
+        return graph if directed else cls(graph.row_offsets, graph.col_indices, graph.weights,
+                                          directed=False)
 
     # views ------------------------------------------------------------------------------
     @property

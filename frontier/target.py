@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,9 +43,15 @@ class GraphArrays:
 
 
 class Target(ABC):
-    """Memory, compilation and launching for one kind of processor."""
+    """Memory, compilation and launching for one kind of processor.
+
+    ``launches`` and ``host_reads`` count kernel launches and device-to-host reads since the
+    target was made, for benchmarks that report them per step.
+    """
 
     name: str
+    launches: int = 0
+    host_reads: int = 0
 
     #: Source lines that open every generated kernel: define ``tid`` (this thread's global index)
     #: and ``nthreads`` (threads in the launch), plus ``lane``/``block`` helpers where meaningful.
@@ -118,8 +125,17 @@ class Target(ABC):
     #: balancer generates the same one-thread loop.
     runs_balancers: bool = True
 
+    def free_bytes(self) -> int | None:
+        """Free device memory, where the target can tell."""
+        return None
+
     def graph_arrays(self, graph: Graph) -> GraphArrays:
         weights = graph.weights if graph.weights is not None else np.zeros(1, dtype=np.int32)
+        need = graph.row_offsets.nbytes + graph.col_indices.nbytes + weights.nbytes
+        free = self.free_bytes()
+        if free is not None and need > free:
+            raise TargetError(f"the graph needs {need / 2**30:.2f} GiB on {self.name} but only "
+                              f"{free / 2**30:.2f} GiB is free")
         return GraphArrays(graph.num_vertices, graph.num_edges, self.to_device(graph.row_offsets),
                            self.to_device(graph.col_indices), self.to_device(weights),
                            graph.weights is not None)
@@ -205,9 +221,16 @@ class CudaTarget(Target):
         return self._cuda.device_array(shape, dtype=dtype)
 
     def to_host(self, array: Any) -> np.ndarray:
+        self.host_reads += 1
         return array.copy_to_host()
 
+    def free_bytes(self) -> int | None:
+        if self.simulated:
+            return None
+        return int(self._cuda.current_context().get_memory_info()[0])
+
     def read_scalar(self, array: Any, index: int) -> int:
+        self.host_reads += 1
         return array[index : index + 1].copy_to_host()[0].item()
 
     def write_scalar(self, array: Any, index: int, value: int) -> None:
@@ -227,10 +250,12 @@ class CudaTarget(Target):
         return self._cuda.jit(fn)
 
     def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+        self.launches += 1
         kernel[blocks, threads](*args)
 
     def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                            args: tuple) -> None:
+        self.launches += 1
         if self.simulated:  # the simulator runs a cooperative grid of one block only
             kernel[1, threads](*args)
             return

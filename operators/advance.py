@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
@@ -22,7 +23,7 @@ def advance_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: in
                    balancer: str | LoadBalancer, output: str
                    ) -> tuple[GeneratedKernel, LoadBalancer, KernelSpec]:
     check_frontier(graph, frontier, output)
-    bal = for_target(frontier.target, get_balancer(balancer))
+    bal = for_target(frontier.target, get_balancer(balancer), graph)
     spec = KernelSpec("advance", frontier.kind, output, graph.weighted, num_state)
     body = clear_next_slot() + bal.advance_body(spec)
     params = GRAPH_PARAMS + STEP_PARAMS + bal.extra_params(spec)

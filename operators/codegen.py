@@ -16,8 +16,9 @@ from __future__ import annotations
 import inspect
 import linecache
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import cuda
@@ -25,6 +26,7 @@ from numba import cuda
 from frontier import atomics
 from frontier.frontier import OVERFLOW_FLAG
 from frontier.target import Target
+from frontier.warp_intrinsics import intrinsics
 
 if TYPE_CHECKING:
     from operators.balancers.base import LoadBalancer
@@ -170,6 +172,7 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec, functor: Cal
             "cuda": cuda, "uint32": np.uint32, "OVERFLOW": OVERFLOW_FLAG,
             "functor": _compile_functor(target, functor),
             **{n: getattr(atomics, n) for n in atomics.__all__},
+            **intrinsics(target.simulated),
             **balancer.namespace(),
         }
         exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - our own template

@@ -33,9 +33,10 @@ def check_frontier(graph: Graph, frontier: Any, output: str | None = None) -> No
     frontier.check_current()
 
 
-def for_target(target: Target, balancer: LoadBalancer) -> LoadBalancer:
-    """On a target that does not spread work over threads every balancer is the plain loop."""
-    return balancer if target.runs_balancers else ThreadMapped(1)
+def for_target(target: Target, balancer: LoadBalancer, graph: Graph) -> LoadBalancer:
+    """The balancer bound to ``graph`` and ``target`` (:meth:`LoadBalancer.bind`); on a target
+    that does not spread work over threads every balancer is the plain loop."""
+    return balancer.bind(graph, target) if target.runs_balancers else ThreadMapped(1)
 
 
 def work_bound(frontier: Frontier) -> int:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from frontier.frontier import SPARSE
 from frontier.graph import Graph
@@ -19,8 +20,10 @@ def explain(operator: Callable, graph: Graph, where: Any, fn: Callable, *state: 
     """The source of the kernel ``operator(graph, where, fn, *state, **options)`` would run,
     for ``operator`` one of advance, filter, compute, traverse (nothing is launched)."""
     if operator is advance:
-        kernel = advance_kernel(graph, where, fn, len(state), options.get("balancer", "thread"),
-                                options.get("output", SPARSE))[0]
+        kernel, bal, spec = advance_kernel(graph, where, fn, len(state),
+                                           options.get("balancer", "thread"),
+                                           options.get("output", SPARSE))
+        return bal.helper_sources(spec, where.target) + kernel.source
     elif operator is filter:
         kernel = filter_kernel(graph, where, fn, len(state), options.get("output"),
                                options.get("unique", False))[0]
@@ -28,7 +31,7 @@ def explain(operator: Callable, graph: Graph, where: Any, fn: Callable, *state: 
         kernel = compute_kernel(graph, where, fn, len(state), options.get("target"))[0]
     elif operator is traverse:
         check_frontier(graph, where)
-        bal = for_target(where.target, get_balancer(options.get("balancer", "thread")))
+        bal = for_target(where.target, get_balancer(options.get("balancer", "thread")), graph)
         kernel = traverse_kernel(graph, where, fn, len(state), bal)
     else:
         raise OperatorError(f"explain takes advance, filter, compute or traverse, not {operator!r}")

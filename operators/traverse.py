@@ -11,8 +11,9 @@ On the CPU target the same text compiles to one sequential loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,14 @@ from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from operators.advance import advance
 from operators.balancers import LoadBalancer, get_balancer
-from operators.codegen import GRAPH_PARAMS, GeneratedKernel, KernelSpec, build, clear_next_slot, indent
+from operators.codegen import (
+    GRAPH_PARAMS,
+    GeneratedKernel,
+    KernelSpec,
+    build,
+    clear_next_slot,
+    indent,
+)
 from operators.common import OperatorError, check_frontier, for_target
 
 TRAVERSE_PARAMS = GRAPH_PARAMS + (
@@ -67,9 +75,13 @@ def traverse_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: i
 
 
 def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
-             balancer: str | LoadBalancer = "thread", max_steps: int | None = None) -> Traversal:
+             balancer: str | LoadBalancer = "thread", max_steps: int | None = None,
+             blocks: int | None = None) -> Traversal:
     """Advance ``frontier`` with ``op`` (as :func:`operators.advance`) step after step until it
     is empty or ``max_steps`` steps have run. Each step's output has the input's form.
+
+    ``blocks`` caps the persistent kernel's grid (default: as many blocks as the GPU holds at
+    once); fewer blocks make the barrier between steps cheaper and each step slower.
 
     Balancers that launch helper kernels per step (``fusable = False``) run as a host loop.
     """
@@ -79,7 +91,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     if max_steps < 0:
         raise OperatorError(f"max_steps={max_steps}; expected >= 0")
     target = frontier.target
-    bal = for_target(target, get_balancer(balancer))
+    bal = for_target(target, get_balancer(balancer), graph)
     if not bal.fusable:
         steps = 0
         while steps < max_steps and not frontier.is_empty():
@@ -98,7 +110,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
              *ids, *words, pool.lengths, frontier.slot, max_steps, steps_out)
             + bal.extra_args(KernelSpec("traverse", kind, kind), frontier) + state)
     pool.prepare_traversal(frontier.slot)
-    target.launch_cooperative(kernel.function, target.resident_blocks(kernel.threads_per_block),
+    resident = target.resident_blocks(kernel.threads_per_block)
+    target.launch_cooperative(kernel.function, min(blocks or resident, resident),
                               kernel.threads_per_block, args)
     steps = int(target.read_scalar(steps_out, 0))
     pool.read_lengths()

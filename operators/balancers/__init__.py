@@ -6,13 +6,22 @@ Each technique of seed 004 §5 is one module behind :class:`LoadBalancer`.
 from __future__ import annotations
 
 from operators.balancers.base import LoadBalancer
+from operators.balancers.block import BlockMapped
+from operators.balancers.cta_warp_scan import CtaWarpScan
+from operators.balancers.dynamic_warp import DynamicWarp
+from operators.balancers.multi_phase import MultiPhase
 from operators.balancers.thread import ThreadMapped
+from operators.balancers.two_phase import TwoPhase
+from operators.balancers.warp import VirtualWarp
 
-__all__ = ["LoadBalancer", "ThreadMapped", "BALANCERS", "get_balancer", "available_balancers",
-           "BalancerError"]
+__all__ = ["LoadBalancer", "ThreadMapped", "BlockMapped", "VirtualWarp", "DynamicWarp",
+           "CtaWarpScan", "TwoPhase", "MultiPhase", "BALANCERS", "get_balancer",
+           "available_balancers", "BalancerError"]
 
 BALANCERS: dict[str, type[LoadBalancer]] = {
-    ThreadMapped.name: ThreadMapped,
+    cls.name: cls
+    for cls in (ThreadMapped, BlockMapped, VirtualWarp, DynamicWarp, CtaWarpScan, TwoPhase,
+                MultiPhase)
 }
 
 

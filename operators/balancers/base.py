@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
+from frontier.graph import Graph
 from frontier.target import Target
 from operators.codegen import KernelSpec
 
@@ -44,12 +45,25 @@ class LoadBalancer(ABC):
 
         return grid_blocks(target, self.threads_per_block(target), work)
 
+    def bind(self, graph: Graph, target: Target) -> LoadBalancer:
+        """This balancer with what depends on the graph and the target resolved (block size,
+        shared-memory sizes baked into the source); operators call it before generating code.
+        The default has nothing to resolve."""
+        return self
+
     def extra_params(self, spec: KernelSpec) -> tuple[str, ...]:
         """Kernel parameters this balancer needs beyond the standard ones."""
         return ()
 
     def extra_args(self, spec: KernelSpec, frontier: Any) -> tuple:
+        """Values for :meth:`extra_params`, computed right before each launch. A balancer that is
+        not ``fusable`` launches its helper kernels here, on ``frontier.target``, reading the
+        input frontier and writing buffers of ``frontier.pool.scratch``."""
         return ()
+
+    def helper_sources(self, spec: KernelSpec, target: Target) -> str:
+        """Source of the helper kernels :meth:`extra_args` launches, for ``operators.explain``."""
+        return ""
 
     def namespace(self) -> dict[str, Any]:
         """Globals the generated source refers to besides the standard ones."""

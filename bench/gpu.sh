@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# GPU run: the test suite on the real GPU (cuda target), then the benchmark suite.
+# Usage on a CUDA machine, from the repository root:  bash bench/gpu.sh [OUT_DIR] [suite args...]
+# Needs numpy < 2.5 (numba-cuda 0.30 does not import under 2.5): where the machine's numpy is
+# newer, put a numpy 2.4 wheel in .whl/ and this script installs it into /tmp/site first.
+set -uo pipefail
+out=${1:-results}; shift || true
+mkdir -p "$out"
+if ls .whl/numpy-*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site:$PWD
+else
+  export PYTHONPATH=$PWD
+fi
+export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=gpu
+[ -d ../shared/datasets ] || export FRONTIER_DATASETS=$PWD/.data
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
+python3 -c "import numba, numba.cuda as c, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__, 'cuda available', c.is_available())" | tee -a "$out/device.txt"
+python3 -m pytest -q -p no:cacheprovider -x tests 2>&1 | tee "$out/pytest-gpu.txt" | tail -15
+tests=${PIPESTATUS[0]}
+python3 -m bench all --out "$out" "$@" 2>&1 | tee "$out/suite.log" | grep -v '^|'
+suite=${PIPESTATUS[0]}
+echo "pytest exit $tests, suite exit $suite"
+exit $(( tests != 0 || suite != 0 ))

@@ -1,0 +1,274 @@
+"""Synthetic graphs for tests and benchmarks, deterministic per seed.
+
+R-MAT (:func:`rmat`), uniform random G(n, m) (:func:`gnm`), 4-neighbour grids (:func:`grid2d`),
+paths, stars and binary trees, and Chung-Lu power-law graphs (:func:`chung_lu`). Every generator
+is vectorized numpy and draws from ``numpy.random.default_rng(seed)``, so the same arguments
+always give the same arrays.
+
+Undirected graphs store every edge as two arcs and never hold self-loops or repeated edges.
+``weights=(low, high)`` attaches integer weights drawn uniformly from ``low .. high``
+(inclusive, int64): one per undirected edge, shared by its two arcs, drawn after the structure
+(so the structure does not depend on whether weights are asked for).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+from frontier.graph import VERTEX_DTYPE, Graph, from_sorted_keys
+
+__all__ = ["rmat", "gnm", "grid2d", "path", "star", "binary_tree", "chung_lu"]
+
+WeightRange = tuple[int, int]
+
+_MAX_VERTICES = int(np.iinfo(VERTEX_DTYPE).max)
+_MAX_SCALE = 30
+# R-MAT edges are generated this many at a time, all bit levels of a block while it is in cache.
+_RMAT_BLOCK = 1 << 18
+
+
+# argument checks ------------------------------------------------------------------------------
+
+def _count(name: str, value: object, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int in ``low .. high``; ValueError otherwise."""
+    bounds = f"{low} <= {name}" + ("" if high is None else f" <= {high}")
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise ValueError(f"{name} is {value!r}; expected an integer, {bounds}")
+    v = int(value)
+    if v < low or (high is not None and v > high):
+        raise ValueError(f"{name} is {v}; expected {bounds}")
+    return v
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise ValueError(f"{name} is {value!r}; expected a finite number")
+    return float(value)
+
+
+def _weight_range(weights: object) -> WeightRange | None:
+    if weights is None:
+        return None
+    expected = "None or a (low, high) pair of integers with low <= high"
+    if not isinstance(weights, (tuple, list)) or len(weights) != 2:
+        raise ValueError(f"weights is {weights!r}; expected {expected}")
+    int64 = np.iinfo(np.int64)
+    low, high = (_count(f"weights[{i}]", w, int(int64.min), int(int64.max))
+                 for i, w in enumerate(weights))
+    if low > high:
+        raise ValueError(f"weights is ({low}, {high}); expected {expected}")
+    return low, high
+
+
+def _vertices(name: str, n: object) -> int:
+    return _count(name, n, 0, _MAX_VERTICES)
+
+
+# building -------------------------------------------------------------------------------------
+
+def _sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, ascending; sorts ``keys`` in place. (np.unique takes
+    about 40 times as long on large int64 arrays with numpy 2.4.)"""
+    keys.sort()
+    if keys.size:
+        keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])]
+    return keys
+
+
+def _graph(src: np.ndarray, dst: np.ndarray, n: int, directed: bool,
+           weights: WeightRange | None, rng: np.random.Generator) -> Graph:
+    """The graph on ``n`` vertices with edges ``src[i] - dst[i]`` (arcs ``src -> dst`` if
+    directed), self-loops and repeated edges dropped, weights drawn from ``rng``."""
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    if not directed:
+        src, dst = np.minimum(src, dst), np.maximum(src, dst)
+    keys = src.astype(np.int64)
+    keys *= n
+    keys += dst
+    del src, dst
+    keys = _sorted_unique(keys)
+    w = None
+    if weights is not None:
+        w = rng.integers(weights[0], weights[1], size=keys.size, dtype=np.int64, endpoint=True)
+    if directed:
+        return from_sorted_keys(keys, w, n, directed=True)
+    src, dst = np.divmod(keys, max(n, 1))
+    dst *= n
+    dst += src
+    keys = np.concatenate([keys, dst])
+    del src, dst
+    if w is None:
+        keys.sort()
+        return from_sorted_keys(keys, None, n, directed=False)
+    w = np.concatenate([w, w])
+    span_bits = (weights[1] - weights[0]).bit_length()
+    if max(n * n - 1, 1).bit_length() + span_bits <= 63:
+        # sort (key, weight) packed into one int64: keys are distinct, so this is the arc order
+        packed = (keys << span_bits) | (w - weights[0])
+        del keys, w
+        packed.sort()
+        keys = packed >> span_bits
+        w = (packed & ((1 << span_bits) - 1)) + weights[0]
+    else:
+        order = np.argsort(keys)
+        keys, w = keys[order], w[order]
+    return from_sorted_keys(keys, w, n, directed=False)
+
+
+# generators -----------------------------------------------------------------------------------
+
+def rmat(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19, c: float = 0.19,
+         seed: int = 0, directed: bool = False, weights: WeightRange | None = None) -> Graph:
+    """R-MAT graph on ``2**scale`` vertices from ``edge_factor * 2**scale`` generated edges.
+
+    Each edge picks, for every bit of its endpoints, one quadrant of the adjacency matrix with
+    probabilities ``a`` (top left), ``b`` (top right), ``c`` (bottom left) and ``d = 1 - a - b -
+    c``. Vertices are not permuted: low ids have the highest degrees. Self-loops and repeated
+    edges are dropped. By default the edges are undirected (stored both ways), the benchmark
+    convention: ``rmat(21)`` has about 63.5M arcs. ``directed=True`` keeps each generated edge
+    as one arc ``src -> dst``.
+    """
+    scale = _count("scale", scale, 0, _MAX_SCALE)
+    edge_factor = _count("edge_factor", edge_factor)
+    probs = [_number(name, p) for name, p in (("a", a), ("b", b), ("c", c))]
+    if min(probs) < 0 or sum(probs) > 1 + 1e-9:
+        raise ValueError(f"a, b, c are {a}, {b}, {c}; expected probabilities >= 0 with "
+                         "a + b + c <= 1 (d = 1 - a - b - c)")
+    seed = _count("seed", seed)
+    weights = _weight_range(weights)
+    n = 1 << scale
+    m = edge_factor * n
+    rng = np.random.default_rng(seed)
+    # per bit: r < t1 picks quadrant a (src bit 0, dst bit 0), t1 <= r < t2 b (0, 1),
+    # t2 <= r < t3 c (1, 0), r >= t3 d (1, 1)
+    t1, t2, t3 = (round(sum(probs[:i]) * 2.0 ** 32) for i in (1, 2, 3))
+    src = np.empty(m, dtype=np.int32)
+    dst = np.empty(m, dtype=np.int32)
+    for start in range(0, m, _RMAT_BLOCK):
+        size = min(_RMAT_BLOCK, m - start)
+        s = np.zeros(size, dtype=np.int32)
+        d = np.zeros(size, dtype=np.int32)
+        for _ in range(scale):
+            r = rng.integers(0, 1 << 32, size=size, dtype=np.uint32)
+            lower = r >= t2
+            s <<= 1
+            s |= lower
+            d <<= 1
+            d |= (r >= t1) ^ lower ^ (r >= t3)
+        src[start:start + size] = s
+        dst[start:start + size] = d
+    return _graph(src, dst, n, directed, weights, rng)
+
+
+def gnm(n: int, m: int, seed: int = 0, directed: bool = False,
+        weights: WeightRange | None = None) -> Graph:
+    """``m`` distinct edges (arcs if ``directed``) chosen uniformly among all pairs of distinct
+    vertices of ``0 .. n-1``; no self-loops. ValueError if ``m`` exceeds the number of pairs."""
+    n = _vertices("n", n)
+    pairs = n * (n - 1) if directed else n * (n - 1) // 2
+    m = _count("m", m)
+    if m > pairs:
+        kind = "ordered" if directed else "unordered"
+        raise ValueError(f"m is {m}; expected m <= {pairs}, the number of {kind} pairs of "
+                         f"{n} distinct vertices")
+    seed = _count("seed", seed)
+    weights = _weight_range(weights)
+    rng = np.random.default_rng(seed)
+    index = rng.choice(pairs, size=m, replace=False) if m else np.zeros(0, dtype=np.int64)
+    if directed:
+        src, rest = np.divmod(index, n - 1) if n > 1 else (index, index)
+        dst = rest + (rest >= src)
+    else:
+        # pair index -> {u, u + d mod n}: d = 1 .. (n-1)//2 for every u, then d = n/2 for
+        # u < n/2 when n is even; every unordered pair exactly once
+        span = (n - 1) // 2
+        ring = index < n * span
+        src = np.where(ring, index // max(span, 1), index - n * span)
+        dst = np.where(ring, (src + index % max(span, 1) + 1) % max(n, 1), src + n // 2)
+    return _graph(src, dst, n, directed, weights, rng)
+
+
+def grid2d(rows: int, cols: int, weights: WeightRange | None = None, seed: int = 0) -> Graph:
+    """A ``rows x cols`` 4-neighbour lattice, undirected (road-like): vertex ``r * cols + c``
+    is joined to its right and lower neighbours. ``grid2d(2000, 2000)`` has 4,000,000 vertices
+    and 15,992,000 arcs (``2 * (rows * (cols - 1) + (rows - 1) * cols)``)."""
+    rows = _count("rows", rows)
+    cols = _count("cols", cols)
+    if rows * cols > _MAX_VERTICES:
+        raise ValueError(f"rows * cols is {rows * cols}; expected at most {_MAX_VERTICES} "
+                         "vertices (int32 ids)")
+    weights = _weight_range(weights)
+    seed = _count("seed", seed)
+    ids = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    return _graph(src, dst, rows * cols, False, weights, np.random.default_rng(seed))
+
+
+def path(n: int, weights: WeightRange | None = None, seed: int = 0,
+         directed: bool = False) -> Graph:
+    """``n`` vertices, vertex ``i`` joined to ``i + 1`` (arc ``i -> i + 1`` if directed)."""
+    n = _vertices("n", n)
+    weights = _weight_range(weights)
+    seed = _count("seed", seed)
+    src = np.arange(max(n - 1, 0), dtype=np.int64)
+    return _graph(src, src + 1, n, directed, weights, np.random.default_rng(seed))
+
+
+def star(n: int, weights: WeightRange | None = None, seed: int = 0,
+         directed: bool = False) -> Graph:
+    """``n`` vertices in all: hub 0 joined to the ``n - 1`` leaves ``1 .. n-1`` (arcs from the
+    hub if directed), so the hub's degree is ``n - 1``."""
+    n = _vertices("n", n)
+    weights = _weight_range(weights)
+    seed = _count("seed", seed)
+    leaves = np.arange(1, max(n, 1), dtype=np.int64)
+    return _graph(np.zeros_like(leaves), leaves, n, directed, weights,
+                  np.random.default_rng(seed))
+
+
+def binary_tree(n: int, weights: WeightRange | None = None, seed: int = 0,
+                directed: bool = False) -> Graph:
+    """``n`` vertices in heap order: vertex ``i``'s children are ``2i + 1`` and ``2i + 2`` when
+    below ``n`` (arcs parent -> child if directed); vertex 0 is the root."""
+    n = _vertices("n", n)
+    weights = _weight_range(weights)
+    seed = _count("seed", seed)
+    child = np.arange(1, max(n, 1), dtype=np.int64)
+    return _graph((child - 1) // 2, child, n, directed, weights, np.random.default_rng(seed))
+
+
+def chung_lu(n: int, avg_degree: float, exponent: float = 2.5, seed: int = 0,
+             weights: WeightRange | None = None) -> Graph:
+    """Undirected Chung-Lu graph with power-law expected degrees.
+
+    Vertex ``i`` gets weight ``(i + 1) ** (-1 / (exponent - 1))``, scaled so the weights average
+    ``avg_degree`` (vertex 0 has the largest). ``n * avg_degree / 2`` edges are sampled, each
+    endpoint drawn independently in proportion to weight, so an edge ``u - v`` appears with
+    probability about ``w_u * w_v / sum(w)``; self-loops and repeated edges are then dropped,
+    which leaves the mean degree somewhat below ``avg_degree``, most of all around the hubs.
+    """
+    n = _vertices("n", n)
+    avg_degree = _number("avg_degree", avg_degree)
+    if not 0 <= avg_degree <= max(n - 1, 0):
+        raise ValueError(f"avg_degree is {avg_degree}; expected 0 <= avg_degree <= n - 1 = "
+                         f"{max(n - 1, 0)}")
+    exponent = _number("exponent", exponent)
+    if exponent <= 2:
+        raise ValueError(f"exponent is {exponent}; expected a power-law exponent > 2")
+    seed = _count("seed", seed)
+    weights = _weight_range(weights)
+    rng = np.random.default_rng(seed)
+    m = round(n * avg_degree / 2)
+    vertex_weight = np.arange(1, n + 1, dtype=np.float64) ** (-1 / (exponent - 1))
+    p = vertex_weight / vertex_weight.sum() if n else vertex_weight
+    # m independent draws per endpoint: multinomial counts, then a random order for one side
+    ids = np.arange(n, dtype=np.int64)
+    src = np.repeat(ids, rng.multinomial(m, p)) if n else ids
+    dst = np.repeat(ids, rng.multinomial(m, p)) if n else ids
+    rng.shuffle(dst)
+    return _graph(src, dst, n, False, weights, rng)

@@ -1,0 +1,613 @@
+"""Load graphs from files: Matrix Market, SNAP edge lists and DIMACS shortest-path ``.gr``.
+
+:func:`load` reads a file, plain or gzip-compressed, into a :class:`~frontier.graph.Graph`;
+:func:`load_with_labels` also returns the original id of every vertex after compacting the ids.
+Formats:
+
+* Matrix Market coordinate (``.mtx``): ``%%MatrixMarket matrix coordinate <field> <symmetry>``
+  with field ``pattern``, ``integer`` or ``real`` and symmetry ``general`` or ``symmetric``;
+  1-based. Entry ``(i, j)`` is the arc ``i -> j``; a symmetric file is expanded into both
+  directions (diagonal entries once) and loads as undirected. Integer and real values become
+  weights.
+* SNAP edge list (``.txt``, ``.edges``, ``.el``, ``.tsv`` and anything not recognised): ``#`` or
+  ``%`` comment lines, then ``u v`` or ``u v w`` per line. Ids are used as given, so the graph
+  has ``max id + 1`` vertices; a third column becomes weights (every line must then have one).
+  Loads as directed.
+* DIMACS shortest path (``.gr``): ``c`` comment lines, one ``p sp <nodes> <arcs>`` line, then
+  ``a u v w`` arcs; 1-based, integer weights, directed.
+
+Large files are parsed in bulk with numpy (the text is cut into line-aligned chunks and each
+chunk converted in one call); only a chunk that fails is scanned line by line, to report the
+exact line. Every problem with a file raises :class:`GraphFormatError`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import warnings
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from frontier.graph import Graph
+
+__all__ = ["GraphFormatError", "load", "load_with_labels"]
+
+FORMATS = ("mtx", "snap", "dimacs")
+
+# Bytes of text converted per numpy call; a chunk that fails is rescanned line by line.
+_CHUNK_BYTES = 1 << 25
+_INT64 = np.iinfo(np.int64)
+# Largest id a file may use without relabelling: the graph then has id + 1 <= int32 max vertices.
+_MAX_PLAIN_ID = int(np.iinfo(np.int32).max) - 1
+
+_INT_TOKEN = re.compile(rb"[+-]?[0-9]+")
+_FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_MM_FIELDS = ("pattern", "integer", "real")
+_MM_SYMMETRIES = ("general", "symmetric")
+
+
+class GraphFormatError(ValueError):
+    """A graph file is missing or malformed.
+
+    ``path`` names the file, ``line`` is the 1-based line at fault (``None`` when the problem
+    is not on one line, such as an empty file); ``str()`` reads
+    ``"<path>:<line>: <what is wrong>; expected <what was expected>"``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], line: int | None, problem: str,
+                 expected: str) -> None:
+        super().__init__(os.fspath(path), line, problem, expected)
+        self.path = os.fspath(path)
+        self.line = line
+        self.problem = problem
+        self.expected = expected
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.problem}; expected {self.expected}"
+
+
+# reading ----------------------------------------------------------------------------------------
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise GraphFormatError(path, None, "no such file", "an existing graph file") from None
+    except OSError as err:
+        raise GraphFormatError(path, None, f"cannot be read ({err.strerror or err})",
+                               "a readable graph file") from None
+    gz_name = path.lower().endswith(".gz")
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as err:
+            raise GraphFormatError(path, None, f"gzip data is corrupt or truncated ({err})",
+                                   "a complete gzip file") from None
+    elif gz_name and raw:
+        raise GraphFormatError(path, None, "has a .gz name but does not start with the gzip "
+                               "magic bytes 1f 8b", "gzip-compressed data")
+    return raw.removeprefix(b"\xef\xbb\xbf")
+
+
+def _first_token(data: bytes) -> bytes:
+    """The first whitespace-separated token of the first non-blank line."""
+    match = re.search(rb"\S+", data[:4096])
+    return match.group() if match else b""
+
+
+def _detect_format(path: str, data: bytes) -> str:
+    if data[:14].lower() == b"%%matrixmarket":
+        return "mtx"
+    name = path.lower().removesuffix(".gz")
+    if name.endswith((".mtx", ".mm")):
+        return "mtx"
+    if name.endswith(".gr") or _first_token(data) in (b"c", b"p"):
+        return "dimacs"
+    return "snap"
+
+
+def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """``(offset after the line, line)`` for each line of ``data``."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end + 1
+        yield end, data[start:end]
+        start = end
+
+
+def _next_data_line(lines: Iterator[tuple[int, bytes]], line: int, comments: tuple[bytes, ...]
+                    ) -> tuple[int, int, bytes, list[bytes]] | None:
+    """The first line after line number ``line`` that is neither blank nor a comment: its
+    number, the offset after it, the line and its tokens; None at the end of the file."""
+    for end, raw in lines:
+        line += 1
+        tokens = raw.split()
+        if tokens and not tokens[0].startswith(comments):
+            return line, end, raw, tokens
+    return None
+
+
+def _show(token: bytes) -> str:
+    text = token.decode("utf-8", "replace")
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+# one line at a time: the reference rules, and the error messages ---------------------------------
+
+@dataclass
+class _Layout:
+    """What the data lines of one file look like, and the rules they must follow."""
+
+    path: str
+    comments: tuple[bytes, ...]      # a line whose first token starts with one is a comment
+    prefix: bytes | None             # first token of every data line (DIMACS ``a``)
+    ncols: int                       # numbers per data line, after the prefix
+    shape: str                       # a data line, for messages
+    low: int                         # smallest valid vertex id
+    high: int                        # largest valid vertex id
+    range_note: str                  # why ids must lie in [low, high]
+    weight: str | None               # None, "int" or "number" (int or float)
+    entries: int | None = None       # data lines the header declares
+    header_line: int | None = None   # where it declares them
+
+    def error(self, line: int | None, problem: str, expected: str) -> GraphFormatError:
+        return GraphFormatError(self.path, line, problem, expected)
+
+    def is_comment(self, token: bytes) -> bool:
+        return token.startswith(self.comments)
+
+    def expected_line(self) -> str:
+        return f"{self.ncols + (self.prefix is not None)} fields {self.shape}"
+
+    def vertex(self, line: int, token: bytes) -> int:
+        if not _INT_TOKEN.fullmatch(token):
+            raise self.error(line, f"vertex id {_show(token)} is not an integer",
+                             f"integer ids, {self.shape}")
+        v = int(token)
+        if not self.low <= v <= self.high:
+            raise self.error(line, f"vertex id {v} is {'negative' if v < 0 else 'out of range'}",
+                             f"{self.low} <= id <= {self.high} ({self.range_note})")
+        return v
+
+    def weight_value(self, line: int, token: bytes) -> int | float:
+        if _INT_TOKEN.fullmatch(token):
+            w = int(token)
+            if not _INT64.min < w < _INT64.max:
+                raise self.error(line, f"weight {_show(token)} does not fit 64 bits",
+                                 f"an integer weight between {_INT64.min + 1} and "
+                                 f"{_INT64.max - 1}")
+            return w
+        if self.weight == "number" and _FLOAT_TOKEN.fullmatch(token):
+            w = float(token)
+            if not np.isfinite(w):
+                raise self.error(line, f"weight {_show(token)} is not finite",
+                                 "a finite number")
+            return w
+        kind = "an integer" if self.weight == "int" else "a finite number"
+        raise self.error(line, f"weight {_show(token)} is not {kind}", f"{kind}, {self.shape}")
+
+    def entry(self, line: int, raw: bytes, number: int) -> tuple[int, int, int | float] | None:
+        """The values on data line ``raw`` (entry ``number``, 1-based); None for a blank or
+        comment line. Raises GraphFormatError for anything else."""
+        tokens = raw.split()
+        if not tokens or self.is_comment(tokens[0]):
+            return None
+        if self.prefix is not None:
+            if tokens[0] != self.prefix:
+                raise self.error(line, f"line starts with {_show(tokens[0])}",
+                                 f"an arc line {self.shape} or a comment line 'c ...'")
+            tokens = tokens[1:]
+        if self.entries is not None and number > self.entries:
+            raise self.error(line, f"entry {number} is one more than the {self.entries} "
+                             f"declared on line {self.header_line}",
+                             f"exactly {self.entries} entries")
+        if len(tokens) != self.ncols:
+            raise self.error(line, f"line has {len(tokens) + (self.prefix is not None)} "
+                             "fields", self.expected_line())
+        u, v = self.vertex(line, tokens[0]), self.vertex(line, tokens[1])
+        return u, v, (self.weight_value(line, tokens[2]) if self.ncols == 3 else 0)
+
+
+# in bulk --------------------------------------------------------------------------------------
+
+_COMMENT_LINES = {
+    b"#%": re.compile(rb"(?m)^[ \t]*[#%][^\n]*"),
+    b"%": re.compile(rb"(?m)^[ \t]*%[^\n]*"),
+    b"c": re.compile(rb"(?m)^[ \t]*c[^\n]*"),
+}
+
+
+def _blank_comments(text: bytes, layout: _Layout) -> bytes:
+    """``text`` with comment lines emptied (line numbers are kept) and DIMACS ``a`` removed."""
+    chars = b"".join(layout.comments)
+    if any(bytes([c]) in text for c in chars):
+        text = _COMMENT_LINES[chars].sub(b"", text)
+    if layout.prefix is not None:
+        text = text.replace(b"\na ", b"\n  ").replace(b"\na\t", b"\n \t")
+        if text[:2] in (b"a ", b"a\t"):
+            text = b" " + text[1:]
+    return text
+
+
+def _tokens_per_line(text: bytes) -> np.ndarray:
+    """How many whitespace-separated tokens each line of ``text`` holds."""
+    if not text:
+        return np.zeros(0, dtype=np.int64)
+    b = np.frombuffer(text, dtype=np.uint8)
+    space = b <= 32
+    event = np.empty(b.size, dtype=bool)
+    event[0] = not space[0]
+    np.less(space[1:], space[:-1], out=event[1:])  # a token starts after a space
+    newline = b == 10
+    event |= newline
+    where = np.flatnonzero(event)
+    nl_at = np.flatnonzero(newline[where])
+    tokens_before = nl_at - np.arange(nl_at.size)  # token starts before each newline
+    if not text.endswith(b"\n"):
+        tokens_before = np.append(tokens_before, where.size - nl_at.size)
+    return np.diff(tokens_before, prepend=0)
+
+
+def _numbers(text: bytes, count: int, allow_float: bool) -> np.ndarray | None:
+    """The ``count`` numbers in ``text`` as int64 (or float64 if allowed and needed), or None
+    when the text holds anything else."""
+    if count == 0:
+        return np.zeros(0, dtype=np.int64)
+    for dtype in (np.int64, np.float64) if allow_float else (np.int64,):
+        try:
+            with warnings.catch_warnings():
+                # numpy < 2.3 warns about text it cannot convert instead of raising
+                warnings.simplefilter("error", DeprecationWarning)
+                values = np.fromstring(text, dtype=dtype, sep=" ")
+        except (ValueError, DeprecationWarning):
+            continue
+        return values if values.size == count else None
+    return None
+
+
+def _bulk_chunk(layout: _Layout, text: bytes, entries_before: int
+                ) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """Ids (E x 2, int64) and weights of one chunk, or None if any line may break a rule."""
+    text = _blank_comments(text, layout)
+    counts = _tokens_per_line(text)
+    data_lines = int(np.count_nonzero(counts))
+    if np.any((counts != 0) & (counts != layout.ncols)):
+        return None
+    if layout.entries is not None and entries_before + data_lines > layout.entries:
+        return None
+    values = _numbers(text, data_lines * layout.ncols, layout.weight == "number")
+    if values is None:
+        return None
+    values = values.reshape(data_lines, layout.ncols)
+    ids = values[:, :2]
+    if ids.dtype == np.float64:
+        if np.any(np.abs(ids) > 2.0 ** 53) or np.any(ids != np.floor(ids)):
+            return None
+        ids = ids.astype(np.int64)
+    if ids.size and (ids.min() < layout.low or ids.max() > layout.high):
+        return None
+    if layout.ncols == 2:
+        return ids, None
+    w = values[:, 2].copy()
+    if w.dtype == np.float64:
+        if not np.all(np.isfinite(w)):
+            return None
+    elif w.size and (w.min() == _INT64.min or w.max() == _INT64.max):
+        return None
+    return ids, w
+
+
+def _scan_chunk(layout: _Layout, text: bytes, first_line: int, entries_before: int
+                ) -> tuple[np.ndarray, np.ndarray | None]:
+    """One chunk read line by line: raises GraphFormatError at its first bad line."""
+    rows = []
+    for offset, raw in enumerate(text.split(b"\n")):
+        row = layout.entry(first_line + offset, raw, entries_before + len(rows) + 1)
+        if row is not None:
+            rows.append(row)
+    ids = np.array([r[:2] for r in rows], dtype=np.int64).reshape(len(rows), 2)
+    if layout.ncols == 2:
+        return ids, None
+    weights = [r[2] for r in rows]
+    is_float = any(isinstance(w, float) for w in weights)
+    return ids, np.array(weights, dtype=np.float64 if is_float else np.int64)
+
+
+def _read_entries(layout: _Layout, data: bytes, start: int, first_line: int
+                  ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Ids (E x 2, int64, as written) and weights of the data lines from byte ``start``, which
+    begins line ``first_line``. Weights are int64, or float64 if any is not an integer."""
+    id_parts, weight_parts = [], []
+    entries, line = 0, first_line
+    while start < len(data):
+        end = data.find(b"\n", start + _CHUNK_BYTES)
+        end = len(data) if end < 0 else end + 1
+        text = data[start:end]
+        part = _bulk_chunk(layout, text, entries)
+        if part is None:
+            part = _scan_chunk(layout, text, line, entries)
+        id_parts.append(part[0])
+        weight_parts.append(part[1])
+        entries += part[0].shape[0]
+        line += text.count(b"\n")
+        start = end
+    ids = np.concatenate(id_parts) if id_parts else np.zeros((0, 2), dtype=np.int64)
+    if layout.ncols == 2:
+        return ids, None
+    if not weight_parts:
+        return ids, np.zeros(0, dtype=np.int64)
+    if any(w.dtype == np.float64 for w in weight_parts):
+        weight_parts = [w.astype(np.float64) for w in weight_parts]
+    return ids, np.concatenate(weight_parts)
+
+
+def _last_line(data: bytes) -> int:
+    return data.count(b"\n") + (not data.endswith(b"\n"))
+
+
+def _check_count(layout: _Layout, data: bytes, found: int) -> None:
+    if layout.entries is not None and found < layout.entries:
+        raise layout.error(_last_line(data), f"file ends after {found} of {layout.entries} "
+                           "entries", f"{layout.entries} entries as declared on line "
+                           f"{layout.header_line}")
+
+
+# the formats -----------------------------------------------------------------------------------
+
+@dataclass
+class _Parsed:
+    """A file's entries: ``ids`` as written (E x 2: source, destination), weights or None."""
+
+    ids: np.ndarray
+    weights: np.ndarray | None
+    num_vertices: int | None     # from the header; None: largest id + 1
+    base: int                    # the smallest id (1 for 1-based formats)
+    listed_undirected: bool      # each entry stands for both directions (symmetric MM)
+    directed_default: bool
+
+
+def _empty_check(path: str, data: bytes, expected: str) -> None:
+    if not data or data.isspace():
+        raise GraphFormatError(path, None, "file is empty", expected)
+
+
+def _read_mtx(path: str, data: bytes) -> _Parsed:
+    banner = "'%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>'"
+    _empty_check(path, data, f"a Matrix Market header {banner}")
+    lines = _lines(data)
+    end, raw = next(lines)
+    fields = [t.decode("utf-8", "replace") for t in raw.lower().split()]
+    if not fields or fields[0] != "%%matrixmarket":
+        raise GraphFormatError(path, 1, "no Matrix Market header", f"a first line {banner}")
+    if len(fields) != 5:
+        raise GraphFormatError(path, 1, f"header has {len(fields)} fields", banner)
+    _, obj, layout_kind, field, symmetry = fields
+    if obj != "matrix":
+        raise GraphFormatError(path, 1, f"unsupported Matrix Market object '{obj}'", "'matrix'")
+    if layout_kind != "coordinate":
+        raise GraphFormatError(path, 1, f"unsupported Matrix Market format '{layout_kind}'",
+                               "'coordinate' (the dense 'array' format is not supported)")
+    if field not in _MM_FIELDS:
+        raise GraphFormatError(path, 1, f"unsupported Matrix Market field '{field}'",
+                               "'pattern', 'integer' or 'real'")
+    if symmetry not in _MM_SYMMETRIES:
+        raise GraphFormatError(path, 1, f"unsupported Matrix Market symmetry '{symmetry}'",
+                               "'general' or 'symmetric'")
+    found = _next_data_line(lines, 1, (b"%",))
+    if found is None:
+        raise GraphFormatError(path, None, "file ends before the size line",
+                               "a line 'rows cols entries' after the header")
+    line, end, raw, tokens = found
+    if len(tokens) != 3 or not all(_INT_TOKEN.fullmatch(t) for t in tokens):
+        raise GraphFormatError(path, line, f"size line {_show(raw.strip())} is not three "
+                               "integers", "'rows cols entries'")
+    rows, cols, nnz = map(int, tokens)
+    if min(rows, cols, nnz) < 0:
+        raise GraphFormatError(path, line, "size line has a negative count",
+                               "'rows cols entries', all >= 0")
+    if rows != cols:
+        raise GraphFormatError(path, line, f"matrix is {rows} x {cols}",
+                               "a square matrix: rows = cols = the number of vertices")
+    if rows > _MAX_PLAIN_ID + 1:
+        raise GraphFormatError(path, line, f"{rows} vertices do not fit int32 vertex ids",
+                               f"at most {_MAX_PLAIN_ID + 1} rows")
+    weight = {"pattern": None, "integer": "int"}.get(field, "number")
+    layout = _Layout(path, (b"%",), None, 2 if weight is None else 3,
+                     "'row col'" if weight is None else "'row col value'", 1, rows,
+                     "the size line's row count", weight, nnz, line)
+    ids, weights = _read_entries(layout, data, end, line + 1)
+    _check_count(layout, data, ids.shape[0])
+    if weight == "number":
+        weights = weights.astype(np.float64)
+    return _Parsed(ids, weights, rows, 1, symmetry == "symmetric", symmetry == "general")
+
+
+def _read_dimacs(path: str, data: bytes) -> _Parsed:
+    problem = "'p sp <nodes> <arcs>'"
+    _empty_check(path, data, f"a DIMACS problem line {problem} and arc lines 'a u v w'")
+    header: tuple[int, int, int] | None = None
+    start, first = len(data), 0  # no arc lines unless one is found
+    for line, (end, raw) in enumerate(_lines(data), start=1):
+        tokens = raw.split()
+        if not tokens or tokens[0].startswith(b"c"):
+            continue
+        if tokens[0] == b"a":
+            if header is None:
+                raise GraphFormatError(path, line, "arc line before the problem line",
+                                       f"the problem line {problem} before the first arc")
+            start, first = end - len(raw), line
+            break
+        if tokens[0] != b"p":
+            raise GraphFormatError(path, line, f"line starts with {_show(tokens[0])}",
+                                   f"'c' comment lines, one problem line {problem}, then "
+                                   "arc lines 'a u v w'")
+        if header is not None:
+            raise GraphFormatError(path, line, "a second problem line",
+                                   f"one problem line {problem}, on line {header[2]}")
+        if len(tokens) != 4:
+            raise GraphFormatError(path, line, f"problem line has {len(tokens)} fields",
+                                   problem)
+        if tokens[1] != b"sp":
+            raise GraphFormatError(path, line, f"problem type {_show(tokens[1])}",
+                                   f"'sp' (shortest path): {problem}")
+        if not all(_INT_TOKEN.fullmatch(t) and int(t) >= 0 for t in tokens[2:]):
+            raise GraphFormatError(path, line, "node or arc count is not a whole number",
+                                   f"{problem} with counts >= 0")
+        header = (int(tokens[2]), int(tokens[3]), line)
+    if header is None:
+        raise GraphFormatError(path, None, "no problem line", problem)
+    n, m, header_line = header
+    if n > _MAX_PLAIN_ID + 1:
+        raise GraphFormatError(path, header_line, f"{n} nodes do not fit int32 vertex ids",
+                               f"at most {_MAX_PLAIN_ID + 1} nodes")
+    layout = _Layout(path, (b"c",), b"a", 3, "'a u v w'", 1, n,
+                     "the problem line's node count", "int", m, header_line)
+    ids, weights = _read_entries(layout, data, start, first)
+    _check_count(layout, data, ids.shape[0])
+    return _Parsed(ids, weights, n, 1, False, True)
+
+
+def _read_snap(path: str, data: bytes, relabel: bool) -> _Parsed:
+    shapes = "2 fields 'u v' or 3 fields 'u v w'"
+    _empty_check(path, data, f"edge lines with {shapes}")
+    found = _next_data_line(_lines(data), 0, (b"#", b"%"))
+    if found is None:
+        raise GraphFormatError(path, None, "no edge lines, only comments",
+                               f"edge lines with {shapes}")
+    line, end, raw, tokens = found
+    if len(tokens) not in (2, 3):
+        raise GraphFormatError(path, line, f"line has {len(tokens)} fields", shapes)
+    shape = "'u v'" if len(tokens) == 2 else "'u v w'"
+    if relabel:
+        high, note = int(_INT64.max) - 1, "64-bit ids"
+    else:
+        high, note = _MAX_PLAIN_ID, "ids index int32 vertices; relabel=True compacts larger ids"
+    layout = _Layout(path, (b"#", b"%"), None, len(tokens),
+                     f"{shape} like the first edge line {line}", 0, high, note,
+                     "number" if len(tokens) == 3 else None)
+    ids, weights = _read_entries(layout, data, end - len(raw), line)
+    return _Parsed(ids, weights, None, 0, False, True)
+
+
+# building the graph ---------------------------------------------------------------------------
+
+def _compact(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ids, sorted, and ``ids`` replaced by their positions among them."""
+    flat = ids.ravel()
+    if flat.size == 0:
+        return np.zeros(0, dtype=np.int64), ids
+    top = int(flat.max())
+    if top < 4 * flat.size + 1024:
+        present = np.zeros(top + 1, dtype=bool)
+        present[flat] = True
+        return np.flatnonzero(present), (np.cumsum(present) - 1)[ids]
+    ordered = np.sort(flat)
+    labels = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])]
+    return labels, np.searchsorted(labels, ids)
+
+
+def _unpaired_arc(graph: Graph) -> tuple[int, int] | None:
+    """An arc ``(u, v)`` with fewer reverse arcs ``(v, u)`` than copies of itself, or None."""
+    n = graph.num_vertices
+    src = np.repeat(np.arange(n, dtype=np.int64), graph.out_degrees())
+    dst = graph.col_indices.astype(np.int64)
+    forward = src * n + dst
+    backward = np.sort(dst * n + src)
+    differ = np.flatnonzero(forward != backward)
+    if differ.size == 0:
+        return None
+    i = differ[0]
+    if forward[i] < backward[i]:
+        u, v = divmod(int(forward[i]), n)
+        return u, v
+    v, u = divmod(int(backward[i]), n)
+    return u, v
+
+
+def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
+          relabel: bool, format: str | None) -> tuple[Graph, np.ndarray | None]:
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"format={format!r}; expected one of {', '.join(FORMATS)} or None")
+    if symmetrize and directed:
+        raise ValueError("symmetrize=True builds an undirected graph; expected directed=None "
+                         "or False with it")
+    path = os.fspath(path)
+    data = _read_bytes(path)
+    fmt = format or _detect_format(path, data)
+    if fmt == "mtx":
+        parsed = _read_mtx(path, data)
+    elif fmt == "dimacs":
+        parsed = _read_dimacs(path, data)
+    else:
+        parsed = _read_snap(path, data, relabel)
+    ids, labels = parsed.ids, None
+    if relabel:
+        labels, ids = _compact(ids)
+        n = labels.size
+    else:
+        ids = ids - parsed.base
+        n = parsed.num_vertices if parsed.num_vertices is not None else int(ids.max()) + 1
+    mirror = symmetrize or parsed.listed_undirected
+    if symmetrize:
+        is_directed = False
+    else:
+        is_directed = parsed.directed_default if directed is None else directed
+    graph = Graph.from_edges(ids[:, 0], ids[:, 1], parsed.weights, n, directed=not mirror)
+    if is_directed != graph.directed:
+        graph = Graph(graph.row_offsets, graph.col_indices, graph.weights, is_directed)
+    if not is_directed and not mirror:
+        arc = _unpaired_arc(graph)
+        if arc is not None:
+            u, v = (int(labels[x]) if labels is not None else x + parsed.base for x in arc)
+            raise GraphFormatError(path, None, f"arc {u} -> {v} has no matching reverse arc "
+                                   f"{v} -> {u}, so the graph is not undirected",
+                                   "every arc listed in both directions for directed=False "
+                                   "(symmetrize=True adds the reverse arcs)")
+    return graph, labels
+
+
+def load(path: str | os.PathLike[str], directed: bool | None = None, symmetrize: bool = False,
+         relabel: bool = False, format: str | None = None) -> Graph:
+    """Read a graph file (plain or gzip) into a :class:`~frontier.graph.Graph`.
+
+    ``format`` is ``"mtx"``, ``"snap"`` or ``"dimacs"``; by default it is detected from the
+    content (a ``%%MatrixMarket`` header) and the name (``.mtx``, ``.gr``; anything else is
+    read as a SNAP edge list), ignoring a ``.gz`` suffix. Gzip is recognised by its magic bytes.
+
+    ``directed=None`` keeps the format's default: a general Matrix Market file, SNAP and DIMACS
+    files are directed, a symmetric Matrix Market file undirected. ``directed=False`` on a
+    directed format marks the graph undirected without adding arcs, so the file must already
+    list every arc in both directions (as email-Enron does); otherwise GraphFormatError.
+    ``directed=True`` on a symmetric Matrix Market file keeps both directions as arcs of a
+    directed graph.
+
+    ``symmetrize=True`` treats every entry as an undirected edge and stores it both ways (a
+    self-loop once), giving an undirected graph. It is meant for files that list each pair
+    once, such as facebook_combined; on a file that already lists both directions it doubles
+    every arc.
+
+    ``relabel=True`` drops ids that appear in no entry and numbers the rest ``0 .. k-1`` in
+    order of original id; :func:`load_with_labels` also returns the original ids.
+
+    Raises GraphFormatError (a ValueError) naming the file and line for a missing, empty,
+    truncated or malformed file.
+    """
+    return _load(path, directed, symmetrize, relabel, format)[0]
+
+
+def load_with_labels(path: str | os.PathLike[str], directed: bool | None = None,
+                     symmetrize: bool = False, format: str | None = None
+                     ) -> tuple[Graph, np.ndarray]:
+    """:func:`load` with ``relabel=True``, also returning ``labels`` (int64): ``labels[i]`` is
+    the id that vertex ``i`` has in the file (1-based for Matrix Market and DIMACS)."""
+    graph, labels = _load(path, directed, symmetrize, True, format)
+    assert labels is not None
+    return graph, labels

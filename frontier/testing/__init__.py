@@ -1,0 +1,69 @@
+"""Property-testing tools for graph algorithms: Hypothesis strategies that draw awkward graphs,
+sequential reference results, and checks that compare an algorithm's output with them.
+
+Test your own algorithm by drawing graphs, running it, and handing its output to a check, which
+raises ``AssertionError`` naming the first wrong vertices::
+
+    from hypothesis import given
+
+    from frontier.testing import check_bfs, graphs_with_source
+
+    @given(graphs_with_source(max_vertices=20))
+    def test_my_bfs_matches_the_reference(case):
+        graph, source = case
+        distances, predecessors = my_bfs(graph, source)   # int32 host arrays, -1 = none
+        check_bfs(graph, source, distances, predecessors)
+
+The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subsets`) need the
+``hypothesis`` package (``pip install 'frontier-graph[test]'``) and are imported on first use; the
+references and checks work without it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from frontier.testing.reference import (
+    assert_same_set,
+    check_bfs,
+    check_components,
+    check_spanning_forest,
+    check_sssp,
+    reference_bfs,
+    reference_components,
+    reference_sssp,
+    sequential_bfs,
+)
+
+if TYPE_CHECKING:
+    from frontier.testing.strategies import graphs, graphs_with_source, vertex_subsets
+
+__all__ = [
+    "graphs",
+    "graphs_with_source",
+    "vertex_subsets",
+    "reference_bfs",
+    "sequential_bfs",
+    "check_bfs",
+    "reference_sssp",
+    "check_sssp",
+    "reference_components",
+    "check_components",
+    "check_spanning_forest",
+    "assert_same_set",
+]
+
+_STRATEGIES = ("graphs", "graphs_with_source", "vertex_subsets")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _STRATEGIES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        from frontier.testing import strategies
+    except ModuleNotFoundError as err:
+        if err.name != "hypothesis":
+            raise
+        raise ImportError(f"frontier.testing.{name} needs hypothesis: "
+                          "pip install 'frontier-graph[test]'") from err
+    return getattr(strategies, name)

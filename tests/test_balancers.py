@@ -1,0 +1,404 @@
+"""Every load balancer visits each frontier edge exactly once and builds the thread balancer's
+output; BFS with each equals scipy; the warp intrinsics behave as on the hardware.
+
+The ``cuda`` tests run the generated kernels on a GPU, or in Numba's CUDA simulator with
+``NUMBA_ENABLE_CUDASIM=1`` (CI), where the warp intrinsics are :mod:`frontier.testing.warp`. The
+simulator runs every GPU thread as a Python thread, so graphs stay tiny and examples few.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import cuda
+
+from algorithms import bfs
+from frontier import Frontier, Graph, atomic_add, available_balancers
+from frontier.target import cuda_usable, resolve_target
+from frontier.testing import assert_same_set, check_bfs, graphs, graphs_with_source, vertex_subsets
+from frontier.warp_intrinsics import FULL_MASK, intrinsics
+from operators import BalancerError, advance, explain, get_balancer
+from operators.balancers import (
+    BlockMapped,
+    CtaWarpScan,
+    DynamicWarp,
+    MultiPhase,
+    TwoPhase,
+    VirtualWarp,
+)
+from operators.balancers.block import block_size_for_degree
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+simulator_only = pytest.mark.skipif(not SIMULATED, reason="checks the simulator's intrinsics")
+
+
+def on_cuda(test):
+    """Mark a test that runs kernels on the cuda target (a GPU, or the simulator in CI)."""
+    skip = pytest.mark.skipif(not cuda_usable(), reason="no GPU and no CUDA simulator")
+    return pytest.mark.simulator(skip(test))
+
+
+NEW = ["block", "warp", "dynamic_warp", "cta_warp_scan", "two_phase", "multi_phase"]
+#: Balancers and parameters the property test runs: defaults, narrow virtual warps, a hub
+#: threshold every graph passes, and chunks small enough to need several blocks.
+VARIANTS = [
+    pytest.param("block", id="block"),
+    pytest.param("warp", id="warp32"),
+    pytest.param("warp:2", id="warp2"),
+    pytest.param("warp:8", id="warp8"),
+    pytest.param("dynamic_warp", id="dynamic_warp"),
+    pytest.param(DynamicWarp(min_width=2, threshold=3), id="dynamic_warp-hubs3"),
+    pytest.param("cta_warp_scan", id="cta_warp_scan"),
+    pytest.param("two_phase", id="two_phase"),
+    pytest.param("two_phase:1", id="two_phase1"),
+    pytest.param("multi_phase", id="multi_phase"),
+    pytest.param(MultiPhase(items_per_thread=1, iterations=3), id="multi_phase1x3"),
+]
+KINDS = ("sparse", "dense")
+OUTPUTS = ("sparse", "dense", "none")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def quick_thread_switches():
+    """The simulator's block manager polls its threads in a loop that holds the GIL for a whole
+    switch interval; a shorter one wakes threads released from barriers and shuffles sooner."""
+    before = sys.getswitchinterval()
+    if SIMULATED:
+        sys.setswitchinterval(5e-4)
+    yield
+    sys.setswitchinterval(before)
+
+
+def count_and_filter(src, dst, eid, weight, calls):
+    atomic_add(calls, eid, 1)
+    return (dst + eid) % 3 != 0
+
+
+def run_advance(graph: Graph, ids: np.ndarray, kind: str, output: str,
+                balancer) -> tuple[np.ndarray, np.ndarray | None]:
+    """Calls per edge id and the output frontier's vertices (None for no output)."""
+    reach = int(expected_calls(graph, ids, kind).sum())  # a sparse output holds at most this
+    f = Frontier.from_vertices(graph, ids, kind=kind, target="cuda",
+                               capacity=max(reach, graph.num_edges, graph.num_vertices, ids.size))
+    calls = f.target.zeros(max(graph.num_edges, 1), np.int32)
+    out = advance(graph, f, count_and_filter, calls, balancer=balancer, output=output)
+    got = f.target.to_host(calls)[: graph.num_edges]
+    return got, None if out is None else out.to_numpy()
+
+
+def expected_calls(graph: Graph, ids: np.ndarray, kind: str) -> np.ndarray:
+    sources = np.unique(ids) if kind == "dense" else ids
+    calls = np.zeros(graph.num_edges, dtype=np.int64)
+    for v in sources:
+        calls[graph.row_offsets[v]:graph.row_offsets[v + 1]] += 1
+    return calls
+
+
+def check_balancer(graph: Graph, ids: np.ndarray, kind: str, output: str, balancer) -> None:
+    calls, out = run_advance(graph, ids, kind, output, balancer)
+    expected = expected_calls(graph, ids, kind)
+    wrong = np.flatnonzero(calls != expected)
+    got = dict(zip(wrong.tolist(), calls[wrong].tolist(), strict=True))
+    want = dict(zip(wrong.tolist(), expected[wrong].tolist(), strict=True))
+    assert not got, f"{balancer} {kind}->{output}: calls per edge id {got}, expected {want}"
+    _, reference = run_advance(graph, ids, kind, output, "thread")
+    if output == "none":
+        assert out is None and reference is None
+    else:
+        assert_same_set(out, reference, f"{balancer} {kind}->{output} output",
+                        multiset=output == "sparse")
+
+
+def skewed_graph() -> Graph:
+    """A hub above the CTA threshold (the simulator's 64-thread blocks), vertices above the warp
+    threshold, thin ones, an isolated one, a self-loop and a repeated edge."""
+    rng = np.random.default_rng(7)
+    src = np.concatenate([np.zeros(70, int), np.full(40, 1), np.full(33, 2),
+                          rng.integers(3, 20, 25), [5, 5, 6]])
+    dst = np.concatenate([rng.integers(0, 21, 70), rng.integers(0, 21, 40),
+                          rng.integers(0, 21, 33), rng.integers(0, 21, 25), [5, 9, 9]])
+    return Graph.from_edges(src, dst, num_vertices=22)
+
+
+# registry and parameters (no kernels) ---------------------------------------------------------
+def test_every_balancer_is_registered_and_parsed():
+    assert set(NEW) < set(available_balancers())
+    assert get_balancer("warp:8") == VirtualWarp(8)
+    assert get_balancer("block:128") == BlockMapped(128)
+    assert get_balancer("two_phase:3") == TwoPhase(3)
+    assert isinstance(get_balancer("cta_warp_scan"), CtaWarpScan)
+    instance = MultiPhase(2, 3)
+    assert get_balancer(instance) is instance
+
+
+@pytest.mark.parametrize("spec", ["warp:3", "warp:64", "block:100", "dynamic_warp:5",
+                                  "two_phase:0", "multi_phase:-1"])
+def test_bad_balancer_parameters_are_rejected(spec):
+    with pytest.raises(BalancerError):
+        get_balancer(spec)
+
+
+def test_block_size_is_the_multiple_of_32_nearest_the_average_degree():
+    assert [block_size_for_degree(d) for d in (0, 2.1, 47.9, 48, 100, 5000)] == \
+        [32, 32, 32, 64, 96, 1024]
+    cpu = resolve_target("cpu")
+    dense = Graph.from_edges(np.repeat(np.arange(10), 100), np.tile(np.arange(10), 100))
+    assert BlockMapped().bind(dense, cpu).threads == 96
+    assert BlockMapped(512).bind(dense, cpu).threads == 512
+
+
+def test_shared_memory_beyond_the_static_limit_is_refused():
+    g = Graph.from_edges([0], [1])
+    with pytest.raises(ValueError, match="shared memory"):
+        TwoPhase(items_per_thread=64, threads=1024).bind(g, resolve_target("cpu"))
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_balancers_run_as_the_sequential_loop_on_the_cpu(name):
+    g = skewed_graph()
+    f = Frontier.from_vertices(g, [0, 1, 4, 0], target="cpu")
+    calls = np.zeros(g.num_edges, np.int32)
+    advance(g, f, count_and_filter, calls, balancer=name, output="none")
+    np.testing.assert_array_equal(calls, expected_calls(g, np.array([0, 1, 4, 0]), "sparse"))
+
+
+# every balancer's kernels ---------------------------------------------------------------------
+@on_cuda
+@pytest.mark.parametrize("balancer", VARIANTS)
+@settings(max_examples=10 if SIMULATED else 40)
+@given(graph=graphs(max_vertices=24, max_edges=60), data=st.data())
+def test_each_frontier_edge_is_visited_once_and_the_output_matches_thread(balancer, graph,
+                                                                         data):
+    ids = data.draw(vertex_subsets(graph, unique=False), label="frontier")
+    kind = data.draw(st.sampled_from(KINDS), label="input")
+    output = data.draw(st.sampled_from(OUTPUTS), label="output")
+    check_balancer(graph, ids, kind, output, balancer)
+
+
+
+@on_cuda
+@pytest.mark.parametrize("name", NEW)
+def test_hubs_medium_and_thin_vertices_in_every_input_and_output_form(name):
+    g = skewed_graph()
+    ids = np.array([0, 3, 1, 21, 2, 5, 0, 7, 6])
+    for kind in KINDS:
+        for output in OUTPUTS:
+            check_balancer(g, ids, kind, output, name)
+
+
+@on_cuda
+@pytest.mark.parametrize("name", NEW)
+def test_empty_frontiers_visit_nothing(name):
+    g = skewed_graph()
+    for kind in KINDS:
+        calls, out = run_advance(g, np.empty(0, np.int32), kind, kind, name)
+        assert not calls.any() and out.size == 0
+
+
+@on_cuda
+@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=3 if SIMULATED else 25)
+@given(case=graphs_with_source(max_vertices=16, max_edges=40))
+def test_bfs_with_each_balancer_equals_scipy(name, kind, case):
+    graph, source = case
+    result = bfs(graph, source, balancer=name, target="cuda", frontier=kind)
+    check_bfs(graph, source, result.distances, result.predecessors)
+
+
+@on_cuda
+@pytest.mark.parametrize("name,marks", [
+    ("block", ["cuda.blockIdx.x, num_vertices, cuda.gridDim.x"]),
+    ("warp:8", ["shfl_idx(FULL, src, 0, 8)"]),
+    ("dynamic_warp", ["dw_ratio", "hub_list", "shfl_idx(FULL, src, 0, vw)"]),
+    ("cta_warp_scan", ["syncthreads_or", "ballot(FULL", "shfl_up(FULL"]),
+    ("two_phase", ["def degree_sums_dense", "def degree_offsets_dense", "chunk_starts"]),
+    ("multi_phase", ["def degree_offsets_dense", "cuda.local.array", "syncwarp(FULL)"]),
+])
+def test_explain_shows_each_technique(name, marks):
+    g = skewed_graph()
+    f = Frontier.from_vertices(g, [0], kind="dense", target="cuda")
+    calls = f.target.zeros(g.num_edges, np.int32)
+    source = explain(advance, g, f, count_and_filter, calls, balancer=name)
+    for mark in marks:
+        assert mark in source, f"{mark!r} not in the {name} kernel:\n{source}"
+
+
+# warp intrinsics ------------------------------------------------------------------------------
+_W = intrinsics(SIMULATED)
+shfl_idx, shfl_up, ballot, syncwarp, ffs = (_W[n] for n in
+                                           ("shfl_idx", "shfl_up", "ballot", "syncwarp", "ffs"))
+
+
+@cuda.jit
+def shfl_idx_kernel(out, src_lane, width):
+    t = cuda.threadIdx.x
+    out[t] = shfl_idx(FULL_MASK, t * 10 + 1, src_lane, width)
+
+
+@cuda.jit
+def shfl_up_kernel(out, delta, width):
+    t = cuda.threadIdx.x
+    out[t] = shfl_up(FULL_MASK, t * 10 + 1, delta, width)
+
+
+@cuda.jit
+def half_warp_kernel(out):
+    t = cuda.threadIdx.x
+    if (t & 31) < 16:
+        out[t] = shfl_idx(0x0000FFFF, t, 15, 16)
+    else:
+        out[t] = shfl_up(0xFFFF0000, t, 1, 16)
+
+
+@cuda.jit
+def ballot_kernel(out):
+    t = cuda.threadIdx.x
+    lane = t & 31
+    if lane % 2 == 0:
+        out[t] = ballot(0x55555555, lane % 4 == 0)
+    else:
+        out[t] = ballot(0xAAAAAAAA, lane < 8)
+
+
+@cuda.jit
+def syncwarp_kernel(out):
+    buf = cuda.shared.array(64, np.int64)
+    t = cuda.threadIdx.x
+    buf[t] = t * 3
+    syncwarp(FULL_MASK)
+    out[t] = buf[(t & ~31) | ((t + 1) & 31)]
+
+
+@cuda.jit
+def ffs_kernel(out, values):
+    t = cuda.threadIdx.x
+    out[t] = ffs(values[t])
+
+
+def launch(kernel, *args, threads=64):
+    out = np.zeros(threads, np.int64)
+    kernel[1, threads](out, *args)
+    return out
+
+
+def lanes(threads: int = 64) -> np.ndarray:
+    return np.arange(threads)
+
+
+@on_cuda
+@pytest.mark.parametrize("width", [1, 2, 4, 8, 16, 32])
+@pytest.mark.parametrize("src_lane", [0, 3, 37])
+def test_shfl_idx_reads_the_source_lane_of_each_segment(width, src_lane):
+    t = lanes()
+    expected = ((t & ~(width - 1)) | (src_lane & (width - 1))) * 10 + 1
+    np.testing.assert_array_equal(launch(shfl_idx_kernel, src_lane, width), expected)
+
+
+@on_cuda
+@pytest.mark.parametrize("width", [2, 8, 32])
+@pytest.mark.parametrize("delta", [1, 3])
+def test_shfl_up_keeps_its_own_value_below_the_segment_start(width, delta):
+    t = lanes()
+    source = np.where((t % width) >= delta, t - delta, t)
+    np.testing.assert_array_equal(launch(shfl_up_kernel, delta, width), source * 10 + 1)
+
+
+@on_cuda
+def test_shuffles_within_disjoint_masks_of_one_warp():
+    t = lanes()
+    low = (t & 31) < 16
+    expected = np.where(low, (t & ~31) + 15, np.where((t & 15) >= 1, t - 1, t))
+    np.testing.assert_array_equal(launch(half_warp_kernel), expected)
+
+
+@on_cuda
+def test_ballot_sets_the_bits_of_true_lanes_in_the_mask_only():
+    lane = lanes() & 31
+    expected = np.where(lane % 2 == 0, 0x11111111, 0xAA)
+    np.testing.assert_array_equal(launch(ballot_kernel), expected)
+
+
+@on_cuda
+def test_syncwarp_orders_shared_memory_within_the_warp():
+    t = lanes()
+    np.testing.assert_array_equal(launch(syncwarp_kernel), ((t & ~31) | ((t + 1) & 31)) * 3)
+
+
+@on_cuda
+def test_ffs_numbers_the_lowest_set_bit_from_one():
+    values = np.array([0, 1, 2, 0x80000000, 0xFFFFFFFF, 12] + [8] * 26, dtype=np.int64)
+    np.testing.assert_array_equal(launch(ffs_kernel, values, threads=32)[:6], [0, 1, 2, 32, 1, 3])
+
+
+@cuda.jit
+def lane_outside_its_mask(out):
+    out[cuda.threadIdx.x] = shfl_idx(0x0000FFFF, 1, 0, 32)
+
+
+@cuda.jit
+def read_outside_the_mask(out):
+    t = cuda.threadIdx.x
+    if t < 16:
+        out[t] = shfl_idx(0x0000FFFF, 1, 20, 32)
+
+
+@cuda.jit
+def lane_exits_early(out):
+    t = cuda.threadIdx.x
+    if t == 5:
+        return
+    out[t] = shfl_idx(FULL_MASK, 1, 0, 32)
+
+
+@cuda.jit
+def lane_waits_at_a_barrier(out):
+    t = cuda.threadIdx.x
+    if t == 0:
+        cuda.syncthreads()
+    else:
+        out[t] = shfl_idx(FULL_MASK, 1, 0, 32)
+        cuda.syncthreads()
+
+
+@cuda.jit
+def lanes_make_different_calls(out):
+    t = cuda.threadIdx.x
+    if t < 16:
+        out[t] = ballot(FULL_MASK, True)
+    else:
+        out[t] = shfl_idx(FULL_MASK, 1, 0, 32)
+
+
+@cuda.jit
+def shuffle_a_bool(out):
+    out[cuda.threadIdx.x] = shfl_idx(FULL_MASK, cuda.threadIdx.x > 3, 0, 32)
+
+
+@cuda.jit
+def warp_larger_than_the_block(out):
+    out[cuda.threadIdx.x] = shfl_idx(FULL_MASK, 1, 0, 32)
+
+
+@on_cuda
+@simulator_only
+@pytest.mark.parametrize("kernel,threads,message", [
+    (lane_outside_its_mask, 32, "does not include it"),
+    (read_outside_the_mask, 32, "not in mask"),
+    (lane_exits_early, 32, "has exited"),
+    (lane_waits_at_a_barrier, 32, "waits at syncthreads"),
+    (lanes_make_different_calls, 32, "make different calls|waits in"),
+    (shuffle_a_bool, 32, "32- or 64-bit"),
+    (warp_larger_than_the_block, 16, "does not exist"),
+])
+def test_what_the_hardware_leaves_undefined_raises_in_the_simulator(kernel, threads, message):
+    from frontier.testing.warp import WarpError
+
+    with pytest.raises(WarpError, match=message):
+        kernel[1, threads](np.zeros(threads, np.int64))
+

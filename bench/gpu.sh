@@ -16,7 +16,7 @@ export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=gpu
 [ -d ../shared/datasets ] || export FRONTIER_DATASETS=$PWD/.data
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
 python3 -c "import numba, numba.cuda as c, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__, 'cuda available', c.is_available())" | tee -a "$out/device.txt"
-python3 -m pytest -q -p no:cacheprovider -x tests 2>&1 | tee "$out/pytest-gpu.txt" | tail -15
+python3 -m pytest -q -p no:cacheprovider tests 2>&1 | tee "$out/pytest-gpu.txt" | tail -15
 tests=${PIPESTATUS[0]}
 python3 -m bench all --out "$out" "$@" 2>&1 | tee "$out/suite.log" | grep -v '^|'
 suite=${PIPESTATUS[0]}

@@ -23,7 +23,7 @@ is its own launch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,7 @@ from frontier.graph import Graph
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import LoadBalancer
-from operators.codegen import KernelSpec, grid_blocks, indent, visit_edge
+from operators.codegen import NONE, KernelSpec, grid_blocks, indent, visit_edge
 
 #: Static shared memory a block may use (the CUDA limit without opting in to more).
 SHARED_LIMIT = 48 * 1024
@@ -89,6 +89,13 @@ def scan_source(spec: KernelSpec, threads: int) -> tuple[str, str]:
             + "if cuda.blockIdx.x == cuda.gridDim.x - 1 and cuda.threadIdx.x == 0:\n"
             "    offsets[n_in] = carry\n")
     return name, f"def {name}({', '.join(HELPER_PARAMS)}):\n" + indent(body)
+
+
+@cache
+def helpers(kind: str, threads: int) -> tuple[tuple[str, str], ...]:
+    """Name and source of the helper kernels for a ``kind`` input, in launch order."""
+    spec = KernelSpec("advance", kind, NONE)
+    return reduce_source(spec, threads), scan_source(spec, threads)
 
 
 def merge_path_search(diagonal: str, starts: str, offset: str, items: str, units: str,
@@ -187,11 +194,8 @@ class TwoPhase(LoadBalancer):
     def extra_params(self, spec: KernelSpec) -> tuple[str, ...]:
         return ("offsets",)
 
-    def _helpers(self, spec: KernelSpec) -> list[tuple[str, str]]:
-        return [reduce_source(spec, self.threads), scan_source(spec, self.threads)]
-
     def helper_sources(self, spec: KernelSpec, target: Target) -> str:
-        return "".join(source + "\n\n" for _, source in self._helpers(spec))
+        return "".join(source + "\n\n" for _, source in helpers(spec.input, self.threads))
 
     def extra_args(self, spec: KernelSpec, frontier: Frontier) -> tuple[Any]:
         """Launch the degree prefix-sum kernels over the input frontier; pass ``offsets`` on."""
@@ -205,10 +209,9 @@ class TwoPhase(LoadBalancer):
                 pool.ids(frontier.slot) if frontier.kind == SPARSE else pool.placeholder_ids,
                 pool.words(frontier.slot) if frontier.kind == DENSE else pool.placeholder,
                 pool.lengths, frontier.slot, graph.num_vertices, offsets, block_sums)
-        kernels: list[Callable] = [snippets.compile_helper(target, name, source)
-                                   for name, source in self._helpers(spec)]
-        for kernel in kernels:
-            target.launch(kernel, blocks, self.threads, args)
+        for name, source in helpers(spec.input, self.threads):
+            target.launch(snippets.compile_helper(target, name, source), blocks, self.threads,
+                          args)
         return (offsets,)
 
     def _chunk_loop(self, spec: KernelSpec, expansion: str) -> str:

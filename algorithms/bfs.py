@@ -4,6 +4,11 @@ The frontier-queue BFS: each level advances the frontier; an edge to an unvisite
 it with an atomic compare-and-swap on its distance, records its predecessor and puts it in the
 next frontier. ``frontier="dense"`` is the seed 002 variant: the frontier is a bitmap over all
 vertices (seed 000's bitmap working set), each level scanning every vertex for its bit.
+
+``direction="auto"`` is direction-optimizing BFS (Beamer et al.; seed 004 §2.1): while the
+frontier is small it pushes (top-down); once it holds more than |V|/alpha vertices and grows,
+each unvisited vertex pulls (bottom-up), looking for any parent in the frontier and stopping at
+the first; when it falls under |V|/beta and shrinks, it pushes again.
 """
 
 from __future__ import annotations
@@ -59,15 +64,30 @@ def visit(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
     return False
 
 
+def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
+    """Pull candidates: vertices no level has reached yet."""
+    return distances[v] == -1
+
+
+DIRECTIONS = ("push", "pull", "auto")
+
+
 def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
         target: str | Target | None = None, frontier: str = "sparse",
-        fused: bool = True) -> BFSResult:
+        fused: bool = True, direction: str = "push", alpha: float = 64.0,
+        beta: float = 24.0) -> BFSResult:
     """Distances and a shortest-path tree from ``source``, level by level.
 
     ``frontier`` is ``"sparse"`` (a queue) or ``"dense"`` (a bitmap, seed 002's variant).
     ``fused=True`` runs all levels in one persistent kernel (:func:`operators.traverse`);
     ``fused=False`` is the host loop of advances, which also times each level.
+    ``direction`` is ``"push"``, ``"pull"`` or ``"auto"`` (direction-optimizing, switching at
+    |V|/``alpha`` and |V|/``beta``); the last two run as a host loop (one read per level).
     """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction={direction!r}; expected one of {DIRECTIONS}")
+    if direction != "push":
+        return _bfs_directions(graph, source, balancer, target, direction, alpha, beta)
     tgt = resolve_target(target)
     _check_source(graph, source)
     distances = tgt.full(graph.num_vertices, -1, np.int32)
@@ -88,6 +108,41 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
                         output=frontier)
             size = len(f)
             times.append(time.perf_counter() - level_start)
+    seconds = time.perf_counter() - start
+
+    dist = tgt.to_host(distances)
+    return BFSResult(dist, tgt.to_host(predecessors), len(times),
+                     _level_stats(graph, dist, times), seconds)
+
+
+def _bfs_directions(graph: Graph, source: int, balancer: str | LoadBalancer,
+                    target: str | Target | None, direction: str, alpha: float,
+                    beta: float) -> BFSResult:
+    """BFS that pulls (bottom-up) on some levels: always, or by Beamer's switch rule."""
+    tgt = resolve_target(target)
+    _check_source(graph, source)
+    distances = tgt.full(graph.num_vertices, -1, np.int32)
+    predecessors = tgt.full(graph.num_vertices, -1, np.int32)
+    tgt.write_scalar(distances, source, 0)
+    f = Frontier.from_vertices(graph, [source], target=tgt)
+    n = graph.num_vertices
+
+    start = time.perf_counter()
+    times: list[float | None] = []
+    pulling = direction == "pull"
+    size = len(f)
+    while size:
+        level_start = time.perf_counter()
+        if pulling:
+            f = advance(graph, f if f.kind == "dense" else f.to_dense(), visit, distances,
+                        predecessors, direction="pull", candidate=unvisited, output="dense")
+        else:
+            f = advance(graph, f if f.is_sparse else f.to_sparse(), visit, distances,
+                        predecessors, balancer=balancer)
+        grown, size = size, len(f)
+        if direction == "auto":
+            pulling = (size > n / alpha and size >= grown) or (pulling and size >= n / beta)
+        times.append(time.perf_counter() - level_start)
     seconds = time.perf_counter() - start
 
     dist = tgt.to_host(distances)

@@ -47,6 +47,11 @@ def _bfs_agrees(graph: Graph, source: int, result: Any) -> None:
     check_bfs(graph, source, result.distances, result.predecessors)
 
 
+def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
+    return bfs(graph, source, direction="auto", **options)
+
+
 CATALOG: dict[str, Entry] = {
     "bfs": Entry("bfs", bfs, _scipy_bfs, _bfs_agrees),
+    "bfs_do": Entry("bfs_do", _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees),
 }

@@ -96,14 +96,14 @@ def run_bfs(args: argparse.Namespace) -> int:
     target = resolve_target(args.target)
     result, seconds = _median_run(
         lambda: bfs(graph, args.source, balancer=args.balancer, target=target,
-                    frontier=args.frontier), args.runs)
+                    frontier=args.frontier, direction=args.direction), args.runs)
     edges = result.edges_traversed
     reached = int(np.count_nonzero(result.distances >= 0))
     print(f"graph       {args.graph}")
     print(f"|V|         {graph.num_vertices:,}")
     print(f"|E|         {graph.num_edges:,} arcs")
     print(f"target      {target.name}{' (simulator)' if target.simulated else ''}")
-    print(f"balancer    {args.balancer}, {args.frontier} frontier")
+    print(f"balancer    {args.balancer}, {args.frontier} frontier, {args.direction}")
     print(f"source      {args.source}")
     print(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)")
     print(f"MTEPS       {edges / seconds / 1e6 if seconds > 0 else 0.0:.1f} "
@@ -182,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--target", choices=["cuda", "cpu"], default=None,
                      help="default: cuda when a GPU is usable, else cpu")
     run.add_argument("--frontier", choices=["sparse", "dense"], default="sparse")
+    run.add_argument("--direction", choices=["push", "pull", "auto"], default="push",
+                     help="auto: direction-optimizing BFS")
     run.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
     run.add_argument("--validate", action="store_true", help="check against scipy")
     run.set_defaults(handler=run_bfs)

@@ -99,7 +99,7 @@ class Graph:
             a.setflags(write=False)
         self._csc: CSC | None = None
         self._coo: COO | None = None
-        self._device: dict[str, Any] = {}
+        self._device: dict[tuple[str, str], Any] = {}
 
     # construction -------------------------------------------------------------------------
     @classmethod
@@ -251,11 +251,19 @@ class Graph:
         return sp.csr_matrix((data, self._col_indices, self._row_offsets), shape=(n, n))
 
     def device_arrays(self, target: Any) -> Any:
-        """The graph's arrays on ``target`` (a :class:`frontier.target.Target`), copied once."""
-        arrays = self._device.get(target.name)
+        """The CSR arrays on ``target`` (a :class:`frontier.target.Target`), copied once."""
+        return self._on_device(target, "csr", target.graph_arrays)
+
+    def device_csc(self, target: Any) -> Any:
+        """The CSC arrays on ``target`` (for pull traversal), built and copied once."""
+        return self._on_device(target, "csc", target.csc_arrays)
+
+    def _on_device(self, target: Any, view: str, copy: Any) -> Any:
+        key = (target.name, view)
+        arrays = self._device.get(key)
         if arrays is None:
-            arrays = target.graph_arrays(self)
-            self._device[target.name] = arrays
+            arrays = copy(self)
+            self._device[key] = arrays
         return arrays
 
     def __repr__(self) -> str:

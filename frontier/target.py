@@ -22,11 +22,22 @@ import numpy as np
 if TYPE_CHECKING:
     from frontier.graph import Graph
 
-__all__ = ["Target", "CudaTarget", "CpuTarget", "resolve_target", "TargetError", "GraphArrays"]
+__all__ = ["Target", "CudaTarget", "CpuTarget", "resolve_target", "TargetError", "GraphArrays",
+           "CscArrays"]
 
 
 class TargetError(ValueError):
     """A target was asked for that cannot be used here."""
+
+
+@dataclass(frozen=True)
+class CscArrays:
+    """A graph's incoming-edge arrays as the target holds them: ``col_offsets``, the source of
+    each incoming edge (``row_indices``) and its CSR edge id (``edge_ids``)."""
+
+    col_offsets: Any
+    row_indices: Any
+    edge_ids: Any
 
 
 @dataclass(frozen=True)
@@ -129,13 +140,23 @@ class Target(ABC):
         """Free device memory, where the target can tell."""
         return None
 
-    def graph_arrays(self, graph: Graph) -> GraphArrays:
-        weights = graph.weights if graph.weights is not None else np.zeros(1, dtype=np.int32)
-        need = graph.row_offsets.nbytes + graph.col_indices.nbytes + weights.nbytes
+    def _check_room(self, need: int, what: str) -> None:
         free = self.free_bytes()
         if free is not None and need > free:
-            raise TargetError(f"the graph needs {need / 2**30:.2f} GiB on {self.name} but only "
+            raise TargetError(f"{what} needs {need / 2**30:.2f} GiB on {self.name} but only "
                               f"{free / 2**30:.2f} GiB is free")
+
+    def csc_arrays(self, graph: Graph) -> CscArrays:
+        csc = graph.csc()
+        self._check_room(csc.col_offsets.nbytes + csc.row_indices.nbytes + csc.edge_ids.nbytes,
+                         "the graph's incoming-edge (CSC) view")
+        return CscArrays(self.to_device(csc.col_offsets), self.to_device(csc.row_indices),
+                         self.to_device(csc.edge_ids))
+
+    def graph_arrays(self, graph: Graph) -> GraphArrays:
+        weights = graph.weights if graph.weights is not None else np.zeros(1, dtype=np.int32)
+        self._check_room(graph.row_offsets.nbytes + graph.col_indices.nbytes + weights.nbytes,
+                         "the graph")
         return GraphArrays(graph.num_vertices, graph.num_edges, self.to_device(graph.row_offsets),
                            self.to_device(graph.col_indices), self.to_device(weights),
                            graph.weights is not None)

@@ -157,13 +157,16 @@ def functor_name(fn: Callable) -> str:
 
 
 def build(target: Target, balancer: LoadBalancer, spec: KernelSpec, functor: Callable,
-          body: str, params: tuple[str, ...]) -> GeneratedKernel:
+          body: str, params: tuple[str, ...],
+          helpers: dict[str, Callable] | None = None) -> GeneratedKernel:
     """Kernel ``def name(*params, *state)``: the target's thread prologue, then ``body``;
-    compiled for ``target`` (cached per target, source and functor)."""
+    compiled for ``target`` (cached per target, source and functors). The body calls the user
+    functor as ``functor`` and each of ``helpers`` (more user functions) by its key."""
     name = f"{spec.operator}_{balancer.slug}_{spec.input}_to_{spec.output}__{functor_name(functor)}"
     params = params + tuple(f"s{i}" for i in range(spec.num_state))
     text = f"def {name}({', '.join(params)}):\n" + indent(target.prologue) + indent(body)
-    key = (target.name, target.simulated, text, functor)
+    helpers = helpers or {}
+    key = (target.name, target.simulated, text, functor, tuple(sorted(helpers.items())))
     kernel = _KERNELS.get(key)
     if kernel is None:
         filename = f"<frontier-generated {name}>"
@@ -171,6 +174,7 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec, functor: Cal
         namespace: dict[str, Any] = {
             "cuda": cuda, "uint32": np.uint32, "OVERFLOW": OVERFLOW_FLAG,
             "functor": _compile_functor(target, functor),
+            **{n: _compile_functor(target, fn) for n, fn in helpers.items()},
             **{n: getattr(atomics, n) for n in atomics.__all__},
             **intrinsics(target.simulated),
             **balancer.namespace(),

@@ -28,6 +28,19 @@ def test_bfs_distances_and_tree_match_scipy(target, kind, fused, case):
     assert result.iterations == result.distances.max() + 1
 
 
+@pytest.mark.parametrize("direction", ["pull", "auto"])
+@given(case=graphs_with_source())
+def test_bottom_up_and_direction_optimizing_bfs_match_scipy(target, direction, case):
+    graph, source = case
+    result = bfs(graph, source, target=target, direction=direction, alpha=4, beta=8)
+    check_bfs(graph, source, result.distances, result.predecessors)
+
+
+def test_bfs_rejects_unknown_direction(target):
+    with pytest.raises(ValueError, match="direction="):
+        bfs(Graph.from_edges([0], [1]), 0, target=target, direction="sideways")
+
+
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
 def test_bfs_stats_count_each_level_and_its_edges(target, fused):
     g = Graph.from_edges([0, 0, 1, 2, 3], [1, 2, 3, 3, 4], directed=False)

@@ -214,3 +214,44 @@ def test_advance_beyond_capacity_raises_overflow_instead_of_writing_past_the_buf
         len(out)
     big = Frontier.from_vertices(g, [0, 0, 0], target=target, capacity=9)
     assert sorted(advance(g, big, accept_all).to_numpy()) == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+
+
+def claim_first(src, dst, eid, weight, parent, calls):
+    atomic_add(calls, dst, 1)
+    parent[dst] = src
+    return True
+
+
+def below_five(v, parent, calls):
+    return v < 5
+
+
+@given(graphs(max_vertices=24, max_edges=80), st.data())
+def test_pull_advance_accepts_one_frontier_in_neighbour_per_candidate(target, graph, data):
+    if graph.num_vertices == 0:
+        return
+    sources = data.draw(st.lists(st.integers(0, graph.num_vertices - 1), max_size=8))
+    f = Frontier.from_vertices(graph, sources, kind="dense", target=target)
+    parent = target.full(graph.num_vertices, -1, np.int32)
+    calls = target.zeros(graph.num_vertices, np.int32)
+    out = advance(graph, f, claim_first, parent, calls, direction="pull", candidate=below_five)
+    active = set(sources)
+    coo = graph.coo()
+    reachable = {int(d) for s, d in zip(coo.src, coo.dst, strict=True) if s in active and d < 5}
+    assert_same_set(out.to_numpy(), sorted(reachable))
+    parent, calls = target.to_host(parent), target.to_host(calls)
+    for v in range(graph.num_vertices):
+        assert calls[v] == (1 if v in reachable else 0)
+        if v in reachable:
+            assert parent[v] in active and ((coo.src == parent[v]) & (coo.dst == v)).any()
+
+
+def test_pull_needs_a_dense_frontier_and_candidate_needs_pull(target):
+    g = small_graph()
+    f = Frontier.from_vertices(g, [0], target=target)
+    with pytest.raises(OperatorError, match="dense frontier"):
+        advance(g, f, accept_all, direction="pull")
+    with pytest.raises(OperatorError, match="direction='pull' only"):
+        advance(g, f, accept_all, candidate=keep)
+    with pytest.raises(OperatorError, match="direction="):
+        advance(g, f, accept_all, direction="up")

@@ -99,13 +99,17 @@ def measure(name: str, graph: Graph, algorithm: str, balancer: str, target: str,
     entry = CATALOG[algorithm]
     tgt = resolve_target(target)
     source = int(np.argmax(graph.out_degrees())) if graph.num_edges else 0
+    clock = time.perf_counter()
     first = entry.run(graph, source, balancer=balancer, target=tgt)
+    warm = time.perf_counter() - clock
     validated = True
     try:
         entry.agrees(graph, source, first)
     except AssertionError as err:
         print(f"  VALIDATION FAILED on {name}: {str(err)[:200]}", file=sys.stderr)
         validated = False
+    print(f"    ({algorithm} {balancer}: first run with compile {warm:.1f} s, validation "
+          f"{time.perf_counter() - clock - warm:.1f} s)", file=sys.stderr, flush=True)
     launches, reads = tgt.launches, tgt.host_reads
     seconds, count = _median(lambda: entry.run(graph, source, balancer=balancer,
                                                target=tgt).seconds, runs)

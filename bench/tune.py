@@ -33,12 +33,14 @@ def run(graph, blocks, balancer="thread", runs=5):
 
 
 def main() -> None:
-    graphs = (("grid2000", generators.grid2d(2000, 2000)), ("rmat21", generators.rmat(21)))
-    for name, graph in graphs:
-        for blocks in (66, 132, 264, 528, 1056):
-            steps, sec = run(graph, blocks)
-            print(f"{name:9s} blocks={blocks:5d} levels={steps:5d} {sec * 1e3:9.2f} ms "
-                  f"{sec / steps * 1e6:7.2f} us/level", flush=True)
+    graphs = (("grid2000", generators.grid2d(2000, 2000), ("thread",)),
+              ("rmat21", generators.rmat(21), ("thread", "warp:32", "block", "cta_warp_scan")))
+    for name, graph, balancers in graphs:
+        for balancer in balancers:
+            for blocks in (66, 132, 264, 528, 1056):
+                steps, sec = run(graph, blocks, balancer)
+                print(f"{name:9s} {balancer:14s} blocks={blocks:5d} levels={steps:5d} "
+                      f"{sec * 1e3:9.2f} ms {sec / steps * 1e6:9.2f} us/level", flush=True)
 
 
 if __name__ == "__main__":

@@ -120,6 +120,12 @@ class Target(ABC):
         """Launch a kernel that uses ``grid_barrier``: at most ``blocks`` blocks, all resident
         at once (what a grid-wide barrier needs)."""
 
+    def persistent_blocks(self, threads_per_block: int) -> int:
+        """Default grid of a persistent (fused) kernel: two blocks per multiprocessor, which
+        kept the grid barrier cheap (about 10 µs per BFS level on a 2000x2000 grid) while giving
+        scale-free levels enough threads (bench/tune.py, docs/performance.md)."""
+        return self.resident_blocks(threads_per_block)
+
     @abstractmethod
     def resident_blocks(self, threads_per_block: int) -> int:
         """How many blocks of this size run at once; grid-stride kernels launch this many."""
@@ -291,6 +297,10 @@ class CudaTarget(Target):
         if self._sm_count is None:
             self._sm_count = self._cuda.get_current_device().MULTIPROCESSOR_COUNT
         return self._sm_count * max(1, 2048 // threads_per_block)
+
+    def persistent_blocks(self, threads_per_block: int) -> int:
+        resident = self.resident_blocks(threads_per_block)
+        return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
 
 
 def _simulator_enabled() -> bool:

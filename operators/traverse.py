@@ -80,8 +80,9 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     """Advance ``frontier`` with ``op`` (as :func:`operators.advance`) step after step until it
     is empty or ``max_steps`` steps have run. Each step's output has the input's form.
 
-    ``blocks`` caps the persistent kernel's grid (default: as many blocks as the GPU holds at
-    once); fewer blocks make the barrier between steps cheaper and each step slower.
+    ``blocks`` sets the persistent kernel's grid (default: the target's
+    ``persistent_blocks``, at most what the GPU holds at once); fewer blocks make the barrier
+    between steps cheaper and each step slower.
 
     Balancers that launch helper kernels per step (``fusable = False``) run as a host loop.
     """
@@ -111,8 +112,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             + bal.extra_args(KernelSpec("traverse", kind, kind), frontier) + state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
-    target.launch_cooperative(kernel.function, min(blocks or resident, resident),
-                              kernel.threads_per_block, args)
+    grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
+    target.launch_cooperative(kernel.function, grid, kernel.threads_per_block, args)
     steps = int(target.read_scalar(steps_out, 0))
     pool.read_lengths()
     final = (frontier.slot + steps) % pool.SLOTS

@@ -180,7 +180,6 @@ def test_each_frontier_edge_is_visited_once_and_the_output_matches_thread(balanc
     check_balancer(graph, ids, kind, output, balancer)
 
 
-
 @on_cuda
 @pytest.mark.parametrize("name", NEW)
 def test_hubs_medium_and_thin_vertices_in_every_input_and_output_form(name):

@@ -81,9 +81,15 @@ def _arc_keys(src: np.ndarray, dst: np.ndarray, n: int) -> np.ndarray:
 
 
 def _has_arc(graph: Graph, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Whether each ``src[i] -> dst[i]`` is an arc (sort and binary search: numpy's hash-based
+    ``unique`` takes seconds on graphs of millions of arcs)."""
     coo = graph.coo()
-    keys = np.unique(_arc_keys(coo.src, coo.dst, graph.num_vertices))
-    return np.isin(_arc_keys(src, dst, graph.num_vertices), keys)
+    keys = np.sort(_arc_keys(coo.src, coo.dst, graph.num_vertices))
+    queries = _arc_keys(src, dst, graph.num_vertices)
+    if keys.size == 0:
+        return np.zeros(queries.size, dtype=bool)
+    at = np.minimum(np.searchsorted(keys, queries), keys.size - 1)
+    return keys[at] == queries
 
 
 def _canonical(labels: np.ndarray) -> np.ndarray:

@@ -176,6 +176,7 @@ class TwoPhase(LoadBalancer):
         return 8 * (self.chunk + 1 + 4)
 
     def rebound(self, threads: int) -> TwoPhase:
+        """The same balancer with ``threads`` threads per block."""
         return TwoPhase(self.items_per_thread, threads)
 
     def bind(self, graph: Graph, target: Target) -> TwoPhase:

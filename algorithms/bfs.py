@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -40,17 +41,26 @@ class LevelStats:
 class BFSResult:
     """``distances`` (int32, -1 unreachable), ``predecessors`` (int32, -1 for the source and
     unreachable vertices), the number of levels (advance steps with a non-empty frontier),
-    per-level statistics and the wall time of the whole search."""
+    the time of the traversal on the device (first launch to the read that ends it), and,
+    computed on first use, per-level statistics."""
 
     distances: np.ndarray
     predecessors: np.ndarray
     iterations: int
-    stats: list[LevelStats] = field(default_factory=list)
-    seconds: float = 0.0
+    seconds: float
+    graph: Graph = field(repr=False)
+    level_seconds: list[float | None] = field(repr=False, default_factory=list)
 
-    @property
+    @cached_property
+    def stats(self) -> list[LevelStats]:
+        """Per level: frontier size, edges that frontier inspected, host time (None when the
+        levels ran fused in one kernel)."""
+        return _level_stats(self.graph, self.distances, self.level_seconds)
+
+    @cached_property
     def edges_traversed(self) -> int:
-        return sum(s.edges for s in self.stats)
+        """Out-edges of every reached vertex: the edges a BFS inspects (MTEPS counts these)."""
+        return int(self.graph.out_degrees()[self.distances >= 0].sum())
 
 
 def visit(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
@@ -110,9 +120,8 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
             times.append(time.perf_counter() - level_start)
     seconds = time.perf_counter() - start
 
-    dist = tgt.to_host(distances)
-    return BFSResult(dist, tgt.to_host(predecessors), len(times),
-                     _level_stats(graph, dist, times), seconds)
+    return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), len(times), seconds,
+                     graph, times)
 
 
 def _bfs_directions(graph: Graph, source: int, balancer: str | LoadBalancer,
@@ -145,9 +154,8 @@ def _bfs_directions(graph: Graph, source: int, balancer: str | LoadBalancer,
         times.append(time.perf_counter() - level_start)
     seconds = time.perf_counter() - start
 
-    dist = tgt.to_host(distances)
-    return BFSResult(dist, tgt.to_host(predecessors), len(times),
-                     _level_stats(graph, dist, times), seconds)
+    return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), len(times), seconds,
+                     graph, times)
 
 
 def _check_source(graph: Graph, source: int) -> None:

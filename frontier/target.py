@@ -247,6 +247,18 @@ class CudaTarget(Target):
     def empty(self, shape: int, dtype: Any) -> Any:
         return self._cuda.device_array(shape, dtype=dtype)
 
+    def full(self, shape: int, value: Any, dtype: Any) -> Any:
+        """Filled on the device (one launch) instead of uploading a host array."""
+        array = self.empty(shape, dtype)
+        if shape:
+            blocks = min(-(-shape // 256), self.resident_blocks(256))
+            self.launch(_fill_kernel(), blocks, min(256, self.max_threads_per_block),
+                        (array, array.dtype.type(value)))
+        return array
+
+    def zeros(self, shape: int, dtype: Any) -> Any:
+        return self.full(shape, 0, dtype)
+
     def to_host(self, array: Any) -> np.ndarray:
         self.host_reads += 1
         return array.copy_to_host()
@@ -301,6 +313,18 @@ class CudaTarget(Target):
     def persistent_blocks(self, threads_per_block: int) -> int:
         resident = self.resident_blocks(threads_per_block)
         return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
+
+
+@lru_cache(maxsize=1)
+def _fill_kernel() -> Callable:
+    from numba import cuda
+
+    @cuda.jit
+    def fill(array, value):
+        for i in range(cuda.grid(1), array.size, cuda.gridsize(1)):
+            array[i] = value
+
+    return fill
 
 
 def _simulator_enabled() -> bool:

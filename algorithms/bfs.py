@@ -6,9 +6,10 @@ next frontier. ``frontier="dense"`` is the seed 002 variant: the frontier is a b
 vertices (seed 000's bitmap working set), each level scanning every vertex for its bit.
 
 ``direction="auto"`` is direction-optimizing BFS (Beamer et al.; seed 004 §2.1): while the
-frontier is small it pushes (top-down); once it holds more than |V|/alpha vertices and grows,
-each unvisited vertex pulls (bottom-up), looking for any parent in the frontier and stopping at
-the first; when it falls under |V|/beta and shrinks, it pushes again.
+frontier holds at most |V|/alpha vertices it pushes (top-down), in the fused kernel, which stops
+on the device once the frontier outgrows that; then each unvisited vertex pulls (bottom-up),
+looking for any parent in the frontier and stopping at the first, until the frontier shrinks
+under |V|/beta and the fused push resumes.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
     ``fused=True`` runs all levels in one persistent kernel (:func:`operators.traverse`);
     ``fused=False`` is the host loop of advances, which also times each level.
     ``direction`` is ``"push"``, ``"pull"`` or ``"auto"`` (direction-optimizing, switching at
-    |V|/``alpha`` and |V|/``beta``); the last two run as a host loop (one read per level).
+    |V|/``alpha`` and |V|/``beta``); pull levels run one launch and one read each.
     """
     if direction not in DIRECTIONS:
         raise ValueError(f"direction={direction!r}; expected one of {DIRECTIONS}")
@@ -127,7 +128,7 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
 def _bfs_directions(graph: Graph, source: int, balancer: str | LoadBalancer,
                     target: str | Target | None, direction: str, alpha: float,
                     beta: float) -> BFSResult:
-    """BFS that pulls (bottom-up) on some levels: always, or by Beamer's switch rule."""
+    """BFS that pulls (bottom-up) on every level, or on the large ones (Beamer's rule)."""
     tgt = resolve_target(target)
     _check_source(graph, source)
     distances = tgt.full(graph.num_vertices, -1, np.int32)
@@ -138,20 +139,24 @@ def _bfs_directions(graph: Graph, source: int, balancer: str | LoadBalancer,
 
     start = time.perf_counter()
     times: list[float | None] = []
-    pulling = direction == "pull"
+    pulling, past_peak = direction == "pull", False
     size = len(f)
     while size:
+        if not pulling:  # push, fused; before the peak, only until the frontier outgrows n/alpha
+            run = traverse(graph, f if f.is_sparse else f.to_sparse(), visit, distances,
+                           predecessors, balancer=balancer,
+                           stop_above=None if past_peak else int(n / alpha))
+            f, size = run.frontier, len(run.frontier)
+            times += [None] * run.steps
+            pulling = True
+            continue
         level_start = time.perf_counter()
-        if pulling:
-            f = advance(graph, f if f.kind == "dense" else f.to_dense(), visit, distances,
-                        predecessors, direction="pull", candidate=unvisited, output="dense")
-        else:
-            f = advance(graph, f if f.is_sparse else f.to_sparse(), visit, distances,
-                        predecessors, balancer=balancer)
+        f = advance(graph, f if f.kind == "dense" else f.to_dense(), visit, distances,
+                    predecessors, direction="pull", candidate=unvisited, output="dense")
         grown, size = size, len(f)
-        if direction == "auto":
-            pulling = (size > n / alpha and size >= grown) or (pulling and size >= n / beta)
         times.append(time.perf_counter() - level_start)
+        if direction == "auto" and size < n / beta and size < grown:
+            pulling, past_peak = False, True
     seconds = time.perf_counter() - start
 
     return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), len(times), seconds,

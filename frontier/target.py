@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numba import cuda
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
@@ -315,16 +316,14 @@ class CudaTarget(Target):
         return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
 
 
+def _fill(array: Any, value: Any) -> None:
+    for i in range(cuda.grid(1), array.size, cuda.gridsize(1)):
+        array[i] = value
+
+
 @lru_cache(maxsize=1)
 def _fill_kernel() -> Callable:
-    from numba import cuda
-
-    @cuda.jit
-    def fill(array, value):
-        for i in range(cuda.grid(1), array.size, cuda.gridsize(1)):
-            array[i] = value
-
-    return fill
+    return cuda.jit(_fill)
 
 
 def _simulator_enabled() -> bool:

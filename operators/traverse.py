@@ -33,12 +33,13 @@ from operators.common import OperatorError, check_frontier, for_target
 
 TRAVERSE_PARAMS = GRAPH_PARAMS + (
     "num_vertices", "num_words", "ids0", "ids1", "ids2", "words0", "words1", "words2", "lens",
-    "start_slot", "max_steps", "steps_out")
+    "start_slot", "max_steps", "stop_above", "steps_out")
 
 
 @dataclass(frozen=True)
 class Traversal:
-    """The frontier the traversal ended on (empty unless ``max_steps`` stopped it) and the
+    """The frontier the traversal ended on (empty unless ``max_steps`` or ``stop_above``
+    stopped it) and the
     number of advance steps run."""
 
     frontier: Frontier
@@ -55,7 +56,7 @@ def traverse_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: i
     target = frontier.target
     kind = frontier.kind
     spec = KernelSpec("traverse", kind, kind, graph.weighted, num_state)
-    step = ("if lens[in_slot] == 0:\n    break\n"
+    step = ("if lens[in_slot] == 0 or lens[in_slot] > stop_above:\n    break\n"
             "out_slot = (in_slot + 1) % 3\n"
             "clear_slot = (in_slot + 2) % 3\n"
             + _slot_select("in_ids", "ids", "in_slot") + _slot_select("out_ids", "ids", "out_slot")
@@ -76,9 +77,13 @@ def traverse_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: i
 
 def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
              balancer: str | LoadBalancer = "thread", max_steps: int | None = None,
+             stop_above: int | None = None,
              blocks: int | None = None) -> Traversal:
     """Advance ``frontier`` with ``op`` (as :func:`operators.advance`) step after step until it
-    is empty or ``max_steps`` steps have run. Each step's output has the input's form.
+    is empty, ``max_steps`` steps have run, or (with ``stop_above``) it holds more than
+    ``stop_above`` elements, returned unexpanded: the test runs on the device, so a
+    direction-optimizing BFS can push fused until the frontier is large enough to pull. Each
+    step's output has the input's form.
 
     ``blocks`` sets the persistent kernel's grid (default: the target's
     ``persistent_blocks``, at most what the GPU holds at once); fewer blocks make the barrier
@@ -87,15 +92,18 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     Balancers that launch helper kernels per step (``fusable = False``) run as a host loop.
     """
     check_frontier(graph, frontier)
+    unbounded = np.iinfo(np.int64).max
     if max_steps is None:
-        max_steps = np.iinfo(np.int64).max
+        max_steps = unbounded
+    if stop_above is None:
+        stop_above = unbounded
     if max_steps < 0:
         raise OperatorError(f"max_steps={max_steps}; expected >= 0")
     target = frontier.target
     bal = for_target(target, get_balancer(balancer), graph)
     if not bal.fusable:
         steps = 0
-        while steps < max_steps and not frontier.is_empty():
+        while steps < max_steps and 0 < len(frontier) <= stop_above:
             frontier = advance(graph, frontier, op, *state, balancer=bal, output=frontier.kind)
             steps += 1
         return Traversal(frontier, steps)
@@ -108,7 +116,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     words = [pool.words(s) if kind == DENSE else pool.placeholder for s in slots]
     steps_out = pool.scratch("traverse_steps", 1, np.int64)
     args = ((ga.row_offsets, ga.col_indices, ga.weights, graph.num_vertices, pool.num_words,
-             *ids, *words, pool.lengths, frontier.slot, max_steps, steps_out)
+             *ids, *words, pool.lengths, frontier.slot, max_steps, stop_above, steps_out)
             + bal.extra_args(KernelSpec("traverse", kind, kind), frontier) + state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)

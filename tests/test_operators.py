@@ -255,3 +255,26 @@ def test_pull_needs_a_dense_frontier_and_candidate_needs_pull(target):
         advance(g, f, accept_all, candidate=keep)
     with pytest.raises(OperatorError, match="direction="):
         advance(g, f, accept_all, direction="up")
+
+
+def mark_unseen(src, dst, eid, weight, seen):
+    return atomic_add(seen, dst, 1) == 0
+
+
+def test_traverse_stops_when_empty_after_max_steps_or_once_the_frontier_outgrows_a_bound(target):
+    from frontier import generators
+    from operators import traverse
+
+    star = generators.star(40)  # hub 0, leaves 1..39
+    for bound, steps, size in ((None, 2, 0), (10, 1, 39), (39, 2, 0)):
+        seen = target.zeros(star.num_vertices, np.int32)
+        target.write_scalar(seen, 0, 1)
+        run = traverse(star, Frontier.from_vertices(star, [0], target=target), mark_unseen, seen,
+                       stop_above=bound)
+        assert (run.steps, len(run.frontier)) == (steps, size)
+    path = generators.path(10)
+    seen = target.zeros(10, np.int32)
+    target.write_scalar(seen, 0, 1)
+    run = traverse(path, Frontier.from_vertices(path, [0], target=target), mark_unseen, seen,
+                   max_steps=4)
+    assert run.steps == 4 and list(run.frontier.to_numpy()) == [4]

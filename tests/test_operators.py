@@ -261,7 +261,9 @@ def mark_unseen(src, dst, eid, weight, seen):
     return atomic_add(seen, dst, 1) == 0
 
 
-def test_traverse_stops_when_empty_after_max_steps_or_once_the_frontier_outgrows_a_bound(target):
+@pytest.mark.parametrize("balancer", ["thread", "two_phase"], ids=["fused", "host-loop"])
+def test_traverse_stops_when_empty_after_max_steps_or_once_the_frontier_outgrows_a_bound(
+        target, balancer):
     from frontier import generators
     from operators import traverse
 
@@ -270,11 +272,11 @@ def test_traverse_stops_when_empty_after_max_steps_or_once_the_frontier_outgrows
         seen = target.zeros(star.num_vertices, np.int32)
         target.write_scalar(seen, 0, 1)
         run = traverse(star, Frontier.from_vertices(star, [0], target=target), mark_unseen, seen,
-                       stop_above=bound)
+                       stop_above=bound, balancer=balancer)
         assert (run.steps, len(run.frontier)) == (steps, size)
     path = generators.path(10)
     seen = target.zeros(10, np.int32)
     target.write_scalar(seen, 0, 1)
     run = traverse(path, Frontier.from_vertices(path, [0], target=target), mark_unseen, seen,
-                   max_steps=4)
+                   max_steps=4, balancer=balancer)
     assert run.steps == 4 and list(run.frontier.to_numpy()) == [4]

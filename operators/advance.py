@@ -44,9 +44,10 @@ def advance_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: in
     check_frontier(graph, frontier, output)
     bal = for_target(frontier.target, get_balancer(balancer), graph)
     spec = KernelSpec("advance", frontier.kind, output, graph.weighted, num_state)
-    body = clear_next_slot() + bal.advance_body(spec)
     params = GRAPH_PARAMS + STEP_PARAMS + bal.extra_params(spec)
-    return build(frontier.target, bal, spec, op, body, params), bal, spec
+    kernel = build(frontier.target, bal, spec, op,
+                   lambda: clear_next_slot() + bal.advance_body(spec), params)
+    return kernel, bal, spec
 
 
 def pull_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: int,
@@ -56,19 +57,23 @@ def pull_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: int,
         raise OperatorError("a pull advance tests frontier membership: pass a dense frontier "
                             "(frontier.to_dense())")
     spec = KernelSpec("pull", DENSE, output, graph.weighted, num_state)
+    kernel = build(frontier.target, ThreadMapped(), spec, op, lambda: _pull_body(spec),
+                   CSC_PARAMS + STEP_PARAMS, {"candidate": candidate})
+    return kernel, spec
+
+
+def _pull_body(spec: KernelSpec) -> str:
+    """Each candidate ``dst`` scans its in-edges for a frontier source the functor accepts."""
     scan = ("for k in range(col_offsets[dst], col_offsets[dst + 1]):\n"
             "    src = row_indices[k]\n"
             f"    if {is_active('in_words', 'src')}:\n"
             "        e = edge_ids[k]\n"
             f"        if functor(src, dst, e, {spec.weight_of('e')}{spec.state}):\n"
-            + indent(push(output, "dst"), 3)
+            + indent(push(spec.output, "dst"), 3)
             + "            break\n")
-    body = (clear_next_slot()
+    return (clear_next_slot()
             + "for dst in range(tid, num_vertices, nthreads):\n"
             + f"    if candidate(dst{spec.state}):\n" + indent(scan, 2))
-    kernel = build(frontier.target, ThreadMapped(), spec, op, body, CSC_PARAMS + STEP_PARAMS,
-                   {"candidate": candidate})
-    return kernel, spec
 
 
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,

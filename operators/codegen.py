@@ -157,18 +157,23 @@ def functor_name(fn: Callable) -> str:
 
 
 def build(target: Target, balancer: LoadBalancer, spec: KernelSpec, functor: Callable,
-          body: str, params: tuple[str, ...],
+          body: Callable[[], str], params: tuple[str, ...],
           helpers: dict[str, Callable] | None = None) -> GeneratedKernel:
-    """Kernel ``def name(*params, *state)``: the target's thread prologue, then ``body``;
-    compiled for ``target`` (cached per target, source and functors). The body calls the user
-    functor as ``functor`` and each of ``helpers`` (more user functions) by its key."""
-    name = f"{spec.operator}_{balancer.slug}_{spec.input}_to_{spec.output}__{functor_name(functor)}"
-    params = params + tuple(f"s{i}" for i in range(spec.num_state))
-    text = f"def {name}({', '.join(params)}):\n" + indent(target.prologue) + indent(body)
+    """Kernel ``def name(*params, *state)``: the target's thread prologue, then ``body()``;
+    compiled for ``target``. The body calls the user functor as ``functor`` and each of
+    ``helpers`` (more user functions) by its key.
+
+    Cached per (target, balancer, spec, functors, params): everything the text depends on, so a
+    repeated operator call costs a dictionary lookup, not a regeneration of the source."""
     helpers = helpers or {}
-    key = (target.name, target.simulated, text, functor, tuple(sorted(helpers.items())))
+    key = (target.name, target.simulated, balancer, spec, functor, params,
+           tuple(sorted(helpers.items())))
     kernel = _KERNELS.get(key)
     if kernel is None:
+        name = (f"{spec.operator}_{balancer.slug}_{spec.input}_to_{spec.output}"
+                f"__{functor_name(functor)}")
+        params = params + tuple(f"s{i}" for i in range(spec.num_state))
+        text = f"def {name}({', '.join(params)}):\n" + indent(target.prologue) + indent(body())
         filename = f"<frontier-generated {name}>"
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
         namespace: dict[str, Any] = {

@@ -38,8 +38,10 @@ def compute_kernel(graph: Graph, where: Frontier | str | int, fn: Callable, num_
                                 "'edges' or a count >= 0")
         tgt, kind, head, work = resolve_target(target), RANGE, (count,), count
     spec = KernelSpec("compute", kind, NONE, graph.weighted, num_state)
-    body = for_each_input(spec, "v", f"functor(v{spec.state})\n")
-    return build(tgt, ThreadMapped(), spec, fn, body, COMPUTE_PARAMS[kind]), head, work, tgt
+    kernel = build(tgt, ThreadMapped(), spec, fn,
+                   lambda: for_each_input(spec, "v", f"functor(v{spec.state})\n"),
+                   COMPUTE_PARAMS[kind])
+    return kernel, head, work, tgt
 
 
 def compute(graph: Graph, where: Frontier | str | int, fn: Callable, *state: Any,

@@ -28,15 +28,19 @@ def filter_kernel(graph: Graph, frontier: Frontier, pred: Callable, num_state: i
     check_frontier(graph, frontier, out)
     spec = KernelSpec("filter", frontier.kind, out, graph.weighted, num_state,
                       unique and out == SPARSE and frontier.kind == SPARSE)
-    keep = f"if functor(v{spec.state}):\n"
-    if spec.unique:
-        keep += "    if atomic_exch(stamps, v, stamp) != stamp:\n" + indent(push(out, "v"), 2)
-    else:
-        keep += indent(push(out, "v"))
-    body = clear_next_slot() + for_each_input(spec, "v", keep)
-    kernel = build(frontier.target, ThreadMapped(), spec, pred, body,
+    kernel = build(frontier.target, ThreadMapped(), spec, pred, lambda: _filter_body(spec),
                    STEP_PARAMS + ("stamps", "stamp"))
     return kernel, spec
+
+
+def _filter_body(spec: KernelSpec) -> str:
+    keep = f"if functor(v{spec.state}):\n"
+    if spec.unique:
+        keep += ("    if atomic_exch(stamps, v, stamp) != stamp:\n"
+                 + indent(push(spec.output, "v"), 2))
+    else:
+        keep += indent(push(spec.output, "v"))
+    return clear_next_slot() + for_each_input(spec, "v", keep)
 
 
 def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noqa: A001

@@ -72,7 +72,8 @@ def traverse_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: i
             "step = 0\n"
             "while step < max_steps:\n" + indent(step)
             + "if tid == 0:\n    steps_out[0] = step\n")
-    return build(target, balancer, spec, op, body, TRAVERSE_PARAMS + balancer.extra_params(spec))
+    return build(target, balancer, spec, op, lambda: body,
+                 TRAVERSE_PARAMS + balancer.extra_params(spec))
 
 
 def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,

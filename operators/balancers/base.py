@@ -80,3 +80,31 @@ class LoadBalancer(ABC):
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(sorted(vars(self).items()))))
+
+
+class SizedBalancer(LoadBalancer):
+    """A balancer whose kernels use a fixed block size (``self.threads``, clamped to what the
+    target runs) and the warp intrinsics. ``parameter`` names the attribute shown after the
+    ``:`` of its name (``warp:8``), if any."""
+
+    threads: int
+    parameter: str | None = None
+
+    @property
+    def slug(self) -> str:
+        return self.name + ("" if self.parameter is None else str(getattr(self, self.parameter)))
+
+    def __str__(self) -> str:
+        if self.parameter is None:
+            return self.name
+        return f"{self.name}:{getattr(self, self.parameter)}"
+
+    def threads_per_block(self, target: Target) -> int:
+        from operators.balancers import snippets
+
+        return snippets.block_size(self.threads, target)
+
+    def namespace(self) -> dict[str, Any]:
+        from operators.balancers import snippets
+
+        return snippets.namespace()

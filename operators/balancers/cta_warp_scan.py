@@ -21,13 +21,13 @@ from __future__ import annotations
 from frontier.graph import Graph
 from frontier.target import Target
 from operators.balancers import snippets
-from operators.balancers.base import LoadBalancer
+from operators.balancers.base import SizedBalancer
 from operators.codegen import KernelSpec, indent, visit_edge
 
 WARP_THRESHOLD = 32
 
 
-class CtaWarpScan(LoadBalancer):
+class CtaWarpScan(SizedBalancer):
     """Merrill et al.'s three-phase gather: CTA for hubs, warps for medium, scan for the rest."""
 
     name = "cta_warp_scan"
@@ -37,12 +37,6 @@ class CtaWarpScan(LoadBalancer):
 
     def bind(self, graph: Graph, target: Target) -> CtaWarpScan:
         return CtaWarpScan(snippets.block_size(self.threads, target))
-
-    def threads_per_block(self, target: Target) -> int:
-        return snippets.block_size(self.threads, target)
-
-    def namespace(self) -> dict:
-        return snippets.namespace()
 
     def advance_body(self, spec: KernelSpec) -> str:
         block = self.threads

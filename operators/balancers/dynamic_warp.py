@@ -18,15 +18,16 @@ from __future__ import annotations
 from frontier.graph import Graph
 from frontier.target import Target
 from operators.balancers import snippets
-from operators.balancers.base import LoadBalancer
+from operators.balancers.base import SizedBalancer
 from operators.balancers.warp import WIDTHS, virtual_warp_edges
 from operators.codegen import KernelSpec, indent, visit_edge
 
 
-class DynamicWarp(LoadBalancer):
+class DynamicWarp(SizedBalancer):
     """Virtual warps whose width follows |F| at each advance; hubs gathered by whole blocks."""
 
     name = "dynamic_warp"
+    parameter = "min_width"
 
     def __init__(self, min_width: int = 4, threads: int = 256,
                  threshold: int | None = None) -> None:
@@ -38,22 +39,9 @@ class DynamicWarp(LoadBalancer):
         self.threads = snippets.check_threads(threads)
         self.threshold = threshold
 
-    @property
-    def slug(self) -> str:
-        return f"dynamic_warp{self.min_width}"
-
-    def __str__(self) -> str:
-        return f"dynamic_warp:{self.min_width}"
-
     def bind(self, graph: Graph, target: Target) -> DynamicWarp:
         threads = snippets.block_size(self.threads, target)
         return DynamicWarp(self.min_width, threads, self.threshold or threads)
-
-    def threads_per_block(self, target: Target) -> int:
-        return snippets.block_size(self.threads, target)
-
-    def namespace(self) -> dict:
-        return snippets.namespace()
 
     def advance_body(self, spec: KernelSpec) -> str:
         threshold = self.threshold or self.threads

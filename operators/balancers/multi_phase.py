@@ -41,9 +41,6 @@ class MultiPhase(TwoPhase):
     def slug(self) -> str:
         return f"{self.name}{self.items_per_thread}x{self.iterations}"
 
-    def __str__(self) -> str:
-        return f"{self.name}:{self.items_per_thread}"
-
     @property
     def chunk(self) -> int:
         return self.threads * self.items_per_thread * self.iterations

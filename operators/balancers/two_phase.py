@@ -32,7 +32,7 @@ from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.target import Target
 from operators.balancers import snippets
-from operators.balancers.base import LoadBalancer
+from operators.balancers.base import SizedBalancer
 from operators.codegen import NONE, KernelSpec, grid_blocks, indent, visit_edge
 
 #: Static shared memory a block may use (the CUDA limit without opting in to more).
@@ -146,11 +146,12 @@ def walk(spec: KernelSpec, steps: int, on_edge: str, before: str = "") -> str:
             + "        unit += 1\n")
 
 
-class TwoPhase(LoadBalancer):
+class TwoPhase(SizedBalancer):
     """Merge-path partition of a device-side degree prefix sum, then per-thread expansion of an
     equal number of merge steps."""
 
     name = "two_phase"
+    parameter = "items_per_thread"
     fusable = False
 
     def __init__(self, items_per_thread: int = 8, threads: int = 256) -> None:
@@ -158,13 +159,6 @@ class TwoPhase(LoadBalancer):
             raise ValueError(f"items per thread {items_per_thread}; expected >= 1")
         self.items_per_thread = items_per_thread
         self.threads = snippets.check_threads(threads)
-
-    @property
-    def slug(self) -> str:
-        return f"{self.name}{self.items_per_thread}"
-
-    def __str__(self) -> str:
-        return f"{self.name}:{self.items_per_thread}"
 
     @property
     def chunk(self) -> int:
@@ -185,12 +179,6 @@ class TwoPhase(LoadBalancer):
             raise ValueError(f"balancer {self}: {bound.shared_bytes()} bytes of shared memory "
                              f"per block; at most {SHARED_LIMIT}: take fewer items per thread")
         return bound
-
-    def threads_per_block(self, target: Target) -> int:
-        return snippets.block_size(self.threads, target)
-
-    def namespace(self) -> dict:
-        return snippets.namespace()
 
     def extra_params(self, spec: KernelSpec) -> tuple[str, ...]:
         return ("offsets",)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from frontier.graph import Graph
 from frontier.target import Target
 from operators.balancers import snippets
-from operators.balancers.base import LoadBalancer
+from operators.balancers.base import SizedBalancer
 from operators.codegen import KernelSpec, indent, visit_edge
 
 WIDTHS = (2, 4, 8, 16, 32)
@@ -33,10 +33,11 @@ def virtual_warp_edges(spec: KernelSpec, width: str) -> str:
             f"for e in range(beg + vlane, end, {width}):\n" + indent(visit_edge(spec, "src", "e")))
 
 
-class VirtualWarp(LoadBalancer):
+class VirtualWarp(SizedBalancer):
     """Virtual warps of ``width`` lanes, one frontier element each (Algorithm 8)."""
 
     name = "warp"
+    parameter = "width"
 
     def __init__(self, width: int = 32, threads: int = 256) -> None:
         if width not in WIDTHS:
@@ -44,21 +45,8 @@ class VirtualWarp(LoadBalancer):
         self.width = width
         self.threads = snippets.check_threads(threads)
 
-    @property
-    def slug(self) -> str:
-        return f"warp{self.width}"
-
-    def __str__(self) -> str:
-        return f"warp:{self.width}"
-
     def bind(self, graph: Graph, target: Target) -> VirtualWarp:
         return VirtualWarp(self.width, snippets.block_size(self.threads, target))
-
-    def threads_per_block(self, target: Target) -> int:
-        return snippets.block_size(self.threads, target)
-
-    def namespace(self) -> dict:
-        return snippets.namespace()
 
     def advance_body(self, spec: KernelSpec) -> str:
         width = self.width

@@ -123,7 +123,6 @@ class GeneratedKernel:
 
     name: str
     source: str
-    params: tuple[str, ...]
     function: Callable
     threads_per_block: int
 
@@ -185,7 +184,7 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec, functor: Cal
             **balancer.namespace(),
         }
         exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - our own template
-        kernel = GeneratedKernel(name, text, params, target.compile_kernel(namespace[name]),
+        kernel = GeneratedKernel(name, text, target.compile_kernel(namespace[name]),
                                  balancer.threads_per_block(target))
         _KERNELS[key] = kernel
     return kernel

@@ -22,17 +22,14 @@ from typing import Any
 import numpy as np
 
 from frontier.graph import Graph
+from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE
 from frontier.target import Target, resolve_target
 
 __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
            "FrontierOverflowError"]
 
-SPARSE = "sparse"
-DENSE = "dense"
 KINDS = (SPARSE, DENSE)
 LENGTH_DTYPE = np.int64
-#: Index, in a pool's length array, of the sticky flag kernels set when a push overflows.
-OVERFLOW_FLAG = 3
 WORD_DTYPE = np.uint32
 
 
@@ -66,7 +63,8 @@ class FrontierPool:
         self.graph = graph
         self.target = target
         self.capacity = max(int(capacity), 1)
-        self.num_words = _words_for(graph.num_vertices)
+        self.universe = graph.num_vertices
+        self.num_words = _words_for(self.universe)
         self.lengths = target.zeros(self.SLOTS + 1, LENGTH_DTYPE)
         self._ids: list[Any] = [None] * self.SLOTS
         self._words: list[Any] = [None] * self.SLOTS
@@ -133,6 +131,37 @@ class FrontierPool:
                 "advance to more than |E| entries); pass a larger capacity= to "
                 "Frontier.from_vertices, or remove repeats with filter(..., unique=True)")
         return lengths
+
+    def ring_arguments(self, frontier: Frontier | None, step: StepSlots,
+                       out_kind: str | None) -> dict[str, Any]:
+        """The value of every name of :data:`frontier.ring.RING_PARAMS` for one kernel launch
+        of ``step`` (from :meth:`begin_step`) reading ``frontier`` (None: a kernel with no ring
+        input, such as a constructor's fill) and writing a frontier of ``out_kind`` (None: no
+        output frontier)."""
+        in_kind = None
+        if frontier is not None:
+            if frontier.pool is not self:
+                raise FrontierError("ring_arguments: the input frontier belongs to another pool")
+            if frontier.slot != step.in_slot:
+                raise FrontierError(f"ring_arguments: the input frontier is in slot "
+                                    f"{frontier.slot}, the step reads slot {step.in_slot}")
+            frontier.check_current()
+            in_kind = frontier.kind
+        values = {
+            "universe": self.universe,
+            "in_ids": self.ids(step.in_slot) if in_kind == SPARSE else self.placeholder_ids,
+            "in_words": self.words(step.in_slot) if in_kind == DENSE else self.placeholder,
+            "lens": self.lengths,
+            "in_slot": step.in_slot,
+            "out_slot": step.out_slot,
+            "clear_slot": step.clear_slot,
+            "out_ids": self.ids(step.out_slot) if out_kind == SPARSE else self.placeholder_ids,
+            "out_words": self.words(step.out_slot) if out_kind == DENSE else self.placeholder,
+            "clear_words": step.clear_words,
+            "clear_num_words": step.clear_num_words,
+        }
+        assert tuple(values) == RING_PARAMS
+        return values
 
     def is_current(self, slot: int, token: int) -> bool:
         return self._owner[slot] == token

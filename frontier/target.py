@@ -10,6 +10,7 @@ branches on the target.
 
 from __future__ import annotations
 
+import linecache
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -107,6 +108,19 @@ class Target(ABC):
     @abstractmethod
     def compile_kernel(self, fn: Callable) -> Callable:
         """Compile a generated kernel function."""
+
+    def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
+        """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
+        kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
+        tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``cuda``)
+        as globals. Nothing is cached here: callers cache the result."""
+        filename = f"<frontier-generated {name}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        globals_: dict[str, Any] = {"cuda": cuda, **namespace}
+        exec(compile(source, filename, "exec"), globals_)  # noqa: S102 - our own kernel text
+        if name not in globals_:
+            raise TargetError(f"kernel text {filename} does not define a function {name!r}")
+        return self.compile_kernel(globals_[name])
 
     @abstractmethod
     def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...

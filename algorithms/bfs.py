@@ -1,15 +1,16 @@
-"""Breadth-first search written with the operators (seed 004 §4.1; seed 002 §3.1).
+"""Breadth-first search written with the operators (Busato & Bombieri, *Graph Algorithms on
+GPUs*, §2.1; Harish & Narayanan, *Accelerating Large Graph Algorithms on the GPU Using CUDA*,
+§3.1).
 
-The frontier-queue BFS: each level advances the frontier; an edge to an unvisited vertex claims
-it with an atomic compare-and-swap on its distance, records its predecessor and puts it in the
-next frontier. ``frontier="dense"`` is the seed 002 variant: the frontier is a bitmap over all
-vertices (seed 000's bitmap working set), each level scanning every vertex for its bit.
+The frontier-queue BFS: each level advances the frontier; an edge to an unvisited vertex (the
+condition, Ligra's ``cond``) claims it with an atomic compare-and-swap on its distance, records
+its predecessor and puts it in the next frontier. ``frontier="dense"`` is Harish & Narayanan's
+variant: the frontier is a bitmap over all vertices (Li & Becchi's bitmap working set), each
+level scanning every vertex for its bit.
 
-``direction="auto"`` is direction-optimizing BFS (Beamer et al.; seed 004 §2.1): while the
-frontier holds at most |V|/alpha vertices it pushes (top-down), in the fused kernel, which stops
-on the device once the frontier outgrows that; then each unvisited vertex pulls (bottom-up),
-looking for any parent in the frontier and stopping at the first, until the frontier shrinks
-under |V|/beta and the fused push resumes.
+``direction="auto"`` is direction-optimizing BFS (Beamer et al., SC 2012): the operators decide
+per level between pushing from the frontier and letting every unvisited vertex pull from it
+(:class:`operators.Direction`); the algorithm is the same one call to ``traverse``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from frontier import Frontier, Graph, atomic_cas
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, traverse
+from operators import Direction, LoadBalancer, traverse
 
 __all__ = ["bfs", "BFSResult", "LevelStats"]
 
@@ -66,9 +67,8 @@ class BFSResult:
 
 def visit(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
           predecessors: np.ndarray) -> bool:
-    """Claim ``dst`` for the next level if nobody has reached it yet."""
-    if distances[dst] != -1:
-        return False
+    """Claim ``dst`` for the next level if nobody has claimed it yet (the condition
+    :func:`unvisited` was true when the edge was reached; another thread may have won since)."""
     if atomic_cas(distances, dst, -1, distances[src] + 1) == -1:
         predecessors[dst] = src
         return True
@@ -76,11 +76,8 @@ def visit(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
 
 
 def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
-    """Pull candidates: vertices no level has reached yet."""
+    """Ligra's condition: ``v`` may still be claimed (no level has reached it yet)."""
     return distances[v] == -1
-
-
-DIRECTIONS = ("push", "pull", "auto")
 
 
 def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
@@ -89,78 +86,29 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
         beta: float = 24.0) -> BFSResult:
     """Distances and a shortest-path tree from ``source``, level by level.
 
-    ``frontier`` is ``"sparse"`` (a queue) or ``"dense"`` (a bitmap, seed 002's variant).
-    ``fused=True`` runs all levels in one persistent kernel (:func:`operators.traverse`);
-    ``fused=False`` is the host loop of advances, which also times each level.
-    ``direction`` is ``"push"``, ``"pull"`` or ``"auto"`` (direction-optimizing, switching at
-    |V|/``alpha`` and |V|/``beta``); pull levels run one launch and one read each.
+    ``frontier`` is the form of the push levels: ``"sparse"`` (a queue) or ``"dense"`` (a
+    bitmap, Harish & Narayanan's variant); pull levels always use a bitmap. ``fused=True``
+    runs push levels in one persistent kernel (:func:`operators.traverse`); ``fused=False`` is
+    a host loop of advances, which also times each level. ``direction`` is ``"push"``,
+    ``"pull"`` or ``"auto"`` (direction-optimizing: pull while the frontier holds more than
+    |V|/``alpha`` vertices, back to push below |V|/``beta``; :class:`operators.Direction`).
     """
-    if direction not in DIRECTIONS:
-        raise ValueError(f"direction={direction!r}; expected one of {DIRECTIONS}")
-    if direction != "push":
-        return _bfs_directions(graph, source, balancer, target, direction, alpha, beta)
-    tgt = resolve_target(target)
     _check_source(graph, source)
+    if frontier not in ("sparse", "dense"):
+        raise ValueError(f"frontier={frontier!r}; expected 'sparse' or 'dense'")
+    plan = Direction(direction, alpha, beta)
+    tgt = resolve_target(target)
     distances = tgt.full(graph.num_vertices, -1, np.int32)
     predecessors = tgt.full(graph.num_vertices, -1, np.int32)
     tgt.write_scalar(distances, source, 0)
     f = Frontier.from_vertices(graph, [source], kind=frontier, target=tgt)
 
     start = time.perf_counter()
-    times: list[float | None] = []
-    if fused:
-        levels = traverse(graph, f, visit, distances, predecessors, balancer=balancer).steps
-        times = [None] * levels
-    else:
-        size = len(f)
-        while size:
-            level_start = time.perf_counter()
-            f = advance(graph, f, visit, distances, predecessors, balancer=balancer,
-                        output=frontier)
-            size = len(f)
-            times.append(time.perf_counter() - level_start)
+    run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
+                   direction=plan, balancer=balancer, fused=fused)
     seconds = time.perf_counter() - start
-
-    return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), len(times), seconds,
-                     graph, times)
-
-
-def _bfs_directions(graph: Graph, source: int, balancer: str | LoadBalancer,
-                    target: str | Target | None, direction: str, alpha: float,
-                    beta: float) -> BFSResult:
-    """BFS that pulls (bottom-up) on every level, or on the large ones (Beamer's rule)."""
-    tgt = resolve_target(target)
-    _check_source(graph, source)
-    distances = tgt.full(graph.num_vertices, -1, np.int32)
-    predecessors = tgt.full(graph.num_vertices, -1, np.int32)
-    tgt.write_scalar(distances, source, 0)
-    f = Frontier.from_vertices(graph, [source], target=tgt)
-    n = graph.num_vertices
-
-    start = time.perf_counter()
-    times: list[float | None] = []
-    pulling, past_peak = direction == "pull", False
-    size = len(f)
-    while size:
-        if not pulling:  # push, fused; before the peak, only until the frontier outgrows n/alpha
-            run = traverse(graph, f if f.is_sparse else f.to_sparse(), visit, distances,
-                           predecessors, balancer=balancer,
-                           stop_above=None if past_peak else int(n / alpha))
-            f, size = run.frontier, len(run.frontier)
-            times += [None] * run.steps
-            pulling = True
-            continue
-        level_start = time.perf_counter()
-        f = advance(graph, f if f.kind == "dense" else f.to_dense(), visit, distances,
-                    predecessors, direction="pull", candidate=unvisited, output="dense")
-        grown, size = size, len(f)
-        times.append(time.perf_counter() - level_start)
-        if direction == "auto" and size < n / beta and size < grown:
-            pulling, past_peak = False, True
-    seconds = time.perf_counter() - start
-
-    return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), len(times), seconds,
-                     graph, times)
+    return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), run.steps, seconds,
+                     graph, run.step_seconds)
 
 
 def _check_source(graph: Graph, source: int) -> None:

@@ -16,6 +16,7 @@ from frontier.frontier import (
     StaleFrontierError,
 )
 from frontier.graph import Graph, GraphError
+from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
 from frontier.io import GraphFormatError, load, load_with_labels
 from frontier.target import Target, TargetError, resolve_target
 
@@ -25,6 +26,7 @@ __all__ = [
     "Target", "TargetError", "resolve_target", "available_balancers",
     "load", "load_with_labels", "GraphFormatError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
+    "out_degree", "in_degree", "graph_vertices", "graph_edges",
 ]
 
 __version__ = "0.1.0"

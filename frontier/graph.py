@@ -258,6 +258,10 @@ class Graph:
         """The CSC arrays on ``target`` (for pull traversal), built and copied once."""
         return self._on_device(target, "csc", target.csc_arrays)
 
+    def device_edge_sources(self, target: Any) -> Any:
+        """The tail of every edge (the COO view's ``src``) on ``target``, for edge frontiers."""
+        return self._on_device(target, "coo", lambda g: target.to_device(g.coo().src))
+
     def _on_device(self, target: Any, view: str, copy: Any) -> Any:
         key = (target.name, view)
         arrays = self._device.get(key)

@@ -1,27 +1,35 @@
 """The operators graph algorithms are written with.
 
-* :func:`advance` visits every edge leaving a frontier and builds the next frontier from the
-  destinations the functor accepts (seed 004 §2.1; Gunrock's advance);
+* :func:`advance` visits the edges leaving a frontier, pushing, pulling or choosing per step
+  (``direction``; Ligra's ``edgeMap``), and builds the next frontier from the heads the functor
+  accepts;
 * :func:`filter` keeps the frontier elements a predicate accepts, optionally without repeats;
 * :func:`compute` runs a function on every element of a frontier or of a range;
+* :func:`reduce` folds a function over a frontier or a range into one scalar;
+* :func:`neighbor_reduce` folds a function over each vertex's in- or out-edges into a value per
+  vertex;
 * :func:`traverse` advances until the frontier is empty, fused into one persistent kernel.
 
-User functors are plain Python functions; the code generator (:mod:`operators.codegen`)
-composes each with a load balancer (:mod:`operators.balancers`) into a kernel for the frontier's
-target. :func:`explain` returns that kernel's source.
+Frontiers may hold vertex or edge ids (:class:`frontier.Frontier`). User functors are plain
+Python functions (:mod:`operators.functors` says what they may read); the code generator
+(:mod:`operators.codegen`) composes them with a load balancer (:mod:`operators.balancers`) into
+kernels for the frontier's target. :func:`explain` returns those kernels' source.
 """
 
 from __future__ import annotations
 
 from operators.advance import advance
 from operators.balancers import BalancerError, LoadBalancer, available_balancers, get_balancer
-from operators.codegen import FunctorError
 from operators.common import OperatorError
 from operators.compute import compute
+from operators.direction import Direction
 from operators.explain import explain
 from operators.filter import filter  # noqa: A004
+from operators.functors import FunctorError
+from operators.neighbors import neighbor_reduce
+from operators.reduce import reduce  # noqa: A004
 from operators.traverse import Traversal, traverse
 
-__all__ = ["advance", "filter", "compute", "traverse", "Traversal", "explain",
-           "available_balancers", "get_balancer", "LoadBalancer", "FunctorError",
-           "BalancerError", "OperatorError"]
+__all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse",
+           "Traversal", "Direction", "explain", "available_balancers", "get_balancer",
+           "LoadBalancer", "FunctorError", "BalancerError", "OperatorError"]

@@ -1,10 +1,21 @@
-"""advance: visit every edge leaving a frontier (seed 004 §2.1; Gunrock's advance operator).
+"""advance: visit the edges leaving a frontier (Busato & Bombieri, *Graph Algorithms on GPUs*,
+§2.1; Gunrock's advance; Ligra's ``edgeMap``, Shun & Blelloch, PPoPP 2013).
 
-Two directions. *Push* (top-down) expands the frontier's out-edges, mapped onto threads by a load
-balancer. *Pull* (bottom-up; Beamer et al., seed 004 §2.1) gives one thread to every candidate
-vertex, which scans its in-edges (the CSC view) for a source in the frontier and stops at the
-first the functor accepts: on low-diameter graphs, once the frontier is large, most candidates
-find a parent within a few edges instead of the frontier expanding all of its edges.
+``advance(G, F, op, *state, condition=cond, direction=...)`` calls ``op(src, dst, eid, weight,
+*state)`` on edges ``src -> dst`` with ``src`` in ``F`` and ``cond(dst, *state)`` true, and returns
+the frontier of the ``dst`` for which ``op`` returned True. Direction is the operator's business:
+
+* *push* (top-down) expands the frontier's out-edges, mapped onto threads by a load balancer;
+* *pull* (bottom-up; Beamer et al., SC 2012) gives one thread to every vertex whose condition
+  holds; it scans the vertex's in-edges (the CSC view) for sources in the frontier (a bitmap;
+  a queue is converted first) and calls ``op`` on those, stopping as soon as the condition no
+  longer holds (Ligra's early exit: a BFS vertex stops at its first parent). Without a
+  condition every vertex scans all its in-edges. A vertex enters the output once however many
+  of its edges ``op`` accepts;
+* *auto* picks push or pull for each call from the frontier's size (:mod:`operators.direction`).
+
+On an edge frontier (elements are edge ids), advance calls ``op`` once per edge and returns the
+edge frontier of the edges it accepts.
 """
 
 from __future__ import annotations
@@ -12,100 +23,137 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from frontier.frontier import DENSE, SPARSE, Frontier
+from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import Graph
+from frontier.ring import clear_next_slot, is_active
+from frontier.target import Target
 from operators.balancers import LoadBalancer, ThreadMapped, get_balancer
-from operators.codegen import (
-    GRAPH_PARAMS,
-    STEP_PARAMS,
-    GeneratedKernel,
-    KernelSpec,
-    build,
-    clear_next_slot,
-    grid_blocks,
-    indent,
-    is_active,
-    push,
-)
-from operators.common import OperatorError, check_frontier, for_target, launch_step, work_bound
+from operators.codegen import KernelSpec, build, for_each_input, grid_blocks, indent, push
+from operators.common import OperatorError, Plan, check_frontier, for_target, run_step, work_bound
+from operators.direction import PULL, PUSH, Direction
+from operators.functors import as_functor
 
-DIRECTIONS = ("push", "pull")
-CSC_PARAMS = ("col_offsets", "row_indices", "edge_ids", "weights")
+__all__ = ["advance", "push_plan", "pull_plan", "edge_plan"]
 
 
-def every_vertex(v: int) -> bool:
-    """The default pull candidate test: every vertex is a candidate."""
-    return True
+def _functors(op: Callable, condition: Callable | None) -> dict[str, Any]:
+    found = {"functor": as_functor(op, "advance functor")}
+    if condition is not None:
+        found["condition"] = as_functor(condition, "condition")
+    return found
 
 
-def advance_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: int,
-                   balancer: str | LoadBalancer, output: str
-                   ) -> tuple[GeneratedKernel, LoadBalancer, KernelSpec]:
+def _spec(operator: str, graph: Graph, frontier: Frontier, output: str, num_state: int,
+          functors: dict[str, Any], **more: Any) -> KernelSpec:
+    return KernelSpec(operator, frontier.kind, output, graph.weighted, num_state,
+                      domain=frontier.domain, condition="condition" in functors,
+                      graph_view=any(f.wants_graph for f in functors.values()), **more)
+
+
+def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
+              num_state: int, balancer: str | LoadBalancer, output: str) -> Plan:
+    """The kernels of a push advance: the balancer's helper kernels, then the advance."""
     check_frontier(graph, frontier, output)
     bal = for_target(frontier.target, get_balancer(balancer), graph)
-    spec = KernelSpec("advance", frontier.kind, output, graph.weighted, num_state)
-    params = GRAPH_PARAMS + STEP_PARAMS + bal.extra_params(spec)
-    kernel = build(frontier.target, bal, spec, op,
-                   lambda: clear_next_slot() + bal.advance_body(spec), params)
-    return kernel, bal, spec
+    functors = _functors(op, condition)
+    spec = _spec("advance", graph, frontier, output, num_state, functors)
+    extra = bal.extra_params(spec)
+    target = frontier.target
+    kernels = [(build(target, bal, spec, {}, lambda body=body: body, extra, name=name),
+                bal.phase_blocks(target, frontier))
+               for name, body in bal.phases(spec)]
+    main = build(target, bal, spec, functors,
+                 lambda: clear_next_slot() + bal.advance_body(spec), extra)
+    kernels.append((main, bal.blocks(target, work_bound(frontier))))
+    return Plan(kernels, bal.buffers(spec, frontier))
 
 
-def pull_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: int,
-                candidate: Callable, output: str) -> tuple[GeneratedKernel, KernelSpec]:
+def pull_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
+              num_state: int, output: str) -> Plan:
+    """The kernel of a pull advance over a dense frontier: one thread per candidate vertex."""
     check_frontier(graph, frontier, output)
     if frontier.kind != DENSE:
-        raise OperatorError("a pull advance tests frontier membership: pass a dense frontier "
-                            "(frontier.to_dense())")
-    spec = KernelSpec("pull", DENSE, output, graph.weighted, num_state)
-    kernel = build(frontier.target, ThreadMapped(), spec, op, lambda: _pull_body(spec),
-                   CSC_PARAMS + STEP_PARAMS, {"candidate": candidate})
-    return kernel, spec
+        raise OperatorError("a pull step tests frontier membership: it reads a dense frontier")
+    return pull_kernel_plan(graph, frontier.target, op, condition, num_state, output)
+
+
+def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Callable | None,
+                     num_state: int, output: str) -> Plan:
+    """The pull kernel for a dense vertex frontier on ``target`` (what :func:`pull_plan` runs)."""
+    functors = _functors(op, condition)
+    spec = KernelSpec("pull", DENSE, output, graph.weighted, num_state,
+                      condition="condition" in functors,
+                      graph_view=any(f.wants_graph for f in functors.values()), csc=True)
+    kernel = build(target, ThreadMapped(), spec, functors, lambda: _pull_body(spec))
+    return Plan([(kernel, grid_blocks(target, kernel.threads_per_block, graph.num_vertices))])
 
 
 def _pull_body(spec: KernelSpec) -> str:
-    """Each candidate ``dst`` scans its in-edges for a frontier source the functor accepts."""
-    scan = ("for k in range(col_offsets[dst], col_offsets[dst + 1]):\n"
+    cond = spec.call("condition", "dst")
+    accept = "accepted = True\n"
+    if spec.condition:
+        accept += f"if not {cond}:\n    break\n"
+    scan = ("accepted = False\n"
+            "for k in range(col_offsets[dst], col_offsets[dst + 1]):\n"
             "    src = row_indices[k]\n"
             f"    if {is_active('in_words', 'src')}:\n"
             "        e = edge_ids[k]\n"
-            f"        if functor(src, dst, e, {spec.weight_of('e')}{spec.state}):\n"
-            + indent(push(spec.output, "dst"), 3)
-            + "            break\n")
+            f"        if {spec.call('functor', 'src, dst, e, ' + spec.weight_of('e'))}:\n"
+            + indent(accept, 3)
+            + "if accepted:\n" + indent(push(spec.output, "dst")))
+    body = f"if {cond}:\n" + indent(scan) if spec.condition else scan
     return (clear_next_slot()
-            + "for dst in range(tid, num_vertices, nthreads):\n"
-            + f"    if candidate(dst{spec.state}):\n" + indent(scan, 2))
+            + "for dst in range(tid, num_vertices, nthreads):\n" + indent(body))
+
+
+def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
+              num_state: int, output: str) -> Plan:
+    """The kernel of an advance over an edge frontier: ``op`` once per edge, keep accepted."""
+    check_frontier(graph, frontier, output)
+    functors = _functors(op, condition)
+    spec = _spec("advance", graph, frontier, output, num_state, functors)
+    call = spec.call("functor", f"edge_src[e], dst, e, {spec.weight_of('e')}")
+    if spec.condition:
+        call = f"{spec.call('condition', 'dst')} and {call}"
+    body = f"dst = col_indices[e]\nif {call}:\n" + indent(push(spec.output, "e"))
+    kernel = build(frontier.target, ThreadMapped(), spec, functors,
+                   lambda: clear_next_slot() + for_each_input(spec, "e", body))
+    return Plan([(kernel, grid_blocks(frontier.target, kernel.threads_per_block,
+                                      work_bound(frontier)))])
 
 
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
-            balancer: str | LoadBalancer = "thread", output: str = SPARSE,
-            direction: str = "push", candidate: Callable | None = None) -> Frontier | None:
-    """Call ``op(src, dst, eid, weight, *state) -> bool`` for every edge leaving ``frontier``.
+            direction: str | Direction = PUSH, condition: Callable | None = None,
+            balancer: str | LoadBalancer = "thread", output: str | None = None
+            ) -> Frontier | None:
+    """Call ``op(src, dst, eid, weight, *state) -> bool`` on the edges leaving ``frontier`` whose
+    head satisfies ``condition(dst, *state)`` (every edge without a condition) and return the
+    frontier of the heads ``op`` accepted (see the module docstring for push, pull and auto).
 
-    ``dst`` enters the output frontier when ``op`` returns True (once per True: a sparse output
-    may repeat a vertex; a dense one cannot). ``output`` is ``"sparse"``, ``"dense"`` or
-    ``"none"`` (side effects only; returns None). ``weight`` is 1 on an unweighted graph.
-    ``state`` are arrays on the frontier's target (or scalars) passed through to ``op``.
+    ``direction`` is ``"push"``, ``"pull"``, ``"auto"``, or a :class:`Direction` carried from
+    step to step (its switching state is updated). ``balancer`` maps a push onto threads.
+    ``output`` is ``"sparse"`` (a queue: after a push a vertex appears once per accepting edge),
+    ``"dense"`` (a bitmap), ``"none"`` (side effects only; returns None) or None: sparse after a
+    push, dense after a pull. ``weight`` is 1 on an unweighted graph; ``state`` are arrays on the
+    frontier's target (or scalars), passed through to ``op`` and ``condition``.
 
-    ``direction="pull"`` visits the same edges from the other end: every vertex ``dst`` for
-    which ``candidate(dst, *state)`` is True scans its in-edges and calls ``op`` on those whose
-    source is in the (dense) frontier, stopping at the first True; so ``op`` runs on a subset of
-    the frontier's edges, at most one of them accepted per ``dst``. One thread per candidate
-    (``balancer`` applies to push).
+    Lifetime: the result lives in the next slot of the input's frontier pool (see
+    :class:`frontier.Frontier`); a pull from a queue converts it first, which is one more step.
     """
-    if direction not in DIRECTIONS:
-        raise OperatorError(f"direction={direction!r}; expected one of {DIRECTIONS}")
-    if direction == "pull":
-        kernel, spec = pull_kernel(graph, frontier, op, len(state), candidate or every_vertex,
-                                   output)
-        csc, ga = graph.device_csc(frontier.target), graph.device_arrays(frontier.target)
-        blocks = grid_blocks(frontier.target, kernel.threads_per_block, graph.num_vertices)
-        return launch_step(frontier, kernel, blocks,
-                           (csc.col_offsets, csc.row_indices, csc.edge_ids, ga.weights),
-                           state, output)
-    if candidate is not None:
-        raise OperatorError("candidate= applies to direction='pull' only")
-    kernel, bal, spec = advance_kernel(graph, frontier, op, len(state), balancer, output)
-    ga = graph.device_arrays(frontier.target)
-    return launch_step(frontier, kernel, bal.blocks(frontier.target, work_bound(frontier)),
-                       (ga.row_offsets, ga.col_indices, ga.weights),
-                       bal.extra_args(spec, frontier) + state, output)
+    check_frontier(graph, frontier)
+    plan = Direction.of(direction)
+    if frontier.domain == EDGES:
+        if plan.mode == PULL:
+            raise OperatorError("an edge frontier has no pull direction: advance it with push")
+        out = output or SPARSE
+        return run_step(frontier, edge_plan(graph, frontier, op, condition, len(state), out),
+                        state, out)
+    way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == "auto" else plan.mode
+    if way == PULL:
+        dense = frontier if frontier.kind == DENSE else frontier.to_dense()
+        out = output or DENSE
+        return run_step(dense, pull_plan(graph, dense, op, condition, len(state), out), state,
+                        out)
+    out = output or SPARSE
+    return run_step(frontier, push_plan(graph, frontier, op, condition, len(state), balancer,
+                                        out), state, out)

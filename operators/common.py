@@ -1,7 +1,14 @@
-"""What every operator shares: argument checks, the launch of one ring step, work bounds."""
+"""What every operator shares: argument checks, the kernels of one call and how they run.
+
+An operator call is a :class:`Plan`: the generated kernels it launches, in order, with their
+grids, and the buffers they share. :func:`run_step` runs a plan as one step of the frontier ring
+(it reads the input frontier's slot and writes the next); :func:`run_plain` runs one that
+produces no frontier. :func:`operators.explain` prints the sources of the same plans.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from frontier.frontier import DENSE, SPARSE, Frontier
@@ -9,12 +16,26 @@ from frontier.graph import Graph
 from frontier.target import Target
 from operators.balancers import LoadBalancer, ThreadMapped
 from operators.codegen import NONE, GeneratedKernel
+from operators.convention import kernel_arguments
 
 OUTPUTS = (SPARSE, DENSE, NONE)
 
 
 class OperatorError(ValueError):
     """An operator was called with arguments that do not fit together."""
+
+
+@dataclass
+class Plan:
+    """The kernels of one operator call, in launch order, with their grids; ``buffers`` are the
+    extra arguments (by parameter name) they share."""
+
+    kernels: list[tuple[GeneratedKernel, int]]
+    buffers: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        return "\n\n".join(k.source for k, _ in self.kernels)
 
 
 def check_graph(graph: Any) -> None:
@@ -41,24 +62,36 @@ def for_target(target: Target, balancer: LoadBalancer, graph: Graph) -> LoadBala
 
 def work_bound(frontier: Frontier) -> int:
     """Upper bound on the frontier's length known without a device read."""
-    return frontier.graph.num_vertices if frontier.kind == DENSE else frontier.pool.capacity
+    return frontier.universe if frontier.kind == DENSE else frontier.pool.capacity
 
 
-def launch_step(frontier: Frontier, kernel: GeneratedKernel, blocks: int, head: tuple,
-                tail: tuple, output: str) -> Frontier | None:
-    """Launch a frontier-producing kernel on the pool's ring and wrap its output."""
+def input_arguments(frontier: Frontier) -> dict[str, Any]:
+    """The input-frontier arguments of a kernel that reads a frontier without producing one."""
+    pool = frontier.pool
+    return {"universe": frontier.universe,
+            "in_ids": pool.ids(frontier.slot) if frontier.kind == SPARSE else pool.placeholder_ids,
+            "in_words": pool.words(frontier.slot) if frontier.kind == DENSE else pool.placeholder,
+            "lens": pool.lengths, "in_slot": frontier.slot}
+
+
+def launch(plan: Plan, graph: Graph, target: Target, io: dict[str, Any], state: tuple) -> None:
+    """Launch every kernel of ``plan`` with the convention's arguments."""
+    io = {**io, **plan.buffers}
+    for kernel, blocks in plan.kernels:
+        kernel.launch(target, blocks, kernel_arguments(kernel.params, graph, target, io, state))
+
+
+def run_step(frontier: Frontier, plan: Plan, state: tuple, output: str) -> Frontier | None:
+    """Run ``plan`` as the next step of the frontier's ring and wrap its output. A step whose
+    kernel fails leaves the ring as it was before it (its partial output is discarded)."""
     pool = frontier.pool
     out_kind = None if output == NONE else output
     step = pool.begin_step(frontier.slot, out_kind)
-    args = head + (
-        frontier.graph.num_vertices,
-        pool.ids(frontier.slot) if frontier.kind == SPARSE else pool.placeholder_ids,
-        pool.words(frontier.slot) if frontier.kind == DENSE else pool.placeholder,
-        pool.lengths, step.in_slot, step.out_slot, step.clear_slot,
-        pool.ids(step.out_slot) if out_kind == SPARSE else pool.placeholder_ids,
-        pool.words(step.out_slot) if out_kind == DENSE else pool.placeholder,
-        step.clear_words, step.clear_num_words,
-    ) + tail
-    kernel.launch(pool.target, blocks, args)
+    try:
+        launch(plan, frontier.graph, pool.target, pool.ring_arguments(frontier, step, out_kind),
+               state)
+    except BaseException:
+        pool.abort_step(step, out_kind)
+        raise
     token = pool.end_step(step, out_kind)
     return None if out_kind is None else Frontier(pool, step.out_slot, out_kind, token)

@@ -1,38 +1,78 @@
-"""explain: the generated kernel source an operator call would run."""
+"""explain: the source of exactly the kernels an operator call would run, launching nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from frontier.frontier import SPARSE
+from frontier.frontier import DENSE, EDGES, SPARSE
 from frontier.graph import Graph
-from operators.advance import advance, advance_kernel
+from operators.advance import advance, edge_plan, pull_kernel_plan, push_plan
 from operators.balancers import get_balancer
 from operators.common import OperatorError, check_frontier, for_target
-from operators.compute import compute, compute_kernel
-from operators.filter import filter, filter_kernel
-from operators.traverse import traverse, traverse_kernel
+from operators.compute import compute, compute_plan
+from operators.direction import AUTO, PULL, PUSH, Direction
+from operators.filter import filter, filter_plan
+from operators.neighbors import neighbor_plan, neighbor_reduce
+from operators.reduce import reduce, reduce_plan
+from operators.traverse import fused_kernel, traverse
+
+
+def _section(title: str, source: str) -> str:
+    return f"# --- {title} ---\n{source}\n"
+
+
+def _advance_sources(graph: Graph, where: Any, fn: Callable, num_state: int,
+                     options: dict[str, Any], in_traverse: bool) -> str:
+    check_frontier(graph, where)
+    condition = options.get("condition")
+    balancer = options.get("balancer", "thread")
+    output = options.get("output")
+    if where.domain == EDGES:
+        return _section("edge advance", edge_plan(graph, where, fn, condition, num_state,
+                                                  output or SPARSE).source)
+    mode = Direction.of(options.get("direction", PUSH)).mode
+    push_out = where.kind if in_traverse else output or SPARSE
+    pull_out = DENSE if in_traverse else output or DENSE
+    text = ""
+    if mode in (PUSH, AUTO):
+        bal = for_target(where.target, get_balancer(balancer), graph)
+        if in_traverse and options.get("fused", True) and bal.fusable:
+            kernel = fused_kernel(graph, where, fn, condition, num_state, bal)
+            text += _section("push steps, fused into one persistent kernel", kernel.source)
+        else:
+            plan = push_plan(graph, where, fn, condition, num_state, balancer, push_out)
+            text += _section("push step", plan.source)
+    if mode in (PULL, AUTO):
+        convert = "" if where.kind == DENSE else " (the queue converted to a bitmap first)"
+        plan = pull_kernel_plan(graph, where.target, fn, condition, num_state, pull_out)
+        text += _section(f"pull step{convert}", plan.source)
+    return text
 
 
 def explain(operator: Callable, graph: Graph, where: Any, fn: Callable, *state: Any,
             **options: Any) -> str:
-    """The source of the kernel ``operator(graph, where, fn, *state, **options)`` would run,
-    for ``operator`` one of advance, filter, compute, traverse (nothing is launched)."""
+    """The source of the kernels ``operator(graph, where, fn, *state, **options)`` would run,
+    in launch order, for ``operator`` one of advance, filter, compute, reduce,
+    neighbor_reduce or traverse; with ``direction="auto"`` both the push and the pull step's
+    kernels, each under a heading. Nothing is launched."""
+    num_state = len(state)
     if operator is advance:
-        kernel, bal, spec = advance_kernel(graph, where, fn, len(state),
-                                           options.get("balancer", "thread"),
-                                           options.get("output", SPARSE))
-        return bal.helper_sources(spec, where.target) + kernel.source
-    elif operator is filter:
-        kernel = filter_kernel(graph, where, fn, len(state), options.get("output"),
-                               options.get("unique", False))[0]
+        return _advance_sources(graph, where, fn, num_state, options, in_traverse=False)
+    if operator is traverse:
+        return _advance_sources(graph, where, fn, num_state, options, in_traverse=True)
+    if operator is filter:
+        plan = filter_plan(graph, where, fn, num_state, options.get("output"),
+                           options.get("unique", False))
     elif operator is compute:
-        kernel = compute_kernel(graph, where, fn, len(state), options.get("target"))[0]
-    elif operator is traverse:
-        check_frontier(graph, where)
-        bal = for_target(where.target, get_balancer(options.get("balancer", "thread")), graph)
-        kernel = traverse_kernel(graph, where, fn, len(state), bal)
+        plan = compute_plan(graph, where, fn, num_state, options.get("target"))[0]
+    elif operator is reduce:
+        plan = reduce_plan(graph, where, fn, state, options.get("op", "sum"),
+                           options.get("target"))[0]
+    elif operator is neighbor_reduce:
+        plan = neighbor_plan(graph, where, fn, num_state, options.get("op", "sum"),
+                             options.get("edges", "in"), options["out"])[0]
     else:
-        raise OperatorError(f"explain takes advance, filter, compute or traverse, not {operator!r}")
-    return kernel.source
+        raise OperatorError("explain takes advance, filter, compute, reduce, neighbor_reduce "
+                            f"or traverse, not {operator!r}")
+    return plan.source

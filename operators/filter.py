@@ -1,4 +1,5 @@
-"""filter: keep the frontier elements a predicate accepts, optionally without repeats."""
+"""filter: keep the frontier elements a predicate accepts, optionally without repeats
+(Gunrock's filter; Busato & Bombieri, *Graph Algorithms on GPUs*, §2.2 on duplicate removal)."""
 
 from __future__ import annotations
 
@@ -7,34 +8,34 @@ from typing import Any
 
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
+from frontier.ring import clear_next_slot, push
 from operators.balancers import ThreadMapped
-from operators.codegen import (
-    STEP_PARAMS,
-    GeneratedKernel,
-    KernelSpec,
-    build,
-    clear_next_slot,
-    for_each_input,
-    grid_blocks,
-    indent,
-    push,
-)
-from operators.common import check_frontier, launch_step, work_bound
+from operators.codegen import KernelSpec, build, for_each_input, grid_blocks, indent
+from operators.common import Plan, check_frontier, run_step, work_bound
+from operators.functors import as_functor
+
+UNIQUE_PARAMS = ("stamps", "stamp")
 
 
-def filter_kernel(graph: Graph, frontier: Frontier, pred: Callable, num_state: int,
-                  output: str | None, unique: bool) -> tuple[GeneratedKernel, KernelSpec]:
+def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int,
+                output: str | None, unique: bool) -> Plan:
     out = output or frontier.kind
     check_frontier(graph, frontier, out)
+    functor = as_functor(pred, "filter predicate")
     spec = KernelSpec("filter", frontier.kind, out, graph.weighted, num_state,
-                      unique and out == SPARSE and frontier.kind == SPARSE)
-    kernel = build(frontier.target, ThreadMapped(), spec, pred, lambda: _filter_body(spec),
-                   STEP_PARAMS + ("stamps", "stamp"))
-    return kernel, spec
+                      unique and out == SPARSE and frontier.kind == SPARSE,
+                      domain=frontier.domain, graph_view=functor.wants_graph)
+    kernel = build(frontier.target, ThreadMapped(), spec, {"functor": functor},
+                   lambda: _filter_body(spec), UNIQUE_PARAMS)
+    pool = frontier.pool
+    stamps, stamp = pool.next_stamp() if spec.unique else (pool.placeholder, 0)
+    return Plan([(kernel, grid_blocks(frontier.target, kernel.threads_per_block,
+                                      work_bound(frontier)))],
+                {"stamps": stamps, "stamp": stamp})
 
 
 def _filter_body(spec: KernelSpec) -> str:
-    keep = f"if functor(v{spec.state}):\n"
+    keep = f"if {spec.call('functor', 'v')}:\n"
     if spec.unique:
         keep += ("    if atomic_exch(stamps, v, stamp) != stamp:\n"
                  + indent(push(spec.output, "v"), 2))
@@ -45,15 +46,14 @@ def _filter_body(spec: KernelSpec) -> str:
 
 def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noqa: A001
            unique: bool = False, output: str | None = None) -> Frontier:
-    """Keep the elements ``v`` of ``frontier`` for which ``pred(v, *state)`` is True.
+    """Keep the elements ``v`` of ``frontier`` (vertex or edge ids) for which
+    ``pred(v, *state)`` is True.
 
-    ``unique=True`` also drops repeated vertices (the first occurrence found stays). ``output``
-    picks the result's form (default: the input's); a dense result never repeats a vertex.
+    ``unique=True`` also drops repeated elements (the first occurrence found stays). ``output``
+    picks the result's form (default: the input's); a dense result never repeats an element.
+    The result is the next step of the input's frontier pool (see :class:`frontier.Frontier`).
     """
-    kernel, spec = filter_kernel(graph, frontier, pred, len(state), output, unique)
-    pool = frontier.pool
-    stamps, stamp = pool.next_stamp() if spec.unique else (pool.placeholder, 0)
-    blocks = grid_blocks(frontier.target, kernel.threads_per_block, work_bound(frontier))
-    result = launch_step(frontier, kernel, blocks, (), (stamps, stamp) + state, spec.output)
+    plan = filter_plan(graph, frontier, pred, len(state), output, unique)
+    result = run_step(frontier, plan, state, output or frontier.kind)
     assert result is not None
     return result

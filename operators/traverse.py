@@ -1,49 +1,61 @@
-"""traverse: advance until the frontier is empty, fused into one kernel.
+"""traverse: advance until the frontier is empty, fused into one kernel where it can be.
 
-``traverse(G, f, op, *state)`` means ``while f: f = advance(G, f, op, *state)``. A host loop of
-advances pays a kernel launch and a device-to-host read of the frontier length per step, which
-dominates on graphs with thousands of thin levels (road networks). Here the code generator wraps
-the balancer's advance body in a persistent kernel: every step runs inside one launch, separated
-by a grid-wide barrier (seed 004 "inter-block synchronization"; a cooperative launch of only as
-many blocks as the GPU holds at once), and the loop ends on the device when the frontier empties.
-On the CPU target the same text compiles to one sequential loop.
+``traverse(G, f, op, *state, ...)`` means ``while f: f = advance(G, f, op, *state, ...)``. A host
+loop of advances pays a kernel launch and a device-to-host read of the frontier length per step,
+which dominates on graphs with thousands of thin levels (road networks). Fused, the code
+generator wraps the balancer's advance body in a persistent kernel: every push step runs inside
+one launch, separated by a grid-wide barrier (Busato & Bombieri, *Graph Algorithms on GPUs*,
+inter-block synchronization; a cooperative launch of only as many blocks as the GPU holds at
+once), and the loop ends on the device when the frontier empties. On the CPU target the same
+text compiles to one sequential loop.
+
+Which steps run where:
+
+* ``direction="push"``: all steps fused (one launch), unless the balancer launches helper
+  kernels per step (``fusable = False``) or ``fused=False``: then a host loop of advances;
+* ``direction="pull"``: a host loop of pull advances (each pull step is one launch and one
+  read of the frontier's length);
+* ``direction="auto"`` (or a :class:`Direction`): the fused push runs until the frontier
+  outgrows the direction's push limit, tested on the device after every step; the traversal
+  then hands over to the host, which runs pull steps while the direction says pull, and back to
+  a fused push phase once it says push again. ``fused=False`` runs every step in the host loop,
+  choosing the direction per step.
+
+Push steps keep the input frontier's form (queue or bitmap); pull steps read and produce
+bitmaps, converted back to the input's form for the next push phase.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
-from operators.advance import advance
+from frontier.ring import clear_next_slot
+from operators.advance import _functors, _spec, advance
 from operators.balancers import LoadBalancer, get_balancer
-from operators.codegen import (
-    GRAPH_PARAMS,
-    GeneratedKernel,
-    KernelSpec,
-    build,
-    clear_next_slot,
-    indent,
-)
+from operators.codegen import GeneratedKernel, build, indent
 from operators.common import OperatorError, check_frontier, for_target
+from operators.convention import kernel_arguments
+from operators.direction import PUSH, Direction
 
-TRAVERSE_PARAMS = GRAPH_PARAMS + (
-    "num_vertices", "num_words", "ids0", "ids1", "ids2", "words0", "words1", "words2", "lens",
-    "start_slot", "max_steps", "stop_above", "steps_out")
+__all__ = ["traverse", "Traversal", "fused_kernel"]
 
 
 @dataclass(frozen=True)
 class Traversal:
     """The frontier the traversal ended on (empty unless ``max_steps`` or ``stop_above``
-    stopped it) and the
-    number of advance steps run."""
+    stopped it), the number of advance steps run, and each step's host wall time (None for the
+    steps of a fused phase, which the host does not see)."""
 
     frontier: Frontier
     steps: int
+    step_seconds: list[float | None] = field(default_factory=list)
 
 
 def _slot_select(name: str, arrays: str, slot: str) -> str:
@@ -51,11 +63,13 @@ def _slot_select(name: str, arrays: str, slot: str) -> str:
     return f"{name} = {a} if {slot} == 0 else ({b} if {slot} == 1 else {c})\n"
 
 
-def traverse_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: int,
-                    balancer: LoadBalancer) -> GeneratedKernel:
-    target = frontier.target
+def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
+                 num_state: int, balancer: LoadBalancer) -> GeneratedKernel:
+    """The persistent kernel running push steps of ``balancer`` until the frontier is empty,
+    ``max_steps`` ran or it holds more than ``stop_above`` elements."""
     kind = frontier.kind
-    spec = KernelSpec("traverse", kind, kind, graph.weighted, num_state)
+    functors = _functors(op, condition)
+    spec = _spec("traverse", graph, frontier, kind, num_state, functors)
     step = ("if lens[in_slot] == 0 or lens[in_slot] > stop_above:\n    break\n"
             "out_slot = (in_slot + 1) % 3\n"
             "clear_slot = (in_slot + 2) % 3\n"
@@ -65,65 +79,89 @@ def traverse_kernel(graph: Graph, frontier: Frontier, op: Callable, num_state: i
             + _slot_select("clear_words", "words", "clear_slot")
             + f"clear_num_words = {'num_words' if kind == DENSE else '0'}\n"
             + clear_next_slot() + balancer.advance_body(spec)
-            + target.grid_barrier + "\n"
+            + frontier.target.grid_barrier + "\n"
             "in_slot = out_slot\n"
             "step += 1\n")
     body = ("in_slot = start_slot\n"
             "step = 0\n"
             "while step < max_steps:\n" + indent(step)
             + "if tid == 0:\n    steps_out[0] = step\n")
-    return build(target, balancer, spec, op, lambda: body,
-                 TRAVERSE_PARAMS + balancer.extra_params(spec))
+    return build(frontier.target, balancer, spec, functors, lambda: body,
+                 balancer.extra_params(spec))
 
 
-def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
-             balancer: str | LoadBalancer = "thread", max_steps: int | None = None,
-             stop_above: int | None = None,
-             blocks: int | None = None) -> Traversal:
-    """Advance ``frontier`` with ``op`` (as :func:`operators.advance`) step after step until it
-    is empty, ``max_steps`` steps have run, or (with ``stop_above``) it holds more than
-    ``stop_above`` elements, returned unexpanded: the test runs on the device, so a
-    direction-optimizing BFS can push fused until the frontier is large enough to pull. Each
-    step's output has the input's form.
-
-    ``blocks`` sets the persistent kernel's grid (default: the target's
-    ``persistent_blocks``, at most what the GPU holds at once); fewer blocks make the barrier
-    between steps cheaper and each step slower.
-
-    Balancers that launch helper kernels per step (``fusable = False``) run as a host loop.
-    """
-    check_frontier(graph, frontier)
-    unbounded = np.iinfo(np.int64).max
-    if max_steps is None:
-        max_steps = unbounded
-    if stop_above is None:
-        stop_above = unbounded
-    if max_steps < 0:
-        raise OperatorError(f"max_steps={max_steps}; expected >= 0")
-    target = frontier.target
-    bal = for_target(target, get_balancer(balancer), graph)
-    if not bal.fusable:
-        steps = 0
-        while steps < max_steps and 0 < len(frontier) <= stop_above:
-            frontier = advance(graph, frontier, op, *state, balancer=bal, output=frontier.kind)
-            steps += 1
-        return Traversal(frontier, steps)
-
-    kernel = traverse_kernel(graph, frontier, op, len(state), bal)
-    pool, kind = frontier.pool, frontier.kind
-    ga = graph.device_arrays(target)
+def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
+                state: tuple, balancer: LoadBalancer, max_steps: int, stop_above: int,
+                blocks: int | None) -> tuple[Frontier, int]:
+    kernel = fused_kernel(graph, frontier, op, condition, len(state), balancer)
+    target, pool, kind = frontier.target, frontier.pool, frontier.kind
     slots = range(pool.SLOTS)
-    ids = [pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots]
-    words = [pool.words(s) if kind == DENSE else pool.placeholder for s in slots]
-    steps_out = pool.scratch("traverse_steps", 1, np.int64)
-    args = ((ga.row_offsets, ga.col_indices, ga.weights, graph.num_vertices, pool.num_words,
-             *ids, *words, pool.lengths, frontier.slot, max_steps, stop_above, steps_out)
-            + bal.extra_args(KernelSpec("traverse", kind, kind), frontier) + state)
+    io = {"universe": frontier.universe, "num_words": pool.num_words,
+          **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
+          **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
+          "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
+          "stop_above": stop_above,
+          "steps_out": pool.scratch("traverse_steps", 1, np.int64)}
+    args = kernel_arguments(kernel.params, graph, target, io, state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
     grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
-    target.launch_cooperative(kernel.function, grid, kernel.threads_per_block, args)
-    steps = int(target.read_scalar(steps_out, 0))
+    kernel.launch(target, grid, args, cooperative=True)
+    steps = int(target.read_scalar(io["steps_out"], 0))
     pool.read_lengths()
     final = (frontier.slot + steps) % pool.SLOTS
-    return Traversal(Frontier(pool, final, kind, pool.adopt(final, kind)), steps)
+    return Frontier(pool, final, kind, pool.adopt(final, kind)), steps
+
+
+def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
+             direction: str | Direction = PUSH, condition: Callable | None = None,
+             balancer: str | LoadBalancer = "thread", fused: bool = True,
+             max_steps: int | None = None, stop_above: int | None = None,
+             blocks: int | None = None) -> Traversal:
+    """Advance ``frontier`` with ``op`` (and ``condition``, ``direction``, ``balancer`` as in
+    :func:`operators.advance`) step after step until it is empty, ``max_steps`` steps have
+    run, or (with ``stop_above``) it holds more than ``stop_above`` elements, returned
+    unexpanded. See the module docstring for which steps run fused and which in a host loop.
+
+    ``blocks`` sets the persistent kernel's grid (default: the target's ``persistent_blocks``,
+    at most what the GPU holds at once); fewer blocks make the barrier between steps cheaper
+    and each step slower.
+    """
+    check_frontier(graph, frontier)
+    if frontier.domain != "vertices":
+        raise OperatorError("traverse runs over vertex frontiers; advance an edge frontier "
+                            "with advance")
+    unbounded = int(np.iinfo(np.int64).max)
+    max_steps = unbounded if max_steps is None else max_steps
+    stop_above = unbounded if stop_above is None else stop_above
+    if max_steps < 0:
+        raise OperatorError(f"max_steps={max_steps}; expected >= 0")
+    plan = Direction.of(direction)
+    bal = for_target(frontier.target, get_balancer(balancer), graph)
+    push_kind = frontier.kind
+    n = graph.num_vertices
+    steps, seconds = 0, []
+    fuse = fused and bal.fusable
+    size = None if fuse and plan.mode == PUSH else len(frontier)  # a fused push reads nothing
+    while steps < max_steps and (size is None or 0 < size <= stop_above):
+        way = PUSH if size is None else plan.choose(size, n)
+        if fuse and way == PUSH:
+            limit = plan.push_limit(n)
+            if frontier.kind != push_kind:
+                frontier = frontier.to_dense() if push_kind == DENSE else frontier.to_sparse()
+            frontier, ran = _fused_push(
+                graph, frontier, op, condition, state, bal, max_steps - steps,
+                stop_above if limit is None else min(limit, stop_above), blocks)
+            steps += ran
+            seconds += [None] * ran
+            size = len(frontier)
+            if limit is None or size <= limit:
+                break  # empty, or stopped by max_steps / stop_above
+            continue
+        start = time.perf_counter()
+        frontier = advance(graph, frontier, op, *state, direction=way, condition=condition,
+                           balancer=bal, output=push_kind if way == PUSH else DENSE)
+        size = len(frontier)
+        steps += 1
+        seconds.append(time.perf_counter() - start)
+    return Traversal(frontier, steps, seconds)

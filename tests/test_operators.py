@@ -168,7 +168,7 @@ def test_explain_shows_the_generated_kernel_source(target):
     g = small_graph()
     f = Frontier.from_vertices(g, [0], target=target)
     src = explain(advance, g, f, accept_all)
-    assert src.startswith("def advance_thread_sparse_to_sparse__accept_all(")
+    assert "def advance_thread_vertices_sparse_to_sparse__accept_all(" in src
     assert "functor(src, dst, e, 1)" in src and "atomic_add(lens, out_slot, 1)" in src
     assert "def filter_" in explain(filter, g, f, keep, unique=True)
     assert "def compute_" in explain(compute, g, "vertices", keep, target=target)
@@ -222,8 +222,8 @@ def claim_first(src, dst, eid, weight, parent, calls):
     return True
 
 
-def below_five(v, parent, calls):
-    return v < 5
+def unclaimed_below_five(v, parent, calls):
+    return v < 5 and parent[v] == -1
 
 
 @given(graphs(max_vertices=24, max_edges=80), st.data())
@@ -234,7 +234,8 @@ def test_pull_advance_accepts_one_frontier_in_neighbour_per_candidate(target, gr
     f = Frontier.from_vertices(graph, sources, kind="dense", target=target)
     parent = target.full(graph.num_vertices, -1, np.int32)
     calls = target.zeros(graph.num_vertices, np.int32)
-    out = advance(graph, f, claim_first, parent, calls, direction="pull", candidate=below_five)
+    out = advance(graph, f, claim_first, parent, calls, direction="pull",
+                  condition=unclaimed_below_five)
     active = set(sources)
     coo = graph.coo()
     reachable = {int(d) for s, d in zip(coo.src, coo.dst, strict=True) if s in active and d < 5}
@@ -246,15 +247,13 @@ def test_pull_advance_accepts_one_frontier_in_neighbour_per_candidate(target, gr
             assert parent[v] in active and ((coo.src == parent[v]) & (coo.dst == v)).any()
 
 
-def test_pull_needs_a_dense_frontier_and_candidate_needs_pull(target):
+def test_pull_from_a_queue_converts_it_and_an_unknown_direction_is_refused(target):
     g = small_graph()
     f = Frontier.from_vertices(g, [0], target=target)
-    with pytest.raises(OperatorError, match="dense frontier"):
-        advance(g, f, accept_all, direction="pull")
-    with pytest.raises(OperatorError, match="direction='pull' only"):
-        advance(g, f, accept_all, candidate=keep)
-    with pytest.raises(OperatorError, match="direction="):
-        advance(g, f, accept_all, direction="up")
+    out = advance(g, f, accept_all, direction="pull")
+    assert out.kind == "dense" and list(out.to_numpy()) == [1, 2]
+    with pytest.raises(ValueError, match="direction="):
+        advance(g, Frontier.from_vertices(g, [0], target=target), accept_all, direction="up")
 
 
 def mark_unseen(src, dst, eid, weight, seen):

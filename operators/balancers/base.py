@@ -52,18 +52,23 @@ class LoadBalancer(ABC):
         return self
 
     def extra_params(self, spec: KernelSpec) -> tuple[str, ...]:
-        """Kernel parameters this balancer needs beyond the standard ones."""
+        """Names of the buffers this balancer's kernels take beyond the calling convention's
+        (:mod:`operators.convention`), declared once for its advance and helper kernels."""
         return ()
 
-    def extra_args(self, spec: KernelSpec, frontier: Any) -> tuple:
-        """Values for :meth:`extra_params`, computed right before each launch. A balancer that is
-        not ``fusable`` launches its helper kernels here, on ``frontier.target``, reading the
-        input frontier and writing buffers of ``frontier.pool.scratch``."""
+    def buffers(self, spec: KernelSpec, frontier: Any) -> dict[str, Any]:
+        """Values of :meth:`extra_params` for one call over ``frontier`` (scratch buffers of its
+        pool); assembling them launches nothing."""
+        return {}
+
+    def phases(self, spec: KernelSpec) -> tuple[tuple[str, str], ...]:
+        """Helper kernels (name, body) that run before the advance kernel in every step, in
+        launch order; a balancer that has some is not ``fusable``."""
         return ()
 
-    def helper_sources(self, spec: KernelSpec, target: Target) -> str:
-        """Source of the helper kernels :meth:`extra_args` launches, for ``operators.explain``."""
-        return ""
+    def phase_blocks(self, target: Target, frontier: Any) -> int:
+        """Grid of the helper kernels of :meth:`phases`."""
+        return 1
 
     def namespace(self) -> dict[str, Any]:
         """Globals the generated source refers to besides the standard ones."""

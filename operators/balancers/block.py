@@ -48,7 +48,7 @@ class BlockMapped(LoadBalancer):
         edges = ("for e in range(row_offsets[src] + cuda.threadIdx.x, row_offsets[src + 1], "
                  "cuda.blockDim.x):\n" + indent(visit_edge(spec, "src", "e")))
         if spec.input == DENSE:
-            return ("for src in range(cuda.blockIdx.x, num_vertices, cuda.gridDim.x):\n"
+            return ("for src in range(cuda.blockIdx.x, universe, cuda.gridDim.x):\n"
                     f"    if {is_active('in_words', 'src')}:\n" + indent(edges, 2))
         return (f"for i in range(cuda.blockIdx.x, {snippets.input_count(spec)}, cuda.gridDim.x):\n"
                 "    src = in_ids[i]\n" + indent(edges))

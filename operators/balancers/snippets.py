@@ -2,7 +2,7 @@
 
 Balancers in which a group of threads (a virtual warp, a warp, a block) works on one frontier
 element need block- or warp-uniform loops over the input, the element's edge range, and block-wide
-prefix sums; the dynamic-mapping balancers also compile helper kernels of their own. All snippets
+prefix sums. All snippets
 are text for the code generator, valid both as Numba CUDA and in the CUDA simulator.
 
 Names the snippets define and expect: ``lane``, ``warp_id``, ``nwarps`` (from :func:`warp_ids`),
@@ -12,15 +12,12 @@ dtypes ``int32``/``int64`` (all in :func:`namespace`).
 
 from __future__ import annotations
 
-import linecache
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import cuda
 
 from frontier.target import Target
-from frontier.warp_intrinsics import FULL_MASK, intrinsics
+from frontier.warp_intrinsics import FULL_MASK
 from operators.codegen import DENSE, SPARSE, KernelSpec, indent, is_active
 
 WARP_SIZE = 32
@@ -59,7 +56,7 @@ def input_count(spec: KernelSpec) -> str:
     if spec.input == SPARSE:
         return "min(lens[in_slot], in_ids.shape[0])"
     if spec.input == DENSE:
-        return "num_vertices"
+        return "universe"
     raise ValueError(f"advance input {spec.input!r}")
 
 
@@ -120,20 +117,3 @@ def block_exclusive_scan(value: str, out: str, total: str, sums: str) -> str:
             f"if warp_id > 0:\n    {out} += {sums}[warp_id - 1]\n"
             f"{total} = {sums}[nwarps - 1]\n"
             "cuda.syncthreads()\n")
-
-
-_HELPERS: dict[tuple, Callable] = {}
-
-
-def compile_helper(target: Target, name: str, source: str) -> Callable:
-    """Compile a balancer's helper kernel ``name`` from ``source`` for ``target`` (cached)."""
-    key = (target.name, target.simulated, source)
-    kernel = _HELPERS.get(key)
-    if kernel is None:
-        filename = f"<frontier-generated {name}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        scope: dict[str, Any] = {"cuda": cuda, **namespace(), **intrinsics(target.simulated)}
-        exec(compile(source, filename, "exec"), scope)  # noqa: S102 - our own template
-        kernel = target.compile_kernel(scope[name])
-        _HELPERS[key] = kernel
-    return kernel

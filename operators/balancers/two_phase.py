@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier.frontier import DENSE, SPARSE, Frontier
+from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.target import Target
 from operators.balancers import snippets
@@ -38,8 +38,8 @@ from operators.codegen import NONE, KernelSpec, grid_blocks, indent, visit_edge
 #: Static shared memory a block may use (the CUDA limit without opting in to more).
 SHARED_LIMIT = 48 * 1024
 
-HELPER_PARAMS = ("row_offsets", "in_ids", "in_words", "lens", "in_slot", "num_vertices",
-                 "offsets", "block_sums")
+#: The buffers the helper kernels write and the advance reads.
+BUFFERS = ("offsets", "block_sums")
 
 
 def _segment(spec: KernelSpec) -> str:
@@ -53,7 +53,7 @@ def _segment(spec: KernelSpec) -> str:
 
 def reduce_source(spec: KernelSpec, threads: int) -> tuple[str, str]:
     """Helper kernel 1: the out-degree sum of each block's segment, into ``block_sums``."""
-    name = f"degree_sums_{spec.input}"
+    name = f"degree_sums_{spec.input}_{threads}"
     body = (snippets.warp_ids()
             + f"scan_sums = cuda.shared.array({threads // 32}, int64)\n"
             + _segment(spec)
@@ -63,14 +63,14 @@ def reduce_source(spec: KernelSpec, threads: int) -> tuple[str, str]:
             + snippets.block_exclusive_scan("acc", "unused", "block_total", "scan_sums")
             + "if cuda.threadIdx.x == 0:\n"
             "    block_sums[cuda.blockIdx.x] = block_total\n")
-    return name, f"def {name}({', '.join(HELPER_PARAMS)}):\n" + indent(body)
+    return name, body
 
 
 def scan_source(spec: KernelSpec, threads: int) -> tuple[str, str]:
     """Helper kernel 2: ``offsets[i]`` = out-degrees of the elements before ``i``, for ``i`` in
     ``0..|F|``; each block scans its segment in tiles, starting from the sums of the blocks
     before it."""
-    name = f"degree_offsets_{spec.input}"
+    name = f"degree_offsets_{spec.input}_{threads}"
     body = (snippets.warp_ids()
             + f"scan_sums = cuda.shared.array({threads // 32}, int64)\n"
             + _segment(spec)
@@ -88,12 +88,12 @@ def scan_source(spec: KernelSpec, threads: int) -> tuple[str, str]:
                      "carry += tile_total\n")
             + "if cuda.blockIdx.x == cuda.gridDim.x - 1 and cuda.threadIdx.x == 0:\n"
             "    offsets[n_in] = carry\n")
-    return name, f"def {name}({', '.join(HELPER_PARAMS)}):\n" + indent(body)
+    return name, body
 
 
 @cache
 def helpers(kind: str, threads: int) -> tuple[tuple[str, str], ...]:
-    """Name and source of the helper kernels for a ``kind`` input, in launch order."""
+    """Name and body of the helper kernels for a ``kind`` input, in launch order."""
     spec = KernelSpec("advance", kind, NONE)
     return reduce_source(spec, threads), scan_source(spec, threads)
 
@@ -181,27 +181,23 @@ class TwoPhase(SizedBalancer):
         return bound
 
     def extra_params(self, spec: KernelSpec) -> tuple[str, ...]:
-        return ("offsets",)
+        return BUFFERS
 
-    def helper_sources(self, spec: KernelSpec, target: Target) -> str:
-        return "".join(source + "\n\n" for _, source in helpers(spec.input, self.threads))
+    def phases(self, spec: KernelSpec) -> tuple[tuple[str, str], ...]:
+        """The degree prefix sum over the input frontier: per-block sums, then the scan."""
+        return helpers(spec.input, self.threads)
 
-    def extra_args(self, spec: KernelSpec, frontier: Frontier) -> tuple[Any]:
-        """Launch the degree prefix-sum kernels over the input frontier; pass ``offsets`` on."""
-        target, pool, graph = frontier.target, frontier.pool, frontier.graph
-        most = max(pool.capacity, graph.num_vertices)
-        offsets = pool.scratch("two_phase_offsets", most + 1, np.int64)
-        blocks = grid_blocks(target, self.threads, most)
-        block_sums = pool.scratch("two_phase_block_sums", blocks, np.int64)
-        ga = graph.device_arrays(target)
-        args = (ga.row_offsets,
-                pool.ids(frontier.slot) if frontier.kind == SPARSE else pool.placeholder_ids,
-                pool.words(frontier.slot) if frontier.kind == DENSE else pool.placeholder,
-                pool.lengths, frontier.slot, graph.num_vertices, offsets, block_sums)
-        for name, source in helpers(spec.input, self.threads):
-            target.launch(snippets.compile_helper(target, name, source), blocks, self.threads,
-                          args)
-        return (offsets,)
+    def phase_blocks(self, target: Target, frontier: Frontier) -> int:
+        return grid_blocks(target, self.threads, max(frontier.pool.capacity, frontier.universe))
+
+    def buffers(self, spec: KernelSpec, frontier: Frontier) -> dict[str, Any]:
+        """``offsets`` (|F| + 1 entries) and the per-block sums, in the pool's scratch."""
+        pool = frontier.pool
+        most = max(pool.capacity, frontier.universe)
+        return {"offsets": pool.scratch("two_phase_offsets", most + 1, np.int64),
+                "block_sums": pool.scratch("two_phase_block_sums",
+                                           self.phase_blocks(frontier.target, frontier),
+                                           np.int64)}
 
     def _chunk_loop(self, spec: KernelSpec, expansion: str) -> str:
         """The grid-stride loop over chunks: partition by merge-path search in global memory,

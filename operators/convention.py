@@ -1,0 +1,83 @@
+"""The kernel calling convention: the one place that names a generated kernel's parameters and
+builds the matching launch arguments.
+
+Every generated kernel takes, in this order:
+
+1. the graph: ``num_vertices, num_edges, row_offsets, col_indices, weights``, then the
+   incoming-edge (CSC) view ``col_offsets, row_indices, edge_ids`` where the kernel pulls or a
+   functor wants the graph view, then ``edge_src`` (the tail of every edge) where the input is an
+   edge frontier;
+2. its input and output: the frontier ring (:data:`frontier.ring.RING_PARAMS`) for a kernel that
+   is a step of the ring, its input half (:data:`INPUT_PARAMS`) for one that only reads a
+   frontier, ``count`` for one over a range, or the three slots of the ring
+   (:data:`FUSED_PARAMS`) for a fused traversal;
+3. the operator's and the balancer's own buffers (``extra``: names the operator or balancer
+   declares, e.g. two-phase search's ``offsets``);
+4. the user's state, ``s0, s1, ...``.
+
+:func:`kernel_params` gives the names (the code generator writes them into the kernel's ``def``);
+:func:`kernel_arguments` the values, by the same names, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from frontier.ring import RING_PARAMS
+
+if TYPE_CHECKING:
+    from frontier.graph import Graph
+    from frontier.target import Target
+    from operators.codegen import KernelSpec
+
+__all__ = ["GRAPH_PARAMS", "CSC_PARAMS", "COO_PARAMS", "RING_PARAMS", "FUSED_PARAMS",
+           "kernel_params", "kernel_arguments"]
+
+GRAPH_PARAMS = ("num_vertices", "num_edges", "row_offsets", "col_indices", "weights")
+CSC_PARAMS = ("col_offsets", "row_indices", "edge_ids")
+COO_PARAMS = ("edge_src",)
+RANGE_PARAMS = ("count",)
+#: A kernel that reads a frontier without producing one (compute, reduce, neighbor_reduce): the
+#: input part of the ring only; it is not a step of the frontier's pool.
+INPUT_PARAMS = RING_PARAMS[:5]
+READ_ONLY = ("compute", "reduce", "neighbors")
+#: A fused traversal owns the whole ring: every slot's queue and bitmap, and its own stop rules.
+FUSED_PARAMS = ("universe", "num_words", "ids0", "ids1", "ids2", "words0", "words1", "words2",
+                "lens", "start_slot", "max_steps", "stop_above", "steps_out")
+
+
+def _io_params(spec: KernelSpec) -> tuple[str, ...]:
+    if spec.operator == "traverse":
+        return FUSED_PARAMS
+    if spec.input == "range":
+        return RANGE_PARAMS
+    return INPUT_PARAMS if spec.operator in READ_ONLY else RING_PARAMS
+
+
+def kernel_params(spec: KernelSpec, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The parameter names of the kernel ``spec`` describes, ``extra`` buffers included."""
+    return (GRAPH_PARAMS + (CSC_PARAMS if spec.needs_csc else ())
+            + (COO_PARAMS if spec.domain == "edges" and spec.input != "range" else ())
+            + _io_params(spec) + extra + tuple(f"s{i}" for i in range(spec.num_state)))
+
+
+def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,
+                     io: dict[str, Any], state: tuple) -> tuple:
+    """Values for ``params`` (from :func:`kernel_params`): the graph's device arrays on
+    ``target`` (its CSC and edge tails built only when named), ``io`` (ring, range or fused
+    arguments and extra buffers, by name), then ``state``."""
+    ga = graph.device_arrays(target)
+    values: dict[str, Any] = {"num_vertices": graph.num_vertices,
+                              "num_edges": graph.num_edges, "row_offsets": ga.row_offsets,
+                              "col_indices": ga.col_indices, "weights": ga.weights, **io}
+    if "col_offsets" in params:
+        csc = graph.device_csc(target)
+        values.update(col_offsets=csc.col_offsets, row_indices=csc.row_indices,
+                      edge_ids=csc.edge_ids)
+    if "edge_src" in params:
+        values["edge_src"] = graph.device_edge_sources(target)
+    num_named = len(params) - len(state)
+    missing = [p for p in params[:num_named] if p not in values]
+    if missing:
+        raise AssertionError(f"no value for kernel parameters {missing}")
+    return tuple(values[p] for p in params[:num_named]) + tuple(state)

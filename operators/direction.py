@@ -1,0 +1,70 @@
+"""Which way an advance goes: push (top-down), pull (bottom-up), or chosen per step.
+
+Ligra's ``edgeMap`` (Shun & Blelloch, PPoPP 2013) makes direction the operator's business: the
+same advance either expands the frontier's out-edges (push) or has every vertex that may still
+change scan its in-edges for a frontier member (pull). Beamer et al. (SC 2012; Busato &
+Bombieri, *Graph Algorithms on GPUs*, §2.1) switch between the two during a traversal: pull once
+the frontier is large, push again once it is small and shrinking. :class:`Direction` is that
+switching rule with its history, passed by the caller from step to step; ``advance`` and
+``traverse`` also accept the plain strings ``"push"``, ``"pull"`` and ``"auto"`` (a fresh
+``Direction`` for the call).
+
+The measure is the frontier's size, which a host loop reads anyway and a fused traversal tests
+on the device: push while ``|F| <= |V| / alpha``; once it outgrows that, pull until
+``|F| < |V| / beta`` and the frontier shrank since the previous step, then push to the end (the
+frontier's peak has passed). The defaults (alpha 64, beta 24) were tuned on rmat and grid graphs
+on an H100 (``bench/do_sweep.py``, docs/performance.md).
+"""
+
+from __future__ import annotations
+
+PUSH, PULL, AUTO = "push", "pull", "auto"
+MODES = (PUSH, PULL, AUTO)
+
+__all__ = ["Direction", "PUSH", "PULL", "AUTO", "MODES"]
+
+
+class Direction:
+    """A direction mode and, for ``"auto"``, the switching state of one traversal."""
+
+    def __init__(self, mode: str = AUTO, alpha: float = 64.0, beta: float = 24.0) -> None:
+        if mode not in MODES:
+            raise ValueError(f"direction={mode!r}; expected one of {MODES} or a Direction")
+        for name, value in (("alpha", alpha), ("beta", beta)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise ValueError(f"{name}={value!r}; expected a number > 0")
+        self.mode = mode
+        self.alpha = float(alpha)
+        self.beta = float(beta)
+        self.pulling = mode == PULL
+        self.past_peak = False
+        self._last_size: int | None = None
+
+    @classmethod
+    def of(cls, direction: str | Direction) -> Direction:
+        """``direction`` itself, or a fresh one for a mode name."""
+        return direction if isinstance(direction, Direction) else cls(direction)
+
+    def choose(self, size: int, num_vertices: int) -> str:
+        """The direction of the next step, whose input frontier holds ``size`` elements."""
+        if self.mode != AUTO:
+            return self.mode
+        if self.pulling:
+            if (size < num_vertices / self.beta and self._last_size is not None
+                    and size < self._last_size):
+                self.pulling, self.past_peak = False, True
+        elif not self.past_peak and size > num_vertices / self.alpha:
+            self.pulling = True
+        self._last_size = size
+        return PULL if self.pulling else PUSH
+
+    def push_limit(self, num_vertices: int) -> int | None:
+        """The frontier size above which a fused push phase must stop and hand over to a pull
+        step (None: push to the end)."""
+        if self.mode != AUTO or self.past_peak:
+            return None
+        return int(num_vertices / self.alpha)
+
+    def __repr__(self) -> str:
+        state = f", {'pulling' if self.pulling else 'pushing'}" if self.mode == AUTO else ""
+        return f"Direction({self.mode!r}, alpha={self.alpha:g}, beta={self.beta:g}{state})"

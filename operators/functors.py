@@ -1,0 +1,116 @@
+"""User functors: what identifies one, what it may read, how it is compiled and cached.
+
+A functor is a plain Python function (a ``def``, a lambda, a nested function) that the code
+generator calls from a kernel. Numba compiles it for the target, and in doing so *freezes* what it
+reads besides its arguments: the values of its closure cells and of the module globals it names
+become constants of the compiled code. The Numba CUDA simulator, by contrast, runs the function as
+Python and reads them live. So that every target computes the same thing, a functor is identified
+(and its compiled code cached) by:
+
+* its code object (two lambdas with the same text on the same line are the same functor);
+* its closure values and default arguments;
+* the current values of the module globals it reads: a functor reading a global ``K`` is compiled
+  again when ``K`` changes. Only values Numba can freeze and Python can hash are allowed there
+  (numbers, strings, tuples of them, functions); a functor reading a global *array* is refused
+  with :class:`FunctorError` naming the global: pass the array as a state argument.
+
+So a lambda written inside a loop compiles once per distinct closure, not once per call.
+
+The graph inside a functor: a functor whose last parameter is named ``graph`` receives a view of
+the graph there, for :func:`frontier.out_degree`, :func:`frontier.in_degree`,
+:func:`frontier.graph_vertices` and :func:`frontier.graph_edges`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from frontier.target import Target
+
+__all__ = ["Functor", "FunctorError", "as_functor", "compile_functor"]
+
+#: The parameter name through which a functor asks for the graph view.
+GRAPH_PARAMETER = "graph"
+
+
+class FunctorError(TypeError):
+    """A user functor could not be compiled, called or run for the operator it was given to."""
+
+
+@dataclass(frozen=True)
+class Functor:
+    """A user function with its identity resolved (see the module docstring)."""
+
+    fn: Callable = field(compare=False, hash=False)
+    key: tuple
+    name: str = field(compare=False)
+    location: str = field(compare=False)
+    wants_graph: bool = field(compare=False)
+
+
+def as_functor(fn: Any, role: str = "functor") -> Functor:
+    """``fn`` as a :class:`Functor`; raises :class:`FunctorError` for what cannot be one."""
+    if isinstance(fn, Functor):
+        return fn
+    py_func = getattr(fn, "py_func", None)  # a numba.njit / cuda.jit dispatcher: its Python code
+    if py_func is not None and inspect.isfunction(py_func):
+        fn = py_func
+    if not inspect.isfunction(fn):
+        raise FunctorError(f"{role} {fn!r} is not a plain Python function (a def or a lambda)")
+    code = fn.__code__
+    name = fn.__name__.replace("<", "").replace(">", "")
+    location = f"{code.co_filename}:{code.co_firstlineno}"
+    closure = tuple(_frozen(f"closure variable {n!r}", c.cell_contents, name, location)
+                    for n, c in zip(code.co_freevars, fn.__closure__ or (), strict=True))
+    defaults = tuple(_frozen("default argument", d, name, location)
+                     for d in (fn.__defaults__ or ()))
+    glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))
+                 for n in sorted(_global_names(code)) if n in fn.__globals__)
+    params = list(inspect.signature(fn).parameters)
+    wants_graph = bool(params) and params[-1] == GRAPH_PARAMETER
+    return Functor(fn, (code, closure, defaults, glob), name, location, wants_graph)
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def _frozen(what: str, value: Any, name: str, location: str) -> Any:
+    """The part of ``value`` that identifies compiled code (value or identity)."""
+    if isinstance(value, types.ModuleType) or callable(value):
+        return ("object", id(value)) if not isinstance(value, type) else value
+    if isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
+        raise FunctorError(
+            f"functor {name} ({location}) reads the {what}, an array: compiled code would keep a "
+            "frozen copy of it while the simulator reads it live. Pass the array as a state "
+            "argument of the operator instead")
+    try:
+        hash(value)
+    except TypeError:
+        raise FunctorError(
+            f"functor {name} ({location}) reads the {what} of type {type(value).__name__}, which "
+            "compiled code cannot freeze; pass it as a state argument") from None
+    return value
+
+
+_COMPILED: dict[tuple, Callable] = {}
+
+
+def compile_functor(target: Target, functor: Functor) -> Callable:
+    """The functor compiled for calling from ``target``'s kernels (cached by its identity)."""
+    key = (target.name, target.simulated, functor.key)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        compiled = target.compile_device_function(functor.fn)
+        _COMPILED[key] = compiled
+    return compiled

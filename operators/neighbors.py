@@ -1,0 +1,84 @@
+"""neighbor_reduce: for every vertex of a frontier (or every vertex), combine a function of its
+in- or out-edges into one value per vertex, without atomics.
+
+This is the pull half of Ligra's ``edgeMap`` (Shun & Blelloch, PPoPP 2013) as a reduction, the
+gather of Gunrock's and PowerGraph's gather-apply-scatter: pull PageRank sums ``rank[src] /
+out_degree(src)`` over in-edges, k-core counts live neighbours, label propagation takes the
+minimum label over neighbours. One thread owns each vertex and folds its edges in order, so the
+result is written once per vertex and needs no atomics (and a float sum is deterministic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from frontier.frontier import Frontier
+from frontier.graph import Graph
+from operators.balancers import ThreadMapped
+from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
+from operators.common import OperatorError, Plan
+from operators.common import launch as launch_plan
+from operators.compute import elements
+from operators.functors import as_functor
+from operators.reduce import combine, identity_of
+
+__all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
+
+NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "or")
+EDGE_SETS = ("in", "out")
+
+
+def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: int, op: str,
+                  edges: str, out: Any) -> tuple[Plan, Any, dict[str, Any]]:
+    if op not in NEIGHBOR_REDUCTIONS:
+        raise OperatorError(f"op={op!r}; expected one of {NEIGHBOR_REDUCTIONS}")
+    if edges not in EDGE_SETS:
+        raise OperatorError(f"edges={edges!r}; expected one of {EDGE_SETS}")
+    if isinstance(where, Frontier) and where.domain != "vertices":
+        raise OperatorError("neighbor_reduce runs over vertices: pass a vertex frontier or "
+                            "'vertices'")
+    if isinstance(where, str) and where != "vertices":
+        raise OperatorError(f"neighbor_reduce over {where!r}; expected a Frontier or 'vertices'")
+    tgt, kind, domain, io, work = elements(
+        graph, where, None if isinstance(where, Frontier) else _target_of(out), "neighbor_reduce")
+    size = getattr(out, "shape", (0,))[0] if getattr(out, "ndim", 0) == 1 else -1
+    if size < graph.num_vertices:
+        raise OperatorError(f"out= must be a one-dimensional array of at least |V| = "
+                            f"{graph.num_vertices} elements on the target; got {out!r:.80}")
+    functor = as_functor(fn, "neighbour function")
+    spec = KernelSpec("neighbors", kind, NONE, graph.weighted, num_state, domain=domain,
+                      graph_view=functor.wants_graph, csc=edges == "in", variant=f"_{edges}_{op}")
+    if edges == "in":
+        loop = ("for k in range(col_offsets[v], col_offsets[v + 1]):\n"
+                "    e = edge_ids[k]\n"
+                f"    x = {spec.call('functor', 'row_indices[k], v, e, ' + spec.weight_of('e'))}\n")
+    else:
+        loop = ("for e in range(row_offsets[v], row_offsets[v + 1]):\n"
+                f"    x = {spec.call('functor', 'v, col_indices[e], e, ' + spec.weight_of('e'))}\n")
+    body = "acc = identity\n" + loop + indent(combine(op, "acc", "x")) + "out[v] = acc\n"
+    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor},
+                   lambda: for_each_input(spec, "v", body), ("out", "identity"))
+    plan = Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))],
+                {"out": out, "identity": identity_of(op, out.dtype)})
+    return plan, tgt, io
+
+
+def _target_of(array: Any) -> str:
+    return "cpu" if isinstance(array, np.ndarray) else "cuda"
+
+
+def neighbor_reduce(graph: Graph, where: Frontier | str, fn: Callable, *state: Any, out: Any,
+                    op: str = "sum", edges: str = "in") -> None:
+    """For every vertex ``v`` of ``where`` (a vertex Frontier or ``"vertices"``) set ``out[v]``
+    to ``op`` (``"sum"``, ``"min"``, ``"max"`` or ``"or"``) of ``fn(src, dst, eid, weight,
+    *state)`` over the edges entering ``v`` (``edges="in"``: ``dst`` is ``v``, through the
+    incoming-edge view) or leaving it (``edges="out"``: ``src`` is ``v``); a vertex without
+    such edges gets the identity (0, +inf / the dtype's maximum for min, -inf / its minimum for
+    max, False). ``out`` is an array of at least |V| elements on the target (a NumPy array runs
+    on the cpu target, a device array on cuda); its dtype is the accumulator's. Other entries
+    of ``out`` are not touched. A frontier stays valid: this is not a step of its pool."""
+    plan, tgt, io = neighbor_plan(graph, where, fn, len(state), op, edges, out)
+    launch_plan(plan, graph, tgt, io, state)

@@ -20,11 +20,13 @@ writes or clears slot ``s``:
 
 * in a chain ``x1 = op(x0)``, ``x2 = op(x1)``, ``x3 = op(x2)``, ... each frontier is valid as the
   input of the next step and becomes stale when the step after that runs (``x0`` dies when ``x2``
-  is made, which clears its slot): a frontier made by an operator or a constructor survives two
-  more ring steps on its pool, the second of which reuses its slot;
+  is made, which clears its slot): a frontier made by an operator or a constructor stays valid
+  until two more ring steps have run on its pool, the second of which reuses its slot;
 * steps that read the frontier itself leave it valid, but advancing the same frontier twice makes
   the first output stale: the second call writes into the same slot;
-* a fused ``traverse`` leaves only its result valid.
+* a fused ``traverse`` leaves only its result valid;
+* ``x.union(y)`` is a step on ``x``'s pool only: it leaves ``y`` valid when ``y`` lives in another
+  pool (in another slot of ``x``'s pool, ``y`` is read first and then reused like any slot).
 
 Constructors and :meth:`Frontier.copy` make a new pool, so a copy outlives any number of steps
 on the original's pool: ``copy()`` is how to keep a frontier longer. Using a stale frontier (its
@@ -258,11 +260,12 @@ class Frontier:
     :meth:`all_vertices` or :meth:`all_edges`; operators return the later ones.
 
     Lifetime rule: a frontier in slot ``s`` of its pool stays valid until a ring step on that pool
-    writes or clears slot ``s``. A frontier made by an operator or a constructor therefore
-    survives two more ring steps on its pool, the second of which reuses its slot (in a chain
-    ``x1 = op(x0)``, ``x2 = op(x1)``, making ``x2`` makes ``x0`` stale); steps reading the frontier
-    itself leave it valid, but advancing the same frontier twice makes the first output stale (the
-    second call writes into the same slot); a fused ``traverse`` leaves only its result valid.
+    writes or clears slot ``s``. A frontier made by an operator or a constructor therefore stays
+    valid until two more ring steps have run on its pool, the second of which reuses its slot (in
+    a chain ``x1 = op(x0)``, ``x2 = op(x1)``, making ``x2`` makes ``x0`` stale); steps reading the
+    frontier itself leave it valid, but advancing the same frontier twice makes the first output
+    stale (the second call writes into the same slot); a fused ``traverse`` leaves only its result
+    valid.
     :meth:`copy` (a new pool) keeps a frontier for longer. Every use of a stale frontier (its
     length, :meth:`to_numpy`, :meth:`device_ids`, :meth:`device_words`, the conversions,
     :meth:`copy`, :meth:`union`, or as the input of any kernel) raises

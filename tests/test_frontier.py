@@ -16,10 +16,11 @@ from frontier.frontier import (
     Frontier,
     FrontierError,
     FrontierOverflowError,
+    StaleFrontierError,
 )
 from frontier.graph import Graph
 from frontier.target import cuda_usable, resolve_target
-from operators import advance, filter
+from operators import advance, compute, filter
 
 KINDS = ("sparse", "dense")
 DOMAINS = ("vertices", "edges")
@@ -332,3 +333,56 @@ def test_union_refuses_frontiers_of_another_graph_domain_or_target(target):
         other = "cpu" if target.name == "cuda" else "cuda"
         with pytest.raises(FrontierError, match="different targets"):
             f.union(Frontier.from_vertices(graph, [1], target=resolve_target(other)))
+
+
+# the lifetime rule -----------------------------------------------------------------------------
+def test_a_frontier_stays_valid_for_two_more_ring_steps_the_second_reusing_its_slot(target):
+    graph = small_graph()
+    x0 = Frontier.from_vertices(graph, [0], target=target)
+    x1 = advance(graph, x0, accept_all)
+    assert x0.is_current() and x0.to_numpy().tolist() == [0]
+    x2 = filter(graph, x1, keep)
+    assert not x0.is_current() and x1.is_current() and x2.is_current()
+    x3 = x2.to_dense()
+    assert not x1.is_current() and x2.is_current() and x3.is_current()
+
+
+def test_advancing_the_same_frontier_twice_makes_the_first_output_stale(target):
+    graph = small_graph()
+    x0 = Frontier.from_vertices(graph, [0], target=target)
+    first = advance(graph, x0, accept_all)
+    second = advance(graph, x0, accept_all)
+    assert not first.is_current() and x0.is_current()
+    assert second.to_numpy().tolist() == [1, 2]
+
+
+def _other(graph: Graph, f: Frontier) -> Frontier:
+    return Frontier.from_vertices(graph, [2], target=f.target)
+
+
+STALE_USES = {
+    "len": lambda graph, f: len(f),
+    "to_numpy": lambda graph, f: f.to_numpy(),
+    "device_ids": lambda graph, f: f.device_ids(),
+    "device_words": lambda graph, f: f.device_words(),
+    "to_dense": lambda graph, f: f.to_dense(),
+    "to_sparse": lambda graph, f: f.to_sparse(),
+    "copy": lambda graph, f: f.copy(),
+    "union": lambda graph, f: f.union(_other(graph, f)),
+    "union as other": lambda graph, f: _other(graph, f).union(f),
+    "advance": lambda graph, f: advance(graph, f, accept_all),
+    "filter": lambda graph, f: filter(graph, f, keep),
+    "compute": lambda graph, f: compute(graph, f, touch, f.target.zeros(8, np.int32)),
+    "ring_arguments": lambda graph, f: f.pool.ring_arguments(
+        f, f.pool.begin_step(f.slot, None), None),
+}
+
+
+@pytest.mark.parametrize("use", sorted(STALE_USES))
+def test_every_use_of_a_stale_frontier_raises_naming_the_lifetime_rule(target, use):
+    graph = small_graph()
+    x0 = Frontier.from_vertices(graph, [0], target=target)
+    x1 = advance(graph, x0, accept_all)
+    advance(graph, x1, accept_all)
+    with pytest.raises(StaleFrontierError, match="Lifetime rule: a frontier stays valid until"):
+        STALE_USES[use](graph, x0)

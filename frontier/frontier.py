@@ -1,17 +1,37 @@
-"""The frontier: the active vertices of one traversal step.
+"""The frontier: the active elements (vertices or edges) of one traversal step.
 
-Seed 004 §2.1 (frontier-based traversal); seed 000 §IV (queue and bitmap working sets).
-
-A frontier is *sparse* (a queue of vertex ids) or *dense* (a bitmap of |V| bits), and converts to
-the other form on demand. Its length lives in device memory, so an operator can consume one
-frontier and produce the next without any host round trip.
+A frontier is *sparse* (a queue of ids) or *dense* (a bitmap), the two working-set forms of
+Busato & Bombieri, *Graph Algorithms on GPUs*, §2.1 and Li & Becchi, *Deploying Graph Algorithms
+on GPUs: an Adaptive Solution*, §IV; it converts to the other form on the device. Its elements
+are vertex ids (domain ``"vertices"``, universe |V|) or CSR edge ids (domain ``"edges"``,
+universe |E|). Its length lives in device memory, so a kernel can consume one frontier and
+produce the next without any host round trip.
 
 The frontiers of one traversal share a :class:`FrontierPool`: three slots of preallocated buffers
-used as a ring. An operator reading slot ``s`` writes slot ``s+1`` and clears slot ``s+2`` for the
-step after, so a loop of operator calls allocates nothing and needs no extra launches. The price
-is the usual one of double-buffered GPU frontiers (Gunrock's too): an operator's output stays
-valid for the next operator call only; a frontier whose slot was reused raises
-:class:`StaleFrontierError`.
+used as a ring (the kernel text of the protocol is :mod:`frontier.ring`). A *ring step* reading
+slot ``r`` writes its output frontier into slot ``r+1`` and clears slot ``r+2`` (mod 3) for the
+step after, so a loop of operator calls allocates nothing and needs no extra launches. Every
+operator call that takes a frontier is one ring step on its pool (``compute`` over a frontier
+excepted: it writes no frontier and clears nothing), and so are the conversions and
+:meth:`Frontier.union`; a fused ``traverse`` is many.
+
+Lifetime rule. A frontier in slot ``s`` of its pool stays valid until a ring step on that pool
+writes or clears slot ``s``:
+
+* in a chain ``x1 = op(x0)``, ``x2 = op(x1)``, ``x3 = op(x2)``, ... each frontier is valid as the
+  input of the next step and becomes stale when the step after that runs (``x0`` dies when ``x2``
+  is made, which clears its slot): a frontier made by an operator or a constructor stays valid
+  until two more ring steps have run on its pool, the second of which reuses its slot;
+* steps that read the frontier itself leave it valid, but advancing the same frontier twice makes
+  the first output stale: the second call writes into the same slot;
+* a fused ``traverse`` leaves only its result valid;
+* ``x.union(y)`` is a step on ``x``'s pool only: it leaves ``y`` valid when ``y`` lives in another
+  pool (in another slot of ``x``'s pool, ``y`` is read first and then reused like any slot).
+
+Constructors and :meth:`Frontier.copy` make a new pool, so a copy outlives any number of steps
+on the original's pool: ``copy()`` is how to keep a frontier longer. Using a stale frontier (its
+length, ``to_numpy``, ``device_ids``, ``device_words``, a conversion, ``copy``, ``union`` or as
+the input of any kernel) raises :class:`StaleFrontierError`.
 """
 
 from __future__ import annotations
@@ -21,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import kernels
 from frontier.graph import Graph
 from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE
 from frontier.target import Target, resolve_target
@@ -29,6 +50,9 @@ __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
            "FrontierOverflowError"]
 
 KINDS = (SPARSE, DENSE)
+VERTICES = "vertices"
+EDGES = "edges"
+DOMAINS = (VERTICES, EDGES)
 LENGTH_DTYPE = np.int64
 WORD_DTYPE = np.uint32
 
@@ -38,32 +62,41 @@ class FrontierError(ValueError):
 
 
 class StaleFrontierError(FrontierError):
-    """The frontier's buffer has been reused by a later operator call."""
+    """The frontier's slot has been written or cleared by a later ring step on its pool."""
 
 
 class FrontierOverflowError(FrontierError):
     """An operator produced more entries than the sparse frontier buffers hold."""
 
 
-def _words_for(num_vertices: int) -> int:
-    return (num_vertices + 31) // 32
+def _words_for(universe: int) -> int:
+    return (universe + 31) // 32
+
+
+def universe_of(graph: Graph, domain: str) -> int:
+    """How many elements a frontier of ``domain`` can hold: |V| or |E|."""
+    if domain not in DOMAINS:
+        raise FrontierError(f"frontier domain {domain!r}; expected one of {DOMAINS}")
+    return graph.num_vertices if domain == VERTICES else graph.num_edges
 
 
 class FrontierPool:
-    """Three slots of frontier buffers on one target, for one graph.
+    """Three slots of frontier buffers on one target, for one graph and one domain.
 
     ``lengths`` is a device array of three lengths, one per slot, then the overflow flag. A
-    slot's sparse queue (``capacity`` ids) and bitmap are allocated the first time a frontier
-    of that kind lands there.
+    slot's sparse queue (``capacity`` ids) and bitmap (``universe`` bits) are allocated the first
+    time a frontier of that kind lands there.
     """
 
     SLOTS = 3
 
-    def __init__(self, graph: Graph, target: Target, capacity: int) -> None:
+    def __init__(self, graph: Graph, target: Target, capacity: int,
+                 domain: str = VERTICES) -> None:
         self.graph = graph
         self.target = target
         self.capacity = max(int(capacity), 1)
-        self.universe = graph.num_vertices
+        self.domain = domain
+        self.universe = universe_of(graph, domain)
         self.num_words = _words_for(self.universe)
         self.lengths = target.zeros(self.SLOTS + 1, LENGTH_DTYPE)
         self._ids: list[Any] = [None] * self.SLOTS
@@ -89,10 +122,10 @@ class FrontierPool:
         return self._words[slot]
 
     def next_stamp(self) -> tuple[Any, int]:
-        """A per-vertex stamp array and a fresh stamp value, for duplicate removal without
-        clearing: a vertex is new to this call when swapping in the value returns another."""
+        """A per-element stamp array and a fresh stamp value, for duplicate removal without
+        clearing: an element is new to this call when swapping in the value returns another."""
         if self._stamps is None:
-            self._stamps = self.target.zeros(max(self.graph.num_vertices, 1), np.int32)
+            self._stamps = self.target.zeros(max(self.universe, 1), np.int32)
         self._stamp_value += 1
         return self._stamps, self._stamp_value
 
@@ -129,7 +162,8 @@ class FrontierPool:
                 f"an operator produced more than {self.capacity} frontier entries, the capacity "
                 "of this traversal's sparse frontiers (a frontier with repeated vertices can "
                 "advance to more than |E| entries); pass a larger capacity= to "
-                "Frontier.from_vertices, or remove repeats with filter(..., unique=True)")
+                "Frontier.from_vertices / from_edges, or remove repeats with "
+                "filter(..., unique=True) or union(..., unique=True)")
         return lengths
 
     def ring_arguments(self, frontier: Frontier | None, step: StepSlots,
@@ -220,10 +254,22 @@ class StepSlots:
 
 
 class Frontier:
-    """Active vertices of one step, sparse or dense, held on a target.
+    """The active elements of one step, sparse or dense, vertices or edges, held on a target.
 
-    Build the first frontier of a traversal with :meth:`from_vertices` (or :meth:`all_vertices`);
-    operators return the later ones.
+    Build the first frontier of a traversal with :meth:`from_vertices`, :meth:`from_edges`,
+    :meth:`all_vertices` or :meth:`all_edges`; operators return the later ones.
+
+    Lifetime rule: a frontier in slot ``s`` of its pool stays valid until a ring step on that pool
+    writes or clears slot ``s``. A frontier made by an operator or a constructor therefore stays
+    valid until two more ring steps have run on its pool, the second of which reuses its slot (in
+    a chain ``x1 = op(x0)``, ``x2 = op(x1)``, making ``x2`` makes ``x0`` stale); steps reading the
+    frontier itself leave it valid, but advancing the same frontier twice makes the first output
+    stale (the second call writes into the same slot); a fused ``traverse`` leaves only its result
+    valid.
+    :meth:`copy` (a new pool) keeps a frontier for longer. Every use of a stale frontier (its
+    length, :meth:`to_numpy`, :meth:`device_ids`, :meth:`device_words`, the conversions,
+    :meth:`copy`, :meth:`union`, or as the input of any kernel) raises
+    :class:`StaleFrontierError`.
     """
 
     __slots__ = ("pool", "slot", "kind", "_token")
@@ -234,6 +280,7 @@ class Frontier:
         self.kind = kind
         self._token = token
 
+    # constructors ---------------------------------------------------------------------------
     @classmethod
     def from_vertices(cls, graph: Graph, vertices: Any, *, kind: str = SPARSE,
                       target: str | Target | None = None, capacity: int | None = None
@@ -241,37 +288,65 @@ class Frontier:
         """A frontier holding ``vertices`` (ids in ``0..|V|-1``; a sparse frontier keeps their
         order and repeats). ``capacity`` bounds every sparse frontier of the traversal; the
         default, max(|E|, |V|), fits any advance output."""
-        if kind not in KINDS:
-            raise FrontierError(f"frontier kind {kind!r}; expected one of {KINDS}")
-        ids = np.asarray(vertices).reshape(-1)
+        return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity)
+
+    @classmethod
+    def from_edges(cls, graph: Graph, edges: Any, *, kind: str = SPARSE,
+                   target: str | Target | None = None, capacity: int | None = None
+                   ) -> Frontier:
+        """A frontier holding CSR edge ids ``edges`` (in ``0..|E|-1``: edge ``e`` leaves the
+        vertex ``v`` with ``row_offsets[v] <= e < row_offsets[v+1]``); otherwise as
+        :meth:`from_vertices`."""
+        return cls._from_ids(graph, EDGES, edges, kind, target, capacity)
+
+    @classmethod
+    def all_vertices(cls, graph: Graph, *, kind: str = DENSE,
+                     target: str | Target | None = None) -> Frontier:
+        """A frontier holding every vertex, filled on the device (no host array)."""
+        return cls._all(graph, VERTICES, kind, target)
+
+    @classmethod
+    def all_edges(cls, graph: Graph, *, kind: str = DENSE,
+                  target: str | Target | None = None) -> Frontier:
+        """A frontier holding every edge id, filled on the device (no host array)."""
+        return cls._all(graph, EDGES, kind, target)
+
+    @classmethod
+    def _from_ids(cls, graph: Graph, domain: str, values: Any, kind: str,
+                  target: str | Target | None, capacity: int | None) -> Frontier:
+        _check_kind(kind)
+        what = "vertex" if domain == VERTICES else "edge"
+        ids = np.asarray(values).reshape(-1)
         if ids.size == 0:
             ids = ids.astype(np.int64)
         if not np.issubdtype(ids.dtype, np.integer):
-            raise FrontierError(f"vertex ids have dtype {ids.dtype}; expected integers")
-        n = graph.num_vertices
+            raise FrontierError(f"{what} ids have dtype {ids.dtype}; expected integers")
+        n = universe_of(graph, domain)
         if ids.size and (ids.min() < 0 or ids.max() >= n):
             bad = int(ids.min() if ids.min() < 0 else ids.max())
-            raise FrontierError(f"vertex {bad} is out of range; expected 0 <= id < {n}")
-        tgt = resolve_target(target)
+            raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
         if capacity is None:
-            capacity = max(graph.num_edges, n, ids.size)
+            capacity = max(_default_capacity(graph), ids.size)
         if ids.size > capacity:
-            raise FrontierError(f"{ids.size} vertices exceed the frontier capacity {capacity}")
-        pool = FrontierPool(graph, tgt, capacity)
+            raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
+        tgt = resolve_target(target)
+        pool = FrontierPool(graph, tgt, capacity, domain)
         if kind == SPARSE:
             tgt.upload(pool.ids(0), ids.astype(np.int32))
             length = ids.size
         else:
-            words = _bitmap(ids, n)
-            pool._words[0] = tgt.to_device(words if words.size else np.zeros(1, WORD_DTYPE))
-            length = int(np.unique(ids).size)
+            words, length = _bitmap(ids, n)
+            pool._words[0] = tgt.to_device(words)
         tgt.write_scalar(pool.lengths, 0, length)
         return cls(pool, 0, kind, pool.claim(0, kind))
 
     @classmethod
-    def all_vertices(cls, graph: Graph, *, target: str | Target | None = None) -> Frontier:
-        """A dense frontier holding every vertex."""
-        return cls.from_vertices(graph, np.arange(graph.num_vertices), kind=DENSE, target=target)
+    def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None
+             ) -> Frontier:
+        _check_kind(kind)
+        pool = FrontierPool(graph, resolve_target(target), _default_capacity(graph), domain)
+        slot, token = kernels.fill(pool, kind)
+        return cls(pool, slot, kind, token)
 
     # properties ----------------------------------------------------------------------------
     @property
@@ -283,14 +358,33 @@ class Frontier:
         return self.pool.target
 
     @property
+    def domain(self) -> str:
+        """``"vertices"`` or ``"edges"``: what the ids of this frontier name."""
+        return self.pool.domain
+
+    @property
+    def universe(self) -> int:
+        """How many distinct elements the frontier can hold: |V| or |E|."""
+        return self.pool.universe
+
+    @property
     def is_sparse(self) -> bool:
         return self.kind == SPARSE
 
+    def is_current(self) -> bool:
+        """False once the frontier is stale (see the lifetime rule in the class docstring)."""
+        return self.pool.is_current(self.slot, self._token)
+
     def check_current(self) -> None:
-        if not self.pool.is_current(self.slot, self._token):
+        """Raise :class:`StaleFrontierError` if the frontier is stale."""
+        if not self.is_current():
             raise StaleFrontierError(
-                "this frontier's buffer was reused by a later operator call; an operator's output "
-                "stays valid for the next call only (copy it with to_numpy() to keep it)")
+                f"this {self.kind} frontier of {self.domain} (slot {self.slot} of its pool) is "
+                "stale: a later ring step on its pool wrote or cleared its slot. Lifetime rule: "
+                "a frontier stays valid until a ring step writes or clears its slot, i.e. for "
+                "two more ring steps on its pool (the second reuses its slot), and advancing "
+                "the same frontier twice makes the first output stale; keep a frontier longer "
+                "with copy()")
 
     def device_ids(self) -> Any:
         """The sparse queue buffer (valid up to ``len(self)``)."""
@@ -298,7 +392,7 @@ class Frontier:
         return self.pool.ids(self.slot)
 
     def device_words(self) -> Any:
-        """The dense bitmap: vertex v is bit v % 32 of uint32 word v // 32."""
+        """The dense bitmap: element i is bit i % 32 of uint32 word i // 32."""
         self.check_current()
         return self.pool.words(self.slot)
 
@@ -312,38 +406,86 @@ class Frontier:
         return len(self) == 0
 
     def to_numpy(self) -> np.ndarray:
-        """The vertex ids as an int32 host array: queue order for a sparse frontier (repeats
-        kept), ascending for a dense one."""
+        """The ids as an int32 host array: queue order for a sparse frontier (repeats kept),
+        ascending for a dense one."""
         n = len(self)
         if self.kind == SPARSE:
             return self.target.to_host(self.pool.ids(self.slot)[:n]).astype(np.int32)
         words = self.target.to_host(self.pool.words(self.slot))
         bits = np.unpackbits(words.view(np.uint8), bitorder="little")
-        return np.flatnonzero(bits[: self.graph.num_vertices]).astype(np.int32)
+        return np.flatnonzero(bits[: self.universe]).astype(np.int32)
 
+    # device-side frontier operations (each one ring step; see frontier.kernels) -------------
     def to_dense(self) -> Frontier:
-        """This frontier as a bitmap (a new frontier; duplicates collapse)."""
-        return self._convert(DENSE)
+        """This frontier as a bitmap: the next ring step of its pool (repeats collapse)."""
+        return self._gathered(DENSE)
 
     def to_sparse(self) -> Frontier:
-        """This frontier as a queue of ids (a new frontier; from a dense one, order unspecified)."""
-        return self._convert(SPARSE)
+        """This frontier as a queue of ids: the next ring step of its pool (from a dense
+        frontier, order unspecified)."""
+        return self._gathered(SPARSE)
 
-    def _convert(self, kind: str) -> Frontier:
-        from operators import filter as filter_op
+    def copy(self) -> Frontier:
+        """An independent copy in a new pool (same graph, target, domain, kind and capacity),
+        made on the device: it stays valid whatever later runs on this frontier's pool."""
+        self.check_current()
+        pool = FrontierPool(self.graph, self.target, self.pool.capacity, self.domain)
+        slot, token = kernels.gather(pool, None, self, self.kind)
+        return Frontier(pool, slot, self.kind, token)
 
-        return filter_op(self.graph, self, _keep_all, output=kind)
+    def union(self, other: Frontier, *, unique: bool = False) -> Frontier:
+        """This frontier's elements followed by ``other``'s, as the next ring step of this
+        frontier's pool (one operator call on it), of this frontier's kind. ``other`` may live in
+        another pool of the same graph, target and domain (a frontier in another slot of this
+        pool is copied first, as the step writes or clears that slot).
+
+        A sparse result holds this frontier's queue in order, then ``other``'s (in order when
+        ``other`` is sparse too). ``unique=True`` drops every repeat from a sparse result: the
+        elements of this frontier come first, each once, then those of ``other`` not in it
+        (on a GPU, in the order the threads find them). A dense result never repeats an
+        element. The result overflows, like an operator's output, when the sparse capacity is
+        too small (reading it then raises :class:`FrontierOverflowError`)."""
+        self.check_current()
+        if not isinstance(other, Frontier):
+            raise FrontierError(f"union with a {type(other).__name__}; expected a Frontier")
+        for what, mine, theirs in (("graph", self.graph, other.graph),
+                                   ("target", self.target, other.target)):
+            if mine is not theirs:
+                raise FrontierError(f"union of frontiers on different {what}s ({mine!r} and "
+                                    f"{theirs!r}); expected the same {what}")
+        if self.domain != other.domain:
+            raise FrontierError(f"union of a frontier of {self.domain} with one of "
+                                f"{other.domain}; expected the same domain")
+        other.check_current()
+        if other.pool is self.pool and other.slot != self.slot:
+            other = other.copy()
+        return self._gathered(self.kind, other, unique)
+
+    def _gathered(self, kind: str, append: Frontier | None = None, unique: bool = False
+                  ) -> Frontier:
+        """The next ring step of this frontier's pool: its elements, then ``append``'s."""
+        self.check_current()
+        slot, token = kernels.gather(self.pool, self, self, kind, append, unique)
+        return Frontier(self.pool, slot, kind, token)
 
     def __repr__(self) -> str:
-        state = "stale" if not self.pool.is_current(self.slot, self._token) else f"slot {self.slot}"
-        return f"<Frontier {self.kind} on {self.target.name}, {state}>"
+        state = f"slot {self.slot}" if self.is_current() else "stale"
+        return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
 
 
-def _keep_all(v: int) -> bool:
-    return True
+def _check_kind(kind: str) -> None:
+    if kind not in KINDS:
+        raise FrontierError(f"frontier kind {kind!r}; expected one of {KINDS}")
 
 
-def _bitmap(ids: np.ndarray, num_vertices: int) -> np.ndarray:
-    bits = np.zeros(_words_for(num_vertices) * 32, dtype=np.uint8)
+def _default_capacity(graph: Graph) -> int:
+    """max(|E|, |V|): fits any advance output from a frontier without repeats, and any full
+    frontier of either domain."""
+    return max(graph.num_edges, graph.num_vertices)
+
+
+def _bitmap(ids: np.ndarray, universe: int) -> tuple[np.ndarray, int]:
+    """The bitmap of ``ids`` (at least one word) and its number of set bits."""
+    bits = np.zeros(max(_words_for(universe), 1) * 32, dtype=np.uint8)
     bits[ids] = 1
-    return np.packbits(bits, bitorder="little").view(WORD_DTYPE)
+    return np.packbits(bits, bitorder="little").view(WORD_DTYPE), int(np.count_nonzero(bits))

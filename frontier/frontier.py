@@ -212,6 +212,15 @@ class FrontierPool:
                          self.words(clear_slot) if clear_words else self.placeholder,
                          self.num_words if clear_words else 0)
 
+    def abort_step(self, step: StepSlots, out_kind: str | None) -> None:
+        """Forget a step whose kernel failed part-way: its output slot may hold part of an output
+        and its clear slot may be half cleared, so both are reset before their next use, and a
+        frontier in the clear slot is stale."""
+        for slot in (step.out_slot, step.clear_slot):
+            self._clean[slot] = False
+            self._dirty_words[slot] = self._words[slot] is not None
+        self._owner[step.clear_slot] = None
+
     def end_step(self, step: StepSlots, out_kind: str | None) -> int | None:
         """Record what the launched kernel did; returns the token of the output frontier."""
         self._owner[step.clear_slot] = None

@@ -7,6 +7,7 @@ from typing import Any
 
 from frontier.frontier import DENSE, EDGES, SPARSE
 from frontier.graph import Graph
+from frontier.kernels import conversion_source
 from operators.advance import advance, edge_plan, pull_kernel_plan, push_plan
 from operators.balancers import get_balancer
 from operators.common import OperatorError, check_frontier, for_target
@@ -44,9 +45,11 @@ def _advance_sources(graph: Graph, where: Any, fn: Callable, num_state: int,
             plan = push_plan(graph, where, fn, condition, num_state, balancer, push_out)
             text += _section("push step", plan.source)
     if mode in (PULL, AUTO):
-        convert = "" if where.kind == DENSE else " (the queue converted to a bitmap first)"
+        if where.kind != DENSE:
+            text += _section("pull step: the queue converted to a bitmap first",
+                             conversion_source(where.target, where.kind, DENSE))
         plan = pull_kernel_plan(graph, where.target, fn, condition, num_state, pull_out)
-        text += _section(f"pull step{convert}", plan.source)
+        text += _section("pull step", plan.source)
     return text
 
 

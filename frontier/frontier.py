@@ -11,8 +11,9 @@ The frontiers of one traversal share a :class:`FrontierPool`: three slots of pre
 used as a ring (the kernel text of the protocol is :mod:`frontier.ring`). A *ring step* reading
 slot ``r`` writes its output frontier into slot ``r+1`` and clears slot ``r+2`` (mod 3) for the
 step after, so a loop of operator calls allocates nothing and needs no extra launches. Every
-operator call that takes a frontier is one ring step on its pool (``compute`` over a frontier
-excepted: it writes no frontier and clears nothing), and so are the conversions and
+operator call that takes a frontier is one ring step on its pool (``compute``, ``reduce`` and
+``neighbor_reduce`` excepted: they write no frontier and clear nothing), and so are the
+conversions and
 :meth:`Frontier.union`; a fused ``traverse`` is many.
 
 Lifetime rule. A frontier in slot ``s`` of its pool stays valid until a ring step on that pool

@@ -14,6 +14,11 @@ Frontiers may hold vertex or edge ids (:class:`frontier.Frontier`). User functor
 Python functions (:mod:`operators.functors` says what they may read); the code generator
 (:mod:`operators.codegen`) composes them with a load balancer (:mod:`operators.balancers`) into
 kernels for the frontier's target. :func:`explain` returns those kernels' source.
+
+Lifetime: ``advance``, ``filter``, a conversion or a union is one step of the input frontier's
+pool, and a frontier stays valid until two more steps have run on its pool (the rule in full is
+in :mod:`frontier.frontier`); ``compute``, ``reduce`` and ``neighbor_reduce`` are not steps.
+Keep a frontier longer with ``Frontier.copy()``; a stale one raises ``StaleFrontierError``.
 """
 
 from __future__ import annotations

@@ -92,7 +92,9 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
 
 def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
                 state: tuple, balancer: LoadBalancer, max_steps: int, stop_above: int,
-                blocks: int | None) -> tuple[Frontier, int]:
+                blocks: int | None) -> tuple[Frontier, int, int]:
+    """One fused push phase; returns the frontier it ended on, the steps it ran and the
+    frontier's length (read with the step count: two host reads in all)."""
     kernel = fused_kernel(graph, frontier, op, condition, len(state), balancer)
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     slots = range(pool.SLOTS)
@@ -108,9 +110,9 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
     grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
     kernel.launch(target, grid, args, cooperative=True)
     steps = int(target.read_scalar(io["steps_out"], 0))
-    pool.read_lengths()
+    lengths = pool.read_lengths()
     final = (frontier.slot + steps) % pool.SLOTS
-    return Frontier(pool, final, kind, pool.adopt(final, kind)), steps
+    return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])
 
 
 def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
@@ -149,12 +151,11 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             limit = plan.push_limit(n)
             if frontier.kind != push_kind:
                 frontier = frontier.to_dense() if push_kind == DENSE else frontier.to_sparse()
-            frontier, ran = _fused_push(
+            frontier, ran, size = _fused_push(
                 graph, frontier, op, condition, state, bal, max_steps - steps,
                 stop_above if limit is None else min(limit, stop_above), blocks)
             steps += ran
             seconds += [None] * ran
-            size = len(frontier)
             if limit is None or size <= limit:
                 break  # empty, or stopped by max_steps / stop_above
             continue

@@ -1,5 +1,7 @@
-"""The catalog of algorithms: how to run each one and its scipy counterpart, so that the
-benchmark suite and the command line pick up every algorithm without knowing it by name."""
+"""The catalog of algorithms: how to run, check, report and explain each one, so that the command
+line (``frontier run ALGO``, ``frontier explain ALGO``), the benchmark suite and the tests pick up
+every algorithm without knowing it by name. Adding an :class:`Entry` to :data:`CATALOG` adds a
+command."""
 
 from __future__ import annotations
 
@@ -11,19 +13,48 @@ import numpy as np
 
 from algorithms.bfs import bfs
 from frontier.graph import Graph
+from frontier.target import Target
+
+
+@dataclass(frozen=True)
+class Option:
+    """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``: one
+    of ``choices``, ``default`` unless given. ``shown`` formats the chosen value in the command's
+    summary; ``explained`` says whether ``explain`` takes it too."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+    shown: str = "{}"
+    explained: bool = True
 
 
 @dataclass(frozen=True)
 class Entry:
-    """``run(graph, source, **options)`` returns a result with ``edges_traversed``, ``seconds``
-    (device time of the traversal) and ``iterations``; ``scipy(graph, source)`` runs the same
-    computation with scipy.sparse.csgraph on one CPU core; ``agrees(graph, source, result)``
-    raises unless the two give the same answer."""
+    """One algorithm.
+
+    * ``run(graph, source, balancer=..., target=..., **options)`` returns a result with
+      ``edges_traversed``, ``seconds`` (device time of the traversal) and ``iterations``;
+    * ``scipy(graph, source)`` runs the same computation with scipy.sparse.csgraph on one CPU
+      core; ``agrees(graph, source, result)`` raises AssertionError unless the two give the same
+      answer, which ``checks`` states in one line;
+    * ``report(result)`` gives the algorithm's own summary lines as (label, value) pairs;
+    * ``explain(graph, target, balancer=..., **options)`` is the source of the generated kernel
+      the algorithm's step runs, for the options marked ``explained``;
+    * ``options`` are the keyword arguments of ``run`` beyond ``balancer`` and ``target`` that
+      the command line offers, ``description`` its one-line help.
+    """
 
     name: str
+    description: str
     run: Callable[..., Any]
     scipy: Callable[[Graph, int], Any]
     agrees: Callable[[Graph, int, Any], None]
+    checks: str
+    report: Callable[[Any], list[tuple[str, str]]]
+    explain: Callable[..., str]
+    options: tuple[Option, ...] = ()
 
 
 def _scipy_bfs(graph: Graph, source: int) -> np.ndarray:
@@ -47,11 +78,39 @@ def _bfs_agrees(graph: Graph, source: int, result: Any) -> None:
     check_bfs(graph, source, result.distances, result.predecessors)
 
 
+def _bfs_report(result: Any) -> list[tuple[str, str]]:
+    return [("reached", f"{int(np.count_nonzero(result.distances >= 0)):,} vertices")]
+
+
+def _bfs_explain(graph: Graph, target: Target, balancer: str = "thread",
+                 frontier: str = "sparse") -> str:
+    """The push advance of one BFS level (:func:`algorithms.bfs.visit`) from vertex 0."""
+    from algorithms.bfs import visit
+    from frontier.frontier import Frontier
+    from operators import advance, explain
+
+    f = Frontier.from_vertices(graph, [0], target=target)
+    state = target.zeros(graph.num_vertices, np.int32)
+    return explain(advance, graph, f, visit, state, state, balancer=balancer, output=frontier)
+
+
 def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
     return bfs(graph, source, direction="auto", **options)
 
 
+_FRONTIER = Option("frontier", ("sparse", "dense"), "sparse",
+                   "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
+# explain shows the push advance only (the pull kernels join it with issue 8, item 9)
+_DIRECTION = Option("direction", ("push", "pull", "auto"), "push",
+                    "auto: direction-optimizing BFS", explained=False)
+_BFS_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
+
 CATALOG: dict[str, Entry] = {
-    "bfs": Entry("bfs", bfs, _scipy_bfs, _bfs_agrees),
-    "bfs_do": Entry("bfs_do", _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees),
+    "bfs": Entry("bfs", "breadth-first search: distances and a shortest-path tree", bfs,
+                 _scipy_bfs, _bfs_agrees, _BFS_CHECKS, _bfs_report, _bfs_explain,
+                 (_FRONTIER, _DIRECTION)),
+    "bfs_do": Entry("bfs_do", "direction-optimizing BFS (Beamer et al., SC 2012): push "
+                    "while the frontier is small, pull while it is large",
+                    _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
+                    _bfs_report, _bfs_explain, (_FRONTIER,)),
 }

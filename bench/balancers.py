@@ -1,6 +1,6 @@
-"""Load-balancer benchmark: BFS with every balancer on graphs of opposite shapes (seed 004 §5's
-comparison: regular low-degree graphs, where the plain thread mapping wins, against hub-heavy
-ones, where the dynamic mappings do).
+"""Load-balancer benchmark: BFS with every balancer on graphs of opposite shapes (the comparison
+of Busato & Bombieri, *Graph Algorithms on GPUs*, §5: regular low-degree graphs, where the plain
+thread mapping wins, against hub-heavy ones, where the dynamic mappings do).
 
 ``python -m bench.balancers --out balancers.csv`` times, after one warm-up, the median of
 ``--runs`` BFS traversals (``BFSResult.seconds``: from the first launch to the synchronizing read
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import statistics
 import sys
 import time
@@ -26,9 +25,6 @@ from pathlib import Path
 import numpy as np
 
 from frontier.graph import Graph
-
-REPO = Path(__file__).resolve().parents[1]
-DATASETS = Path(os.environ.get("FRONTIER_DATASETS", REPO.parent / "shared" / "datasets"))
 
 
 @dataclass
@@ -60,11 +56,11 @@ def graph_builders(args: argparse.Namespace) -> dict[str, Callable[[], Graph]]:
             return load_file(path, **kw)
         return build
 
-    def generated(name: str, *params: int) -> Callable[[], Graph]:
+    def generated(spec: str) -> Callable[[], Graph]:
         def build() -> Graph:
-            from frontier import generators
+            from frontier.generators import from_spec
 
-            return getattr(generators, name)(*params)
+            return from_spec(spec)
         return build
 
     builders: dict[str, Callable[[], Graph]] = {}
@@ -73,11 +69,11 @@ def graph_builders(args: argparse.Namespace) -> dict[str, Callable[[], Graph]]:
     if args.social:
         builders[Path(args.social).name.split(".")[0]] = load(Path(args.social))
     if args.rmat_scale:
-        builders[f"rmat{args.rmat_scale}"] = generated("rmat", args.rmat_scale)
+        builders[f"rmat{args.rmat_scale}"] = generated(f"rmat:{args.rmat_scale}")
     if args.star_leaves:
-        builders[f"star{args.star_leaves}"] = generated("star", args.star_leaves + 1)
+        builders[f"star{args.star_leaves}"] = generated(f"star:{args.star_leaves + 1}")
     if args.grid:
-        builders[f"grid{args.grid}"] = generated("grid2d", args.grid, args.grid)
+        builders[f"grid{args.grid}"] = generated(f"grid:{args.grid}x{args.grid}")
     return builders
 
 
@@ -139,15 +135,21 @@ def write_csv(results: Sequence[Result], path: Path) -> None:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from frontier import available_balancers
+    from frontier.testing import dataset_dir
+    from operators import available_balancers
+
+    datasets = dataset_dir()
+
+    def shared(name: str) -> str:
+        return str(datasets / name) if datasets else ""
 
     parser = argparse.ArgumentParser(prog="python -m bench.balancers", description=__doc__)
     parser.add_argument("--out", type=Path, required=True, help="CSV file to write")
     parser.add_argument("--balancers", default=",".join(available_balancers()),
                         help="comma-separated names, parameters allowed (warp:8)")
-    parser.add_argument("--road", default=str(DATASETS / "luxembourg_osm.mtx.gz"),
+    parser.add_argument("--road", default=shared("luxembourg_osm.mtx.gz"),
                         help="road network file ('' to skip)")
-    parser.add_argument("--social", default=str(DATASETS / "email-Enron.txt.gz"),
+    parser.add_argument("--social", default=shared("email-Enron.txt.gz"),
                         help="social graph file ('' to skip)")
     parser.add_argument("--rmat-scale", type=int, default=22, help="0 to skip")
     parser.add_argument("--star-leaves", type=int, default=1_000_000, help="0 to skip")

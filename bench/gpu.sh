@@ -13,7 +13,6 @@ else
   export PYTHONPATH=$PWD
 fi
 export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=gpu
-[ -d ../shared/datasets ] || export FRONTIER_DATASETS=$PWD/.data
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
 python3 -c "import numba, numba.cuda as c, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__, 'cuda available', c.is_available())" | tee -a "$out/device.txt"
 python3 -m pytest -q -p no:cacheprovider tests 2>&1 | tee "$out/pytest-gpu.txt" | tail -15

@@ -6,7 +6,6 @@ host reads per level, device memory per edge, and validation against scipy.
 from __future__ import annotations
 
 import csv
-import os
 import statistics
 import sys
 import time
@@ -17,35 +16,32 @@ from pathlib import Path
 import numpy as np
 
 from algorithms import CATALOG
-from frontier import generators
+from frontier.generators import from_spec
 from frontier.graph import Graph
 from frontier.io import load
 from frontier.target import resolve_target
-
-REPO = Path(__file__).resolve().parents[1]
-DATASET_DIRS = [Path(os.environ.get("FRONTIER_DATASETS", REPO.parent / "shared" / "datasets")),
-                REPO / ".data"]
+from frontier.testing import dataset_dir
 
 #: Gunrock 2.1 BFS on the same H100 (shared/anchors.md, 2026-11-22), milliseconds.
 GUNROCK_BFS_MS = {"rmat21": 3.65, "grid2000": 780.0, "luxembourg_osm": 160.0,
                   "delaunay_n16": 18.5}
 
 
-def dataset_dir() -> Path | None:
-    return next((d for d in DATASET_DIRS if d.is_dir() and any(d.glob("*.gz"))), None)
+def generated_graphs(quick: bool = False) -> dict[str, str]:
+    """Name -> generator spec of the suite's generated graphs."""
+    scales = (16,) if quick else (20, 21, 22)
+    sides = (200,) if quick else (2000, 4000)
+    leaves = 10_000 if quick else 1_000_000
+    return {**{f"rmat{s}": f"rmat:{s}" for s in scales},
+            **{f"grid{side}": f"grid:{side}x{side}" for side in sides},
+            f"star{leaves}": f"star:{leaves + 1}", f"path{leaves}": f"path:{leaves}"}
 
 
 def standard_graphs(quick: bool = False) -> dict[str, Callable[[], Graph]]:
-    """Name -> builder, in the order the suite runs them."""
-    graphs: dict[str, Callable[[], Graph]] = {}
-    scales = (16,) if quick else (20, 21, 22)
-    for s in scales:
-        graphs[f"rmat{s}"] = lambda s=s: generators.rmat(s)
-    for side in ((200,) if quick else (2000, 4000)):
-        graphs[f"grid{side}"] = lambda side=side: generators.grid2d(side, side)
-    leaves = 10_000 if quick else 1_000_000
-    graphs[f"star{leaves}"] = lambda: generators.star(leaves + 1)
-    graphs[f"path{leaves}"] = lambda: generators.path(leaves)
+    """Name -> builder, in the order the suite runs them: the generated graphs, then every
+    dataset of :func:`frontier.testing.dataset_dir`."""
+    graphs: dict[str, Callable[[], Graph]] = {
+        name: lambda spec=spec: from_spec(spec) for name, spec in generated_graphs(quick).items()}
     folder = dataset_dir()
     if folder is not None:
         for path in sorted(folder.glob("*.gz")):

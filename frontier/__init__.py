@@ -2,7 +2,9 @@
 
 The graph (:class:`Graph`), the frontier (:class:`Frontier`), loaders (:func:`load`),
 generators (:mod:`frontier.generators`), targets (:func:`resolve_target`) and the atomics usable
-inside functors. The operators live in :mod:`operators`, the algorithms in :mod:`algorithms`.
+inside functors. The operators live in :mod:`operators` (the load balancers' names in
+``operators.available_balancers()``), the algorithms in :mod:`algorithms`; this package imports
+neither.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from frontier.target import Target, TargetError, resolve_target
 __all__ = [
     "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
     "FrontierOverflowError",
-    "Target", "TargetError", "resolve_target", "available_balancers",
+    "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "GraphFormatError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
     "out_degree", "in_degree", "graph_vertices", "graph_edges",
@@ -31,9 +33,3 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-
-def available_balancers() -> list[str]:
-    """Names of the load balancers ``advance(..., balancer=...)`` accepts."""
-    from operators.balancers import available_balancers as names
-
-    return names()

@@ -1,12 +1,21 @@
 """The ``frontier`` command: run an algorithm on a graph file or a generated graph, or a demo.
 
-``frontier run bfs GRAPH [--source S] [--balancer B] [--target T] [--validate]``
+``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [options]``
 ``frontier demo``
 ``frontier balancers``
-``frontier explain bfs [--balancer B] [--target T]``
+``frontier explain ALGO [--balancer B] [--target T] [options]``
+
+ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
+options, its summary lines and its explain text: adding an entry adds the commands. GRAPH is a
+file (:func:`frontier.io.load`) or a generator spec (:func:`frontier.generators.from_spec`).
+
+This module is the one place under ``frontier/`` that imports ``operators`` and ``algorithms``
+(lazily, declared in the import-linter contracts of pyproject.toml): the command sits on top of
+every layer.
 
 Bad input (a missing file, a malformed graph, a bad generator spec, an out-of-range source)
-prints one line on stderr and exits with status 2.
+prints one line on stderr and exits with status 2; a result that ``--validate`` finds different
+from scipy's, one line and status 1.
 """
 
 from __future__ import annotations
@@ -16,63 +25,30 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 
+from frontier import generators
 from frontier.graph import Graph
+from frontier.io import load
+
+if TYPE_CHECKING:
+    from algorithms.catalog import Entry, Option
 
 EXIT_BAD_INPUT = 2
-
-GENERATOR_SPECS = {
-    "rmat": "rmat:SCALE[:EDGE_FACTOR]",
-    "grid": "grid:ROWSxCOLS",
-    "gnm": "gnm:N:M",
-    "path": "path:N",
-    "star": "star:N",
-    "tree": "tree:N",
-    "chunglu": "chunglu:N:AVG_DEGREE",
-}
+EXIT_WRONG_RESULT = 1
 
 
 class CommandError(Exception):
     """Bad input to the command line: reported as one line, exit status 2."""
 
 
-def _ints(spec: str, parts: Sequence[str], low: int, high: int) -> list[int]:
-    if not low <= len(parts) <= high:
-        raise CommandError(f"graph spec {spec!r}: expected {GENERATOR_SPECS[spec.split(':')[0]]}")
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        raise CommandError(f"graph spec {spec!r}: expected whole numbers, "
-                           f"as in {GENERATOR_SPECS[spec.split(':')[0]]}") from None
-    if any(v < 0 for v in values):
-        raise CommandError(f"graph spec {spec!r}: sizes must be >= 0")
-    return values
-
-
-def graph_from_spec(spec: str) -> Graph:
-    """A graph file path, or a generator spec such as ``rmat:18``, ``grid:1000x1000``."""
-    from frontier import generators
-
-    kind, sep, rest = spec.partition(":")
-    if sep and kind in GENERATOR_SPECS:
-        builders: dict[str, Callable[[], Graph]] = {
-            "rmat": lambda: generators.rmat(*_ints(spec, rest.split(":"), 1, 2)),
-            "grid": lambda: generators.grid2d(*_ints(spec, rest.lower().split("x"), 2, 2)),
-            "gnm": lambda: generators.gnm(*_ints(spec, rest.split(":"), 2, 2)),
-            "path": lambda: generators.path(*_ints(spec, rest.split(":"), 1, 1)),
-            "star": lambda: generators.star(*_ints(spec, rest.split(":"), 1, 1)),
-            "tree": lambda: generators.binary_tree(*_ints(spec, rest.split(":"), 1, 1)),
-            "chunglu": lambda: generators.chung_lu(*_ints(spec, rest.split(":"), 2, 2)),
-        }
-        try:
-            return builders[kind]()
-        except ValueError as err:
-            raise CommandError(f"graph spec {spec!r}: {err}") from None
-    from frontier.io import load
-
-    return load(spec)
+def load_graph(graph: str) -> Graph:
+    """The graph a generator spec (``rmat:18``, ``grid:1000x1000``) names, or a graph file."""
+    if generators.is_spec(graph):
+        return generators.from_spec(graph)
+    return load(graph)
 
 
 def _median_run(fn: Callable[[], object], runs: int) -> tuple[object, float]:
@@ -85,45 +61,55 @@ def _median_run(fn: Callable[[], object], runs: int) -> tuple[object, float]:
     return result, statistics.median(times)
 
 
-def run_bfs(args: argparse.Namespace) -> int:
-    from algorithms import bfs
+def _options(entry: Entry, args: argparse.Namespace, explained: bool = False) -> dict[str, str]:
+    """The entry's options as given on the command line (those ``explain`` takes if
+    ``explained``)."""
+    return {o.name: getattr(args, o.name) for o in entry.options if not explained or o.explained}
+
+
+def run_algorithm(args: argparse.Namespace) -> int:
+    from algorithms import CATALOG
     from frontier.target import resolve_target
 
-    graph = graph_from_spec(args.graph)
+    entry = CATALOG[args.algorithm]
+    graph = load_graph(args.graph)
     if not 0 <= args.source < max(graph.num_vertices, 1) or graph.num_vertices == 0:
         raise CommandError(f"source {args.source} is out of range: the graph has "
                            f"{graph.num_vertices} vertices")
     target = resolve_target(args.target)
+    options = _options(entry, args)
     result, seconds = _median_run(
-        lambda: bfs(graph, args.source, balancer=args.balancer, target=target,
-                    frontier=args.frontier, direction=args.direction), args.runs)
+        lambda: entry.run(graph, args.source, balancer=args.balancer, target=target, **options),
+        args.runs)
     edges = result.edges_traversed
-    reached = int(np.count_nonzero(result.distances >= 0))
+    shown = "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
     print(f"graph       {args.graph}")
     print(f"|V|         {graph.num_vertices:,}")
     print(f"|E|         {graph.num_edges:,} arcs")
     print(f"target      {target.name}{' (simulator)' if target.simulated else ''}")
-    print(f"balancer    {args.balancer}, {args.frontier} frontier, {args.direction}")
+    print(f"balancer    {args.balancer}{shown}")
     print(f"source      {args.source}")
     print(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)")
     print(f"MTEPS       {edges / seconds / 1e6 if seconds > 0 else 0.0:.1f} "
           f"({edges:,} edges traversed)")
-    print(f"reached     {reached:,} vertices")
+    for label, value in entry.report(result):
+        print(f"{label:<12}{value}")
     print(f"iterations  {result.iterations}")
     if args.validate:
-        from frontier.testing import check_bfs
-
-        check_bfs(graph, args.source, result.distances, result.predecessors)
-        print("validated   distances equal scipy.sparse.csgraph; predecessors form a "
-              "shortest-path tree")
+        try:
+            entry.agrees(graph, args.source, result)
+        except AssertionError as err:
+            first = str(err).splitlines()[0] if str(err) else "no detail"
+            print(f"frontier: error: {entry.name} disagrees with scipy: {first}",
+                  file=sys.stderr)
+            return EXIT_WRONG_RESULT
+        print(f"validated   {entry.checks}")
     return 0
 
 
 def run_demo(args: argparse.Namespace) -> int:
     from algorithms import bfs
-    from frontier import generators
     from frontier.data import demo_graph_path
-    from frontier.io import load
     from frontier.target import resolve_target
     from frontier.testing import check_bfs
 
@@ -148,56 +134,73 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from algorithms.bfs import visit
-    from frontier import Frontier, generators
+    from algorithms import CATALOG
     from frontier.target import resolve_target
-    from operators import advance, explain
 
-    graph = generators.path(4)
-    target = resolve_target(args.target)
-    f = Frontier.from_vertices(graph, [0], target=target)
-    state = target.zeros(graph.num_vertices, np.int32)
-    print(explain(advance, graph, f, visit, state, state, balancer=args.balancer,
-                  output=args.frontier))
+    entry = CATALOG[args.algorithm]
+    print(entry.explain(generators.path(4), resolve_target(args.target), balancer=args.balancer,
+                        **_options(entry, args, explained=True)))
     return 0
 
 
 def run_balancers(args: argparse.Namespace) -> int:
-    from frontier import available_balancers
+    from operators import available_balancers
 
     print("\n".join(available_balancers()))
     return 0
 
 
+def _add_options(parser: argparse.ArgumentParser, options: Sequence[Option]) -> None:
+    for option in options:
+        parser.add_argument(f"--{option.name}", choices=option.choices, default=option.default,
+                            help=f"{option.help} (default {option.default})")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"frontier: error: {message}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="frontier", description=__doc__.split("\n")[0])
+    from algorithms import CATALOG
+
+    parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
+    common = _Parser(add_help=False)
+    common.add_argument("--balancer", default="thread", help="load balancer (frontier balancers)")
+    common.add_argument("--target", choices=["cuda", "cpu"], default=None,
+                        help="default: cuda when a GPU is usable, else cpu")
+
     run = sub.add_parser("run", help="run an algorithm on a graph")
-    run.add_argument("algorithm", choices=["bfs"])
-    run.add_argument("graph", help="a graph file (.mtx, .gr, SNAP edge list; .gz too) or a "
-                     "generator spec: " + ", ".join(GENERATOR_SPECS.values()))
-    run.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
-    run.add_argument("--balancer", default="thread", help="load balancer (frontier balancers)")
-    run.add_argument("--target", choices=["cuda", "cpu"], default=None,
-                     help="default: cuda when a GPU is usable, else cpu")
-    run.add_argument("--frontier", choices=["sparse", "dense"], default="sparse")
-    run.add_argument("--direction", choices=["push", "pull", "auto"], default="push",
-                     help="auto: direction-optimizing BFS")
-    run.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
-    run.add_argument("--validate", action="store_true", help="check against scipy")
-    run.set_defaults(handler=run_bfs)
+    algorithms = run.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
+    for name, entry in CATALOG.items():
+        algo = algorithms.add_parser(name, parents=[common], help=entry.description,
+                                     description=entry.description)
+        algo.add_argument("graph", help="a graph file (.mtx, .gr, SNAP edge list; .gz too) or "
+                          "a generator spec: " + ", ".join(f.usage for f in
+                                                           generators.SPECS.values()))
+        algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
+        _add_options(algo, entry.options)
+        algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
+        algo.add_argument("--validate", action="store_true",
+                          help=f"check against scipy: {entry.checks}")
+        algo.set_defaults(handler=run_algorithm)
 
     demo = sub.add_parser("demo", help="BFS on a generated and a shipped road graph, validated")
     demo.add_argument("--target", choices=["cuda", "cpu"], default=None)
     demo.set_defaults(handler=run_demo)
 
-    explain = sub.add_parser("explain", help="print the kernel an algorithm's advance runs")
-    explain.add_argument("algorithm", choices=["bfs"])
-    explain.add_argument("--balancer", default="thread")
-    explain.add_argument("--target", choices=["cuda", "cpu"], default=None)
-    explain.add_argument("--frontier", choices=["sparse", "dense"], default="sparse")
-    explain.set_defaults(handler=run_explain)
+    explain = sub.add_parser("explain", help="print the kernel an algorithm's step runs")
+    explained = explain.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
+    for name, entry in CATALOG.items():
+        algo = explained.add_parser(name, parents=[common], help=entry.description,
+                                    description=entry.description)
+        _add_options(algo, [o for o in entry.options if o.explained])
+        algo.set_defaults(handler=run_explain)
 
     balancers = sub.add_parser("balancers", help="list the load balancers")
     balancers.set_defaults(handler=run_balancers)
@@ -219,8 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except FileNotFoundError as err:
         print(f"frontier: error: no such file: {err.filename or err}", file=sys.stderr)
-    except (CommandError, GraphFormatError, GraphError, FrontierError, TargetError,
-            BalancerError) as err:
+    except (CommandError, generators.SpecError, GraphFormatError, GraphError, FrontierError,
+            TargetError, BalancerError) as err:
         print(f"frontier: error: {err}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

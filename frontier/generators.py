@@ -5,6 +5,10 @@ paths, stars and binary trees, and Chung-Lu power-law graphs (:func:`chung_lu`).
 is vectorized numpy and draws from ``numpy.random.default_rng(seed)``, so the same arguments
 always give the same arrays.
 
+A *spec* names a generated graph in one string (``rmat:18``, ``grid:1000x1000``), for the command
+line, the benchmarks and tests: :func:`from_spec` builds it, :func:`is_spec` tells a spec from a
+file path, and :data:`SPECS` is the registry of the forms (one :class:`SpecForm` per generator).
+
 Undirected graphs store every edge as two arcs and never hold self-loops or repeated edges.
 ``weights=(low, high)`` attaches integer weights drawn uniformly from ``low .. high``
 (inclusive, int64): one per undirected edge, shared by its two arcs, drawn after the structure
@@ -14,13 +18,17 @@ Undirected graphs store every edge as two arcs and never hold self-loops or repe
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
 
 from frontier.graph import VERTEX_DTYPE, Graph, from_sorted_keys
 
-__all__ = ["rmat", "gnm", "grid2d", "path", "star", "binary_tree", "chung_lu"]
+__all__ = ["rmat", "gnm", "grid2d", "path", "star", "binary_tree", "chung_lu",
+           "SpecForm", "SPECS", "SpecError", "from_spec", "is_spec"]
 
 WeightRange = tuple[int, int]
 
@@ -272,3 +280,73 @@ def chung_lu(n: int, avg_degree: float, exponent: float = 2.5, seed: int = 0,
     dst = np.repeat(ids, rng.multinomial(m, p)) if n else ids
     rng.shuffle(dst)
     return _graph(src, dst, n, False, weights, rng)
+
+
+# specs ----------------------------------------------------------------------------------------
+
+class SpecError(ValueError):
+    """A malformed generator spec; the message is one line naming the spec and what was
+    expected."""
+
+
+@dataclass(frozen=True)
+class SpecForm:
+    """One form of generator spec: ``KIND:`` then ``low .. high`` whole numbers joined by
+    ``separator``, handed positionally to ``build``. ``usage`` is the form as users read it,
+    ``example`` a small instance of it (tests and help build it)."""
+
+    kind: str
+    usage: str
+    build: Callable[..., Graph]
+    low: int
+    high: int
+    example: str
+    separator: str = ":"
+
+    def numbers(self, spec: str, rest: str) -> list[int]:
+        """The whole numbers of ``rest`` (the part of ``spec`` after ``KIND:``)."""
+        parts = rest.lower().split(self.separator)
+        if not self.low <= len(parts) <= self.high:
+            raise SpecError(f"generator spec {spec!r}: expected {self.usage}")
+        if not all(_WHOLE.fullmatch(p) for p in parts):
+            raise SpecError(f"generator spec {spec!r}: expected whole numbers, as in "
+                            f"{self.usage}")
+        return [int(p) for p in parts]
+
+
+_WHOLE = re.compile(r"[0-9]+")
+
+#: Kind -> form of every generator spec.
+SPECS: dict[str, SpecForm] = {form.kind: form for form in (
+    SpecForm("rmat", "rmat:SCALE[:EDGE_FACTOR]", rmat, 1, 2, "rmat:6:4"),
+    SpecForm("grid", "grid:ROWSxCOLS", grid2d, 2, 2, "grid:4x5", separator="x"),
+    SpecForm("gnm", "gnm:N:M", gnm, 2, 2, "gnm:20:40"),
+    SpecForm("path", "path:N", path, 1, 1, "path:10"),
+    SpecForm("star", "star:N", star, 1, 1, "star:10"),
+    SpecForm("tree", "tree:N", binary_tree, 1, 1, "tree:10"),
+    SpecForm("chunglu", "chunglu:N:AVG_DEGREE", chung_lu, 2, 2, "chunglu:50:4"),
+)}
+
+
+def is_spec(text: str) -> bool:
+    """Whether ``text`` is meant as a generator spec (``KIND:...`` with a registered kind),
+    well-formed or not, rather than a file path."""
+    kind, sep, _ = text.partition(":")
+    return bool(sep) and kind in SPECS
+
+
+def from_spec(spec: str) -> Graph:
+    """The graph a spec names, built with the generator's defaults (seed 0, undirected):
+    ``rmat:SCALE[:EDGE_FACTOR]``, ``grid:ROWSxCOLS``, ``gnm:N:M``, ``path:N``, ``star:N``,
+    ``tree:N`` (binary tree), ``chunglu:N:AVG_DEGREE``. :class:`SpecError` on a malformed spec
+    or sizes the generator refuses."""
+    kind, sep, rest = spec.partition(":")
+    form = SPECS.get(kind) if sep else None
+    if form is None:
+        forms = ", ".join(f.usage for f in SPECS.values())
+        raise SpecError(f"generator spec {spec!r}: expected one of {forms}")
+    numbers = form.numbers(spec, rest)
+    try:
+        return form.build(*numbers)
+    except ValueError as err:
+        raise SpecError(f"generator spec {spec!r}: {err}") from None

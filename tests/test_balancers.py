@@ -2,7 +2,7 @@
 output; BFS with each equals scipy; the warp intrinsics behave as on the hardware.
 
 The ``cuda`` tests run the generated kernels on a GPU, or in Numba's CUDA simulator with
-``NUMBA_ENABLE_CUDASIM=1`` (CI), where the warp intrinsics are :mod:`frontier.testing.warp`. The
+``NUMBA_ENABLE_CUDASIM=1`` (CI), where the warp intrinsics are :mod:`frontier.simulated_warp`. The
 simulator runs every GPU thread as a Python thread, so graphs stay tiny and examples few.
 """
 
@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from numba import cuda
 
 from algorithms import bfs
-from frontier import Frontier, Graph, atomic_add, available_balancers
+from frontier import Frontier, Graph, atomic_add
 from frontier.target import cuda_usable, resolve_target
 from frontier.testing import assert_same_set, check_bfs, graphs, graphs_with_source, vertex_subsets
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
-from operators import BalancerError, advance, explain, get_balancer
+from operators import BalancerError, advance, available_balancers, explain, get_balancer
 from operators.balancers import (
     BlockMapped,
     CtaWarpScan,
@@ -43,20 +43,15 @@ def on_cuda(test):
     return pytest.mark.simulator(skip(test))
 
 
-NEW = ["block", "warp", "dynamic_warp", "cta_warp_scan", "two_phase", "multi_phase"]
-#: Balancers and parameters the property test runs: defaults, narrow virtual warps, a hub
-#: threshold every graph passes, and chunks small enough to need several blocks.
-VARIANTS = [
-    pytest.param("block", id="block"),
-    pytest.param("warp", id="warp32"),
+#: Every registered balancer: a new one is tested without editing this module.
+BALANCERS = available_balancers()
+#: Parameters the property test runs besides each balancer's defaults: narrow virtual warps, a
+#: hub threshold every graph passes, and chunks small enough to need several blocks.
+VARIANTS = [pytest.param(name, id=name) for name in BALANCERS] + [
     pytest.param("warp:2", id="warp2"),
     pytest.param("warp:8", id="warp8"),
-    pytest.param("dynamic_warp", id="dynamic_warp"),
     pytest.param(DynamicWarp(min_width=2, threshold=3), id="dynamic_warp-hubs3"),
-    pytest.param("cta_warp_scan", id="cta_warp_scan"),
-    pytest.param("two_phase", id="two_phase"),
     pytest.param("two_phase:1", id="two_phase1"),
-    pytest.param("multi_phase", id="multi_phase"),
     pytest.param(MultiPhase(items_per_thread=1, iterations=3), id="multi_phase1x3"),
 ]
 KINDS = ("sparse", "dense")
@@ -126,8 +121,12 @@ def skewed_graph() -> Graph:
 
 
 # registry and parameters (no kernels) ---------------------------------------------------------
-def test_every_balancer_is_registered_and_parsed():
-    assert set(NEW) < set(available_balancers())
+@pytest.mark.parametrize("name", BALANCERS)
+def test_every_registered_name_gives_that_balancer(name):
+    assert get_balancer(name).name == name
+
+
+def test_balancer_parameters_are_parsed():
     assert get_balancer("warp:8") == VirtualWarp(8)
     assert get_balancer("block:128") == BlockMapped(128)
     assert get_balancer("two_phase:3") == TwoPhase(3)
@@ -158,7 +157,7 @@ def test_shared_memory_beyond_the_static_limit_is_refused():
         TwoPhase(items_per_thread=64, threads=1024).bind(g, resolve_target("cpu"))
 
 
-@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("name", BALANCERS)
 def test_balancers_run_as_the_sequential_loop_on_the_cpu(name):
     g = skewed_graph()
     f = Frontier.from_vertices(g, [0, 1, 4, 0], target="cpu")
@@ -181,7 +180,7 @@ def test_each_frontier_edge_is_visited_once_and_the_output_matches_thread(balanc
 
 
 @on_cuda
-@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("name", BALANCERS)
 def test_hubs_medium_and_thin_vertices_in_every_input_and_output_form(name):
     g = skewed_graph()
     ids = np.array([0, 3, 1, 21, 2, 5, 0, 7, 6])
@@ -191,7 +190,7 @@ def test_hubs_medium_and_thin_vertices_in_every_input_and_output_form(name):
 
 
 @on_cuda
-@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("name", BALANCERS)
 def test_empty_frontiers_visit_nothing(name):
     g = skewed_graph()
     for kind in KINDS:
@@ -200,7 +199,7 @@ def test_empty_frontiers_visit_nothing(name):
 
 
 @on_cuda
-@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("name", BALANCERS)
 @pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=3 if SIMULATED else 25)
 @given(case=graphs_with_source(max_vertices=16, max_edges=40))
@@ -210,15 +209,25 @@ def test_bfs_with_each_balancer_equals_scipy(name, kind, case):
     check_bfs(graph, source, result.distances, result.predecessors)
 
 
+#: What each balancer's kernel must show (keyed by balancer spec).
+TECHNIQUE_MARKS = {
+    "thread": ["range(tid, num_vertices, nthreads)",
+               "range(row_offsets[src], row_offsets[src + 1])"],
+    "block": ["cuda.blockIdx.x, num_vertices, cuda.gridDim.x"],
+    "warp:8": ["shfl_idx(FULL, src, 0, 8)"],
+    "dynamic_warp": ["dw_ratio", "hub_list", "shfl_idx(FULL, src, 0, vw)"],
+    "cta_warp_scan": ["syncthreads_or", "ballot(FULL", "shfl_up(FULL"],
+    "two_phase": ["def degree_sums_dense", "def degree_offsets_dense", "chunk_starts"],
+    "multi_phase": ["def degree_offsets_dense", "cuda.local.array", "syncwarp(FULL)"],
+}
+
+
+def test_technique_marks_cover_every_registered_balancer():
+    assert {spec.partition(":")[0] for spec in TECHNIQUE_MARKS} == set(BALANCERS)
+
+
 @on_cuda
-@pytest.mark.parametrize("name,marks", [
-    ("block", ["cuda.blockIdx.x, num_vertices, cuda.gridDim.x"]),
-    ("warp:8", ["shfl_idx(FULL, src, 0, 8)"]),
-    ("dynamic_warp", ["dw_ratio", "hub_list", "shfl_idx(FULL, src, 0, vw)"]),
-    ("cta_warp_scan", ["syncthreads_or", "ballot(FULL", "shfl_up(FULL"]),
-    ("two_phase", ["def degree_sums_dense", "def degree_offsets_dense", "chunk_starts"]),
-    ("multi_phase", ["def degree_offsets_dense", "cuda.local.array", "syncwarp(FULL)"]),
-])
+@pytest.mark.parametrize("name,marks", TECHNIQUE_MARKS.items())
 def test_explain_shows_each_technique(name, marks):
     g = skewed_graph()
     f = Frontier.from_vertices(g, [0], kind="dense", target="cuda")
@@ -396,7 +405,7 @@ def warp_larger_than_the_block(out):
     (warp_larger_than_the_block, 16, "does not exist"),
 ])
 def test_what_the_hardware_leaves_undefined_raises_in_the_simulator(kernel, threads, message):
-    from frontier.testing.warp import WarpError
+    from frontier.simulated_warp import WarpError
 
     with pytest.raises(WarpError, match=message):
         kernel[1, threads](np.zeros(threads, np.int64))

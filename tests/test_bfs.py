@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given
@@ -12,10 +9,9 @@ from hypothesis import given
 from algorithms import bfs
 from frontier import Graph
 from frontier.io import load
-from frontier.testing import check_bfs, graphs_with_source
+from frontier.testing import check_bfs, dataset_dir, graphs_with_source
 
-DATASETS = Path(os.environ.get("FRONTIER_DATASETS",
-                               Path(__file__).resolve().parents[2] / "shared" / "datasets"))
+DATASETS = dataset_dir()
 
 
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
@@ -68,7 +64,7 @@ def test_bfs_does_not_modify_the_graph(target):
     np.testing.assert_array_equal(g.col_indices, before[1])
 
 
-DATASET_FILES = sorted(p.name for p in DATASETS.glob("*.gz")) if DATASETS.is_dir() else []
+DATASET_FILES = sorted(p.name for p in DATASETS.glob("*.gz")) if DATASETS else []
 
 
 @pytest.mark.skipif(not DATASET_FILES, reason="shared/datasets not found")
@@ -81,7 +77,7 @@ def test_bfs_equals_scipy_on_real_dataset_on_cpu(name):
 
 
 @pytest.mark.simulator
-@pytest.mark.skipif(not (DATASETS / "rome99.gr.gz").exists(), reason="shared/datasets not found")
+@pytest.mark.skipif("rome99.gr.gz" not in DATASET_FILES, reason="shared/datasets not found")
 def test_bfs_equals_scipy_on_rome99_with_cuda_kernels():
     from frontier.target import cuda_usable
 

@@ -1,4 +1,5 @@
-"""The ``frontier`` command: output of run/demo/explain, and one-line errors with exit status 2."""
+"""The ``frontier`` command: every catalog algorithm runs and explains, output of run/demo/explain,
+and one-line errors with exit status 2."""
 
 from __future__ import annotations
 
@@ -7,13 +8,105 @@ import sys
 
 import pytest
 
+from algorithms import CATALOG
+from algorithms.catalog import Entry, Option
+from frontier import generators
 from frontier.cli import main
+from operators import available_balancers
 
 
 def run_cli(capsys, *argv):
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exit:  # argparse's usage errors
+        code = exit.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+OPTION_CHOICES = [pytest.param(name, option.name, choice, id=f"{name}-{option.name}={choice}")
+                  for name, entry in CATALOG.items()
+                  for option in entry.options for choice in option.choices]
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_every_catalog_algorithm_runs_on_a_spec_graph_and_validates(capsys, name):
+    code, out, err = run_cli(capsys, "run", name, "grid:6x7", "--target", "cpu", "--validate",
+                             "--runs", "1")
+    assert code == 0, err
+    assert "|V|         42" in out and f"validated   {CATALOG[name].checks}" in out
+
+
+@pytest.mark.parametrize("name, option, choice", OPTION_CHOICES)
+def test_every_option_choice_of_every_algorithm_runs_and_is_shown(capsys, name, option, choice):
+    code, out, err = run_cli(capsys, "run", name, "rmat:6", "--target", "cpu", "--validate",
+                             "--runs", "1", f"--{option}", choice)
+    assert code == 0, err
+    shown = next(o.shown for o in CATALOG[name].options if o.name == option).format(choice)
+    assert f", {shown}" in out.split("balancer    ")[1].splitlines()[0]
+
+
+@pytest.mark.parametrize("kind", sorted(generators.SPECS))
+def test_run_accepts_every_generator_spec_form(capsys, kind):
+    spec = generators.SPECS[kind].example
+    code, out, err = run_cli(capsys, "run", "bfs", spec, "--target", "cpu", "--validate",
+                             "--runs", "1")
+    assert code == 0, err
+    assert f"|V|         {generators.from_spec(spec).num_vertices:,}" in out
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_every_catalog_algorithm_explains_its_kernel(capsys, name):
+    code, out, err = run_cli(capsys, "explain", name, "--target", "cpu")
+    assert code == 0, err
+    assert out.startswith("def ")
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_options_an_algorithm_does_not_take_are_refused(capsys, name):
+    taken = {o.name for o in CATALOG[name].options}
+    others = sorted({o.name for e in CATALOG.values() for o in e.options} - taken) or ["nosuch"]
+    code, _, err = run_cli(capsys, "run", name, "path:3", f"--{others[0]}", "x")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def fake_entry(agrees) -> Entry:
+    """A catalog entry that runs BFS under another name, with an option of its own."""
+    def run(graph, source, colour="red", **options):
+        return CATALOG["bfs"].run(graph, source, **options)
+
+    def explain(graph, target, balancer, colour):
+        return f"{colour} kernel"
+
+    return Entry("fake", "a BFS in disguise", run, CATALOG["bfs"].scipy, agrees, "it agrees",
+                 lambda result: [("colour", "seen")], explain,
+                 (Option("colour", ("red", "blue"), "red", "a colour", shown="{} colour"),))
+
+
+def test_a_new_catalog_entry_is_a_command_with_its_options(capsys, monkeypatch):
+    monkeypatch.setitem(CATALOG, "fake", fake_entry(lambda graph, source, result: None))
+    code, out, err = run_cli(capsys, "run", "fake", "path:4", "--colour", "blue", "--target",
+                             "cpu", "--runs", "1", "--validate")
+    assert code == 0, err
+    for line in ("balancer    thread, blue colour", "colour      seen", "validated   it agrees"):
+        assert line in out
+    assert run_cli(capsys, "explain", "fake", "--colour", "blue")[1] == "blue kernel\n"
+
+
+def test_a_result_that_disagrees_with_scipy_is_one_line_and_exit_1(capsys, monkeypatch):
+    def disagree(graph, source, result):
+        raise AssertionError("vertex 3: distance 2, expected 1\nmore detail")
+
+    monkeypatch.setitem(CATALOG, "fake", fake_entry(disagree))
+    code, _, err = run_cli(capsys, "run", "fake", "path:4", "--target", "cpu", "--runs", "1",
+                           "--validate")
+    assert code == 1
+    assert err == "frontier: error: fake disagrees with scipy: vertex 3: distance 2, expected 1\n"
+
+
+def test_balancers_lists_the_registry(capsys):
+    code, out, _ = run_cli(capsys, "balancers")
+    assert code == 0 and out.split() == available_balancers()
 
 
 def test_run_bfs_on_a_generator_spec_prints_sizes_time_mteps_and_validates(capsys):
@@ -35,6 +128,9 @@ def test_run_bfs_dense_frontier_host_loop_on_rmat(capsys):
     (["run", "bfs", "/no/such/graph.mtx"], "no such file"),
     (["run", "bfs", "grid:10xten"], "expected whole numbers"),
     (["run", "bfs", "rmat:1:2:3"], "expected rmat:SCALE"),
+    (["run", "bfs", "rmat:31"], "scale is 31"),
+    (["run", "nosuch", "path:5"], "invalid choice: 'nosuch'"),
+    (["explain", "nosuch"], "invalid choice: 'nosuch'"),
     (["run", "bfs", "path:5", "--source", "5", "--target", "cpu"], "source 5 is out of range"),
     (["run", "bfs", "path:5", "--balancer", "nope", "--target", "cpu"], "unknown balancer"),
     (["run", "bfs", "path:5", "--runs", "0"], "--runs must be >= 1"),

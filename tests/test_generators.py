@@ -317,3 +317,82 @@ def test_chung_lu_refuses_bad_arguments(kwargs, word):
 def test_chung_lu_on_no_vertices_is_empty():
     g = generators.chung_lu(0, 0)
     assert (g.num_vertices, g.num_edges) == (0, 0)
+
+
+# specs -----------------------------------------------------------------------------------------
+
+# the generator call each registered form's example stands for
+SPEC_EXAMPLES = {
+    "rmat": lambda: generators.rmat(6, 4),
+    "grid": lambda: generators.grid2d(4, 5),
+    "gnm": lambda: generators.gnm(20, 40),
+    "path": lambda: generators.path(10),
+    "star": lambda: generators.star(10),
+    "tree": lambda: generators.binary_tree(10),
+    "chunglu": lambda: generators.chung_lu(50, 4),
+}
+
+
+def test_spec_examples_cover_every_registered_form():
+    assert set(SPEC_EXAMPLES) == set(generators.SPECS)
+
+
+@pytest.mark.parametrize("kind", sorted(generators.SPECS))
+def test_spec_example_builds_the_generator_graph(kind):
+    form = generators.SPECS[kind]
+    assert form.example.startswith(f"{kind}:") and generators.is_spec(form.example)
+    assert_identical(generators.from_spec(form.example), SPEC_EXAMPLES[kind]())
+
+
+def test_rmat_spec_edge_factor_defaults_to_the_generator_default():
+    assert_identical(generators.from_spec("rmat:5"), generators.rmat(5))
+
+
+def test_grid_spec_accepts_an_upper_case_x():
+    assert_identical(generators.from_spec("grid:3X4"), generators.grid2d(3, 4))
+
+
+def one_line_spec_error(spec: str) -> str:
+    with pytest.raises(generators.SpecError) as info:
+        generators.from_spec(spec)
+    message = str(info.value)
+    assert isinstance(info.value, ValueError) and "\n" not in message and repr(spec) in message
+    return message
+
+
+@pytest.mark.parametrize("kind", sorted(generators.SPECS))
+def test_spec_with_too_many_numbers_names_the_expected_form(kind):
+    form = generators.SPECS[kind]
+    spec = form.separator.join([f"{kind}:1"] + ["1"] * form.high)
+    assert f"expected {form.usage}" in one_line_spec_error(spec)
+
+
+@pytest.mark.parametrize("kind", sorted(generators.SPECS))
+@pytest.mark.parametrize("number", ["ten", "-1", "2.5", "", " 3"])
+def test_spec_with_a_number_that_is_not_whole_names_the_expected_form(kind, number):
+    form = generators.SPECS[kind]
+    spec = form.separator.join([f"{kind}:{number}"] + ["3"] * (form.low - 1))
+    assert f"expected whole numbers, as in {form.usage}" in one_line_spec_error(spec)
+
+
+@pytest.mark.parametrize("spec", ["nosuch:3", "rmat", "RMAT:3"])
+def test_unknown_spec_kind_lists_every_form(spec):
+    message = one_line_spec_error(spec)
+    assert all(form.usage in message for form in generators.SPECS.values())
+
+
+@pytest.mark.parametrize("spec, word", [("rmat:31", "scale"), ("gnm:5:100", "m is 100"),
+                                        ("chunglu:10:20", "avg_degree")])
+def test_spec_sizes_the_generator_refuses_give_its_reason(spec, word):
+    assert word in one_line_spec_error(spec)
+
+
+@pytest.mark.parametrize("text", ["graph.mtx", "data/rmat.mtx.gz", "/tmp/a:b.gr", "C:\\g.mtx",
+                                  "rmat", "nosuch:3"])
+def test_file_paths_and_unknown_kinds_are_not_specs(text):
+    assert not generators.is_spec(text)
+
+
+@pytest.mark.parametrize("text", ["rmat:18", "grid:10xten", "tree:"])
+def test_registered_kinds_are_specs_even_when_malformed(text):
+    assert generators.is_spec(text)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import gzip
-import os
 import pickle
 from pathlib import Path
 
@@ -19,8 +18,9 @@ import frontier.io as fio
 from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import GraphFormatError, load, load_with_labels
+from frontier.testing import dataset_dir
 
-DATASETS = Path(os.environ.get("FRONTIER_DATASETS", "/work/shared/datasets"))
+DATASETS = dataset_dir()
 
 # name: (load options, |V|, |E| arcs, max out-degree, directed, weighted, weak components),
 # as published in the datasets README
@@ -36,10 +36,10 @@ README_COUNTS = {
 
 
 def dataset(name: str) -> Path:
-    path = DATASETS / name
-    if not path.exists():
-        pytest.skip(f"{path} not available")
-    return path
+    if DATASETS is None or not (DATASETS / name).exists():
+        pytest.skip(f"{name} not available (FRONTIER_DATASETS, or shared/datasets beside the "
+                    "repository)")
+    return DATASETS / name
 
 
 def write(path: Path, text: str) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
@@ -488,3 +489,44 @@ def test_package_exports_every_public_name() -> None:
         assert callable(getattr(ft, name))
     with pytest.raises(AttributeError):
         ft.no_such_name  # noqa: B018
+
+
+# dataset_dir -----------------------------------------------------------------------------------
+@pytest.fixture
+def repo(tmp_path, monkeypatch) -> Any:
+    """A repository folder beside a shared folder, neither holding datasets yet."""
+    from frontier.testing import datasets
+
+    monkeypatch.delenv("FRONTIER_DATASETS", raising=False)
+    monkeypatch.setattr(datasets, "_REPO", tmp_path / "repo")
+    (tmp_path / "repo").mkdir()
+    return tmp_path / "repo"
+
+
+def test_dataset_dir_prefers_the_shared_folder_beside_the_repository(repo) -> None:
+    (repo / ".data").mkdir()
+    (repo.parent / "shared" / "datasets").mkdir(parents=True)
+    assert ft.dataset_dir() == repo.parent / "shared" / "datasets"
+
+
+def test_dataset_dir_falls_back_to_the_repositorys_data_folder(repo) -> None:
+    (repo / ".data").mkdir()
+    assert ft.dataset_dir() == repo / ".data"
+
+
+def test_dataset_dir_is_none_when_no_folder_exists(repo) -> None:
+    assert ft.dataset_dir() is None
+
+
+def test_dataset_dir_is_the_environment_variable_when_set(repo, monkeypatch) -> None:
+    (repo.parent / "shared" / "datasets").mkdir(parents=True)
+    monkeypatch.setenv("FRONTIER_DATASETS", str(repo / "mine"))
+    assert ft.dataset_dir() is None
+    (repo / "mine").mkdir()
+    assert ft.dataset_dir() == repo / "mine"
+
+
+def test_dataset_dir_of_this_checkout_is_relative_to_the_repository(monkeypatch) -> None:
+    monkeypatch.delenv("FRONTIER_DATASETS", raising=False)
+    repo = Path(ft.__file__).resolve().parents[2]
+    assert ft.dataset_dir() in (repo.parent / "shared" / "datasets", repo / ".data", None)

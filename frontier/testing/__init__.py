@@ -14,6 +14,9 @@ raises ``AssertionError`` naming the first wrong vertices::
         distances, predecessors = my_bfs(graph, source)   # int32 host arrays, -1 = none
         check_bfs(graph, source, distances, predecessors)
 
+:func:`dataset_dir` finds the shared real-world datasets (``$FRONTIER_DATASETS``, else beside the
+repository).
+
 The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subsets`) need the
 ``hypothesis`` package (``pip install 'frontier-graph[test]'``) and are imported on first use; the
 references and checks work without it.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from frontier.testing.datasets import dataset_dir
 from frontier.testing.reference import (
     assert_same_set,
     check_bfs,
@@ -51,6 +55,7 @@ __all__ = [
     "check_components",
     "check_spanning_forest",
     "assert_same_set",
+    "dataset_dir",
 ]
 
 _STRATEGIES = ("graphs", "graphs_with_source", "vertex_subsets")

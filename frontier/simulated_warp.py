@@ -1,5 +1,6 @@
 """Warp intrinsics for Numba's CUDA simulator, which has none (no ``shfl_*_sync``, ``ballot_sync``,
-``syncwarp``), so that CI can run the generated kernels of every load balancer.
+``syncwarp``), so that CI can run the generated kernels of every load balancer. A core module:
+:mod:`frontier.warp_intrinsics` hands these to generated kernels whenever the simulator runs them.
 
 The simulator runs each GPU thread of a block as a Python thread (``numba.cuda.simulator.kernel``:
 a ``BlockThread`` per thread, with ``threadIdx`` and its block's ``BlockManager``). Here a warp is

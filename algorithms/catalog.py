@@ -83,15 +83,20 @@ def _bfs_report(result: Any) -> list[tuple[str, str]]:
 
 
 def _bfs_explain(graph: Graph, target: Target, balancer: str = "thread",
-                 frontier: str = "sparse") -> str:
-    """The push advance of one BFS level (:func:`algorithms.bfs.visit`) from vertex 0."""
-    from algorithms.bfs import visit
+                 frontier: str = "sparse", direction: str = "push") -> str:
+    """The kernels a BFS from vertex 0 runs: :func:`operators.explain` of its ``traverse``."""
+    from algorithms.bfs import unvisited, visit
     from frontier.frontier import Frontier
-    from operators import advance, explain
+    from operators import explain, traverse
 
-    f = Frontier.from_vertices(graph, [0], target=target)
+    f = Frontier.from_vertices(graph, [0], kind=frontier, target=target)
     state = target.zeros(graph.num_vertices, np.int32)
-    return explain(advance, graph, f, visit, state, state, balancer=balancer, output=frontier)
+    return explain(traverse, graph, f, visit, state, state, condition=unvisited,
+                   direction=direction, balancer=balancer)
+
+
+def _bfs_do_explain(graph: Graph, target: Target, **options: Any) -> str:
+    return _bfs_explain(graph, target, direction="auto", **options)
 
 
 def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
@@ -100,9 +105,8 @@ def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
 
 _FRONTIER = Option("frontier", ("sparse", "dense"), "sparse",
                    "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
-# explain shows the push advance only (the pull kernels join it with issue 8, item 9)
 _DIRECTION = Option("direction", ("push", "pull", "auto"), "push",
-                    "auto: direction-optimizing BFS", explained=False)
+                    "auto: direction-optimizing BFS")
 _BFS_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
 
 CATALOG: dict[str, Entry] = {
@@ -112,5 +116,5 @@ CATALOG: dict[str, Entry] = {
     "bfs_do": Entry("bfs_do", "direction-optimizing BFS (Beamer et al., SC 2012): push "
                     "while the frontier is small, pull while it is large",
                     _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
-                    _bfs_report, _bfs_explain, (_FRONTIER,)),
+                    _bfs_report, _bfs_do_explain, (_FRONTIER,)),
 }

@@ -211,9 +211,9 @@ def test_bfs_with_each_balancer_equals_scipy(name, kind, case):
 
 #: What each balancer's kernel must show (keyed by balancer spec).
 TECHNIQUE_MARKS = {
-    "thread": ["range(tid, num_vertices, nthreads)",
+    "thread": ["range(tid, universe, nthreads)",
                "range(row_offsets[src], row_offsets[src + 1])"],
-    "block": ["cuda.blockIdx.x, num_vertices, cuda.gridDim.x"],
+    "block": ["cuda.blockIdx.x, universe, cuda.gridDim.x"],
     "warp:8": ["shfl_idx(FULL, src, 0, 8)"],
     "dynamic_warp": ["dw_ratio", "hub_list", "shfl_idx(FULL, src, 0, vw)"],
     "cta_warp_scan": ["syncthreads_or", "ballot(FULL", "shfl_up(FULL"],

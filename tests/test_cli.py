@@ -59,7 +59,7 @@ def test_run_accepts_every_generator_spec_form(capsys, kind):
 def test_every_catalog_algorithm_explains_its_kernel(capsys, name):
     code, out, err = run_cli(capsys, "explain", name, "--target", "cpu")
     assert code == 0, err
-    assert out.startswith("def ")
+    assert out.startswith("# --- ") and "\ndef " in out
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
@@ -154,9 +154,12 @@ def test_demo_validates_bfs_on_generated_and_shipped_graphs(capsys):
     assert out.count("equal to scipy.sparse.csgraph") == 2 and "luxembourg_osm" in out
 
 
-def test_explain_prints_the_generated_advance_kernel(capsys):
+def test_explain_prints_the_kernels_bfs_runs_in_each_direction(capsys):
     code, out, _ = run_cli(capsys, "explain", "bfs", "--target", "cpu")
-    assert code == 0 and out.startswith("def advance_thread_sparse_to_sparse__visit(")
+    assert code == 0 and "def traverse_thread_vertices_sparse_to_sparse__visit(" in out
+    assert "pull" not in out
+    code, out, _ = run_cli(capsys, "explain", "bfs", "--target", "cpu", "--direction", "auto")
+    assert code == 0 and "push steps, fused" in out and "def pull_thread_" in out
 
 
 def test_console_entry_point_exits_2_on_missing_file():

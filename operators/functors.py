@@ -7,7 +7,8 @@ become constants of the compiled code. The Numba CUDA simulator, by contrast, ru
 Python and reads them live. So that every target computes the same thing, a functor is identified
 (and its compiled code cached) by:
 
-* its code object (two lambdas with the same text on the same line are the same functor);
+* what its code does: name, bytecode, constants, names (the same lambda written on another
+  line, or created anew in every iteration of a loop, is the same functor);
 * its closure values and default arguments;
 * the current values of the module globals it reads: a functor reading a global ``K`` is compiled
   again when ``K`` changes. Only values Numba can freeze and Python can hash are allowed there
@@ -74,7 +75,17 @@ def as_functor(fn: Any, role: str = "functor") -> Functor:
                  for n in sorted(_global_names(code)) if n in fn.__globals__)
     params = list(inspect.signature(fn).parameters)
     wants_graph = bool(params) and params[-1] == GRAPH_PARAMETER
-    return Functor(fn, (code, closure, defaults, glob), name, location, wants_graph)
+    return Functor(fn, (_code_key(code), closure, defaults, glob), name, location, wants_graph)
+
+
+def _code_key(code: types.CodeType) -> tuple:
+    """What a function's code does, without where it was written: the same lambda text on
+    another line (or in a loop) is the same functor."""
+    consts = tuple(_code_key(c) if isinstance(c, types.CodeType) else (type(c), c)
+                   for c in code.co_consts)
+    return (code.co_name, code.co_code, consts, code.co_names, code.co_varnames,
+            code.co_freevars, code.co_cellvars, code.co_argcount, code.co_posonlyargcount,
+            code.co_kwonlyargcount, code.co_flags)
 
 
 def _global_names(code: types.CodeType) -> set[str]:

@@ -1,6 +1,6 @@
-"""Load-balancer benchmark: BFS with every balancer on graphs of opposite shapes (seed 004 §5's
-comparison: regular low-degree graphs, where the plain thread mapping wins, against hub-heavy
-ones, where the dynamic mappings do).
+"""Load-balancer benchmark: BFS with every balancer on graphs of opposite shapes (Busato & Bombieri,
+*Graph Algorithms on GPUs*, §5's comparison: regular low-degree graphs, where the plain thread
+mapping wins, against hub-heavy ones, where the dynamic mappings do).
 
 ``python -m bench.balancers --out balancers.csv`` times, after one warm-up, the median of
 ``--runs`` BFS traversals (``BFSResult.seconds``: from the first launch to the synchronizing read

@@ -1,10 +1,11 @@
 """Warp-level intrinsics that generated kernels call by plain names, on CUDA and in the simulator.
 
-Load balancers that cooperate within a warp (seed 004 §5.1.2 virtual warps, §5.2.1 dynamic virtual
-warps, §5.2.2 CTA+warp+scan, §5.5 coalesced expansion) exchange values between lanes with shuffles
-and votes. Generated source calls them by the names below; :func:`intrinsics` is the one place that
-decides what those names mean: Numba CUDA's ``*_sync`` intrinsics on a GPU, or the faithful Python
-versions of :mod:`frontier.testing.warp` in Numba's CUDA simulator, which has none.
+Load balancers that cooperate within a warp (Busato & Bombieri, *Graph Algorithms on GPUs*: §5.1.2
+virtual warps, §5.2.1 dynamic virtual warps, §5.2.2 CTA+warp+scan, §5.5 coalesced expansion)
+exchange values between lanes with shuffles and votes. Generated source calls them by the names
+below; :func:`intrinsics` is the one place that decides what those names mean: Numba CUDA's
+``*_sync`` intrinsics on a GPU, or the faithful Python versions of :mod:`frontier.testing.warp` in
+Numba's CUDA simulator, which has none.
 
 The names and their semantics (a warp is 32 consecutive ``threadIdx.x`` of a block; ``mask`` is a
 32-bit lane mask; every lane named in ``mask`` must make the same call, and the calling lane must

@@ -1,5 +1,5 @@
 """Graph algorithms written only with the operators: each is a short host loop of
-advance / filter / compute calls, the way the seed papers write them."""
+advance / filter / compute calls, the way the papers cited in each module write them."""
 
 from __future__ import annotations
 

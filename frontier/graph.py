@@ -1,8 +1,8 @@
 """The immutable graph every operator runs on: CSR with lazily built CSC and COO views.
 
-Vertex ids are int32, row offsets int64 (seed 004 §1: the CSR representation). The CSC view serves
-pull-style traversal, the COO view edge-parallel work. Device copies are made once per target, on
-first use, and reused by every later operator call.
+Vertex ids are int32, row offsets int64 (Busato & Bombieri, *Graph Algorithms on GPUs*, §1: the CSR
+representation). The CSC view serves pull-style traversal, the COO view edge-parallel work. Device
+copies are made once per target, on first use, and reused by every later operator call.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The load balancers an advance can use, by name (``"thread"``, ``"warp:8"``) or as objects.
 
-Each technique of seed 004 §5 is one module behind :class:`LoadBalancer`.
+Each technique of Busato & Bombieri, *Graph Algorithms on GPUs*, §5, is one module behind
+:class:`LoadBalancer`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The load-balancer interface: how an advance maps a frontier's edges onto GPU threads.
 
-A balancer writes the body of an advance kernel from a :class:`operators.codegen.KernelSpec`,
-using the code generator's shared pieces (``for_each_input``, ``visit_edge``, ``push``), and says
-how the kernel is launched. Seed 004 §5 surveys the techniques; each lives in its own module.
+A balancer writes the body of an advance kernel from a :class:`operators.codegen.KernelSpec`, using
+the code generator's shared pieces (``for_each_input``, ``visit_edge``, ``push``), and says how the
+kernel is launched. Busato & Bombieri, *Graph Algorithms on GPUs*, §5, survey the techniques; each
+lives in its own module.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""Block-based mapping (seed 000 §IV.B "coarse-grained mapping"; block size from seed 000 §VII.A).
+"""Block-based mapping (Li & Becchi, *Deploying Graph Algorithms on GPUs: an Adaptive Solution*,
+§IV.B "coarse-grained mapping"; block size from Li & Becchi, §VII.A).
 
 Each frontier element is mapped to one thread block (blocks stride over the frontier), and the
 block's threads stride over that vertex's neighbours: two levels of parallelism, coalesced reads
 of the vertex's edge list, no divergence inside a high-degree vertex. Vertices of small out-degree
 leave most of the block idle, so the mapping suits graphs of high average degree and small
-frontiers. Seed 000 found the best block size to be the multiple of 32 closest to the graph's
+frontiers. Li & Becchi found the best block size to be the multiple of 32 closest to the graph's
 average out-degree, which is the default here (within 32..1024, and what the target allows).
 """
 
@@ -18,7 +19,7 @@ from operators.codegen import DENSE, KernelSpec, indent, is_active, visit_edge
 
 
 def block_size_for_degree(average_degree: float) -> int:
-    """The multiple of 32 closest to ``average_degree``, within 32..1024 (seed 000 §VII.A)."""
+    """The multiple of 32 closest to ``average_degree``, within 32..1024 (Li & Becchi, §VII.A)."""
     return min(1024, max(32, int(average_degree / 32 + 0.5) * 32))
 
 

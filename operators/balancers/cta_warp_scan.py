@@ -1,4 +1,5 @@
-"""CTA+warp+scan (seed 004 §5.2.2, Algorithm 9; Merrill, Garland and Grimshaw's BFS gather).
+"""CTA+warp+scan (Busato & Bombieri, *Graph Algorithms on GPUs*, §5.2.2, Algorithm 9; Merrill,
+Garland and Grimshaw's BFS gather).
 
 Blocks take the frontier in tiles of one element per thread; each thread loads its element's
 vertex and edge range, then the tile's edges are gathered in three phases:

@@ -1,16 +1,17 @@
-"""Dynamic virtual warps with a block-level gather for hubs (seed 004 §5.2.1; BFS-4K).
+"""Dynamic virtual warps with a block-level gather for hubs (Busato & Bombieri, *Graph Algorithms on
+GPUs*, §5.2.1; BFS-4K).
 
 At every advance the kernel picks the virtual-warp width from the frontier's size, on the device:
 the power of two nearest to (threads in the launch) / |F|, clamped to ``[min_width, 32]``, so a
 small frontier gets wide virtual warps (coalesced, many lanes per vertex) and a large one narrow
 ones (every vertex gets lanes at all). |F| is the frontier length in device memory, so the choice
-costs no host read. Virtual warps then work as in ``"warp"`` (seed 004 Algorithm 8).
+costs no host read. Virtual warps then work as in ``"warp"`` (Busato & Bombieri, Algorithm 8).
 
 BFS-4K hands vertices whose degree passes a threshold to dynamic parallelism (a child kernel per
 hub). Numba has no device-side launches, so here a virtual warp that meets such a vertex defers it
 to its block: the block collects the hubs of each turn in shared memory and then gathers each hub's
-edges with all of its threads (the strip-mined block gather of seed 004 Algorithm 9). The default
-threshold is the block size: a vertex with more edges than the block has threads.
+edges with all of its threads (the strip-mined block gather of Busato & Bombieri, Algorithm 9). The
+default threshold is the block size: a vertex with more edges than the block has threads.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Multi-phase search (seed 004 §5.4-§5.6; Busato and Bombieri): two-phase search plus coalesced
-expansion and iterated search.
+"""Multi-phase search (Busato & Bombieri, *Graph Algorithms on GPUs*, §5.4-§5.6): two-phase search
+plus coalesced expansion and iterated search.
 
 Partition and prefix sum are those of ``"two_phase"`` (helper kernels, merge-path chunks). Two
 changes in the expansion:

@@ -1,4 +1,5 @@
-"""Source snippets the cooperative load balancers share (seed 004 §5).
+"""Source snippets the cooperative load balancers share (Busato & Bombieri, *Graph Algorithms on
+GPUs*, §5).
 
 Balancers in which a group of threads (a virtual warp, a warp, a block) works on one frontier
 element need block- or warp-uniform loops over the input, the element's edge range, and block-wide

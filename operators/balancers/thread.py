@@ -1,4 +1,5 @@
-"""Work-item-per-thread mapping (seed 004 §5.1.1; seed 000 §IV.B "thread-based mapping").
+"""Work-item-per-thread mapping (Busato & Bombieri, *Graph Algorithms on GPUs*, §5.1.1; Li & Becchi,
+*Deploying Graph Algorithms on GPUs: an Adaptive Solution*, §IV.B "thread-based mapping").
 
 Each thread takes one frontier vertex and loops over all of its edges. Cheap and coalesced on
 low-degree graphs such as road networks; a hub leaves one thread with all its edges while the

@@ -1,4 +1,5 @@
-"""Two-phase search (seed 004 §5.3.4; Davidson et al., Green et al., Baxter's load balancing).
+"""Two-phase search (Busato & Bombieri, *Graph Algorithms on GPUs*, §5.3.4; Davidson et al., Green
+et al., Baxter's load balancing).
 
 Before the advance kernel, two helper kernels compute on the device the exclusive prefix sum of
 the input elements' out-degrees (``offsets``, |F| + 1 entries in a scratch buffer of the frontier

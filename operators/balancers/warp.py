@@ -1,4 +1,5 @@
-"""Virtual warps (seed 004 §5.1.2, Algorithm 8; Hong et al.'s warp-centric mapping).
+"""Virtual warps (Busato & Bombieri, *Graph Algorithms on GPUs*, §5.1.2, Algorithm 8;
+Hong et al.'s warp-centric mapping).
 
 The threads of each warp are split into virtual warps of ``width`` lanes (2, 4, 8, 16 or 32); each
 virtual warp takes one frontier element and its lanes stride over the element's edges, ``width``
@@ -7,9 +8,10 @@ almost equal work. The virtual warp's first lane reads the element's vertex and 
 broadcasts them to the others with a sub-warp shuffle. Whole warps walk the frontier together
 (``32 / width`` elements per warp and turn), so every lane of a warp takes part in every shuffle.
 
-The width is fixed when the balancer is made (``"warp:8"``); seed 004 notes that the best width
-follows the average degree of the frontier, and that a width too small for the hubs or too large
-for thin vertices costs a lot (see ``"dynamic_warp"`` for a width chosen at each step).
+The width is fixed when the balancer is made (``"warp:8"``); Busato & Bombieri (§5.1.2 and their
+measurements) note that the best width follows the average degree of the frontier, and that a
+width too small for the hubs or too large for thin vertices costs a lot (see ``"dynamic_warp"``
+for a width chosen at each step).
 """
 
 from __future__ import annotations

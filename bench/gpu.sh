@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# GPU run: the test suite on the real GPU (cuda target), then the benchmark suite.
+# GPU run: the benchmark suite, then the test suite on the real GPU (cuda target).
 # Usage on a CUDA machine, from the repository root:  bash bench/gpu.sh [OUT_DIR] [suite args...]
+# GPU_TEST_SECONDS bounds the test run (default: no bound), so that one call fits a time limit.
 # Needs numpy < 2.5 (numba-cuda 0.30 does not import under 2.5): where the machine's numpy is
 # newer, put a numpy 2.4 wheel in .whl/ and this script installs it into /tmp/site first.
 set -uo pipefail
@@ -15,9 +16,10 @@ fi
 export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=gpu
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
 python3 -c "import numba, numba.cuda as c, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__, 'cuda available', c.is_available())" | tee -a "$out/device.txt"
-python3 -m pytest -q -p no:cacheprovider tests 2>&1 | tee "$out/pytest-gpu.txt" | tail -15
-tests=${PIPESTATUS[0]}
 python3 -m bench all --out "$out" "$@" 2>&1 | tee "$out/suite.log" | grep -v '^|'
 suite=${PIPESTATUS[0]}
+timeout "${GPU_TEST_SECONDS:-0}" python3 -m pytest -q -p no:cacheprovider tests 2>&1 \
+  | tee "$out/pytest-gpu.txt" | tail -15
+tests=${PIPESTATUS[0]}
 echo "pytest exit $tests, suite exit $suite"
 exit $(( tests != 0 || suite != 0 ))

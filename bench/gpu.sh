@@ -13,7 +13,7 @@ if ls .whl/numpy-*.whl >/dev/null 2>&1; then
 else
   export PYTHONPATH=$PWD
 fi
-export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=gpu
+export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-gpu}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
 python3 -c "import numba, numba.cuda as c, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__, 'cuda available', c.is_available())" | tee -a "$out/device.txt"
 python3 -m bench all --out "$out" "$@" 2>&1 | tee "$out/suite.log" | grep -v '^|'

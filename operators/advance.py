@@ -50,22 +50,35 @@ def _spec(operator: str, graph: Graph, frontier: Frontier, output: str, num_stat
                       graph_view=any(f.wants_graph for f in functors.values()), **more)
 
 
+_PUSH_KERNELS: dict[tuple, tuple[LoadBalancer, list, Any]] = {}
+
+
 def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
               num_state: int, balancer: str | LoadBalancer, output: str) -> Plan:
-    """The kernels of a push advance: the balancer's helper kernels, then the advance."""
+    """The kernels of a push advance: the balancer's helper kernels, then the advance. The
+    kernels are looked up per call by everything they depend on (the graph only through its
+    sizes, which is all a balancer binds to)."""
     check_frontier(graph, frontier, output)
-    bal = for_target(frontier.target, get_balancer(balancer), graph)
     functors = _functors(op, condition)
-    spec = _spec("advance", graph, frontier, output, num_state, functors)
-    extra = bal.extra_params(spec)
     target = frontier.target
-    kernels = [(build(target, bal, spec, {}, lambda body=body: body, extra, name=name),
-                bal.phase_blocks(target, frontier))
-               for name, body in bal.phases(spec)]
-    main = build(target, bal, spec, functors,
-                 lambda: clear_next_slot() + bal.advance_body(spec), extra)
-    kernels.append((main, bal.blocks(target, work_bound(frontier))))
-    return Plan(kernels, bal.buffers(spec, frontier))
+    key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
+           graph.num_vertices, graph.num_edges, graph.weighted, num_state,
+           tuple((n, f.key) for n, f in functors.items()))
+    found = _PUSH_KERNELS.get(key)
+    if found is None:
+        bal = for_target(target, get_balancer(balancer), graph)
+        spec = _spec("advance", graph, frontier, output, num_state, functors)
+        extra = bal.extra_params(spec)
+        helpers = [build(target, bal, spec, {}, lambda body=body: body, extra, name=name)
+                   for name, body in bal.phases(spec)]
+        main = build(target, bal, spec, functors,
+                     lambda: clear_next_slot() + bal.advance_body(spec), extra)
+        found = (bal, helpers + [main], spec)
+        _PUSH_KERNELS[key] = found
+    bal, kernels, spec = found
+    grids = [bal.phase_blocks(target, frontier)] * (len(kernels) - 1)
+    grids.append(bal.blocks(target, work_bound(frontier)))
+    return Plan(list(zip(kernels, grids, strict=True)), bal.buffers(spec, frontier))
 
 
 def pull_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,

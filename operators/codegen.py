@@ -16,6 +16,7 @@ work of an operator and the mapping of that work onto threads (the load balancer
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -154,6 +155,7 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
 
 
 _KERNELS: dict[tuple, GeneratedKernel] = {}
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
@@ -161,9 +163,9 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
           extra_params: tuple[str, ...] = (), name: str | None = None) -> GeneratedKernel:
     """Kernel ``def name(<convention params>)``: the target's thread prologue, the graph view
     where a functor wants it, then ``body()``, calling each of ``functors`` by its key; compiled
-    for ``target``. The parameters are :func:`operators.convention.kernel_params` of ``spec``
-    and ``extra_params``; launch with the arguments :func:`operators.convention.kernel_arguments`
-    builds for the same names.
+    for ``target``. The parameters are those of :func:`operators.convention.kernel_params` of
+    ``spec`` and ``extra_params`` that the kernel's text uses (a launch costs per argument);
+    launch with the arguments :func:`operators.convention.kernel_arguments` builds for them.
 
     Cached per (target, balancer, spec, functors, extra params, name): everything the text
     depends on, so a repeated operator call costs a dictionary lookup."""
@@ -175,11 +177,13 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
         main = resolved.get("functor")
         name = name or (f"{spec.operator}{spec.variant}_{balancer.slug}_{spec.domain}_"
                         f"{spec.input}_to_{spec.output}__{main.name if main else 'helper'}")
-        params = kernel_params(spec, extra_params)
         view = (f"graph = ({', '.join(graphview.GRAPH_VIEW_FIELDS)})\n" if spec.graph_view
                 else "")
-        text = (f"def {name}({', '.join(params)}):\n" + indent(target.prologue) + indent(view)
-                + indent(body()))
+        code = view + body()
+        used = set(_IDENTIFIER.findall(code))  # launches cost per argument: pass only these
+        params = tuple(p for p in kernel_params(spec, extra_params) if p in used)
+        text = (f"def {name}({', '.join(params)}):\n" + indent(target.prologue)
+                + indent(code))
         namespace: dict[str, Any] = {
             "int32": np.int32, "int64": np.int64, "float64": np.float64, "FULL": FULL_MASK,
             **ring.namespace(),

@@ -63,21 +63,25 @@ def kernel_params(spec: KernelSpec, extra: tuple[str, ...] = ()) -> tuple[str, .
 
 def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,
                      io: dict[str, Any], state: tuple) -> tuple:
-    """Values for ``params`` (from :func:`kernel_params`): the graph's device arrays on
-    ``target`` (its CSC and edge tails built only when named), ``io`` (ring, range or fused
-    arguments and extra buffers, by name), then ``state``."""
+    """Values for ``params`` (names of :func:`kernel_params`, in its order; a kernel takes those
+    its text uses): the graph's device arrays on ``target`` (its CSC and edge tails built only
+    when named), ``io`` (ring, range or fused arguments and extra buffers, by name), and the
+    state ``s0, s1, ...``."""
     ga = graph.device_arrays(target)
     values: dict[str, Any] = {"num_vertices": graph.num_vertices,
                               "num_edges": graph.num_edges, "row_offsets": ga.row_offsets,
                               "col_indices": ga.col_indices, "weights": ga.weights, **io}
-    if "col_offsets" in params:
+    values.update(zip(_STATE_NAMES, state, strict=False))
+    if "col_offsets" in params or "row_indices" in params:
         csc = graph.device_csc(target)
         values.update(col_offsets=csc.col_offsets, row_indices=csc.row_indices,
                       edge_ids=csc.edge_ids)
     if "edge_src" in params:
         values["edge_src"] = graph.device_edge_sources(target)
-    num_named = len(params) - len(state)
-    missing = [p for p in params[:num_named] if p not in values]
-    if missing:
-        raise AssertionError(f"no value for kernel parameters {missing}")
-    return tuple(values[p] for p in params[:num_named]) + tuple(state)
+    try:
+        return tuple([values[p] for p in params])
+    except KeyError as err:
+        raise AssertionError(f"no value for kernel parameter {err}") from None
+
+
+_STATE_NAMES = tuple(f"s{i}" for i in range(256))

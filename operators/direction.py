@@ -42,8 +42,13 @@ class Direction:
 
     @classmethod
     def of(cls, direction: str | Direction) -> Direction:
-        """``direction`` itself, or a fresh one for a mode name."""
-        return direction if isinstance(direction, Direction) else cls(direction)
+        """``direction`` itself, or one for a mode name (fresh for ``"auto"``, whose state
+        changes; shared for ``"push"`` and ``"pull"``, which have none)."""
+        if isinstance(direction, Direction):
+            return direction
+        if direction in _FIXED:
+            return _FIXED[direction]
+        return cls(direction)
 
     def choose(self, size: int, num_vertices: int) -> str:
         """The direction of the next step, whose input frontier holds ``size`` elements."""
@@ -68,3 +73,6 @@ class Direction:
     def __repr__(self) -> str:
         state = f", {'pulling' if self.pulling else 'pushing'}" if self.mode == AUTO else ""
         return f"Direction({self.mode!r}, alpha={self.alpha:g}, beta={self.beta:g}{state})"
+
+
+_FIXED = {mode: Direction(mode) for mode in (PUSH, PULL)}

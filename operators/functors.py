@@ -65,17 +65,33 @@ def as_functor(fn: Any, role: str = "functor") -> Functor:
     if not inspect.isfunction(fn):
         raise FunctorError(f"{role} {fn!r} is not a plain Python function (a def or a lambda)")
     code = fn.__code__
-    name = fn.__name__.replace("<", "").replace(">", "")
-    location = f"{code.co_filename}:{code.co_firstlineno}"
+    shape = _SHAPES.get(code)
+    if shape is None:
+        shape = _shape(code)
+        _SHAPES[code] = shape
+    code_id, name, location, names, wants_graph = shape
     closure = tuple(_frozen(f"closure variable {n!r}", c.cell_contents, name, location)
                     for n, c in zip(code.co_freevars, fn.__closure__ or (), strict=True))
     defaults = tuple(_frozen("default argument", d, name, location)
                      for d in (fn.__defaults__ or ()))
     glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))
-                 for n in sorted(_global_names(code)) if n in fn.__globals__)
-    params = list(inspect.signature(fn).parameters)
+                 for n in names if n in fn.__globals__)
+    return Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph)
+
+
+#: Per code object: what does not change between calls (the code's identity, name, location,
+#: the globals it may read, whether it takes the graph view), so a call costs a few lookups.
+_SHAPES: dict[types.CodeType, tuple] = {}
+_CODE_IDS: dict[tuple, int] = {}
+
+
+def _shape(code: types.CodeType) -> tuple:
+    code_id = _CODE_IDS.setdefault(_code_key(code), len(_CODE_IDS))
+    name = code.co_name.replace("<", "").replace(">", "")
+    params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     wants_graph = bool(params) and params[-1] == GRAPH_PARAMETER
-    return Functor(fn, (_code_key(code), closure, defaults, glob), name, location, wants_graph)
+    return (code_id, name, f"{code.co_filename}:{code.co_firstlineno}",
+            tuple(sorted(_global_names(code))), wants_graph)
 
 
 def _code_key(code: types.CodeType) -> tuple:

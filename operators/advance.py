@@ -28,7 +28,15 @@ from frontier.graph import Graph
 from frontier.ring import clear_next_slot, is_active
 from frontier.target import Target
 from operators.balancers import LoadBalancer, ThreadMapped, get_balancer
-from operators.codegen import KernelSpec, build, for_each_input, grid_blocks, indent, push
+from operators.codegen import (
+    GeneratedKernel,
+    KernelSpec,
+    build,
+    for_each_input,
+    grid_blocks,
+    indent,
+    push,
+)
 from operators.common import OperatorError, Plan, check_frontier, for_target, run_step, work_bound
 from operators.direction import PULL, PUSH, Direction
 from operators.functors import as_functor
@@ -63,7 +71,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     target = frontier.target
     key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
            graph.num_vertices, graph.num_edges, graph.weighted, num_state,
-           tuple((n, f.key) for n, f in functors.items()))
+           tuple(functors.items()))
     found = _PUSH_KERNELS.get(key)
     if found is None:
         bal = for_target(target, get_balancer(balancer), graph)
@@ -90,14 +98,23 @@ def pull_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     return pull_kernel_plan(graph, frontier.target, op, condition, num_state, output)
 
 
+_PULL_KERNELS: dict[tuple, GeneratedKernel] = {}
+
+
 def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Callable | None,
                      num_state: int, output: str) -> Plan:
-    """The pull kernel for a dense vertex frontier on ``target`` (what :func:`pull_plan` runs)."""
+    """The pull kernel for a dense vertex frontier on ``target`` (what :func:`pull_plan` runs),
+    looked up per call by what it depends on."""
     functors = _functors(op, condition)
-    spec = KernelSpec("pull", DENSE, output, graph.weighted, num_state,
-                      condition="condition" in functors,
-                      graph_view=any(f.wants_graph for f in functors.values()), csc=True)
-    kernel = build(target, ThreadMapped(), spec, functors, lambda: _pull_body(spec))
+    key = (target.name, target.simulated, output, graph.weighted, num_state,
+           tuple(functors.items()))
+    kernel = _PULL_KERNELS.get(key)
+    if kernel is None:
+        spec = KernelSpec("pull", DENSE, output, graph.weighted, num_state,
+                          condition="condition" in functors,
+                          graph_view=any(f.wants_graph for f in functors.values()), csc=True)
+        kernel = build(target, ThreadMapped(), spec, functors, lambda: _pull_body(spec))
+        _PULL_KERNELS[key] = kernel
     return Plan([(kernel, grid_blocks(target, kernel.threads_per_block, graph.num_vertices))])
 
 

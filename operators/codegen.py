@@ -171,7 +171,7 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
     depends on, so a repeated operator call costs a dictionary lookup."""
     resolved = {n: as_functor(fn, n) for n, fn in functors.items()}
     key = (target.name, target.simulated, balancer, spec, extra_params, name,
-           tuple((n, f.key) for n, f in sorted(resolved.items())))
+           tuple(sorted(resolved.items())))
     kernel = _KERNELS.get(key)
     if kernel is None:
         main = resolved.get("functor")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import inspect
 import types
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,15 +45,27 @@ class FunctorError(TypeError):
     """A user functor could not be compiled, called or run for the operator it was given to."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Functor:
-    """A user function with its identity resolved (see the module docstring)."""
+    """A user function with its identity resolved (see the module docstring). Functors are
+    equal when their keys are; the hash is computed once, since kernel lookups hash them on
+    every operator call."""
 
-    fn: Callable = field(compare=False, hash=False)
+    fn: Callable
     key: tuple
-    name: str = field(compare=False)
-    location: str = field(compare=False)
-    wants_graph: bool = field(compare=False)
+    name: str
+    location: str
+    wants_graph: bool
+    _hash: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(self.key))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Functor) and (self is other or self.key == other.key)
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 def as_functor(fn: Any, role: str = "functor") -> Functor:
@@ -69,6 +82,11 @@ def as_functor(fn: Any, role: str = "functor") -> Functor:
     if shape is None:
         shape = _shape(code)
         _SHAPES[code] = shape
+    reads = _reads(fn, shape[3])
+    cached = _RESOLVED.get(fn)
+    if cached is not None and len(cached[0]) == len(reads) and all(
+            a is b for a, b in zip(cached[0], reads, strict=True)):
+        return cached[1]
     code_id, name, location, names, wants_graph = shape
     closure = tuple(_frozen(f"closure variable {n!r}", c.cell_contents, name, location)
                     for n, c in zip(code.co_freevars, fn.__closure__ or (), strict=True))
@@ -76,7 +94,21 @@ def as_functor(fn: Any, role: str = "functor") -> Functor:
                      for d in (fn.__defaults__ or ()))
     glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))
                  for n in names if n in fn.__globals__)
-    return Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph)
+    functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph)
+    _RESOLVED[fn] = (reads, functor)
+    return functor
+
+
+def _reads(fn: Callable, names: tuple[str, ...]) -> tuple:
+    """The objects a function reads besides its arguments, as they are now (a resolved functor
+    is reused while each of them is the same object)."""
+    return (tuple(c.cell_contents for c in fn.__closure__ or ()) + (fn.__defaults__ or ())
+            + tuple(fn.__globals__.get(n, _MISSING) for n in names))
+
+
+_MISSING = object()
+#: Per function object: what it read when last resolved, and the functor it resolved to.
+_RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 #: Per code object: what does not change between calls (the code's identity, name, location,

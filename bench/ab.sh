@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Same-run comparison of two versions of the code on a CUDA machine: the benchmark suite on the
+# tree in BASELINE_DIR (e.g. a `git archive` of an older commit) and on this tree, alternately,
+# so both are timed on the same machine in the same session.
+# Usage from the repository root: bash bench/ab.sh BASELINE_DIR OUT_DIR [suite args...]
+set -uo pipefail
+base=$(cd "$1" && pwd); out=$2; shift 2
+mkdir -p "$out"
+if ls .whl/numpy-*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
+fi
+export PYTHONUNBUFFERED=1 FRONTIER_DATASETS=${FRONTIER_DATASETS:-$PWD/.data}
+here=$PWD
+for side in before after; do
+  dir=$here; [ "$side" = before ] && dir=$base
+  (cd "$dir" && PYTHONPATH=/tmp/site:$dir python3 -m bench all --out "$out/$side" "$@" 2>&1 \
+     | grep -v '^|' | grep -v '^    (' | grep -iv 'warn')
+done

@@ -167,27 +167,33 @@ class FrontierPool:
                 "filter(..., unique=True) or union(..., unique=True)")
         return lengths
 
+    def input_arguments(self, frontier: Frontier | None, slot: int) -> dict[str, Any]:
+        """The input half of :data:`frontier.ring.RING_PARAMS` (universe, queue, bitmap, lengths,
+        slot) for a kernel reading ``frontier`` (None: no input) in ``slot`` of this pool; also
+        what a kernel that reads a frontier without producing one takes."""
+        kind = None
+        if frontier is not None:
+            frontier.check_current()
+            kind = frontier.kind
+        return {"universe": self.universe,
+                "in_ids": self.ids(slot) if kind == SPARSE else self.placeholder_ids,
+                "in_words": self.words(slot) if kind == DENSE else self.placeholder,
+                "lens": self.lengths, "in_slot": slot}
+
     def ring_arguments(self, frontier: Frontier | None, step: StepSlots,
                        out_kind: str | None) -> dict[str, Any]:
         """The value of every name of :data:`frontier.ring.RING_PARAMS` for one kernel launch
         of ``step`` (from :meth:`begin_step`) reading ``frontier`` (None: a kernel with no ring
         input, such as a constructor's fill) and writing a frontier of ``out_kind`` (None: no
         output frontier)."""
-        in_kind = None
         if frontier is not None:
             if frontier.pool is not self:
                 raise FrontierError("ring_arguments: the input frontier belongs to another pool")
             if frontier.slot != step.in_slot:
                 raise FrontierError(f"ring_arguments: the input frontier is in slot "
                                     f"{frontier.slot}, the step reads slot {step.in_slot}")
-            frontier.check_current()
-            in_kind = frontier.kind
         values = {
-            "universe": self.universe,
-            "in_ids": self.ids(step.in_slot) if in_kind == SPARSE else self.placeholder_ids,
-            "in_words": self.words(step.in_slot) if in_kind == DENSE else self.placeholder,
-            "lens": self.lengths,
-            "in_slot": step.in_slot,
+            **self.input_arguments(frontier, step.in_slot),
             "out_slot": step.out_slot,
             "clear_slot": step.clear_slot,
             "out_ids": self.ids(step.out_slot) if out_kind == SPARSE else self.placeholder_ids,

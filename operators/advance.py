@@ -44,15 +44,18 @@ from operators.functors import as_functor
 __all__ = ["advance", "push_plan", "pull_plan", "edge_plan"]
 
 
-def _functors(op: Callable, condition: Callable | None) -> dict[str, Any]:
+def edge_functors(op: Callable, condition: Callable | None) -> dict[str, Any]:
+    """The functors of an edge operator by the names kernels call them: ``functor`` and, if
+    given, ``condition``."""
     found = {"functor": as_functor(op, "advance functor")}
     if condition is not None:
         found["condition"] = as_functor(condition, "condition")
     return found
 
 
-def _spec(operator: str, graph: Graph, frontier: Frontier, output: str, num_state: int,
-          functors: dict[str, Any], **more: Any) -> KernelSpec:
+def edge_spec(operator: str, graph: Graph, frontier: Frontier, output: str, num_state: int,
+              functors: dict[str, Any], **more: Any) -> KernelSpec:
+    """The spec of a kernel visiting edges from ``frontier`` with ``functors``."""
     return KernelSpec(operator, frontier.kind, output, graph.weighted, num_state,
                       domain=frontier.domain, condition="condition" in functors,
                       graph_view=any(f.wants_graph for f in functors.values()), **more)
@@ -67,7 +70,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     kernels are looked up per call by everything they depend on (the graph only through its
     sizes, which is all a balancer binds to)."""
     check_frontier(graph, frontier, output)
-    functors = _functors(op, condition)
+    functors = edge_functors(op, condition)
     target = frontier.target
     key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
            graph.num_vertices, graph.num_edges, graph.weighted, num_state,
@@ -75,7 +78,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     found = _PUSH_KERNELS.get(key)
     if found is None:
         bal = for_target(target, get_balancer(balancer), graph)
-        spec = _spec("advance", graph, frontier, output, num_state, functors)
+        spec = edge_spec("advance", graph, frontier, output, num_state, functors)
         extra = bal.extra_params(spec)
         helpers = [build(target, bal, spec, {}, lambda body=body: body, extra, name=name)
                    for name, body in bal.phases(spec)]
@@ -105,7 +108,7 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
                      num_state: int, output: str) -> Plan:
     """The pull kernel for a dense vertex frontier on ``target`` (what :func:`pull_plan` runs),
     looked up per call by what it depends on."""
-    functors = _functors(op, condition)
+    functors = edge_functors(op, condition)
     key = (target.name, target.simulated, output, graph.weighted, num_state,
            tuple(functors.items()))
     kernel = _PULL_KERNELS.get(key)
@@ -140,8 +143,8 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
               num_state: int, output: str) -> Plan:
     """The kernel of an advance over an edge frontier: ``op`` once per edge, keep accepted."""
     check_frontier(graph, frontier, output)
-    functors = _functors(op, condition)
-    spec = _spec("advance", graph, frontier, output, num_state, functors)
+    functors = edge_functors(op, condition)
+    spec = edge_spec("advance", graph, frontier, output, num_state, functors)
     call = spec.call("functor", f"edge_src[e], dst, e, {spec.weight_of('e')}")
     if spec.condition:
         call = f"{spec.call('condition', 'dst')} and {call}"

@@ -2,7 +2,7 @@
 
 An operator call is a :class:`Plan`: the generated kernels it launches, in order, with their
 grids, and the buffers they share. :func:`run_step` runs a plan as one step of the frontier ring
-(it reads the input frontier's slot and writes the next); :func:`run_plain` runs one that
+(it reads the input frontier's slot and writes the next); :func:`launch_plan` runs one that
 produces no frontier. :func:`operators.explain` prints the sources of the same plans.
 """
 
@@ -67,14 +67,11 @@ def work_bound(frontier: Frontier) -> int:
 
 def input_arguments(frontier: Frontier) -> dict[str, Any]:
     """The input-frontier arguments of a kernel that reads a frontier without producing one."""
-    pool = frontier.pool
-    return {"universe": frontier.universe,
-            "in_ids": pool.ids(frontier.slot) if frontier.kind == SPARSE else pool.placeholder_ids,
-            "in_words": pool.words(frontier.slot) if frontier.kind == DENSE else pool.placeholder,
-            "lens": pool.lengths, "in_slot": frontier.slot}
+    return frontier.pool.input_arguments(frontier, frontier.slot)
 
 
-def launch(plan: Plan, graph: Graph, target: Target, io: dict[str, Any], state: tuple) -> None:
+def launch_plan(plan: Plan, graph: Graph, target: Target, io: dict[str, Any],
+                state: tuple) -> None:
     """Launch every kernel of ``plan`` with the convention's arguments."""
     io = {**io, **plan.buffers}
     for kernel, blocks in plan.kernels:
@@ -88,7 +85,8 @@ def run_step(frontier: Frontier, plan: Plan, state: tuple, output: str) -> Front
     out_kind = None if output == NONE else output
     step = pool.begin_step(frontier.slot, out_kind)
     try:
-        launch(plan, frontier.graph, pool.target, pool.ring_arguments(frontier, step, out_kind),
+        launch_plan(plan, frontier.graph, pool.target,
+                    pool.ring_arguments(frontier, step, out_kind),
                state)
     except BaseException:
         pool.abort_step(step, out_kind)

@@ -17,9 +17,9 @@ from operators.common import (
     check_frontier,
     check_graph,
     input_arguments,
+    launch_plan,
     work_bound,
 )
-from operators.common import launch as launch_plan
 from operators.functors import as_functor
 
 

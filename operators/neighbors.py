@@ -19,8 +19,7 @@ from frontier.frontier import Frontier
 from frontier.graph import Graph
 from operators.balancers import ThreadMapped
 from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
-from operators.common import OperatorError, Plan
-from operators.common import launch as launch_plan
+from operators.common import OperatorError, Plan, launch_plan
 from operators.compute import elements
 from operators.functors import as_functor
 from operators.reduce import combine, identity_of

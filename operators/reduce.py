@@ -22,8 +22,7 @@ from frontier.graph import OFFSET_DTYPE, Graph
 from frontier.target import Target
 from operators.balancers import ThreadMapped
 from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
-from operators.common import OperatorError, Plan
-from operators.common import launch as launch_plan
+from operators.common import OperatorError, Plan, launch_plan
 from operators.compute import elements
 from operators.functors import Functor, FunctorError, as_functor
 

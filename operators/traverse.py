@@ -37,7 +37,7 @@ import numpy as np
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot
-from operators.advance import _functors, _spec, advance
+from operators.advance import advance, edge_functors, edge_spec
 from operators.balancers import LoadBalancer, get_balancer
 from operators.codegen import GeneratedKernel, build, indent
 from operators.common import OperatorError, check_frontier, for_target
@@ -68,8 +68,8 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     """The persistent kernel running push steps of ``balancer`` until the frontier is empty,
     ``max_steps`` ran or it holds more than ``stop_above`` elements."""
     kind = frontier.kind
-    functors = _functors(op, condition)
-    spec = _spec("traverse", graph, frontier, kind, num_state, functors)
+    functors = edge_functors(op, condition)
+    spec = edge_spec("traverse", graph, frontier, kind, num_state, functors)
     step = ("if lens[in_slot] == 0 or lens[in_slot] > stop_above:\n    break\n"
             "out_slot = (in_slot + 1) % 3\n"
             "clear_slot = (in_slot + 2) % 3\n"

@@ -5,5 +5,6 @@ from __future__ import annotations
 
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
+from algorithms.sssp import IterationStats, SSSPResult, sssp
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG", "sssp", "SSSPResult", "IterationStats"]

@@ -11,6 +11,18 @@ level scanning every vertex for its bit.
 ``direction="auto"`` is direction-optimizing BFS (Beamer et al., SC 2012): the operators decide
 per level between pushing from the frontier and letting every unvisited vertex pull from it
 (:class:`operators.Direction`); the algorithm is the same one call to ``traverse``.
+
+``order="unordered"`` is Li & Becchi's unordered BFS (*Deploying Graph Algorithms on GPUs: an
+Adaptive Solution*, §IV.A, Figure 4): a vertex's level is lowered with an atomic min whenever a
+shorter way reaches it, and it re-enters the working set each time; levels decrease
+monotonically and converge to the same values. The ordered BFS claims each vertex once (a
+compare-and-swap), so it never repeats work; the unordered one needs no "visited" test and, on a
+fused traversal, may lower a level within the step it was set. Its predecessors are derived from
+the final levels (:mod:`algorithms.tree`). ``cull`` removes repeated vertices from each push
+step's queue (:mod:`operators.cull`).
+
+``sources=[...]`` starts from several vertices at once: every source is at level 0, and a
+vertex's distance is the least over the sources.
 """
 
 from __future__ import annotations
@@ -18,14 +30,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
-from frontier import Frontier, Graph, atomic_cas
+from algorithms.tree import shortest_path_tree
+from frontier import Frontier, Graph, atomic_cas, atomic_min
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, traverse
 
-__all__ = ["bfs", "BFSResult", "LevelStats"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "ORDERS"]
+
+#: ``order=`` values: claim each vertex once, or lower levels as shorter ways are found.
+ORDERS = ("ordered", "unordered")
+_UNSET_LEVEL = np.iinfo(np.int32).max
 
 
 @dataclass(frozen=True)
@@ -80,11 +98,19 @@ def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
     return distances[v] == -1
 
 
-def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
+def lower_level(src: int, dst: int, eid: int, weight: int, distances: np.ndarray) -> bool:
+    """Unordered BFS: lower ``dst``'s level if this edge gives a smaller one (Li & Becchi)."""
+    new = distances[src] + 1
+    return atomic_min(distances, dst, new) > new
+
+
+def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
+        balancer: str | LoadBalancer = "thread",
         target: str | Target | None = None, frontier: str = "sparse",
         fused: bool = True, direction: str = "push", alpha: float = 64.0,
-        beta: float = 24.0) -> BFSResult:
-    """Distances and a shortest-path tree from ``source``, level by level.
+        beta: float = 24.0, order: str = "ordered", cull: str = "none") -> BFSResult:
+    """Distances and a shortest-path tree from ``source`` (or from every vertex of
+    ``sources``: distances are the least over them), level by level.
 
     ``frontier`` is the form of the push levels: ``"sparse"`` (a queue) or ``"dense"`` (a
     bitmap, Harish & Narayanan's variant); pull levels always use a bitmap. ``fused=True``
@@ -92,32 +118,63 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
     a host loop of advances, which also times each level. ``direction`` is ``"push"``,
     ``"pull"`` or ``"auto"`` (direction-optimizing: pull while the frontier holds more than
     |V|/``alpha`` vertices, back to push below |V|/``beta``; :class:`operators.Direction`).
+    ``order`` is ``"ordered"`` or ``"unordered"`` and ``cull`` ``"none"``, ``"bitmap"`` or
+    ``"hash"`` (see the module docstring).
     """
-    _check_source(graph, source)
+    starts = _starts(graph, source, sources)
     if frontier not in ("sparse", "dense"):
         raise ValueError(f"frontier={frontier!r}; expected 'sparse' or 'dense'")
+    if order not in ORDERS:
+        raise ValueError(f"order={order!r}; expected one of {ORDERS}")
     plan = Direction(direction, alpha, beta)
     tgt = resolve_target(target)
-    distances = tgt.full(graph.num_vertices, -1, np.int32)
+    unordered = order == "unordered"
+    distances = tgt.full(graph.num_vertices, _UNSET_LEVEL if unordered else -1, np.int32)
     predecessors = tgt.full(graph.num_vertices, -1, np.int32)
-    tgt.write_scalar(distances, source, 0)
-    f = Frontier.from_vertices(graph, [source], kind=frontier, target=tgt)
+    for s in starts:
+        tgt.write_scalar(distances, int(s), 0)
+    f = Frontier.from_vertices(graph, starts, kind=frontier, target=tgt)
 
     start = time.perf_counter()
-    run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
-                   direction=plan, balancer=balancer, fused=fused)
+    if unordered:
+        run = traverse(graph, f, lower_level, distances, direction=plan, balancer=balancer,
+                       fused=fused, cull=cull)
+        predecessors = shortest_path_tree(graph, starts, distances, _UNSET_LEVEL, True, tgt,
+                                          balancer, hops=True)
+    else:
+        run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
+                       direction=plan, balancer=balancer, fused=fused, cull=cull)
     seconds = time.perf_counter() - start
-    return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), run.steps, seconds,
-                     graph, run.step_seconds)
+    levels = tgt.to_host(distances)
+    if unordered:
+        levels[levels == _UNSET_LEVEL] = -1
+    return BFSResult(levels, tgt.to_host(predecessors), run.steps, seconds, graph,
+                     run.step_seconds)
 
 
-def _check_source(graph: Graph, source: int) -> None:
+def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
+    """The distinct start vertices of ``source`` or ``sources`` (exactly one of them given)."""
+    if (source is None) == (sources is None):
+        raise TypeError("pass a source vertex or sources=[...], exactly one of them")
+    if source is not None:
+        check_source(graph, source)
+        return np.asarray([source], dtype=np.int64)
+    listed = np.asarray(sources).reshape(-1)
+    if listed.size == 0:
+        raise ValueError("sources=[] is empty; expected at least one vertex")
+    for s in listed:
+        check_source(graph, s, "source in sources")
+    return np.unique(listed.astype(np.int64))
+
+
+def check_source(graph: Graph, source: int, what: str = "source") -> None:
+    """Raise TypeError / ValueError unless ``source`` is a vertex id of ``graph``."""
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
-        raise TypeError(f"source {source!r}; expected a vertex id (int)")
+        raise TypeError(f"{what} {source!r}; expected a vertex id (int)")
     if not 0 <= source < graph.num_vertices:
-        raise ValueError(f"source {source} is out of range; the graph has "
+        raise ValueError(f"{what} {source} is out of range; the graph has "
                          f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
 
 

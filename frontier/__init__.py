@@ -17,13 +17,13 @@ from frontier.frontier import (
     FrontierOverflowError,
     StaleFrontierError,
 )
-from frontier.graph import Graph, GraphError
+from frontier.graph import Graph, GraphError, NegativeCycleError
 from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
 from frontier.io import GraphFormatError, load, load_with_labels
 from frontier.target import Target, TargetError, resolve_target
 
 __all__ = [
-    "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
+    "Graph", "GraphError", "NegativeCycleError", "Frontier", "FrontierError", "StaleFrontierError",
     "FrontierOverflowError",
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "GraphFormatError", "generators",

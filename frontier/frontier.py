@@ -130,6 +130,13 @@ class FrontierPool:
         self._stamp_value += 1
         return self._stamps, self._stamp_value
 
+    def use_stamps(self, count: int) -> int:
+        """Reserve ``count`` consecutive fresh stamp values (a fused traversal stamps each of its
+        steps with one); returns the first."""
+        first = self._stamp_value + 1
+        self._stamp_value += max(int(count), 0)
+        return first
+
     def scratch(self, name: str, size: int, dtype: Any) -> Any:
         """A named device buffer of at least ``size`` elements, allocated once per pool (for
         operator and balancer temporaries)."""

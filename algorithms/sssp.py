@@ -58,7 +58,7 @@ import numpy as np
 
 from algorithms.bfs import check_source
 from algorithms.tree import shortest_path_tree
-from frontier import Frontier, Graph, NegativeCycleError, atomic_min
+from frontier import Frontier, Graph, NegativeCycleError, NegativeWeightsError, atomic_min
 from frontier.target import Target, resolve_target
 from operators import LoadBalancer, advance, filter, reduce, traverse  # noqa: A004
 
@@ -352,8 +352,9 @@ def _check_arguments(graph: Graph, source: int, method: str, delta: float | None
     if graph.weighted and graph.num_edges and method not in NEGATIVE_WEIGHTS_OK:
         least = graph.weights.min()
         if least < 0:
-            raise ValueError(f"method {method!r} needs non-negative weights; this graph has a "
-                             f"weight of {least}. Use one of {NEGATIVE_WEIGHTS_OK}")
+            raise NegativeWeightsError(
+                f"method {method!r} needs non-negative weights; this graph has a weight of "
+                f"{least}. Use one of {NEGATIVE_WEIGHTS_OK}")
 
 
 def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
@@ -364,7 +365,8 @@ def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
     edges the lightest counts. ``balancer`` maps each push step onto threads; ``delta``
     overrides the bucket width of ``"delta_stepping"`` and ``"near_far"``
     (:func:`default_delta`). Raises ``ValueError`` for negative weights with a method that
-    cannot take them, and :class:`frontier.NegativeCycleError` when a negative cycle is
+    cannot take them (:class:`frontier.NegativeWeightsError`), and
+    :class:`frontier.NegativeCycleError` when a negative cycle is
     reachable from the source."""
     _check_arguments(graph, source, method, delta)
     tgt = resolve_target(target)

@@ -17,14 +17,14 @@ from frontier.frontier import (
     FrontierOverflowError,
     StaleFrontierError,
 )
-from frontier.graph import Graph, GraphError, NegativeCycleError
+from frontier.graph import Graph, GraphError, NegativeCycleError, NegativeWeightsError
 from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
 from frontier.io import GraphFormatError, load, load_with_labels
 from frontier.target import Target, TargetError, resolve_target
 
 __all__ = [
-    "Graph", "GraphError", "NegativeCycleError", "Frontier", "FrontierError", "StaleFrontierError",
-    "FrontierOverflowError",
+    "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
+    "FrontierOverflowError", "NegativeCycleError", "NegativeWeightsError",
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "GraphFormatError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",

@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from frontier.frontier import FrontierError
-    from frontier.graph import GraphError
+    from frontier.graph import GraphError, NegativeCycleError, NegativeWeightsError
     from frontier.io import GraphFormatError
     from frontier.target import TargetError
     from operators.balancers import BalancerError
@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FileNotFoundError as err:
         print(f"frontier: error: no such file: {err.filename or err}", file=sys.stderr)
     except (CommandError, generators.SpecError, GraphFormatError, GraphError, FrontierError,
-            TargetError, BalancerError) as err:
+            TargetError, BalancerError, NegativeCycleError, NegativeWeightsError) as err:
         print(f"frontier: error: {err}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

@@ -40,11 +40,17 @@ from frontier.testing.reference import (
 )
 
 if TYPE_CHECKING:
-    from frontier.testing.strategies import graphs, graphs_with_source, vertex_subsets
+    from frontier.testing.strategies import (
+        graphs,
+        graphs_with_source,
+        vertex_subsets,
+        weighted_graphs_with_source,
+    )
 
 __all__ = [
     "graphs",
     "graphs_with_source",
+    "weighted_graphs_with_source",
     "vertex_subsets",
     "reference_bfs",
     "sequential_bfs",
@@ -58,7 +64,7 @@ __all__ = [
     "dataset_dir",
 ]
 
-_STRATEGIES = ("graphs", "graphs_with_source", "vertex_subsets")
+_STRATEGIES = ("graphs", "graphs_with_source", "weighted_graphs_with_source", "vertex_subsets")
 
 
 def __getattr__(name: str) -> Any:

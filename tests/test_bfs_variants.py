@@ -3,6 +3,8 @@ every balancer; several sources at once give the least distance over the sources
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse.csgraph as csgraph
@@ -17,10 +19,17 @@ from operators.cull import CULLS
 
 BALANCERS = available_balancers()
 
+#: Few examples in the CUDA simulator (it runs ~10^4 GPU threads a second).
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+
+def examples(n: int) -> int:
+    return 3 if SIMULATED else n
+
 
 @pytest.mark.parametrize("balancer", BALANCERS)
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(case=graphs_with_source(), cull=st.sampled_from(CULLS),
        kind=st.sampled_from(["sparse", "dense"]))
 def test_unordered_bfs_converges_to_the_same_levels(target, balancer, fused, case, cull, kind):
@@ -33,6 +42,7 @@ def test_unordered_bfs_converges_to_the_same_levels(target, balancer, fused, cas
 
 
 @pytest.mark.parametrize("direction", ["pull", "auto"])
+@settings(max_examples=examples(60))
 @given(case=graphs_with_source())
 def test_unordered_bfs_pulls_too(target, direction, case):
     if target.simulated:
@@ -45,7 +55,7 @@ def test_unordered_bfs_pulls_too(target, direction, case):
 
 @pytest.mark.parametrize("cull", ["bitmap", "hash"])
 @pytest.mark.parametrize("balancer", BALANCERS)
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(case=graphs_with_source())
 def test_ordered_bfs_with_culling_equals_scipy(target, balancer, cull, case):
     if target.simulated and balancer != "thread":
@@ -62,7 +72,7 @@ def _multi_source_reference(graph: Graph, sources) -> np.ndarray:
 
 
 @pytest.mark.parametrize("order", ["ordered", "unordered"])
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(data=st.data(), graph=graphs(min_vertices=1))
 def test_several_sources_give_the_least_distance_over_them(target, order, data, graph):
     if target.simulated and order == "unordered":
@@ -73,7 +83,7 @@ def test_several_sources_give_the_least_distance_over_them(target, order, data, 
     np.testing.assert_array_equal(r.distances, _multi_source_reference(graph, sources))
     pred = r.predecessors
     assert all(pred[s] == -1 for s in sources)
-    reached = np.flatnonzero((r.distances > 0))
+    reached = np.flatnonzero(r.distances > 0)
     assert np.all(r.distances[pred[reached]] == r.distances[reached] - 1)
 
 

@@ -207,3 +207,19 @@ def test_every_method_equals_scipy_on_the_weighted_road_dataset(method):
     graph = load(str(path))
     source = int(np.argmax(graph.out_degrees()))
     _check(graph, source, sssp(graph, source, method=method, target="cpu"))
+
+
+@pytest.mark.parametrize("arcs, method, message", [
+    ("a 1 2 -1\na 2 3 1\n", "near_far", "needs non-negative weights"),
+    ("a 1 2 1\na 2 3 -3\na 3 2 1\n", "bellman_ford", "negative cycle is reachable"),
+])
+def test_the_command_line_reports_negative_weights_in_one_line(tmp_path, capsys, arcs, method,
+                                                               message):
+    from frontier.cli import main
+
+    path = tmp_path / "negative.gr"
+    path.write_text(f"p sp 3 {arcs.count('a ')}\n{arcs}")
+    code = main(["run", "sssp", str(path), "--source", "0", "--method", method, "--target",
+                 "cpu", "--runs", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1

@@ -80,7 +80,7 @@ def weighted_datasets() -> dict[str, Callable[[], Graph]]:
     return found
 
 
-class _OverBudget(Exception):
+class _OverBudget(BaseException):  # not an Exception: operators re-raise those as FunctorError
     pass
 
 

@@ -223,3 +223,19 @@ def test_the_command_line_reports_negative_weights_in_one_line(tmp_path, capsys,
                  "cpu", "--runs", "1"])
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+@given(case=weighted_graphs_with_source(kinds=("negative",), max_vertices=20, max_edges=60))
+def test_the_negative_weight_strategy_never_draws_a_negative_cycle(case):
+    graph, source = case
+    from frontier.testing import reference_sssp
+
+    distances = reference_sssp(graph, source, negative_weights=True)  # raises on a cycle
+    assert distances[source] == 0
+
+
+def test_the_weighted_strategy_refuses_unknown_kinds():
+    from hypothesis.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="kinds="):
+        weighted_graphs_with_source(kinds=("heavy",))

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.bfs import ORDERS, bfs
-from algorithms.sssp import DEFAULT_METHOD, METHODS, sssp
+from algorithms.sssp import AUTO, DEFAULT_METHOD, METHODS, choose_method, sssp
 from frontier.graph import Graph
 from frontier.target import Target
 
@@ -167,7 +167,8 @@ def _sssp_report(result: Any) -> list[tuple[str, str]]:
 
 def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
                   method: str = DEFAULT_METHOD) -> str:
-    """The kernels of the method's relaxation step (:func:`operators.explain`)."""
+    """The kernels of the method's relaxation step (:func:`operators.explain`; ``"auto"``: of
+    the method it picks for ``graph``)."""
     from algorithms.sssp import (
         relax,
         relax_below,
@@ -179,6 +180,7 @@ def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
     from operators import advance, explain, traverse
 
     dist = target.zeros(graph.num_vertices, np.float64)
+    method = choose_method(graph) if method == AUTO else method
     if method == "harish":
         mask = Frontier.from_vertices(graph, [0], kind="dense", target=target)
         return explain(advance, graph, mask, relax_into_updating, dist, dist,
@@ -195,8 +197,9 @@ def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
     return explain(traverse, graph, f, relax, dist, balancer=balancer, cull="bitmap")
 
 
-_METHOD = Option("method", METHODS, DEFAULT_METHOD,
-                 "the SSSP method (docs/algorithms.md compares them)", shown="method {}")
+_METHOD = Option("method", (AUTO, *METHODS), DEFAULT_METHOD,
+                 "the SSSP method (docs/algorithms.md compares them); auto: near_far on "
+                 "spread weights, else bellman_ford", shown="method {}")
 
 CATALOG: dict[str, Entry] = {
     "bfs": Entry("bfs", "breadth-first search: distances and a shortest-path tree", bfs,

@@ -37,6 +37,9 @@ threshold and it has not been expanded at that distance. Each new near pile (buc
 ``filter`` over every vertex (Li & Becchi's working-set generation over a bitmap of all
 vertices), moved into the traversal's frontier pool with ``union``.
 
+``method="auto"`` (the default) runs near–far on graphs whose non-negative weights are not all
+equal and Bellman–Ford otherwise (:func:`choose_method`; docs/algorithms.md has the measurements).
+
 Δ defaults to Davidson et al.'s heuristic Δ = c·w̄/d̄ (Busato & Bombieri, §3.1): c = 32, the warp
 width, w̄ the mean edge weight (1 unweighted), d̄ the mean out-degree; ``delta=`` overrides it.
 
@@ -62,12 +65,14 @@ from frontier import Frontier, Graph, NegativeCycleError, NegativeWeightsError, 
 from frontier.target import Target, resolve_target
 from operators import LoadBalancer, advance, filter, reduce, traverse  # noqa: A004
 
-__all__ = ["sssp", "SSSPResult", "IterationStats", "METHODS", "DEFAULT_METHOD",
-           "default_delta"]
+__all__ = ["sssp", "SSSPResult", "IterationStats", "METHODS", "DEFAULT_METHOD", "AUTO",
+           "choose_method", "default_delta"]
 
-#: The methods, by name; the first is the default (see docs/algorithms.md for why).
+#: The methods, by name.
 METHODS = ("bellman_ford", "harish", "ordered", "delta_stepping", "near_far")
-DEFAULT_METHOD = METHODS[0]
+#: ``method="auto"``: :func:`choose_method` picks one from the weights (docs/algorithms.md).
+AUTO = "auto"
+DEFAULT_METHOD = AUTO
 #: Methods that accept negative weights (and detect negative cycles).
 NEGATIVE_WEIGHTS_OK = ("bellman_ford", "harish")
 #: Davidson et al.'s c in Δ = c·w̄/d̄: the warp width.
@@ -190,6 +195,20 @@ def distance_at_or_above(v: int, dist: Any, threshold: Any, unreached: Any) -> A
 
 def in_band(v: int, dist: Any, low: Any, high: Any) -> bool:
     return low <= dist[v] and dist[v] < high
+
+
+def choose_method(graph: Graph) -> str:
+    """What ``method="auto"`` runs: ``"near_far"`` on a graph with non-negative weights that are
+    not all equal, ``"bellman_ford"`` otherwise (unweighted or uniform weights, where a distance
+    rarely drops twice and one fused kernel does all the steps; negative weights, which only
+    Bellman–Ford methods take). Measured on the cpu target (docs/algorithms.md): Bellman–Ford
+    re-relaxes vertices many times when weights spread on a high-diameter graph (the 2000x2000
+    grid with weights 1..63: 84 s against near–far's 4.5 s), and pays nothing for it with unit
+    weights (luxembourg_osm: 13 ms against 68 ms)."""
+    w = graph.weights
+    if w is None or w.size == 0 or w.min() < 0 or w.min() == w.max():
+        return "bellman_ford"
+    return "near_far"
 
 
 def default_delta(graph: Graph) -> float:
@@ -343,7 +362,7 @@ def _distance_type(graph: Graph) -> tuple[np.dtype, Any]:
 def _check_arguments(graph: Graph, source: int, method: str, delta: float | None) -> None:
     check_source(graph, source)
     if method not in METHODS:
-        raise ValueError(f"method={method!r}; expected one of {METHODS}")
+        raise ValueError(f"method={method!r}; expected {AUTO!r} or one of {METHODS}")
     if delta is not None and (isinstance(delta, bool) or not isinstance(delta, (int, float))
                               or not math.isfinite(delta) or delta <= 0):
         raise ValueError(f"delta={delta!r}; expected a finite number > 0")
@@ -361,13 +380,18 @@ def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
          balancer: str | LoadBalancer = "thread", target: str | Target | None = None,
          delta: float | None = None) -> SSSPResult:
     """Shortest-path distances and a shortest-path tree from ``source`` (see the module
-    docstring for the methods). Unweighted graphs have weight 1 on every edge; of repeated
-    edges the lightest counts. ``balancer`` maps each push step onto threads; ``delta``
-    overrides the bucket width of ``"delta_stepping"`` and ``"near_far"``
-    (:func:`default_delta`). Raises ``ValueError`` for negative weights with a method that
-    cannot take them (:class:`frontier.NegativeWeightsError`), and
-    :class:`frontier.NegativeCycleError` when a negative cycle is
-    reachable from the source."""
+    docstring for the methods; ``"auto"`` picks one with :func:`choose_method`, and the
+    result's ``method`` says which ran). Unweighted graphs have weight 1 on every edge; of
+    repeated edges the lightest counts. ``balancer`` maps each push step onto threads;
+    ``delta`` overrides the bucket width of ``"delta_stepping"`` and ``"near_far"``
+    (:func:`default_delta`; with ``"auto"`` it applies when near-far is picked). Raises
+    :class:`frontier.NegativeWeightsError` (a ``ValueError``) for negative weights with a
+    method that cannot take them, and :class:`frontier.NegativeCycleError` when a negative
+    cycle is reachable from the source."""
+    if method == AUTO:
+        check_source(graph, source)
+        method = choose_method(graph)
+        delta = delta if method in ("delta_stepping", "near_far") else None
     _check_arguments(graph, source, method, delta)
     tgt = resolve_target(target)
     dtype, unreached = _distance_type(graph)

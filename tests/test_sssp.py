@@ -15,7 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import CATALOG, sssp
-from algorithms.sssp import DEFAULT_METHOD, METHODS, NEGATIVE_WEIGHTS_OK, default_delta
+from algorithms.sssp import (
+    AUTO,
+    DEFAULT_METHOD,
+    METHODS,
+    NEGATIVE_WEIGHTS_OK,
+    choose_method,
+    default_delta,
+)
 from frontier import Graph, NegativeCycleError, NegativeWeightsError
 from frontier.io import load
 from frontier.testing import check_sssp, dataset_dir, weighted_graphs_with_source
@@ -193,10 +200,31 @@ def test_sssp_does_not_modify_the_graph():
         np.testing.assert_array_equal(a, b)
 
 
-def test_the_default_method_is_the_first_and_the_catalog_offers_every_method():
-    assert DEFAULT_METHOD == METHODS[0]
+def test_the_catalog_offers_auto_and_every_method():
+    assert DEFAULT_METHOD == AUTO
     option = next(o for o in CATALOG["sssp"].options if o.name == "method")
-    assert option.choices == METHODS and option.default == DEFAULT_METHOD
+    assert option.choices == (AUTO, *METHODS) and option.default == DEFAULT_METHOD
+
+
+@pytest.mark.parametrize("weights, expected", [
+    (None, "bellman_ford"),
+    ([3, 3, 3], "bellman_ford"),
+    ([1, -2, 3], "bellman_ford"),
+    ([1, 2, 3], "near_far"),
+    ([0.5, 0.25, 0.5], "near_far"),
+])
+def test_auto_picks_near_far_for_spread_weights_else_bellman_ford(weights, expected):
+    g = Graph.from_edges([0, 1, 2], [1, 2, 0], weights=weights)
+    assert choose_method(g) == expected
+    r = sssp(g, 0, target="cpu")
+    assert r.method == expected
+    _check(g, 0, r, negative=weights is not None and min(weights) < 0)
+
+
+def test_auto_passes_delta_to_near_far_only():
+    spread = Graph.from_edges([0, 1], [1, 2], weights=[1, 2])
+    assert sssp(spread, 0, delta=0.5, target="cpu").delta == 0.5
+    assert sssp(Graph.from_edges([0, 1], [1, 2]), 0, delta=0.5, target="cpu").delta is None
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -112,6 +112,28 @@ class FrontierPool:
         self.placeholder = target.zeros(1, WORD_DTYPE)
         self.placeholder_ids = target.zeros(1, np.int32)
 
+    @classmethod
+    def shared(cls, graph: Graph, target: Target, capacity: int, domain: str = VERTICES
+               ) -> FrontierPool:
+        """The pool kept with ``graph`` for ``target``, ``capacity`` and ``domain``, made on
+        first use and :meth:`restart`-ed by the caller: a traversal that keeps no frontier
+        beyond its call reuses its buffers instead of allocating them per call (every frontier
+        of an earlier use of the pool becomes stale)."""
+        key = f"pool:{target.name}:{target.simulated}:{domain}:{max(int(capacity), 1)}"
+        return graph.memo(key, lambda: cls(graph, target, capacity, domain))
+
+    def restart(self, first_length: int) -> None:
+        """Forget every frontier of this pool (they become stale), clear its bitmaps and set the
+        lengths to ``first_length`` for slot 0 and 0 for the others (one upload)."""
+        for slot in range(self.SLOTS):
+            if self._dirty_words[slot] and self._words[slot] is not None:
+                self.target.fill(self._words[slot], 0)
+            self._dirty_words[slot] = False
+            self._owner[slot] = None
+            self._clean[slot] = True
+        self.target.upload(self.lengths, np.array([first_length] + [0] * self.SLOTS,
+                                                  dtype=LENGTH_DTYPE))
+
     def ids(self, slot: int) -> Any:
         if self._ids[slot] is None:
             self._ids[slot] = self.target.empty(self.capacity, np.int32)
@@ -248,9 +270,9 @@ class FrontierPool:
     def _reset(self, slot: int) -> None:
         """Clear a slot out of ring order (an older frontier advanced again)."""
         self.target.write_scalar(self.lengths, slot, 0)
-        if self._dirty_words[slot]:
-            self._words[slot] = self.target.zeros(max(self.num_words, 1), WORD_DTYPE)
-            self._dirty_words[slot] = False
+        if self._dirty_words[slot] and self._words[slot] is not None:
+            self.target.fill(self._words[slot], 0)
+        self._dirty_words[slot] = False
         self._owner[slot] = None
         self._clean[slot] = True
 
@@ -299,12 +321,18 @@ class Frontier:
     # constructors ---------------------------------------------------------------------------
     @classmethod
     def from_vertices(cls, graph: Graph, vertices: Any, *, kind: str = SPARSE,
-                      target: str | Target | None = None, capacity: int | None = None
-                      ) -> Frontier:
+                      target: str | Target | None = None, capacity: int | None = None,
+                      shared: bool = False) -> Frontier:
         """A frontier holding ``vertices`` (ids in ``0..|V|-1``; a sparse frontier keeps their
         order and repeats). ``capacity`` bounds every sparse frontier of the traversal; the
-        default, max(|E|, |V|), fits any advance output."""
-        return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity)
+        default, max(|E|, |V|), fits any advance output (|V| fits a traversal whose operator
+        accepts each vertex at most once, as BFS's compare-and-swap does).
+
+        ``shared=True`` takes the graph's pooled buffers for this target and capacity
+        (:meth:`FrontierPool.shared`) instead of allocating new ones: for algorithms that keep
+        no frontier beyond their call, as it makes every frontier of the pool's earlier use
+        stale."""
+        return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity, shared)
 
     @classmethod
     def from_edges(cls, graph: Graph, edges: Any, *, kind: str = SPARSE,
@@ -329,7 +357,8 @@ class Frontier:
 
     @classmethod
     def _from_ids(cls, graph: Graph, domain: str, values: Any, kind: str,
-                  target: str | Target | None, capacity: int | None) -> Frontier:
+                  target: str | Target | None, capacity: int | None,
+                  shared: bool = False) -> Frontier:
         _check_kind(kind)
         what = "vertex" if domain == VERTICES else "edge"
         ids = np.asarray(values).reshape(-1)
@@ -346,14 +375,22 @@ class Frontier:
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
         tgt = resolve_target(target)
-        pool = FrontierPool(graph, tgt, capacity, domain)
         if kind == SPARSE:
-            tgt.upload(pool.ids(0), ids.astype(np.int32))
             length = ids.size
         else:
             words, length = _bitmap(ids, n)
+        if shared:
+            pool = FrontierPool.shared(graph, tgt, capacity, domain)
+            pool.restart(length)
+        else:
+            pool = FrontierPool(graph, tgt, capacity, domain)
+            tgt.write_scalar(pool.lengths, 0, length)
+        if kind == SPARSE:
+            tgt.upload(pool.ids(0), ids.astype(np.int32))
+        elif shared:
+            tgt.upload(pool.words(0), words)
+        else:
             pool._words[0] = tgt.to_device(words)
-        tgt.write_scalar(pool.lengths, 0, length)
         return cls(pool, 0, kind, pool.claim(0, kind))
 
     @classmethod

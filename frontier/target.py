@@ -84,6 +84,11 @@ class Target(ABC):
     def full(self, shape: int, value: Any, dtype: Any) -> Any:
         return self.to_device(np.full(shape, value, dtype=dtype))
 
+    def fill(self, array: Any, value: Any) -> None:
+        """Set every element of a device array to ``value`` (reusing it instead of allocating
+        a new one)."""
+        array[:] = value
+
     @abstractmethod
     def to_host(self, array: Any) -> np.ndarray: ...
 
@@ -160,6 +165,16 @@ class Target(ABC):
     def free_bytes(self) -> int | None:
         """Free device memory, where the target can tell."""
         return None
+
+    @property
+    def multiprocessors(self) -> int:
+        """Processors that run blocks at once (SMs on a GPU; 1 for a sequential target)."""
+        return 1
+
+    @property
+    def device_name(self) -> str:
+        """What the target runs on, as a key for per-device settings (calibration)."""
+        return self.name
 
     def _check_room(self, need: int, what: str) -> None:
         free = self.free_bytes()
@@ -265,11 +280,15 @@ class CudaTarget(Target):
     def full(self, shape: int, value: Any, dtype: Any) -> Any:
         """Filled on the device (one launch) instead of uploading a host array."""
         array = self.empty(shape, dtype)
-        if shape:
-            blocks = min(-(-shape // 256), self.resident_blocks(256))
+        self.fill(array, value)
+        return array
+
+    def fill(self, array: Any, value: Any) -> None:
+        """One launch of a grid-stride fill kernel."""
+        if array.size:
+            blocks = min(-(-array.size // 256), self.resident_blocks(256))
             self.launch(_fill_kernel(), blocks, min(256, self.max_threads_per_block),
                         (array, array.dtype.type(value)))
-        return array
 
     def zeros(self, shape: int, dtype: Any) -> Any:
         return self.full(shape, 0, dtype)
@@ -318,12 +337,25 @@ class CudaTarget(Target):
         blocks = min(blocks, compiled.max_cooperative_grid_blocks(threads))
         specialized[blocks, threads](*args)
 
+    @property
+    def multiprocessors(self) -> int:  # type: ignore[override]
+        if self.simulated:
+            return 1
+        if self._sm_count is None:
+            self._sm_count = self._cuda.get_current_device().MULTIPROCESSOR_COUNT
+        return self._sm_count
+
+    @property
+    def device_name(self) -> str:  # type: ignore[override]
+        if self.simulated:
+            return "cuda-simulator"
+        name = self._cuda.get_current_device().name
+        return name.decode() if isinstance(name, bytes) else str(name)
+
     def resident_blocks(self, threads_per_block: int) -> int:
         if self.simulated:
             return 2
-        if self._sm_count is None:
-            self._sm_count = self._cuda.get_current_device().MULTIPROCESSOR_COUNT
-        return self._sm_count * max(1, 2048 // threads_per_block)
+        return self.multiprocessors * max(1, 2048 // threads_per_block)
 
     def persistent_blocks(self, threads_per_block: int) -> int:
         resident = self.resident_blocks(threads_per_block)

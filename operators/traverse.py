@@ -37,6 +37,7 @@ import numpy as np
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot
+from operators.adaptive import FUSED, AdaptivePolicy, Decision, StaticPolicy
 from operators.advance import advance, edge_functors, edge_spec
 from operators.balancers import LoadBalancer, get_balancer
 from operators.codegen import GeneratedKernel, build, indent
@@ -50,12 +51,14 @@ __all__ = ["traverse", "Traversal", "fused_kernel"]
 @dataclass(frozen=True)
 class Traversal:
     """The frontier the traversal ended on (empty unless ``max_steps`` or ``stop_above``
-    stopped it), the number of advance steps run, and each step's host wall time (None for the
-    steps of a fused phase, which the host does not see)."""
+    stopped it), the number of advance steps run, each step's host wall time (None for the
+    steps of a fused phase, which the host does not see) and each step's
+    :class:`operators.adaptive.Decision` (balancer, representation, direction, mode)."""
 
     frontier: Frontier
     steps: int
     step_seconds: list[float | None] = field(default_factory=list)
+    choices: list[Decision] = field(default_factory=list)
 
 
 def _slot_select(name: str, arrays: str, slot: str) -> str:
@@ -125,6 +128,10 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     run, or (with ``stop_above``) it holds more than ``stop_above`` elements, returned
     unexpanded. See the module docstring for which steps run fused and which in a host loop.
 
+    ``balancer="auto"`` (or an :class:`operators.balancers.AutoBalancer`) lets the adaptive
+    runtime (:mod:`operators.adaptive`) choose the balancer, the frontier's form and the mode
+    at every step; the returned :class:`Traversal` records each step's choice either way.
+
     ``blocks`` sets the persistent kernel's grid (default: the target's ``persistent_blocks``,
     at most what the GPU holds at once); fewer blocks make the barrier between steps cheaper
     and each step slower.
@@ -139,30 +146,48 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     if max_steps < 0:
         raise OperatorError(f"max_steps={max_steps}; expected >= 0")
     plan = Direction.of(direction)
-    bal = for_target(frontier.target, get_balancer(balancer), graph)
-    push_kind = frontier.kind
+    chosen = get_balancer(balancer)
+    if chosen.adaptive:
+        policy: AdaptivePolicy | StaticPolicy = AdaptivePolicy(graph, frontier.target,
+                                                               chosen.thresholds, fused)
+        size = len(frontier)
+    else:
+        policy = StaticPolicy(for_target(frontier.target, chosen, graph), frontier.kind, fused)
+        # a fused push-only traversal reads nothing before it ends
+        size = None if policy.fuse and plan.mode == PUSH else len(frontier)
     n = graph.num_vertices
-    steps, seconds = 0, []
-    fuse = fused and bal.fusable
-    size = None if fuse and plan.mode == PUSH else len(frontier)  # a fused push reads nothing
+    steps, seconds, choices = 0, [], []
     while steps < max_steps and (size is None or 0 < size <= stop_above):
         way = PUSH if size is None else plan.choose(size, n)
-        if fuse and way == PUSH:
-            limit = plan.push_limit(n)
-            if frontier.kind != push_kind:
-                frontier = frontier.to_dense() if push_kind == DENSE else frontier.to_sparse()
+        decision = policy.decide(frontier, size, way)
+        bal = policy.balancer(decision)
+        if decision.mode == FUSED:
+            if frontier.kind != decision.representation:
+                frontier = (frontier.to_dense() if decision.representation == DENSE
+                            else frontier.to_sparse())
+            limit = _least(plan.push_limit(n), decision.until)
             frontier, ran, size = _fused_push(
                 graph, frontier, op, condition, state, bal, max_steps - steps,
                 stop_above if limit is None else min(limit, stop_above), blocks)
             steps += ran
             seconds += [None] * ran
-            if limit is None or size <= limit:
-                break  # empty, or stopped by max_steps / stop_above
-            continue
+            choices += [decision] * ran
+            policy.advanced(ran)
+            if ran > 0 or size == 0:
+                continue  # the loop's test ends it: empty, max_steps or stop_above
         start = time.perf_counter()
         frontier = advance(graph, frontier, op, *state, direction=way, condition=condition,
-                           balancer=bal, output=push_kind if way == PUSH else DENSE)
+                           balancer=bal,
+                           output=decision.representation if way == PUSH else DENSE)
         size = len(frontier)
         steps += 1
         seconds.append(time.perf_counter() - start)
-    return Traversal(frontier, steps, seconds)
+        choices.append(decision)
+        policy.advanced(1)
+    return Traversal(frontier, steps, seconds, choices)
+
+
+def _least(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else min(a, b)

@@ -1,9 +1,18 @@
 """The ``frontier`` command: run an algorithm on a graph file or a generated graph, or a demo.
 
-``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [options]``
+``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [--trace [FILE]]
+[options]``
 ``frontier demo``
 ``frontier balancers``
 ``frontier explain ALGO [--balancer B] [--target T] [options]``
+``frontier calibrate [--target T] [--quick] [--runs R]``
+``frontier plot TRACE [--out PNG]``
+
+``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
+(or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
+representation, direction, mode, time (:mod:`frontier.trace`); ``plot`` draws such a trace.
+``calibrate`` measures the runtime's thresholds on the device and keeps them in the per-user
+cache (:mod:`operators.calibrate`).
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
 options, its summary lines and its explain text: adding an entry adds the commands. GRAPH is a
@@ -95,6 +104,8 @@ def run_algorithm(args: argparse.Namespace) -> int:
     for label, value in entry.report(result):
         print(f"{label:<12}{value}")
     print(f"iterations  {result.iterations}")
+    if args.trace is not None:
+        _trace(entry.name, result, args.trace)
     if args.validate:
         try:
             entry.agrees(graph, args.source, result)
@@ -104,6 +115,44 @@ def run_algorithm(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return EXIT_WRONG_RESULT
         print(f"validated   {entry.checks}")
+    return 0
+
+
+def _trace(name: str, result: object, where: str) -> None:
+    from frontier.trace import trace_rows, write_trace
+
+    stats = getattr(result, "stats", None)
+    if stats is None:
+        raise CommandError(f"{name} keeps no per-step statistics to trace")
+    rows = trace_rows(stats)
+    if where == "-":
+        write_trace(rows, sys.stdout)
+        return
+    with open(where, "w") as stream:
+        write_trace(rows, stream)
+    print(f"trace       {len(rows)} steps written to {where}")
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    from frontier.trace import plot_trace, read_trace
+
+    rows = read_trace(args.trace_file)
+    out = args.out or str(args.trace_file) + ".png"
+    plot_trace(rows, out, title=args.title or "")
+    print(f"plot        {len(rows)} steps drawn to {out}")
+    return 0
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from frontier.target import resolve_target
+    from operators.calibrate import FULL, QUICK, calibrate_and_save, describe
+
+    target = resolve_target(args.target)
+    result, path = calibrate_and_save(target, QUICK if args.quick else FULL, args.runs)
+    print(f"target      {target.name} ({target.device_name})")
+    for line in describe(result):
+        print(line)
+    print(f"written     {path}")
     return 0
 
 
@@ -166,12 +215,15 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from algorithms import CATALOG
+    from algorithms.catalog import DEFAULT_BALANCER
 
     parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     common = _Parser(add_help=False)
-    common.add_argument("--balancer", default="thread", help="load balancer (frontier balancers)")
+    common.add_argument("--balancer", default=DEFAULT_BALANCER,
+                        help=f"load balancer: auto or one of frontier balancers "
+                        f"(default {DEFAULT_BALANCER})")
     common.add_argument("--target", choices=["cuda", "cpu"], default=None,
                         help="default: cuda when a GPU is usable, else cpu")
 
@@ -188,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
         algo.add_argument("--validate", action="store_true",
                           help=f"check against scipy: {entry.checks}")
+        algo.add_argument("--trace", nargs="?", const="-", default=None, metavar="FILE",
+                          help="per step of the last run: frontier size, edges, balancer, "
+                          "representation, direction, mode, time (CSV; to FILE if given)")
         algo.set_defaults(handler=run_algorithm)
 
     demo = sub.add_parser("demo", help="BFS on a generated and a shipped road graph, validated")
@@ -204,6 +259,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     balancers = sub.add_parser("balancers", help="list the load balancers")
     balancers.set_defaults(handler=run_balancers)
+
+    calibrate = sub.add_parser(
+        "calibrate", help="measure the adaptive runtime's thresholds on this device and keep "
+        "them in the per-user cache ($FRONTIER_CACHE_DIR or ~/.cache/frontier)")
+    calibrate.add_argument("--target", choices=["cuda", "cpu"], default=None)
+    calibrate.add_argument("--quick", action="store_true",
+                           help="tiny graphs (a smoke run; thresholds not meaningful)")
+    calibrate.add_argument("--runs", type=int, default=5, help="timed steps per measurement")
+    calibrate.set_defaults(handler=run_calibrate)
+
+    plot = sub.add_parser("plot", help="draw a trace (frontier run ... --trace): frontier "
+                          "size per step, coloured by the choice (needs matplotlib)")
+    plot.add_argument("trace_file", metavar="TRACE", help="a trace file or saved run output")
+    plot.add_argument("--out", default=None, help="image file (default TRACE.png)")
+    plot.add_argument("--title", default=None)
+    plot.set_defaults(handler=run_plot)
     return parser
 
 
@@ -212,6 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from frontier.graph import GraphError
     from frontier.io import GraphFormatError
     from frontier.target import TargetError
+    from frontier.trace import TraceError
     from operators.balancers import BalancerError
 
     args = build_parser().parse_args(argv)
@@ -223,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FileNotFoundError as err:
         print(f"frontier: error: no such file: {err.filename or err}", file=sys.stderr)
     except (CommandError, generators.SpecError, GraphFormatError, GraphError, FrontierError,
-            TargetError, BalancerError) as err:
+            TargetError, BalancerError, TraceError) as err:
         print(f"frontier: error: {err}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

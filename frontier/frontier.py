@@ -169,11 +169,14 @@ class FrontierPool:
 
     def adopt(self, slot: int, kind: str) -> int:
         """After a fused traversal: the frontier it ended on is in ``slot``; nothing is known
-        of the other slots."""
+        of the other slots' queues."""
         for s in range(self.SLOTS):
             self._owner[s] = None
             self._clean[s] = False
-            self._dirty_words[s] = kind == DENSE
+            # a traversal over queues leaves the bitmaps as they were; one over bitmaps may
+            # have written any of them
+            self._dirty_words[s] = self._dirty_words[s] or (kind == DENSE
+                                                            and self._words[s] is not None)
         return self.claim(slot, kind)
 
     def read_lengths(self) -> np.ndarray:

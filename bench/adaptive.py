@@ -135,6 +135,11 @@ def bench_graph(name: str, target: object, runs: int, slow: float, skip: set[str
         print(f"{name:15} {label:32} {wall * 1e3:10.3f} ms  traversal "
               f"{result.seconds * 1e3:10.3f} ms  runs {done}  ok {ok}  {rows[-1]['choices']}",
               flush=True)
+        if label.startswith("auto") and result.iterations <= 12:
+            for level in result.stats:
+                print(f"    level {level.level}: {level.frontier_size:,} vertices, "
+                      f"{level.edges:,} edges, {level.balancer}/{level.representation}/"
+                      f"{level.direction}/{level.mode}", flush=True)
     cupy_run = cupy_bfs_factory(graph) if f"{name}:cupy" not in skip else None
     if cupy_run is not None:
         dist, wall, done = timed(lambda: cupy_run(source), runs, slow)

@@ -313,13 +313,15 @@ class Frontier:
     :class:`StaleFrontierError`.
     """
 
-    __slots__ = ("pool", "slot", "kind", "_token")
+    __slots__ = ("pool", "slot", "kind", "_token", "_host_ids")
 
-    def __init__(self, pool: FrontierPool, slot: int, kind: str, token: int) -> None:
+    def __init__(self, pool: FrontierPool, slot: int, kind: str, token: int,
+                 host_ids: np.ndarray | None = None) -> None:
         self.pool = pool
         self.slot = slot
         self.kind = kind
         self._token = token
+        self._host_ids = host_ids
 
     # constructors ---------------------------------------------------------------------------
     @classmethod
@@ -389,12 +391,16 @@ class Frontier:
             pool = FrontierPool(graph, tgt, capacity, domain)
             tgt.write_scalar(pool.lengths, 0, length)
         if kind == SPARSE:
-            tgt.upload(pool.ids(0), ids.astype(np.int32))
+            ids = ids.astype(np.int32)
+            tgt.upload(pool.ids(0), ids)
         elif shared:
             tgt.upload(pool.words(0), words)
         else:
             pool._words[0] = tgt.to_device(words)
-        return cls(pool, 0, kind, pool.claim(0, kind))
+        known = ids if kind == SPARSE else np.flatnonzero(np.unpackbits(
+            words.view(np.uint8), bitorder="little")[:n]).astype(np.int32)
+        known.setflags(write=False)
+        return cls(pool, 0, kind, pool.claim(0, kind), known)
 
     @classmethod
     def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None
@@ -454,9 +460,19 @@ class Frontier:
 
     # host views ----------------------------------------------------------------------------
     def __len__(self) -> int:
-        """Number of entries (a host read: one synchronization on the GPU)."""
+        """Number of entries (a host read: one synchronization on the GPU, except for a
+        frontier made from host ids, whose length the host knows)."""
         self.check_current()
+        if self._host_ids is not None:
+            return int(self._host_ids.size)
         return int(self.pool.read_lengths()[self.slot])
+
+    def known_ids(self) -> np.ndarray | None:
+        """The ids (read-only, as :meth:`to_numpy` would give them) when the host knows them
+        without a device read: for a frontier made from host ids by :meth:`from_vertices` or
+        :meth:`from_edges`; None for one made by an operator or on the device."""
+        self.check_current()
+        return self._host_ids
 
     def is_empty(self) -> bool:
         return len(self) == 0

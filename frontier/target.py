@@ -262,6 +262,7 @@ class CudaTarget(Target):
 
         self._cuda = cuda
         self._sm_count: int | None = None
+        self._cooperative: dict[tuple, tuple[Any, int]] = {}
 
     @property
     def simulated(self) -> bool:
@@ -332,10 +333,15 @@ class CudaTarget(Target):
         if self.simulated:  # the simulator runs a cooperative grid of one block only
             kernel[1, threads](*args)
             return
-        specialized = kernel.specialize(*args)
-        compiled = next(iter(specialized.overloads.values()))
-        blocks = min(blocks, compiled.max_cooperative_grid_blocks(threads))
-        specialized[blocks, threads](*args)
+        key = (kernel, threads, tuple(_argument_type(a) for a in args))
+        found = self._cooperative.get(key)
+        if found is None:  # specialize and ask the driver once per kernel and argument types
+            specialized = kernel.specialize(*args)
+            compiled = next(iter(specialized.overloads.values()))
+            found = (specialized, compiled.max_cooperative_grid_blocks(threads))
+            self._cooperative[key] = found
+        specialized, most = found
+        specialized[min(blocks, most), threads](*args)
 
     @property
     def multiprocessors(self) -> int:  # type: ignore[override]
@@ -360,6 +366,19 @@ class CudaTarget(Target):
     def persistent_blocks(self, threads_per_block: int) -> int:
         resident = self.resident_blocks(threads_per_block)
         return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
+
+
+def _argument_type(value: Any) -> Any:
+    """What a kernel's compiled version depends on in one argument: an array's element type,
+    dimensions and contiguity, a scalar's Python type."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or not hasattr(value, "ndim"):
+        return type(value)
+    try:
+        contiguous = bool(value.flags["C_CONTIGUOUS"])
+    except (AttributeError, KeyError, TypeError):
+        contiguous = None
+    return (type(value), dtype.str, value.ndim, contiguous)
 
 
 def _fill(array: Any, value: Any) -> None:

@@ -9,9 +9,10 @@ their §VII.B).
   sum (its out-edges: the work of a push step), the graph's profile and the thresholds. It
   extends Li & Becchi's decision space (their Fig. 11) to the seven balancers:
 
-  - a step whose degree sum reaches ``hub_edges`` while the frontier's mean degree reaches
-    ``t1`` (hubs: the star's centre, rmat's first levels) splits its edges evenly over every
-    thread of the GPU: ``two_phase`` (Busato & Bombieri, §5.3.4), a host-loop step;
+  - a step whose degree sum reaches ``hub_edges`` (enough edges for every thread of the GPU),
+    or whose frontier's mean degree reaches ``hub_degree`` (hubs: the star's centre, rmat's
+    first level, which a block-wide gather would leave to one block), splits its edges evenly
+    over every thread: ``two_phase`` (Busato & Bombieri, §5.3.4), a host-loop step;
   - otherwise a mean frontier degree of at least ``t1`` (Li & Becchi's T1 = 32, a warp) gets
     ``dynamic_warp``, whose virtual-warp width follows |F| and whose blocks gather hubs
     (Busato & Bombieri, §5.2.1, BFS-4K);
@@ -104,19 +105,21 @@ class Thresholds:
 
     ``t1``: mean frontier degree from which a vertex's edges are spread over a warp or more;
     ``t2``: frontier size from which one thread per vertex fills the GPU; ``t3``: fraction of
-    |V| above which the frontier is a bitmap; ``hub_edges``: degree sum from which a step with
-    hubs splits its edges evenly over all threads; ``sample_every``: steps between two
-    measurements of the degree sum; ``source``: where the values come from."""
+    |V| above which the frontier is a bitmap; ``hub_edges``: degree sum from which a step
+    splits its edges evenly over all threads; ``hub_degree``: mean frontier degree from which it
+    does so however few the edges (hubs); ``sample_every``: steps between two measurements of
+    the degree sum; ``source``: where the values come from."""
 
     t1: float = 32.0
     t2: int = 256 * 132
     t3: float = 0.06
-    hub_edges: int = 1 << 18
+    hub_edges: int = 2048 * 132
+    hub_degree: int = 8192
     sample_every: int = 6
     source: str = "defaults"
 
     def __post_init__(self) -> None:
-        for name in ("t1", "t2", "t3", "hub_edges", "sample_every"):
+        for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "sample_every"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"threshold {name}={value!r}; expected a number > 0")
@@ -132,7 +135,8 @@ def device_thresholds(target: Target) -> Thresholds:
     (Li & Becchi's threads per block x SMs) and ``hub_edges`` = one edge per thread that runs at
     once (2,048 per multiprocessor): below that a step cannot give every thread an edge, and
     two_phase's two extra launches and host read (~3 x 30 µs) cost more than its balance saves.
-    On an H100 (132 SMs): T2 = 33,792, hub_edges = 270,336."""
+    On an H100 (132 SMs): T2 = 33,792, hub_edges = 270,336. ``hub_degree`` keeps its default
+    until ``frontier calibrate`` measures it."""
     sms = target.multiprocessors
     return Thresholds(t2=256 * sms, hub_edges=2048 * sms,
                       source=f"device properties ({sms} multiprocessors)")
@@ -217,9 +221,9 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
     if not spreads:
         return Decision(ThreadMapped.name, representation, PUSH, FUSED, limit_t3)
     mean = degree_sum / max(size, 1)
+    if degree_sum >= thresholds.hub_edges or mean >= thresholds.hub_degree:
+        return Decision("two_phase", representation, PUSH, HOST)
     if mean >= thresholds.t1:
-        if degree_sum >= thresholds.hub_edges:
-            return Decision("two_phase", representation, PUSH, HOST)
         until = int(thresholds.hub_edges / mean)
         return Decision("dynamic_warp", representation, PUSH, FUSED, _least(until, limit_t3))
     if size < thresholds.t2:
@@ -256,6 +260,7 @@ class AdaptivePolicy:
     def decide(self, frontier: Frontier, size: int, way: str) -> Decision:
         """The decision for the next step, over ``frontier`` of ``size`` going ``way``."""
         if way == PULL:
+            self._since_sample = None  # the frontier after a pull is another population
             return Decision(ThreadMapped.name, DENSE, PULL, HOST)
         decision = decide(self.profile, size, self.degree_sum(frontier, size), self.thresholds,
                           self.target.runs_balancers)
@@ -314,10 +319,13 @@ def resolve_auto(graph: Graph, frontier: Frontier, auto: LoadBalancer) -> LoadBa
 
 
 def measure_degree_sum(graph: Graph, frontier: Frontier, size: int) -> int:
-    """The out-degree sum of ``frontier``'s elements: a small queue is read back and summed on
-    the host, anything else reduced on the device."""
-    if frontier.kind == SPARSE and size <= _HOST_SAMPLE:
+    """The out-degree sum of ``frontier``'s elements, summed on the host when it knows the ids
+    (a frontier made from host ids) or can read them cheaply (a small queue), else reduced on
+    the device."""
+    ids = frontier.known_ids()
+    if ids is None and frontier.kind == SPARSE and size <= _HOST_SAMPLE:
         ids = frontier.target.to_host(frontier.device_ids()[:size])
+    if ids is not None:
         offsets = graph.row_offsets
         return int((offsets[ids.astype(np.int64) + 1] - offsets[ids]).sum())
     from operators.reduce import reduce

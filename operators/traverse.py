@@ -43,7 +43,7 @@ from operators.balancers import LoadBalancer, get_balancer
 from operators.codegen import GeneratedKernel, build, indent
 from operators.common import OperatorError, check_frontier, for_target
 from operators.convention import kernel_arguments
-from operators.direction import PUSH, Direction
+from operators.direction import AUTO, PUSH, Direction
 
 __all__ = ["traverse", "Traversal", "fused_kernel"]
 
@@ -130,7 +130,9 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
 
     ``balancer="auto"`` (or an :class:`operators.balancers.AutoBalancer`) lets the adaptive
     runtime (:mod:`operators.adaptive`) choose the balancer, the frontier's form and the mode
-    at every step; the returned :class:`Traversal` records each step's choice either way.
+    at every step, and with ``direction="auto"`` it pulls no frontier of T2 elements or fewer
+    (a copy of a passed :class:`Direction` carries that floor; the passed one is left as it
+    was). The returned :class:`Traversal` records each step's choice either way.
 
     ``blocks`` sets the persistent kernel's grid (default: the target's ``persistent_blocks``,
     at most what the GPU holds at once); fewer blocks make the barrier between steps cheaper
@@ -150,6 +152,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     if chosen.adaptive:
         policy: AdaptivePolicy | StaticPolicy = AdaptivePolicy(graph, frontier.target,
                                                                chosen.thresholds, fused)
+        if plan.mode == AUTO:
+            plan = plan.with_min_pull(policy.thresholds.t2)
         size = len(frontier)
     else:
         policy = StaticPolicy(for_target(frontier.target, chosen, graph), frontier.kind, fused)

@@ -36,7 +36,8 @@ EXAMPLES = 3 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") els
 
 #: Thresholds so low that graphs of a few dozen vertices meet every branch of the decision
 #: maker (two_phase on hubs, dynamic_warp, warp, thread, bitmaps), measured at every step.
-EVERY_BRANCH = AutoBalancer(Thresholds(t1=3.0, t2=6, t3=0.2, hub_edges=12, sample_every=1))
+EVERY_BRANCH = AutoBalancer(Thresholds(t1=3.0, t2=6, t3=0.2, hub_edges=40, hub_degree=10,
+                                        sample_every=1))
 
 
 def test_inspector_profiles_degrees_once_per_graph():
@@ -53,11 +54,13 @@ def test_inspector_handles_the_empty_graph():
 
 
 PROFILE = inspect(generators.grid2d(100, 100))
-LIMITS = Thresholds(t1=32, t2=1000, t3=0.06, hub_edges=100_000)
+LIMITS = Thresholds(t1=32, t2=1000, t3=0.06, hub_edges=100_000, hub_degree=2_000)
 
 
 @pytest.mark.parametrize("size, degree_sum, expected", [
     (1, 200_000, Decision("two_phase", "sparse", "push", HOST)),
+    (1, 2_000, Decision("two_phase", "sparse", "push", HOST)),
+    (5_000, 100_000, Decision("two_phase", "dense", "push", HOST)),
     (10, 5_000, Decision("dynamic_warp", "sparse", "push", FUSED, 200)),
     (10, 40, Decision("warp", "sparse", "push", FUSED, 600)),
     (999, 3_996, Decision("warp", "dense", "push", FUSED, 999)),

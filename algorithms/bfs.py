@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from frontier import Frontier, Graph, atomic_cas
+from frontier.frontier import split
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, traverse
 from operators.adaptive import Decision
@@ -137,22 +138,21 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
     n = graph.num_vertices
     f = Frontier.from_vertices(graph, [source], kind=frontier, target=tgt, capacity=n,
                                shared=True)
+    # distances then predecessors in one buffer: one fill, one copy back
     if out == "device":
-        distances = tgt.full(n, -1, np.int32)
-        predecessors = tgt.full(n, -1, np.int32)
+        both = tgt.empty(2 * n, np.int32)
+        distances, predecessors = split(both, n, 2)
     else:
-        distances = f.pool.scratch("bfs.distances", n, np.int32)
-        predecessors = f.pool.scratch("bfs.predecessors", n, np.int32)
-        tgt.fill(distances, -1)
-        tgt.fill(predecessors, -1)
-    tgt.write_scalar(distances, source, 0)
+        both, distances, predecessors = f.pool.scratch_parts("bfs.state", n, 2, np.int32)
+    tgt.fill(both, -1)
+    tgt.write_scalar(both, source, 0)
 
     start = time.perf_counter()
     run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
                    direction=plan, balancer=balancer, fused=fused)
     seconds = time.perf_counter() - start
     if out == "host":
-        distances, predecessors = tgt.to_host(distances), tgt.to_host(predecessors)
+        distances, predecessors = split(tgt.to_host(both), n, 2)
     return BFSResult(distances, predecessors, run.steps, seconds, graph, run.step_seconds,
                      run.choices, tgt)
 

@@ -44,7 +44,7 @@ import numpy as np
 
 from frontier import kernels
 from frontier.graph import Graph
-from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE
+from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE, STEPS_RAN
 from frontier.target import Target, resolve_target
 
 __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
@@ -84,7 +84,8 @@ def universe_of(graph: Graph, domain: str) -> int:
 class FrontierPool:
     """Three slots of frontier buffers on one target, for one graph and one domain.
 
-    ``lengths`` is a device array of three lengths, one per slot, then the overflow flag. A
+    ``lengths`` is a device array of three lengths, one per slot, then the overflow flag, then
+    the step count of the last fused traversal (:data:`frontier.ring.STEPS_RAN`). A
     slot's sparse queue (``capacity`` ids) and bitmap (``universe`` bits) are allocated the first
     time a frontier of that kind lands there.
     """
@@ -99,7 +100,7 @@ class FrontierPool:
         self.domain = domain
         self.universe = universe_of(graph, domain)
         self.num_words = _words_for(self.universe)
-        self.lengths = target.zeros(self.SLOTS + 1, LENGTH_DTYPE)
+        self.lengths = target.zeros(STEPS_RAN + 1, LENGTH_DTYPE)
         self._ids: list[Any] = [None] * self.SLOTS
         self._words: list[Any] = [None] * self.SLOTS
         self._dirty_words = [False] * self.SLOTS
@@ -109,6 +110,7 @@ class FrontierPool:
         self._stamps: Any = None
         self._stamp_value = 0
         self._scratch: dict[str, Any] = {}
+        self._parts: dict[tuple, tuple[Any, ...]] = {}
         self.placeholder = target.zeros(1, WORD_DTYPE)
         self.placeholder_ids = target.zeros(1, np.int32)
 
@@ -131,7 +133,7 @@ class FrontierPool:
             self._dirty_words[slot] = False
             self._owner[slot] = None
             self._clean[slot] = True
-        self.target.upload(self.lengths, np.array([first_length] + [0] * self.SLOTS,
+        self.target.upload(self.lengths, np.array([first_length] + [0] * STEPS_RAN,
                                                   dtype=LENGTH_DTYPE))
 
     def ids(self, slot: int) -> Any:
@@ -160,6 +162,18 @@ class FrontierPool:
             buf = self.target.empty(max(size, 1), dtype)
             self._scratch[name] = buf
         return buf
+
+    def scratch_parts(self, name: str, size: int, parts: int, dtype: Any) -> tuple[Any, ...]:
+        """One scratch buffer of ``parts * size`` elements followed by its ``parts`` consecutive
+        pieces of ``size`` elements (views made once): several per-element arrays that one fill
+        and one copy cover."""
+        whole = self.scratch(name, parts * size, dtype)
+        key = (name, size, parts)
+        found = self._parts.get(key)
+        if found is None or found[0] is not whole:
+            found = (whole, *split(whole, size, parts))
+            self._parts[key] = found
+        return found
 
     def prepare_traversal(self, start_slot: int) -> None:
         """Make ``start_slot``'s successor ready for a fused traversal's first step."""
@@ -543,6 +557,11 @@ class Frontier:
     def __repr__(self) -> str:
         state = f"slot {self.slot}" if self.is_current() else "stale"
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
+
+
+def split(array: Any, size: int, parts: int) -> tuple[Any, ...]:
+    """The first ``parts`` consecutive pieces of ``size`` elements of ``array`` (views)."""
+    return tuple(array[i * size:(i + 1) * size] for i in range(parts))
 
 
 def _check_kind(kind: str) -> None:

@@ -21,7 +21,8 @@ their §VII.B).
     virtual warps (``warp``), which measured best on road networks and meshes
     (docs/balancers.md);
   - a larger frontier of thin vertices gets one thread per vertex (``thread``);
-  - the frontier is a bitmap above ``t3`` x |V| (Li & Becchi's T3 = 6 %), a queue below;
+  - the frontier is a bitmap above ``t3`` x |V| (Li & Becchi's T3 = 6 %) and above ``t2`` (on
+    small graphs a conversion costs more than a short queue), a queue below;
   - the direction is the caller's :class:`operators.Direction` (Beamer's rule: pull while the
     frontier is large), a pull step being a host-loop step over a bitmap;
   - the mode is ``"fused"`` (the steps run in one persistent kernel until the frontier leaves
@@ -215,9 +216,10 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
     """The push step for a frontier of ``size`` vertices with ``degree_sum`` out-edges
     (deterministic: the same inputs give the same decision). ``spreads`` is False on a target
     that runs every balancer as one sequential loop (the CPU): the decision is then the loop."""
-    dense = size > thresholds.t3 * profile.num_vertices
+    bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
+    dense = size > bitmap_from
     representation = DENSE if dense else SPARSE
-    limit_t3 = None if dense else int(thresholds.t3 * profile.num_vertices)
+    limit_t3 = None if dense else int(bitmap_from)
     if not spreads:
         return Decision(ThreadMapped.name, representation, PUSH, FUSED, limit_t3)
     mean = degree_sum / max(size, 1)

@@ -36,7 +36,7 @@ import numpy as np
 
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.ring import clear_next_slot
+from frontier.ring import STEPS_RAN, clear_next_slot
 from operators.adaptive import FUSED, AdaptivePolicy, Decision, StaticPolicy
 from operators.advance import advance, edge_functors, edge_spec
 from operators.balancers import LoadBalancer, get_balancer
@@ -88,7 +88,7 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     body = ("in_slot = start_slot\n"
             "step = 0\n"
             "while step < max_steps:\n" + indent(step)
-            + "if tid == 0:\n    steps_out[0] = step\n")
+            + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
     return build(frontier.target, balancer, spec, functors, lambda: body,
                  balancer.extra_params(spec))
 
@@ -97,7 +97,7 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
                 state: tuple, balancer: LoadBalancer, max_steps: int, stop_above: int,
                 blocks: int | None) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
-    frontier's length (read with the step count: two host reads in all)."""
+    frontier's length (read with the step count: one host read in all)."""
     kernel = fused_kernel(graph, frontier, op, condition, len(state), balancer)
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     slots = range(pool.SLOTS)
@@ -105,15 +105,14 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
           **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
           **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
           "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
-          "stop_above": stop_above,
-          "steps_out": pool.scratch("traverse_steps", 1, np.int64)}
+          "stop_above": stop_above}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
     grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
     kernel.launch(target, grid, args, cooperative=True)
-    steps = int(target.read_scalar(io["steps_out"], 0))
     lengths = pool.read_lengths()
+    steps = int(lengths[STEPS_RAN])
     final = (frontier.slot + steps) % pool.SLOTS
     return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])
 

@@ -54,7 +54,7 @@ def test_inspector_handles_the_empty_graph():
 
 
 PROFILE = inspect(generators.grid2d(100, 100))
-LIMITS = Thresholds(t1=32, t2=1000, t3=0.06, hub_edges=100_000, hub_degree=2_000)
+LIMITS = Thresholds(t1=32, t2=500, t3=0.06, hub_edges=100_000, hub_degree=2_000)
 
 
 @pytest.mark.parametrize("size, degree_sum, expected", [
@@ -62,13 +62,18 @@ LIMITS = Thresholds(t1=32, t2=1000, t3=0.06, hub_edges=100_000, hub_degree=2_000
     (1, 2_000, Decision("two_phase", "sparse", "push", HOST)),
     (5_000, 100_000, Decision("two_phase", "dense", "push", HOST)),
     (10, 5_000, Decision("dynamic_warp", "sparse", "push", FUSED, 200)),
-    (10, 40, Decision("warp", "sparse", "push", FUSED, 600)),
-    (999, 3_996, Decision("warp", "dense", "push", FUSED, 999)),
-    (1_000, 4_000, Decision("thread", "dense", "push", FUSED)),
-    (500, 2_000, Decision("warp", "sparse", "push", FUSED, 600)),
+    (10, 40, Decision("warp", "sparse", "push", FUSED, 499)),
+    (499, 1_996, Decision("warp", "sparse", "push", FUSED, 499)),
+    (500, 2_000, Decision("thread", "sparse", "push", FUSED, 600)),
+    (999, 3_996, Decision("thread", "dense", "push", FUSED)),
 ])
 def test_decisions_follow_the_thresholds(size, degree_sum, expected):
     assert decide(PROFILE, size, degree_sum, LIMITS) == expected
+
+
+def test_small_graphs_keep_queues_below_t2():
+    tiny = inspect(generators.path(7))
+    assert decide(tiny, 1, 2, LIMITS).representation == "sparse"
 
 
 def test_decisions_are_deterministic():

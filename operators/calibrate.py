@@ -14,8 +14,9 @@ synchronization, median of ``runs``) whose functor marks the heads it reaches:
   which splitting the edges evenly over all threads pays for two_phase's extra launches and
   host read.
 
-T1 (32) and T3 (6 % of |V|) keep Li & Becchi's values. A crossover that does not occur in the
-measured range is set past its end (twice the largest size).
+T1 (32) and T3 (6 % of |V|) keep Li & Becchi's values. A crossover counts only where the
+challenger wins by 10 % at two consecutive sizes (single steps are launch-bound: on an H100 every
+grid step measured 150–210 µs whatever its size); otherwise the device's value stays.
 """
 
 from __future__ import annotations
@@ -88,13 +89,21 @@ def step_seconds(graph: Graph, target: Target, vertices: np.ndarray, balancer: s
     return statistics.median(times)
 
 
-def _crossover(times: dict[int, dict[str, float]], challenger: str, incumbent: str) -> int:
-    """The smallest size at which ``challenger`` is at least as fast as ``incumbent`` (twice the
-    largest size when it never is)."""
-    for size in sorted(times):
-        if times[size][challenger] <= times[size][incumbent]:
-            return size
-    return 2 * max(times)
+#: A crossover counts where the challenger is this much faster (time ratio) at two consecutive
+#: sizes: single steps are launch-bound, and a noisy win must not move a threshold.
+MARGIN = 0.9
+
+
+def _crossover(times: dict[int, dict[str, float]], challenger: str, incumbent: str,
+               default: int) -> int:
+    """The smallest size from which ``challenger`` beats ``incumbent`` by :data:`MARGIN` at that
+    size and the next one; ``default`` when no such size was measured."""
+    sizes = sorted(times)
+    wins = [times[s][challenger] <= MARGIN * times[s][incumbent] for s in sizes]
+    for i in range(len(sizes) - 1):
+        if wins[i] and wins[i + 1]:
+            return sizes[i]
+    return default
 
 
 def calibrate(target: Target, sizes: Sizes = FULL, runs: int = 5,
@@ -115,9 +124,9 @@ def calibrate(target: Target, sizes: Sizes = FULL, runs: int = 5,
         hub_times[degree] = {b: step_seconds(star, target, np.array([0]), b, runs)
                              for b in ("dynamic_warp", "two_phase")}
     base = device_thresholds(target)
-    found = base.with_values({"t2": _crossover(t2_times, "thread", "warp"),
-                              "hub_degree": _crossover(hub_times, "two_phase",
-                                                       "dynamic_warp")},
+    found = base.with_values({"t2": _crossover(t2_times, "thread", "warp", base.t2),
+                              "hub_degree": _crossover(hub_times, "two_phase", "dynamic_warp",
+                                                       base.hub_degree)},
                              f"calibrated on {target.device_name}")
     return Calibration(found, t2_times, hub_times)
 

@@ -253,3 +253,12 @@ def test_plot_of_a_file_without_a_trace_is_one_line_and_exit_2(tmp_path, capsys)
     bad.write_text("hello\n")
     assert main(["plot", str(bad)]) == 2
     assert "no trace header" in capsys.readouterr().err
+
+
+def test_calibration_moves_a_threshold_only_on_a_clear_repeated_win():
+    from operators.calibrate import _crossover
+
+    noisy = {256: {"a": 1.0, "b": 1.2}, 512: {"a": 1.0, "b": 1.0}, 1024: {"a": 1.0, "b": 1.05}}
+    assert _crossover(noisy, "a", "b", default=77) == 77
+    clear = {256: {"a": 1.0, "b": 1.0}, 512: {"a": 1.0, "b": 2.0}, 1024: {"a": 1.0, "b": 3.0}}
+    assert _crossover(clear, "a", "b", default=77) == 512

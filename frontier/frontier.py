@@ -111,6 +111,7 @@ class FrontierPool:
         self._scratch: dict[str, Any] = {}
         self.placeholder = target.zeros(1, WORD_DTYPE)
         self.placeholder_ids = target.zeros(1, np.int32)
+        self.lost: str | None = None
 
     def ids(self, slot: int) -> Any:
         if self._ids[slot] is None:
@@ -227,6 +228,16 @@ class FrontierPool:
             self._clean[slot] = False
             self._dirty_words[slot] = self._words[slot] is not None
         self._owner[step.clear_slot] = None
+
+    def abandon(self, reason: str) -> None:
+        """Forget every slot after a kernel that owns the whole ring (a fused traversal) failed
+        part-way: every frontier of the pool becomes stale, and ``reason`` says why when one is
+        used; every slot is reset before its next use."""
+        for slot in range(self.SLOTS):
+            self._owner[slot] = None
+            self._clean[slot] = False
+            self._dirty_words[slot] = self._words[slot] is not None
+        self.lost = reason
 
     def end_step(self, step: StepSlots, out_kind: str | None) -> int | None:
         """Record what the launched kernel did; returns the token of the output frontier."""
@@ -394,6 +405,9 @@ class Frontier:
     def check_current(self) -> None:
         """Raise :class:`StaleFrontierError` if the frontier is stale."""
         if not self.is_current():
+            if self.pool.lost is not None:
+                raise StaleFrontierError(f"this {self.kind} frontier of {self.domain} is no "
+                                         f"longer valid: {self.pool.lost}; make it again")
             raise StaleFrontierError(
                 f"this {self.kind} frontier of {self.domain} (slot {self.slot} of its pool) is "
                 "stale: a later ring step on its pool wrote or cleared its slot. Lifetime rule: "

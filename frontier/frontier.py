@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import kernels
+from frontier import kernels, validate
 from frontier.graph import Graph
 from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE
 from frontier.target import Target, resolve_target
@@ -341,6 +341,7 @@ class Frontier:
     @classmethod
     def _from_ids(cls, graph: Graph, domain: str, values: Any, kind: str,
                   target: str | Target | None, capacity: int | None) -> Frontier:
+        _check_graph(graph)
         _check_kind(kind)
         what = "vertex" if domain == VERTICES else "edge"
         ids = np.asarray(values).reshape(-1)
@@ -354,6 +355,7 @@ class Frontier:
             raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
+        capacity = validate.count("capacity", capacity, low=1)
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
         tgt = resolve_target(target)
@@ -370,6 +372,7 @@ class Frontier:
     @classmethod
     def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None
              ) -> Frontier:
+        _check_graph(graph)
         _check_kind(kind)
         pool = FrontierPool(graph, resolve_target(target), _default_capacity(graph), domain)
         slot, token = kernels.fill(pool, kind)
@@ -501,6 +504,11 @@ class Frontier:
     def __repr__(self) -> str:
         state = f"slot {self.slot}" if self.is_current() else "stale"
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
+
+
+def _check_graph(graph: Any) -> None:
+    if not isinstance(graph, Graph):
+        raise FrontierError(f"a frontier of a {type(graph).__name__}; expected a frontier.Graph")
 
 
 def _check_kind(kind: str) -> None:

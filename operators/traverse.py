@@ -78,7 +78,7 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     """The persistent kernel running push steps of ``balancer`` until the frontier is empty,
     ``max_steps`` ran or it holds more than ``stop_above`` elements."""
     kind = frontier.kind
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     spec = edge_spec("traverse", graph, frontier, kind, num_state, functors)
     # Stop on an overflowed input (a queue longer than its buffer): every thread tests the same
     # length, which no thread changes during the step, so all of them leave the loop together.
@@ -160,6 +160,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         validate.count("blocks", blocks, low=1)
     validate.flag("fused", fused)
     plan = Direction.of(direction)
+    edge_functors(op, condition, len(state))  # a functor that cannot take the state fails now
     bal = for_target(frontier.target, get_balancer(balancer), graph)
     push_kind = frontier.kind
     n = graph.num_vertices

@@ -111,7 +111,8 @@ class Soak:
             failed = outcome not in ("ok", "refused")
             coo = graph.coo() if failed else None
             self.writer.writerow({
-                "case": self.done if outcome != "refused" else "", "target": target, "algorithm": entry.name,
+                "case": self.done if outcome != "refused" else "", "target": target,
+                "algorithm": entry.name,
                 "balancer": balancer or "", "options": json.dumps(options),
                 "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
                 "directed": graph.directed, "weighted": graph.weighted, "source": given,
@@ -150,7 +151,8 @@ def drive(soak: Soak, seed: int, max_vertices: int, max_edges: int) -> None:
         batch()
 
 
-def report(soak: Soak, out: Any = sys.stdout) -> None:
+def report(soak: Soak, out: Any = None) -> None:
+    out = out or sys.stdout
     seconds = time.perf_counter() - soak.started
     errors = {k: v for k, v in soak.outcomes.items() if k.startswith("error:")}
     print(f"cases       {soak.done:,} on {soak.graphs:,} graphs in {seconds:.0f} s "

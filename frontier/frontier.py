@@ -55,6 +55,9 @@ VERTICES = "vertices"
 EDGES = "edges"
 DOMAINS = (VERTICES, EDGES)
 LENGTH_DTYPE = np.int64
+#: The largest element id a frontier holds: queues are int32 (vertex ids are int32 anyway; an
+#: edge frontier of a graph with more arcs than this cannot be made).
+ID_LIMIT = int(np.iinfo(np.int32).max)
 WORD_DTYPE = np.uint32
 
 
@@ -98,6 +101,9 @@ class FrontierPool:
         self.capacity = max(int(capacity), 1)
         self.domain = domain
         self.universe = universe_of(graph, domain)
+        if self.universe > ID_LIMIT:
+            raise FrontierError(f"a frontier of {domain} holds int32 ids, but this graph has "
+                                f"{self.universe:,} {domain} (at most {ID_LIMIT:,})")
         self.num_words = _words_for(self.universe)
         self.lengths = target.zeros(self.SLOTS + 1, LENGTH_DTYPE)
         self._ids: list[Any] = [None] * self.SLOTS

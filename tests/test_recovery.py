@@ -126,3 +126,14 @@ def test_traverse_whose_queue_overflows_stops_at_the_overflowing_step(target, fu
     with pytest.raises(FrontierOverflowError, match="capacity"):
         traverse(k4, f, count_calls, calls, max_steps=1000, fused=fused)
     assert int(target.to_host(calls)[0]) == 3 + 9 + 27
+
+
+def test_an_edge_frontier_of_a_graph_with_more_arcs_than_int32_ids_is_refused(monkeypatch):
+    from frontier import FrontierError
+    from frontier import frontier as frontier_module
+
+    monkeypatch.setattr(frontier_module, "ID_LIMIT", 5)  # stands for 2**31 - 1
+    star = generators.star(10)  # 18 arcs
+    with pytest.raises(FrontierError, match="int32 ids, but this graph has 18 edges"):
+        Frontier.from_edges(star, [0], target="cpu")
+    assert len(Frontier.from_vertices(generators.star(4), [0], target="cpu")) == 1

@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from frontier import Frontier, Graph, atomic_cas
+from frontier import Frontier, Graph, atomic_cas, validate
+from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.frontier import split
 from frontier.target import Target, resolve_target
-from operators import Direction, LoadBalancer, traverse
+from operators import Direction, LoadBalancer, get_balancer, traverse
 from operators.adaptive import Decision
 
 __all__ = ["bfs", "BFSResult", "LevelStats", "OUTS"]
@@ -112,28 +113,36 @@ def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
 
 def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
         target: str | Target | None = None, frontier: str = "sparse",
-        fused: bool = True, direction: str = "auto", alpha: float = 64.0,
-        beta: float = 24.0, out: str = "host") -> BFSResult:
+        fused: bool | None = None, direction: str = "auto", alpha: float | None = None,
+        beta: float | None = None, out: str = "host") -> BFSResult:
     """Distances and a shortest-path tree from ``source``, level by level.
 
     ``balancer`` is ``"auto"`` (the adaptive runtime chooses per level, :mod:`operators.adaptive`)
     or a static balancer. ``frontier`` is the form of the first frontier and, with a static
     balancer, of every push level: ``"sparse"`` (a queue) or ``"dense"`` (a bitmap, Harish &
     Narayanan's variant); with ``"auto"`` the runtime chooses it per level (pull levels always
-    use a bitmap). ``fused=True`` runs push levels in
-    one persistent kernel where the balancer allows (:func:`operators.traverse`);
-    ``fused=False`` is a host loop of advances, which also times each level. ``direction`` is
-    ``"push"``, ``"pull"`` or ``"auto"`` (direction-optimizing: pull while the frontier holds more
-    than |V|/``alpha`` vertices, back to push below |V|/``beta``; :class:`operators.Direction`).
+    use a bitmap). ``fused`` (default True) runs push levels in one persistent kernel where the
+    balancer allows (:func:`operators.traverse`); ``fused=False`` is a host loop of advances,
+    which also times each level. ``direction`` is ``"push"``, ``"pull"`` or ``"auto"``
+    (direction-optimizing: pull while the frontier holds more than |V|/``alpha`` vertices, back
+    to push below |V|/``beta``; defaults 64 and 24; :class:`operators.Direction`).
     ``out="host"`` returns numpy arrays; ``out="device"`` leaves them on the target, with no
     copy.
+
+    Every argument is checked before any work (:mod:`frontier.validate`); an argument the
+    chosen direction would ignore raises ``ValueError``: ``alpha`` and ``beta`` apply to
+    ``"auto"`` only, a static ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
     """
     _check_source(graph, source)
-    if frontier not in ("sparse", "dense"):
-        raise ValueError(f"frontier={frontier!r}; expected 'sparse' or 'dense'")
-    if out not in OUTS:
-        raise ValueError(f"out={out!r}; expected one of {OUTS}")
+    validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    validate.one_of("out", out, OUTS, "place for the results")
+    if fused is not None:
+        validate.flag("fused", fused)
     plan = Direction(direction, alpha, beta)
+    if direction == "pull":
+        validate.unused("direction='pull' (every level pulls; no push level runs)",
+                        {"balancer": None if balancer == "auto" else balancer, "fused": fused})
+    bal = get_balancer(balancer)
     tgt = resolve_target(target)
     n = graph.num_vertices
     f = Frontier.from_vertices(graph, [source], kind=frontier, target=tgt, capacity=n,
@@ -149,7 +158,7 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
 
     start = time.perf_counter()
     run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
-                   direction=plan, balancer=balancer, fused=fused)
+                   direction=plan, balancer=bal, fused=fused is not False)
     seconds = time.perf_counter() - start
     if out == "host":
         distances, predecessors = split(tgt.to_host(both), n, 2)
@@ -160,11 +169,7 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
 def _check_source(graph: Graph, source: int) -> None:
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
-        raise TypeError(f"source {source!r}; expected a vertex id (int)")
-    if not 0 <= source < graph.num_vertices:
-        raise ValueError(f"source {source} is out of range; the graph has "
-                         f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
+    validate.vertex("source", source, graph.num_vertices)
 
 
 def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],

@@ -142,8 +142,3 @@ CATALOG: dict[str, Entry] = {
                     _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
                     _bfs_report, _bfs_do_explain, (_FRONTIER,)),
 }
-
-#: Every algorithm that advances takes ``balancer="auto"`` and, where it can pull,
-#: ``direction="auto"`` as its defaults (docs/adaptive.md): the command line's ``--balancer``
-#: default is this.
-DEFAULT_BALANCER = "auto"

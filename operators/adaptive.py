@@ -184,9 +184,27 @@ def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, An
     return path
 
 
+_THRESHOLDS: dict[tuple, Thresholds] = {}
+
+
 def thresholds_for(target: Target) -> Thresholds:
     """The thresholds used on ``target``: its device properties, overridden by the calibration
-    cache's entry for its device when there is one."""
+    cache's entry for its device when there is one (looked up again only when the cache file
+    changes)."""
+    path = calibration_path()
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = None
+    key = (target.name, target.simulated, str(path), stamp)
+    found = _THRESHOLDS.get(key)
+    if found is None:
+        found = _read_thresholds(target)
+        _THRESHOLDS[key] = found
+    return found
+
+
+def _read_thresholds(target: Target) -> Thresholds:
     base = device_thresholds(target)
     stored = load_calibration(target.device_name)
     if stored is None:

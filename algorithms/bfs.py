@@ -12,6 +12,13 @@ level scanning every vertex for its bit.
 per level between pushing from the frontier and letting every unvisited vertex pull from it
 (:class:`operators.Direction`); the algorithm is the same one call to ``traverse``.
 
+The defaults are ``balancer="auto"`` and ``direction="auto"``: the adaptive runtime
+(:mod:`operators.adaptive`; Li & Becchi, §VI) picks the balancer, the frontier's form, the
+direction and the kernel mode at every level, and ``BFSResult.stats`` records each choice.
+A call reuses the graph's pooled frontier buffers (queues of |V| entries: the compare-and-swap
+claims each vertex once) and, for host results, its distance buffers; ``out="device"`` leaves
+the results on the target.
+
 ``order="unordered"`` is Li & Becchi's unordered BFS (*Deploying Graph Algorithms on GPUs: an
 Adaptive Solution*, §IV.A, Figure 4): a vertex's level is lowered with an atomic min whenever a
 shorter way reaches it, and it re-enters the working set each time; levels decrease
@@ -35,12 +42,18 @@ from typing import Any
 import numpy as np
 
 from algorithms.tree import shortest_path_tree
-from frontier import Frontier, Graph, atomic_cas, atomic_min
+from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
+from frontier.frontier import KINDS as FRONTIER_KINDS
+from frontier.frontier import split
 from frontier.target import Target, resolve_target
-from operators import Direction, LoadBalancer, traverse
+from operators import Direction, LoadBalancer, compute, get_balancer, traverse
+from operators.adaptive import Decision
+from operators.cull import CULLS
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "ORDERS"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "OUTS", "ORDERS", "check_source"]
 
+#: Where a result's arrays are returned: copied to the host, or left on the target.
+OUTS = ("host", "device")
 #: ``order=`` values: claim each vertex once, or lower levels as shorter ways are found.
 ORDERS = ("ordered", "unordered")
 _UNSET_LEVEL = np.iinfo(np.int32).max
@@ -48,13 +61,19 @@ _UNSET_LEVEL = np.iinfo(np.int32).max
 
 @dataclass(frozen=True)
 class LevelStats:
-    """One BFS level: its frontier's size, the edges that frontier inspected, and host wall
-    time of the level (None when the levels ran fused in one kernel)."""
+    """One BFS level: its frontier's size, the edges that frontier inspected, host wall time of
+    the level (None when the levels ran fused in one kernel), and what ran it: the balancer,
+    the frontier's representation (``"sparse"`` queue or ``"dense"`` bitmap), the direction
+    (``"push"``/``"pull"``) and the mode (``"fused"``/``"host"``)."""
 
     level: int
     frontier_size: int
     edges: int
     seconds: float | None
+    balancer: str = ""
+    representation: str = ""
+    direction: str = ""
+    mode: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,25 +81,36 @@ class BFSResult:
     """``distances`` (int32, -1 unreachable), ``predecessors`` (int32, -1 for the source and
     unreachable vertices), the number of levels (advance steps with a non-empty frontier),
     the time of the traversal on the device (first launch to the read that ends it), and,
-    computed on first use, per-level statistics."""
+    computed on first use, per-level statistics. With ``out="device"`` the two arrays are the
+    target's (on a GPU they have ``__cuda_array_interface__``)."""
 
-    distances: np.ndarray
-    predecessors: np.ndarray
+    distances: Any
+    predecessors: Any
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
     level_seconds: list[float | None] = field(repr=False, default_factory=list)
+    choices: list[Decision] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
+
+    @cached_property
+    def host_distances(self) -> np.ndarray:
+        """``distances`` as a host array (a copy only when they live on a device)."""
+        if isinstance(self.distances, np.ndarray) or self.target is None:
+            return np.asarray(self.distances)
+        return self.target.to_host(self.distances)
 
     @cached_property
     def stats(self) -> list[LevelStats]:
         """Per level: frontier size, edges that frontier inspected, host time (None when the
-        levels ran fused in one kernel)."""
-        return _level_stats(self.graph, self.distances, self.level_seconds)
+        levels ran fused in one kernel), and the balancer, representation, direction and mode
+        that ran it."""
+        return _level_stats(self.graph, self.host_distances, self.level_seconds, self.choices)
 
     @cached_property
     def edges_traversed(self) -> int:
         """Out-edges of every reached vertex: the edges a BFS inspects (MTEPS counts these)."""
-        return int(self.graph.out_degrees()[self.distances >= 0].sum())
+        return int(self.graph.out_degrees()[self.host_distances >= 0].sum())
 
 
 def visit(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
@@ -105,51 +135,100 @@ def lower_level(src: int, dst: int, eid: int, weight: int, distances: np.ndarray
 
 
 def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
-        balancer: str | LoadBalancer = "thread",
+        balancer: str | LoadBalancer = "auto",
         target: str | Target | None = None, frontier: str = "sparse",
-        fused: bool = True, direction: str = "push", alpha: float = 64.0,
-        beta: float = 24.0, order: str = "ordered", cull: str = "none") -> BFSResult:
+        fused: bool | None = None, direction: str = "auto", alpha: float | None = None,
+        beta: float | None = None, out: str = "host", order: str = "ordered",
+        cull: str = "none") -> BFSResult:
     """Distances and a shortest-path tree from ``source`` (or from every vertex of
     ``sources``: distances are the least over them), level by level.
 
-    ``frontier`` is the form of the push levels: ``"sparse"`` (a queue) or ``"dense"`` (a
-    bitmap, Harish & Narayanan's variant); pull levels always use a bitmap. ``fused=True``
-    runs push levels in one persistent kernel (:func:`operators.traverse`); ``fused=False`` is
-    a host loop of advances, which also times each level. ``direction`` is ``"push"``,
-    ``"pull"`` or ``"auto"`` (direction-optimizing: pull while the frontier holds more than
-    |V|/``alpha`` vertices, back to push below |V|/``beta``; :class:`operators.Direction`).
-    ``order`` is ``"ordered"`` or ``"unordered"`` and ``cull`` ``"none"``, ``"bitmap"`` or
+    ``balancer`` is ``"auto"`` (the adaptive runtime chooses per level, :mod:`operators.adaptive`)
+    or a static balancer. ``frontier`` is the form of the first frontier and, with a static
+    balancer, of every push level: ``"sparse"`` (a queue) or ``"dense"`` (a bitmap, Harish &
+    Narayanan's variant); with ``"auto"`` the runtime chooses it per level (pull levels always
+    use a bitmap). ``fused`` (default True) runs push levels in one persistent kernel where the
+    balancer allows (:func:`operators.traverse`); ``fused=False`` is a host loop of advances,
+    which also times each level. ``direction`` is ``"push"``, ``"pull"`` or ``"auto"``
+    (direction-optimizing: pull while the frontier holds more than |V|/``alpha`` vertices, back
+    to push below |V|/``beta``; defaults 64 and 24; :class:`operators.Direction`).
+    ``out="host"`` returns numpy arrays; ``out="device"`` leaves them on the target, with no
+    copy. ``order`` is ``"ordered"`` or ``"unordered"`` and ``cull`` ``"none"``, ``"bitmap"`` or
     ``"hash"`` (see the module docstring).
+
+    Every argument is checked before any work (:mod:`frontier.validate`); an argument the
+    chosen direction would ignore raises ``ValueError``: ``alpha`` and ``beta`` apply to
+    ``"auto"`` only, a static ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
     """
     starts = _starts(graph, source, sources)
-    if frontier not in ("sparse", "dense"):
-        raise ValueError(f"frontier={frontier!r}; expected 'sparse' or 'dense'")
-    if order not in ORDERS:
-        raise ValueError(f"order={order!r}; expected one of {ORDERS}")
+    validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    validate.one_of("order", order, ORDERS, "BFS order")
+    validate.one_of("cull", cull, CULLS, "duplicate culling")
+    validate.one_of("out", out, OUTS, "place for the results")
+    if fused is not None:
+        validate.flag("fused", fused)
     plan = Direction(direction, alpha, beta)
+    if direction == "pull":
+        validate.unused("direction='pull' (every level pulls; no push level runs)",
+                        {"balancer": None if balancer == "auto" else balancer, "fused": fused})
+    bal = get_balancer(balancer)
     tgt = resolve_target(target)
+    n = graph.num_vertices
     unordered = order == "unordered"
-    distances = tgt.full(graph.num_vertices, _UNSET_LEVEL if unordered else -1, np.int32)
-    predecessors = tgt.full(graph.num_vertices, -1, np.int32)
+    # a queue holds each vertex once a step, unless unordered levels drop twice in one step
+    f = Frontier.from_vertices(graph, starts, kind=frontier, target=tgt,
+                               capacity=None if unordered and cull != "bitmap" else n,
+                               shared=not unordered or cull == "bitmap")
+    # distances then predecessors in one buffer: one fill, one copy back
+    if out == "device":
+        both = tgt.empty(2 * n, np.int32)
+        distances, predecessors = split(both, n, 2)
+    else:
+        both, distances, predecessors = f.pool.scratch_parts("bfs.state", n, 2, np.int32)
+    tgt.fill(both, -1)
+    if unordered:
+        tgt.fill(distances, _UNSET_LEVEL)
     for s in starts:
-        tgt.write_scalar(distances, int(s), 0)
-    f = Frontier.from_vertices(graph, starts, kind=frontier, target=tgt)
+        tgt.write_scalar(both, int(s), 0)
 
     start = time.perf_counter()
     if unordered:
-        run = traverse(graph, f, lower_level, distances, direction=plan, balancer=balancer,
-                       fused=fused, cull=cull)
-        predecessors = shortest_path_tree(graph, starts, distances, _UNSET_LEVEL, True, tgt,
-                                          balancer, hops=True)
+        run = traverse(graph, f, lower_level, distances, direction=plan, balancer=bal,
+                       fused=fused is not False, cull=cull)
+        shortest_path_tree(graph, starts, distances, _UNSET_LEVEL, True, tgt, bal, hops=True,
+                           pred=predecessors)
     else:
         run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
-                       direction=plan, balancer=balancer, fused=fused, cull=cull)
+                       direction=plan, balancer=bal, fused=fused is not False, cull=cull)
     seconds = time.perf_counter() - start
-    levels = tgt.to_host(distances)
-    if unordered:
-        levels[levels == _UNSET_LEVEL] = -1
-    return BFSResult(levels, tgt.to_host(predecessors), run.steps, seconds, graph,
-                     run.step_seconds)
+    if out == "host":
+        distances, predecessors = split(tgt.to_host(both), n, 2)
+        if unordered:
+            distances[distances == _UNSET_LEVEL] = -1
+    elif unordered:
+        _unset_to_minus_one(graph, distances, tgt)
+    return BFSResult(distances, predecessors, run.steps, seconds, graph, run.step_seconds,
+                     run.choices, tgt)
+
+
+def unset_to_minus_one(v: int, distances: Any) -> None:
+    if distances[v] == _UNSET_LEVEL_VALUE:
+        distances[v] = -1
+
+
+_UNSET_LEVEL_VALUE = int(_UNSET_LEVEL)
+
+
+def _unset_to_minus_one(graph: Graph, distances: Any, target: Target) -> None:
+    """Unreached levels of an unordered BFS become -1 on the device (``out="device"``)."""
+    compute(graph, "vertices", unset_to_minus_one, distances, target=target)
+
+
+def check_source(graph: Graph, source: int, what: str = "source") -> int:
+    """``source`` as a vertex id of ``graph``; TypeError / ValueError otherwise."""
+    if not isinstance(graph, Graph):
+        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
+    return validate.vertex(what, source, graph.num_vertices)
 
 
 def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
@@ -157,32 +236,20 @@ def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
     if (source is None) == (sources is None):
         raise TypeError("pass a source vertex or sources=[...], exactly one of them")
     if source is not None:
-        check_source(graph, source)
-        return np.asarray([source], dtype=np.int64)
+        return np.asarray([check_source(graph, source)], dtype=np.int64)
     listed = np.asarray(sources).reshape(-1)
     if listed.size == 0:
         raise ValueError("sources=[] is empty; expected at least one vertex")
-    for s in listed:
-        check_source(graph, s, "source in sources")
-    return np.unique(listed.astype(np.int64))
+    return np.unique([check_source(graph, s, "source in sources") for s in listed])
 
 
-def check_source(graph: Graph, source: int, what: str = "source") -> None:
-    """Raise TypeError / ValueError unless ``source`` is a vertex id of ``graph``."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
-        raise TypeError(f"{what} {source!r}; expected a vertex id (int)")
-    if not 0 <= source < graph.num_vertices:
-        raise ValueError(f"{what} {source} is out of range; the graph has "
-                         f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
-
-
-def _level_stats(graph: Graph, distances: np.ndarray,
-                 times: list[float | None]) -> list[LevelStats]:
+def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],
+                 choices: list[Decision]) -> list[LevelStats]:
     reached = distances >= 0
     levels = len(times)
     sizes = np.bincount(distances[reached], minlength=levels)
     edges = np.bincount(distances[reached], weights=graph.out_degrees()[reached],
                         minlength=levels).astype(np.int64)
-    return [LevelStats(i, int(sizes[i]), int(edges[i]), t) for i, t in enumerate(times)]
+    return [LevelStats(i, int(sizes[i]), int(edges[i]), t, c.balancer, c.representation,
+                       c.direction, c.mode)
+            for i, (t, c) in enumerate(zip(times, choices, strict=True))]

@@ -377,12 +377,13 @@ def _check_arguments(graph: Graph, source: int, method: str, delta: float | None
 
 
 def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
-         balancer: str | LoadBalancer = "thread", target: str | Target | None = None,
+         balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
          delta: float | None = None) -> SSSPResult:
     """Shortest-path distances and a shortest-path tree from ``source`` (see the module
     docstring for the methods; ``"auto"`` picks one with :func:`choose_method`, and the
     result's ``method`` says which ran). Unweighted graphs have weight 1 on every edge; of
-    repeated edges the lightest counts. ``balancer`` maps each push step onto threads;
+    repeated edges the lightest counts. ``balancer`` maps each push step onto threads
+    (``"auto"``: the adaptive runtime chooses per step, as for BFS);
     ``delta`` overrides the bucket width of ``"delta_stepping"`` and ``"near_far"``
     (:func:`default_delta`; with ``"auto"`` it applies when near-far is picked). Raises
     :class:`frontier.NegativeWeightsError` (a ``ValueError``) for negative weights with a

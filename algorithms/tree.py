@@ -60,12 +60,14 @@ def unclaimed(v: int, dist: Any, pred: Any, claimed: Any, unreached: Any) -> boo
 
 def shortest_path_tree(graph: Graph, sources: np.ndarray, dist: Any, unreached: Any,
                        positive: bool, target: Target, balancer: str | LoadBalancer,
-                       hops: bool = False) -> Any:
+                       hops: bool = False, pred: Any = None) -> Any:
     """Predecessors (int32 on ``target``; -1 at the sources and unreachable vertices) forming a
     shortest-path tree of the final distances ``dist`` (``unreached`` marks unreachable
     vertices). ``positive`` says every weight is > 0 (see the module docstring); ``hops``
-    that ``dist`` counts edges (BFS levels) whatever the graph's weights."""
-    pred = target.full(graph.num_vertices, -1, np.int32)
+    that ``dist`` counts edges (BFS levels) whatever the graph's weights. ``pred``, if given,
+    is an int32 array on ``target`` already holding -1 everywhere, written instead of a new one."""
+    if pred is None:
+        pred = target.full(graph.num_vertices, -1, np.int32)
     if positive or hops:
         everyone = Frontier.all_vertices(graph, target=target)
         advance(graph, everyone, any_parent_one_hop_up if hops else any_tight_parent, dist,

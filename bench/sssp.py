@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("results"))
     parser.add_argument("--target", default=None, choices=["cuda", "cpu"])
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated")
-    parser.add_argument("--balancers", default="thread", help="comma-separated")
+    parser.add_argument("--balancers", default="auto", help="comma-separated")
     parser.add_argument("--graphs", default=None, help="comma-separated names (default: all)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--budget", type=int, default=120,
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         graph = build()
         reference = scipy_ms(graph, int(np.argmax(graph.out_degrees())), args.runs)
         for method in methods:
-            row = measure(name, graph, method, "thread", args.target, args.runs, args.budget,
+            row = measure(name, graph, method, "auto", args.target, args.runs, args.budget,
                           reference)
             rows.append(row)
             print(f"  [{name}] {method:15s} wall {row.wall_ms} ms valid={row.validated}",

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from frontier import validate
+
 if TYPE_CHECKING:
     import scipy.sparse
 
@@ -109,6 +111,7 @@ class Graph:
         self._csc: CSC | None = None
         self._coo: COO | None = None
         self._device: dict[tuple[str, str], Any] = {}
+        self._memo: dict[str, Any] = {}
 
     # construction -------------------------------------------------------------------------
     @classmethod
@@ -129,9 +132,7 @@ class Graph:
         top = int(max(s.max(initial=-1), d.max(initial=-1))) + 1
         if num_vertices is None:
             num_vertices = top
-        num_vertices = int(num_vertices)
-        if num_vertices < 0:
-            raise GraphError(f"num_vertices is {num_vertices}; expected a count >= 0")
+        num_vertices = validate.count("num_vertices", num_vertices)
         if s.size and (min(s.min(), d.min()) < 0 or top > num_vertices):
             bad = int(s.min() if s.min() < 0 else d.min() if d.min() < 0 else top - 1)
             raise GraphError(f"vertex id {bad} is out of range; expected 0 <= id < {num_vertices}")
@@ -270,6 +271,16 @@ class Graph:
     def device_edge_sources(self, target: Any) -> Any:
         """The tail of every edge (the COO view's ``src``) on ``target``, for edge frontiers."""
         return self._on_device(target, "coo", lambda g: target.to_device(g.coo().src))
+
+    def memo(self, key: str, build: Any) -> Any:
+        """A value derived from this (immutable) graph, built by ``build()`` on first use and
+        kept with the graph under ``key`` (the adaptive runtime's degree profile, pooled
+        frontier buffers)."""
+        value = self._memo.get(key)
+        if value is None:
+            value = build()
+            self._memo[key] = value
+        return value
 
     def _on_device(self, target: Any, view: str, copy: Any) -> Any:
         key = (target.name, view)

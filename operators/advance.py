@@ -30,7 +30,8 @@ from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, is_active
 from frontier.target import Target
-from operators.balancers import LoadBalancer, ThreadMapped, get_balancer
+from operators.adaptive import resolve_auto
+from operators.balancers import AUTO, LoadBalancer, ThreadMapped, get_balancer
 from operators.codegen import (
     GeneratedKernel,
     KernelSpec,
@@ -49,12 +50,18 @@ from operators.functors import as_functor
 __all__ = ["advance", "push_plan", "pull_plan", "edge_plan"]
 
 
-def edge_functors(op: Callable, condition: Callable | None) -> dict[str, Any]:
+EDGE_ARGUMENTS = ("src", "dst", "eid", "weight")
+
+
+def edge_functors(op: Callable, condition: Callable | None, num_state: int | None = None
+                  ) -> dict[str, Any]:
     """The functors of an edge operator by the names kernels call them: ``functor`` and, if
-    given, ``condition``."""
-    found = {"functor": as_functor(op, "advance functor")}
+    given, ``condition`` (their arity checked against ``num_state`` state arguments unless it
+    is None)."""
+    edge, vertex = (None, None) if num_state is None else (EDGE_ARGUMENTS, ("v",))
+    found = {"functor": as_functor(op, "advance functor", edge, num_state or 0)}
     if condition is not None:
-        found["condition"] = as_functor(condition, "condition")
+        found["condition"] = as_functor(condition, "condition", vertex, num_state or 0)
     return found
 
 
@@ -77,7 +84,9 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     sizes, which is all a balancer binds to). ``cull`` removes repeats from a sparse output
     (:mod:`operators.cull`)."""
     check_frontier(graph, frontier, output)
-    functors = edge_functors(op, condition)
+    if balancer == AUTO or getattr(balancer, "adaptive", False):
+        balancer = resolve_auto(graph, frontier, get_balancer(balancer))
+    functors = edge_functors(op, condition, num_state)
     target = frontier.target
     key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
            graph.num_vertices, graph.num_edges, graph.weighted, num_state,
@@ -118,7 +127,7 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
                      num_state: int, output: str) -> Plan:
     """The pull kernel for a dense vertex frontier on ``target`` (what :func:`pull_plan` runs),
     looked up per call by what it depends on."""
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     key = (target.name, target.simulated, output, graph.weighted, num_state,
            tuple(functors.items()))
     kernel = _PULL_KERNELS.get(key)
@@ -153,7 +162,7 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
               num_state: int, output: str) -> Plan:
     """The kernel of an advance over an edge frontier: ``op`` once per edge, keep accepted."""
     check_frontier(graph, frontier, output)
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     spec = edge_spec("advance", graph, frontier, output, num_state, functors)
     call = spec.call("functor", f"edge_src[e], dst, e, {spec.weight_of('e')}")
     if spec.condition:
@@ -174,7 +183,9 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     frontier of the heads ``op`` accepted (see the module docstring for push, pull and auto).
 
     ``direction`` is ``"push"``, ``"pull"``, ``"auto"``, or a :class:`Direction` carried from
-    step to step (its switching state is updated). ``balancer`` maps a push onto threads.
+    step to step (its switching state is updated). ``balancer`` maps a push onto threads;
+    ``"auto"`` picks one for this call from the frontier's size and degree sum
+    (:mod:`operators.adaptive`; one read of the frontier's length).
     ``output`` is ``"sparse"`` (a queue: after a push a vertex appears once per accepting edge),
     ``"dense"`` (a bitmap), ``"none"`` (side effects only; returns None) or None: sparse after a
     push, dense after a pull. ``cull`` (``"none"``, ``"bitmap"`` or ``"hash"``) removes repeated

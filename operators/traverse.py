@@ -23,6 +23,15 @@ Which steps run where:
 
 Push steps keep the input frontier's form (queue or bitmap); pull steps read and produce
 bitmaps, converted back to the input's form for the next push phase.
+
+Errors. A fused phase stops at the first step whose output overflowed the sparse queue (the
+pool's overflow flag, tested on the device with the frontier's length) and the traversal raises
+:class:`frontier.FrontierOverflowError`; it never goes on reading a truncated frontier. A fused
+phase that fails part-way (a functor raised) leaves every frontier of the pool stale (its steps
+have reused all three slots): a retry raises :class:`frontier.StaleFrontierError` saying so,
+instead of reading a half-written slot; a host-loop step that fails leaves the ring as it was
+before that step (:func:`operators.common.run_step`). What the functor wrote into the state
+arrays before the failure stays written.
 """
 
 from __future__ import annotations
@@ -34,9 +43,11 @@ from typing import Any
 
 import numpy as np
 
+from frontier import validate
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.ring import clear_next_slot
+from frontier.ring import STEPS_RAN, clear_next_slot
+from operators.adaptive import FUSED, AdaptivePolicy, Decision, StaticPolicy
 from operators.advance import advance, edge_functors, edge_spec
 from operators.balancers import LoadBalancer, get_balancer
 from operators.codegen import GeneratedKernel, build, indent
@@ -44,7 +55,7 @@ from operators.common import OperatorError, check_frontier, for_target
 from operators.convention import kernel_arguments
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.cull import NONE as NO_CULL
-from operators.direction import PUSH, Direction
+from operators.direction import AUTO, PUSH, Direction
 
 __all__ = ["traverse", "Traversal", "fused_kernel"]
 
@@ -52,12 +63,14 @@ __all__ = ["traverse", "Traversal", "fused_kernel"]
 @dataclass(frozen=True)
 class Traversal:
     """The frontier the traversal ended on (empty unless ``max_steps`` or ``stop_above``
-    stopped it), the number of advance steps run, and each step's host wall time (None for the
-    steps of a fused phase, which the host does not see)."""
+    stopped it), the number of advance steps run, each step's host wall time (None for the
+    steps of a fused phase, which the host does not see) and each step's
+    :class:`operators.adaptive.Decision` (balancer, representation, direction, mode)."""
 
     frontier: Frontier
     steps: int
     step_seconds: list[float | None] = field(default_factory=list)
+    choices: list[Decision] = field(default_factory=list)
 
 
 def _slot_select(name: str, arrays: str, slot: str) -> str:
@@ -72,9 +85,13 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     ``max_steps`` ran or it holds more than ``stop_above`` elements; with ``cull``, step ``k``
     culls repeats with the stamp ``cull_base + k`` (:mod:`operators.cull`)."""
     kind = frontier.kind
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     spec = edge_spec("traverse", graph, frontier, kind, num_state, functors, cull=cull)
-    step = ("if lens[in_slot] == 0 or lens[in_slot] > stop_above:\n    break\n"
+    # Stop on an overflowed input (a queue longer than its buffer): every thread tests the same
+    # length, which no thread changes during the step, so all of them leave the loop together.
+    overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
+    step = (f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}:\n"
+            "    break\n"
             "out_slot = (in_slot + 1) % 3\n"
             "clear_slot = (in_slot + 2) % 3\n"
             + _slot_select("in_ids", "ids", "in_slot") + _slot_select("out_ids", "ids", "out_slot")
@@ -90,7 +107,7 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     body = ("in_slot = start_slot\n"
             "step = 0\n"
             "while step < max_steps:\n" + indent(step)
-            + "if tid == 0:\n    steps_out[0] = step\n")
+            + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
     return build(frontier.target, balancer, spec, functors, lambda: body,
                  balancer.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ()))
 
@@ -99,7 +116,7 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
                 state: tuple, balancer: LoadBalancer, max_steps: int, stop_above: int,
                 blocks: int | None, cull: str = NO_CULL) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
-    frontier's length (read with the step count: two host reads in all)."""
+    frontier's length (read with the step count: one host read in all)."""
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     cull = cull if kind == SPARSE else NO_CULL
     kernel = fused_kernel(graph, frontier, op, condition, len(state), balancer, cull)
@@ -108,18 +125,21 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
           **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
           **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
           "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
-          "stop_above": stop_above,
-          "steps_out": pool.scratch("traverse_steps", 1, np.int64),
-          **cull_buffers(pool, cull)}
+          "stop_above": stop_above, **cull_buffers(pool, cull)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
     grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
-    kernel.launch(target, grid, args, cooperative=True)
-    steps = int(target.read_scalar(io["steps_out"], 0))
-    if cull != NO_CULL:
-        pool.use_stamps(steps)  # steps 1.. used cull_base + step
+    try:
+        kernel.launch(target, grid, args, cooperative=True)
+    except BaseException:
+        pool.abandon("a fused traverse on its pool failed part-way (its steps reuse every slot, "
+                     "so the frontiers it started from are lost)")
+        raise
     lengths = pool.read_lengths()
+    steps = int(lengths[STEPS_RAN])
+    if cull != NO_CULL:
+        pool.use_stamps(steps)  # step k used the stamp cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
     return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])
 
@@ -134,6 +154,12 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     run, or (with ``stop_above``) it holds more than ``stop_above`` elements, returned
     unexpanded. See the module docstring for which steps run fused and which in a host loop.
 
+    ``balancer="auto"`` (or an :class:`operators.balancers.AutoBalancer`) lets the adaptive
+    runtime (:mod:`operators.adaptive`) choose the balancer, the frontier's form and the mode
+    at every step, and with ``direction="auto"`` it pulls no frontier of T2 elements or fewer
+    (a copy of a passed :class:`Direction` carries that floor; the passed one is left as it
+    was). The returned :class:`Traversal` records each step's choice either way.
+
     ``blocks`` sets the persistent kernel's grid (default: the target's ``persistent_blocks``,
     at most what the GPU holds at once); fewer blocks make the barrier between steps cheaper
     and each step slower. ``cull`` removes repeated heads from each push step's queue
@@ -145,35 +171,59 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         raise OperatorError("traverse runs over vertex frontiers; advance an edge frontier "
                             "with advance")
     unbounded = int(np.iinfo(np.int64).max)
-    max_steps = unbounded if max_steps is None else max_steps
-    stop_above = unbounded if stop_above is None else stop_above
-    if max_steps < 0:
-        raise OperatorError(f"max_steps={max_steps}; expected >= 0")
+    max_steps = unbounded if max_steps is None else validate.count("max_steps", max_steps)
+    stop_above = (unbounded if stop_above is None
+                  else validate.count("stop_above", stop_above, low=1))
+    if blocks is not None:
+        validate.count("blocks", blocks, low=1)
+    validate.flag("fused", fused)
     plan = Direction.of(direction)
-    bal = for_target(frontier.target, get_balancer(balancer), graph)
-    push_kind = frontier.kind
+    edge_functors(op, condition, len(state))  # a functor that cannot take the state fails now
+    chosen = get_balancer(balancer)
+    if chosen.adaptive:
+        policy: AdaptivePolicy | StaticPolicy = AdaptivePolicy(graph, frontier.target,
+                                                               chosen.thresholds, fused)
+        if plan.mode == AUTO:
+            plan = plan.with_min_pull(policy.thresholds.t2)
+        size = len(frontier)
+    else:
+        policy = StaticPolicy(for_target(frontier.target, chosen, graph), frontier.kind, fused)
+        # a fused push-only traversal reads nothing before it ends
+        size = None if policy.fuse and plan.mode == PUSH else len(frontier)
     n = graph.num_vertices
-    steps, seconds = 0, []
-    fuse = fused and bal.fusable
-    size = None if fuse and plan.mode == PUSH else len(frontier)  # a fused push reads nothing
+    steps, seconds, choices = 0, [], []
     while steps < max_steps and (size is None or 0 < size <= stop_above):
         way = PUSH if size is None else plan.choose(size, n)
-        if fuse and way == PUSH:
-            limit = plan.push_limit(n)
-            if frontier.kind != push_kind:
-                frontier = frontier.to_dense() if push_kind == DENSE else frontier.to_sparse()
+        decision = policy.decide(frontier, size, way)
+        bal = policy.balancer(decision)
+        if decision.mode == FUSED:
+            if frontier.kind != decision.representation:
+                frontier = (frontier.to_dense() if decision.representation == DENSE
+                            else frontier.to_sparse())
+            limit = _least(plan.push_limit(n), decision.until)
             frontier, ran, size = _fused_push(
                 graph, frontier, op, condition, state, bal, max_steps - steps,
                 stop_above if limit is None else min(limit, stop_above), blocks, cull)
             steps += ran
             seconds += [None] * ran
-            if limit is None or size <= limit:
-                break  # empty, or stopped by max_steps / stop_above
-            continue
+            choices += [decision] * ran
+            policy.advanced(ran)
+            if ran > 0 or size == 0:
+                continue  # the loop's test ends it: empty, max_steps or stop_above
         start = time.perf_counter()
         frontier = advance(graph, frontier, op, *state, direction=way, condition=condition,
-                           balancer=bal, output=push_kind if way == PUSH else DENSE, cull=cull)
+                           balancer=bal,
+                           output=decision.representation if way == PUSH else DENSE,
+                           cull=cull)
         size = len(frontier)
         steps += 1
         seconds.append(time.perf_counter() - start)
-    return Traversal(frontier, steps, seconds)
+        choices.append(decision)
+        policy.advanced(1)
+    return Traversal(frontier, steps, seconds, choices)
+
+
+def _least(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else min(a, b)

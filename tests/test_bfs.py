@@ -28,7 +28,8 @@ def test_bfs_distances_and_tree_match_scipy(target, kind, fused, case):
 @given(case=graphs_with_source())
 def test_bottom_up_and_direction_optimizing_bfs_match_scipy(target, direction, case):
     graph, source = case
-    result = bfs(graph, source, target=target, direction=direction, alpha=4, beta=8)
+    thresholds = {"alpha": 4, "beta": 8} if direction == "auto" else {}
+    result = bfs(graph, source, target=target, direction=direction, **thresholds)
     check_bfs(graph, source, result.distances, result.predecessors)
 
 
@@ -45,7 +46,8 @@ def test_bfs_stats_count_each_level_and_its_edges(target, fused):
     assert [s.frontier_size for s in r.stats] == [1, 2, 1, 1]
     assert [s.edges for s in r.stats] == [2, 4, 3, 1]
     assert r.edges_traversed == g.num_edges
-    assert all((s.seconds is None) == fused for s in r.stats)
+    assert all((s.seconds is None) == (s.mode == "fused") for s in r.stats)
+    assert fused or all(s.mode == "host" for s in r.stats)
 
 
 def test_bfs_rejects_out_of_range_and_non_integer_sources(target):

@@ -48,8 +48,8 @@ def test_unordered_bfs_pulls_too(target, direction, case):
     if target.simulated:
         pytest.skip("push only in the simulator")
     graph, source = case
-    r = bfs(graph, source, order="unordered", direction=direction, alpha=4, beta=8,
-            target=target)
+    thresholds = {"alpha": 4, "beta": 8} if direction == "auto" else {}
+    r = bfs(graph, source, order="unordered", direction=direction, target=target, **thresholds)
     check_bfs(graph, source, r.distances, r.predecessors)
 
 
@@ -100,7 +100,7 @@ def test_one_source_in_a_list_is_the_single_source_bfs():
     (lambda g: bfs(g, sources=[]), ValueError, "empty"),
     (lambda g: bfs(g, sources=[0, 9]), ValueError, "source in sources 9 is out of range"),
     (lambda g: bfs(g, sources=[0.5]), TypeError, "expected a vertex id"),
-    (lambda g: bfs(g, 0, order="random"), ValueError, "order='random'"),
+    (lambda g: bfs(g, 0, order="random"), ValueError, "unknown BFS order 'random'"),
 ])
 def test_bad_sources_and_orders_raise_clear_errors(call, error, message):
     with pytest.raises(error, match=message):

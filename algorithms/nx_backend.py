@@ -91,8 +91,10 @@ class FrontierGraph:
         return {node: float(x) for node, x in zip(self.nodes, values.tolist(), strict=True)}
 
 
-def _convert(G: nx.Graph, weight: str | None, default: float, name: str | None
-             ) -> FrontierGraph:
+def _convert(G: nx.Graph, weight: str | None, default: float) -> FrontierGraph:
+    """The same for every function (NetworkX caches one conversion per graph and weight): each
+    edge of ``G`` (an undirected edge as two arcs, a repeated edge of a multigraph once per
+    repeat)."""
     nodes = list(G)
     index = {node: i for i, node in enumerate(nodes)}
     src, dst, weights = [], [], []
@@ -101,16 +103,23 @@ def _convert(G: nx.Graph, weight: str | None, default: float, name: str | None
         dst.append(index[v])
         if weight is not None:
             weights.append(data.get(weight, default))
-    n = len(nodes)
-    if name == "betweenness_centrality" and G.is_multigraph():  # NetworkX counts a pair once
-        keys = np.unique(np.asarray(src, np.int64) * n + np.asarray(dst, np.int64))
-        src, dst, weights = (keys // max(n, 1)).tolist(), (keys % max(n, 1)).tolist(), []
-        weight = None
-    # core_number on a directed graph counts in- plus out-degree: the arcs, undirected
-    directed = G.is_directed() and name != "core_number"
     graph = Graph.from_edges(src, dst, weights if weight is not None else None,
-                             num_vertices=n, directed=directed)
+                             num_vertices=len(nodes), directed=G.is_directed())
     return FrontierGraph(graph, nodes, G.is_directed(), G.is_multigraph())
+
+
+def _simple(graph: Graph) -> Graph:
+    """``graph`` with each repeated arc once (NetworkX's path counts see a pair once)."""
+    n = max(graph.num_vertices, 1)
+    keys = np.unique(graph.coo().src.astype(np.int64) * n + graph.col_indices)
+    return Graph.from_edges(keys // n, keys % n, num_vertices=graph.num_vertices)
+
+
+def _arcs_undirected(graph: Graph) -> Graph:
+    """Every arc of a directed graph as an undirected edge: degrees become in + out degrees,
+    as NetworkX's ``core_number`` counts them on a directed graph."""
+    return Graph.from_edges(graph.coo().src, graph.col_indices, num_vertices=graph.num_vertices,
+                            directed=False)
 
 
 #: (function, parameter, position, refused value): arguments this backend cannot honour.
@@ -139,7 +148,7 @@ class BackendInterface:
         if isinstance(G, FrontierGraph):
             return G
         weight, default = next(iter(edge_attrs.items())) if edge_attrs else (None, 1)
-        return _convert(G, weight, default, name)
+        return _convert(G, weight, default)
 
     @staticmethod
     def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
@@ -196,7 +205,8 @@ class BackendInterface:
         sources = None
         if k is not None and k != len(G.nodes):  # NetworkX samples k nodes with the seed
             sources = seed.sample(range(len(G.nodes)), k)
-        result = _betweenness(G.graph, sources, normalized=normalized, endpoints=endpoints,
+        graph = _simple(G.graph) if G.multigraph else G.graph
+        result = _betweenness(graph, sources, normalized=normalized, endpoints=endpoints,
                               target=_target())
         return G.labelled(result.values)
 
@@ -206,7 +216,8 @@ class BackendInterface:
             raise nx.NetworkXNotImplemented(
                 "Input graph has self loops which is not permitted; "
                 "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
-        cores = k_core(G.graph, target=_target()).core_numbers
+        graph = _arcs_undirected(G.graph) if G.directed else G.graph
+        cores = k_core(graph, target=_target()).core_numbers
         return {node: int(c) for node, c in zip(G.nodes, cores.tolist(), strict=True)}
 
 

@@ -108,6 +108,19 @@ def test_core_number_equals_networkx_on_directed_and_undirected_graphs(graph):
     assert nx.core_number(h, backend="frontier") == nx.core_number(h)
 
 
+def test_one_cached_conversion_serves_every_function():
+    h = nx.relabel_nodes(nx.gnm_random_graph(40, 120, seed=3, directed=True), str)
+    nx.config.warnings_to_ignore.add("cache")
+    try:
+        pagerank = nx.pagerank(h, backend="frontier")
+        assert nx.core_number(h, backend="frontier") == nx.core_number(h)
+        assert nx.betweenness_centrality(h, backend="frontier") == pytest.approx(
+            nx.betweenness_centrality(h), rel=1e-9, abs=1e-12)
+        assert nx.pagerank(h, backend="frontier") == pagerank
+    finally:
+        nx.config.warnings_to_ignore.discard("cache")
+
+
 def test_core_number_refuses_self_loops_as_networkx_does():
     h = nx.Graph([("a", "b"), ("b", "b")])
     with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):

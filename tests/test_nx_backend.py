@@ -31,6 +31,7 @@ def frontier_backend():
             patch.setattr(nx_backends._dispatchable, "__call__",
                           nx_backends._dispatchable._call_if_any_backends_installed)
             patch.delitem(nx_backends._loaded_backends, "frontier", raising=False)
+        patch.setattr(nx.config, "warnings_to_ignore", nx.config.warnings_to_ignore | {"cache"})
         config = getattr(nx.config.backends, "frontier", None)
         if config is not None:
             patch.setattr(config, "target", "cpu")
@@ -110,15 +111,11 @@ def test_core_number_equals_networkx_on_directed_and_undirected_graphs(graph):
 
 def test_one_cached_conversion_serves_every_function():
     h = nx.relabel_nodes(nx.gnm_random_graph(40, 120, seed=3, directed=True), str)
-    nx.config.warnings_to_ignore.add("cache")
-    try:
-        pagerank = nx.pagerank(h, backend="frontier")
-        assert nx.core_number(h, backend="frontier") == nx.core_number(h)
-        assert nx.betweenness_centrality(h, backend="frontier") == pytest.approx(
-            nx.betweenness_centrality(h), rel=1e-9, abs=1e-12)
-        assert nx.pagerank(h, backend="frontier") == pagerank
-    finally:
-        nx.config.warnings_to_ignore.discard("cache")
+    pagerank = nx.pagerank(h, backend="frontier")
+    assert nx.core_number(h, backend="frontier") == nx.core_number(h)
+    assert nx.betweenness_centrality(h, backend="frontier") == pytest.approx(
+        nx.betweenness_centrality(h), rel=1e-9, abs=1e-12)
+    assert nx.pagerank(h, backend="frontier") == pagerank
 
 
 def test_core_number_refuses_self_loops_as_networkx_does():

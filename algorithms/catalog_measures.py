@@ -142,6 +142,15 @@ def run_betweenness(graph: Graph, source: int, **options: Any) -> Any:
 
 
 # k-core --------------------------------------------------------------------------------------
+def distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, ascending (a sort and a mask: many times faster than
+    ``np.unique`` on millions of int64 keys with NumPy 2.4)."""
+    ordered = np.sort(keys)
+    if ordered.size == 0:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
 def undirected_simple(graph: Graph) -> Graph:
     """The undirected graph underlying ``graph``: one edge per pair of distinct vertices joined
     by an arc either way (self-loops and repeats dropped), what k-core runs on from the command
@@ -149,7 +158,10 @@ def undirected_simple(graph: Graph) -> Graph:
     n = graph.num_vertices
     src, dst = graph.coo().src.astype(np.int64), graph.col_indices.astype(np.int64)
     apart = src != dst
-    keys = np.unique(np.minimum(src, dst)[apart] * n + np.maximum(src, dst)[apart])
+    repeated = (src[1:] == src[:-1]) & (dst[1:] == dst[:-1])  # rows are sorted by head
+    if not graph.directed and apart.all() and not repeated.any():
+        return graph
+    keys = distinct(np.minimum(src, dst)[apart] * n + np.maximum(src, dst)[apart])
     return Graph.from_edges(keys // max(n, 1), keys % max(n, 1), num_vertices=n,
                             directed=False)
 

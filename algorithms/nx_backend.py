@@ -35,6 +35,7 @@ import numpy as np
 
 from algorithms.betweenness import betweenness_centrality as _betweenness
 from algorithms.bfs import bfs
+from algorithms.catalog_measures import distinct
 from algorithms.kcore import k_core
 from algorithms.pagerank import ConvergenceError
 from algorithms.pagerank import pagerank as _pagerank
@@ -111,7 +112,7 @@ def _convert(G: nx.Graph, weight: str | None, default: float) -> FrontierGraph:
 def _simple(graph: Graph) -> Graph:
     """``graph`` with each repeated arc once (NetworkX's path counts see a pair once)."""
     n = max(graph.num_vertices, 1)
-    keys = np.unique(graph.coo().src.astype(np.int64) * n + graph.col_indices)
+    keys = distinct(graph.coo().src.astype(np.int64) * n + graph.col_indices)
     return Graph.from_edges(keys // n, keys % n, num_vertices=graph.num_vertices)
 
 

@@ -96,7 +96,7 @@ def reached_arcs(v, depth, graph):
 # the algorithm -------------------------------------------------------------------------------
 def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = None, *,
                            normalized: bool | None = None, endpoints: bool = False,
-                           balancer: str | LoadBalancer = "thread",
+                           balancer: str | LoadBalancer = "auto",
                            target: str | Target | None = None) -> BetweennessResult:
     """Betweenness centrality: for every vertex ``v``, the sum over pairs ``(s, t)``, ``s`` in
     ``sources`` (default: every vertex; one vertex id or several distinct ones), of the share of

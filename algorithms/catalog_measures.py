@@ -61,7 +61,7 @@ def pagerank_report(result: Any) -> list[tuple[str, str]]:
             ("L1 change", f"{result.error:.3g}")]
 
 
-def pagerank_explain(graph: Graph, target: Target, balancer: str = "thread",
+def pagerank_explain(graph: Graph, target: Target, balancer: str = "auto",
                      direction: str = "auto") -> str:
     """The kernel that spreads the ranks: the pull neighbour sum, or the push advance."""
     from operators import Direction, advance, explain, neighbor_reduce
@@ -124,7 +124,7 @@ def betweenness_report(result: Any) -> list[tuple[str, str]]:
     return [("top vertex", f"{top} ({result.values[top]:.4g})" if top >= 0 else "-")]
 
 
-def betweenness_explain(graph: Graph, target: Target, balancer: str = "thread") -> str:
+def betweenness_explain(graph: Graph, target: Target, balancer: str = "auto") -> str:
     """The forward BFS counting paths (a fused traverse) and the backward dependency sum."""
     from operators import explain, neighbor_reduce, traverse
 
@@ -186,7 +186,7 @@ def k_core_report(result: Any) -> list[tuple[str, str]]:
     return [("degeneracy", f"{result.degeneracy} (the largest core number)")]
 
 
-def k_core_explain(graph: Graph, target: Target, balancer: str = "thread") -> str:
+def k_core_explain(graph: Graph, target: Target, balancer: str = "auto") -> str:
     """The peeling advance: releasing the edges of the vertices removed in one step."""
     from operators import advance, explain
 

@@ -88,7 +88,7 @@ def release(src, dst, eid, weight, core, degree, k):
 
 
 # the algorithm -------------------------------------------------------------------------------
-def k_core(graph: Graph, *, balancer: str | LoadBalancer = "thread",
+def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
            target: str | Target | None = None) -> KCoreResult:
     """The core number of every vertex of an undirected graph without self-loops (see the
     module docstring). ``balancer`` maps each peeling advance onto threads."""

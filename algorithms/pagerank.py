@@ -102,7 +102,7 @@ def change(v, rank, last):
 def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
              max_iter: int = 100, tol: float = 1e-6, nstart: Any = None, dangling: Any = None,
              weighted: bool = True, direction: str = "auto",
-             balancer: str | LoadBalancer = "thread",
+             balancer: str | LoadBalancer = "auto",
              target: str | Target | None = None) -> PageRankResult:
     """PageRank of every vertex, as NetworkX's ``pagerank`` computes it.
 

@@ -33,18 +33,18 @@ GPU = cuda_usable() and not SIMULATED
 
 
 def _cases() -> list:
-    """(target, balancer): every balancer on the cpu target and on a real GPU."""
-    cases = [pytest.param("cpu", b, id=f"cpu-{b}") for b in available_balancers()]
+    """(target, balancer): every balancer, auto first, on the cpu target and on a real GPU."""
+    cases = [pytest.param("cpu", b, id=f"cpu-{b}") for b in available_balancers(include_auto=True)]
     if GPU:
         cases += [pytest.param("cuda", b, id=f"cuda-{b}", marks=pytest.mark.simulator)
-                  for b in available_balancers()]
+                  for b in available_balancers(include_auto=True)]
     return cases
 
 
 CASES = _cases()
 simulator_only = pytest.mark.skipif(not (SIMULATED and cuda_usable()),
                                     reason="runs in the CUDA simulator (NUMBA_ENABLE_CUDASIM=1)")
-few = settings(max_examples=4, deadline=None)
+few = settings(max_examples=3, deadline=None)
 tiny = {"max_vertices": 8, "max_edges": 14}
 
 
@@ -69,7 +69,7 @@ def by_vertex(values: dict, n: int) -> np.ndarray:
 def _pagerank_cases() -> list:
     """Push with every balancer; pull (one thread per vertex, no balancer) once per target."""
     pull = [pytest.param(*c.values, "pull", id=f"{c.values[0]}-pull", marks=c.marks)
-            for c in CASES if c.values[1] == "thread"]
+            for c in CASES if c.values[1] == "auto"]
     return [pytest.param(*c.values, "push", id=f"{c.id}-push", marks=c.marks)
             for c in CASES] + pull
 

@@ -8,8 +8,10 @@ copies are made once per target, on first use, and reused by every later operato
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
 
 if TYPE_CHECKING:
@@ -62,12 +64,116 @@ def _weights_array(weights: Any, num_edges: int) -> np.ndarray | None:
 
 
 def _vertex_array(name: str, ids: Any) -> np.ndarray:
+    """``ids`` as int64, converted from another integer or a float dtype when that is lossless
+    (uint64 below 2**63, floats that are whole numbers); GraphError otherwise."""
     a = np.asarray(ids)
     if a.ndim != 1:
         raise GraphError(f"{name} has {a.ndim} dimensions; expected a 1-D array of vertex ids")
-    if a.size and not np.issubdtype(a.dtype, np.integer):
-        raise GraphError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
-    return a.astype(np.int64)
+    if a.size == 0 or a.dtype == np.int64:
+        return a.astype(np.int64)
+    if a.dtype.kind == "u":
+        top = int(a.max())
+        if top > np.iinfo(np.int64).max:
+            raise GraphError(f"{name} holds {top}, which no int32 vertex id can hold; expected "
+                             "vertex ids 0 <= id < num_vertices")
+        return a.astype(np.int64)
+    if a.dtype.kind == "i":
+        return a.astype(np.int64)
+    if a.dtype.kind == "f":
+        whole = np.isfinite(a) & (np.abs(a) < 2.0 ** 53)
+        whole[whole] = a[whole] == np.floor(a[whole])
+        if not whole.all():
+            bad = a[np.flatnonzero(~whole)[0]]
+            raise GraphError(f"{name} holds {bad!r}, not a whole number; expected integer "
+                             "vertex ids (float ids are accepted only when they are whole)")
+        return a.astype(np.int64)
+    raise GraphError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
+
+
+def _count(name: str, value: Any) -> int:
+    """A vertex count: an integer (a Python or numpy integer, not a bool or a float)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise TypeError(f"{name} is {value!r}; expected a whole number (an int)")
+    return int(value)
+
+
+def unpaired_arc(row_offsets: np.ndarray, col_indices: np.ndarray) -> tuple[int, int] | None:
+    """An arc ``(u, v)`` of the CSR arrays with fewer reverse arcs ``(v, u)`` than copies of
+    itself, or None when every arc is paired (the arrays describe an undirected graph)."""
+    n = row_offsets.size - 1
+    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(row_offsets))
+    dst = col_indices.astype(np.int64)
+    forward = np.sort(src * n + dst)
+    backward = np.sort(dst * n + src)
+    differ = np.flatnonzero(forward != backward)
+    if differ.size == 0:
+        return None
+    i = differ[0]
+    if forward[i] < backward[i]:
+        u, v = divmod(int(forward[i]), n)
+        return u, v
+    v, u = divmod(int(backward[i]), n)
+    return u, v
+
+
+def unpaired_arc_error(arc: tuple[int, int], shown: tuple[int, int] | None = None) -> str:
+    """The message for an undirected graph whose arc ``arc`` (shown as ``shown``) has no
+    reverse arc."""
+    u, v = shown or arc
+    return (f"arc {u} -> {v} has no matching reverse arc {v} -> {u}, so the input is not "
+            "undirected; expected every arc in both directions for directed=False "
+            "(symmetrize=True adds the reverse arcs)")
+
+
+@numba.njit(cache=True, nogil=True)
+def _counting_csr(src, dst, n, mirror):  # pragma: no cover - compiled
+    """CSR of the arcs ``src[k] -> dst[k]`` (and, if ``mirror``, ``dst[k] -> src[k]`` for
+    ``src[k] != dst[k]``) in two stable counting-sort passes (by destination, then by source):
+    rows ordered by destination, equal arcs in input order, mirrored ones after the originals.
+    Returns (row offsets, column indices, arc of each position: ``k``, or ``m + k`` for the
+    mirror of ``k``)."""
+    m = src.size
+    total = m
+    if mirror:
+        for k in range(m):
+            if src[k] != dst[k]:
+                total += 1
+    start = np.zeros(n + 1, dtype=np.int64)
+    for k in range(m):
+        start[dst[k] + 1] += 1
+        if mirror and src[k] != dst[k]:
+            start[src[k] + 1] += 1
+    for v in range(n):
+        start[v + 1] += start[v]
+    by_dst = np.empty(total, dtype=np.int64)
+    for k in range(m):
+        by_dst[start[dst[k]]] = k
+        start[dst[k]] += 1
+    if mirror:
+        for k in range(m):
+            if src[k] != dst[k]:
+                by_dst[start[src[k]]] = m + k
+                start[src[k]] += 1
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    for k in range(m):
+        offsets[src[k] + 1] += 1
+        if mirror and src[k] != dst[k]:
+            offsets[dst[k] + 1] += 1
+    for v in range(n):
+        offsets[v + 1] += offsets[v]
+    fill = offsets[:-1].copy()
+    cols = np.empty(total, dtype=np.int32)
+    arcs = np.empty(total, dtype=np.int64)
+    for a in by_dst:
+        if a < m:
+            head, tail = src[a], dst[a]
+        else:
+            head, tail = dst[a - m], src[a - m]
+        at = fill[head]
+        fill[head] += 1
+        cols[at] = tail
+        arcs[at] = a
+    return offsets, cols, arcs
 
 
 def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices: int,
@@ -79,6 +185,12 @@ def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices:
     offsets = np.searchsorted(keys, np.arange(n + 1, dtype=np.int64) * n).astype(OFFSET_DTYPE)
     cols = (keys % max(n, 1)).astype(VERTEX_DTYPE)
     return Graph(offsets, cols, _weights_array(weights, keys.size), directed)
+
+
+def _check_size(what: str, num_vertices: int, num_arcs: int, weighted: bool) -> None:
+    from frontier.limits import check_graph
+
+    check_graph(what, num_vertices, num_arcs, weighted)
 
 
 class Graph:
@@ -107,20 +219,22 @@ class Graph:
                    directed: bool = True) -> Graph:
         """Build from parallel arrays of edge endpoints (and optional weights).
 
-        Self-loops and repeated edges are kept. With ``directed=False`` every edge (u, v), u != v,
-        is stored in both directions. Vertices are ``0 .. num_vertices-1``; ``num_vertices``
-        defaults to the largest id plus one. Within a row, edges are ordered by destination
-        (repeated edges keep their input order). The inputs are not modified.
+        Self-loops and repeated edges are kept. With ``directed=False`` the arrays list
+        undirected edges: every edge (u, v), u != v, is stored in both directions (an edge list
+        is symmetric by construction; :meth:`from_csr` and :meth:`from_scipy` take arcs and
+        refuse unpaired ones). Vertices are ``0 .. num_vertices-1``; ``num_vertices`` (an
+        integer; a float such as 3.7 raises TypeError) defaults to the largest id plus one. Ids
+        of any integer dtype, or whole-number floats, are converted to int64 when that is
+        lossless, else GraphError. Within a row, edges are ordered by destination (repeated
+        edges keep their input order). The inputs are not modified. GraphTooLargeError (before
+        anything is allocated) when the graph cannot fit in memory.
         """
         s = _vertex_array("src", src)
         d = _vertex_array("dst", dst)
         if s.shape != d.shape:
             raise GraphError(f"src has {s.size} entries and dst {d.size}; expected the same count")
-        w = _weights_array(weights, s.size)
         top = int(max(s.max(initial=-1), d.max(initial=-1))) + 1
-        if num_vertices is None:
-            num_vertices = top
-        num_vertices = int(num_vertices)
+        num_vertices = top if num_vertices is None else _count("num_vertices", num_vertices)
         if num_vertices < 0:
             raise GraphError(f"num_vertices is {num_vertices}; expected a count >= 0")
         if s.size and (min(s.min(), d.min()) < 0 or top > num_vertices):
@@ -128,29 +242,31 @@ class Graph:
             raise GraphError(f"vertex id {bad} is out of range; expected 0 <= id < {num_vertices}")
         if num_vertices > np.iinfo(VERTEX_DTYPE).max:
             raise GraphError(f"{num_vertices} vertices do not fit int32 vertex ids")
-        if not directed:
-            loop = s == d
-            s, d = np.concatenate([s, d[~loop]]), np.concatenate([d, s[~loop]])
-            if w is not None:
-                w = np.concatenate([w, w[~loop]])
-        keys = s * num_vertices + d
-        if w is None:
-            keys.sort()
-        else:
-            order = np.argsort(keys, kind="stable")
-            keys, w = keys[order], w[order]
-        return from_sorted_keys(keys, w, num_vertices, directed)
+        _check_size("Graph.from_edges", num_vertices, s.size * (1 if directed else 2),
+                    weights is not None)
+        w = _weights_array(weights, s.size)
+        offsets, cols, arcs = _counting_csr(s, d, num_vertices, not directed)
+        if w is not None:
+            arcs[arcs >= s.size] -= s.size
+            w = w[arcs]
+        return cls(offsets, cols, w, directed)
 
     @classmethod
     def from_csr(cls, row_offsets: Any, col_indices: Any, weights: Any = None,
-                 directed: bool = True) -> Graph:
+                 directed: bool = True, symmetrize: bool = False) -> Graph:
         """Build from CSR arrays, copied and checked (offsets monotone, ids in range).
 
-        For an undirected graph the arrays must already hold both directions of every edge.
+        ``directed=False`` needs arrays that already hold both directions of every edge (as
+        many arcs ``v -> u`` as ``u -> v``): otherwise GraphError naming an unpaired arc.
+        ``symmetrize=True`` (which implies an undirected graph) instead treats every arc as an
+        undirected edge and stores it both ways, a self-loop once, as :func:`frontier.load`
+        does; rows are then ordered by destination. The caller's arrays are not modified.
         """
         offs = np.asarray(row_offsets)
         if offs.ndim != 1 or offs.size == 0 or not np.issubdtype(offs.dtype, np.integer):
             raise GraphError("row_offsets must be a non-empty 1-D integer array of |V|+1 offsets")
+        if offs.dtype.kind == "u" and int(offs.max()) > np.iinfo(OFFSET_DTYPE).max:
+            raise GraphError(f"row_offsets holds {int(offs.max())}; expected offsets < 2**63")
         offs = offs.astype(OFFSET_DTYPE)
         cols = _vertex_array("col_indices", col_indices)
         n = offs.size - 1
@@ -161,16 +277,31 @@ class Graph:
             raise GraphError(f"col_indices holds vertex {bad}; expected 0 <= id < {n}")
         if n > np.iinfo(VERTEX_DTYPE).max:
             raise GraphError(f"{n} vertices do not fit int32 vertex ids")
-        return cls(offs.copy(), cols.astype(VERTEX_DTYPE), _weights_array(weights, cols.size),
-                   directed)
+        if symmetrize:
+            if directed:
+                raise GraphError("symmetrize=True builds an undirected graph; expected "
+                                 "directed=False with it")
+            src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offs))
+            return cls.from_edges(src, cols, weights, n, directed=False)
+        _check_size("Graph.from_csr", n, cols.size, weights is not None)
+        w = _weights_array(weights, cols.size)
+        if not directed:
+            arc = unpaired_arc(offs, cols)
+            if arc is not None:
+                raise GraphError(unpaired_arc_error(arc))
+        return cls(offs.copy(), cols.astype(VERTEX_DTYPE), w, directed)
 
     @classmethod
     def from_scipy(cls, matrix: scipy.sparse.spmatrix | scipy.sparse.sparray,
-                   directed: bool = True, weighted: bool = True) -> Graph:
+                   directed: bool = True, weighted: bool = True,
+                   symmetrize: bool = False) -> Graph:
         """Build from a square scipy sparse matrix: entry (i, j) is an edge i -> j.
 
         Stored entries become edges (explicit zeros included); their values become weights
-        unless ``weighted=False``. Pass ``directed=False`` only for a symmetric matrix.
+        unless ``weighted=False``. ``directed=False`` needs a structurally symmetric matrix
+        (every stored (i, j) matched by a stored (j, i)): otherwise GraphError naming an
+        unpaired entry. ``symmetrize=True`` (undirected) stores every entry both ways instead,
+        a diagonal entry once, as :meth:`from_csr` does. The matrix is not modified.
         """
         import scipy.sparse as sp
 
@@ -178,11 +309,18 @@ class Graph:
             raise GraphError(f"expected a scipy sparse matrix, got {type(matrix).__name__}")
         if matrix.shape[0] != matrix.shape[1]:
             raise GraphError(f"matrix has shape {matrix.shape}; expected a square adjacency matrix")
+        if symmetrize and directed:
+            raise GraphError("symmetrize=True builds an undirected graph; expected "
+                             "directed=False with it")
         coo = sp.coo_matrix(matrix)  # keeps repeated entries apart; never sorts the caller's data
         graph = cls.from_edges(coo.row, coo.col, coo.data if weighted else None,
-                               num_vertices=matrix.shape[0], directed=True)
-        return graph if directed else cls(graph.row_offsets, graph.col_indices, graph.weights,
-                                          directed=False)
+                               num_vertices=matrix.shape[0], directed=not symmetrize)
+        if directed or symmetrize:
+            return graph
+        arc = unpaired_arc(graph.row_offsets, graph.col_indices)
+        if arc is not None:
+            raise GraphError(unpaired_arc_error(arc))
+        return cls(graph.row_offsets, graph.col_indices, graph.weights, directed=False)
 
     # views ------------------------------------------------------------------------------
     @property
@@ -243,12 +381,16 @@ class Graph:
 
     def to_scipy(self) -> scipy.sparse.csr_matrix:
         """The adjacency matrix; values are the weights, or ones for an unweighted graph.
-        Repeated edges stay separate stored entries."""
+        Repeated edges stay separate stored entries. The matrix's arrays are fresh copies the
+        caller owns (writable: ``A.sum_duplicates()`` and in-place edits leave the graph as it
+        was)."""
         import scipy.sparse as sp
 
-        data = self._weights if self._weights is not None else np.ones(self.num_edges)
+        data = (self._weights.copy() if self._weights is not None
+                else np.ones(self.num_edges))
         n = self.num_vertices
-        return sp.csr_matrix((data, self._col_indices, self._row_offsets), shape=(n, n))
+        return sp.csr_matrix((data, self._col_indices.copy(), self._row_offsets.copy()),
+                             shape=(n, n), copy=False)
 
     def device_arrays(self, target: Any) -> Any:
         """The CSR arrays on ``target`` (a :class:`frontier.target.Target`), copied once."""

@@ -1,0 +1,188 @@
+"""The fast reader of the text formats: one compiled pass over the bytes of a file's data lines.
+
+:func:`scan_entries` reads the data lines of a Matrix Market, SNAP or DIMACS file (everything
+after the header) into endpoint and weight arrays, checking every rule that :mod:`frontier.io`
+states for a data line: comment lines, the DIMACS ``a`` prefix, the number of fields, integer
+ids within range, integer weights within 64 bits, finite decimal weights, the declared entry
+count. It never explains a failure: it stops at the first line that breaks a rule (or that it
+cannot convert exactly, such as a decimal with more than 15 significant digits) and reports
+"not done", and :mod:`frontier.io` then reads the file with its line-by-line parser, which
+gives the same graph or names the line at fault. So the library's rules live in one place
+(:class:`frontier.io._Layout`); this pass is only faster at applying them.
+
+Decimal weights are converted with Clinger's fast path (a mantissa below ``2**53`` times or
+divided by an exact power of ten up to ``1e22``), which rounds correctly, so the result equals
+Python's ``float()`` of the token; any other decimal goes to the slow path.
+
+Compiled with ``numba.njit(cache=True)``: the first call on a machine compiles (about a
+second), later processes load it from Numba's cache.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["scan_entries", "DONE", "FULL", "STOP"]
+
+DONE, FULL, STOP = 0, 1, 2
+_POW10 = np.array([10.0 ** k for k in range(23)], dtype=np.float64)
+_MAX_DIGITS = 18  # an integer token of up to 18 digits fits int64 exactly
+
+
+@numba.njit(cache=True, nogil=True)
+def _is_space(c: int) -> bool:
+    return c == 32 or c == 9 or c == 13 or c == 11 or c == 12
+
+
+@numba.njit(cache=True, nogil=True)
+def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, max_entries,
+          weight_kind, src, dst, wi, wf, pow10):  # pragma: no cover - compiled
+    """Entries from byte ``pos`` on, appended at ``entries``. Returns (status, pos, entries,
+    any_float). weight_kind: 0 none, 1 integer, 2 integer or decimal."""
+    n = buf.size
+    cap = src.size
+    any_float = False
+    while pos < n:
+        # one line: skip leading spaces
+        p = pos
+        while p < n and _is_space(buf[p]):
+            p += 1
+        if p >= n or buf[p] == 10:
+            pos = p + 1
+            continue
+        c = buf[p]
+        if c == comment1 or c == comment2:
+            while p < n and buf[p] != 10:
+                p += 1
+            pos = p + 1
+            continue
+        if entries >= cap:
+            return FULL, pos, entries, any_float
+        if prefix >= 0:
+            if c != prefix or p + 1 >= n or not _is_space(buf[p + 1]):
+                return STOP, pos, entries, any_float
+            p += 1
+            while p < n and _is_space(buf[p]):
+                p += 1
+        if max_entries >= 0 and entries >= max_entries:
+            return STOP, pos, entries, any_float
+        for col in range(ncols):
+            if p >= n or buf[p] == 10:
+                return STOP, pos, entries, any_float
+            negative = False
+            if buf[p] == 43 or buf[p] == 45:
+                negative = buf[p] == 45
+                p += 1
+            value = 0
+            digits = 0
+            while p < n and 48 <= buf[p] <= 57:
+                value = value * 10 + (buf[p] - 48)
+                digits += 1
+                p += 1
+            if negative:
+                value = -value
+            end_ok = p >= n or buf[p] == 10 or _is_space(buf[p])
+            if col < 2:
+                if digits == 0 or digits > _MAX_DIGITS or not end_ok:
+                    return STOP, pos, entries, any_float
+                if value < low or value > high:
+                    return STOP, pos, entries, any_float
+                if col == 0:
+                    src[entries] = value
+                else:
+                    dst[entries] = value
+            elif end_ok:
+                if digits == 0 or digits > _MAX_DIGITS:
+                    return STOP, pos, entries, any_float
+                wi[entries] = value
+                wf[entries] = float(value)
+            else:
+                # a decimal: [+-]?(digits[.digits]|.digits)([eE][+-]?digits)?
+                if weight_kind != 2:
+                    return STOP, pos, entries, any_float
+                mantissa = abs(value)
+                significant = digits
+                scale = 0
+                frac_digits = 0
+                if p < n and buf[p] == 46:
+                    p += 1
+                    while p < n and 48 <= buf[p] <= 57:
+                        mantissa = mantissa * 10 + (buf[p] - 48)
+                        significant += 1
+                        frac_digits += 1
+                        p += 1
+                        if significant > _MAX_DIGITS:
+                            return STOP, pos, entries, any_float
+                if digits + frac_digits == 0:
+                    return STOP, pos, entries, any_float
+                scale = -frac_digits
+                if p < n and (buf[p] == 101 or buf[p] == 69):
+                    p += 1
+                    eneg = False
+                    if p < n and (buf[p] == 43 or buf[p] == 45):
+                        eneg = buf[p] == 45
+                        p += 1
+                    e = 0
+                    edigits = 0
+                    while p < n and 48 <= buf[p] <= 57:
+                        e = e * 10 + (buf[p] - 48)
+                        edigits += 1
+                        p += 1
+                        if edigits > 4:
+                            return STOP, pos, entries, any_float
+                    if edigits == 0:
+                        return STOP, pos, entries, any_float
+                    scale += -e if eneg else e
+                if not (p >= n or buf[p] == 10 or _is_space(buf[p])):
+                    return STOP, pos, entries, any_float
+                if mantissa >= 2 ** 53 or scale > 22 or scale < -22:
+                    return STOP, pos, entries, any_float
+                f = float(mantissa)
+                f = f * pow10[scale] if scale >= 0 else f / pow10[-scale]
+                wf[entries] = -f if negative else f
+                wi[entries] = 0
+                any_float = True
+            while p < n and _is_space(buf[p]):
+                p += 1
+        if p < n and buf[p] != 10:
+            return STOP, pos, entries, any_float  # more fields than expected
+        entries += 1
+        pos = p + 1
+    return DONE, pos, entries, any_float
+
+
+def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: bytes, ncols: int,
+                 low: int, high: int, max_entries: int | None, weight_kind: int,
+                 capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """``(src, dst, weights)`` (int64; weights int64, float64 if any is a decimal, None when
+    ``ncols == 2``) of the data lines of ``data`` from byte ``start``, or None when some line
+    breaks a rule or needs the exact slow path. ``comments``: the one or two characters that
+    start a comment line; ``weight_kind``: 1 integer weights, 2 integer or decimal."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    c1 = comments[0]
+    c2 = comments[1] if len(comments) > 1 else c1
+    cap = max(int(capacity), 16)
+    src = np.empty(cap, dtype=np.int64)
+    dst = np.empty(cap, dtype=np.int64)
+    weighted = ncols == 3
+    wi = np.empty(cap if weighted else 0, dtype=np.int64)
+    wf = np.empty(cap if weighted else 0, dtype=np.float64)
+    pos, entries, any_float = start, 0, False
+    while True:
+        status, pos, entries, floats = _scan(
+            buf, pos, entries, -1 if prefix is None else prefix[0], c1, c2, ncols, low, high,
+            -1 if max_entries is None else max_entries, weight_kind, src, dst,
+            wi, wf, _POW10)
+        any_float |= floats
+        if status == STOP:
+            return None
+        if status == DONE:
+            break
+        cap *= 2
+        src, dst = np.resize(src, cap), np.resize(dst, cap)
+        if weighted:
+            wi, wf = np.resize(wi, cap), np.resize(wf, cap)
+    if not weighted:
+        return src[:entries], dst[:entries], None
+    return src[:entries], dst[:entries], (wf if any_float else wi)[:entries]

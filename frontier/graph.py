@@ -70,7 +70,7 @@ def _vertex_array(name: str, ids: Any) -> np.ndarray:
     if a.ndim != 1:
         raise GraphError(f"{name} has {a.ndim} dimensions; expected a 1-D array of vertex ids")
     if a.size == 0 or a.dtype == np.int64:
-        return a.astype(np.int64)
+        return a.astype(np.int64, copy=False)
     if a.dtype.kind == "u":
         top = int(a.max())
         if top > np.iinfo(np.int64).max:
@@ -126,34 +126,14 @@ def unpaired_arc_error(arc: tuple[int, int], shown: tuple[int, int] | None = Non
 
 
 @numba.njit(cache=True, nogil=True)
-def _counting_csr(src, dst, n, mirror):  # pragma: no cover - compiled
+def _counting_csr(src, dst, n, mirror, track):  # pragma: no cover - compiled
     """CSR of the arcs ``src[k] -> dst[k]`` (and, if ``mirror``, ``dst[k] -> src[k]`` for
-    ``src[k] != dst[k]``) in two stable counting-sort passes (by destination, then by source):
-    rows ordered by destination, equal arcs in input order, mirrored ones after the originals.
-    Returns (row offsets, column indices, arc of each position: ``k``, or ``m + k`` for the
-    mirror of ``k``)."""
+    ``src[k] != dst[k]``): a stable counting sort by source, then each row sorted by
+    destination (insertion sort for short rows, merge sort for long ones; both stable), so
+    equal arcs keep input order with the mirrored ones after the originals. Returns (row
+    offsets, column indices, arc of each position: ``k``, or ``m + k`` for the mirror of
+    ``k``; empty unless ``track``, for weights). Linear in |V| + |E| for bounded degrees."""
     m = src.size
-    total = m
-    if mirror:
-        for k in range(m):
-            if src[k] != dst[k]:
-                total += 1
-    start = np.zeros(n + 1, dtype=np.int64)
-    for k in range(m):
-        start[dst[k] + 1] += 1
-        if mirror and src[k] != dst[k]:
-            start[src[k] + 1] += 1
-    for v in range(n):
-        start[v + 1] += start[v]
-    by_dst = np.empty(total, dtype=np.int64)
-    for k in range(m):
-        by_dst[start[dst[k]]] = k
-        start[dst[k]] += 1
-    if mirror:
-        for k in range(m):
-            if src[k] != dst[k]:
-                by_dst[start[src[k]]] = m + k
-                start[src[k]] += 1
     offsets = np.zeros(n + 1, dtype=np.int64)
     for k in range(m):
         offsets[src[k] + 1] += 1
@@ -161,18 +141,51 @@ def _counting_csr(src, dst, n, mirror):  # pragma: no cover - compiled
             offsets[dst[k] + 1] += 1
     for v in range(n):
         offsets[v + 1] += offsets[v]
+    total = offsets[n]
     fill = offsets[:-1].copy()
     cols = np.empty(total, dtype=np.int32)
-    arcs = np.empty(total, dtype=np.int64)
-    for a in by_dst:
-        if a < m:
-            head, tail = src[a], dst[a]
+    arcs = np.empty(total if track else 0, dtype=np.int64)
+    for k in range(m):
+        at = fill[src[k]]
+        fill[src[k]] += 1
+        cols[at] = dst[k]
+        if track:
+            arcs[at] = k
+    if mirror:
+        for k in range(m):
+            if src[k] != dst[k]:
+                at = fill[dst[k]]
+                fill[dst[k]] += 1
+                cols[at] = src[k]
+                if track:
+                    arcs[at] = m + k
+    for v in range(n):
+        lo, hi = offsets[v], offsets[v + 1]
+        if not track:
+            if hi - lo <= 32:
+                for i in range(lo + 1, hi):
+                    c = cols[i]
+                    j = i - 1
+                    while j >= lo and cols[j] > c:
+                        cols[j + 1] = cols[j]
+                        j -= 1
+                    cols[j + 1] = c
+            else:
+                cols[lo:hi] = np.sort(cols[lo:hi])
+        elif hi - lo <= 32:
+            for i in range(lo + 1, hi):
+                c, a = cols[i], arcs[i]
+                j = i - 1
+                while j >= lo and cols[j] > c:
+                    cols[j + 1] = cols[j]
+                    arcs[j + 1] = arcs[j]
+                    j -= 1
+                cols[j + 1] = c
+                arcs[j + 1] = a
         else:
-            head, tail = dst[a - m], src[a - m]
-        at = fill[head]
-        fill[head] += 1
-        cols[at] = tail
-        arcs[at] = a
+            order = np.argsort(cols[lo:hi], kind="mergesort")
+            cols[lo:hi] = cols[lo:hi][order]
+            arcs[lo:hi] = arcs[lo:hi][order]
     return offsets, cols, arcs
 
 
@@ -245,7 +258,7 @@ class Graph:
         _check_size("Graph.from_edges", num_vertices, s.size * (1 if directed else 2),
                     weights is not None)
         w = _weights_array(weights, s.size)
-        offsets, cols, arcs = _counting_csr(s, d, num_vertices, not directed)
+        offsets, cols, arcs = _counting_csr(s, d, num_vertices, not directed, w is not None)
         if w is not None:
             arcs[arcs >= s.size] -= s.size
             w = w[arcs]

@@ -149,7 +149,8 @@ def _read_bytes(path: str, check_head: Callable[[bytes], None] = lambda head: No
                 if size > bound:
                     raise _too_much_text(path, size, False)
                 check_head(_strip_bom(first))
-                raw = first + f.read()
+                f.seek(0)
+                raw = f.read()
     except FileNotFoundError:
         raise GraphFormatError(path, None, "no such file", "an existing graph file") from None
     except IsADirectoryError:
@@ -391,7 +392,8 @@ def _scan_chunk(layout: _Layout, text: bytes, first_line: int, entries_before: i
 
 def _read_entries(layout: _Layout, data: bytes, start: int, first_line: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Sources, destinations (int64, as written) and weights of the data lines from byte
+    """Sources, destinations (int64, less the smallest valid id ``layout.low``, so 0-based)
+    and weights of the data lines from byte
     ``start``, which begins line ``first_line``. Weights are int64, or float64 if any is not an
     integer. The compiled reader (:mod:`frontier.textscan`) reads a valid file in one pass;
     when it stops, the file is read chunk by chunk, each chunk in bulk with numpy or, if that
@@ -405,6 +407,7 @@ def _read_entries(layout: _Layout, data: bytes, start: int, first_line: int
     if fast is not None:
         return fast
     ids, weights = _read_entries_in_chunks(layout, data, start, first_line)
+    ids -= layout.low
     return ids[:, 0], ids[:, 1], weights
 
 
@@ -451,13 +454,13 @@ def _check_count(layout: _Layout, data: bytes, found: int) -> None:
 
 @dataclass
 class _Parsed:
-    """A file's entries: sources and destinations as written (int64), weights or None."""
+    """A file's entries: sources and destinations (int64, less ``base``), weights or None."""
 
     src: np.ndarray
     dst: np.ndarray
     weights: np.ndarray | None
     num_vertices: int | None     # from the header; None: largest id + 1
-    base: int                    # the smallest id (1 for 1-based formats)
+    base: int                    # the smallest id in the file (1 for 1-based formats)
     listed_undirected: bool      # each entry stands for both directions (symmetric MM)
     directed_default: bool
 
@@ -673,10 +676,9 @@ def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
     if relabel:
         labels, both = _compact(np.concatenate([src, dst]))
         src, dst = both[:src.size], both[src.size:]
+        labels += parsed.base
         n = labels.size
     else:
-        if parsed.base:
-            src, dst = src - parsed.base, dst - parsed.base
         n = (parsed.num_vertices if parsed.num_vertices is not None
              else int(max(src.max(initial=-1), dst.max(initial=-1))) + 1)
     mirror = symmetrize or parsed.listed_undirected

@@ -20,6 +20,9 @@ second), later processes load it from Numba's cache.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numba
 import numpy as np
 
@@ -28,18 +31,19 @@ __all__ = ["scan_entries", "DONE", "FULL", "STOP"]
 DONE, FULL, STOP = 0, 1, 2
 _POW10 = np.array([10.0 ** k for k in range(23)], dtype=np.float64)
 _MAX_DIGITS = 18  # an integer token of up to 18 digits fits int64 exactly
+_PARALLEL_BYTES = 1 << 22  # a text is read by several threads only above this size per thread
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _is_space(c: int) -> bool:
-    return c == 32 or c == 9 or c == 13 or c == 11 or c == 12
+    return c <= 32 and (c == 32 or c == 9 or c == 13 or c == 11 or c == 12)
 
 
 @numba.njit(cache=True, nogil=True)
-def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, max_entries,
+def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base, max_entries,
           weight_kind, src, dst, wi, wf, pow10):  # pragma: no cover - compiled
-    """Entries from byte ``pos`` on, appended at ``entries``. Returns (status, pos, entries,
-    any_float). weight_kind: 0 none, 1 integer, 2 integer or decimal."""
+    """Entries from byte ``pos`` on, appended at ``entries`` (ids less ``base``). Returns
+    (status, pos, entries, any_float). weight_kind: 0 none, 1 integer, 2 integer or decimal."""
     n = buf.size
     cap = src.size
     any_float = False
@@ -76,8 +80,11 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, max_e
                 p += 1
             value = 0
             digits = 0
-            while p < n and 48 <= buf[p] <= 57:
-                value = value * 10 + (buf[p] - 48)
+            while p < n:
+                digit = np.uint8(buf[p] - 48)
+                if digit > 9:
+                    break
+                value = value * 10 + digit
                 digits += 1
                 p += 1
             if negative:
@@ -89,9 +96,9 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, max_e
                 if value < low or value > high:
                     return STOP, pos, entries, any_float
                 if col == 0:
-                    src[entries] = value
+                    src[entries] = value - base
                 else:
-                    dst[entries] = value
+                    dst[entries] = value - base
             elif end_ok:
                 if digits == 0 or digits > _MAX_DIGITS:
                     return STOP, pos, entries, any_float
@@ -152,28 +159,23 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, max_e
     return DONE, pos, entries, any_float
 
 
-def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: bytes, ncols: int,
-                 low: int, high: int, max_entries: int | None, weight_kind: int,
-                 capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
-    """``(src, dst, weights)`` (int64; weights int64, float64 if any is a decimal, None when
-    ``ncols == 2``) of the data lines of ``data`` from byte ``start``, or None when some line
-    breaks a rule or needs the exact slow path. ``comments``: the one or two characters that
-    start a comment line; ``weight_kind``: 1 integer weights, 2 integer or decimal."""
-    buf = np.frombuffer(data, dtype=np.uint8)
-    c1 = comments[0]
-    c2 = comments[1] if len(comments) > 1 else c1
+def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2: int,
+                ncols: int, low: int, high: int, max_entries: int, weight_kind: int,
+                capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool] | None:
+    """The entries of ``buf[start:stop]`` (whole lines), or None when a line needs the slow
+    path."""
+    piece = buf[start:stop]
     cap = max(int(capacity), 16)
     src = np.empty(cap, dtype=np.int64)
     dst = np.empty(cap, dtype=np.int64)
     weighted = ncols == 3
     wi = np.empty(cap if weighted else 0, dtype=np.int64)
     wf = np.empty(cap if weighted else 0, dtype=np.float64)
-    pos, entries, any_float = start, 0, False
+    pos, entries, any_float = 0, 0, False
     while True:
-        status, pos, entries, floats = _scan(
-            buf, pos, entries, -1 if prefix is None else prefix[0], c1, c2, ncols, low, high,
-            -1 if max_entries is None else max_entries, weight_kind, src, dst,
-            wi, wf, _POW10)
+        status, pos, entries, floats = _scan(piece, pos, entries, prefix, c1, c2, ncols, low,
+                                             high, low, max_entries, weight_kind, src, dst, wi,
+                                             wf, _POW10)
         any_float |= floats
         if status == STOP:
             return None
@@ -183,6 +185,57 @@ def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: byt
         src, dst = np.resize(src, cap), np.resize(dst, cap)
         if weighted:
             wi, wf = np.resize(wi, cap), np.resize(wf, cap)
-    if not weighted:
-        return src[:entries], dst[:entries], None
-    return src[:entries], dst[:entries], (wf if any_float else wi)[:entries]
+    weights = (wf if any_float else wi)[:entries] if weighted else wi
+    return src[:entries], dst[:entries], weights, any_float
+
+
+def _split(data: bytes, start: int, pieces: int) -> list[int]:
+    """Offsets that cut ``data[start:]`` into about ``pieces`` runs of whole lines."""
+    cuts = [start]
+    step = (len(data) - start) // pieces
+    for i in range(1, pieces):
+        at = data.find(b"\n", start + i * step)
+        if at < 0 or at + 1 <= cuts[-1]:
+            break
+        cuts.append(at + 1)
+    cuts.append(len(data))
+    return cuts
+
+
+def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: bytes, ncols: int,
+                 low: int, high: int, max_entries: int | None, weight_kind: int,
+                 capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """``(src, dst, weights)`` (int64 ids less ``low``, so 0-based; weights int64, float64 if
+    any is a decimal, None when ``ncols == 2``) of the data lines of ``data`` from byte
+    ``start``, or None when some line breaks a rule or needs the exact slow path.
+    ``comments``: the one or two characters that start a comment line; ``weight_kind``: 1
+    integer weights, 2 integer or decimal. A large text is cut at line ends into one piece per
+    CPU core, read in parallel threads (the compiled pass releases the GIL) and joined in
+    order; lines are independent, so the result does not depend on the cuts."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    pieces = max(1, min(os.cpu_count() or 1, (len(data) - start) // _PARALLEL_BYTES))
+    cuts = _split(data, start, pieces)
+    limit = -1 if max_entries is None else max_entries
+    args = [(buf, a, b, -1 if prefix is None else prefix[0], comments[0], comments[-1], ncols,
+             low, high, limit, weight_kind,
+             capacity * (b - a) // max(len(data) - start, 1) + 16)
+            for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+    if len(args) == 1:
+        parts = [_scan_piece(*args[0])]
+    else:
+        with ThreadPoolExecutor(len(args)) as pool:
+            parts = list(pool.map(lambda a: _scan_piece(*a), args))
+    if any(part is None for part in parts):
+        return None
+    total = sum(part[0].size for part in parts)
+    if max_entries is not None and total > max_entries:
+        return None
+    if len(parts) == 1:
+        src, dst, weights, _ = parts[0]
+    else:
+        src = np.concatenate([part[0] for part in parts])
+        dst = np.concatenate([part[1] for part in parts])
+        floats = any(part[3] for part in parts)
+        weights = np.concatenate([part[2].astype(np.float64) if floats else part[2]
+                                  for part in parts])
+    return src, dst, (weights if ncols == 3 else None)

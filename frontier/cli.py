@@ -3,6 +3,7 @@
 ``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [options]``
 ``frontier demo``
 ``frontier balancers``
+``frontier convert IN OUT``
 ``frontier explain ALGO [--balancer B] [--target T] [options]``
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
@@ -133,6 +134,22 @@ def run_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_convert(args: argparse.Namespace) -> int:
+    from frontier.io import SAVE_FORMATS, save
+
+    ending = "." + args.output.lower().rpartition(".")[2] if "." in args.output else ""
+    if ending not in SAVE_FORMATS:
+        raise CommandError(f"cannot write {args.output!r}: expected a name ending in "
+                           f"{', '.join(SAVE_FORMATS)}")
+    graph = load_graph(args.graph)
+    try:
+        save(graph, args.output)
+    except OSError as err:
+        raise CommandError(f"cannot write {args.output}: {err.strerror or err}") from None
+    print(f"{args.output}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs")
+    return 0
+
+
 def run_explain(args: argparse.Namespace) -> int:
     from algorithms import CATALOG
     from frontier.target import resolve_target
@@ -202,6 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
         _add_options(algo, [o for o in entry.options if o.explained])
         algo.set_defaults(handler=run_explain)
 
+    convert = sub.add_parser("convert", help="write a graph file or generated graph to .npz "
+                             "(binary CSR, fast to load), .mtx or .txt")
+    convert.add_argument("graph", metavar="IN", help="a graph file or a generator spec")
+    convert.add_argument("output", metavar="OUT", help="the file to write; its ending (.npz, "
+                         ".mtx, .txt) names the format")
+    convert.set_defaults(handler=run_convert)
+
     balancers = sub.add_parser("balancers", help="list the load balancers")
     balancers.set_defaults(handler=run_balancers)
     return parser
@@ -211,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from frontier.frontier import FrontierError
     from frontier.graph import GraphError
     from frontier.io import GraphFormatError
+    from frontier.limits import GraphTooLargeError
     from frontier.target import TargetError
     from operators.balancers import BalancerError
 
@@ -222,8 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except FileNotFoundError as err:
         print(f"frontier: error: no such file: {err.filename or err}", file=sys.stderr)
-    except (CommandError, generators.SpecError, GraphFormatError, GraphError, FrontierError,
-            TargetError, BalancerError) as err:
+    except (CommandError, generators.SpecError, GraphFormatError, GraphTooLargeError, GraphError,
+            FrontierError, TargetError, BalancerError) as err:
         print(f"frontier: error: {err}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

@@ -58,6 +58,9 @@ _MAX_PLAIN_ID = int(np.iinfo(np.int32).max) - 1
 
 _INT_TOKEN = re.compile(rb"[+-]?[0-9]+")
 _FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INT_CHARS = b"0123456789+- \t\r\n\x0b\x0c"
+_FLOAT_CHARS = _INT_CHARS + b".eE"
+_BAD_SIGN = re.compile(rb"[+-](?![0-9.])|(?<=[^ \t\r\n\x0b\x0ceE])[+-]")
 _MM_FIELDS = ("pattern", "integer", "real")
 _MM_SYMMETRIES = ("general", "symmetric")
 
@@ -330,6 +333,11 @@ def _numbers(text: bytes, count: int, allow_float: bool) -> np.ndarray | None:
     when the text holds anything else."""
     if count == 0:
         return np.zeros(0, dtype=np.int64)
+    # numpy's conversion is laxer than the rules (a lone sign reads as 0, "0x10" as 16.0, "nan"
+    # as nan): text with any other character, or a sign not starting a number, goes line by line
+    if text.translate(None, _FLOAT_CHARS if allow_float else _INT_CHARS) or \
+            _BAD_SIGN.search(text):
+        return None
     for dtype in (np.int64, np.float64) if allow_float else (np.int64,):
         try:
             with warnings.catch_warnings():
@@ -367,7 +375,9 @@ def _bulk_chunk(layout: _Layout, text: bytes, entries_before: int
         return ids, None
     w = values[:, 2].copy()
     if w.dtype == np.float64:
-        if not np.all(np.isfinite(w)):
+        # a whole number of 2**63 or more may be an integer token that does not fit int64,
+        # which only the line-by-line rules can tell from a decimal
+        if not np.all(np.isfinite(w)) or np.any(np.abs(w) >= 2.0 ** 63):
             return None
     elif w.size and (w.min() == _INT64.min or w.max() == _INT64.max):
         return None

@@ -364,7 +364,7 @@ def from_spec(spec: str) -> Graph:
     try:
         return form.build(*numbers)
     except GraphTooLargeError as err:
-        err.what = f"generator spec {spec!r}: {err.what}"
-        raise
+        raise GraphTooLargeError(f"generator spec {spec!r}: {err.what}", err.estimate,
+                                 err.limit, err.where) from None
     except ValueError as err:
         raise SpecError(f"generator spec {spec!r}: {err}") from None

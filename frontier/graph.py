@@ -189,6 +189,20 @@ def _counting_csr(src, dst, n, mirror, track):  # pragma: no cover - compiled
     return offsets, cols, arcs
 
 
+def build_graph(src: np.ndarray, dst: np.ndarray, weights: Any, num_vertices: int,
+                directed: bool) -> Graph:
+    """The graph of arcs ``src[k] -> dst[k]`` (int64 ids already checked to lie in
+    ``0 .. num_vertices-1``; each stored both ways, a self-loop once, unless ``directed``) with
+    ``weights`` in the same order: the CSR builder that :meth:`Graph.from_edges` and the
+    loaders share (rows ordered by destination, equal arcs in input order)."""
+    w = _weights_array(weights, src.size)
+    offsets, cols, arcs = _counting_csr(src, dst, num_vertices, not directed, w is not None)
+    if w is not None:
+        arcs[arcs >= src.size] -= src.size
+        w = w[arcs]
+    return Graph(offsets, cols, w, directed)
+
+
 def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices: int,
                      directed: bool) -> Graph:
     """The graph whose arcs are ``keys = src * num_vertices + dst`` (int64, sorted ascending,
@@ -257,12 +271,7 @@ class Graph:
             raise GraphError(f"{num_vertices} vertices do not fit int32 vertex ids")
         _check_size("Graph.from_edges", num_vertices, s.size * (1 if directed else 2),
                     weights is not None)
-        w = _weights_array(weights, s.size)
-        offsets, cols, arcs = _counting_csr(s, d, num_vertices, not directed, w is not None)
-        if w is not None:
-            arcs[arcs >= s.size] -= s.size
-            w = w[arcs]
-        return cls(offsets, cols, w, directed)
+        return build_graph(s, d, weights, num_vertices, directed)
 
     @classmethod
     def from_csr(cls, row_offsets: Any, col_indices: Any, weights: Any = None,

@@ -33,7 +33,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from frontier.graph import Graph, GraphError, unpaired_arc, unpaired_arc_error
+from frontier.graph import Graph, GraphError, build_graph, unpaired_arc, unpaired_arc_error
 from frontier.limits import (
     GraphTooLargeError,
     check_graph,
@@ -401,9 +401,9 @@ def _scan_chunk(layout: _Layout, text: bytes, first_line: int, entries_before: i
 
 
 def _read_entries(layout: _Layout, data: bytes, start: int, first_line: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Sources, destinations (int64, less the smallest valid id ``layout.low``, so 0-based)
-    and weights of the data lines from byte
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
+    """Sources, destinations (int64, less the smallest valid id ``layout.low``, so 0-based),
+    weights and the largest of those ids (-1 if none) of the data lines from byte
     ``start``, which begins line ``first_line``. Weights are int64, or float64 if any is not an
     integer. The compiled reader (:mod:`frontier.textscan`) reads a valid file in one pass;
     when it stops, the file is read chunk by chunk, each chunk in bulk with numpy or, if that
@@ -418,7 +418,7 @@ def _read_entries(layout: _Layout, data: bytes, start: int, first_line: int
         return fast
     ids, weights = _read_entries_in_chunks(layout, data, start, first_line)
     ids -= layout.low
-    return ids[:, 0], ids[:, 1], weights
+    return ids[:, 0], ids[:, 1], weights, int(ids.max(initial=-1))
 
 
 def _read_entries_in_chunks(layout: _Layout, data: bytes, start: int, first_line: int
@@ -469,7 +469,7 @@ class _Parsed:
     src: np.ndarray
     dst: np.ndarray
     weights: np.ndarray | None
-    num_vertices: int | None     # from the header; None: largest id + 1
+    num_vertices: int            # from the header, else the largest id + 1
     base: int                    # the smallest id in the file (1 for 1-based formats)
     listed_undirected: bool      # each entry stands for both directions (symmetric MM)
     directed_default: bool
@@ -545,7 +545,7 @@ def _read_mtx(path: str, data: bytes) -> _Parsed:
     layout = _Layout(path, (b"%",), None, 2 if weight is None else 3,
                      "'row col'" if weight is None else "'row col value'", 1, h.rows,
                      "the size line's row count", weight, h.nnz, h.line)
-    src, dst, weights = _read_entries(layout, data, h.end, h.line + 1)
+    src, dst, weights, top = _read_entries(layout, data, h.end, h.line + 1)
     _check_count(layout, data, src.size)
     if weight == "number":
         weights = weights.astype(np.float64)
@@ -604,7 +604,7 @@ def _read_dimacs(path: str, data: bytes) -> _Parsed:
     n, m, header_line, start, first = _dimacs_header(path, data)
     layout = _Layout(path, (b"c",), b"a", 3, "'a u v w'", 1, n,
                      "the problem line's node count", "int", m, header_line)
-    src, dst, weights = _read_entries(layout, data, start, first)
+    src, dst, weights, top = _read_entries(layout, data, start, first)
     _check_count(layout, data, src.size)
     return _Parsed(src, dst, weights, n, 1, False, True)
 
@@ -627,8 +627,8 @@ def _read_snap(path: str, data: bytes, relabel: bool) -> _Parsed:
     layout = _Layout(path, (b"#", b"%"), None, len(tokens),
                      f"{shape} like the first edge line {line}", 0, high, note,
                      "number" if len(tokens) == 3 else None)
-    src, dst, weights = _read_entries(layout, data, end - len(raw), line)
-    return _Parsed(src, dst, weights, None, 0, False, True)
+    src, dst, weights, top = _read_entries(layout, data, end - len(raw), line)
+    return _Parsed(src, dst, weights, top + 1, 0, False, True)
 
 
 # building the graph ---------------------------------------------------------------------------
@@ -689,15 +689,14 @@ def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
         labels += parsed.base
         n = labels.size
     else:
-        n = (parsed.num_vertices if parsed.num_vertices is not None
-             else int(max(src.max(initial=-1), dst.max(initial=-1))) + 1)
+        n = parsed.num_vertices
     mirror = symmetrize or parsed.listed_undirected
     if symmetrize:
         is_directed = False
     else:
         is_directed = parsed.directed_default if directed is None else directed
     check_graph(path, n, src.size * (2 if mirror else 1), parsed.weights is not None)
-    graph = Graph.from_edges(src, dst, parsed.weights, n, directed=not mirror)
+    graph = build_graph(src, dst, parsed.weights, n, directed=not mirror)
     if is_directed != graph.directed:
         graph = Graph(graph.row_offsets, graph.col_indices, graph.weights, is_directed)
     if not is_directed and not mirror:

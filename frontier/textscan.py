@@ -43,10 +43,12 @@ def _is_space(c: int) -> bool:
 def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base, max_entries,
           weight_kind, src, dst, wi, wf, pow10):  # pragma: no cover - compiled
     """Entries from byte ``pos`` on, appended at ``entries`` (ids less ``base``). Returns
-    (status, pos, entries, any_float). weight_kind: 0 none, 1 integer, 2 integer or decimal."""
+    (status, pos, entries, any_float, largest id less base). weight_kind: 0 none, 1 integer,
+    2 integer or decimal."""
     n = buf.size
     cap = src.size
     any_float = False
+    top = -1
     while pos < n:
         # one line: skip leading spaces
         p = pos
@@ -62,18 +64,18 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
             pos = p + 1
             continue
         if entries >= cap:
-            return FULL, pos, entries, any_float
+            return FULL, pos, entries, any_float, top
         if prefix >= 0:
             if c != prefix or p + 1 >= n or not _is_space(buf[p + 1]):
-                return STOP, pos, entries, any_float
+                return STOP, pos, entries, any_float, top
             p += 1
             while p < n and _is_space(buf[p]):
                 p += 1
         if max_entries >= 0 and entries >= max_entries:
-            return STOP, pos, entries, any_float
+            return STOP, pos, entries, any_float, top
         for col in range(ncols):
             if p >= n or buf[p] == 10:
-                return STOP, pos, entries, any_float
+                return STOP, pos, entries, any_float, top
             negative = False
             if buf[p] == 43 or buf[p] == 45:
                 negative = buf[p] == 45
@@ -92,22 +94,25 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
             end_ok = p >= n or buf[p] == 10 or _is_space(buf[p])
             if col < 2:
                 if digits == 0 or digits > _MAX_DIGITS or not end_ok:
-                    return STOP, pos, entries, any_float
+                    return STOP, pos, entries, any_float, top
                 if value < low or value > high:
-                    return STOP, pos, entries, any_float
+                    return STOP, pos, entries, any_float, top
+                value -= base
+                if value > top:
+                    top = value
                 if col == 0:
-                    src[entries] = value - base
+                    src[entries] = value
                 else:
-                    dst[entries] = value - base
+                    dst[entries] = value
             elif end_ok:
                 if digits == 0 or digits > _MAX_DIGITS:
-                    return STOP, pos, entries, any_float
+                    return STOP, pos, entries, any_float, top
                 wi[entries] = value
                 wf[entries] = float(value)
             else:
                 # a decimal: [+-]?(digits[.digits]|.digits)([eE][+-]?digits)?
                 if weight_kind != 2:
-                    return STOP, pos, entries, any_float
+                    return STOP, pos, entries, any_float, top
                 mantissa = abs(value)
                 significant = digits
                 scale = 0
@@ -120,9 +125,9 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
                         frac_digits += 1
                         p += 1
                         if significant > _MAX_DIGITS:
-                            return STOP, pos, entries, any_float
+                            return STOP, pos, entries, any_float, top
                 if digits + frac_digits == 0:
-                    return STOP, pos, entries, any_float
+                    return STOP, pos, entries, any_float, top
                 scale = -frac_digits
                 if p < n and (buf[p] == 101 or buf[p] == 69):
                     p += 1
@@ -137,14 +142,14 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
                         edigits += 1
                         p += 1
                         if edigits > 4:
-                            return STOP, pos, entries, any_float
+                            return STOP, pos, entries, any_float, top
                     if edigits == 0:
-                        return STOP, pos, entries, any_float
+                        return STOP, pos, entries, any_float, top
                     scale += -e if eneg else e
                 if not (p >= n or buf[p] == 10 or _is_space(buf[p])):
-                    return STOP, pos, entries, any_float
+                    return STOP, pos, entries, any_float, top
                 if mantissa >= 2 ** 53 or scale > 22 or scale < -22:
-                    return STOP, pos, entries, any_float
+                    return STOP, pos, entries, any_float, top
                 f = float(mantissa)
                 f = f * pow10[scale] if scale >= 0 else f / pow10[-scale]
                 wf[entries] = -f if negative else f
@@ -153,17 +158,17 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
             while p < n and _is_space(buf[p]):
                 p += 1
         if p < n and buf[p] != 10:
-            return STOP, pos, entries, any_float  # more fields than expected
+            return STOP, pos, entries, any_float, top  # more fields than expected
         entries += 1
         pos = p + 1
-    return DONE, pos, entries, any_float
+    return DONE, pos, entries, any_float, top
 
 
 def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2: int,
                 ncols: int, low: int, high: int, max_entries: int, weight_kind: int,
-                capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool] | None:
-    """The entries of ``buf[start:stop]`` (whole lines), or None when a line needs the slow
-    path."""
+                capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int] | None:
+    """The entries of ``buf[start:stop]`` (whole lines) and the largest id, or None when a line
+    needs the slow path."""
     piece = buf[start:stop]
     cap = max(int(capacity), 16)
     src = np.empty(cap, dtype=np.int64)
@@ -171,12 +176,13 @@ def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2
     weighted = ncols == 3
     wi = np.empty(cap if weighted else 0, dtype=np.int64)
     wf = np.empty(cap if weighted else 0, dtype=np.float64)
-    pos, entries, any_float = 0, 0, False
+    pos, entries, any_float, top = 0, 0, False, -1
     while True:
-        status, pos, entries, floats = _scan(piece, pos, entries, prefix, c1, c2, ncols, low,
-                                             high, low, max_entries, weight_kind, src, dst, wi,
-                                             wf, _POW10)
+        status, pos, entries, floats, piece_top = _scan(
+            piece, pos, entries, prefix, c1, c2, ncols, low, high, low, max_entries,
+            weight_kind, src, dst, wi, wf, _POW10)
         any_float |= floats
+        top = max(top, piece_top)
         if status == STOP:
             return None
         if status == DONE:
@@ -186,7 +192,7 @@ def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2
         if weighted:
             wi, wf = np.resize(wi, cap), np.resize(wf, cap)
     weights = (wf if any_float else wi)[:entries] if weighted else wi
-    return src[:entries], dst[:entries], weights, any_float
+    return src[:entries], dst[:entries], weights, any_float, top
 
 
 def _threads() -> int:
@@ -209,9 +215,11 @@ def _split(data: bytes, start: int, pieces: int) -> list[int]:
 
 def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: bytes, ncols: int,
                  low: int, high: int, max_entries: int | None, weight_kind: int,
-                 capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
-    """``(src, dst, weights)`` (int64 ids less ``low``, so 0-based; weights int64, float64 if
-    any is a decimal, None when ``ncols == 2``) of the data lines of ``data`` from byte
+                 capacity: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int] | None:
+    """``(src, dst, weights, top)`` (int64 ids less ``low``, so 0-based; weights int64, float64
+    if any is a decimal, None when ``ncols == 2``; the largest id less ``low``, -1 if none)
+    of the data lines of ``data`` from byte
     ``start``, or None when some line breaks a rule or needs the exact slow path.
     ``comments``: the one or two characters that start a comment line; ``weight_kind``: 1
     integer weights, 2 integer or decimal. A large text is cut at line ends into one piece per
@@ -235,12 +243,13 @@ def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: byt
     total = sum(part[0].size for part in parts)
     if max_entries is not None and total > max_entries:
         return None
+    top = max(part[4] for part in parts)
     if len(parts) == 1:
-        src, dst, weights, _ = parts[0]
+        src, dst, weights, _, _ = parts[0]
     else:
         src = np.concatenate([part[0] for part in parts])
         dst = np.concatenate([part[1] for part in parts])
         floats = any(part[3] for part in parts)
         weights = np.concatenate([part[2].astype(np.float64) if floats else part[2]
                                   for part in parts])
-    return src, dst, (weights if ncols == 3 else None)
+    return src, dst, (weights if ncols == 3 else None), top

@@ -1,4 +1,5 @@
-"""Load graphs from files: Matrix Market, SNAP edge lists and DIMACS shortest-path ``.gr``.
+"""Load and save graphs: Matrix Market, SNAP edge lists, DIMACS shortest-path ``.gr``, and
+Frontier's binary ``.npz`` CSR.
 
 :func:`load` reads a file, plain or gzip-compressed, into a :class:`~frontier.graph.Graph`;
 :func:`load_with_labels` also returns the original id of every vertex after compacting the ids.
@@ -16,9 +17,21 @@ Formats:
 * DIMACS shortest path (``.gr``): ``c`` comment lines, one ``p sp <nodes> <arcs>`` line, then
   ``a u v w`` arcs; 1-based, integer weights, directed.
 
-Large files are parsed in bulk with numpy (the text is cut into line-aligned chunks and each
-chunk converted in one call); only a chunk that fails is scanned line by line, to report the
-exact line. Every problem with a file raises :class:`GraphFormatError`.
+* Frontier binary (``.npz``): the CSR arrays as :func:`save` writes them (layout in its
+  docstring and docs/io.md); validated like :meth:`Graph.from_csr`.
+
+Reading: the compiled reader of :mod:`frontier.textscan` reads the data lines in one pass (in
+parallel pieces on a large file) under the same rules as the reference reader here; when it
+stops (a line breaks a rule, or a decimal it cannot convert exactly), the reference reader
+reads the file in line-aligned chunks, each converted in bulk with numpy, and a chunk that fails
+line by line, to report the exact line. Whether a file loads, and the line an error names, do
+not depend on which reader or which chunk size was used (tests/test_io_chunking.py). Every
+problem with a file raises :class:`GraphFormatError` (a :class:`~frontier.graph.GraphError`).
+
+Size: a file's header (the Matrix Market size line, the DIMACS problem line) or, for an edge
+list, its size is checked against the memory available before the body is read, and the vertex
+count again before the CSR is allocated; gzip is decompressed in a stream bounded by
+:func:`frontier.limits.text_bound`. Past the limit: :class:`~frontier.limits.GraphTooLargeError`.
 """
 
 from __future__ import annotations
@@ -713,9 +726,11 @@ def load(path: str | os.PathLike[str], directed: bool | None = None, symmetrize:
          relabel: bool = False, format: str | None = None) -> Graph:
     """Read a graph file (plain or gzip) into a :class:`~frontier.graph.Graph`.
 
-    ``format`` is ``"mtx"``, ``"snap"`` or ``"dimacs"``; by default it is detected from the
-    content (a ``%%MatrixMarket`` header) and the name (``.mtx``, ``.gr``; anything else is
-    read as a SNAP edge list), ignoring a ``.gz`` suffix. Gzip is recognised by its magic bytes.
+    ``format`` is ``"mtx"``, ``"snap"``, ``"dimacs"`` or ``"npz"``; by default it is detected
+    from the content (a ``%%MatrixMarket`` header) and the name (``.npz``, ``.mtx``, ``.gr``;
+    anything else is read as a SNAP edge list), ignoring a ``.gz`` suffix. Gzip is recognised
+    by its magic bytes. A ``.npz`` file is one :func:`save` wrote; ``directed`` and
+    ``symmetrize`` apply to it as to :meth:`Graph.from_csr`.
 
     ``directed=None`` keeps the format's default: a general Matrix Market file, SNAP and DIMACS
     files are directed, a symmetric Matrix Market file undirected. ``directed=False`` on a
@@ -732,8 +747,9 @@ def load(path: str | os.PathLike[str], directed: bool | None = None, symmetrize:
     ``relabel=True`` drops ids that appear in no entry and numbers the rest ``0 .. k-1`` in
     order of original id; :func:`load_with_labels` also returns the original ids.
 
-    Raises GraphFormatError (a ValueError) naming the file and line for a missing, empty,
-    truncated or malformed file.
+    Raises GraphFormatError (a GraphError, so a ValueError) naming the file and line for a
+    missing, empty, truncated or malformed file, and GraphTooLargeError, before the body is
+    read or the graph allocated, for a graph that cannot fit in memory.
     """
     return _load(path, directed, symmetrize, relabel, format)[0]
 

@@ -108,7 +108,8 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
                 if digits == 0 or digits > _MAX_DIGITS:
                     return STOP, pos, entries, any_float, top
                 wi[entries] = value
-                wf[entries] = float(value)
+                if weight_kind == 2:
+                    wf[entries] = float(value)
             else:
                 # a decimal: [+-]?(digits[.digits]|.digits)([eE][+-]?digits)?
                 if weight_kind != 2:
@@ -175,7 +176,7 @@ def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2
     dst = np.empty(cap, dtype=np.int64)
     weighted = ncols == 3
     wi = np.empty(cap if weighted else 0, dtype=np.int64)
-    wf = np.empty(cap if weighted else 0, dtype=np.float64)
+    wf = np.empty(cap if weighted and weight_kind == 2 else 0, dtype=np.float64)
     pos, entries, any_float, top = 0, 0, False, -1
     while True:
         status, pos, entries, floats, piece_top = _scan(
@@ -190,7 +191,8 @@ def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2
         cap *= 2
         src, dst = np.resize(src, cap), np.resize(dst, cap)
         if weighted:
-            wi, wf = np.resize(wi, cap), np.resize(wf, cap)
+            wi = np.resize(wi, cap)
+            wf = np.resize(wf, cap if weight_kind == 2 else 0)
     weights = (wf if any_float else wi)[:entries] if weighted else wi
     return src[:entries], dst[:entries], weights, any_float, top
 

@@ -415,7 +415,8 @@ def _scan_chunk(layout: _Layout, text: bytes, first_line: int, entries_before: i
 
 def _read_entries(layout: _Layout, data: bytes, start: int, first_line: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
-    """Sources, destinations (int64, less the smallest valid id ``layout.low``, so 0-based),
+    """Sources, destinations (int32 or int64, less the smallest valid id ``layout.low``, so
+    0-based),
     weights and the largest of those ids (-1 if none) of the data lines from byte
     ``start``, which begins line ``first_line``. Weights are int64, or float64 if any is not an
     integer. The compiled reader (:mod:`frontier.textscan`) reads a valid file in one pass;

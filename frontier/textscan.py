@@ -172,8 +172,9 @@ def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2
     needs the slow path."""
     piece = buf[start:stop]
     cap = max(int(capacity), 16)
-    src = np.empty(cap, dtype=np.int64)
-    dst = np.empty(cap, dtype=np.int64)
+    ids = np.int32 if high - low <= np.iinfo(np.int32).max else np.int64
+    src = np.empty(cap, dtype=ids)
+    dst = np.empty(cap, dtype=ids)
     weighted = ncols == 3
     wi = np.empty(cap if weighted else 0, dtype=np.int64)
     wf = np.empty(cap if weighted and weight_kind == 2 else 0, dtype=np.float64)
@@ -219,7 +220,8 @@ def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: byt
                  low: int, high: int, max_entries: int | None, weight_kind: int,
                  capacity: int
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int] | None:
-    """``(src, dst, weights, top)`` (int64 ids less ``low``, so 0-based; weights int64, float64
+    """``(src, dst, weights, top)`` (ids less ``low``, so 0-based: int32 when ``high - low``
+    fits, else int64; weights int64, float64
     if any is a decimal, None when ``ncols == 2``; the largest id less ``low``, -1 if none)
     of the data lines of ``data`` from byte
     ``start``, or None when some line breaks a rule or needs the exact slow path.

@@ -74,13 +74,14 @@ def run_algorithm(args: argparse.Namespace) -> int:
 
     entry = CATALOG[args.algorithm]
     graph = load_graph(args.graph)
-    if not 0 <= args.source < max(graph.num_vertices, 1) or graph.num_vertices == 0:
+    source = args.source if entry.source else None
+    if entry.source and (not 0 <= source < graph.num_vertices):
         raise CommandError(f"source {args.source} is out of range: the graph has "
                            f"{graph.num_vertices} vertices")
     target = resolve_target(args.target)
     options = _options(entry, args)
     result, seconds = _median_run(
-        lambda: entry.run(graph, args.source, balancer=args.balancer, target=target, **options),
+        lambda: entry.invoke(graph, source, balancer=args.balancer, target=target, **options),
         args.runs)
     edges = result.edges_traversed
     shown = "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
@@ -88,8 +89,9 @@ def run_algorithm(args: argparse.Namespace) -> int:
     print(f"|V|         {graph.num_vertices:,}")
     print(f"|E|         {graph.num_edges:,} arcs")
     print(f"target      {target.name}{' (simulator)' if target.simulated else ''}")
-    print(f"balancer    {args.balancer}{shown}")
-    print(f"source      {args.source}")
+    print(f"balancer    {args.balancer if entry.balanced else '-'}{shown}")
+    if entry.source:
+        print(f"source      {source}")
     print(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)")
     print(f"MTEPS       {edges / seconds / 1e6 if seconds > 0 else 0.0:.1f} "
           f"({edges:,} edges traversed)")
@@ -98,7 +100,7 @@ def run_algorithm(args: argparse.Namespace) -> int:
     print(f"iterations  {result.iterations}")
     if args.validate:
         try:
-            entry.agrees(graph, args.source, result)
+            entry.check(graph, source, result)
         except AssertionError as err:
             first = str(err).splitlines()[0] if str(err) else "no detail"
             print(f"frontier: error: {entry.name} disagrees with scipy: {first}",
@@ -155,8 +157,10 @@ def run_explain(args: argparse.Namespace) -> int:
     from frontier.target import resolve_target
 
     entry = CATALOG[args.algorithm]
-    print(entry.explain(generators.path(4), resolve_target(args.target), balancer=args.balancer,
-                        **_options(entry, args, explained=True)))
+    options = _options(entry, args, explained=True)
+    if entry.balanced:
+        options["balancer"] = args.balancer
+    print(entry.explain(generators.path(4), resolve_target(args.target), **options))
     return 0
 
 
@@ -181,26 +185,36 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_BAD_INPUT)
 
 
+def _common(entry: Entry) -> argparse.ArgumentParser:
+    """The arguments every algorithm's commands share: its target, and its balancer if it
+    takes one."""
+    common = _Parser(add_help=False)
+    if entry.balanced:
+        common.add_argument("--balancer", default="thread",
+                            help="load balancer (frontier balancers)")
+    else:
+        common.set_defaults(balancer=None)
+    common.add_argument("--target", choices=["cuda", "cpu"], default=None,
+                        help="default: cuda when a GPU is usable, else cpu")
+    return common
+
+
 def build_parser() -> argparse.ArgumentParser:
     from algorithms import CATALOG
 
     parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    common = _Parser(add_help=False)
-    common.add_argument("--balancer", default="thread", help="load balancer (frontier balancers)")
-    common.add_argument("--target", choices=["cuda", "cpu"], default=None,
-                        help="default: cuda when a GPU is usable, else cpu")
-
     run = sub.add_parser("run", help="run an algorithm on a graph")
     algorithms = run.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in CATALOG.items():
-        algo = algorithms.add_parser(name, parents=[common], help=entry.description,
+        algo = algorithms.add_parser(name, parents=[_common(entry)], help=entry.description,
                                      description=entry.description)
         algo.add_argument("graph", help="a graph file (.mtx, .gr, SNAP edge list; .gz too) or "
                           "a generator spec: " + ", ".join(f.usage for f in
                                                            generators.SPECS.values()))
-        algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
+        if entry.source:
+            algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
         _add_options(algo, entry.options)
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
         algo.add_argument("--validate", action="store_true",
@@ -214,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="print the kernel an algorithm's step runs")
     explained = explain.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in CATALOG.items():
-        algo = explained.add_parser(name, parents=[common], help=entry.description,
+        algo = explained.add_parser(name, parents=[_common(entry)], help=entry.description,
                                     description=entry.description)
         _add_options(algo, [o for o in entry.options if o.explained])
         algo.set_defaults(handler=run_explain)

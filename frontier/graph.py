@@ -125,11 +125,65 @@ def unpaired_arc_error(arc: tuple[int, int], shown: tuple[int, int] | None = Non
             "(symmetrize=True adds the reverse arcs)")
 
 
+_RUN = 32  # rows are insertion-sorted in runs of this many arcs, then merged
+
+
+@numba.njit(cache=True, nogil=True)
+def _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track):  # pragma: no cover - compiled
+    """Stable sort of ``cols[lo:hi]`` (and ``arcs[lo:hi]`` alongside if ``track``): insertion
+    sort of runs of ``_RUN``, then bottom-up merges through the spare arrays."""
+    for start in range(lo, hi, _RUN):
+        end = min(start + _RUN, hi)
+        for i in range(start + 1, end):
+            c = cols[i]
+            a = arcs[i] if track else 0
+            j = i - 1
+            while j >= start and cols[j] > c:
+                cols[j + 1] = cols[j]
+                if track:
+                    arcs[j + 1] = arcs[j]
+                j -= 1
+            cols[j + 1] = c
+            if track:
+                arcs[j + 1] = a
+    width = _RUN
+    while width < hi - lo:
+        for left in range(lo, hi, 2 * width):
+            mid = min(left + width, hi)
+            right = min(left + 2 * width, hi)
+            if mid >= right or cols[mid - 1] <= cols[mid]:
+                continue  # already in order
+            count = mid - left
+            spare_cols[:count] = cols[left:mid]
+            if track:
+                spare_arcs[:count] = arcs[left:mid]
+            i, j, k = 0, mid, left
+            while i < count and j < right:
+                if cols[j] < spare_cols[i]:
+                    cols[k] = cols[j]
+                    if track:
+                        arcs[k] = arcs[j]
+                    j += 1
+                else:
+                    cols[k] = spare_cols[i]
+                    if track:
+                        arcs[k] = spare_arcs[i]
+                    i += 1
+                k += 1
+            while i < count:
+                cols[k] = spare_cols[i]
+                if track:
+                    arcs[k] = spare_arcs[i]
+                i += 1
+                k += 1
+        width *= 2
+
+
 @numba.njit(cache=True, nogil=True)
 def _counting_csr(src, dst, n, mirror, track):  # pragma: no cover - compiled
     """CSR of the arcs ``src[k] -> dst[k]`` (and, if ``mirror``, ``dst[k] -> src[k]`` for
     ``src[k] != dst[k]``): a stable counting sort by source, then each row sorted by
-    destination (insertion sort for short rows, merge sort for long ones; both stable), so
+    destination (a stable insertion and merge sort, :func:`_sort_row`), so
     equal arcs keep input order with the mirrored ones after the originals. Returns (row
     offsets, column indices, arc of each position: ``k``, or ``m + k`` for the mirror of
     ``k``; empty unless ``track``, for weights). Linear in |V| + |E| for bounded degrees."""
@@ -159,33 +213,14 @@ def _counting_csr(src, dst, n, mirror, track):  # pragma: no cover - compiled
                 cols[at] = src[k]
                 if track:
                     arcs[at] = m + k
+    spare_cols = np.empty(0, dtype=np.int32)
+    spare_arcs = np.empty(0, dtype=np.int64)
     for v in range(n):
         lo, hi = offsets[v], offsets[v + 1]
-        if not track:
-            if hi - lo <= 32:
-                for i in range(lo + 1, hi):
-                    c = cols[i]
-                    j = i - 1
-                    while j >= lo and cols[j] > c:
-                        cols[j + 1] = cols[j]
-                        j -= 1
-                    cols[j + 1] = c
-            else:
-                cols[lo:hi] = np.sort(cols[lo:hi])
-        elif hi - lo <= 32:
-            for i in range(lo + 1, hi):
-                c, a = cols[i], arcs[i]
-                j = i - 1
-                while j >= lo and cols[j] > c:
-                    cols[j + 1] = cols[j]
-                    arcs[j + 1] = arcs[j]
-                    j -= 1
-                cols[j + 1] = c
-                arcs[j + 1] = a
-        else:
-            order = np.argsort(cols[lo:hi], kind="mergesort")
-            cols[lo:hi] = cols[lo:hi][order]
-            arcs[lo:hi] = arcs[lo:hi][order]
+        if hi - lo > spare_cols.size:
+            spare_cols = np.empty(hi - lo, dtype=np.int32)
+            spare_arcs = np.empty(hi - lo if track else 0, dtype=np.int64)
+        _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track)
     return offsets, cols, arcs
 
 

@@ -34,7 +34,7 @@ _MAX_DIGITS = 18  # an integer token of up to 18 digits fits int64 exactly
 _PARALLEL_BYTES = 1 << 22  # a text is read by several threads only above this size per thread
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
 def _is_space(c: int) -> bool:
     return c <= 32 and (c == 32 or c == 9 or c == 13 or c == 11 or c == 12)
 

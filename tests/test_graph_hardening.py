@@ -340,3 +340,22 @@ def test_convert_user_errors_are_one_line_and_exit_2(capsys, args):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith("frontier: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_from_edges_orders_long_rows_stably_like_a_stable_sort(seed):
+    rng = np.random.default_rng(seed)
+    m = 3000
+    src = np.where(rng.random(m) < 0.5, 0, rng.integers(0, 50, m))  # vertex 0 is a hub
+    dst = rng.integers(0, 40, m)  # many repeated arcs
+    w = np.arange(m, dtype=np.int64)
+    for directed in (True, False):
+        g = Graph.from_edges(src, dst, w, 50, directed=directed)
+        s2 = src if directed else np.concatenate([src, dst[src != dst]])
+        d2 = dst if directed else np.concatenate([dst, src[src != dst]])
+        w2 = w if directed else np.concatenate([w, w[src != dst]])
+        order = np.lexsort((d2, s2))  # stable: equal arcs keep their order
+        np.testing.assert_array_equal(g.col_indices, d2[order])
+        np.testing.assert_array_equal(g.weights, w2[order])
+        np.testing.assert_array_equal(np.repeat(np.arange(50), np.diff(g.row_offsets)),
+                                      s2[order])

@@ -7,6 +7,8 @@ copies are made once per target, on first use, and reused by every later operato
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
@@ -180,48 +182,99 @@ def _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track):  # pragma: no 
 
 
 @numba.njit(cache=True, nogil=True)
-def _counting_csr(src, dst, n, mirror, track):  # pragma: no cover - compiled
+def _count_heads(heads, tails, skip_loops, out):  # pragma: no cover - compiled
+    """``out[v] +=`` the number of arcs with head ``v`` (loops left out if ``skip_loops``)."""
+    for k in range(heads.size):
+        if not (skip_loops and heads[k] == tails[k]):
+            out[heads[k]] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _scatter(heads, tails, first_arc, skip_loops, cursor, cols, arcs, track):  # pragma: no cover
+    """Each arc ``heads[k] -> tails[k]`` to position ``cursor[head]`` (then advanced), in
+    order; its arc id ``first_arc + k`` alongside if ``track``."""
+    for k in range(heads.size):
+        h = heads[k]
+        if skip_loops and h == tails[k]:
+            continue
+        at = cursor[h]
+        cursor[h] += 1
+        cols[at] = tails[k]
+        if track:
+            arcs[at] = first_arc + k
+
+
+@numba.njit(cache=True, nogil=True)
+def _sort_rows(offsets, first, last, cols, arcs, track):  # pragma: no cover - compiled
+    """Rows ``first .. last-1`` sorted by destination, stably."""
+    widest = 0
+    for v in range(first, last):
+        widest = max(widest, offsets[v + 1] - offsets[v])
+    spare_cols = np.empty(widest, dtype=np.int32)
+    spare_arcs = np.empty(widest if track else 0, dtype=np.int64)
+    for v in range(first, last):
+        _sort_row(cols, arcs, offsets[v], offsets[v + 1], spare_cols, spare_arcs, track)
+
+
+_PARALLEL_ARCS = 1 << 20  # the CSR is built by several threads only above this many arcs each
+
+
+def _threads() -> int:
+    return os.cpu_count() or 1
+
+
+def _counting_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CSR of the arcs ``src[k] -> dst[k]`` (and, if ``mirror``, ``dst[k] -> src[k]`` for
     ``src[k] != dst[k]``): a stable counting sort by source, then each row sorted by
-    destination (a stable insertion and merge sort, :func:`_sort_row`), so
-    equal arcs keep input order with the mirrored ones after the originals. Returns (row
-    offsets, column indices, arc of each position: ``k``, or ``m + k`` for the mirror of
-    ``k``; empty unless ``track``, for weights). Linear in |V| + |E| for bounded degrees."""
+    destination (a stable insertion and merge sort, :func:`_sort_row`), so equal arcs keep
+    input order with the mirrored ones after the originals. Returns (row offsets, column
+    indices, arc of each position: ``k``, or ``m + k`` for the mirror of ``k``; empty unless
+    ``track``, for weights). Linear in |V| + |E| for bounded degrees.
+
+    A large input is cut into one piece per core: each piece counts and places its own arcs
+    in parallel threads (the compiled loops release the GIL), into disjoint slots of each row
+    laid out in piece order, so the result is the sequential one."""
     m = src.size
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    for k in range(m):
-        offsets[src[k] + 1] += 1
-        if mirror and src[k] != dst[k]:
-            offsets[dst[k] + 1] += 1
-    for v in range(n):
-        offsets[v + 1] += offsets[v]
-    total = offsets[n]
-    fill = offsets[:-1].copy()
-    cols = np.empty(total, dtype=np.int32)
+    pieces = max(1, min(_threads(), m // _PARALLEL_ARCS))
+    cuts = [m * i // pieces for i in range(pieces + 1)]
+    spans = list(zip(cuts[:-1], cuts[1:], strict=True))
+    kinds = [(src, dst, 0, False)] + ([(dst, src, m, True)] if mirror else [])
+    jobs = [(heads[a:b], tails[a:b], first + a, skip) for heads, tails, first, skip in kinds
+            for a, b in spans]
+    counts = [np.zeros(n, dtype=np.int64) for _ in jobs]
+    run = _parallel if pieces > 1 else _sequential
+    run([(_count_heads, (h, t, skip, c)) for (h, t, _, skip), c in zip(jobs, counts,
+                                                                      strict=True)])
+    offsets = np.zeros(n + 1, dtype=OFFSET_DTYPE)
+    before = np.zeros(n, dtype=np.int64)
+    cursors = []
+    for c in counts:
+        cursors.append(before.copy())
+        before += c
+    np.cumsum(before, out=offsets[1:])
+    for cursor in cursors:
+        cursor += offsets[:-1]
+    total = int(offsets[-1])
+    cols = np.empty(total, dtype=VERTEX_DTYPE)
     arcs = np.empty(total if track else 0, dtype=np.int64)
-    for k in range(m):
-        at = fill[src[k]]
-        fill[src[k]] += 1
-        cols[at] = dst[k]
-        if track:
-            arcs[at] = k
-    if mirror:
-        for k in range(m):
-            if src[k] != dst[k]:
-                at = fill[dst[k]]
-                fill[dst[k]] += 1
-                cols[at] = src[k]
-                if track:
-                    arcs[at] = m + k
-    spare_cols = np.empty(0, dtype=np.int32)
-    spare_arcs = np.empty(0, dtype=np.int64)
-    for v in range(n):
-        lo, hi = offsets[v], offsets[v + 1]
-        if hi - lo > spare_cols.size:
-            spare_cols = np.empty(hi - lo, dtype=np.int32)
-            spare_arcs = np.empty(hi - lo if track else 0, dtype=np.int64)
-        _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track)
+    run([(_scatter, (h, t, first, skip, cursor, cols, arcs, track))
+         for (h, t, first, skip), cursor in zip(jobs, cursors, strict=True)])
+    rows = [int(np.searchsorted(offsets, total * i // pieces)) for i in range(pieces)] + [n]
+    run([(_sort_rows, (offsets, rows[i], rows[i + 1], cols, arcs, track))
+         for i in range(pieces)])
     return offsets, cols, arcs
+
+
+def _sequential(calls: list[tuple[Any, tuple]]) -> None:
+    for fn, args in calls:
+        fn(*args)
+
+
+def _parallel(calls: list[tuple[Any, tuple]]) -> None:
+    with ThreadPoolExecutor(len(calls)) as pool:
+        for future in [pool.submit(fn, *args) for fn, args in calls]:
+            future.result()
 
 
 def build_graph(src: np.ndarray, dst: np.ndarray, weights: Any, num_vertices: int,

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
+
+from frontier import validate
 
 if TYPE_CHECKING:
     import scipy.sparse
@@ -90,13 +91,6 @@ def _vertex_array(name: str, ids: Any) -> np.ndarray:
                              "vertex ids (float ids are accepted only when they are whole)")
         return a.astype(np.int64)
     raise GraphError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
-
-
-def _count(name: str, value: Any) -> int:
-    """A vertex count: an integer (a Python or numpy integer, not a bool or a float)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-        raise TypeError(f"{name} is {value!r}; expected a whole number (an int)")
-    return int(value)
 
 
 def unpaired_arc(row_offsets: np.ndarray, col_indices: np.ndarray) -> tuple[int, int] | None:
@@ -349,9 +343,8 @@ class Graph:
         if s.shape != d.shape:
             raise GraphError(f"src has {s.size} entries and dst {d.size}; expected the same count")
         top = int(max(s.max(initial=-1), d.max(initial=-1))) + 1
-        num_vertices = top if num_vertices is None else _count("num_vertices", num_vertices)
-        if num_vertices < 0:
-            raise GraphError(f"num_vertices is {num_vertices}; expected a count >= 0")
+        num_vertices = top if num_vertices is None else validate.count("num_vertices",
+                                                                        num_vertices)
         if s.size and (min(s.min(), d.min()) < 0 or top > num_vertices):
             bad = int(s.min() if s.min() < 0 else d.min() if d.min() < 0 else top - 1)
             raise GraphError(f"vertex id {bad} is out of range; expected 0 <= id < {num_vertices}")

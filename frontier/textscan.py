@@ -81,14 +81,14 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
                 negative = buf[p] == 45
                 p += 1
             value = 0
-            digits = 0
+            first = p
             while p < n:
-                digit = np.uint8(buf[p] - 48)
-                if digit > 9:
+                digit = np.int64(buf[p]) - 48
+                if digit < 0 or digit > 9:
                     break
                 value = value * 10 + digit
-                digits += 1
                 p += 1
+            digits = p - first
             if negative:
                 value = -value
             end_ok = p >= n or buf[p] == 10 or _is_space(buf[p])

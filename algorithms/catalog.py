@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from algorithms import catalog_measures as measures
 from algorithms.bfs import ORDERS, bfs
 from algorithms.sssp import AUTO, DEFAULT_METHOD, METHODS, choose_method, sssp
 from frontier.graph import Graph
@@ -213,4 +214,19 @@ CATALOG: dict[str, Entry] = {
                   sssp, _scipy_sssp, _sssp_agrees,
                   "distances equal scipy.sparse.csgraph; every predecessor edge is tight",
                   _sssp_report, _sssp_explain, (_METHOD,)),
+    "pagerank": Entry("pagerank", "PageRank by power iteration (NetworkX's conventions)",
+                      measures.run_pagerank, measures.scipy_pagerank, measures.pagerank_agrees,
+                      "ranks within 6 N tol (L1) of a scipy power iteration run to 1e-12",
+                      measures.pagerank_report, measures.pagerank_explain,
+                      (Option("direction", ("auto", "pull", "push"), "auto",
+                              "pull: a neighbour sum per vertex; push: atomics per edge"),),
+                      source=False),
+    "bc": Entry("bc", "betweenness centrality: the dependencies of one source (Brandes)",
+                measures.run_betweenness, measures.scipy_betweenness,
+                measures.betweenness_agrees, "dependencies equal a scipy/NumPy Brandes pass",
+                measures.betweenness_report, measures.betweenness_explain),
+    "kcore": Entry("kcore", "core numbers of the undirected simple graph underlying GRAPH, by "
+                   "peeling", measures.run_k_core, measures.k_core_reference,
+                   measures.k_core_agrees, "core numbers equal a sequential bin peeling",
+                   measures.k_core_report, measures.k_core_explain, source=False),
 }

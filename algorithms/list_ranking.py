@@ -146,8 +146,9 @@ def _check_list(host: np.ndarray, succ: Any, tgt: Target) -> tuple[int, int]:
         counts = np.bincount(host[host != np.arange(n)], minlength=n)
         bad = int(np.argmax(counts > 1))
         before = np.flatnonzero((host == bad) & (np.arange(n) != bad))[:3].tolist()
-        raise ListError(f"node {bad} follows {int(counts[bad])} nodes ({', '.join(map(str, before))}"
-                        "); in a list every node follows at most one")
+        raise ListError(f"node {bad} follows {int(counts[bad])} nodes "
+                        f"({', '.join(map(str, before))}); in a list every node follows at "
+                        "most one")
     head = reduce(None, n, _head_id, preds, op="max", target=tgt)
     return head, reduce(None, n, _tail_id, succ, op="max", target=tgt)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontier.frontier import DENSE, SPARSE, Frontier
 import numpy as np
 
+from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
 from frontier.target import Target
 from operators.balancers import LoadBalancer, ThreadMapped

@@ -131,7 +131,8 @@ def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str =
     ``"edges"`` or a count ``n``, where ``graph`` may be None) with ``op`` (``"sum"``,
     ``"min"``, ``"max"``, or ``"count"``: how many ``fn`` accepts) and return it as a Python
     int or float (the identity when there are no elements: 0, or +-inf / the int64 extremes for
-    min / max). One launch, one device read. ``target`` applies to ranges (a frontier runs on its own target)."""
+    min / max). One launch, one device read. ``target`` applies to ranges (a frontier runs on
+    its own target)."""
     graph = range_graph(graph, where)
     plan, tgt, io, dtype = reduce_plan(graph, where, fn, state, op, target)
     start = identity_of(op, dtype)

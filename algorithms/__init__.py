@@ -3,7 +3,10 @@ advance / filter / compute calls, the way the papers cited in each module write 
 
 from __future__ import annotations
 
+from algorithms.apsp import APSPError, APSPResult, apsp
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
+from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG", "list_ranking", "ListRankingResult",
+           "ListError", "apsp", "APSPResult", "APSPError"]

@@ -42,10 +42,10 @@ import numpy as np
 
 from frontier import atomic_add
 from frontier.target import Target, resolve_target
-from operators import compute, reduce
+from operators import compute, explain, reduce
 
 __all__ = ["list_ranking", "ListRankingResult", "ListError", "LIST_RANKING_METHODS",
-           "default_splitters"]
+           "default_splitters", "explain_list_ranking"]
 
 #: The methods, by name.
 LIST_RANKING_METHODS = ("wylie", "random_splitter")
@@ -166,7 +166,7 @@ def _unranked(v: int, ranks: Any) -> bool:
 
 def _start_links(v: int, succ: Any, links: Any) -> None:
     """PJ1: rank 1 and the successor as link (rank 0 at the tail), packed in one word."""
-    s = succ[v]
+    s = np.int64(succ[v])
     links[v] = ((0 if s == v else 1) << 32) | s
 
 
@@ -255,7 +255,7 @@ def _walk(i: int, succ: Any, splitters: Any, owner: Any, local: Any, sublists: A
     if j == prev:
         sublists[i] = ((dist - 1) << 32) | r
     else:
-        sublists[i] = (dist << 32) | owner[j]
+        sublists[i] = (dist << 32) | np.int64(owner[j])
 
 
 def _walk_packed(i: int, succ: Any, splitters: Any, mark: Any, sublists: Any, r: int) -> None:
@@ -358,3 +358,20 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
                         "the only way)")
     result = tgt.to_host(ranks)
     return ListRankingResult(result, rounds, time.perf_counter() - start, splitters)
+
+
+def explain_list_ranking(target: str | Target | None = None,
+                         method: str = "random_splitter") -> str:
+    """The kernels of ``method``'s steps, each under a ``# ---`` heading
+    (:func:`operators.explain` of its computes)."""
+    tgt = resolve_target(target)
+    words, ids = tgt.zeros(2, np.int64), tgt.zeros(2, np.int32)
+    if method not in _METHODS:
+        raise ValueError(f"method={method!r}; expected one of {LIST_RANKING_METHODS}")
+    steps = ([("PJ2: one pointer-jumping round (Wylie)", _jump, (words, words))]
+             if method == "wylie" else
+             [("RS3: walk each splitter's sub-list", _walk_packed, (ids, words, words, words, 1)),
+              ("RS4: one pointer-jumping round over the splitters", _jump, (words, words)),
+              ("RS5: each node's rank from its splitter's", _aggregate_packed, (words, words))])
+    return "".join(f"# --- {title} ---\n" + explain(compute, None, 2, fn, *state, target=tgt)
+                   + "\n" for title, fn, state in steps)

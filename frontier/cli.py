@@ -222,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from algorithms import APSPError, ListError
     from frontier.frontier import FrontierError
     from frontier.graph import GraphError
     from frontier.io import GraphFormatError
@@ -237,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FileNotFoundError as err:
         print(f"frontier: error: no such file: {err.filename or err}", file=sys.stderr)
     except (CommandError, generators.SpecError, GraphFormatError, GraphError, FrontierError,
-            TargetError, BalancerError) as err:
+            TargetError, BalancerError, ListError, APSPError) as err:
         print(f"frontier: error: {err}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

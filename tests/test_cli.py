@@ -35,7 +35,8 @@ def test_every_catalog_algorithm_runs_on_a_spec_graph_and_validates(capsys, name
     code, out, err = run_cli(capsys, "run", name, graph, "--target", "cpu", "--validate",
                              "--runs", "1")
     assert code == 0, err
-    assert f"|V|         {generators.from_spec(graph).num_vertices:,}" in out and f"validated   {CATALOG[name].checks}" in out
+    assert f"|V|         {generators.from_spec(graph).num_vertices:,}" in out
+    assert f"validated   {CATALOG[name].checks}" in out
 
 
 @pytest.mark.parametrize("name, option, choice", OPTION_CHOICES)

@@ -51,7 +51,10 @@ class Entry:
     * ``options`` are the keyword arguments of ``run`` beyond ``balancer`` and ``target`` that
       the command line offers, ``description`` its one-line help;
     * ``example``: a generator spec of a graph the algorithm takes, where it does not take any
-      graph (list ranking takes a list: ``list:N``); tests run the entry on it. None: any.
+      graph (list ranking takes a list: ``list:N``); tests run the entry on it. None: any;
+    * ``suite``: whether the benchmark suite (``python -m bench all``) runs it on its standard
+      graphs; False for list ranking (it takes lists) and APSP (V x V memory), which
+      ``bench/listrank_apsp.py`` times on inputs of their own.
     """
 
     name: str
@@ -66,6 +69,7 @@ class Entry:
     source: bool = True
     balanced: bool = True
     example: str | None = None
+    suite: bool = True
 
     def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
                **options: Any) -> Any:
@@ -235,9 +239,9 @@ CATALOG: dict[str, Entry] = {
                       "(Dehne & Yogaratnam §3)", _listrank, _listrank_reference,
                       _listrank_agrees, "ranks equal a sequential walk of the list",
                       _listrank_report, _listrank_explain, (_LISTRANK_METHOD,), source=False,
-                      balanced=False, example="list:42"),
+                      balanced=False, example="list:42", suite=False),
     "apsp": Entry("apsp", "all-pairs shortest paths: Floyd–Warshall, blocked, or repeated SSSP",
                   _apsp, _apsp_reference, _apsp_agrees,
                   "distances equal scipy.sparse.csgraph.floyd_warshall", _apsp_report,
-                  _apsp_explain, (_APSP_METHOD,), source=False, balanced=False),
+                  _apsp_explain, (_APSP_METHOD,), source=False, balanced=False, suite=False),
 }

@@ -59,9 +59,10 @@ class ListError(ValueError):
 @dataclass(frozen=True)
 class ListRankingResult:
     """``ranks`` (int64: links to the tail), the pointer-jumping rounds run (``iterations``;
-    for random_splitter those of the splitter list), host wall time of the ranking from the
-    first launch to the read of the ranks (``seconds``; the upload and the input checks are
-    not included), and the number of splitters (0 for wylie)."""
+    for random_splitter those of the splitter list), host wall time of the ranking on the
+    target (``seconds``: from its first launch until its last kernel has finished; the upload,
+    the input checks and copying the ranks back are not included), and the number of
+    splitters (0 for wylie)."""
 
     ranks: np.ndarray
     iterations: int
@@ -199,10 +200,9 @@ def _wylie(succ: Any, n: int, ends: tuple[int, int], tgt: Target, options: dict[
     links = tgt.empty(n, np.int64)
     compute(None, n, _start_links, succ, links, target=tgt)
     links, rounds = _pointer_jump(n, links, tgt.empty(n, np.int64), tgt)
-    astray = reduce(None, n, _astray, links, ends[1], op="count", target=tgt)
     ranks = tgt.empty(n, np.int64)
     compute(None, n, _unpack_rank, links, ranks, target=tgt)
-    return ranks, rounds, 0, astray
+    return ranks, rounds, 0, reduce(None, n, _astray, links, ends[1], op="count", target=tgt)
 
 
 # random splitter (Reid-Miller; Dehne & Yogaratnam's RS1-RS5) ------------------------------------
@@ -352,12 +352,12 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
     ends = _check_list(host, device, tgt)
     start = time.perf_counter()
     ranks, rounds, splitters, astray = _METHODS[method](device, n, ends, tgt, dict(options))
+    seconds = time.perf_counter() - start  # the count read last waited for every kernel
     if astray:
         raise ListError(f"the list from head {ends[0]} does not reach every node: the rest lie "
                         "on a cycle apart from it (no node can follow two, so such a cycle is "
                         "the only way)")
-    result = tgt.to_host(ranks)
-    return ListRankingResult(result, rounds, time.perf_counter() - start, splitters)
+    return ListRankingResult(tgt.to_host(ranks), rounds, seconds, splitters)
 
 
 def explain_list_ranking(target: str | Target | None = None,

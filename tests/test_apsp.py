@@ -5,6 +5,7 @@ and a small simulator subset."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import networkx as nx
@@ -15,7 +16,11 @@ from hypothesis import given, settings
 from algorithms import APSPError, apsp
 from algorithms.apsp import APSP_METHODS
 from frontier import Graph, generators
+from frontier.target import cuda_usable
 from frontier.testing import check_apsp, graphs, reference_apsp
+
+#: A real GPU (not the simulator, far too slow for the large cases).
+GPU = cuda_usable() and os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0")
 
 METHODS = APSP_METHODS
 
@@ -164,3 +169,14 @@ def test_floyd_warshall_on_every_target(method, graph, target):
     result, expected = apsp_or_error(graph, method, target=target)
     if result is not None:
         assert np.array_equal(result.distances, expected)
+
+
+@pytest.mark.skipif(not GPU, reason="large graphs run on a real GPU only")
+@pytest.mark.parametrize("method", METHODS)
+def test_hundreds_of_vertices_with_partial_tiles_on_the_gpu(method):
+    graph = generators.gnm(333, 3000, seed=9, directed=True, weights=(-1, 50))
+    result, expected = apsp_or_error(graph, method, target="cuda")
+    if result is not None:
+        assert np.array_equal(result.distances, expected)
+    graph = generators.gnm(517, 4000, seed=10, directed=True, weights=(0, 99))
+    check_apsp(graph, apsp(graph, method=method, target="cuda").distances)

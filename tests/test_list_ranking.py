@@ -4,6 +4,7 @@ bad lists are refused with a clear error before anything is ranked; the input is
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -14,9 +15,12 @@ from hypothesis import strategies as st
 from algorithms import ListError, list_ranking
 from algorithms.list_ranking import LIST_RANKING_METHODS, default_splitters
 from frontier import generators
+from frontier.target import cuda_usable
 from frontier.testing import check_list_ranks, linked_lists, reference_list_ranks
 
 METHODS = LIST_RANKING_METHODS
+#: A real GPU (not the simulator, far too slow for the large cases).
+GPU = cuda_usable() and os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0")
 
 
 def successors_of(order) -> np.ndarray:
@@ -154,3 +158,16 @@ def test_unpacked_random_splitter_and_a_cycle_on_every_target(target):
     check_list_ranks(succ, list_ranking(succ, packed=False, splitters=3, target=target).ranks)
     with pytest.raises(ListError, match="cycle"):
         list_ranking(np.array([1, 4, 3, 2, 4]), splitters=2, target=target)
+
+
+@pytest.mark.skipif(not GPU, reason="large lists run on a real GPU only")
+@pytest.mark.parametrize("packed", [True, False])
+@pytest.mark.parametrize("method", METHODS)
+def test_large_random_lists_on_the_gpu(method, packed):
+    if method == "wylie" and not packed:
+        pytest.skip("wylie has one layout")
+    options = {} if method == "wylie" else {"packed": packed}
+    for n, seed in ((1_000_000, 7), (3_000_001, 8)):
+        succ = generators.random_list(n, seed=seed)
+        ranks = list_ranking(succ, method=method, target="cuda", **options).ranks
+        assert np.array_equal(ranks, reference_list_ranks(succ))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import sys
 import time
@@ -100,8 +101,6 @@ def _sequential_ranker() -> Callable[[np.ndarray], np.ndarray]:
 def _fits(n: int, target) -> bool:
     """Room for a list of n nodes: about 48 bytes a node on the device (succ, predecessor
     counts, two 64-bit buffers, the ranks) and 40 on the host."""
-    import os
-
     free = target.free_bytes()
     host = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     return (free is None or 48 * n < free) and 40 * n < host

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import operator
 from collections import deque
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -400,25 +401,25 @@ def reference_list_ranks(succ: Any) -> np.ndarray:
 
 def _walk(succ: np.ndarray, head: int) -> np.ndarray:
     """The nodes from ``head`` to the tail, in order (a plain loop, compiled by Numba)."""
+    return _walker()(succ, head)
+
+
+@lru_cache(maxsize=1)
+def _walker() -> Any:
     import numba
 
-    global _WALK
-    if _WALK is None:
-        def walk(succ: np.ndarray, head: int) -> np.ndarray:
-            out = np.empty(succ.size, np.int64)
-            v, k = head, 0
-            while k < succ.size:
-                out[k] = v
-                k += 1
-                if succ[v] == v:
-                    break
-                v = succ[v]
-            return out[:k]
-        _WALK = numba.njit(cache=False)(walk)
-    return _WALK(succ, head)
+    def walk(succ: np.ndarray, head: int) -> np.ndarray:
+        out = np.empty(succ.size, np.int64)
+        v, k = head, 0
+        while k < succ.size:
+            out[k] = v
+            k += 1
+            if succ[v] == v:
+                break
+            v = succ[v]
+        return out[:k]
 
-
-_WALK: Any = None
+    return numba.njit(cache=False)(walk)
 
 
 def check_list_ranks(succ: Any, ranks: Any) -> None:

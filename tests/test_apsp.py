@@ -171,6 +171,7 @@ def test_floyd_warshall_on_every_target(method, graph, target):
         assert np.array_equal(result.distances, expected)
 
 
+@pytest.mark.gpu
 @pytest.mark.skipif(not GPU, reason="large graphs run on a real GPU only")
 @pytest.mark.parametrize("method", METHODS)
 def test_hundreds_of_vertices_with_partial_tiles_on_the_gpu(method):

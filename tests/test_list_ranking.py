@@ -160,6 +160,7 @@ def test_unpacked_random_splitter_and_a_cycle_on_every_target(target):
         list_ranking(np.array([1, 4, 3, 2, 4]), splitters=2, target=target)
 
 
+@pytest.mark.gpu
 @pytest.mark.skipif(not GPU, reason="large lists run on a real GPU only")
 @pytest.mark.parametrize("packed", [True, False])
 @pytest.mark.parametrize("method", METHODS)

@@ -45,7 +45,7 @@ def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable,
                  target: str | Target | None) -> tuple[Plan, Target, dict[str, Any]]:
     graph = range_graph(graph, where)
     tgt, kind, domain, io, work = elements(graph, where, target)
-    functor = as_functor(fn, "compute function")
+    functor = as_functor(fn, "compute function", ("i",), num_state)
     spec = KernelSpec("compute", kind, NONE, graph.weighted, num_state, domain=domain,
                       graph_view=functor.wants_graph)
     kernel = build(tgt, ThreadMapped(), spec, {"functor": functor},

@@ -157,7 +157,7 @@ def tile_plan(matrix: Any, fn: Callable, num_state: int, pivot: int, tiles: str,
     tgt = resolve_target(target)
     tile = default_tile(tgt) if tile is None else tile
     n, dtype = _check(matrix, pivot, tiles, tile)
-    functor = as_functor(fn, "tile function")
+    functor = as_functor(fn, "tile function", ("c", "a", "b"), num_state)
     spec = KernelSpec("tiles", RANGE, NONE, False, num_state, variant=f"_{tiles}_{tile}_{dtype}")
     kernel: GeneratedKernel = build(
         tgt, ThreadMapped(tile * tile), spec, {"functor": functor},

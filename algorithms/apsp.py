@@ -38,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from frontier import Frontier, Graph, atomic_min
+from frontier import Frontier, Graph, atomic_min, validate
 from frontier.target import Target, resolve_target
 from operators import advance, compute, explain, filter, reduce, tile_update
-from operators.tiles import default_tile
+from operators.tiles import MAX_TILE, default_tile
 
 __all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "explain_apsp"]
 
@@ -51,7 +51,7 @@ APSP_METHODS = ("floyd_warshall", "blocked_floyd_warshall", "repeated_sssp")
 
 class APSPError(ValueError):
     """All-pairs shortest paths cannot be computed for this input (a negative cycle, a result
-    too large for memory, bad sources)."""
+    too large for memory)."""
 
 
 @dataclass(frozen=True)
@@ -173,20 +173,9 @@ _FLOYD = {"floyd_warshall": _floyd_warshall, "blocked_floyd_warshall": _blocked_
 
 
 def _rows(graph: Graph, sources: Any) -> np.ndarray:
-    n = graph.num_vertices
     if sources is None:
-        return np.arange(n, dtype=np.int64)
-    rows = np.atleast_1d(np.asarray(sources))
-    if rows.ndim != 1 or (rows.size and (rows.dtype == np.bool_
-                                         or not np.issubdtype(rows.dtype, np.integer))):
-        raise APSPError(f"sources has dtype {rows.dtype} and shape {rows.shape}; expected "
-                        "vertex ids (integers)")
-    rows = rows.astype(np.int64)
-    bad = (rows < 0) | (rows >= n)
-    if bad.any():
-        raise APSPError(f"source {int(rows[np.argmax(bad)])} is out of range; the graph has "
-                        f"{n} vertices (ids 0..{n - 1})")
-    return rows
+        return np.arange(graph.num_vertices, dtype=np.int64)
+    return validate.vertices("sources", np.atleast_1d(np.asarray(sources)), graph.num_vertices)
 
 
 def _host_free_bytes() -> int | None:
@@ -226,10 +215,11 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
     result that does not fit in memory."""
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    if method not in APSP_METHODS:
-        raise ValueError(f"method={method!r}; expected one of {APSP_METHODS}")
-    if tile is not None and method != "blocked_floyd_warshall":
-        raise ValueError(f"tile={tile!r} applies to method 'blocked_floyd_warshall' only")
+    validate.one_of("method", method, APSP_METHODS)
+    if method != "blocked_floyd_warshall":
+        validate.unused(f"method={method!r} (tiles are the blocked method's)", {"tile": tile})
+    elif tile is not None:
+        validate.count("tile", tile, 1, MAX_TILE)
     rows = _rows(graph, sources)
     n = graph.num_vertices
     tgt = resolve_target(target)

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import atomic_add
+from frontier import atomic_add, validate
 from frontier.target import Target, resolve_target
 from operators import compute, explain, reduce
 
@@ -195,8 +195,6 @@ def _pointer_jump(count: int, links: Any, spare: Any, tgt: Target) -> tuple[Any,
 
 def _wylie(succ: Any, n: int, ends: tuple[int, int], tgt: Target, options: dict[str, Any]
            ) -> tuple[Any, int, int, int]:
-    if options:
-        raise TypeError(f"method 'wylie' takes no {', '.join(sorted(options))}")
     links = tgt.empty(n, np.int64)
     compute(None, n, _start_links, succ, links, target=tgt)
     links, rounds = _pointer_jump(n, links, tgt.empty(n, np.int64), tgt)
@@ -291,17 +289,8 @@ def _aggregate_packed(v: int, mark: Any, sublists: Any) -> None:
 
 def _random_splitter(succ: Any, n: int, ends: tuple[int, int], tgt: Target,
                      options: dict[str, Any]) -> tuple[Any, int, int, int]:
-    splitters = options.pop("splitters", None)
-    packed = options.pop("packed", True)
-    seed = options.pop("seed", 0)
-    if options:
-        raise TypeError(f"method 'random_splitter' takes no {', '.join(sorted(options))}")
-    r = default_splitters(n) if splitters is None else splitters
-    if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= n:
-        raise ValueError(f"splitters={splitters!r}; expected an integer 1 <= splitters <= n = {n}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed={seed!r}; expected an integer >= 0")
-    r, seed, head = int(r), int(seed), ends[0]
+    r, packed, seed = options["splitters"], options["packed"], options["seed"]
+    head = ends[0]
     chosen = tgt.empty(r, np.int64)
     sublists = tgt.empty(r + 1, np.int64)
     compute(None, r, _choose, chosen, n, r, head, seed, target=tgt)                     # RS2
@@ -329,6 +318,23 @@ def _random_splitter(succ: Any, n: int, ends: tuple[int, int], tgt: Target,
 
 
 _METHODS = {"wylie": _wylie, "random_splitter": _random_splitter}
+_OPTIONS = ("splitters", "packed", "seed")
+
+
+def _options(method: str, options: dict[str, Any], n: int) -> dict[str, Any]:
+    """random_splitter's options, checked, with their defaults; none for wylie."""
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise TypeError(f"list_ranking takes no {', '.join(unknown)}; the options are "
+                        f"{', '.join(_OPTIONS)} (method 'random_splitter')")
+    if method == "wylie":
+        validate.unused("method='wylie' (it picks no splitters)", options)
+        return {}
+    splitters = options.get("splitters")
+    return {"splitters": default_splitters(n) if splitters is None or n == 0
+            else validate.count("splitters", splitters, 1, n),
+            "packed": validate.flag("packed", options.get("packed", True)),
+            "seed": validate.count("seed", options.get("seed", 0))}
 
 
 def list_ranking(succ: Any, *, method: str = "random_splitter",
@@ -341,17 +347,17 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
     ``packed`` (default True: owner and offset in one 64-bit word) and ``seed`` (default 0).
     :class:`ListError` when ``succ`` is not one list (see the module docstring); ``succ`` is
     not modified. An empty array is the empty list."""
-    if method not in _METHODS:
-        raise ValueError(f"method={method!r}; expected one of {LIST_RANKING_METHODS}")
+    validate.one_of("method", method, LIST_RANKING_METHODS)
     host = _as_successors(succ)
     n = host.size
+    checked = _options(method, options, n)
     tgt = resolve_target(target)
     if n == 0:
         return ListRankingResult(np.zeros(0, np.int64), 0, 0.0)
     device = tgt.to_device(host)
     ends = _check_list(host, device, tgt)
     start = time.perf_counter()
-    ranks, rounds, splitters, astray = _METHODS[method](device, n, ends, tgt, dict(options))
+    ranks, rounds, splitters, astray = _METHODS[method](device, n, ends, tgt, checked)
     seconds = time.perf_counter() - start  # the count read last waited for every kernel
     if astray:
         raise ListError(f"the list from head {ends[0]} does not reach every node: the rest lie "

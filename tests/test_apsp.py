@@ -133,10 +133,11 @@ def test_a_result_that_does_not_fit_in_memory_is_refused_up_front(method, monkey
 
 
 @pytest.mark.parametrize("options, error, message", [
-    ({"method": "nosuch"}, ValueError, "method='nosuch'"),
-    ({"sources": [0, 5]}, APSPError, "source 5 is out of range"),
-    ({"sources": [0.5]}, APSPError, "expected vertex ids"),
-    ({"method": "floyd_warshall", "tile": 8}, ValueError, "'blocked_floyd_warshall' only"),
+    ({"method": "nosuch"}, ValueError, "unknown method 'nosuch'"),
+    ({"sources": [0, 5]}, ValueError, "sources holds 5, out of range"),
+    ({"sources": [0.5]}, TypeError, "expected integer vertex ids"),
+    ({"method": "floyd_warshall", "tile": 8}, ValueError, "tile has no effect with"),
+    ({"tile": 0}, ValueError, "tile=0"),
 ])
 def test_bad_arguments_are_refused(options, error, message):
     with pytest.raises(error, match=message):

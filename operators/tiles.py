@@ -20,12 +20,14 @@ them. The sets are the three phases of a blocked Floyd–Warshall round:
   the second phase finished: they are only read).
 
 On CUDA one block updates a tile at a time (a block-stride loop over the set), with ``C``, ``A``
-and ``B`` in shared memory. Where ``C`` is ``A`` or ``B``, a step first copies column ``kk`` of
-``A`` and row ``kk`` of ``B`` into shared vectors and a block barrier separates that copy from
-the update and the update from the next step, so each step reads the tile as the previous one
-left it, whatever ``fn`` is. In ``"rest"`` each thread keeps its cell in a register through the
-steps, with no barrier between them. On the CPU target the same text runs as one block of one
-thread; in the simulator, blocks of ``t * t`` threads as on a GPU, with ``t`` at most 8 there.
+and ``B`` in shared memory; the block's threads (:data:`BLOCK_THREADS` at most, each taking
+every ``threads``-th cell of the tile: 4 cells of a 32 x 32 tile) stride over the cells. Where
+``C`` is ``A`` or ``B``, a step first copies column ``kk`` of ``A`` and row ``kk`` of ``B`` into
+shared vectors and a block barrier separates that copy from the update and the update from the
+next step, so each step reads the tile as the previous one left it, whatever ``fn`` is. In
+``"rest"`` a thread keeps a cell in a register through all the steps, with no barrier between
+them. On the CPU target the same text runs as one block of one thread; in the simulator, blocks
+of ``t * t`` threads as on a GPU, with ``t`` at most 8 there.
 :func:`tiles_source` (and :func:`operators.explain`) shows the generated kernel.
 """
 
@@ -44,20 +46,24 @@ from operators.common import NO_GRAPH, OperatorError, Plan, launch_plan
 from operators.functors import as_functor
 
 __all__ = ["tile_update", "tile_plan", "tiles_source", "TILE_SETS", "default_tile",
-           "MAX_TILE"]
+           "MAX_TILE", "BLOCK_THREADS"]
 
 #: The tile sets of one pivot, in the order a blocked Floyd–Warshall round runs them.
 TILE_SETS = ("pivot", "cross", "rest")
-#: The largest tile side: three tiles of 8-byte cells stay within 48 KiB of shared memory, and
-#: a tile's cells within one block of 1024 threads.
+#: The largest tile side: the tiles of a block, 8-byte cells, stay within 48 KiB of shared
+#: memory.
 MAX_TILE = 32
+#: Most threads a tile's block runs: 256 leaves any kernel up to 255 registers a thread (a block
+#: of 1024 would allow 64, and fail to launch past that) and several blocks to each
+#: multiprocessor.
+BLOCK_THREADS = 256
 _DTYPES = {np.dtype(np.float64): "float64", np.dtype(np.int64): "int64",
            np.dtype(np.int32): "int32"}
 
 
 def default_tile(target: str | Target | None = None) -> int:
-    """The default tile side on ``target``: one thread per cell in the largest block it runs,
-    at most :data:`MAX_TILE` (32 on a GPU and on the CPU, 8 in the simulator)."""
+    """The default tile side on ``target``: :data:`MAX_TILE` (32), or where the target's blocks
+    are small (the simulator's 64 threads) the side of the largest square block (8)."""
     tgt = resolve_target(target)
     return min(MAX_TILE, math.isqrt(tgt.max_threads_per_block))
 
@@ -160,7 +166,7 @@ def tile_plan(matrix: Any, fn: Callable, num_state: int, pivot: int, tiles: str,
     functor = as_functor(fn, "tile function", ("c", "a", "b"), num_state)
     spec = KernelSpec("tiles", RANGE, NONE, False, num_state, variant=f"_{tiles}_{tile}_{dtype}")
     kernel: GeneratedKernel = build(
-        tgt, ThreadMapped(tile * tile), spec, {"functor": functor},
+        tgt, ThreadMapped(min(tile * tile, BLOCK_THREADS)), spec, {"functor": functor},
         lambda: _body(tiles, tile, dtype, tgt, num_state), ("matrix", "n", "pivot"),
         name=f"tiles_{tiles}_{tile}_{dtype}__{functor.name}")
     count = _tile_count(tiles, -(-n // tile)) if n else 0

@@ -100,6 +100,18 @@ def test_every_tile_set_on_every_target(target, data):
     assert np.array_equal(target.to_host(matrix), want)
 
 
+def test_threads_that_each_take_several_cells_on_every_target(target):
+    # a 16 x 16 tile has 256 cells: several per thread in the simulator's blocks of 64
+    rng = np.random.default_rng(4)
+    host = rng.integers(0, 9, (21, 21)).astype(np.float64)
+    want = host
+    matrix = target.to_device(host)
+    for which in TILE_SETS:
+        want = expected_update(want, through, (), 1, which, 16)
+        tile_update(matrix, through, pivot=1, tiles=which, tile=16, target=target)
+    assert np.array_equal(target.to_host(matrix), want)
+
+
 def test_the_default_tile_is_the_largest_square_block_up_to_32():
     assert default_tile("cpu") == MAX_TILE == 32
 

@@ -31,7 +31,6 @@ target and the simulator) and the requested rows on the host; repeated_sssp only
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from frontier import Frontier, Graph, atomic_min, validate
+from frontier.limits import host_limit_bytes
 from frontier.target import Target, resolve_target
 from operators import advance, compute, explain, filter, reduce, tile_update
 from operators.tiles import MAX_TILE, default_tile
@@ -178,11 +178,8 @@ def _rows(graph: Graph, sources: Any) -> np.ndarray:
     return validate.vertices("sources", np.atleast_1d(np.asarray(sources)), graph.num_vertices)
 
 
-def _host_free_bytes() -> int | None:
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
+def _host_free_bytes() -> int:
+    return host_limit_bytes()
 
 
 def _check_room(n: int, rows: int, whole: bool, tgt: Target) -> None:
@@ -198,7 +195,7 @@ def _check_room(n: int, rows: int, whole: bool, tgt: Target) -> None:
                         f"on {tgt.name} but only {device_free / 2**30:.2f} GiB is free; "
                         "method='repeated_sssp' keeps only O(V + E) there")
     host_free = _host_free_bytes()
-    if host_free is not None and host_need > host_free:
+    if host_need > host_free:
         raise APSPError(f"{rows:,} rows of {n:,} distances need {host_need / 2**30:.2f} GiB of "
                         f"host memory but only {host_free / 2**30:.2f} GiB is available; ask "
                         "for fewer rows with sources=")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import statistics
 import sys
 import time
@@ -35,6 +34,7 @@ import numpy as np
 
 from algorithms import apsp, list_ranking
 from frontier import generators
+from frontier.limits import host_limit_bytes
 from frontier.target import resolve_target
 from frontier.testing import reference_apsp
 
@@ -102,7 +102,7 @@ def _fits(n: int, target) -> bool:
     """Room for a list of n nodes: about 48 bytes a node on the device (succ, predecessor
     counts, two 64-bit buffers, the ranks) and 40 on the host."""
     free = target.free_bytes()
-    host = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    host = host_limit_bytes()
     return (free is None or 48 * n < free) and 40 * n < host
 
 

@@ -417,7 +417,7 @@ class Frontier:
             raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
-        capacity = validate.count("capacity", capacity, low=1)
+        capacity = validate.count("capacity", capacity, low=0)
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
         tgt = resolve_target(target)

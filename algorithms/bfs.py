@@ -21,6 +21,7 @@ from functools import cached_property
 
 import numpy as np
 
+from algorithms.scale_out import scales_out
 from frontier import Frontier, Graph, atomic_cas
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, traverse
@@ -80,6 +81,7 @@ def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
     return distances[v] == -1
 
 
+@scales_out("algorithms.distributed:bfs")
 def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
         target: str | Target | None = None, frontier: str = "sparse",
         fused: bool = True, direction: str = "push", alpha: float = 64.0,
@@ -92,6 +94,8 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
     a host loop of advances, which also times each level. ``direction`` is ``"push"``,
     ``"pull"`` or ``"auto"`` (direction-optimizing: pull while the frontier holds more than
     |V|/``alpha`` vertices, back to push below |V|/``beta``; :class:`operators.Direction`).
+    A :class:`frontier.distributed.DistributedGraph` runs over its workers
+    (:func:`algorithms.distributed.bfs`).
     """
     _check_source(graph, source)
     if frontier not in ("sparse", "dense"):

@@ -99,16 +99,17 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
             f"{', '.join(str(graph.workers.index(w)) for w in gone)} are gone (they died or were "
             "restarted, and the partition with them); partition the graph again")
     run = f"{what.split()[0]}-{uuid.uuid4().hex[:12]}"
-    client.run(install_handler, workers=graph.workers)
+    if not getattr(graph, "_handlers_installed", False):
+        client.run(install_handler, workers=graph.workers)
+        graph._handlers_installed = True
     spec = _spec(graph, run, timeout)
     futures = [client.submit(_rank_task, fn, piece, spec, args, key=f"frontier-{run}-{rank}",
                              workers=[worker], allow_other_workers=False, pure=False)
                for rank, (piece, worker) in enumerate(zip(graph.pieces, graph.workers,
                                                           strict=True))]
-    pause, checked = 0.002, time.monotonic()
+    checked = time.monotonic()
     while True:
-        finished = [f for f in futures if f.done()]
-        failed = next((f for f in finished if f.status == "error"), None)
+        failed = next((f for f in futures if f.status == "error"), None)
         if failed is not None:
             error = failed.exception()
             _end(graph, run, futures)
@@ -119,10 +120,13 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
             raise WorkerFailedError(f"{what}: partition {rank} on worker {graph.workers[rank]} "
                                     f"failed: {type(error).__name__}: {error}",
                                     graph.workers[rank], rank, "running") from error
-        if len(finished) == len(futures):
+        pending = [f for f in futures if not f.done()]
+        if not pending:
             return client.gather(futures)
-        time.sleep(pause)
-        pause = min(2 * pause, 0.05)
+        try:
+            pending[0].result(timeout=_POLL)
+        except Exception:  # noqa: BLE001, S110 - a timeout, or its error: seen at the top
+            pass
         if time.monotonic() - checked < _POLL:
             continue
         checked = time.monotonic()

@@ -35,11 +35,34 @@ def _host(array: Any) -> np.ndarray:
     return array.get() if hasattr(array, "get") else np.asarray(array)
 
 
+def _address(array: Any) -> int | None:
+    if isinstance(array, np.ndarray):
+        return array.__array_interface__["data"][0]
+    face = getattr(array, "__cuda_array_interface__", None)
+    return None if face is None else face["data"][0]
+
+
+def _view(xp: Any, array: Any) -> Any:
+    """``array`` (on the target) as an array of ``xp`` sharing its memory; an error where the
+    communicator's arrays cannot address the target's (host arrays for GPU memory)."""
+    try:
+        view = xp.asarray(array)
+    except (TypeError, ValueError) as e:
+        view, cause = None, e
+    else:
+        cause = None
+    if view is None or _address(view) != _address(array):
+        raise OperatorError(f"the communicator moves {xp.__name__} arrays, which cannot address "
+                            f"the target's {type(array).__name__}: GPU workers exchange through "
+                            "NCCL (partition(..., transport='nccl'))") from cause
+    return view
+
+
 def _frontier_ids(frontier: Frontier, xp: Any) -> Any:
     """The frontier's elements as an array of ``xp`` (a sparse frontier's queue without a
     copy)."""
     if frontier.kind == SPARSE:
-        return xp.asarray(frontier.device_ids())[: len(frontier)]
+        return _view(xp, frontier.device_ids())[: len(frontier)]
     return xp.asarray(frontier.to_numpy())
 
 
@@ -75,7 +98,7 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     xp = comm.xp
     ids = xp.unique(_frontier_ids(frontier, xp))
     cuts = _host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
-    sent = [xp.asarray(a)[ids] for a in values]
+    sent = [_view(xp, a)[ids] for a in values]
     buckets = [(ids[cuts[r]:cuts[r + 1]], *(a[cuts[r]:cuts[r + 1]] for a in sent))
                if r != piece.rank else (ids[:0], *(a[:0] for a in sent))
                for r in range(piece.parts)]
@@ -84,7 +107,7 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     received = columns[0].astype(np.int32)
     order = _smallest_first(received, columns[1], xp)
     for column, box in zip(columns[1:], inbox, strict=True):
-        xp.asarray(box)[received[order]] = column[order]
+        _view(xp, box)[received[order]] = column[order]
     return Frontier.from_vertices(frontier.graph, _host(received[order]),
                                   kind=frontier.kind, target=frontier.target,
                                   capacity=max(int(order.size), 1))
@@ -97,7 +120,7 @@ def refresh(piece: Piece, comm: Communicator, values: Any) -> None:
     heads = xp.asarray(piece.remote_heads)
     cuts = _host(xp.searchsorted(heads, xp.asarray(piece.bounds))).tolist()
     wanted = comm.alltoallv([(heads[cuts[r]:cuts[r + 1]],) for r in range(piece.parts)])
-    mine = xp.asarray(values)
+    mine = _view(xp, values)
     replies = comm.alltoallv([(mine[ids],) if r != piece.rank else (mine[:0],)
                               for r, (ids,) in enumerate(wanted)])
     for r in range(piece.parts):

@@ -167,59 +167,86 @@ def test_bad_calls_are_refused_before_any_work(threads):
         sssp_arrays(partition(negative, 2, client=threads), 0, target="cpu")
 
 
-# worker processes: the TCP transport, failures ---------------------------------------------------
-def _exchange_fails_on_this_worker(how: str) -> None:
-    """Run on one worker: its next exchange raises MemoryError, or kills the process."""
+# failures ---------------------------------------------------------------------------------------
+def test_a_worker_raising_ends_the_run_with_its_name_and_step(threads, monkeypatch):
     import algorithms.distributed as steps
 
+    graph = generators.rmat(8, edge_factor=8, seed=5)
+    dg = partition(graph, 2, client=threads)
     original = steps.exchange
 
-    def failing(*args, **kwargs):
-        if how == "die":
-            os._exit(1)
-        steps.exchange = original
-        raise MemoryError("out of memory (injected)")
+    def out_of_memory_on_partition_1(piece, *args):
+        if piece.rank == 1:
+            raise MemoryError("out of memory (injected)")
+        return original(piece, *args)
 
-    steps.exchange = failing
-
-
-def _inject(client, worker: str, how: str) -> None:
-    import cloudpickle
-
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    client.run(_exchange_fails_on_this_worker, how, workers=[worker])
-
-
-def test_a_worker_raising_ends_the_run_with_its_name_and_step(processes):
-    graph = generators.rmat(8, edge_factor=8, seed=5)
-    dg = partition(graph, 2, client=processes)
-    _inject(processes, dg.workers[1], "raise")
+    monkeypatch.setattr(steps, "exchange", out_of_memory_on_partition_1)
     with pytest.raises(WorkerFailedError) as failure:
         bfs(dg, 0, target="cpu")
     message = str(failure.value)
     assert dg.workers[1] in message and "partition 1 of 2" in message
     assert "bfs step 0: exchange" in message and "MemoryError" in message
     assert failure.value.rank == 1 and failure.value.worker == dg.workers[1]
+    monkeypatch.undo()
     got = bfs(dg, 0, target="cpu")  # the same client and partition still work
     check_bfs(graph, 0, got.distances, got.predecessors)
-    assert dg.last_run.total_bytes > 0  # over Dask's TCP transport between the processes
+
+
+# worker processes: Dask's TCP transport, a worker that dies --------------------------------------
+def collectives(piece, comm, die_at):
+    """Every collective once, on numpy arrays; rank 1 exits at step ``die_at``."""
+    comm.doing = "step 0: all-to-all"
+    if die_at == 0 and piece.rank == 1:
+        os._exit(1)
+    got = comm.alltoallv([(np.full(r + 1, piece.rank, np.int32), np.arange(r + 1) * 0.5)
+                          for r in range(comm.size)])
+    comm.doing = "step 1: all-reduce"
+    total = comm.allreduce(piece.rank + 1, "sum")
+    largest = comm.allreduce(float(piece.rank), "max")
+    comm.doing = "step 2: all-gather"
+    gathered = comm.allgather(np.array([piece.lo, piece.hi]))
+    return got, total, largest, gathered, comm.sent_bytes
+
+
+def _by_value():
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def test_collectives_cross_worker_processes_over_dask(processes):
+    from operators.distributed import run_partitions
+
+    _by_value()
+    graph = generators.rmat(6, seed=1)
+    dg = partition(graph, 2, client=processes)
+    ranks = run_partitions(dg, collectives, -1, what="collectives")
+    for rank, (got, total, largest, gathered, sent) in enumerate(ranks):
+        assert [b[0].tolist() for b in got] == [[r] * (rank + 1) for r in range(2)]
+        np.testing.assert_array_equal(got[1 - rank][1], np.arange(rank + 1) * 0.5)
+        assert total == 3 and largest == 1.0
+        assert [g.tolist() for g in gathered] == [[int(dg.bounds[r]), int(dg.bounds[r + 1])]
+                                                  for r in range(2)]
+        assert sent > 0
 
 
 def test_a_worker_dying_ends_the_run_and_the_client_stays_usable(processes):
-    graph = generators.rmat(8, edge_factor=8, seed=5)
+    from operators.distributed import run_partitions
+
+    _by_value()
+    graph = generators.rmat(6, seed=1)
     dg = partition(graph, 2, client=processes)
     dead = dg.workers[1]
-    _inject(processes, dead, "die")
     with pytest.raises(WorkerFailedError) as failure:
-        bfs(dg, 0, target="cpu")
+        run_partitions(dg, collectives, 0, what="collectives")
     message = str(failure.value)
     assert f"worker {dead} holding partition 1 of 2" in message and "died" in message
-    assert "partition 0 was at bfs step 0" in message
+    assert "partition 0 was at step 0: all-to-all" in message
     with pytest.raises(DistributedError, match="partition the graph again"):
-        bfs(dg, 0, target="cpu")
+        run_partitions(dg, collectives, -1, what="collectives")
     processes.wait_for_workers(2, timeout=120)  # the nanny restarted the dead worker
     again = partition(graph, 2, client=processes)
-    np.testing.assert_array_equal(again.out_degrees(), graph.out_degrees())
+    assert run_partitions(again, collectives, -1, what="collectives")[0][1] == 3
 
 
 def test_the_single_device_library_does_not_import_dask():
@@ -230,3 +257,39 @@ def test_the_single_device_library_does_not_import_dask():
             "sys.exit('distributed' in sys.modules or 'dask' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": "."},
                           check=False).returncode == 0
+
+
+# GPUs: one dask-cuda worker per GPU, exchange through NCCL (run by bench/scale_out.sh) ----------
+def _gpus() -> int:
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
+        return 0
+    try:
+        from numba import cuda
+
+        return len(cuda.gpus) if cuda.is_available() else 0
+    except Exception:  # noqa: BLE001 - no driver, no GPU
+        return 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(_gpus() < 2, reason="needs two CUDA GPUs")
+def test_two_gpus_through_nccl_equal_scipy():
+    pytest.importorskip("dask_cuda")
+    pytest.importorskip("cupy")
+    from frontier.distributed import start_cluster
+
+    client = start_cluster(2, gpus=True)
+    try:
+        graph = generators.rmat(14, edge_factor=8, seed=21, weights=(0, 9))
+        source = int(np.argmax(graph.out_degrees()))
+        dg = partition(graph, 2, client=client, transport="nccl")
+        got = bfs(dg, source, target="cuda")
+        check_bfs(graph, source, got.distances, got.predecessors)
+        np.testing.assert_array_equal(got.distances, bfs(graph, source, target="cpu").distances)
+        assert dg.last_run.total_bytes > 0
+        distances, predecessors, _ = sssp_arrays(dg, source, target="cuda")
+        check_sssp(graph, source, distances, predecessors)
+        labels, _ = components_arrays(dg, target="cuda")
+        np.testing.assert_array_equal(labels, smallest_member_labels(graph))
+    finally:
+        client.close()

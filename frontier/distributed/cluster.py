@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import warnings
 from typing import Any
 
 from frontier.distributed.errors import DistributedError
@@ -30,21 +31,41 @@ def start_cluster(workers: int, *, gpus: bool = False) -> Any:
     starts with ``NCCL_NVLS_ENABLE=0``. The cluster is closed when the process exits."""
     distributed = _dask()
     os.environ["NCCL_NVLS_ENABLE"] = "0"  # inherited by the worker processes
-    env = {"NCCL_NVLS_ENABLE": "0"}
     if gpus:
-        try:
-            from dask_cuda import LocalCUDACluster
-        except ImportError as e:
-            raise DistributedError("GPU workers need dask-cuda: pip install "
-                                   "'frontier-graph[distributed-gpu]'") from e
-        cluster = LocalCUDACluster(n_workers=workers, threads_per_worker=1,
-                                   dashboard_address=":0", env=env)
+        cluster = _gpu_cluster(distributed, workers)
     else:
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                           processes=True, dashboard_address=":0", env=env)
+                                           processes=True, dashboard_address=":0",
+                                           env={"NCCL_NVLS_ENABLE": "0"})
     client = distributed.Client(cluster)
     _STARTED.append((client, cluster))
     return client
+
+
+def _gpu_cluster(distributed: Any, workers: int) -> Any:
+    """dask-cuda's LocalCUDACluster (which sets each worker's CUDA_VISIBLE_DEVICES itself; the
+    NCCL setting comes from this process's environment); where dask-cuda does not import, the
+    same layout as a plain Dask cluster: worker ``i`` sees GPU ``i`` first."""
+    try:
+        from dask_cuda import LocalCUDACluster
+    except ImportError as e:
+        warnings.warn(f"dask-cuda does not import ({e}); starting one Dask worker per GPU "
+                      "without it", stacklevel=3)
+    else:
+        return LocalCUDACluster(n_workers=workers, threads_per_worker=1, dashboard_address=":0")
+    from numba import cuda
+
+    count = len(cuda.gpus)
+    if count < workers:
+        raise DistributedError(f"{workers} GPU workers asked for; {count} GPUs are visible")
+    order = list(range(count))
+    spec = {i: {"cls": distributed.Nanny,
+                "options": {"nthreads": 1, "env": {
+                    "CUDA_VISIBLE_DEVICES": ",".join(map(str, order[i:] + order[:i])),
+                    "NCCL_NVLS_ENABLE": "0"}}}
+            for i in range(workers)}
+    return distributed.SpecCluster(workers=spec, scheduler={
+        "cls": distributed.Scheduler, "options": {"dashboard_address": ":0"}})
 
 
 def client_for(workers: int, client: Any = None) -> Any:

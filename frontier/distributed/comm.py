@@ -175,6 +175,8 @@ class DaskComm(Communicator):
         from distributed.protocol import to_serialize
         from distributed.utils import sync
 
+        if self.size == 1:
+            return list(payloads)
         self._sequence += 1
         seq = self._sequence
         worker = self._worker

@@ -103,17 +103,11 @@ class NcclComm(Communicator):
         theirs = [xp.zeros(1, dtype=xp.int64) for _ in buckets]
         self._sendrecv(counts, theirs)
         incoming = [int(c.get()[0]) for c in theirs]
-        out: list[Bucket] = []
-        received = []
-        for r in range(self.size):
-            if r == self.rank:
-                out.append(mine)
-                received.append(None)
-            else:
-                received.append(tuple(xp.empty(incoming[r], dtype=a.dtype) for a in mine))
-                out.append(received[r])
+        out: list[Bucket] = [mine if r == self.rank else
+                             tuple(xp.empty(incoming[r], dtype=a.dtype) for a in mine)
+                             for r in range(self.size)]
         for i in range(len(mine)):
-            sends = [b[i] if r != self.rank else mine[i] for r, b in enumerate(buckets)]
+            sends = [b[i] for b in buckets]
             recvs = [out[r][i] for r in range(self.size)]
             self._sendrecv(sends, recvs)
             self.sent_bytes += sum(int(s.nbytes) for r, s in enumerate(sends) if r != self.rank)

@@ -68,9 +68,8 @@ def _frontier_ids(frontier: Frontier, xp: Any) -> Any:
 
 def _smallest_first(ids: Any, values: Any, xp: Any) -> Any:
     """Positions picking each distinct id once, the one with the smallest value, in id order
-    (two stable sorts)."""
-    order = xp.argsort(values, kind="stable")
-    order = order[xp.argsort(ids[order], kind="stable")]
+    (one lexicographic sort by id, then value; numpy and CuPy both have ``lexsort``)."""
+    order = xp.lexsort(xp.stack([values, ids]))
     first = xp.ones(order.size, dtype=bool)
     first[1:] = ids[order][1:] != ids[order][:-1]
     return order[first]

@@ -5,7 +5,9 @@ dask-cuda), one single-threaded worker per partition."""
 from __future__ import annotations
 
 import atexit
+import logging
 import os
+import sys
 import warnings
 from typing import Any
 
@@ -25,12 +27,27 @@ def _dask() -> Any:
     return distributed
 
 
+def _spawnable_main() -> None:
+    """Dask starts worker processes with ``spawn``, which re-runs the client's main script from
+    its path; a main read from standard input (``python - <<EOF``) has the path ``<stdin>``,
+    which the workers cannot open, and they fail to start. Such a main holds nothing the workers
+    need (Dask sends its functions by value), so its ``__file__`` is dropped."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path is not None and getattr(main, "__spec__", None) is None \
+            and not os.path.exists(path):
+        del main.__file__  # type: ignore[union-attr]
+
+
 def start_cluster(workers: int, *, gpus: bool = False) -> Any:
     """A ``Client`` of a new local cluster of ``workers`` processes with one thread each: cpu
     workers, or (``gpus=True``) dask-cuda's ``LocalCUDACluster``, one worker per GPU. Every worker
-    starts with ``NCCL_NVLS_ENABLE=0``. The cluster is closed when the process exits."""
+    starts with ``NCCL_NVLS_ENABLE=0``. The cluster is closed when the process exits. A script
+    that starts one must guard its top level with ``if __name__ == "__main__":``; a main read
+    from standard input loses its ``__file__`` (see :func:`_spawnable_main`)."""
     distributed = _dask()
     os.environ["NCCL_NVLS_ENABLE"] = "0"  # inherited by the worker processes
+    _spawnable_main()
     if gpus:
         cluster = _gpu_cluster(distributed, workers)
     else:
@@ -97,6 +114,8 @@ def worker_addresses(client: Any) -> list[str]:
 
 @atexit.register
 def _close_started() -> None:
+    # the pieces die with the workers: not worth the scheduler's "lost data" errors at exit
+    logging.getLogger("distributed.scheduler").setLevel(logging.CRITICAL)
     while _STARTED:
         client, cluster = _STARTED.pop()
         try:

@@ -28,7 +28,7 @@ from frontier.distributed.comm import REDUCE_OPS, Bucket, Communicator
 
 __all__ = ["NcclComm", "unique_id", "communicator"]
 
-_COMMS: dict[tuple[bytes, int], Any] = {}
+_COMMS: dict[tuple[tuple, int], Any] = {}
 
 
 def _nccl() -> Any:
@@ -46,7 +46,7 @@ def unique_id() -> tuple:
 def communicator(uid: tuple, rank: int, size: int) -> Any:
     """This worker's NCCL communicator of ``uid`` (joined on first use: every rank must join
     at the same time, which the SPMD tasks of a run do)."""
-    key = (bytes(np.asarray(uid, dtype=np.int8).tobytes()), rank)
+    key = (tuple(uid), rank)
     comm = _COMMS.get(key)
     if comm is None:
         comm = _COMMS[key] = _nccl().NcclCommunicator(size, uid, rank)

@@ -22,9 +22,10 @@ from functools import cached_property
 import numpy as np
 
 from algorithms.scale_out import scales_out
-from frontier import Frontier, Graph, atomic_cas
+from frontier import Frontier, Graph, atomic_cas, validate
+from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.target import Target, resolve_target
-from operators import Direction, LoadBalancer, traverse
+from operators import Direction, LoadBalancer, get_balancer, traverse
 
 __all__ = ["bfs", "BFSResult", "LevelStats"]
 
@@ -82,25 +83,35 @@ def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
 
 
 @scales_out("algorithms.distributed:bfs")
-def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
+def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer | None = None,
         target: str | Target | None = None, frontier: str = "sparse",
-        fused: bool = True, direction: str = "push", alpha: float = 64.0,
-        beta: float = 24.0) -> BFSResult:
+        fused: bool | None = None, direction: str = "push", alpha: float | None = None,
+        beta: float | None = None) -> BFSResult:
     """Distances and a shortest-path tree from ``source``, level by level.
 
     ``frontier`` is the form of the push levels: ``"sparse"`` (a queue) or ``"dense"`` (a
-    bitmap, Harish & Narayanan's variant); pull levels always use a bitmap. ``fused=True``
-    runs push levels in one persistent kernel (:func:`operators.traverse`); ``fused=False`` is
-    a host loop of advances, which also times each level. ``direction`` is ``"push"``,
-    ``"pull"`` or ``"auto"`` (direction-optimizing: pull while the frontier holds more than
-    |V|/``alpha`` vertices, back to push below |V|/``beta``; :class:`operators.Direction`).
+    bitmap, Harish & Narayanan's variant); pull levels always use a bitmap. ``fused`` (default
+    True) runs push levels in one persistent kernel (:func:`operators.traverse`); ``fused=False``
+    is a host loop of advances, which also times each level. ``balancer`` (default
+    ``"thread"``) maps push levels onto threads. ``direction`` is ``"push"``, ``"pull"`` or
+    ``"auto"`` (direction-optimizing: pull while the frontier holds more than |V|/``alpha``
+    vertices, back to push below |V|/``beta``; defaults 64 and 24; :class:`operators.Direction`).
     A :class:`frontier.distributed.DistributedGraph` runs over its workers
     (:func:`algorithms.distributed.bfs`).
+
+    Every argument is checked before any work (:mod:`frontier.validate`); an argument the
+    chosen direction would ignore raises ``ValueError``: ``alpha`` and ``beta`` apply to
+    ``"auto"`` only, ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
     """
     _check_source(graph, source)
-    if frontier not in ("sparse", "dense"):
-        raise ValueError(f"frontier={frontier!r}; expected 'sparse' or 'dense'")
+    validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    if fused is not None:
+        validate.flag("fused", fused)
     plan = Direction(direction, alpha, beta)
+    if direction == "pull":
+        validate.unused("direction='pull' (every level pulls; no push level runs)",
+                        {"balancer": balancer, "fused": fused})
+    bal = get_balancer("thread" if balancer is None else balancer)
     tgt = resolve_target(target)
     distances = tgt.full(graph.num_vertices, -1, np.int32)
     predecessors = tgt.full(graph.num_vertices, -1, np.int32)
@@ -109,7 +120,7 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
 
     start = time.perf_counter()
     run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
-                   direction=plan, balancer=balancer, fused=fused)
+                   direction=plan, balancer=bal, fused=fused is not False)
     seconds = time.perf_counter() - start
     return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), run.steps, seconds,
                      graph, run.step_seconds)
@@ -118,11 +129,7 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "thread",
 def _check_source(graph: Graph, source: int) -> None:
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
-        raise TypeError(f"source {source!r}; expected a vertex id (int)")
-    if not 0 <= source < graph.num_vertices:
-        raise ValueError(f"source {source} is out of range; the graph has "
-                         f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
+    validate.vertex("source", source, graph.num_vertices)
 
 
 def _level_stats(graph: Graph, distances: np.ndarray,

@@ -39,6 +39,10 @@ class Entry:
     * ``scipy(graph, source)`` runs the same computation with scipy.sparse.csgraph on one CPU
       core; ``agrees(graph, source, result)`` raises AssertionError unless the two give the same
       answer, which ``checks`` states in one line;
+    * ``source=False``: the algorithm takes no source vertex (connected components, PageRank):
+      ``run``, ``scipy`` and ``agrees`` are called without it, and the command line offers no
+      ``--source``; ``balanced=False``: it takes no ``balancer`` (list ranking, dense APSP);
+      :meth:`invoke`, :meth:`reference` and :meth:`check` call the three functions either way;
     * ``report(result)`` gives the algorithm's own summary lines as (label, value) pairs;
     * ``explain(graph, target, balancer=..., **options)`` is the source of the generated kernel
       the algorithm's step runs, for the options marked ``explained``;
@@ -55,6 +59,26 @@ class Entry:
     report: Callable[[Any], list[tuple[str, str]]]
     explain: Callable[..., str]
     options: tuple[Option, ...] = ()
+    source: bool = True
+    balanced: bool = True
+
+    def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
+               **options: Any) -> Any:
+        """``run`` with the source and balancer when the entry takes them."""
+        if self.balanced:
+            options["balancer"] = balancer
+        return self.run(*self._inputs(graph, source), target=target, **options)
+
+    def reference(self, graph: Graph, source: int | None) -> Any:
+        """``scipy`` with the source when the entry takes one."""
+        return self.scipy(*self._inputs(graph, source))
+
+    def check(self, graph: Graph, source: int | None, result: Any) -> None:
+        """``agrees`` with the source when the entry takes one."""
+        self.agrees(*self._inputs(graph, source), result)
+
+    def _inputs(self, graph: Graph, source: int | None) -> tuple[Any, ...]:
+        return (graph, source) if self.source else (graph,)
 
 
 def _scipy_bfs(graph: Graph, source: int) -> np.ndarray:

@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 
 from algorithms.bfs import BFSResult, unvisited, visit
-from frontier import Frontier, atomic_cas, atomic_min
+from frontier import Frontier, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
+from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.target import Target, resolve_target
 from operators import LoadBalancer, advance, filter  # noqa: A004
 from operators.distributed import run_partitions
@@ -70,11 +71,7 @@ def _target_name(target: str | Target | None) -> str | None:
 
 
 def _check_source(graph: DistributedGraph, source: int) -> None:
-    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):
-        raise TypeError(f"source {source!r}; expected a vertex id (int)")
-    if not 0 <= source < graph.num_vertices:
-        raise ValueError(f"source {source} is out of range; the graph has "
-                         f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
+    validate.vertex("source", source, graph.num_vertices)
 
 
 class _Steps:
@@ -174,19 +171,25 @@ def _bfs_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
     return steps.result(tgt.to_host(distances[lo:hi]), tgt.to_host(predecessors[lo:hi]))
 
 
-def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer = "thread",
-        target: str | Target | None = None, frontier: str = "sparse", fused: bool = True,
-        direction: str = "push", alpha: float = 64.0, beta: float = 24.0) -> BFSResult:
-    """:func:`algorithms.bfs` over the partitions of ``graph``: the same distances (and a valid
-    shortest-path tree). Levels run as host loops of operator calls on every worker (an
-    exchange separates them, so ``fused`` has no effect); only push steps cross partitions
-    (``direction="push"``). ``graph.last_run`` gets the bytes exchanged per level."""
+def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer | None = None,
+        target: str | Target | None = None, frontier: str = "sparse", fused: bool | None = None,
+        direction: str = "push", alpha: float | None = None, beta: float | None = None
+        ) -> BFSResult:
+    """:func:`algorithms.bfs` over the partitions of ``graph``: the same distances, number of
+    levels and a valid shortest-path tree. Levels are host loops of operator calls on every
+    worker, an exchange between them, so ``fused`` does not apply (True or None accepted);
+    only push steps cross partitions (``direction="push"``, so no ``alpha``, ``beta``).
+    ``graph.last_run`` gets the bytes exchanged per level."""
     _check_source(graph, source)
-    if frontier not in ("sparse", "dense"):
-        raise ValueError(f"frontier={frontier!r}; expected 'sparse' or 'dense'")
-    if direction != "push":
-        raise ValueError(f"direction={direction!r}: a BFS over partitions pushes (pull steps "
-                         "over partitions are not implemented); use direction='push'")
+    validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    if fused is not None:
+        validate.flag("fused", fused)
+    if direction != "push" or fused is False:
+        raise ValueError(f"direction={direction!r}, fused={fused!r}: a BFS over partitions "
+                         "pushes, level by level (pull steps over partitions are not "
+                         "implemented); use direction='push'")
+    validate.unused("a BFS over partitions (push only)", {"alpha": alpha, "beta": beta})
+    balancer = "thread" if balancer is None else balancer
     ranks = run_partitions(graph, _bfs_rank, int(source), _target_name(target), balancer,
                            frontier, what=f"bfs from vertex {source}")
     report = _report(graph, "bfs", ranks)

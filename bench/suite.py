@@ -97,11 +97,11 @@ def measure(name: str, graph: Graph, algorithm: str, balancer: str, target: str,
     tgt = resolve_target(target)
     source = int(np.argmax(graph.out_degrees())) if graph.num_edges else 0
     clock = time.perf_counter()
-    first = entry.run(graph, source, balancer=balancer, target=tgt)
+    first = entry.invoke(graph, source, balancer=balancer, target=tgt)
     warm = time.perf_counter() - clock
     validated = True
     try:
-        entry.agrees(graph, source, first)
+        entry.check(graph, source, first)
     except AssertionError as err:
         print(f"  VALIDATION FAILED on {name}: {str(err)[:200]}", file=sys.stderr)
         validated = False
@@ -112,7 +112,7 @@ def measure(name: str, graph: Graph, algorithm: str, balancer: str, target: str,
 
     def timed_run() -> float:
         clock = time.perf_counter()
-        result = entry.run(graph, source, balancer=balancer, target=tgt)
+        result = entry.invoke(graph, source, balancer=balancer, target=tgt)
         walls.append(time.perf_counter() - clock)
         return result.seconds
 
@@ -123,7 +123,7 @@ def measure(name: str, graph: Graph, algorithm: str, balancer: str, target: str,
 
     def scipy_once() -> float:
         t = time.perf_counter()
-        entry.scipy(graph, source)
+        entry.reference(graph, source)
         return time.perf_counter() - t
 
     scipy_ms = 1e3 * _median(scipy_once, 3)[0]

@@ -1,64 +1,87 @@
-"""The ``frontier`` command: run an algorithm on a graph file or a generated graph, or a demo.
+"""The ``frontier`` command: run an algorithm on a graph file or a generated graph, describe a
+graph, or run a demo.
 
 ``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [options]``
-``frontier demo``
-``frontier balancers``
+``frontier info GRAPH [--sweeps K] [--target T]``
 ``frontier explain ALGO [--balancer B] [--target T] [options]``
+``frontier demo``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
+``frontier --version``
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
-options, its summary lines and its explain text: adding an entry adds the commands. GRAPH is a
-file (:func:`frontier.io.load`) or a generator spec (:func:`frontier.generators.from_spec`).
+options, its summary lines and its explain text: adding an entry adds the commands (an entry with
+``source=False`` or ``balanced=False`` gets no ``--source`` or ``--balancer``). GRAPH is a file
+(:func:`frontier.io.load`) or a generator spec (:func:`frontier.generators.from_spec`).
+
+Every command takes ``--json`` (one JSON document on stdout instead of the text), ``--debug``
+(a traceback with errors) and ``--progress`` (show progress even when stderr is not a terminal;
+:mod:`frontier.progress`). ``frontier completion bash`` prints a completion script
+(:mod:`frontier.completion`).
 
 This module is the one place under ``frontier/`` that imports ``operators`` and ``algorithms``
 (lazily, declared in the import-linter contracts of pyproject.toml): the command sits on top of
 every layer.
 
-Bad input (a missing file, a malformed graph, a bad generator spec, an out-of-range source)
-prints one line on stderr and exits with status 2; a result that ``--validate`` finds different
-from scipy's, one line and status 1.
+Exit status: 0 on success; 2 for bad input — a missing file, a malformed graph, a bad generator
+spec, a graph too large for memory, an out-of-range source, an unknown balancer or any argument
+an algorithm refuses — reported as one line on stderr (``--debug`` adds the traceback); 1 for a
+result that ``--validate`` finds different from scipy's (one line) or an internal error (one line
+asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
 from frontier import generators
 from frontier.graph import Graph
 from frontier.io import load
+from frontier.progress import Progress
 
 if TYPE_CHECKING:
     from algorithms.catalog import Entry, Option
 
 EXIT_BAD_INPUT = 2
 EXIT_WRONG_RESULT = 1
+EXIT_INTERRUPTED = 130
+#: The balancer an algorithm runs with when ``--balancer`` is not given (shown in summaries).
+DEFAULT_BALANCER = "thread"
 
 
 class CommandError(Exception):
     """Bad input to the command line: reported as one line, exit status 2."""
 
 
-def load_graph(graph: str) -> Graph:
+def load_graph(graph: str, progress: bool = False) -> Graph:
     """The graph a generator spec (``rmat:18``, ``grid:1000x1000``) names, or a graph file."""
-    if generators.is_spec(graph):
-        return generators.from_spec(graph)
-    return load(graph)
+    with Progress(f"{'generating' if generators.is_spec(graph) else 'loading'} {graph}",
+                  enabled=progress):
+        if generators.is_spec(graph):
+            return generators.from_spec(graph)
+        return load(graph)
 
 
-def _median_run(fn: Callable[[], object], runs: int) -> tuple[object, float]:
-    fn()  # warm-up: compiles the kernels
+def _median_run(fn: Callable[[], object], runs: int, progress: bool = False
+                ) -> tuple[object, list[float]]:
+    """The last result of ``runs`` timed calls after one warm-up, and their times."""
     times, result = [], None
-    for _ in range(runs):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return result, statistics.median(times)
+    with Progress("timed runs (after one warm-up)", runs + 1, enabled=progress) as shown:
+        fn()  # warm-up: compiles the kernels
+        shown.advance()
+        for _ in range(runs):
+            start = time.perf_counter()
+            result = fn()
+            times.append(time.perf_counter() - start)
+            shown.advance()
+    return result, times
 
 
 def _options(entry: Entry, args: argparse.Namespace, explained: bool = False) -> dict[str, str]:
@@ -67,44 +90,153 @@ def _options(entry: Entry, args: argparse.Namespace, explained: bool = False) ->
     return {o.name: getattr(args, o.name) for o in entry.options if not explained or o.explained}
 
 
+def _balancer(entry: Entry, args: argparse.Namespace) -> dict[str, str]:
+    """``{"balancer": name}`` when ``--balancer`` was given (checked against the registry, the
+    message listing the valid names), else nothing: the algorithm's default applies."""
+    from operators.balancers import available_balancers, get_balancer
+
+    given = getattr(args, "balancer", None)
+    if given is None or not entry.balanced:
+        return {}
+    try:
+        get_balancer(given)
+    except ValueError:
+        raise CommandError(f"unknown balancer {given!r}; expected one of "
+                           f"{', '.join(available_balancers())} (frontier balancers lists "
+                           "them)") from None
+    return {"balancer": given}
+
+
+def _emit(args: argparse.Namespace, document: dict[str, Any], lines: list[str]) -> None:
+    """Print ``document`` as one JSON document (``--json``) or ``lines`` as text."""
+    if args.json:
+        print(json.dumps(document, indent=2, default=_jsonable))
+    else:
+        print("\n".join(lines))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)
+
+
 def run_algorithm(args: argparse.Namespace) -> int:
     from algorithms import CATALOG
     from frontier.target import resolve_target
 
     entry = CATALOG[args.algorithm]
-    graph = load_graph(args.graph)
-    if not 0 <= args.source < max(graph.num_vertices, 1) or graph.num_vertices == 0:
-        raise CommandError(f"source {args.source} is out of range: the graph has "
-                           f"{graph.num_vertices} vertices")
+    balancer = _balancer(entry, args)
     target = resolve_target(args.target)
+    graph = load_graph(args.graph, args.progress)
+    source = args.source if entry.source else None
+    if entry.source and not 0 <= source < graph.num_vertices:
+        raise CommandError(f"source {args.source} is out of range: the graph has "
+                           f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
     options = _options(entry, args)
-    result, seconds = _median_run(
-        lambda: entry.run(graph, args.source, balancer=args.balancer, target=target, **options),
-        args.runs)
+    inputs = (graph, source) if entry.source else (graph,)
+    result, times = _median_run(lambda: entry.run(*inputs, target=target, **balancer, **options),
+                                args.runs, args.progress)
+    seconds = statistics.median(times)
     edges = result.edges_traversed
-    shown = "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
-    print(f"graph       {args.graph}")
-    print(f"|V|         {graph.num_vertices:,}")
-    print(f"|E|         {graph.num_edges:,} arcs")
-    print(f"target      {target.name}{' (simulator)' if target.simulated else ''}")
-    print(f"balancer    {args.balancer}{shown}")
-    print(f"source      {args.source}")
-    print(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)")
-    print(f"MTEPS       {edges / seconds / 1e6 if seconds > 0 else 0.0:.1f} "
-          f"({edges:,} edges traversed)")
-    for label, value in entry.report(result):
-        print(f"{label:<12}{value}")
-    print(f"iterations  {result.iterations}")
+    mteps = edges / seconds / 1e6 if seconds > 0 else 0.0
+    shown_balancer = balancer.get("balancer", DEFAULT_BALANCER) if entry.balanced else "-"
+    report = entry.report(result)
+    validated = None
     if args.validate:
         try:
-            entry.agrees(graph, args.source, result)
+            entry.check(graph, source, result)
+            validated = True
         except AssertionError as err:
             first = str(err).splitlines()[0] if str(err) else "no detail"
             print(f"frontier: error: {entry.name} disagrees with scipy: {first}",
                   file=sys.stderr)
             return EXIT_WRONG_RESULT
-        print(f"validated   {entry.checks}")
+    shown = "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
+    lines = [f"graph       {args.graph}", f"|V|         {graph.num_vertices:,}",
+             f"|E|         {graph.num_edges:,} arcs",
+             f"target      {target.name}{' (simulator)' if target.simulated else ''}",
+             f"balancer    {shown_balancer}{shown}"]
+    if entry.source:
+        lines.append(f"source      {source}")
+    lines += [f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)",
+              f"MTEPS       {mteps:.1f} ({edges:,} edges traversed)"]
+    lines += [f"{label:<12}{value}" for label, value in report]
+    lines.append(f"iterations  {result.iterations}")
+    if validated:
+        lines.append(f"validated   {entry.checks}")
+    _emit(args, {"command": "run", "algorithm": entry.name, "graph": args.graph,
+                 "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
+                 "directed": graph.directed, "target": target.name,
+                 "simulated": target.simulated,
+                 "balancer": shown_balancer if entry.balanced else None, "options": options,
+                 "source": source, "runs": args.runs, "seconds": times,
+                 "median_seconds": seconds, "edges_traversed": edges, "mteps": mteps,
+                 "iterations": result.iterations, "report": dict(report),
+                 "validated": validated, "checks": entry.checks if validated else None},
+          lines)
     return 0
+
+
+def run_info(args: argparse.Namespace) -> int:
+    from frontier import summary
+    from frontier.target import resolve_target
+
+    target = resolve_target(args.target)
+    graph = load_graph(args.graph, args.progress)
+    out_degrees = graph.out_degrees()
+    degrees = {"out": out_degrees}
+    if graph.directed:
+        degrees["in"] = graph.in_degrees()
+    stats = {k: {**summary.degree_statistics(d), "histogram": summary.degree_histogram(d)}
+             for k, d in degrees.items()}
+    parts = summary.components(graph)
+    diameter, sweeps = _diameter_lower_bound(graph, target, args.sweeps, args.progress)
+    lines = [f"graph       {args.graph}", f"|V|         {graph.num_vertices:,}",
+             f"|E|         {graph.num_edges:,} arcs "
+             f"({'directed' if graph.directed else 'undirected: each edge stored both ways'})",
+             f"weighted    {'yes, ' + str(graph.weights.dtype) if graph.weighted else 'no'}",
+             f"self-loops  {summary.self_loops(graph):,}"]
+    for kind, st in stats.items():
+        lines.append(f"{kind}-degree   min {st['min']}, max {st['max']}, mean {st['mean']:.2f}, "
+                     f"median {st['median']:g}, std {st['std']:.2f}")
+        lines += summary.text_histogram(st["histogram"])
+    strong = f", {parts['strong']:,} strong" if "strong" in parts else ""
+    lines.append(f"components  {parts['weak']:,} weak{strong}; largest "
+                 f"{parts['largest']:,} vertices")
+    lines.append(f"diameter    >= {diameter} (lower bound from {sweeps} BFS sweeps on "
+                 f"{target.name})")
+    _emit(args, {"command": "info", "graph": args.graph, "num_vertices": graph.num_vertices,
+                 "num_edges": graph.num_edges, "directed": graph.directed,
+                 "weighted": graph.weighted, "self_loops": summary.self_loops(graph),
+                 "degrees": stats, "components": parts, "diameter_lower_bound": diameter,
+                 "diameter_sweeps": sweeps, "target": target.name}, lines)
+    return 0
+
+
+def _diameter_lower_bound(graph: Graph, target: Any, sweeps: int, progress: bool
+                          ) -> tuple[int, int]:
+    """The largest BFS distance found by ``sweeps`` BFS runs, each from the vertex farthest from
+    the previous one's source (the double sweep; Magnien, Latapy & Habib), starting at the
+    vertex of largest out-degree: a lower bound on the diameter, often exact on real graphs."""
+    from algorithms import bfs
+
+    if graph.num_vertices == 0:
+        return 0, 0
+    source, best, done = int(np.argmax(graph.out_degrees())), 0, 0
+    with Progress("diameter sweeps", sweeps, enabled=progress) as shown:
+        for _ in range(sweeps):
+            distances = bfs(graph, source, target=target).distances
+            done += 1
+            shown.advance()
+            far = int(distances.max())
+            if far <= best and done > 1:
+                break
+            best = max(best, far)
+            source = int(np.argmax(distances))
+    return best, done
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -114,11 +246,12 @@ def run_demo(args: argparse.Namespace) -> int:
     from frontier.testing import check_bfs
 
     target = resolve_target(args.target)
-    print(f"Frontier demo on target {target.name}"
-          f"{' (simulator)' if target.simulated else ''}")
+    lines = [f"Frontier demo on target {target.name}"
+             f"{' (simulator)' if target.simulated else ''}"]
     path = demo_graph_path()
     cases = [("grid2d(64, 64), road-like", generators.grid2d(64, 64)),
              (f"{path.name} (OpenStreetMap road network, shipped)", load(path))]
+    found = []
     for name, graph in cases:
         source = int(np.argmax(graph.out_degrees()))
         start = time.perf_counter()
@@ -126,10 +259,15 @@ def run_demo(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - start
         check_bfs(graph, source, result.distances, result.predecessors)
         reached = int(np.count_nonzero(result.distances >= 0))
-        print(f"  BFS on {name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs, "
-              f"source {source}: reached {reached:,} in {result.iterations} levels, "
-              f"{seconds * 1e3:.1f} ms (first run, compile included); "
-              "equal to scipy.sparse.csgraph")
+        found.append({"graph": name, "num_vertices": graph.num_vertices,
+                      "num_edges": graph.num_edges, "source": source, "reached": reached,
+                      "levels": result.iterations, "seconds": seconds, "validated": True})
+        lines.append(f"  BFS on {name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} "
+                     f"arcs, source {source}: reached {reached:,} in {result.iterations} "
+                     f"levels, {seconds * 1e3:.1f} ms (first run, compile included); "
+                     "equal to scipy.sparse.csgraph")
+    _emit(args, {"command": "demo", "target": target.name, "simulated": target.simulated,
+                 "cases": found}, lines)
     return 0
 
 
@@ -138,15 +276,32 @@ def run_explain(args: argparse.Namespace) -> int:
     from frontier.target import resolve_target
 
     entry = CATALOG[args.algorithm]
-    print(entry.explain(generators.path(4), resolve_target(args.target), balancer=args.balancer,
-                        **_options(entry, args, explained=True)))
+    options = {**_options(entry, args, explained=True), **_balancer(entry, args)}
+    if entry.balanced and "balancer" not in options:
+        options["balancer"] = DEFAULT_BALANCER
+    target = resolve_target(args.target)
+    source = entry.explain(generators.path(4), target, **options)
+    _emit(args, {"command": "explain", "algorithm": entry.name, "target": target.name,
+                 "options": options, "source": source}, [source])
     return 0
 
 
 def run_balancers(args: argparse.Namespace) -> int:
     from operators import available_balancers
 
-    print("\n".join(available_balancers()))
+    names = available_balancers()
+    _emit(args, {"command": "balancers", "balancers": names}, names)
+    return 0
+
+
+def run_completion(args: argparse.Namespace) -> int:
+    from frontier.completion import script
+
+    text = script(build_parser(), args.shell)
+    if args.json:
+        _emit(args, {"command": "completion", "shell": args.shell, "script": text}, [])
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -164,68 +319,140 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_BAD_INPUT)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from algorithms import CATALOG
+def _output_flags(parser: argparse.ArgumentParser, top: bool = False) -> None:
+    """``--json``, ``--debug`` and ``--progress``, accepted before or after the command (a
+    subcommand's copy does not reset what the top level set)."""
+    default: Any = False if top else argparse.SUPPRESS
+    parser.add_argument("--json", action="store_true", default=default,
+                        help="print one JSON document on stdout instead of text")
+    parser.add_argument("--debug", action="store_true", default=default,
+                        help="show the traceback of an error")
+    parser.add_argument("--progress", action="store_true", default=default,
+                        help="show progress of long work even when stderr is not a terminal")
 
-    parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+
+def _common(entry: Entry) -> argparse.ArgumentParser:
+    """The arguments every algorithm's commands share: its target, its balancer if it takes
+    one, and the output flags."""
+    from operators import available_balancers
 
     common = _Parser(add_help=False)
-    common.add_argument("--balancer", default="thread", help="load balancer (frontier balancers)")
-    common.add_argument("--target", choices=["cuda", "cpu"], default=None,
+    if entry.balanced:
+        balancer = common.add_argument(
+            "--balancer", default=None,
+            help=f"load balancer, one of {', '.join(available_balancers())} "
+                 f"(default: the algorithm's, {DEFAULT_BALANCER})")
+        balancer.completions = available_balancers()  # type: ignore[attr-defined]
+    _target(common)
+    _output_flags(common)
+    return common
+
+
+def _target(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", choices=["cuda", "cpu"], default=None,
                         help="default: cuda when a GPU is usable, else cpu")
+
+
+def _graph_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("graph", help="a graph file (.mtx, .gr, SNAP edge list; .gz too) or a "
+                        "generator spec: " + ", ".join(f.usage for f in
+                                                       generators.SPECS.values()))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from algorithms import CATALOG
+    from frontier import __version__
+    from frontier.completion import SHELLS
+
+    parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"frontier {__version__}")
+    _output_flags(parser, top=True)
+    sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run an algorithm on a graph")
     algorithms = run.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in CATALOG.items():
-        algo = algorithms.add_parser(name, parents=[common], help=entry.description,
+        algo = algorithms.add_parser(name, parents=[_common(entry)], help=entry.description,
                                      description=entry.description)
-        algo.add_argument("graph", help="a graph file (.mtx, .gr, SNAP edge list; .gz too) or "
-                          "a generator spec: " + ", ".join(f.usage for f in
-                                                           generators.SPECS.values()))
-        algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
+        _graph_argument(algo)
+        if entry.source:
+            algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
         _add_options(algo, entry.options)
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
         algo.add_argument("--validate", action="store_true",
                           help=f"check against scipy: {entry.checks}")
         algo.set_defaults(handler=run_algorithm)
 
+    info = sub.add_parser("info", help="describe a graph: sizes, degrees, components, diameter")
+    _graph_argument(info)
+    info.add_argument("--sweeps", type=int, default=4,
+                      help="BFS sweeps of the diameter estimate (default 4)")
+    _target(info)
+    _output_flags(info)
+    info.set_defaults(handler=run_info)
+
     demo = sub.add_parser("demo", help="BFS on a generated and a shipped road graph, validated")
-    demo.add_argument("--target", choices=["cuda", "cpu"], default=None)
+    _target(demo)
+    _output_flags(demo)
     demo.set_defaults(handler=run_demo)
 
     explain = sub.add_parser("explain", help="print the kernel an algorithm's step runs")
     explained = explain.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in CATALOG.items():
-        algo = explained.add_parser(name, parents=[common], help=entry.description,
+        algo = explained.add_parser(name, parents=[_common(entry)], help=entry.description,
                                     description=entry.description)
         _add_options(algo, [o for o in entry.options if o.explained])
         algo.set_defaults(handler=run_explain)
 
     balancers = sub.add_parser("balancers", help="list the load balancers")
+    _output_flags(balancers)
     balancers.set_defaults(handler=run_balancers)
+
+    completion = sub.add_parser("completion", help="print a shell completion script "
+                                "(eval \"$(frontier completion bash)\")")
+    completion.add_argument("shell", choices=SHELLS)
+    _output_flags(completion)
+    completion.set_defaults(handler=run_completion)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from frontier.frontier import FrontierError
-    from frontier.graph import GraphError
-    from frontier.io import GraphFormatError
-    from frontier.target import TargetError
-    from operators.balancers import BalancerError
-
-    args = build_parser().parse_args(argv)
-    if getattr(args, "runs", 1) < 1:
-        print("frontier: error: --runs must be >= 1", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     try:
+        args = build_parser().parse_args(argv)
+        args.progress = args.progress or sys.stderr.isatty()
+        for name in ("runs", "sweeps"):
+            if getattr(args, name, 1) < 1:
+                raise CommandError(f"--{name} must be >= 1")
         return args.handler(args)
+    except KeyboardInterrupt:
+        print("frontier: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except FileNotFoundError as err:
-        print(f"frontier: error: no such file: {err.filename or err}", file=sys.stderr)
-    except (CommandError, generators.SpecError, GraphFormatError, GraphError, FrontierError,
-            TargetError, BalancerError) as err:
-        print(f"frontier: error: {err}", file=sys.stderr)
+        _report(f"no such file: {err.filename or err}", debug)
+    except (CommandError, ValueError, TypeError) as err:
+        # every error class of frontier, operators and algorithms (GraphError, GraphFormatError,
+        # GraphTooLargeError, SpecError, FrontierError, TargetError, BalancerError,
+        # OperatorError, FunctorError, the checks of frontier.validate) is one of these
+        _report(str(err).splitlines()[0] if str(err) else type(err).__name__, debug)
+    except MemoryError:
+        _report("out of memory: the graph or its working arrays do not fit on this machine; "
+                "try a smaller graph", debug)
+    except OSError as err:
+        _report(f"{err.strerror or err}{': ' + str(err.filename) if err.filename else ''}",
+                debug)
+    except Exception as err:  # noqa: BLE001 - a bug: still one line unless --debug
+        first = str(err).splitlines()[0] if str(err) else ""
+        _report(f"internal error: {type(err).__name__}: {first} (run again with --debug for "
+                "the traceback, and report it)", debug)
+        return EXIT_WRONG_RESULT
     return EXIT_BAD_INPUT
+
+
+def _report(message: str, debug: bool) -> None:
+    if debug:
+        traceback.print_exc()
+    print(f"frontier: error: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":

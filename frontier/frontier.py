@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import kernels
+from frontier import kernels, validate
 from frontier.graph import Graph
 from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE
 from frontier.target import Target, resolve_target
@@ -55,6 +55,9 @@ VERTICES = "vertices"
 EDGES = "edges"
 DOMAINS = (VERTICES, EDGES)
 LENGTH_DTYPE = np.int64
+#: The largest element id a frontier holds: queues are int32 (vertex ids are int32 anyway; an
+#: edge frontier of a graph with more arcs than this cannot be made).
+ID_LIMIT = int(np.iinfo(np.int32).max)
 WORD_DTYPE = np.uint32
 
 
@@ -98,6 +101,9 @@ class FrontierPool:
         self.capacity = max(int(capacity), 1)
         self.domain = domain
         self.universe = universe_of(graph, domain)
+        if self.universe > ID_LIMIT:
+            raise FrontierError(f"a frontier of {domain} holds int32 ids, but this graph has "
+                                f"{self.universe:,} {domain} (at most {ID_LIMIT:,})")
         self.num_words = _words_for(self.universe)
         self.lengths = target.zeros(self.SLOTS + 1, LENGTH_DTYPE)
         self._ids: list[Any] = [None] * self.SLOTS
@@ -111,6 +117,7 @@ class FrontierPool:
         self._scratch: dict[str, Any] = {}
         self.placeholder = target.zeros(1, WORD_DTYPE)
         self.placeholder_ids = target.zeros(1, np.int32)
+        self.lost: str | None = None
 
     def ids(self, slot: int) -> Any:
         if self._ids[slot] is None:
@@ -228,6 +235,16 @@ class FrontierPool:
             self._dirty_words[slot] = self._words[slot] is not None
         self._owner[step.clear_slot] = None
 
+    def abandon(self, reason: str) -> None:
+        """Forget every slot after a kernel that owns the whole ring (a fused traversal) failed
+        part-way: every frontier of the pool becomes stale, and ``reason`` says why when one is
+        used; every slot is reset before its next use."""
+        for slot in range(self.SLOTS):
+            self._owner[slot] = None
+            self._clean[slot] = False
+            self._dirty_words[slot] = self._words[slot] is not None
+        self.lost = reason
+
     def end_step(self, step: StepSlots, out_kind: str | None) -> int | None:
         """Record what the launched kernel did; returns the token of the output frontier."""
         self._owner[step.clear_slot] = None
@@ -330,6 +347,7 @@ class Frontier:
     @classmethod
     def _from_ids(cls, graph: Graph, domain: str, values: Any, kind: str,
                   target: str | Target | None, capacity: int | None) -> Frontier:
+        _check_graph(graph)
         _check_kind(kind)
         what = "vertex" if domain == VERTICES else "edge"
         ids = np.asarray(values).reshape(-1)
@@ -343,6 +361,7 @@ class Frontier:
             raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
+        capacity = validate.count("capacity", capacity, low=1)
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
         tgt = resolve_target(target)
@@ -359,6 +378,7 @@ class Frontier:
     @classmethod
     def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None
              ) -> Frontier:
+        _check_graph(graph)
         _check_kind(kind)
         pool = FrontierPool(graph, resolve_target(target), _default_capacity(graph), domain)
         slot, token = kernels.fill(pool, kind)
@@ -394,6 +414,9 @@ class Frontier:
     def check_current(self) -> None:
         """Raise :class:`StaleFrontierError` if the frontier is stale."""
         if not self.is_current():
+            if self.pool.lost is not None:
+                raise StaleFrontierError(f"this {self.kind} frontier of {self.domain} is no "
+                                         f"longer valid: {self.pool.lost}; make it again")
             raise StaleFrontierError(
                 f"this {self.kind} frontier of {self.domain} (slot {self.slot} of its pool) is "
                 "stale: a later ring step on its pool wrote or cleared its slot. Lifetime rule: "
@@ -487,6 +510,11 @@ class Frontier:
     def __repr__(self) -> str:
         state = f"slot {self.slot}" if self.is_current() else "stale"
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
+
+
+def _check_graph(graph: Any) -> None:
+    if not isinstance(graph, Graph):
+        raise FrontierError(f"a frontier of a {type(graph).__name__}; expected a frontier.Graph")
 
 
 def _check_kind(kind: str) -> None:

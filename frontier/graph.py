@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from frontier import validate
+
 if TYPE_CHECKING:
     import scipy.sparse
 
@@ -120,9 +122,7 @@ class Graph:
         top = int(max(s.max(initial=-1), d.max(initial=-1))) + 1
         if num_vertices is None:
             num_vertices = top
-        num_vertices = int(num_vertices)
-        if num_vertices < 0:
-            raise GraphError(f"num_vertices is {num_vertices}; expected a count >= 0")
+        num_vertices = validate.count("num_vertices", num_vertices)
         if s.size and (min(s.min(), d.min()) < 0 or top > num_vertices):
             bad = int(s.min() if s.min() < 0 else d.min() if d.min() < 0 else top - 1)
             raise GraphError(f"vertex id {bad} is out of range; expected 0 <= id < {num_vertices}")

@@ -44,12 +44,18 @@ from operators.functors import as_functor
 __all__ = ["advance", "push_plan", "pull_plan", "edge_plan"]
 
 
-def edge_functors(op: Callable, condition: Callable | None) -> dict[str, Any]:
+EDGE_ARGUMENTS = ("src", "dst", "eid", "weight")
+
+
+def edge_functors(op: Callable, condition: Callable | None, num_state: int | None = None
+                  ) -> dict[str, Any]:
     """The functors of an edge operator by the names kernels call them: ``functor`` and, if
-    given, ``condition``."""
-    found = {"functor": as_functor(op, "advance functor")}
+    given, ``condition`` (their arity checked against ``num_state`` state arguments unless it
+    is None)."""
+    edge, vertex = (None, None) if num_state is None else (EDGE_ARGUMENTS, ("v",))
+    found = {"functor": as_functor(op, "advance functor", edge, num_state or 0)}
     if condition is not None:
-        found["condition"] = as_functor(condition, "condition")
+        found["condition"] = as_functor(condition, "condition", vertex, num_state or 0)
     return found
 
 
@@ -70,7 +76,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     kernels are looked up per call by everything they depend on (the graph only through its
     sizes, which is all a balancer binds to)."""
     check_frontier(graph, frontier, output)
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     target = frontier.target
     key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
            graph.num_vertices, graph.num_edges, graph.weighted, num_state,
@@ -108,7 +114,7 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
                      num_state: int, output: str) -> Plan:
     """The pull kernel for a dense vertex frontier on ``target`` (what :func:`pull_plan` runs),
     looked up per call by what it depends on."""
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     key = (target.name, target.simulated, output, graph.weighted, num_state,
            tuple(functors.items()))
     kernel = _PULL_KERNELS.get(key)
@@ -143,7 +149,7 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
               num_state: int, output: str) -> Plan:
     """The kernel of an advance over an edge frontier: ``op`` once per edge, keep accepted."""
     check_frontier(graph, frontier, output)
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     spec = edge_spec("advance", graph, frontier, output, num_state, functors)
     call = spec.call("functor", f"edge_src[e], dst, e, {spec.weight_of('e')}")
     if spec.condition:

@@ -43,7 +43,7 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
 def compute_plan(graph: Graph, where: Frontier | str | int, fn: Callable, num_state: int,
                  target: str | Target | None) -> tuple[Plan, Target, dict[str, Any]]:
     tgt, kind, domain, io, work = elements(graph, where, target)
-    functor = as_functor(fn, "compute function")
+    functor = as_functor(fn, "compute function", ("i",), num_state)
     spec = KernelSpec("compute", kind, NONE, graph.weighted, num_state, domain=domain,
                       graph_view=functor.wants_graph)
     kernel = build(tgt, ThreadMapped(), spec, {"functor": functor},

@@ -13,13 +13,19 @@ The measure is the frontier's size, which a host loop reads anyway and a fused t
 on the device: push while ``|F| <= |V| / alpha``; once it outgrows that, pull until
 ``|F| < |V| / beta`` and the frontier shrank since the previous step, then push to the end (the
 frontier's peak has passed). The defaults (alpha 64, beta 24) were tuned on rmat and grid graphs
-on an H100 (``bench/do_sweep.py``, docs/performance.md).
+on an H100 (``bench/do_sweep.py``, docs/performance.md). The thresholds belong to ``"auto"``:
+passing ``alpha`` or ``beta`` with ``"push"`` or ``"pull"`` raises ``ValueError`` rather than
+being ignored.
 """
 
 from __future__ import annotations
 
+from frontier import validate
+
 PUSH, PULL, AUTO = "push", "pull", "auto"
 MODES = (PUSH, PULL, AUTO)
+#: The default switching thresholds (see the module docstring).
+ALPHA, BETA = 64.0, 24.0
 
 __all__ = ["Direction", "PUSH", "PULL", "AUTO", "MODES"]
 
@@ -27,15 +33,16 @@ __all__ = ["Direction", "PUSH", "PULL", "AUTO", "MODES"]
 class Direction:
     """A direction mode and, for ``"auto"``, the switching state of one traversal."""
 
-    def __init__(self, mode: str = AUTO, alpha: float = 64.0, beta: float = 24.0) -> None:
-        if mode not in MODES:
+    def __init__(self, mode: str = AUTO, alpha: float | None = None,
+                 beta: float | None = None) -> None:
+        if not isinstance(mode, str) or mode not in MODES:
             raise ValueError(f"direction={mode!r}; expected one of {MODES} or a Direction")
-        for name, value in (("alpha", alpha), ("beta", beta)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise ValueError(f"{name}={value!r}; expected a number > 0")
+        if mode != AUTO:
+            validate.unused(f"direction={mode!r} (the thresholds switch direction='auto' only)",
+                            {"alpha": alpha, "beta": beta})
         self.mode = mode
-        self.alpha = float(alpha)
-        self.beta = float(beta)
+        self.alpha = ALPHA if alpha is None else validate.positive("alpha", alpha)
+        self.beta = BETA if beta is None else validate.positive("beta", beta)
         self.pulling = mode == PULL
         self.past_peak = False
         self._last_size: int | None = None
@@ -46,7 +53,7 @@ class Direction:
         changes; shared for ``"push"`` and ``"pull"``, which have none)."""
         if isinstance(direction, Direction):
             return direction
-        if direction in _FIXED:
+        if isinstance(direction, str) and direction in _FIXED:
             return _FIXED[direction]
         return cls(direction)
 

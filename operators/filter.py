@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from frontier import validate
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, push
@@ -21,7 +22,8 @@ def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int
                 output: str | None, unique: bool) -> Plan:
     out = output or frontier.kind
     check_frontier(graph, frontier, out)
-    functor = as_functor(pred, "filter predicate")
+    validate.flag("unique", unique)
+    functor = as_functor(pred, "filter predicate", ("v",), num_state)
     spec = KernelSpec("filter", frontier.kind, out, graph.weighted, num_state,
                       unique and out == SPARSE and frontier.kind == SPARSE,
                       domain=frontier.domain, graph_view=functor.wants_graph)

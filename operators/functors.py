@@ -68,20 +68,29 @@ class Functor:
         return self._hash
 
 
-def as_functor(fn: Any, role: str = "functor") -> Functor:
-    """``fn`` as a :class:`Functor`; raises :class:`FunctorError` for what cannot be one."""
+def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None = None,
+               num_state: int = 0) -> Functor:
+    """``fn`` as a :class:`Functor`; raises :class:`FunctorError` for what cannot be one.
+
+    With ``arguments`` (the names of what the operator passes before the state, e.g. ``("src",
+    "dst", "eid", "weight")``) and ``num_state``, also checks that ``fn`` can be called with
+    them (and the graph view, if its last parameter is named ``graph``), before anything is
+    compiled. A ``numba.njit`` or ``cuda.jit(device=True)`` function is accepted: its Python
+    function is compiled for the target like any other."""
     if isinstance(fn, Functor):
         return fn
     py_func = getattr(fn, "py_func", None)  # a numba.njit / cuda.jit dispatcher: its Python code
     if py_func is not None and inspect.isfunction(py_func):
         fn = py_func
     if not inspect.isfunction(fn):
-        raise FunctorError(f"{role} {fn!r} is not a plain Python function (a def or a lambda)")
+        raise FunctorError(f"{role} {fn!r} is not a plain Python function: {_HOW}")
     code = fn.__code__
     shape = _SHAPES.get(code)
     if shape is None:
         shape = _shape(code)
         _SHAPES[code] = shape
+    if arguments is not None:
+        _check_arity(fn, shape, role, arguments, num_state)
     reads = _reads(fn, shape[3])
     cached = _RESOLVED.get(fn)
     if cached is not None and len(cached[0]) == len(reads) and all(
@@ -97,6 +106,31 @@ def as_functor(fn: Any, role: str = "functor") -> Functor:
     functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph)
     _RESOLVED[fn] = (reads, functor)
     return functor
+
+
+_HOW = ("pass a def or a lambda (a numba.njit or cuda.jit(device=True) function works too); a "
+        "bound method, a callable object, a functools.partial or a builtin cannot be compiled "
+        "into a kernel: wrap the call in a def and pass data as state arguments")
+
+
+def _check_arity(fn: Callable, shape: tuple, role: str, arguments: tuple[str, ...],
+                 num_state: int) -> None:
+    """Raise unless ``fn`` accepts the operator's ``arguments``, ``num_state`` state values and,
+    if it asks for it, the graph view."""
+    code = fn.__code__
+    given = len(arguments) + num_state + (1 if shape[4] else 0)
+    most = code.co_argcount
+    least = most - len(fn.__defaults__ or ())
+    varargs = bool(code.co_flags & inspect.CO_VARARGS)
+    if least <= given and (varargs or given <= most):
+        return
+    params = ", ".join(code.co_varnames[:most]) + (", *..." if varargs else "")
+    passed = ", ".join(arguments) + "".join(f", s{i}" for i in range(num_state))
+    passed += ", graph" if shape[4] else ""
+    raise FunctorError(
+        f"{role} {shape[1]} ({shape[2]}) takes ({params}) but the operator calls it with "
+        f"{given} arguments ({passed.lstrip(', ')}): {', '.join(arguments)}, then one per "
+        f"state argument ({num_state} given){', then the graph view' if shape[4] else ''}")
 
 
 def _reads(fn: Callable, names: tuple[str, ...]) -> tuple:

@@ -47,7 +47,7 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     if size < graph.num_vertices:
         raise OperatorError(f"out= must be a one-dimensional array of at least |V| = "
                             f"{graph.num_vertices} elements on the target; got {out!r:.80}")
-    functor = as_functor(fn, "neighbour function")
+    functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
     spec = KernelSpec("neighbors", kind, NONE, graph.weighted, num_state, domain=domain,
                       graph_view=functor.wants_graph, csc=edges == "in", variant=f"_{edges}_{op}")
     if edges == "in":

@@ -105,7 +105,7 @@ def reduce_plan(graph: Graph, where: Any, fn: Callable, state: tuple, op: str,
     if op not in REDUCTIONS:
         raise OperatorError(f"op={op!r}; expected one of {REDUCTIONS}")
     tgt, kind, domain, io, work = elements(graph, where, target, "reduce")
-    functor = as_functor(fn, "reduce function")
+    functor = as_functor(fn, "reduce function", ("i",), len(state))
     dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)
     spec = KernelSpec("reduce", kind, NONE, graph.weighted, len(state), domain=domain,
                       graph_view=functor.wants_graph, variant=f"_{op}")

@@ -23,6 +23,15 @@ Which steps run where:
 
 Push steps keep the input frontier's form (queue or bitmap); pull steps read and produce
 bitmaps, converted back to the input's form for the next push phase.
+
+Errors. A fused phase stops at the first step whose output overflowed the sparse queue (the
+pool's overflow flag, tested on the device with the frontier's length) and the traversal raises
+:class:`frontier.FrontierOverflowError`; it never goes on reading a truncated frontier. A fused
+phase that fails part-way (a functor raised) leaves every frontier of the pool stale (its steps
+have reused all three slots): a retry raises :class:`frontier.StaleFrontierError` saying so,
+instead of reading a half-written slot; a host-loop step that fails leaves the ring as it was
+before that step (:func:`operators.common.run_step`). What the functor wrote into the state
+arrays before the failure stays written.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import validate
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot
@@ -68,9 +78,13 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     """The persistent kernel running push steps of ``balancer`` until the frontier is empty,
     ``max_steps`` ran or it holds more than ``stop_above`` elements."""
     kind = frontier.kind
-    functors = edge_functors(op, condition)
+    functors = edge_functors(op, condition, num_state)
     spec = edge_spec("traverse", graph, frontier, kind, num_state, functors)
-    step = ("if lens[in_slot] == 0 or lens[in_slot] > stop_above:\n    break\n"
+    # Stop on an overflowed input (a queue longer than its buffer): every thread tests the same
+    # length, which no thread changes during the step, so all of them leave the loop together.
+    overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
+    step = (f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}:\n"
+            "    break\n"
             "out_slot = (in_slot + 1) % 3\n"
             "clear_slot = (in_slot + 2) % 3\n"
             + _slot_select("in_ids", "ids", "in_slot") + _slot_select("out_ids", "ids", "out_slot")
@@ -108,7 +122,12 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
     grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
-    kernel.launch(target, grid, args, cooperative=True)
+    try:
+        kernel.launch(target, grid, args, cooperative=True)
+    except BaseException:
+        pool.abandon("a fused traverse on its pool failed part-way (its steps reuse every slot, "
+                     "so the frontiers it started from are lost)")
+        raise
     steps = int(target.read_scalar(io["steps_out"], 0))
     lengths = pool.read_lengths()
     final = (frontier.slot + steps) % pool.SLOTS
@@ -134,11 +153,14 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         raise OperatorError("traverse runs over vertex frontiers; advance an edge frontier "
                             "with advance")
     unbounded = int(np.iinfo(np.int64).max)
-    max_steps = unbounded if max_steps is None else max_steps
-    stop_above = unbounded if stop_above is None else stop_above
-    if max_steps < 0:
-        raise OperatorError(f"max_steps={max_steps}; expected >= 0")
+    max_steps = unbounded if max_steps is None else validate.count("max_steps", max_steps)
+    stop_above = (unbounded if stop_above is None
+                  else validate.count("stop_above", stop_above, low=1))
+    if blocks is not None:
+        validate.count("blocks", blocks, low=1)
+    validate.flag("fused", fused)
     plan = Direction.of(direction)
+    edge_functors(op, condition, len(state))  # a functor that cannot take the state fails now
     bal = for_target(frontier.target, get_balancer(balancer), graph)
     push_kind = frontier.kind
     n = graph.num_vertices

@@ -28,7 +28,8 @@ def test_bfs_distances_and_tree_match_scipy(target, kind, fused, case):
 @given(case=graphs_with_source())
 def test_bottom_up_and_direction_optimizing_bfs_match_scipy(target, direction, case):
     graph, source = case
-    result = bfs(graph, source, target=target, direction=direction, alpha=4, beta=8)
+    thresholds = {"alpha": 4, "beta": 8} if direction == "auto" else {}
+    result = bfs(graph, source, target=target, direction=direction, **thresholds)
     check_bfs(graph, source, result.distances, result.predecessors)
 
 

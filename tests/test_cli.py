@@ -93,6 +93,30 @@ def test_a_new_catalog_entry_is_a_command_with_its_options(capsys, monkeypatch):
     assert run_cli(capsys, "explain", "fake", "--colour", "blue")[1] == "blue kernel\n"
 
 
+def test_an_entry_without_source_or_balancer_offers_neither(capsys, monkeypatch):
+    seen = {}
+
+    def run(graph, target):
+        seen["run"] = graph.num_vertices
+        return CATALOG["bfs"].run(graph, 0, target=target)
+
+    def agrees(graph, result):
+        seen["agrees"] = graph.num_vertices
+
+    entry = Entry("whole", "a whole-graph algorithm", run, lambda graph: None, agrees, "it agrees",
+                  lambda result: [], lambda graph, target: "# --- whole\ndef k(): pass",
+                  source=False, balanced=False)
+    monkeypatch.setitem(CATALOG, "whole", entry)
+    code, out, err = run_cli(capsys, "run", "whole", "path:5", "--target", "cpu", "--runs", "1",
+                             "--validate")
+    assert code == 0, err
+    assert seen == {"run": 5, "agrees": 5} and "source" not in out
+    assert "balancer    -" in out
+    for refused in (["--source", "1"], ["--balancer", "warp"]):
+        assert run_cli(capsys, "run", "whole", "path:5", *refused)[0] == 2
+    assert run_cli(capsys, "explain", "whole", "--target", "cpu")[0] == 0
+
+
 def test_a_result_that_disagrees_with_scipy_is_one_line_and_exit_1(capsys, monkeypatch):
     def disagree(graph, source, result):
         raise AssertionError("vertex 3: distance 2, expected 1\nmore detail")

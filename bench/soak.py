@@ -1,0 +1,220 @@
+"""Soak test: random graphs x every algorithm x every balancer x every target, each result
+compared with the algorithm's independent reference (issue 9, item 8).
+
+``python -m bench.soak --cases 10000 --targets cpu --csv soak-cpu.csv``
+
+Graphs come from the public Hypothesis strategies of :mod:`frontier.testing` (isolated vertices,
+self-loops, multi-edges, hubs, several components, empty-edged and one-vertex graphs, directed and
+undirected, weighted or not), with a source drawn the same way (any vertex, the hub, an isolated
+one). Each graph runs every entry of :data:`algorithms.CATALOG` with every balancer of
+``operators.available_balancers()`` (once for an entry with ``balanced=False``) on every target
+given, with each of the entry's options drawn at random from its choices; the result goes to the
+entry's ``check`` (its ``agrees``: the reference comparison of the tests). A *case* is one such
+run. Outcomes:
+
+* ``ok`` — the result equals the reference;
+* ``mismatch`` — the check raised AssertionError: a wrong answer;
+* ``refused`` — the algorithm refused the drawn combination of arguments before any work (a
+  ValueError from argument validation naming an argument the mode would ignore, e.g. a
+  balancer with ``direction="pull"``): counted apart, neither a case nor an error;
+* ``error:<Type>`` — anything else raised while running.
+
+It prints the counts (cases, mismatches, refusals, errors by kind) and, with ``--csv``, writes one
+row per case (for failures, the graph's arcs too, so a case can be replayed). The exit status is
+1 when there was any mismatch or error. ``--time-limit`` stops drawing new graphs after that many
+seconds; ``--seed`` makes the run reproducible. On the cpu target every balancer runs the same
+sequential loop (balancers spread work over GPU threads), so the balancer dimension matters on
+``cuda`` (a GPU, or the simulator with ``NUMBA_ENABLE_CUDASIM=1``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from algorithms import CATALOG
+from algorithms.catalog import Entry
+from frontier.graph import Graph
+from frontier.target import cuda_usable, resolve_target
+from operators import available_balancers
+
+FIELDS = ("case", "target", "algorithm", "balancer", "options", "num_vertices", "num_edges",
+          "directed", "weighted", "source", "outcome", "message", "seconds", "arcs")
+
+
+@dataclass
+class Soak:
+    """The plan of a soak run and what it has found so far."""
+
+    targets: list[str]
+    algorithms: list[str]
+    balancers: list[str]
+    cases: int
+    time_limit: float | None
+    rng: random.Random
+    writer: Any = None
+    outcomes: Counter = field(default_factory=Counter)
+    messages: dict[str, str] = field(default_factory=dict)
+    done: int = 0
+    graphs: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def finished(self) -> bool:
+        late = (self.time_limit is not None
+                and time.perf_counter() - self.started > self.time_limit)
+        return self.done >= self.cases or late
+
+    def run_graph(self, graph: Graph, source: int) -> None:
+        """Every case of one graph."""
+        if self.finished():
+            return
+        self.graphs += 1
+        for target in self.targets:
+            for name in self.algorithms:
+                entry = CATALOG[name]
+                for balancer in self.balancers if entry.balanced else [None]:
+                    self.run_case(graph, source, target, entry, balancer)
+
+    def run_case(self, graph: Graph, source: int, target: str, entry: Entry,
+                 balancer: str | None) -> None:
+        options = {o.name: self.rng.choice(o.choices) for o in entry.options}
+        given = source if entry.source else None
+        start = time.perf_counter()
+        outcome, message = "ok", ""
+        try:
+            result = entry.invoke(graph, given, balancer=balancer, target=target, **options)
+        except (ValueError, TypeError) as err:
+            outcome, message = ("refused" if _refusal(err) else f"error:{type(err).__name__}",
+                                str(err))
+        except Exception as err:  # noqa: BLE001 - every failure is counted, none stops the soak
+            outcome, message = f"error:{type(err).__name__}", str(err)
+        else:
+            try:
+                entry.check(graph, given, result)
+            except AssertionError as err:
+                outcome, message = "mismatch", str(err)
+        seconds = time.perf_counter() - start
+        self.done += outcome != "refused"  # a refusal checks nothing: it is not a case
+        self.outcomes[outcome] += 1
+        first = message.splitlines()[0] if message else ""
+        if outcome != "ok":
+            self.messages.setdefault(f"{outcome} ({entry.name})", first)
+        if self.writer is not None:
+            failed = outcome not in ("ok", "refused")
+            coo = graph.coo() if failed else None
+            self.writer.writerow({
+                "case": self.done if outcome != "refused" else "", "target": target,
+                "algorithm": entry.name,
+                "balancer": balancer or "", "options": json.dumps(options),
+                "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
+                "directed": graph.directed, "weighted": graph.weighted, "source": given,
+                "outcome": outcome, "message": first[:300], "seconds": f"{seconds:.6f}",
+                "arcs": json.dumps([coo.src.tolist(), coo.dst.tolist()]) if coo else ""})
+
+
+def _refusal(err: BaseException) -> bool:
+    """Whether ``err`` is argument validation refusing the drawn combination (raised before any
+    work, with the argument named) rather than a failure while running."""
+    text = str(err)
+    return "has no effect with" in text or "have no effect with" in text
+
+
+def drive(soak: Soak, seed: int, max_vertices: int, max_edges: int) -> None:
+    """Draw graphs from the public strategies until the soak has its cases or its time."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
+
+    from frontier.testing import graphs_with_source
+
+    cases = st.booleans().flatmap(lambda weighted: graphs_with_source(
+        max_vertices=max_vertices, max_edges=max_edges, weighted=weighted))
+    per_graph = len(soak.targets) * sum(len(soak.balancers) if CATALOG[n].balanced else 1
+                                        for n in soak.algorithms)
+    while not soak.finished():
+        @hypothesis_seed(seed + soak.graphs)
+        @settings(max_examples=max(1, (soak.cases - soak.done) // per_graph + 1), database=None,
+                  deadline=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(case=cases)
+        def batch(case: tuple[Graph, int]) -> None:
+            soak.run_graph(*case)
+
+        batch()
+
+
+def report(soak: Soak, out: Any = None) -> None:
+    out = out or sys.stdout
+    seconds = time.perf_counter() - soak.started
+    errors = {k: v for k, v in soak.outcomes.items() if k.startswith("error:")}
+    print(f"cases       {soak.done:,} on {soak.graphs:,} graphs in {seconds:.0f} s "
+          f"(targets {', '.join(soak.targets)}; algorithms {', '.join(soak.algorithms)}; "
+          f"{len(soak.balancers)} balancers)", file=out)
+    print(f"ok          {soak.outcomes['ok']:,}", file=out)
+    print(f"mismatches  {soak.outcomes['mismatch']:,}", file=out)
+    print(f"refused     {soak.outcomes['refused']:,} (argument combinations the algorithm "
+          "refuses before any work)", file=out)
+    print(f"errors      {sum(errors.values()):,}"
+          + "".join(f"; {k[6:]} {v:,}" for k, v in sorted(errors.items())), file=out)
+    for kind, message in sorted(soak.messages.items()):
+        print(f"  first {kind}: {message[:200]}", file=out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split(
+        "\n")[0])
+    parser.add_argument("--cases", type=int, default=1000, help="runs to make (default 1000)")
+    parser.add_argument("--targets", default=None,
+                        help="comma-separated: cpu, cuda (default: every usable one)")
+    parser.add_argument("--algorithms", default=",".join(CATALOG), help="comma-separated")
+    parser.add_argument("--balancers", default=",".join(available_balancers()),
+                        help="comma-separated")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds after which no new graph is drawn")
+    parser.add_argument("--max-vertices", type=int, default=40)
+    parser.add_argument("--max-edges", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--csv", type=Path, default=None, help="write one row per case")
+    args = parser.parse_args(argv)
+
+    targets = (args.targets.split(",") if args.targets
+               else ["cpu"] + (["cuda"] if cuda_usable() else []))
+    for name in targets:
+        resolve_target(name)  # an unusable target fails here, before any case
+    algorithms = args.algorithms.split(",")
+    unknown = sorted(set(algorithms) - set(CATALOG))
+    if unknown:
+        parser.error(f"unknown algorithms {unknown}; expected some of {sorted(CATALOG)}")
+    balancers = args.balancers.split(",")
+    wrong = sorted(set(b.partition(":")[0] for b in balancers) - set(available_balancers()))
+    if wrong:
+        parser.error(f"unknown balancers {wrong}; expected some of {available_balancers()}")
+    soak = Soak(targets, algorithms, balancers, args.cases, args.time_limit,
+                random.Random(args.seed))
+    if args.csv is not None:
+        handle = args.csv.open("w", newline="")
+        soak.writer = csv.DictWriter(handle, FIELDS)
+        soak.writer.writeheader()
+    try:
+        drive(soak, args.seed, args.max_vertices, args.max_edges)
+    except KeyboardInterrupt:
+        print("interrupted; the counts so far:", file=sys.stderr)
+    finally:
+        if args.csv is not None:
+            handle.close()
+    report(soak)
+    failed = soak.outcomes["mismatch"] + sum(v for k, v in soak.outcomes.items()
+                                             if k.startswith("error:"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

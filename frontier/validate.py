@@ -1,0 +1,123 @@
+"""Argument checks shared by every public entry point, in the style of scipy.sparse.csgraph: each
+argument is checked before any work is done (no allocation, no compilation, no launch), and a bad
+one raises at once with what was given, where, and what was expected.
+
+The helpers, for algorithms and operators to reuse (each returns the checked value, converted):
+
+* :func:`count` — a non-negative integer (``num_vertices``, ``max_steps``, ``capacity``):
+  Python and NumPy integers are accepted, ``3.7``, ``3.0``, ``True`` and strings are not;
+* :func:`positive` — a finite number > 0 (thresholds such as ``alpha``, ``beta``, a tolerance,
+  a damping factor's complement);
+* :func:`fraction` — a finite number in an interval (``damping=0.85``: ``0 < x < 1``);
+* :func:`flag` — a ``bool`` (``fused``, ``unique``, ``directed``; not ``"yes"`` nor ``1``);
+* :func:`one_of` — a name among the valid ones, listed in the message (``direction``,
+  ``frontier`` kind, ``method``, ``op``); registries pass their own names (balancers come from
+  ``operators.available_balancers()``);
+* :func:`vertex` — a vertex id of a graph (``source``): an integer in ``0 .. |V|-1``, any
+  integer dtype (``np.uint64`` included) when the value fits;
+* :func:`vertices` — an array of vertex ids (``sources``), converted to int64 losslessly;
+* :func:`unused` — refuse arguments the chosen mode would ignore (``alpha`` with
+  ``direction="push"``): an argument that is accepted and then ignored hides a mistake, so it
+  raises instead.
+
+Every check raises ``TypeError`` for a value of the wrong kind and ``ValueError`` for a value of
+the right kind out of range (the scipy convention), with the argument's name in the message.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+__all__ = ["count", "positive", "fraction", "flag", "one_of", "vertex", "vertices", "unused"]
+
+
+def count(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int with ``low <= value <= high`` (``high`` None: no upper bound)."""
+    bounds = f"{low} <= {name}" + ("" if high is None else f" <= {high}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise TypeError(f"{name}={value!r}; expected an integer, {bounds}")
+    v = int(value)
+    if v < low or (high is not None and v > high):
+        raise ValueError(f"{name}={v}; expected {bounds}")
+    return v
+
+
+def positive(name: str, value: Any) -> float:
+    """``value`` as a float, finite and > 0."""
+    return fraction(name, value, 0.0, math.inf, closed=False)
+
+
+def fraction(name: str, value: Any, low: float, high: float, *, closed: bool = False) -> float:
+    """``value`` as a finite float with ``low < value < high`` (``<=`` on both sides when
+    ``closed``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise TypeError(f"{name}={value!r}; expected a number")
+    v = float(value)
+    inside = low <= v <= high if closed else low < v < high
+    if not math.isfinite(v) or not inside:
+        rel = "<=" if closed else "<"
+        expected = (f"a finite number > {low:g}" if high == math.inf
+                    else f"a finite number with {low:g} {rel} {name} {rel} {high:g}")
+        raise ValueError(f"{name}={value!r}; expected {expected}")
+    return v
+
+
+def flag(name: str, value: Any) -> bool:
+    """``value`` if it is a bool (NumPy's included)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}={value!r}; expected True or False")
+    return bool(value)
+
+
+def one_of(name: str, value: Any, valid: Iterable[str], what: str | None = None) -> str:
+    """``value`` if it is one of the names ``valid``; the message lists them."""
+    names = tuple(valid)
+    if not isinstance(value, str) or value not in names:
+        raise ValueError(f"unknown {what or name} {value!r}; expected one of "
+                         f"{', '.join(repr(n) for n in names)}")
+    return value
+
+
+def vertex(name: str, value: Any, num_vertices: int) -> int:
+    """``value`` as a vertex id ``0 <= value < num_vertices`` (any integer type)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise TypeError(f"{name}={value!r}; expected a vertex id (an integer)")
+    v = int(value)
+    if not 0 <= v < num_vertices:
+        ids = f"ids 0..{num_vertices - 1}" if num_vertices else "no vertex ids"
+        raise ValueError(f"{name} {v} is out of range; the graph has {num_vertices} "
+                         f"vertices ({ids})")
+    return v
+
+
+def vertices(name: str, values: Any, num_vertices: int) -> np.ndarray:
+    """``values`` as a 1-D int64 array of vertex ids in ``0 .. num_vertices-1``; integer dtypes
+    are converted when every value fits (uint64 included), anything else raises."""
+    a = np.asarray(values)
+    if a.ndim > 1:
+        raise ValueError(f"{name} has {a.ndim} dimensions; expected a 1-D list of vertex ids")
+    a = a.reshape(-1)
+    if a.size == 0:
+        return a.astype(np.int64)
+    if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
+    low, high = int(a.min()), int(a.max())
+    if low < 0 or high >= num_vertices:
+        bad = low if low < 0 else high
+        raise ValueError(f"{name} holds {bad}, out of range; expected 0 <= id < {num_vertices}")
+    return a.astype(np.int64)
+
+
+def unused(mode: str, given: Mapping[str, Any]) -> None:
+    """Raise if any argument of ``given`` (name -> value, None meaning "not given") was passed
+    although ``mode`` ignores it."""
+    passed = [n for n, v in given.items() if v is not None]
+    if passed:
+        names = " and ".join(passed)
+        raise ValueError(f"{names} {'has' if len(passed) == 1 else 'have'} no effect with "
+                         f"{mode}; leave {'it' if len(passed) == 1 else 'them'} out")

@@ -1,0 +1,196 @@
+"""The command line's contract with its users (issue 9 item 7, issue 13 item 4): ``--version``;
+every user error one line on stderr and exit 2, a traceback only with ``--debug``; Ctrl-C exit 130
+without a traceback; ``--json`` on every command; ``info``; shell completion; progress on long
+work; errors that suggest the fix."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import frontier
+from algorithms import CATALOG
+from algorithms.catalog import Entry
+from frontier import progress
+from frontier.cli import build_parser, main
+from frontier.completion import script
+from operators import available_balancers
+
+
+def run_cli(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exit:  # --version, --help
+        code = exit.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version_prints_the_package_version(capsys):
+    code, out, _ = run_cli(capsys, "--version")
+    assert code == 0 and out.strip() == f"frontier {frontier.__version__}"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["run", "bfs", "rmat:6", "--balancer", "nosuch"], "two_phase"),
+    (["run", "bfs", "rmat:6", "--direction", "pull", "--balancer", "warp", "--target", "cpu"],
+     "balancer has no effect with direction='pull'"),
+    (["run", "bfs", "rmat:6", "--source", "99999999"], "source 99999999 is out of range"),
+    (["run", "bfs", "rmat:6", "--source", "x"], "invalid int value"),
+    (["run", "bfs", "gnm:10:1000"], "gnm"),
+    (["info", "/no/such/file.mtx"], "no such file"),
+    (["info", "rmat:6", "--sweeps", "0"], "--sweeps must be >= 1"),
+    (["completion", "tcsh"], "invalid choice"),
+])
+def test_user_errors_are_one_line_and_exit_2(capsys, argv, words):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2, err
+    assert err.startswith("frontier: error:") and words in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_an_unknown_balancer_lists_every_valid_name(capsys):
+    _, _, err = run_cli(capsys, "run", "bfs", "rmat:6", "--balancer", "nosuch")
+    assert all(name in err for name in available_balancers())
+
+
+def raising_entry(error: BaseException) -> Entry:
+    def run(graph, source, **options):
+        raise error
+
+    bfs = CATALOG["bfs"]
+    return Entry("broken", "raises", run, bfs.scipy, bfs.agrees, bfs.checks, bfs.report,
+                 bfs.explain)
+
+
+@pytest.mark.parametrize("error, code, words", [
+    (MemoryError(), 2, "out of memory"),
+    (frontier.GraphError("too big"), 2, "too big"),
+    (RuntimeError("a bug\nsecond line"), 1, "internal error: RuntimeError: a bug (run again "
+                                            "with --debug"),
+])
+def test_errors_from_deep_inside_are_one_line_without_a_traceback(capsys, monkeypatch, error,
+                                                                  code, words):
+    monkeypatch.setitem(CATALOG, "broken", raising_entry(error))
+    got, _, err = run_cli(capsys, "run", "broken", "path:3", "--target", "cpu")
+    assert got == code and words in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_debug_shows_the_traceback(capsys, monkeypatch):
+    monkeypatch.setitem(CATALOG, "broken", raising_entry(RuntimeError("a bug")))
+    code, _, err = run_cli(capsys, "run", "broken", "path:3", "--target", "cpu", "--debug")
+    assert code == 1 and "Traceback" in err and err.rstrip().endswith("and report it)")
+
+
+def test_an_interrupt_exits_130_without_a_traceback(capsys, monkeypatch):
+    monkeypatch.setitem(CATALOG, "broken", raising_entry(KeyboardInterrupt()))
+    code, _, err = run_cli(capsys, "run", "broken", "path:3", "--target", "cpu")
+    assert code == 130 and err == "frontier: interrupted\n"
+
+
+def test_ctrl_c_on_a_running_command_exits_130_without_a_traceback():
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    proc = subprocess.Popen([sys.executable, "-m", "frontier.cli", "run", "bfs", "grid:200x200",
+                             "--target", "cpu", "--runs", "1000000"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # imports, graph, compilation: well into the timed runs
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip() == "frontier: interrupted"
+
+
+JSON_COMMANDS = [
+    ["run", "bfs", "rmat:6", "--target", "cpu", "--runs", "1", "--validate"],
+    ["info", "rmat:6", "--target", "cpu"],
+    ["explain", "bfs", "--target", "cpu"],
+    ["balancers"],
+    ["completion", "bash"],
+    *[["run", name, "grid:4x5", "--target", "cpu", "--runs", "1"] for name in CATALOG],
+]
+
+
+@pytest.mark.parametrize("argv", JSON_COMMANDS, ids=lambda a: "-".join(a[:2]))
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_every_command_prints_one_json_document_with_json(capsys, argv, where):
+    full = [*argv, "--json"] if where == "after" else ["--json", *argv]
+    code, out, err = run_cli(capsys, *full)
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["command"] == argv[0]
+
+
+def test_run_json_carries_the_measurement_and_the_validation(capsys):
+    _, out, _ = run_cli(capsys, "run", "bfs", "grid:4x5", "--target", "cpu", "--runs", "2",
+                        "--validate", "--json")
+    doc = json.loads(out)
+    assert doc["num_vertices"] == 20 and doc["source"] == 0 and len(doc["seconds"]) == 2
+    assert doc["validated"] is True and doc["report"]["reached"] == "20 vertices"
+    assert doc["balancer"] == "thread" and doc["iterations"] == 8
+
+
+def test_info_reports_sizes_degrees_components_and_a_diameter_bound(capsys):
+    code, out, _ = run_cli(capsys, "info", "grid:4x5", "--target", "cpu")
+    assert code == 0
+    for line in ("|V|         20", "|E|         62 arcs", "out-degree   min 2, max 4",
+                 "components  1 weak; largest 20 vertices", "diameter    >= 7"):
+        assert line in out
+    _, out, _ = run_cli(capsys, "info", "grid:4x5", "--target", "cpu", "--json")
+    doc = json.loads(out)
+    assert doc["diameter_lower_bound"] == 7 and doc["components"]["weak"] == 1
+    assert sum(b["count"] for b in doc["degrees"]["out"]["histogram"]) == 20
+
+
+def test_info_on_a_directed_graph_reports_in_degrees_and_strong_components(capsys, tmp_path):
+    edges = tmp_path / "g.txt"
+    edges.write_text("0 1\n1 2\n2 0\n3 4\n")
+    code, out, err = run_cli(capsys, "info", str(edges), "--target", "cpu", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    if doc["directed"]:
+        assert "in" in doc["degrees"] and doc["components"]["strong"] == 3
+    assert doc["components"]["weak"] == 2
+
+
+def complete(line: str) -> list[str]:
+    """What the bash completion script offers for the last word of ``line``."""
+    words = line.split(" ")
+    program = (script(build_parser(), "bash")
+               + f"COMP_WORDS=({' '.join(repr(w) for w in words)})\n"
+               + f"COMP_CWORD={len(words) - 1}\n_frontier_complete\n"
+               + 'printf "%s\\n" "${COMPREPLY[@]}"\n')
+    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def test_bash_completion_offers_commands_algorithms_options_and_balancers():
+    assert {"run", "info", "explain", "completion"} <= set(complete("frontier "))
+    assert set(complete("frontier run ")) >= set(CATALOG)
+    assert "--balancer" in complete("frontier run bfs rmat:6 --b")
+    assert complete("frontier run bfs rmat:6 --balancer ") == available_balancers()
+    assert complete("frontier run bfs rmat:6 --target c") == ["cuda", "cpu"]
+
+
+def test_zsh_completion_runs_the_bash_script_through_bashcompinit():
+    assert script(build_parser(), "zsh").startswith("autoload -U +X bashcompinit")
+
+
+def test_progress_is_silent_for_short_work_and_reports_long_work(monkeypatch):
+    monkeypatch.setattr(progress, "_rich_bar", lambda *args: None)
+    stream = io.StringIO()
+    with progress.Progress("quick", enabled=True, stream=stream, delay=5):
+        pass
+    assert stream.getvalue() == ""
+    with progress.Progress("sweeps", 3, enabled=True, stream=stream, delay=0.05) as shown:
+        shown.advance()
+        time.sleep(0.3)
+    assert stream.getvalue().startswith("frontier: sweeps 1/3 (0 s)")
+    assert stream.getvalue().rstrip().endswith("done")

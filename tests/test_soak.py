@@ -1,0 +1,51 @@
+"""The soak script counts what it finds: cases, mismatches, refusals, errors by kind, a CSV row
+per case, and exit status 1 on any mismatch or error (issue 9, item 8)."""
+
+from __future__ import annotations
+
+import csv
+
+from algorithms import CATALOG
+from algorithms.catalog import Entry
+from bench import soak
+
+
+def test_a_small_soak_on_cpu_finds_no_mismatch_and_writes_every_case(capsys, tmp_path):
+    table = tmp_path / "soak.csv"
+    code = soak.main(["--cases", "24", "--targets", "cpu", "--balancers", "thread,warp",
+                      "--csv", str(table), "--seed", "3"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "mismatches  0" in out and "errors      0" in out
+    rows = list(csv.DictReader(table.open()))
+    checked = [r for r in rows if r["outcome"] != "refused"]
+    assert len(checked) >= 24 and {r["outcome"] for r in checked} == {"ok"}
+    assert {r["algorithm"] for r in rows} == set(CATALOG)
+
+
+def wrong_entry(agrees, run=None) -> Entry:
+    bfs = CATALOG["bfs"]
+    return Entry("wrong", "a BFS whose check fails", run or bfs.run, bfs.scipy, agrees,
+                 bfs.checks, bfs.report, bfs.explain)
+
+
+def disagree(graph, source, result):
+    raise AssertionError("vertex 0: distance 1, expected 0")
+
+
+def crash(graph, source, **options):
+    raise RuntimeError("kernel failed")
+
+
+def test_mismatches_and_errors_are_counted_by_kind_and_fail_the_run(capsys, monkeypatch,
+                                                                    tmp_path):
+    monkeypatch.setitem(CATALOG, "wrong", wrong_entry(disagree))
+    monkeypatch.setitem(CATALOG, "crash", wrong_entry(disagree, crash))
+    table = tmp_path / "soak.csv"
+    code = soak.main(["--cases", "8", "--targets", "cpu", "--algorithms", "wrong,crash",
+                      "--balancers", "thread,warp", "--csv", str(table)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "mismatches  4" in out and "errors      4; RuntimeError 4" in out
+    failed = [r for r in csv.DictReader(table.open()) if r["outcome"] == "mismatch"]
+    assert failed and failed[0]["arcs"].startswith("[[")  # the graph, to replay the case

@@ -41,9 +41,9 @@ from frontier import Frontier, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, filter  # noqa: A004
+from operators import Direction, LoadBalancer, advance, filter  # noqa: A004
 from operators.distributed import run_partitions
-from operators.exchange import any_left, exchange, refresh
+from operators.exchange import any_left, exchange, gather, refresh
 
 __all__ = ["bfs", "sssp_arrays", "components_arrays", "RankResult"]
 
@@ -88,16 +88,17 @@ class _Steps:
     def doing(self, what: str) -> None:
         self.comm.doing = f"{self.name} step {len(self.step_bytes)}: {what}"
 
-    def more(self, frontier: Frontier) -> bool:
-        """Close the step just run and say whether any partition has a frontier left."""
+    def left(self, frontier: Frontier) -> int:
+        """Close the step just run; the number of frontier elements all partitions have left."""
         self.doing("counting the frontiers (all-reduce)")
-        left = any_left(self.comm, frontier) > 0
+        count = any_left(self.comm, frontier)
+        left = count > 0
         now = time.perf_counter()
         if self._time != self.start or not left:
             self.step_bytes.append(self.comm.sent_bytes - self._bytes)
             self.step_seconds.append(now - self._time)
         self._bytes, self._time = self.comm.sent_bytes, now
-        return left
+        return count
 
     def result(self, *arrays: np.ndarray) -> RankResult:
         return RankResult(arrays, len(self.step_bytes), self.step_bytes, self.step_seconds,
@@ -128,18 +129,25 @@ def _propagate(piece: Piece, comm: Communicator, steps: _Steps, f: Frontier, op:
     their owners (into ``inboxes``), ``merge(v, *merge_state(step))`` on the received ones, the
     owned reached and merged vertices the next frontier (without repeats if ``unique``)."""
     g = graph if graph is not None else piece.graph
-    kind = f.kind
-    while steps.more(f):
-        step = len(steps.step_bytes)
-        steps.doing("advance")
-        out = advance(g, f, op, *state, condition=condition, balancer=balancer, output=kind)
-        if unique:
-            out = filter(g, out, everywhere, unique=True)
-        steps.doing("exchange of the reached remote vertices")
-        got = exchange(piece, comm, out, sends, inboxes)
-        steps.doing("merging the received vertices")
-        taken = filter(g, got, merge, *merge_state(step))
-        f = filter(g, out, owned, piece.lo, piece.hi).union(taken, unique=unique)
+    while steps.left(f):
+        f = _push_step(piece, comm, steps, g, f, op, state, sends, inboxes, merge,
+                       merge_state, condition, balancer, unique)
+
+
+def _push_step(piece: Piece, comm: Communicator, steps: _Steps, g: Any, f: Frontier, op: Any,
+               state: tuple, sends: Any, inboxes: Any, merge: Any, merge_state: Any,
+               condition: Any, balancer: str | LoadBalancer, unique: bool) -> Frontier:
+    """One step of :func:`_propagate`; returns the next frontier."""
+    step = len(steps.step_bytes)
+    steps.doing("advance")
+    out = advance(g, f, op, *state, condition=condition, balancer=balancer, output=f.kind)
+    if unique:
+        out = filter(g, out, everywhere, unique=True)
+    steps.doing("exchange of the reached remote vertices")
+    got = exchange(piece, comm, out, sends, inboxes)
+    steps.doing("merging the received vertices")
+    taken = filter(g, got, merge, *merge_state(step))
+    return filter(g, out, owned, piece.lo, piece.hi).union(taken, unique=unique)
 
 
 # BFS ------------------------------------------------------------------------------------------
@@ -153,8 +161,23 @@ def claim(v: int, distances: np.ndarray, predecessors: np.ndarray, inbox: np.nda
     return False
 
 
+def claim_from(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
+               predecessors: np.ndarray, level: int) -> bool:
+    """Pull: an unvisited vertex with an in-neighbour in the (gathered) frontier joins
+    ``level``; the in-neighbour's own distance may be unknown here (it lives elsewhere)."""
+    if atomic_cas(distances, dst, -1, level) == -1:
+        predecessors[dst] = src
+        return True
+    return False
+
+
+def unclaimed(v: int, distances: np.ndarray, predecessors: np.ndarray, level: int) -> bool:
+    return distances[v] == -1
+
+
 def _bfs_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
-              balancer: str | LoadBalancer, kind: str) -> RankResult:
+              balancer: str | LoadBalancer, kind: str, direction: str, alpha: float | None,
+              beta: float | None) -> RankResult:
     g, tgt = piece.graph, resolve_target(target)
     n, lo, hi = g.num_vertices, piece.lo, piece.hi
     distances = tgt.full(n, -1, np.int32)
@@ -164,10 +187,22 @@ def _bfs_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
     if start:
         tgt.write_scalar(distances, source, 0)
     f = Frontier.from_vertices(g, start, kind=kind, target=tgt)
+    plan = Direction(direction, alpha, beta)  # every rank sees the same sizes: same choices
     steps = _Steps("bfs", comm)
-    _propagate(piece, comm, steps, f, visit, (distances, predecessors), predecessors, inbox,
-               claim, lambda step: (distances, predecessors, inbox, step + 1),
-               condition=unvisited, balancer=balancer, unique=False)
+    while size := steps.left(f):
+        level = len(steps.step_bytes)
+        if plan.choose(size, n) == "pull":
+            steps.doing("all-gather of the frontier bitmaps")
+            everyone = gather(comm, f, piece.in_graph)
+            steps.doing("pull")
+            out = advance(piece.in_graph, everyone, claim_from, distances, predecessors,
+                          level + 1, condition=unclaimed, direction="pull")
+            f = Frontier.from_vertices(g, out.to_numpy(), kind=kind, target=tgt)
+        else:
+            f = _push_step(piece, comm, steps, g, f, visit, (distances, predecessors),
+                           predecessors, inbox, claim,
+                           lambda step: (distances, predecessors, inbox, step + 1), unvisited,
+                           balancer, unique=False)
     return steps.result(tgt.to_host(distances[lo:hi]), tgt.to_host(predecessors[lo:hi]))
 
 
@@ -176,22 +211,26 @@ def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer | 
         direction: str = "push", alpha: float | None = None, beta: float | None = None
         ) -> BFSResult:
     """:func:`algorithms.bfs` over the partitions of ``graph``: the same distances, number of
-    levels and a valid shortest-path tree. Levels are host loops of operator calls on every
-    worker, an exchange between them, so ``fused`` does not apply (True or None accepted);
-    only push steps cross partitions (``direction="push"``, so no ``alpha``, ``beta``).
-    ``graph.last_run`` gets the bytes exchanged per level."""
+    levels and a valid shortest-path tree. Push levels exchange the reached remote vertices;
+    pull levels (``direction="pull"`` or ``"auto"``) all-gather the frontier bitmaps and scan
+    the owned vertices' in-arcs (a directed graph needs ``partition(..., reverse=True)``).
+    Levels are host loops of operator calls on every worker with collectives between them:
+    ``fused=True`` is refused. ``graph.last_run`` gets the bytes exchanged per level."""
     _check_source(graph, source)
     validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
-    if fused is not None:
-        validate.flag("fused", fused)
-    if direction != "push" or fused is False:
-        raise ValueError(f"direction={direction!r}, fused={fused!r}: a BFS over partitions "
-                         "pushes, level by level (pull steps over partitions are not "
-                         "implemented); use direction='push'")
-    validate.unused("a BFS over partitions (push only)", {"alpha": alpha, "beta": beta})
-    balancer = "thread" if balancer is None else balancer
-    ranks = run_partitions(graph, _bfs_rank, int(source), _target_name(target), balancer,
-                           frontier, what=f"bfs from vertex {source}")
+    if fused is not None and validate.flag("fused", fused):
+        raise ValueError("fused=True: levels over partitions are separated by an exchange, so "
+                         "they cannot run fused in one kernel; leave fused out")
+    Direction(direction, alpha, beta)  # checks the mode and thresholds here, before any work
+    if direction == "pull":
+        validate.unused("direction='pull' (every level pulls; no push level runs)",
+                        {"balancer": balancer})
+    if direction != "push" and graph.directed and not graph.has_reverse:
+        raise ValueError(f"direction={direction!r} on a directed graph pulls over in-arcs: "
+                         "partition it with partition(G, P, reverse=True)")
+    ranks = run_partitions(graph, _bfs_rank, int(source), _target_name(target),
+                           "thread" if balancer is None else balancer, frontier, direction,
+                           alpha, beta, what=f"bfs from vertex {source}")
     report = _report(graph, "bfs", ranks)
     seconds = [max(r.step_seconds[i] for r in ranks) for i in range(report.steps)]
     return BFSResult(_joined(ranks, 0), _joined(ranks, 1), report.steps,
@@ -277,7 +316,8 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
     return steps.result(tgt.to_host(dist[lo:hi]), tgt.to_host(pred[lo:hi]))
 
 
-def sssp_arrays(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer = "thread",
+def sssp_arrays(graph: DistributedGraph, source: int, *,
+                balancer: str | LoadBalancer | None = None,
                 target: str | Target | None = None) -> tuple[np.ndarray, np.ndarray, RunReport]:
     """Bellman–Ford over the partitions: distances (float64, ``inf`` unreachable; weight 1 on
     an unweighted graph) and predecessors (int32, -1 for the source and unreachable vertices).
@@ -286,7 +326,8 @@ def sssp_arrays(graph: DistributedGraph, source: int, *, balancer: str | LoadBal
     if graph.min_weight < 0:
         raise ValueError(f"the graph has a negative weight ({graph.min_weight}); shortest paths "
                          "over partitions need weights >= 0")
-    ranks = run_partitions(graph, _sssp_rank, int(source), _target_name(target), balancer,
+    ranks = run_partitions(graph, _sssp_rank, int(source), _target_name(target),
+                           "thread" if balancer is None else balancer,
                            what=f"sssp from vertex {source}")
     return _joined(ranks, 0), _joined(ranks, 1), _report(graph, "sssp", ranks)
 
@@ -310,13 +351,16 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
     return steps.result(tgt.to_host(labels[lo:hi]))
 
 
-def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer = "thread",
+def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer | None = None,
                       target: str | Target | None = None) -> tuple[np.ndarray, RunReport]:
     """Weak components over the partitions by label propagation: each vertex labelled by the
     smallest vertex id of its component (int32)."""
     if graph.directed and not graph.has_reverse:
         raise ValueError("connected components of a directed graph follow arcs both ways: "
                          "partition it with partition(G, P, reverse=True)")
-    ranks = run_partitions(graph, _components_rank, _target_name(target), balancer,
+    if graph.num_vertices == 0:
+        return np.zeros(0, np.int32), RunReport("connected components", 0)
+    ranks = run_partitions(graph, _components_rank, _target_name(target),
+                           "thread" if balancer is None else balancer,
                            what="connected components")
     return _joined(ranks, 0), _report(graph, "connected components", ranks)

@@ -50,6 +50,10 @@ def _communicator(spec: tuple, rank: int) -> Communicator:
     return DaskComm(run, rank, addresses, timeout)
 
 
+def _vertices(lo: int, hi: int) -> str:
+    return f"vertices {lo}..{hi - 1}" if hi > lo else "no vertices"
+
+
 def _rank_task(fn: Callable, piece: Piece, spec: tuple, args: tuple) -> Any:
     """What each worker runs: ``fn(piece, comm, *args)``, its failures named."""
     from distributed import get_worker
@@ -62,8 +66,8 @@ def _rank_task(fn: Callable, piece: Piece, spec: tuple, args: tuple) -> Any:
     except Exception as e:  # noqa: BLE001 - any failure of the rank ends the run, named
         address = get_worker().address
         raise WorkerFailedError(
-            f"partition {piece.rank} of {piece.parts} (vertices {piece.lo}..{piece.hi - 1}) on "
-            f"worker {address} failed while {comm.doing}: {type(e).__name__}: {e}",
+            f"partition {piece.rank} of {piece.parts} ({_vertices(piece.lo, piece.hi)}) on worker "
+            f"{address} failed while {comm.doing}: {type(e).__name__}: {e}",
             address, piece.rank, comm.doing) from e
     finally:
         comm.close()
@@ -140,7 +144,7 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
             at = "; ".join(f"partition {r} was at {d}" for r, d in sorted(doing.items()))
             raise WorkerFailedError(
                 f"{what}: worker {lost[0]} holding partition {rank} of {graph.parts} "
-                f"(vertices {graph.bounds[rank]}..{graph.bounds[rank + 1] - 1}) died during the "
+                f"({_vertices(graph.bounds[rank], graph.bounds[rank + 1])}) died during the "
                 f"run ({at or 'no other partitions'}); its partition is lost: partition the "
                 "graph again", lost[0], rank, next(iter(doing.values()), "running"))
 

@@ -11,6 +11,11 @@ to ``inbox[v]``, and the received vertices come back as a new frontier on ``F``'
 algorithm does with them (claim, relax, lower a label) is a ``filter`` it runs next: the exchange
 moves data, it decides nothing.
 
+:func:`gather` is the other direction's exchange: a pull step asks "is any in-neighbour in the
+frontier?", and the in-neighbours live anywhere, so every rank's frontier bitmap is all-gathered
+and or-ed (Buluç & Madduri's 1D "expand"; the bottom-up steps of Beamer et al., SC 2012, over
+partitions).
+
 Only these buckets cross workers. Their bytes are counted by the communicator
 (``comm.sent_bytes``). The arrays are handled with the communicator's array module (numpy on
 cpu workers, CuPy on GPUs, sharing the operators' device memory).
@@ -24,10 +29,11 @@ import numpy as np
 
 from frontier.distributed.comm import Communicator
 from frontier.distributed.partition import Piece
-from frontier.frontier import SPARSE, Frontier
+from frontier.frontier import DENSE, SPARSE, Frontier
+from frontier.graph import Graph
 from operators.common import OperatorError, check_frontier
 
-__all__ = ["exchange", "refresh", "any_left"]
+__all__ = ["exchange", "refresh", "gather", "any_left"]
 
 
 def _host(array: Any) -> np.ndarray:
@@ -125,6 +131,25 @@ def refresh(piece: Piece, comm: Communicator, values: Any) -> None:
     for r in range(piece.parts):
         if r != piece.rank:
             mine[heads[cuts[r]:cuts[r + 1]]] = replies[r][0]
+
+
+def gather(comm: Communicator, frontier: Frontier, graph: Graph) -> Frontier:
+    """The union of every rank's ``frontier`` as a dense frontier of ``graph`` (over the same
+    vertices): each rank's bitmap, all-gathered and or-ed (what a pull step reads: whether a
+    vertex of any partition is in the frontier). Every rank must call it."""
+    check_frontier(frontier.graph, frontier)
+    if graph.num_vertices != frontier.graph.num_vertices:
+        raise OperatorError(f"gather of a frontier over {frontier.graph.num_vertices} vertices "
+                            f"into a graph of {graph.num_vertices}")
+    xp = comm.xp
+    dense = frontier if frontier.kind == DENSE else frontier.to_dense()
+    parts = comm.allgather(_view(xp, dense.device_words()))
+    words = parts[0].copy()
+    for part in parts[1:]:
+        words |= part
+    bits = np.unpackbits(_host(words).view(np.uint8), bitorder="little")[:graph.num_vertices]
+    return Frontier.from_vertices(graph, np.flatnonzero(bits), kind=DENSE,
+                                  target=frontier.target)
 
 
 def any_left(comm: Communicator, frontier: Frontier) -> int:

@@ -113,14 +113,28 @@ def test_bfs_over_partitions_equals_one_device_and_scipy(threads, case):
     graph, source = case
     one = bfs(graph, source, target="cpu")
     for parts in PARTS:
-        dg = partition(graph, parts, client=threads)
-        got = bfs(dg, source, target="cpu")
-        check_bfs(graph, source, got.distances, got.predecessors)
-        np.testing.assert_array_equal(got.distances, one.distances)
-        assert got.iterations == one.iterations
-        assert len(dg.last_run.exchanged_bytes) == got.iterations
-        if parts == 1:
-            assert dg.last_run.total_bytes == 0
+        dg = partition(graph, parts, client=threads, reverse=True)
+        for direction in ("push", "pull", "auto"):
+            got = bfs(dg, source, target="cpu", direction=direction)
+            check_bfs(graph, source, got.distances, got.predecessors)
+            np.testing.assert_array_equal(got.distances, one.distances)
+            assert got.iterations == one.iterations
+            assert len(dg.last_run.exchanged_bytes) == got.iterations
+            if parts == 1:
+                assert dg.last_run.total_bytes == 0
+
+
+def test_pull_levels_all_gather_the_frontier_bitmaps(threads):
+    graph = generators.rmat(10, edge_factor=8, seed=7)
+    source = int(np.argmax(graph.out_degrees()))
+    dg = partition(graph, 2, client=threads)
+    push = bfs(dg, source, target="cpu")
+    pushed = dg.last_run.exchanged_bytes
+    auto = bfs(dg, source, target="cpu", direction="auto")
+    np.testing.assert_array_equal(auto.distances, push.distances)
+    words = 4 * ((graph.num_vertices + 31) // 32)
+    assert any(b >= words for b in dg.last_run.exchanged_bytes)  # a bitmap crossed
+    assert dg.last_run.exchanged_bytes != pushed
 
 
 @FEW
@@ -160,8 +174,13 @@ def test_bad_calls_are_refused_before_any_work(threads):
     dg = partition(graph, 2, client=threads)
     with pytest.raises(ValueError, match="out of range"):
         bfs(dg, graph.num_vertices, target="cpu")
-    with pytest.raises(ValueError, match="direction='auto'"):
-        bfs(dg, 0, target="cpu", direction="auto")
+    with pytest.raises(ValueError, match="fused=True"):
+        bfs(dg, 0, target="cpu", fused=True)
+    with pytest.raises(ValueError, match="alpha has no effect"):
+        bfs(dg, 0, target="cpu", alpha=3.0)
+    directed = partition(Graph.from_edges([0, 1], [1, 2]), 2, client=threads)
+    with pytest.raises(ValueError, match="reverse=True"):
+        bfs(directed, 0, target="cpu", direction="auto")
     negative = Graph.from_edges([0], [1], weights=[-1.0])
     with pytest.raises(ValueError, match="negative weight"):
         sssp_arrays(partition(negative, 2, client=threads), 0, target="cpu")

@@ -131,6 +131,23 @@ class Piece:
                      self.directed)
 
     @cached_property
+    def in_graph(self) -> Graph:
+        """The in-arcs of the owned vertices (``u -> v``, ``v`` owned, ``u`` anywhere) as a
+        graph over all |V| vertices: its incoming-edge view is what a pull step scans. An
+        undirected graph's in-arcs are its out-arcs reversed; a directed graph's need a piece
+        cut with ``reverse=True``."""
+        rows = np.arange(self.lo, self.hi, dtype=np.int64)
+        if not self.directed:
+            heads, tails = np.repeat(rows, np.diff(self.row_offsets)), self.col_indices
+        elif self.in_offsets is None or self.in_sources is None:
+            raise ValueError("this piece holds no in-arcs; partition the graph with "
+                             "reverse=True for pull steps over a directed graph")
+        else:
+            heads, tails = np.repeat(rows, np.diff(self.in_offsets)), self.in_sources
+        return Graph.from_edges(tails, heads, num_vertices=self.num_vertices,
+                                directed=True)
+
+    @cached_property
     def symmetric_graph(self) -> Graph:
         """The owned vertices' out- and in-arcs, all as arcs leaving the owned vertex (the
         undirected view weak components need); the piece's graph itself when undirected."""

@@ -17,7 +17,11 @@ vertices are the partition's own view of them (what it last sent), so a vertex i
 only when the partition improves on what it sent before. The owner's entries are the result.
 
 * BFS: ``step`` claims unvisited vertices (the BFS of :mod:`algorithms.bfs`), the value sent is
-  the predecessor; the owner claims a received vertex if it is still unvisited.
+  the predecessor; the owner claims a received vertex if it is still unvisited. A pull level
+  (Beamer et al., SC 2012, bottom-up, over partitions) all-gathers the frontier bitmaps
+  (:func:`operators.exchange.gather`) and lets each partition's unvisited vertices scan their
+  in-arcs; ``direction="auto"`` decides per level from the all-reduced frontier size, the same
+  on every partition.
 * SSSP (Bellman–Ford): ``step`` relaxes arcs with ``atomic_min``; the value sent is the
   tentative distance; the owner keeps the smaller. Predecessors are found after the distances
   settle: every partition refreshes its view of the remote heads of its arcs (:func:`refresh`),

@@ -1,7 +1,7 @@
-"""Scale-out benchmark: BFS and connected components on R-MAT graphs, one device against P
-Dask workers (one per GPU with NCCL, or cpu workers over Dask's transport), the median wall time
-of the whole call over several runs after a warm-up, and the bytes the workers exchanged per
-step.
+"""Scale-out benchmark: BFS (push, and direction-optimizing ``bfs_do``) and connected
+components on R-MAT graphs, one device against P Dask workers (one per GPU with NCCL, or cpu
+workers over Dask's transport), the median wall time of the whole call over several runs after
+a warm-up, and the bytes the workers exchanged per step.
 
     python -m bench.scale_out --workers gpu --parts 1,2 --scales 22,24,26 --out results/
     python -m bench.scale_out --workers cpu --parts 1,2,4 --scales 14,16 --out results/
@@ -70,6 +70,10 @@ def _bfs(graph: Any, source: int, target: str) -> np.ndarray:
     return bfs(graph, source, target=target).distances
 
 
+def _bfs_do(graph: Any, source: int, target: str) -> np.ndarray:
+    return bfs(graph, source, target=target, direction="auto").distances
+
+
 def _components(graph: Any, source: int, target: str) -> np.ndarray | None:
     """Labels by smallest member; None where the single-device version is not available."""
     if isinstance(graph, DistributedGraph):
@@ -78,7 +82,8 @@ def _components(graph: Any, source: int, target: str) -> np.ndarray | None:
     return None if found is None else found(graph, target=target).labels
 
 
-CALLS: dict[str, Callable[[Any, int, str], np.ndarray | None]] = {"bfs": _bfs, "cc": _components}
+CALLS: dict[str, Callable[[Any, int, str], np.ndarray | None]] = {
+    "bfs": _bfs, "bfs_do": _bfs_do, "cc": _components}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", choices=["gpu", "cpu"], default="gpu")
     parser.add_argument("--parts", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--scales", default="22,24,26", help="comma-separated R-MAT scales")
-    parser.add_argument("--algorithms", default="bfs,cc")
+    parser.add_argument("--algorithms", default="bfs,bfs_do,cc",
+                        help=f"comma-separated, of {','.join(CALLS)}")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path("results"))
     args = parser.parse_args(argv)

@@ -3,7 +3,8 @@
 # connected components through NCCL equal the references), then bench.scale_out (one GPU
 # against two, R-MAT scales). Usage, from the repository root:
 #   bash bench/scale_out.sh OUT [SCALES]        SCALES default 22,24,26
-# SCALE_OUT_TESTS=0 skips the tests; GPU_TEST_SECONDS bounds them (default 300).
+# SCALE_OUT_TESTS=0 skips the tests; GPU_TEST_SECONDS bounds them (default 300);
+# ALGORITHMS picks the benchmark's algorithms (default bfs,bfs_do,cc).
 # The machine has no Dask and no internet: carry .whl-dist/ (Dask, distributed, dask-cuda
 # wheels for cp312, made with `pip download`, see docs/scale-out.md) and .whl/ (numpy < 2.5).
 set -uo pipefail
@@ -39,6 +40,7 @@ if [ "${SCALE_OUT_TESTS:-1}" != 0 ]; then
   tests=${PIPESTATUS[0]}
 fi
 python3 -m bench.scale_out --workers gpu --parts 1,2 --scales "$scales" --out "$out" \
+  --algorithms "${ALGORITHMS:-bfs,bfs_do,cc}" \
   2> >(grep -v 'distributed\.\|^ \|UserWarning\|Perhaps\|Hosting' >&2) | tee "$out/scale_out.md"
 bench=${PIPESTATUS[0]}
 echo "pytest exit $tests, bench exit $bench"

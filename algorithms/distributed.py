@@ -88,6 +88,7 @@ class _Steps:
         self.step_seconds: list[float] = []
         self.start = time.perf_counter()
         self._bytes, self._time = comm.sent_bytes, self.start
+        self._stepping = False  # a step ran since the last count
 
     def doing(self, what: str) -> None:
         self.comm.doing = f"{self.name} step {len(self.step_bytes)}: {what}"
@@ -96,11 +97,11 @@ class _Steps:
         """Close the step just run; the number of frontier elements all partitions have left."""
         self.doing("counting the frontiers (all-reduce)")
         count = any_left(self.comm, frontier)
-        left = count > 0
         now = time.perf_counter()
-        if self._time != self.start or not left:
+        if self._stepping:
             self.step_bytes.append(self.comm.sent_bytes - self._bytes)
             self.step_seconds.append(now - self._time)
+        self._stepping = count > 0
         self._bytes, self._time = self.comm.sent_bytes, now
         return count
 

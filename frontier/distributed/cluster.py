@@ -65,7 +65,7 @@ def _gpu_cluster(distributed: Any, workers: int) -> Any:
     same layout as a plain Dask cluster: worker ``i`` sees GPU ``i`` first."""
     try:
         from dask_cuda import LocalCUDACluster
-    except ImportError as e:
+    except Exception as e:  # noqa: BLE001 - missing, or broken against this Dask: fall back
         warnings.warn(f"dask-cuda does not import ({e}); starting one Dask worker per GPU "
                       "without it", stacklevel=3)
     else:

@@ -48,7 +48,7 @@ class Row:
     runs: int
     median_s: float
     min_s: float
-    steps: int
+    steps: int | None
     edges_per_s: float
     exchanged_bytes: int
     bytes_per_step: str
@@ -156,7 +156,7 @@ def _row(algorithm: str, name: str, graph: Any, config: str, workers: str, trans
     median = statistics.median(times)
     sent = report.exchanged_bytes if report is not None else []
     return Row(algorithm, name, graph.num_vertices, graph.num_edges, config, workers, transport,
-               len(times), median, min(times), report.steps if report is not None else 0,
+               len(times), median, min(times), report.steps if report is not None else None,
                graph.num_edges / median, sum(sent), ";".join(str(b) for b in sent), speedup,
                agrees)
 
@@ -169,7 +169,8 @@ def _markdown(rows: list[Row]) -> str:
         per = [int(b) for b in r.bytes_per_step.split(";") if b]
         lines.append(
             f"| {r.algorithm} | {r.graph} | {r.arcs:,} | {r.config} | {r.median_s * 1e3:.1f} | "
-            f"{r.min_s * 1e3:.1f} | {r.steps} | {r.edges_per_s / 1e9:.3f} | "
+            f"{r.min_s * 1e3:.1f} | {'' if r.steps is None else r.steps} | "
+            f"{r.edges_per_s / 1e9:.3f} | "
             f"{r.exchanged_bytes / 1e6:.2f} | {max(per, default=0) / 1e6:.2f} | "
             f"{'' if r.speedup_vs_p1 is None else f'{r.speedup_vs_p1:.2f}x'} | {r.agrees} |")
     return "\n".join(lines)

@@ -55,13 +55,15 @@ __all__ = ["bfs", "sssp_arrays", "components_arrays", "RankResult"]
 @dataclass
 class RankResult:
     """What one partition returns: its slice of each result array, its step count, the bytes it
-    sent in each step and its wall time per step and in all."""
+    sent in each step, its wall time per step and in all, and the size of each step's frontier
+    over all partitions."""
 
     arrays: tuple[np.ndarray, ...]
     steps: int
     step_bytes: list[int] = field(default_factory=list)
     step_seconds: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    step_sizes: list[int] = field(default_factory=list)
 
 
 def owned(v: int, lo: int, hi: int) -> bool:
@@ -89,6 +91,7 @@ class _Steps:
         self.start = time.perf_counter()
         self._bytes, self._time = comm.sent_bytes, self.start
         self._stepping = False  # a step ran since the last count
+        self.sizes: list[int] = []
 
     def doing(self, what: str) -> None:
         self.comm.doing = f"{self.name} step {len(self.step_bytes)}: {what}"
@@ -102,18 +105,21 @@ class _Steps:
             self.step_bytes.append(self.comm.sent_bytes - self._bytes)
             self.step_seconds.append(now - self._time)
         self._stepping = count > 0
+        if count:
+            self.sizes.append(count)
         self._bytes, self._time = self.comm.sent_bytes, now
         return count
 
     def result(self, *arrays: np.ndarray) -> RankResult:
         return RankResult(arrays, len(self.step_bytes), self.step_bytes, self.step_seconds,
-                          time.perf_counter() - self.start)
+                          time.perf_counter() - self.start, self.sizes)
 
 
 def _report(graph: DistributedGraph, algorithm: str, ranks: list[RankResult]) -> RunReport:
     steps = max(r.steps for r in ranks)
     sent = [sum(r.step_bytes[i] for r in ranks if i < len(r.step_bytes)) for i in range(steps)]
-    graph.last_run = RunReport(algorithm, steps, sent, [r.seconds for r in ranks])
+    graph.last_run = RunReport(algorithm, steps, sent, [r.seconds for r in ranks],
+                               ranks[0].step_sizes)
     return graph.last_run
 
 

@@ -83,11 +83,10 @@ def _spec(graph: DistributedGraph, run: str, timeout: float) -> tuple:
     if graph.transport == "nccl":
         from frontier.distributed.nccl import unique_id
 
-        uid = getattr(graph, "_nccl_uid", None)
-        if uid is None:
+        if graph.nccl_uid is None:
             first = graph.workers[0]
-            uid = graph._nccl_uid = graph.client.run(unique_id, workers=[first])[first]
-        return ("nccl", uid, graph.parts)
+            graph.nccl_uid = graph.client.run(unique_id, workers=[first])[first]
+        return ("nccl", graph.nccl_uid, graph.parts)
     return ("dask", run, graph.workers, timeout)
 
 
@@ -103,9 +102,9 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
             f"{', '.join(str(graph.workers.index(w)) for w in gone)} are gone (they died or were "
             "restarted, and the partition with them); partition the graph again")
     run = f"{what.split()[0]}-{uuid.uuid4().hex[:12]}"
-    if not getattr(graph, "_handlers_installed", False):
+    if not graph.handlers_installed:
         client.run(install_handler, workers=graph.workers)
-        graph._handlers_installed = True
+        graph.handlers_installed = True
     spec = _spec(graph, run, timeout)
     futures = [client.submit(_rank_task, fn, piece, spec, args, key=f"frontier-{run}-{rank}",
                              workers=[worker], allow_other_workers=False, pure=False)

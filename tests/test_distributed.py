@@ -120,6 +120,7 @@ def test_bfs_over_partitions_equals_one_device_and_scipy(threads, case):
             np.testing.assert_array_equal(got.distances, one.distances)
             assert got.iterations == one.iterations
             assert len(dg.last_run.exchanged_bytes) == got.iterations
+            assert dg.last_run.frontier_sizes == [s.frontier_size for s in one.stats]
             if parts == 1:
                 assert dg.last_run.total_bytes == 0
 

@@ -31,12 +31,14 @@ TRANSPORTS = ("dask", "nccl")
 @dataclass
 class RunReport:
     """What the last run over a distributed graph did: the algorithm, its steps, the bytes all
-    ranks together sent to other ranks in each step, and each rank's wall time."""
+    ranks together sent to other ranks in each step, each rank's wall time, and the size of each
+    step's frontier over all ranks."""
 
     algorithm: str
     steps: int
     exchanged_bytes: list[int] = field(default_factory=list)
     rank_seconds: list[float] = field(default_factory=list)
+    frontier_sizes: list[int] = field(default_factory=list)
 
     @property
     def total_bytes(self) -> int:
@@ -70,6 +72,10 @@ class DistributedGraph:
         self.min_weight = min_weight
         self.last_run: RunReport | None = None
         self._out_degrees: np.ndarray | None = None
+        # runtime state of operators.distributed: the exchange handler is installed on the
+        # workers, and the NCCL unique id their communicators share
+        self.handlers_installed = False
+        self.nccl_uid: tuple | None = None
 
     @property
     def parts(self) -> int:

@@ -11,6 +11,13 @@ level scanning every vertex for its bit.
 ``direction="auto"`` is direction-optimizing BFS (Beamer et al., SC 2012): the operators decide
 per level between pushing from the frontier and letting every unvisited vertex pull from it
 (:class:`operators.Direction`); the algorithm is the same one call to ``traverse``.
+
+The defaults are ``balancer="auto"`` and ``direction="auto"``: the adaptive runtime
+(:mod:`operators.adaptive`; Li & Becchi, §VI) picks the balancer, the frontier's form, the
+direction and the kernel mode at every level, and ``BFSResult.stats`` records each choice.
+A call reuses the graph's pooled frontier buffers (queues of |V| entries: the compare-and-swap
+claims each vertex once) and, for host results, its distance buffers; ``out="device"`` leaves
+the results on the target.
 """
 
 from __future__ import annotations
@@ -18,27 +25,39 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
 from algorithms.scale_out import scales_out
 from frontier import Frontier, Graph, atomic_cas, validate
 from frontier.frontier import KINDS as FRONTIER_KINDS
+from frontier.frontier import split
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, get_balancer, traverse
+from operators.adaptive import Decision
 
-__all__ = ["bfs", "BFSResult", "LevelStats"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "OUTS"]
+
+#: Where a result's arrays are returned: copied to the host, or left on the target.
+OUTS = ("host", "device")
 
 
 @dataclass(frozen=True)
 class LevelStats:
-    """One BFS level: its frontier's size, the edges that frontier inspected, and host wall
-    time of the level (None when the levels ran fused in one kernel)."""
+    """One BFS level: its frontier's size, the edges that frontier inspected, host wall time of
+    the level (None when the levels ran fused in one kernel), and what ran it: the balancer,
+    the frontier's representation (``"sparse"`` queue or ``"dense"`` bitmap), the direction
+    (``"push"``/``"pull"``) and the mode (``"fused"``/``"host"``)."""
 
     level: int
     frontier_size: int
     edges: int
     seconds: float | None
+    balancer: str = ""
+    representation: str = ""
+    direction: str = ""
+    mode: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,25 +65,36 @@ class BFSResult:
     """``distances`` (int32, -1 unreachable), ``predecessors`` (int32, -1 for the source and
     unreachable vertices), the number of levels (advance steps with a non-empty frontier),
     the time of the traversal on the device (first launch to the read that ends it), and,
-    computed on first use, per-level statistics."""
+    computed on first use, per-level statistics. With ``out="device"`` the two arrays are the
+    target's (on a GPU they have ``__cuda_array_interface__``)."""
 
-    distances: np.ndarray
-    predecessors: np.ndarray
+    distances: Any
+    predecessors: Any
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
     level_seconds: list[float | None] = field(repr=False, default_factory=list)
+    choices: list[Decision] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
+
+    @cached_property
+    def host_distances(self) -> np.ndarray:
+        """``distances`` as a host array (a copy only when they live on a device)."""
+        if isinstance(self.distances, np.ndarray) or self.target is None:
+            return np.asarray(self.distances)
+        return self.target.to_host(self.distances)
 
     @cached_property
     def stats(self) -> list[LevelStats]:
         """Per level: frontier size, edges that frontier inspected, host time (None when the
-        levels ran fused in one kernel)."""
-        return _level_stats(self.graph, self.distances, self.level_seconds)
+        levels ran fused in one kernel), and the balancer, representation, direction and mode
+        that ran it."""
+        return _level_stats(self.graph, self.host_distances, self.level_seconds, self.choices)
 
     @cached_property
     def edges_traversed(self) -> int:
         """Out-edges of every reached vertex: the edges a BFS inspects (MTEPS counts these)."""
-        return int(self.graph.out_degrees()[self.distances >= 0].sum())
+        return int(self.graph.out_degrees()[self.host_distances >= 0].sum())
 
 
 def visit(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
@@ -83,47 +113,61 @@ def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
 
 
 @scales_out("algorithms.distributed:bfs")
-def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer | None = None,
+def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
         target: str | Target | None = None, frontier: str = "sparse",
-        fused: bool | None = None, direction: str = "push", alpha: float | None = None,
-        beta: float | None = None) -> BFSResult:
+        fused: bool | None = None, direction: str = "auto", alpha: float | None = None,
+        beta: float | None = None, out: str = "host") -> BFSResult:
     """Distances and a shortest-path tree from ``source``, level by level.
 
-    ``frontier`` is the form of the push levels: ``"sparse"`` (a queue) or ``"dense"`` (a
-    bitmap, Harish & Narayanan's variant); pull levels always use a bitmap. ``fused`` (default
-    True) runs push levels in one persistent kernel (:func:`operators.traverse`); ``fused=False``
-    is a host loop of advances, which also times each level. ``balancer`` (default
-    ``"thread"``) maps push levels onto threads. ``direction`` is ``"push"``, ``"pull"`` or
-    ``"auto"`` (direction-optimizing: pull while the frontier holds more than |V|/``alpha``
-    vertices, back to push below |V|/``beta``; defaults 64 and 24; :class:`operators.Direction`).
+    ``balancer`` is ``"auto"`` (the adaptive runtime chooses per level, :mod:`operators.adaptive`)
+    or a static balancer. ``frontier`` is the form of the first frontier and, with a static
+    balancer, of every push level: ``"sparse"`` (a queue) or ``"dense"`` (a bitmap, Harish &
+    Narayanan's variant); with ``"auto"`` the runtime chooses it per level (pull levels always
+    use a bitmap). ``fused`` (default True) runs push levels in one persistent kernel where the
+    balancer allows (:func:`operators.traverse`); ``fused=False`` is a host loop of advances,
+    which also times each level. ``direction`` is ``"push"``, ``"pull"`` or ``"auto"``
+    (direction-optimizing: pull while the frontier holds more than |V|/``alpha`` vertices, back
+    to push below |V|/``beta``; defaults 64 and 24; :class:`operators.Direction`).
+    ``out="host"`` returns numpy arrays; ``out="device"`` leaves them on the target, with no
+    copy.
     A :class:`frontier.distributed.DistributedGraph` runs over its workers
     (:func:`algorithms.distributed.bfs`).
 
     Every argument is checked before any work (:mod:`frontier.validate`); an argument the
     chosen direction would ignore raises ``ValueError``: ``alpha`` and ``beta`` apply to
-    ``"auto"`` only, ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
+    ``"auto"`` only, a static ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
     """
     _check_source(graph, source)
     validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    validate.one_of("out", out, OUTS, "place for the results")
     if fused is not None:
         validate.flag("fused", fused)
     plan = Direction(direction, alpha, beta)
     if direction == "pull":
         validate.unused("direction='pull' (every level pulls; no push level runs)",
-                        {"balancer": balancer, "fused": fused})
-    bal = get_balancer("thread" if balancer is None else balancer)
+                        {"balancer": None if balancer == "auto" else balancer, "fused": fused})
+    bal = get_balancer(balancer)
     tgt = resolve_target(target)
-    distances = tgt.full(graph.num_vertices, -1, np.int32)
-    predecessors = tgt.full(graph.num_vertices, -1, np.int32)
-    tgt.write_scalar(distances, source, 0)
-    f = Frontier.from_vertices(graph, [source], kind=frontier, target=tgt)
+    n = graph.num_vertices
+    f = Frontier.from_vertices(graph, [source], kind=frontier, target=tgt, capacity=n,
+                               shared=True)
+    # distances then predecessors in one buffer: one fill, one copy back
+    if out == "device":
+        both = tgt.empty(2 * n, np.int32)
+        distances, predecessors = split(both, n, 2)
+    else:
+        both, distances, predecessors = f.pool.scratch_parts("bfs.state", n, 2, np.int32)
+    tgt.fill(both, -1)
+    tgt.write_scalar(both, source, 0)
 
     start = time.perf_counter()
     run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
                    direction=plan, balancer=bal, fused=fused is not False)
     seconds = time.perf_counter() - start
-    return BFSResult(tgt.to_host(distances), tgt.to_host(predecessors), run.steps, seconds,
-                     graph, run.step_seconds)
+    if out == "host":
+        distances, predecessors = split(tgt.to_host(both), n, 2)
+    return BFSResult(distances, predecessors, run.steps, seconds, graph, run.step_seconds,
+                     run.choices, tgt)
 
 
 def _check_source(graph: Graph, source: int) -> None:
@@ -132,11 +176,13 @@ def _check_source(graph: Graph, source: int) -> None:
     validate.vertex("source", source, graph.num_vertices)
 
 
-def _level_stats(graph: Graph, distances: np.ndarray,
-                 times: list[float | None]) -> list[LevelStats]:
+def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],
+                 choices: list[Decision]) -> list[LevelStats]:
     reached = distances >= 0
     levels = len(times)
     sizes = np.bincount(distances[reached], minlength=levels)
     edges = np.bincount(distances[reached], weights=graph.out_degrees()[reached],
                         minlength=levels).astype(np.int64)
-    return [LevelStats(i, int(sizes[i]), int(edges[i]), t) for i, t in enumerate(times)]
+    return [LevelStats(i, int(sizes[i]), int(edges[i]), t, c.balancer, c.representation,
+                       c.direction, c.mode)
+            for i, (t, c) in enumerate(zip(times, choices, strict=True))]

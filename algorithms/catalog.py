@@ -106,8 +106,8 @@ def _bfs_report(result: Any) -> list[tuple[str, str]]:
     return [("reached", f"{int(np.count_nonzero(result.distances >= 0)):,} vertices")]
 
 
-def _bfs_explain(graph: Graph, target: Target, balancer: str = "thread",
-                 frontier: str = "sparse", direction: str = "push") -> str:
+def _bfs_explain(graph: Graph, target: Target, balancer: str = "auto",
+                 frontier: str = "sparse", direction: str = "auto") -> str:
     """The kernels a BFS from vertex 0 runs: :func:`operators.explain` of its ``traverse``."""
     from algorithms.bfs import unvisited, visit
     from frontier.frontier import Frontier
@@ -129,7 +129,7 @@ def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
 
 _FRONTIER = Option("frontier", ("sparse", "dense"), "sparse",
                    "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
-_DIRECTION = Option("direction", ("push", "pull", "auto"), "push",
+_DIRECTION = Option("direction", ("push", "pull", "auto"), "auto",
                     "auto: direction-optimizing BFS")
 _BFS_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
 

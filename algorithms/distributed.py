@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.bfs import BFSResult, unvisited, visit
+from algorithms.bfs import OUTS, BFSResult, unvisited, visit
 from frontier import Frontier, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.frontier import KINDS as FRONTIER_KINDS
@@ -217,31 +217,37 @@ def _bfs_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
     return steps.result(tgt.to_host(distances[lo:hi]), tgt.to_host(predecessors[lo:hi]))
 
 
-def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer | None = None,
+def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer = "auto",
         target: str | Target | None = None, frontier: str = "sparse", fused: bool | None = None,
-        direction: str = "push", alpha: float | None = None, beta: float | None = None
-        ) -> BFSResult:
+        direction: str | None = None, alpha: float | None = None, beta: float | None = None,
+        out: str = "host") -> BFSResult:
     """:func:`algorithms.bfs` over the partitions of ``graph``: the same distances, number of
     levels and a valid shortest-path tree. Push levels exchange the reached remote vertices;
     pull levels (``direction="pull"`` or ``"auto"``) all-gather the frontier bitmaps and scan
-    the owned vertices' in-arcs (a directed graph needs ``partition(..., reverse=True)``).
-    Levels are host loops of operator calls on every worker with collectives between them:
-    ``fused=True`` is refused. ``graph.last_run`` gets the bytes exchanged per level."""
+    the owned vertices' in-arcs. ``direction`` defaults to ``"auto"`` where the pieces hold
+    in-arcs (an undirected graph, or one partitioned with ``reverse=True``) and to ``"push"``
+    otherwise. Levels are host loops of operator calls on every worker with collectives
+    between them, so ``fused=True`` is refused; the results are gathered on the client
+    (``out="host"``). ``graph.last_run`` gets the bytes exchanged per level."""
     _check_source(graph, source)
     validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    if validate.one_of("out", out, OUTS, "place for the results") != "host":
+        raise ValueError(f"out={out!r}: the results of a run over partitions are gathered on "
+                         "the client; leave out out or pass out='host'")
     if fused is not None and validate.flag("fused", fused):
         raise ValueError("fused=True: levels over partitions are separated by an exchange, so "
                          "they cannot run fused in one kernel; leave fused out")
+    if direction is None:
+        direction = "auto" if graph.has_reverse else "push"
     Direction(direction, alpha, beta)  # checks the mode and thresholds here, before any work
     if direction == "pull":
         validate.unused("direction='pull' (every level pulls; no push level runs)",
-                        {"balancer": balancer})
-    if direction != "push" and graph.directed and not graph.has_reverse:
+                        {"balancer": None if balancer == "auto" else balancer})
+    if direction != "push" and not graph.has_reverse:
         raise ValueError(f"direction={direction!r} on a directed graph pulls over in-arcs: "
                          "partition it with partition(G, P, reverse=True)")
-    ranks = run_partitions(graph, _bfs_rank, int(source), _target_name(target),
-                           "thread" if balancer is None else balancer, frontier, direction,
-                           alpha, beta, what=f"bfs from vertex {source}")
+    ranks = run_partitions(graph, _bfs_rank, int(source), _target_name(target), balancer,
+                           frontier, direction, alpha, beta, what=f"bfs from vertex {source}")
     report = _report(graph, "bfs", ranks)
     seconds = [max(r.step_seconds[i] for r in ranks) for i in range(report.steps)]
     return BFSResult(_joined(ranks, 0), _joined(ranks, 1), report.steps,

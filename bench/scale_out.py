@@ -67,7 +67,7 @@ def _timed(call: Callable[[], Any], runs: int) -> tuple[list[float], Any]:
 
 
 def _bfs(graph: Any, source: int, target: str) -> np.ndarray:
-    return bfs(graph, source, target=target).distances
+    return bfs(graph, source, target=target, direction="push").distances
 
 
 def _bfs_do(graph: Any, source: int, target: str) -> np.ndarray:

@@ -3,8 +3,9 @@
 The graph (:class:`Graph`), the frontier (:class:`Frontier`), loaders (:func:`load`),
 generators (:mod:`frontier.generators`), targets (:func:`resolve_target`) and the atomics usable
 inside functors. The operators live in :mod:`operators` (the load balancers' names in
-``operators.available_balancers()``), the algorithms in :mod:`algorithms`; this package imports
-neither.
+``operators.available_balancers()``, which registers them here on import, so
+:func:`available_balancers` lists them too), the algorithms in :mod:`algorithms`; this package
+imports neither.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from frontier.frontier import (
 from frontier.graph import Graph, GraphError
 from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
 from frontier.io import GraphFormatError, load, load_with_labels
+from frontier.registry import available_balancers
 from frontier.target import Target, TargetError, resolve_target
 
 __all__ = [
@@ -28,7 +30,7 @@ __all__ = [
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "GraphFormatError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
-    "out_degree", "in_degree", "graph_vertices", "graph_edges",
+    "out_degree", "in_degree", "graph_vertices", "graph_edges", "available_balancers",
 ]
 
 __version__ = "0.1.0"

@@ -1,11 +1,19 @@
 """The ``frontier`` command: run an algorithm on a graph file or a generated graph, describe a
 graph, or run a demo.
 
-``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [options]``
+``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [--trace [FILE]]
+[options]``
 ``frontier info GRAPH [--sweeps K] [--target T]``
 ``frontier explain ALGO [--balancer B] [--target T] [options]``
+``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
 ``frontier demo``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
 ``frontier --version``
+
+``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
+(or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
+representation, direction, mode, time (:mod:`frontier.trace`); ``plot`` draws such a trace.
+``calibrate`` measures the runtime's thresholds on the device and keeps them in the per-user
+cache (:mod:`operators.calibrate`).
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
 options, its summary lines and its explain text: adding an entry adds the commands (an entry with
@@ -52,8 +60,9 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 EXIT_WRONG_RESULT = 1
 EXIT_INTERRUPTED = 130
-#: The balancer an algorithm runs with when ``--balancer`` is not given (shown in summaries).
-DEFAULT_BALANCER = "thread"
+#: The balancer an algorithm runs with when ``--balancer`` is not given (shown in summaries):
+#: every algorithm that advances defaults to the adaptive runtime (docs/adaptive.md).
+DEFAULT_BALANCER = "auto"
 
 
 class CommandError(Exception):
@@ -102,8 +111,8 @@ def _balancer(entry: Entry, args: argparse.Namespace) -> dict[str, str]:
         get_balancer(given)
     except ValueError:
         raise CommandError(f"unknown balancer {given!r}; expected one of "
-                           f"{', '.join(available_balancers())} (frontier balancers lists "
-                           "them)") from None
+                           f"{', '.join(available_balancers(include_auto=True))} (frontier "
+                           "balancers lists the static ones)") from None
     return {"balancer": given}
 
 
@@ -167,7 +176,8 @@ def run_algorithm(args: argparse.Namespace) -> int:
     lines.append(f"iterations  {result.iterations}")
     if validated:
         lines.append(f"validated   {entry.checks}")
-    _emit(args, {"command": "run", "algorithm": entry.name, "graph": args.graph,
+    trace = _trace(entry.name, result, args.trace, lines)
+    _emit(args, {"command": "run", "trace": trace, "algorithm": entry.name, "graph": args.graph,
                  "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
                  "directed": graph.directed, "target": target.name,
                  "simulated": target.simulated,
@@ -271,6 +281,56 @@ def run_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _trace(name: str, result: object, where: str | None, lines: list[str]
+           ) -> list[dict[str, Any]] | None:
+    """The per-step rows of ``--trace`` (None without it): appended to ``lines`` as CSV after a
+    ``# trace`` line, or written to the file ``where``."""
+    if where is None:
+        return None
+    import io
+
+    from frontier.trace import trace_rows, write_trace
+
+    stats = getattr(result, "stats", None)
+    if stats is None:
+        raise CommandError(f"{name} keeps no per-step statistics to trace")
+    rows = trace_rows(stats)
+    if where == "-":
+        text = io.StringIO()
+        write_trace(rows, text)
+        lines += text.getvalue().splitlines()
+    else:
+        with open(where, "w") as stream:
+            write_trace(rows, stream)
+        lines.append(f"trace       {len(rows)} steps written to {where}")
+    return rows
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    from frontier.trace import plot_trace, read_trace
+
+    rows = read_trace(args.trace_file)
+    out = args.out or str(args.trace_file) + ".png"
+    plot_trace(rows, out, title=args.title or "")
+    _emit(args, {"command": "plot", "steps": len(rows), "out": out},
+          [f"plot        {len(rows)} steps drawn to {out}"])
+    return 0
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from frontier.target import resolve_target
+    from operators.calibrate import FULL, QUICK, calibrate_and_save, describe
+
+    target = resolve_target(args.target)
+    result, path = calibrate_and_save(target, QUICK if args.quick else FULL, args.runs)
+    _emit(args, {"command": "calibrate", "target": target.name, "device": target.device_name,
+                 "thresholds": vars(result.thresholds), "measured": result.measured(),
+                 "written": str(path)},
+          [f"target      {target.name} ({target.device_name})", *describe(result),
+           f"written     {path}"])
+    return 0
+
+
 def run_explain(args: argparse.Namespace) -> int:
     from algorithms import CATALOG
     from frontier.target import resolve_target
@@ -340,9 +400,9 @@ def _common(entry: Entry) -> argparse.ArgumentParser:
     if entry.balanced:
         balancer = common.add_argument(
             "--balancer", default=None,
-            help=f"load balancer, one of {', '.join(available_balancers())} "
+            help=f"load balancer: auto or one of {', '.join(available_balancers())} "
                  f"(default: the algorithm's, {DEFAULT_BALANCER})")
-        balancer.completions = available_balancers()  # type: ignore[attr-defined]
+        balancer.completions = available_balancers(include_auto=True)  # type: ignore[attr-defined]
     _target(common)
     _output_flags(common)
     return common
@@ -381,6 +441,9 @@ def build_parser() -> argparse.ArgumentParser:
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
         algo.add_argument("--validate", action="store_true",
                           help=f"check against scipy: {entry.checks}")
+        algo.add_argument("--trace", nargs="?", const="-", default=None, metavar="FILE",
+                          help="per step of the last run: frontier size, edges, balancer, "
+                          "representation, direction, mode, time (CSV; to FILE if given)")
         algo.set_defaults(handler=run_algorithm)
 
     info = sub.add_parser("info", help="describe a graph: sizes, degrees, components, diameter")
@@ -403,6 +466,24 @@ def build_parser() -> argparse.ArgumentParser:
                                     description=entry.description)
         _add_options(algo, [o for o in entry.options if o.explained])
         algo.set_defaults(handler=run_explain)
+
+    calibrate = sub.add_parser(
+        "calibrate", help="measure the adaptive runtime's thresholds on this device and keep "
+        "them in the per-user cache ($FRONTIER_CACHE_DIR or ~/.cache/frontier)")
+    _target(calibrate)
+    calibrate.add_argument("--quick", action="store_true",
+                           help="tiny graphs (a smoke run; thresholds not meaningful)")
+    calibrate.add_argument("--runs", type=int, default=5, help="timed steps per measurement")
+    _output_flags(calibrate)
+    calibrate.set_defaults(handler=run_calibrate)
+
+    plot = sub.add_parser("plot", help="draw a trace (frontier run ... --trace): frontier "
+                          "size per step, coloured by the choice (needs matplotlib)")
+    plot.add_argument("trace_file", metavar="TRACE", help="a trace file or saved run output")
+    plot.add_argument("--out", default=None, help="image file (default TRACE.png)")
+    plot.add_argument("--title", default=None)
+    _output_flags(plot)
+    plot.set_defaults(handler=run_plot)
 
     balancers = sub.add_parser("balancers", help="list the load balancers")
     _output_flags(balancers)

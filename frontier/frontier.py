@@ -44,7 +44,7 @@ import numpy as np
 
 from frontier import kernels, validate
 from frontier.graph import Graph
-from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE
+from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE, STEPS_RAN
 from frontier.target import Target, resolve_target
 
 __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
@@ -87,7 +87,8 @@ def universe_of(graph: Graph, domain: str) -> int:
 class FrontierPool:
     """Three slots of frontier buffers on one target, for one graph and one domain.
 
-    ``lengths`` is a device array of three lengths, one per slot, then the overflow flag. A
+    ``lengths`` is a device array of three lengths, one per slot, then the overflow flag, then
+    the step count of the last fused traversal (:data:`frontier.ring.STEPS_RAN`). A
     slot's sparse queue (``capacity`` ids) and bitmap (``universe`` bits) are allocated the first
     time a frontier of that kind lands there.
     """
@@ -105,7 +106,7 @@ class FrontierPool:
             raise FrontierError(f"a frontier of {domain} holds int32 ids, but this graph has "
                                 f"{self.universe:,} {domain} (at most {ID_LIMIT:,})")
         self.num_words = _words_for(self.universe)
-        self.lengths = target.zeros(self.SLOTS + 1, LENGTH_DTYPE)
+        self.lengths = target.zeros(STEPS_RAN + 1, LENGTH_DTYPE)
         self._ids: list[Any] = [None] * self.SLOTS
         self._words: list[Any] = [None] * self.SLOTS
         self._dirty_words = [False] * self.SLOTS
@@ -115,9 +116,33 @@ class FrontierPool:
         self._stamps: Any = None
         self._stamp_value = 0
         self._scratch: dict[str, Any] = {}
+        self._parts: dict[tuple, tuple[Any, ...]] = {}
         self.placeholder = target.zeros(1, WORD_DTYPE)
         self.placeholder_ids = target.zeros(1, np.int32)
         self.lost: str | None = None
+
+    @classmethod
+    def shared(cls, graph: Graph, target: Target, capacity: int, domain: str = VERTICES
+               ) -> FrontierPool:
+        """The pool kept with ``graph`` for ``target``, ``capacity`` and ``domain``, made on
+        first use and :meth:`restart`-ed by the caller: a traversal that keeps no frontier
+        beyond its call reuses its buffers instead of allocating them per call (every frontier
+        of an earlier use of the pool becomes stale)."""
+        key = f"pool:{target.name}:{target.simulated}:{domain}:{max(int(capacity), 1)}"
+        return graph.memo(key, lambda: cls(graph, target, capacity, domain))
+
+    def restart(self, first_length: int) -> None:
+        """Forget every frontier of this pool (they become stale), clear its bitmaps and set the
+        lengths to ``first_length`` for slot 0 and 0 for the others (one upload)."""
+        for slot in range(self.SLOTS):
+            if self._dirty_words[slot] and self._words[slot] is not None:
+                self.target.fill(self._words[slot], 0)
+            self._dirty_words[slot] = False
+            self._owner[slot] = None
+            self._clean[slot] = True
+        self.lost = None
+        self.target.upload(self.lengths, np.array([first_length] + [0] * STEPS_RAN,
+                                                  dtype=LENGTH_DTYPE))
 
     def ids(self, slot: int) -> Any:
         if self._ids[slot] is None:
@@ -146,6 +171,18 @@ class FrontierPool:
             self._scratch[name] = buf
         return buf
 
+    def scratch_parts(self, name: str, size: int, parts: int, dtype: Any) -> tuple[Any, ...]:
+        """One scratch buffer of ``parts * size`` elements followed by its ``parts`` consecutive
+        pieces of ``size`` elements (views made once): several per-element arrays that one fill
+        and one copy cover."""
+        whole = self.scratch(name, parts * size, dtype)
+        key = (name, size, parts)
+        found = self._parts.get(key)
+        if found is None or found[0] is not whole:
+            found = (whole, *split(whole, size, parts))
+            self._parts[key] = found
+        return found
+
     def prepare_traversal(self, start_slot: int) -> None:
         """Make ``start_slot``'s successor ready for a fused traversal's first step."""
         out_slot = (start_slot + 1) % self.SLOTS
@@ -154,11 +191,14 @@ class FrontierPool:
 
     def adopt(self, slot: int, kind: str) -> int:
         """After a fused traversal: the frontier it ended on is in ``slot``; nothing is known
-        of the other slots."""
+        of the other slots' queues."""
         for s in range(self.SLOTS):
             self._owner[s] = None
             self._clean[s] = False
-            self._dirty_words[s] = kind == DENSE
+            # a traversal over queues leaves the bitmaps as they were; one over bitmaps may
+            # have written any of them
+            self._dirty_words[s] = self._dirty_words[s] or (kind == DENSE
+                                                            and self._words[s] is not None)
         return self.claim(slot, kind)
 
     def read_lengths(self) -> np.ndarray:
@@ -265,9 +305,9 @@ class FrontierPool:
     def _reset(self, slot: int) -> None:
         """Clear a slot out of ring order (an older frontier advanced again)."""
         self.target.write_scalar(self.lengths, slot, 0)
-        if self._dirty_words[slot]:
-            self._words[slot] = self.target.zeros(max(self.num_words, 1), WORD_DTYPE)
-            self._dirty_words[slot] = False
+        if self._dirty_words[slot] and self._words[slot] is not None:
+            self.target.fill(self._words[slot], 0)
+        self._dirty_words[slot] = False
         self._owner[slot] = None
         self._clean[slot] = True
 
@@ -305,23 +345,31 @@ class Frontier:
     :class:`StaleFrontierError`.
     """
 
-    __slots__ = ("pool", "slot", "kind", "_token")
+    __slots__ = ("pool", "slot", "kind", "_token", "_host_ids")
 
-    def __init__(self, pool: FrontierPool, slot: int, kind: str, token: int) -> None:
+    def __init__(self, pool: FrontierPool, slot: int, kind: str, token: int,
+                 host_ids: np.ndarray | None = None) -> None:
         self.pool = pool
         self.slot = slot
         self.kind = kind
         self._token = token
+        self._host_ids = host_ids
 
     # constructors ---------------------------------------------------------------------------
     @classmethod
     def from_vertices(cls, graph: Graph, vertices: Any, *, kind: str = SPARSE,
-                      target: str | Target | None = None, capacity: int | None = None
-                      ) -> Frontier:
+                      target: str | Target | None = None, capacity: int | None = None,
+                      shared: bool = False) -> Frontier:
         """A frontier holding ``vertices`` (ids in ``0..|V|-1``; a sparse frontier keeps their
         order and repeats). ``capacity`` bounds every sparse frontier of the traversal; the
-        default, max(|E|, |V|), fits any advance output."""
-        return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity)
+        default, max(|E|, |V|), fits any advance output (|V| fits a traversal whose operator
+        accepts each vertex at most once, as BFS's compare-and-swap does).
+
+        ``shared=True`` takes the graph's pooled buffers for this target and capacity
+        (:meth:`FrontierPool.shared`) instead of allocating new ones: for algorithms that keep
+        no frontier beyond their call, as it makes every frontier of the pool's earlier use
+        stale."""
+        return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity, shared)
 
     @classmethod
     def from_edges(cls, graph: Graph, edges: Any, *, kind: str = SPARSE,
@@ -346,7 +394,8 @@ class Frontier:
 
     @classmethod
     def _from_ids(cls, graph: Graph, domain: str, values: Any, kind: str,
-                  target: str | Target | None, capacity: int | None) -> Frontier:
+                  target: str | Target | None, capacity: int | None,
+                  shared: bool = False) -> Frontier:
         _check_graph(graph)
         _check_kind(kind)
         what = "vertex" if domain == VERTICES else "edge"
@@ -365,15 +414,27 @@ class Frontier:
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
         tgt = resolve_target(target)
-        pool = FrontierPool(graph, tgt, capacity, domain)
         if kind == SPARSE:
-            tgt.upload(pool.ids(0), ids.astype(np.int32))
             length = ids.size
         else:
             words, length = _bitmap(ids, n)
+        if shared:
+            pool = FrontierPool.shared(graph, tgt, capacity, domain)
+            pool.restart(length)
+        else:
+            pool = FrontierPool(graph, tgt, capacity, domain)
+            tgt.write_scalar(pool.lengths, 0, length)
+        if kind == SPARSE:
+            ids = ids.astype(np.int32)
+            tgt.upload(pool.ids(0), ids)
+        elif shared:
+            tgt.upload(pool.words(0), words)
+        else:
             pool._words[0] = tgt.to_device(words)
-        tgt.write_scalar(pool.lengths, 0, length)
-        return cls(pool, 0, kind, pool.claim(0, kind))
+        known = ids if kind == SPARSE else np.flatnonzero(np.unpackbits(
+            words.view(np.uint8), bitorder="little")[:n]).astype(np.int32)
+        known.setflags(write=False)
+        return cls(pool, 0, kind, pool.claim(0, kind), known)
 
     @classmethod
     def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None
@@ -437,9 +498,19 @@ class Frontier:
 
     # host views ----------------------------------------------------------------------------
     def __len__(self) -> int:
-        """Number of entries (a host read: one synchronization on the GPU)."""
+        """Number of entries (a host read: one synchronization on the GPU, except for a
+        frontier made from host ids, whose length the host knows)."""
         self.check_current()
+        if self._host_ids is not None:
+            return int(self._host_ids.size)
         return int(self.pool.read_lengths()[self.slot])
+
+    def known_ids(self) -> np.ndarray | None:
+        """The ids (read-only, as :meth:`to_numpy` would give them) when the host knows them
+        without a device read: for a frontier made from host ids by :meth:`from_vertices` or
+        :meth:`from_edges`; None for one made by an operator or on the device."""
+        self.check_current()
+        return self._host_ids
 
     def is_empty(self) -> bool:
         return len(self) == 0
@@ -510,6 +581,11 @@ class Frontier:
     def __repr__(self) -> str:
         state = f"slot {self.slot}" if self.is_current() else "stale"
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
+
+
+def split(array: Any, size: int, parts: int) -> tuple[Any, ...]:
+    """The first ``parts`` consecutive pieces of ``size`` elements of ``array`` (views)."""
+    return tuple(array[i * size:(i + 1) * size] for i in range(parts))
 
 
 def _check_graph(graph: Any) -> None:

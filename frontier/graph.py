@@ -102,6 +102,7 @@ class Graph:
         self._csc: CSC | None = None
         self._coo: COO | None = None
         self._device: dict[tuple[str, str], Any] = {}
+        self._memo: dict[str, Any] = {}
 
     # construction -------------------------------------------------------------------------
     @classmethod
@@ -261,6 +262,16 @@ class Graph:
     def device_edge_sources(self, target: Any) -> Any:
         """The tail of every edge (the COO view's ``src``) on ``target``, for edge frontiers."""
         return self._on_device(target, "coo", lambda g: target.to_device(g.coo().src))
+
+    def memo(self, key: str, build: Any) -> Any:
+        """A value derived from this (immutable) graph, built by ``build()`` on first use and
+        kept with the graph under ``key`` (the adaptive runtime's degree profile, pooled
+        frontier buffers)."""
+        value = self._memo.get(key)
+        if value is None:
+            value = build()
+            self._memo[key] = value
+        return value
 
     def _on_device(self, target: Any, view: str, copy: Any) -> Any:
         key = (target.name, view)

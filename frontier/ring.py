@@ -23,8 +23,8 @@ import numpy as np
 
 from frontier import atomics
 
-__all__ = ["RING_PARAMS", "OVERFLOW_FLAG", "SPARSE", "DENSE", "clear_next_slot", "push",
-           "is_active", "namespace"]
+__all__ = ["RING_PARAMS", "OVERFLOW_FLAG", "STEPS_RAN", "SPARSE", "DENSE", "clear_next_slot",
+           "push", "is_active", "namespace"]
 
 #: The frontier kinds: a queue of element ids, or a bitmap of ``universe`` bits.
 SPARSE = "sparse"
@@ -32,6 +32,10 @@ DENSE = "dense"
 
 #: Index, in a pool's length array, of the sticky flag kernels set when a push overflows.
 OVERFLOW_FLAG = 3
+
+#: Index, in a pool's length array, where a fused traversal leaves the number of steps it ran
+#: (read with the lengths in one transfer).
+STEPS_RAN = 4
 
 #: Parameters through which a kernel receives one ring step, in this order: the universe size,
 #: the input frontier (its queue and bitmap; the one of the other kind is a placeholder), the
@@ -71,6 +75,7 @@ def push(output: str, v: str) -> str:
 
 
 def namespace() -> dict[str, Any]:
-    """The globals the snippets use: ``uint32``, ``OVERFLOW`` and the atomics."""
-    return {"uint32": np.uint32, "OVERFLOW": OVERFLOW_FLAG,
+    """The globals the snippets use: ``uint32``, ``OVERFLOW``, ``STEPS_RAN`` and the
+    atomics."""
+    return {"uint32": np.uint32, "OVERFLOW": OVERFLOW_FLAG, "STEPS_RAN": STEPS_RAN,
             **{n: getattr(atomics, n) for n in atomics.__all__}}

@@ -84,6 +84,11 @@ class Target(ABC):
     def full(self, shape: int, value: Any, dtype: Any) -> Any:
         return self.to_device(np.full(shape, value, dtype=dtype))
 
+    def fill(self, array: Any, value: Any) -> None:
+        """Set every element of a device array to ``value`` (reusing it instead of allocating
+        a new one)."""
+        array[:] = value
+
     @abstractmethod
     def to_host(self, array: Any) -> np.ndarray: ...
 
@@ -160,6 +165,16 @@ class Target(ABC):
     def free_bytes(self) -> int | None:
         """Free device memory, where the target can tell."""
         return None
+
+    @property
+    def multiprocessors(self) -> int:
+        """Processors that run blocks at once (SMs on a GPU; 1 for a sequential target)."""
+        return 1
+
+    @property
+    def device_name(self) -> str:
+        """What the target runs on, as a key for per-device settings (calibration)."""
+        return self.name
 
     def _check_room(self, need: int, what: str) -> None:
         free = self.free_bytes()
@@ -247,6 +262,7 @@ class CudaTarget(Target):
 
         self._cuda = cuda
         self._sm_count: int | None = None
+        self._cooperative: dict[tuple, tuple[Any, int]] = {}
 
     @property
     def simulated(self) -> bool:
@@ -265,11 +281,15 @@ class CudaTarget(Target):
     def full(self, shape: int, value: Any, dtype: Any) -> Any:
         """Filled on the device (one launch) instead of uploading a host array."""
         array = self.empty(shape, dtype)
-        if shape:
-            blocks = min(-(-shape // 256), self.resident_blocks(256))
+        self.fill(array, value)
+        return array
+
+    def fill(self, array: Any, value: Any) -> None:
+        """One launch of a grid-stride fill kernel."""
+        if array.size:
+            blocks = min(-(-array.size // 256), self.resident_blocks(256))
             self.launch(_fill_kernel(), blocks, min(256, self.max_threads_per_block),
                         (array, array.dtype.type(value)))
-        return array
 
     def zeros(self, shape: int, dtype: Any) -> Any:
         return self.full(shape, 0, dtype)
@@ -313,21 +333,52 @@ class CudaTarget(Target):
         if self.simulated:  # the simulator runs a cooperative grid of one block only
             kernel[1, threads](*args)
             return
-        specialized = kernel.specialize(*args)
-        compiled = next(iter(specialized.overloads.values()))
-        blocks = min(blocks, compiled.max_cooperative_grid_blocks(threads))
-        specialized[blocks, threads](*args)
+        key = (kernel, threads, tuple(_argument_type(a) for a in args))
+        found = self._cooperative.get(key)
+        if found is None:  # specialize and ask the driver once per kernel and argument types
+            specialized = kernel.specialize(*args)
+            compiled = next(iter(specialized.overloads.values()))
+            found = (specialized, compiled.max_cooperative_grid_blocks(threads))
+            self._cooperative[key] = found
+        specialized, most = found
+        specialized[min(blocks, most), threads](*args)
+
+    @property
+    def multiprocessors(self) -> int:  # type: ignore[override]
+        if self.simulated:
+            return 1
+        if self._sm_count is None:
+            self._sm_count = self._cuda.get_current_device().MULTIPROCESSOR_COUNT
+        return self._sm_count
+
+    @property
+    def device_name(self) -> str:  # type: ignore[override]
+        if self.simulated:
+            return "cuda-simulator"
+        name = self._cuda.get_current_device().name
+        return name.decode() if isinstance(name, bytes) else str(name)
 
     def resident_blocks(self, threads_per_block: int) -> int:
         if self.simulated:
             return 2
-        if self._sm_count is None:
-            self._sm_count = self._cuda.get_current_device().MULTIPROCESSOR_COUNT
-        return self._sm_count * max(1, 2048 // threads_per_block)
+        return self.multiprocessors * max(1, 2048 // threads_per_block)
 
     def persistent_blocks(self, threads_per_block: int) -> int:
         resident = self.resident_blocks(threads_per_block)
         return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
+
+
+def _argument_type(value: Any) -> Any:
+    """What a kernel's compiled version depends on in one argument: an array's element type,
+    dimensions and contiguity, a scalar's Python type."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or not hasattr(value, "ndim"):
+        return type(value)
+    try:
+        contiguous = bool(value.flags["C_CONTIGUOUS"])
+    except (AttributeError, KeyError, TypeError):
+        contiguous = None
+    return (type(value), dtype.str, value.ndim, contiguous)
 
 
 def _fill(array: Any, value: Any) -> None:

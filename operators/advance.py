@@ -27,7 +27,8 @@ from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, is_active
 from frontier.target import Target
-from operators.balancers import LoadBalancer, ThreadMapped, get_balancer
+from operators.adaptive import resolve_auto
+from operators.balancers import AUTO, LoadBalancer, ThreadMapped, get_balancer
 from operators.codegen import (
     GeneratedKernel,
     KernelSpec,
@@ -76,6 +77,8 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     kernels are looked up per call by everything they depend on (the graph only through its
     sizes, which is all a balancer binds to)."""
     check_frontier(graph, frontier, output)
+    if balancer == AUTO or getattr(balancer, "adaptive", False):
+        balancer = resolve_auto(graph, frontier, get_balancer(balancer))
     functors = edge_functors(op, condition, num_state)
     target = frontier.target
     key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
@@ -170,7 +173,9 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     frontier of the heads ``op`` accepted (see the module docstring for push, pull and auto).
 
     ``direction`` is ``"push"``, ``"pull"``, ``"auto"``, or a :class:`Direction` carried from
-    step to step (its switching state is updated). ``balancer`` maps a push onto threads.
+    step to step (its switching state is updated). ``balancer`` maps a push onto threads;
+    ``"auto"`` picks one for this call from the frontier's size and degree sum
+    (:mod:`operators.adaptive`; one read of the frontier's length).
     ``output`` is ``"sparse"`` (a queue: after a push a vertex appears once per accepting edge),
     ``"dense"`` (a bitmap), ``"none"`` (side effects only; returns None) or None: sparse after a
     push, dense after a pull. ``weight`` is 1 on an unweighted graph; ``state`` are arrays on the

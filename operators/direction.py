@@ -10,7 +10,8 @@ switching rule with its history, passed by the caller from step to step; ``advan
 ``Direction`` for the call).
 
 The measure is the frontier's size, which a host loop reads anyway and a fused traversal tests
-on the device: push while ``|F| <= |V| / alpha``; once it outgrows that, pull until
+on the device: push while ``|F| <= max(|V| / alpha, min_pull)`` (``min_pull`` is 0 unless set;
+the adaptive runtime sets it to its T2); once it outgrows that, pull until
 ``|F| < |V| / beta`` and the frontier shrank since the previous step, then push to the end (the
 frontier's peak has passed). The defaults (alpha 64, beta 24) were tuned on rmat and grid graphs
 on an H100 (``bench/do_sweep.py``, docs/performance.md). The thresholds belong to ``"auto"``:
@@ -34,15 +35,18 @@ class Direction:
     """A direction mode and, for ``"auto"``, the switching state of one traversal."""
 
     def __init__(self, mode: str = AUTO, alpha: float | None = None,
-                 beta: float | None = None) -> None:
+                 beta: float | None = None, min_pull: int = 0) -> None:
         if not isinstance(mode, str) or mode not in MODES:
             raise ValueError(f"direction={mode!r}; expected one of {MODES} or a Direction")
         if mode != AUTO:
             validate.unused(f"direction={mode!r} (the thresholds switch direction='auto' only)",
                             {"alpha": alpha, "beta": beta})
+        if isinstance(min_pull, bool) or not isinstance(min_pull, int) or min_pull < 0:
+            raise ValueError(f"min_pull={min_pull!r}; expected a frontier size >= 0")
         self.mode = mode
         self.alpha = ALPHA if alpha is None else validate.positive("alpha", alpha)
         self.beta = BETA if beta is None else validate.positive("beta", beta)
+        self.min_pull = min_pull
         self.pulling = mode == PULL
         self.past_peak = False
         self._last_size: int | None = None
@@ -65,7 +69,7 @@ class Direction:
             if (size < num_vertices / self.beta and self._last_size is not None
                     and size < self._last_size):
                 self.pulling, self.past_peak = False, True
-        elif not self.past_peak and size > num_vertices / self.alpha:
+        elif not self.past_peak and size > max(num_vertices / self.alpha, self.min_pull):
             self.pulling = True
         self._last_size = size
         return PULL if self.pulling else PUSH
@@ -75,7 +79,16 @@ class Direction:
         step (None: push to the end)."""
         if self.mode != AUTO or self.past_peak:
             return None
-        return int(num_vertices / self.alpha)
+        return max(int(num_vertices / self.alpha), self.min_pull)
+
+    def with_min_pull(self, min_pull: int) -> Direction:
+        """A copy (with this one's switching state) that never pulls a frontier of
+        ``min_pull`` elements or fewer: the adaptive runtime's floor, below which a pull step
+        (a launch over every vertex and a host read) costs more than a fused push step."""
+        copy = Direction(self.mode, self.alpha, self.beta, max(self.min_pull, int(min_pull)))
+        copy.pulling, copy.past_peak, copy._last_size = (self.pulling, self.past_peak,
+                                                          self._last_size)
+        return copy
 
     def __repr__(self) -> str:
         state = f", {'pulling' if self.pulling else 'pushing'}" if self.mode == AUTO else ""

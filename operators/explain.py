@@ -8,6 +8,7 @@ from typing import Any
 from frontier.frontier import DENSE, EDGES, SPARSE
 from frontier.graph import Graph
 from frontier.kernels import conversion_source
+from operators.adaptive import resolve_auto
 from operators.advance import advance, edge_plan, pull_kernel_plan, push_plan
 from operators.balancers import get_balancer
 from operators.common import OperatorError, check_frontier, for_target
@@ -37,7 +38,11 @@ def _advance_sources(graph: Graph, where: Any, fn: Callable, num_state: int,
     pull_out = DENSE if in_traverse else output or DENSE
     text = ""
     if mode in (PUSH, AUTO):
-        bal = for_target(where.target, get_balancer(balancer), graph)
+        bal = get_balancer(balancer)
+        if bal.adaptive:  # the kernels of the first step's choice
+            bal = resolve_auto(graph, where, bal)
+            balancer = bal
+        bal = for_target(where.target, bal, graph)
         if in_traverse and options.get("fused", True) and bal.fusable:
             kernel = fused_kernel(graph, where, fn, condition, num_state, bal)
             text += _section("push steps, fused into one persistent kernel", kernel.source)

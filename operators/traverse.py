@@ -46,13 +46,14 @@ import numpy as np
 from frontier import validate
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.ring import clear_next_slot
+from frontier.ring import STEPS_RAN, clear_next_slot
+from operators.adaptive import FUSED, AdaptivePolicy, Decision, StaticPolicy
 from operators.advance import advance, edge_functors, edge_spec
 from operators.balancers import LoadBalancer, get_balancer
 from operators.codegen import GeneratedKernel, build, indent
 from operators.common import OperatorError, check_frontier, for_target
 from operators.convention import kernel_arguments
-from operators.direction import PUSH, Direction
+from operators.direction import AUTO, PUSH, Direction
 
 __all__ = ["traverse", "Traversal", "fused_kernel"]
 
@@ -60,12 +61,14 @@ __all__ = ["traverse", "Traversal", "fused_kernel"]
 @dataclass(frozen=True)
 class Traversal:
     """The frontier the traversal ended on (empty unless ``max_steps`` or ``stop_above``
-    stopped it), the number of advance steps run, and each step's host wall time (None for the
-    steps of a fused phase, which the host does not see)."""
+    stopped it), the number of advance steps run, each step's host wall time (None for the
+    steps of a fused phase, which the host does not see) and each step's
+    :class:`operators.adaptive.Decision` (balancer, representation, direction, mode)."""
 
     frontier: Frontier
     steps: int
     step_seconds: list[float | None] = field(default_factory=list)
+    choices: list[Decision] = field(default_factory=list)
 
 
 def _slot_select(name: str, arrays: str, slot: str) -> str:
@@ -99,7 +102,7 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     body = ("in_slot = start_slot\n"
             "step = 0\n"
             "while step < max_steps:\n" + indent(step)
-            + "if tid == 0:\n    steps_out[0] = step\n")
+            + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
     return build(frontier.target, balancer, spec, functors, lambda: body,
                  balancer.extra_params(spec))
 
@@ -108,7 +111,7 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
                 state: tuple, balancer: LoadBalancer, max_steps: int, stop_above: int,
                 blocks: int | None) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
-    frontier's length (read with the step count: two host reads in all)."""
+    frontier's length (read with the step count: one host read in all)."""
     kernel = fused_kernel(graph, frontier, op, condition, len(state), balancer)
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     slots = range(pool.SLOTS)
@@ -116,8 +119,7 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
           **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
           **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
           "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
-          "stop_above": stop_above,
-          "steps_out": pool.scratch("traverse_steps", 1, np.int64)}
+          "stop_above": stop_above}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
@@ -128,8 +130,8 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
         pool.abandon("a fused traverse on its pool failed part-way (its steps reuse every slot, "
                      "so the frontiers it started from are lost)")
         raise
-    steps = int(target.read_scalar(io["steps_out"], 0))
     lengths = pool.read_lengths()
+    steps = int(lengths[STEPS_RAN])
     final = (frontier.slot + steps) % pool.SLOTS
     return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])
 
@@ -143,6 +145,12 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     :func:`operators.advance`) step after step until it is empty, ``max_steps`` steps have
     run, or (with ``stop_above``) it holds more than ``stop_above`` elements, returned
     unexpanded. See the module docstring for which steps run fused and which in a host loop.
+
+    ``balancer="auto"`` (or an :class:`operators.balancers.AutoBalancer`) lets the adaptive
+    runtime (:mod:`operators.adaptive`) choose the balancer, the frontier's form and the mode
+    at every step, and with ``direction="auto"`` it pulls no frontier of T2 elements or fewer
+    (a copy of a passed :class:`Direction` carries that floor; the passed one is left as it
+    was). The returned :class:`Traversal` records each step's choice either way.
 
     ``blocks`` sets the persistent kernel's grid (default: the target's ``persistent_blocks``,
     at most what the GPU holds at once); fewer blocks make the barrier between steps cheaper
@@ -161,30 +169,50 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     validate.flag("fused", fused)
     plan = Direction.of(direction)
     edge_functors(op, condition, len(state))  # a functor that cannot take the state fails now
-    bal = for_target(frontier.target, get_balancer(balancer), graph)
-    push_kind = frontier.kind
+    chosen = get_balancer(balancer)
+    if chosen.adaptive:
+        policy: AdaptivePolicy | StaticPolicy = AdaptivePolicy(graph, frontier.target,
+                                                               chosen.thresholds, fused)
+        if plan.mode == AUTO:
+            plan = plan.with_min_pull(policy.thresholds.t2)
+        size = len(frontier)
+    else:
+        policy = StaticPolicy(for_target(frontier.target, chosen, graph), frontier.kind, fused)
+        # a fused push-only traversal reads nothing before it ends
+        size = None if policy.fuse and plan.mode == PUSH else len(frontier)
     n = graph.num_vertices
-    steps, seconds = 0, []
-    fuse = fused and bal.fusable
-    size = None if fuse and plan.mode == PUSH else len(frontier)  # a fused push reads nothing
+    steps, seconds, choices = 0, [], []
     while steps < max_steps and (size is None or 0 < size <= stop_above):
         way = PUSH if size is None else plan.choose(size, n)
-        if fuse and way == PUSH:
-            limit = plan.push_limit(n)
-            if frontier.kind != push_kind:
-                frontier = frontier.to_dense() if push_kind == DENSE else frontier.to_sparse()
+        decision = policy.decide(frontier, size, way)
+        bal = policy.balancer(decision)
+        if decision.mode == FUSED:
+            if frontier.kind != decision.representation:
+                frontier = (frontier.to_dense() if decision.representation == DENSE
+                            else frontier.to_sparse())
+            limit = _least(plan.push_limit(n), decision.until)
             frontier, ran, size = _fused_push(
                 graph, frontier, op, condition, state, bal, max_steps - steps,
                 stop_above if limit is None else min(limit, stop_above), blocks)
             steps += ran
             seconds += [None] * ran
-            if limit is None or size <= limit:
-                break  # empty, or stopped by max_steps / stop_above
-            continue
+            choices += [decision] * ran
+            policy.advanced(ran)
+            if ran > 0 or size == 0:
+                continue  # the loop's test ends it: empty, max_steps or stop_above
         start = time.perf_counter()
         frontier = advance(graph, frontier, op, *state, direction=way, condition=condition,
-                           balancer=bal, output=push_kind if way == PUSH else DENSE)
+                           balancer=bal,
+                           output=decision.representation if way == PUSH else DENSE)
         size = len(frontier)
         steps += 1
         seconds.append(time.perf_counter() - start)
-    return Traversal(frontier, steps, seconds)
+        choices.append(decision)
+        policy.advanced(1)
+    return Traversal(frontier, steps, seconds, choices)
+
+
+def _least(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else min(a, b)

@@ -46,7 +46,8 @@ def test_bfs_stats_count_each_level_and_its_edges(target, fused):
     assert [s.frontier_size for s in r.stats] == [1, 2, 1, 1]
     assert [s.edges for s in r.stats] == [2, 4, 3, 1]
     assert r.edges_traversed == g.num_edges
-    assert all((s.seconds is None) == fused for s in r.stats)
+    assert all((s.seconds is None) == (s.mode == "fused") for s in r.stats)
+    assert fused or all(s.mode == "host" for s in r.stats)
 
 
 def test_bfs_rejects_out_of_range_and_non_integer_sources(target):

@@ -88,7 +88,7 @@ def test_a_new_catalog_entry_is_a_command_with_its_options(capsys, monkeypatch):
     code, out, err = run_cli(capsys, "run", "fake", "path:4", "--colour", "blue", "--target",
                              "cpu", "--runs", "1", "--validate")
     assert code == 0, err
-    for line in ("balancer    thread, blue colour", "colour      seen", "validated   it agrees"):
+    for line in ("balancer    auto, blue colour", "colour      seen", "validated   it agrees"):
         assert line in out
     assert run_cli(capsys, "explain", "fake", "--colour", "blue")[1] == "blue kernel\n"
 
@@ -179,7 +179,7 @@ def test_demo_validates_bfs_on_generated_and_shipped_graphs(capsys):
 
 
 def test_explain_prints_the_kernels_bfs_runs_in_each_direction(capsys):
-    code, out, _ = run_cli(capsys, "explain", "bfs", "--target", "cpu")
+    code, out, _ = run_cli(capsys, "explain", "bfs", "--target", "cpu", "--direction", "push")
     assert code == 0 and "def traverse_thread_vertices_sparse_to_sparse__visit(" in out
     assert "pull" not in out
     code, out, _ = run_cli(capsys, "explain", "bfs", "--target", "cpu", "--direction", "auto")

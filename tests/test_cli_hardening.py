@@ -134,7 +134,7 @@ def test_run_json_carries_the_measurement_and_the_validation(capsys):
     doc = json.loads(out)
     assert doc["num_vertices"] == 20 and doc["source"] == 0 and len(doc["seconds"]) == 2
     assert doc["validated"] is True and doc["report"]["reached"] == "20 vertices"
-    assert doc["balancer"] == "thread" and doc["iterations"] == 8
+    assert doc["balancer"] == "auto" and doc["iterations"] == 8
 
 
 def test_info_reports_sizes_degrees_components_and_a_diameter_bound(capsys):
@@ -175,7 +175,7 @@ def test_bash_completion_offers_commands_algorithms_options_and_balancers():
     assert {"run", "info", "explain", "completion"} <= set(complete("frontier "))
     assert set(complete("frontier run ")) >= set(CATALOG)
     assert "--balancer" in complete("frontier run bfs rmat:6 --b")
-    assert complete("frontier run bfs rmat:6 --balancer ") == available_balancers()
+    assert complete("frontier run bfs rmat:6 --balancer ") == available_balancers(include_auto=True)
     assert complete("frontier run bfs rmat:6 --target c") == ["cuda", "cpu"]
 
 

@@ -111,7 +111,7 @@ def test_a_partitioner_that_breaks_the_contract_is_refused():
 @given(case=graphs_with_source(max_vertices=30, max_edges=80))
 def test_bfs_over_partitions_equals_one_device_and_scipy(threads, case):
     graph, source = case
-    one = bfs(graph, source, target="cpu")
+    one = bfs(graph, source, target="cpu", direction="push")
     for parts in PARTS:
         dg = partition(graph, parts, client=threads, reverse=True)
         for direction in ("push", "pull", "auto"):
@@ -129,7 +129,7 @@ def test_pull_levels_all_gather_the_frontier_bitmaps(threads):
     graph = generators.rmat(10, edge_factor=8, seed=7)
     source = int(np.argmax(graph.out_degrees()))
     dg = partition(graph, 2, client=threads)
-    push = bfs(dg, source, target="cpu")
+    push = bfs(dg, source, target="cpu", direction="push")
     pushed = dg.last_run.exchanged_bytes
     auto = bfs(dg, source, target="cpu", direction="auto")
     np.testing.assert_array_equal(auto.distances, push.distances)
@@ -178,10 +178,13 @@ def test_bad_calls_are_refused_before_any_work(threads):
     with pytest.raises(ValueError, match="fused=True"):
         bfs(dg, 0, target="cpu", fused=True)
     with pytest.raises(ValueError, match="alpha has no effect"):
-        bfs(dg, 0, target="cpu", alpha=3.0)
+        bfs(dg, 0, target="cpu", direction="push", alpha=3.0)
+    with pytest.raises(ValueError, match="gathered on the client"):
+        bfs(dg, 0, target="cpu", out="device")
     directed = partition(Graph.from_edges([0, 1], [1, 2]), 2, client=threads)
     with pytest.raises(ValueError, match="reverse=True"):
         bfs(directed, 0, target="cpu", direction="auto")
+    np.testing.assert_array_equal(bfs(directed, 0, target="cpu").distances, [0, 1, 2])
     negative = Graph.from_edges([0], [1], weights=[-1.0])
     with pytest.raises(ValueError, match="negative weight"):
         sssp_arrays(partition(negative, 2, client=threads), 0, target="cpu")

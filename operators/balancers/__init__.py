@@ -6,6 +6,8 @@ Each technique of Busato & Bombieri, *Graph Algorithms on GPUs*, §5, is one mod
 
 from __future__ import annotations
 
+from frontier.registry import register_balancers
+from operators.balancers.auto import AutoBalancer
 from operators.balancers.base import LoadBalancer
 from operators.balancers.block import BlockMapped
 from operators.balancers.cta_warp_scan import CtaWarpScan
@@ -15,8 +17,8 @@ from operators.balancers.thread import ThreadMapped
 from operators.balancers.two_phase import TwoPhase
 from operators.balancers.warp import VirtualWarp
 
-__all__ = ["LoadBalancer", "ThreadMapped", "BlockMapped", "VirtualWarp", "DynamicWarp",
-           "CtaWarpScan", "TwoPhase", "MultiPhase", "BALANCERS", "get_balancer",
+__all__ = ["LoadBalancer", "AutoBalancer", "AUTO", "ThreadMapped", "BlockMapped", "VirtualWarp",
+           "DynamicWarp", "CtaWarpScan", "TwoPhase", "MultiPhase", "BALANCERS", "get_balancer",
            "available_balancers", "BalancerError"]
 
 BALANCERS: dict[str, type[LoadBalancer]] = {
@@ -26,13 +28,19 @@ BALANCERS: dict[str, type[LoadBalancer]] = {
 }
 
 
+#: The adaptive choice (:mod:`operators.adaptive`): accepted by ``balancer=...`` and the default
+#: of the algorithms, but not a static technique, so not listed by :func:`available_balancers`.
+AUTO = AutoBalancer.name
+
+
 class BalancerError(ValueError):
     """An unknown balancer name or bad balancer parameter."""
 
 
-def available_balancers() -> list[str]:
-    """Names accepted by ``balancer=...``."""
-    return sorted(BALANCERS)
+def available_balancers(include_auto: bool = False) -> list[str]:
+    """Names of the static balancers accepted by ``balancer=...`` (each one kernel technique;
+    tests iterate over them), with ``"auto"`` first when ``include_auto``."""
+    return ([AUTO] if include_auto else []) + sorted(BALANCERS)
 
 
 def get_balancer(balancer: str | LoadBalancer) -> LoadBalancer:
@@ -42,13 +50,19 @@ def get_balancer(balancer: str | LoadBalancer) -> LoadBalancer:
         return balancer
     if not isinstance(balancer, str):
         raise BalancerError(f"balancer {balancer!r}; expected a name or a LoadBalancer")
+    if balancer == AUTO:
+        return AutoBalancer()
     name, _, param = balancer.partition(":")
     cls = BALANCERS.get(name)
     if cls is None:
-        raise BalancerError(f"unknown balancer {name!r}; expected one of {available_balancers()}")
+        raise BalancerError(f"unknown balancer {name!r}; expected one of "
+                            f"{available_balancers(include_auto=True)}")
     if not param:
         return cls()
     try:
         return cls(int(param))
     except ValueError as err:
         raise BalancerError(f"balancer {balancer!r}: {err}") from None
+
+
+register_balancers(available_balancers())

@@ -26,6 +26,10 @@ class LoadBalancer(ABC):
     #: :func:`operators.traverse` can run many steps inside one persistent kernel.
     fusable: bool = True
 
+    #: True for ``"auto"``, which operators resolve to a static balancer per step
+    #: (:mod:`operators.adaptive`) before generating code.
+    adaptive: bool = False
+
     @property
     def slug(self) -> str:
         """Identifier-safe label used in generated kernel names."""

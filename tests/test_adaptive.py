@@ -1,0 +1,264 @@
+"""The adaptive runtime: the inspector's profile, deterministic decisions, ``balancer="auto"``
+equal to every static balancer, choices recorded per step, the calibration cache, traces,
+pooled buffers and device results."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from algorithms import bfs
+from frontier import Frontier, Graph, generators
+from frontier.cli import main
+from frontier.testing import check_bfs, graphs_with_source
+from frontier.trace import read_trace
+from operators import advance, available_balancers, get_balancer
+from operators.adaptive import (
+    CACHE_ENV,
+    FUSED,
+    HOST,
+    Decision,
+    Thresholds,
+    decide,
+    inspect,
+    load_calibration,
+    save_calibration,
+    thresholds_for,
+)
+from operators.balancers import AutoBalancer
+
+#: Few examples in the simulator (each one runs BFS with every balancer).
+EXAMPLES = 3 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") else 15
+
+#: Thresholds so low that graphs of a few dozen vertices meet every branch of the decision
+#: maker (two_phase on hubs, dynamic_warp, warp, thread, bitmaps), measured at every step.
+EVERY_BRANCH = AutoBalancer(Thresholds(t1=3.0, t2=6, t3=0.2, hub_edges=40, hub_degree=10,
+                                        sample_every=1))
+
+
+def test_inspector_profiles_degrees_once_per_graph():
+    g = Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], num_vertices=5)
+    profile = inspect(g)
+    assert (profile.num_vertices, profile.num_edges, profile.max_degree) == (5, 4, 3)
+    assert profile.mean_degree == pytest.approx(0.8)
+    assert profile.degree_variance == pytest.approx(np.var([3, 1, 0, 0, 0]))
+    assert inspect(g) is profile
+
+
+def test_inspector_handles_the_empty_graph():
+    assert inspect(Graph.from_edges([], [], num_vertices=0)).max_degree == 0
+
+
+PROFILE = inspect(generators.grid2d(100, 100))
+LIMITS = Thresholds(t1=32, t2=500, t3=0.06, hub_edges=100_000, hub_degree=2_000)
+
+
+@pytest.mark.parametrize("size, degree_sum, expected", [
+    (1, 200_000, Decision("two_phase", "sparse", "push", HOST)),
+    (1, 2_000, Decision("two_phase", "sparse", "push", HOST)),
+    (5_000, 100_000, Decision("two_phase", "dense", "push", HOST)),
+    (10, 5_000, Decision("dynamic_warp", "sparse", "push", FUSED, 200)),
+    (10, 40, Decision("warp", "sparse", "push", FUSED, 499)),
+    (499, 1_996, Decision("warp", "sparse", "push", FUSED, 499)),
+    (500, 2_000, Decision("thread", "sparse", "push", FUSED, 600)),
+    (999, 3_996, Decision("thread", "dense", "push", FUSED)),
+])
+def test_decisions_follow_the_thresholds(size, degree_sum, expected):
+    assert decide(PROFILE, size, degree_sum, LIMITS) == expected
+
+
+def test_small_graphs_keep_queues_below_t2():
+    tiny = inspect(generators.path(7))
+    assert decide(tiny, 1, 2, LIMITS).representation == "sparse"
+
+
+def test_decisions_are_deterministic():
+    cases = [(s, d) for s in (1, 7, 100, 5000, 9000) for d in (0, 3, 50_000, 10**6)]
+    first = [decide(PROFILE, s, d, LIMITS) for s, d in cases]
+    assert first == [decide(PROFILE, s, d, LIMITS) for s, d in cases]
+
+
+def test_a_sequential_target_runs_every_step_as_its_one_loop():
+    d = decide(PROFILE, 1, 10**6, LIMITS, spreads=False)
+    assert (d.balancer, d.mode) == ("thread", FUSED)
+
+
+def test_auto_is_accepted_but_not_listed_with_the_static_balancers():
+    assert isinstance(get_balancer("auto"), AutoBalancer)
+    assert "auto" not in available_balancers()
+    assert available_balancers(include_auto=True)[0] == "auto"
+
+
+def test_thresholds_reject_non_positive_values():
+    with pytest.raises(ValueError, match="t2=0"):
+        Thresholds(t2=0)
+
+
+@settings(max_examples=EXAMPLES)
+@given(case=graphs_with_source())
+def test_auto_bfs_equals_every_static_balancer(target, case):
+    graph, source = case
+    auto = bfs(graph, source, target=target, balancer=EVERY_BRANCH)
+    check_bfs(graph, source, auto.distances, auto.predecessors)
+    for balancer in available_balancers():
+        static = bfs(graph, source, target=target, balancer=balancer)
+        np.testing.assert_array_equal(auto.distances, static.distances)
+
+
+@pytest.mark.parametrize("direction", ["push", "auto"])
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
+def test_auto_takes_every_branch_and_records_it_per_level(target, direction, fused):
+    g = generators.rmat(6, edge_factor=4, seed=3)
+    s = int(np.argmax(g.out_degrees()))
+    r = bfs(g, s, target=target, balancer=EVERY_BRANCH, direction=direction, fused=fused)
+    check_bfs(g, s, r.distances, r.predecessors)
+    assert len(r.stats) == r.iterations
+    static = set(available_balancers())
+    assert all(level.balancer in static for level in r.stats)
+    assert all(level.mode in (FUSED, HOST) and level.representation in ("sparse", "dense")
+               for level in r.stats)
+    if target.runs_balancers and direction == "push":
+        assert r.stats[0].balancer == "two_phase" and r.stats[0].mode == HOST
+    if not fused:
+        assert all(level.mode == HOST for level in r.stats)
+
+
+def test_bfs_defaults_to_auto_and_names_the_choice_in_its_stats(target):
+    g = generators.grid2d(5, 4)
+    r = bfs(g, 0, target=target)
+    text = repr(r.stats)
+    assert any(f"balancer='{b}'" in text for b in available_balancers())
+    check_bfs(g, 0, r.distances, r.predecessors)
+
+
+def test_advance_with_auto_equals_a_static_advance(target):
+    g = generators.star(9)
+
+    def claim(src, dst, eid, weight, seen):
+        seen[dst] = 1
+        return True
+
+    outputs = []
+    for balancer in (EVERY_BRANCH, "auto", "thread"):
+        f = Frontier.from_vertices(g, [0], target=target)
+        seen = target.zeros(g.num_vertices, np.int32)
+        out = advance(g, f, claim, seen, balancer=balancer)
+        outputs.append(sorted(out.to_numpy().tolist()))
+    assert outputs[0] == outputs[1] == outputs[2] == list(range(1, 9))
+
+
+def test_repeated_calls_reuse_the_pooled_buffers_and_stay_correct(target):
+    g = generators.grid2d(6, 5)
+    first = bfs(g, 0, target=target, direction="pull")
+    pool = Frontier.from_vertices(g, [0], target=target, capacity=g.num_vertices,
+                                  shared=True).pool
+    for source, direction in ((7, "push"), (29, "auto"), (0, "pull")):
+        r = bfs(g, source, target=target, direction=direction)
+        check_bfs(g, source, r.distances, r.predecessors)
+    again = Frontier.from_vertices(g, [0], target=target, capacity=g.num_vertices, shared=True)
+    assert again.pool is pool and pool.capacity == g.num_vertices
+    np.testing.assert_array_equal(first.distances, bfs(g, 0, target=target).distances)
+
+
+def test_a_shared_pool_restart_makes_its_earlier_frontiers_stale(target):
+    from frontier import StaleFrontierError
+
+    g = generators.path(4)
+    old = Frontier.from_vertices(g, [1], target=target, capacity=4, shared=True)
+    Frontier.from_vertices(g, [2], target=target, capacity=4, shared=True)
+    with pytest.raises(StaleFrontierError):
+        len(old)
+
+
+def test_device_results_stay_on_the_target(target):
+    g = generators.path(6)
+    r = bfs(g, 0, target=target, out="device")
+    assert not isinstance(r.distances, np.ndarray) or target.name == "cpu"
+    if target.name == "cuda" and not target.simulated:  # the simulator's arrays lack it
+        assert hasattr(r.distances, "__cuda_array_interface__")
+    np.testing.assert_array_equal(target.to_host(r.distances), np.arange(6))
+    assert [s.frontier_size for s in r.stats] == [1] * 6
+
+
+def test_bfs_rejects_an_unknown_out():
+    with pytest.raises(ValueError, match="'gpu'"):
+        bfs(generators.path(2), 0, target="cpu", out="gpu")
+
+
+def test_calibration_cache_is_written_and_read(tmp_path, monkeypatch):
+    from frontier.target import resolve_target
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    cpu = resolve_target("cpu")
+    assert thresholds_for(cpu).source.startswith("device properties")
+    save_calibration(cpu.device_name, Thresholds(t2=123, hub_edges=4567), {"note": "test"})
+    stored = load_calibration(cpu.device_name)
+    assert stored["t2"] == 123 and stored["measured"] == {"note": "test"}
+    found = thresholds_for(cpu)
+    assert (found.t2, found.hub_edges) == (123, 4567) and found.source.startswith("calibrated")
+
+
+def test_a_broken_calibration_cache_falls_back_to_the_device(tmp_path, monkeypatch):
+    from frontier.target import resolve_target
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    (tmp_path / "calibration.json").write_text("{not json")
+    assert thresholds_for(resolve_target("cpu")).source.startswith("device properties")
+    (tmp_path / "calibration.json").write_text(json.dumps({"cpu": {"t2": -1}}))
+    assert thresholds_for(resolve_target("cpu")).source.startswith("device properties")
+
+
+def test_calibrate_command_measures_and_writes_the_cache(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    code = main(["calibrate", "--target", "cpu", "--quick", "--runs", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "thresholds" in out and str(tmp_path) in out
+    assert "t2" in json.loads((tmp_path / "calibration.json").read_text())["cpu"]
+
+
+def test_run_trace_lists_every_level_and_plot_reads_it(tmp_path, capsys):
+    trace = tmp_path / "grid.csv"
+    assert main(["run", "bfs", "grid:8x9", "--target", "cpu", "--runs", "1", "--trace",
+                 str(trace)]) == 0
+    rows = read_trace(trace)
+    assert len(rows) == 16 and sum(r["frontier_size"] for r in rows) == 72
+    assert all(r["balancer"] in available_balancers() for r in rows)
+    assert main(["run", "bfs", "path:5", "--target", "cpu", "--runs", "1", "--trace"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("\n4,1,") == 1 and "# trace" in printed
+    saved = tmp_path / "run.txt"
+    saved.write_text(printed)
+    assert [r["step"] for r in read_trace(saved)] == [0, 1, 2, 3, 4]
+
+
+def test_plot_draws_a_trace_or_says_what_is_missing(tmp_path, capsys):
+    trace = tmp_path / "t.csv"
+    main(["run", "bfs", "grid:5x5", "--target", "cpu", "--runs", "1", "--trace", str(trace)])
+    code = main(["plot", str(trace), "--out", str(tmp_path / "t.png")])
+    err = capsys.readouterr().err
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert code == 2 and "matplotlib" in err
+    else:
+        assert code == 0 and (tmp_path / "t.png").stat().st_size > 0
+
+
+def test_plot_of_a_file_without_a_trace_is_one_line_and_exit_2(tmp_path, capsys):
+    bad = tmp_path / "x.txt"
+    bad.write_text("hello\n")
+    assert main(["plot", str(bad)]) == 2
+    assert "no trace header" in capsys.readouterr().err
+
+
+def test_calibration_moves_a_threshold_only_on_a_clear_repeated_win():
+    from operators.calibrate import _crossover
+
+    noisy = {256: {"a": 1.0, "b": 1.2}, 512: {"a": 1.0, "b": 1.0}, 1024: {"a": 1.0, "b": 1.05}}
+    assert _crossover(noisy, "a", "b", default=77) == 77
+    clear = {256: {"a": 1.0, "b": 1.0}, 512: {"a": 1.0, "b": 2.0}, 1024: {"a": 1.0, "b": 3.0}}
+    assert _crossover(clear, "a", "b", default=77) == 512

@@ -55,6 +55,8 @@ def start_cluster(workers: int, *, gpus: bool = False) -> Any:
                                            processes=True, dashboard_address=":0",
                                            env={"NCCL_NVLS_ENABLE": "0"})
     client = distributed.Client(cluster)
+    if not _STARTED:  # registered after Dask's own exit hook, so that it runs before it
+        atexit.register(_close_started)
     _STARTED.append((client, cluster))
     return client
 
@@ -112,7 +114,6 @@ def worker_addresses(client: Any) -> list[str]:
     return sorted(info["workers"])
 
 
-@atexit.register
 def _close_started() -> None:
     # the pieces die with the workers: not worth the scheduler's "lost data" errors at exit
     logging.getLogger("distributed.scheduler").setLevel(logging.CRITICAL)

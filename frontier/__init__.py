@@ -20,7 +20,8 @@ from frontier.frontier import (
 )
 from frontier.graph import Graph, GraphError
 from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
-from frontier.io import GraphFormatError, load, load_with_labels
+from frontier.io import GraphFormatError, load, load_with_labels, save
+from frontier.limits import GraphTooLargeError
 from frontier.registry import available_balancers
 from frontier.target import Target, TargetError, resolve_target
 
@@ -28,7 +29,7 @@ __all__ = [
     "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
     "FrontierOverflowError",
     "Target", "TargetError", "resolve_target",
-    "load", "load_with_labels", "GraphFormatError", "generators",
+    "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
     "out_degree", "in_degree", "graph_vertices", "graph_edges", "available_balancers",
 ]

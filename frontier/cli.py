@@ -4,6 +4,7 @@ graph, or run a demo.
 ``frontier run ALGO GRAPH [--source S] [--balancer B] [--target T] [--validate] [--trace [FILE]]
 [options]``
 ``frontier info GRAPH [--sweeps K] [--target T]``
+``frontier convert IN OUT``
 ``frontier explain ALGO [--balancer B] [--target T] [options]``
 ``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
 ``frontier demo``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
@@ -281,6 +282,22 @@ def run_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_convert(args: argparse.Namespace) -> int:
+    from frontier.io import SAVE_FORMATS, save
+
+    ending = "." + args.output.lower().rpartition(".")[2] if "." in args.output else ""
+    if ending not in SAVE_FORMATS:
+        raise CommandError(f"cannot write {args.output!r}: expected a name ending in "
+                           f"{', '.join(SAVE_FORMATS)}")
+    graph = load_graph(args.graph, args.progress)
+    with Progress(f"writing {args.output}", enabled=args.progress):
+        save(graph, args.output)
+    _emit(args, {"command": "convert", "input": args.graph, "output": args.output,
+                 "vertices": graph.num_vertices, "arcs": graph.num_edges},
+          [f"{args.output}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs"])
+    return 0
+
+
 def _trace(name: str, result: object, where: str | None, lines: list[str]
            ) -> list[dict[str, Any]] | None:
     """The per-step rows of ``--trace`` (None without it): appended to ``lines`` as CSV after a
@@ -466,6 +483,14 @@ def build_parser() -> argparse.ArgumentParser:
                                     description=entry.description)
         _add_options(algo, [o for o in entry.options if o.explained])
         algo.set_defaults(handler=run_explain)
+
+    convert = sub.add_parser("convert", help="write a graph file or generated graph to .npz "
+                             "(binary CSR, fast to load), .mtx or .txt")
+    convert.add_argument("graph", metavar="IN", help="a graph file or a generator spec")
+    convert.add_argument("output", metavar="OUT", help="the file to write; its ending (.npz, "
+                         ".mtx, .txt) names the format")
+    _output_flags(convert)
+    convert.set_defaults(handler=run_convert)
 
     calibrate = sub.add_parser(
         "calibrate", help="measure the adaptive runtime's thresholds on this device and keep "

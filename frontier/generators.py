@@ -26,6 +26,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from frontier.graph import VERTEX_DTYPE, Graph, from_sorted_keys
+from frontier.limits import GraphTooLargeError, check_graph
 
 __all__ = ["rmat", "gnm", "grid2d", "path", "star", "binary_tree", "chung_lu",
            "SpecForm", "SPECS", "SpecError", "from_spec", "is_spec"]
@@ -73,6 +74,12 @@ def _weight_range(weights: object) -> WeightRange | None:
 
 def _vertices(name: str, n: object) -> int:
     return _count(name, n, 0, _MAX_VERTICES)
+
+
+def _fits(what: str, n: int, edges: int, directed: bool, weights: WeightRange | None) -> None:
+    """GraphTooLargeError before anything is drawn when ``edges`` generated edges on ``n``
+    vertices (two arcs each if undirected) cannot fit in memory."""
+    check_graph(what, n, edges * (1 if directed else 2), weights is not None)
 
 
 # building -------------------------------------------------------------------------------------
@@ -150,6 +157,7 @@ def rmat(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19, c:
     weights = _weight_range(weights)
     n = 1 << scale
     m = edge_factor * n
+    _fits(f"rmat({scale}, edge_factor={edge_factor})", n, m, directed, weights)
     rng = np.random.default_rng(seed)
     # per bit: r < t1 picks quadrant a (src bit 0, dst bit 0), t1 <= r < t2 b (0, 1),
     # t2 <= r < t3 c (1, 0), r >= t3 d (1, 1)
@@ -185,6 +193,7 @@ def gnm(n: int, m: int, seed: int = 0, directed: bool = False,
                          f"{n} distinct vertices")
     seed = _count("seed", seed)
     weights = _weight_range(weights)
+    _fits(f"gnm({n}, {m})", n, m, directed, weights)
     rng = np.random.default_rng(seed)
     index = rng.choice(pairs, size=m, replace=False) if m else np.zeros(0, dtype=np.int64)
     if directed:
@@ -211,6 +220,7 @@ def grid2d(rows: int, cols: int, weights: WeightRange | None = None, seed: int =
                          "vertices (int32 ids)")
     weights = _weight_range(weights)
     seed = _count("seed", seed)
+    _fits(f"grid2d({rows}, {cols})", rows * cols, 2 * rows * cols, False, weights)
     ids = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
     src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
     dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
@@ -223,6 +233,7 @@ def path(n: int, weights: WeightRange | None = None, seed: int = 0,
     n = _vertices("n", n)
     weights = _weight_range(weights)
     seed = _count("seed", seed)
+    _fits(f"path({n})", n, max(n - 1, 0), directed, weights)
     src = np.arange(max(n - 1, 0), dtype=np.int64)
     return _graph(src, src + 1, n, directed, weights, np.random.default_rng(seed))
 
@@ -234,6 +245,7 @@ def star(n: int, weights: WeightRange | None = None, seed: int = 0,
     n = _vertices("n", n)
     weights = _weight_range(weights)
     seed = _count("seed", seed)
+    _fits(f"star({n})", n, max(n - 1, 0), directed, weights)
     leaves = np.arange(1, max(n, 1), dtype=np.int64)
     return _graph(np.zeros_like(leaves), leaves, n, directed, weights,
                   np.random.default_rng(seed))
@@ -246,6 +258,7 @@ def binary_tree(n: int, weights: WeightRange | None = None, seed: int = 0,
     n = _vertices("n", n)
     weights = _weight_range(weights)
     seed = _count("seed", seed)
+    _fits(f"binary_tree({n})", n, max(n - 1, 0), directed, weights)
     child = np.arange(1, max(n, 1), dtype=np.int64)
     return _graph((child - 1) // 2, child, n, directed, weights, np.random.default_rng(seed))
 
@@ -270,8 +283,9 @@ def chung_lu(n: int, avg_degree: float, exponent: float = 2.5, seed: int = 0,
         raise ValueError(f"exponent is {exponent}; expected a power-law exponent > 2")
     seed = _count("seed", seed)
     weights = _weight_range(weights)
-    rng = np.random.default_rng(seed)
     m = round(n * avg_degree / 2)
+    _fits(f"chung_lu({n}, {avg_degree})", n, m, False, weights)
+    rng = np.random.default_rng(seed)
     vertex_weight = np.arange(1, n + 1, dtype=np.float64) ** (-1 / (exponent - 1))
     p = vertex_weight / vertex_weight.sum() if n else vertex_weight
     # m independent draws per endpoint: multinomial counts, then a random order for one side
@@ -339,7 +353,8 @@ def from_spec(spec: str) -> Graph:
     """The graph a spec names, built with the generator's defaults (seed 0, undirected):
     ``rmat:SCALE[:EDGE_FACTOR]``, ``grid:ROWSxCOLS``, ``gnm:N:M``, ``path:N``, ``star:N``,
     ``tree:N`` (binary tree), ``chunglu:N:AVG_DEGREE``. :class:`SpecError` on a malformed spec
-    or sizes the generator refuses."""
+    or sizes the generator refuses; :class:`~frontier.limits.GraphTooLargeError` (at once,
+    before anything is drawn) for a graph that cannot fit in memory, such as ``rmat:30``."""
     kind, sep, rest = spec.partition(":")
     form = SPECS.get(kind) if sep else None
     if form is None:
@@ -348,5 +363,8 @@ def from_spec(spec: str) -> Graph:
     numbers = form.numbers(spec, rest)
     try:
         return form.build(*numbers)
+    except GraphTooLargeError as err:
+        raise GraphTooLargeError(f"generator spec {spec!r}: {err.what}", err.estimate,
+                                 err.limit, err.where) from None
     except ValueError as err:
         raise SpecError(f"generator spec {spec!r}: {err}") from None

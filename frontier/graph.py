@@ -7,9 +7,12 @@ copies are made once per target, on first use, and reused by every later operato
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
 
 from frontier import validate
@@ -64,12 +67,222 @@ def _weights_array(weights: Any, num_edges: int) -> np.ndarray | None:
 
 
 def _vertex_array(name: str, ids: Any) -> np.ndarray:
+    """``ids`` as int64, converted from another integer or a float dtype when that is lossless
+    (uint64 below 2**63, floats that are whole numbers); GraphError otherwise."""
     a = np.asarray(ids)
     if a.ndim != 1:
         raise GraphError(f"{name} has {a.ndim} dimensions; expected a 1-D array of vertex ids")
-    if a.size and not np.issubdtype(a.dtype, np.integer):
-        raise GraphError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
-    return a.astype(np.int64)
+    if a.size == 0 or a.dtype == np.int64:
+        return a.astype(np.int64, copy=False)
+    if a.dtype.kind == "u":
+        top = int(a.max())
+        if top > np.iinfo(np.int64).max:
+            raise GraphError(f"{name} holds {top}, which no int32 vertex id can hold; expected "
+                             "vertex ids 0 <= id < num_vertices")
+        return a.astype(np.int64)
+    if a.dtype.kind == "i":
+        return a.astype(np.int64)
+    if a.dtype.kind == "f":
+        whole = np.isfinite(a) & (np.abs(a) < 2.0 ** 53)
+        whole[whole] = a[whole] == np.floor(a[whole])
+        if not whole.all():
+            bad = a[np.flatnonzero(~whole)[0]]
+            raise GraphError(f"{name} holds {bad!r}, not a whole number; expected integer "
+                             "vertex ids (float ids are accepted only when they are whole)")
+        return a.astype(np.int64)
+    raise GraphError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
+
+
+def unpaired_arc(row_offsets: np.ndarray, col_indices: np.ndarray) -> tuple[int, int] | None:
+    """An arc ``(u, v)`` of the CSR arrays with fewer reverse arcs ``(v, u)`` than copies of
+    itself, or None when every arc is paired (the arrays describe an undirected graph)."""
+    n = row_offsets.size - 1
+    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(row_offsets))
+    dst = col_indices.astype(np.int64)
+    forward = np.sort(src * n + dst)
+    backward = np.sort(dst * n + src)
+    differ = np.flatnonzero(forward != backward)
+    if differ.size == 0:
+        return None
+    i = differ[0]
+    if forward[i] < backward[i]:
+        u, v = divmod(int(forward[i]), n)
+        return u, v
+    v, u = divmod(int(backward[i]), n)
+    return u, v
+
+
+def unpaired_arc_error(arc: tuple[int, int], shown: tuple[int, int] | None = None) -> str:
+    """The message for an undirected graph whose arc ``arc`` (shown as ``shown``) has no
+    reverse arc."""
+    u, v = shown or arc
+    return (f"arc {u} -> {v} has no matching reverse arc {v} -> {u}, so the input is not "
+            "undirected; expected every arc in both directions for directed=False "
+            "(symmetrize=True adds the reverse arcs)")
+
+
+_RUN = 32  # rows are insertion-sorted in runs of this many arcs, then merged
+
+
+@numba.njit(cache=True, nogil=True)
+def _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track):  # pragma: no cover - compiled
+    """Stable sort of ``cols[lo:hi]`` (and ``arcs[lo:hi]`` alongside if ``track``): insertion
+    sort of runs of ``_RUN``, then bottom-up merges through the spare arrays."""
+    for start in range(lo, hi, _RUN):
+        end = min(start + _RUN, hi)
+        for i in range(start + 1, end):
+            c = cols[i]
+            a = arcs[i] if track else 0
+            j = i - 1
+            while j >= start and cols[j] > c:
+                cols[j + 1] = cols[j]
+                if track:
+                    arcs[j + 1] = arcs[j]
+                j -= 1
+            cols[j + 1] = c
+            if track:
+                arcs[j + 1] = a
+    width = _RUN
+    while width < hi - lo:
+        for left in range(lo, hi, 2 * width):
+            mid = min(left + width, hi)
+            right = min(left + 2 * width, hi)
+            if mid >= right or cols[mid - 1] <= cols[mid]:
+                continue  # already in order
+            count = mid - left
+            spare_cols[:count] = cols[left:mid]
+            if track:
+                spare_arcs[:count] = arcs[left:mid]
+            i, j, k = 0, mid, left
+            while i < count and j < right:
+                if cols[j] < spare_cols[i]:
+                    cols[k] = cols[j]
+                    if track:
+                        arcs[k] = arcs[j]
+                    j += 1
+                else:
+                    cols[k] = spare_cols[i]
+                    if track:
+                        arcs[k] = spare_arcs[i]
+                    i += 1
+                k += 1
+            while i < count:
+                cols[k] = spare_cols[i]
+                if track:
+                    arcs[k] = spare_arcs[i]
+                i += 1
+                k += 1
+        width *= 2
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_heads(heads, tails, skip_loops, out):  # pragma: no cover - compiled
+    """``out[v] +=`` the number of arcs with head ``v`` (loops left out if ``skip_loops``)."""
+    for k in range(heads.size):
+        if not (skip_loops and heads[k] == tails[k]):
+            out[heads[k]] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _scatter(heads, tails, first_arc, skip_loops, cursor, cols, arcs, track):  # pragma: no cover
+    """Each arc ``heads[k] -> tails[k]`` to position ``cursor[head]`` (then advanced), in
+    order; its arc id ``first_arc + k`` alongside if ``track``."""
+    for k in range(heads.size):
+        h = heads[k]
+        if skip_loops and h == tails[k]:
+            continue
+        at = cursor[h]
+        cursor[h] += 1
+        cols[at] = tails[k]
+        if track:
+            arcs[at] = first_arc + k
+
+
+@numba.njit(cache=True, nogil=True)
+def _sort_rows(offsets, first, last, cols, arcs, track):  # pragma: no cover - compiled
+    """Rows ``first .. last-1`` sorted by destination, stably."""
+    widest = 0
+    for v in range(first, last):
+        widest = max(widest, offsets[v + 1] - offsets[v])
+    spare_cols = np.empty(widest, dtype=np.int32)
+    spare_arcs = np.empty(widest if track else 0, dtype=np.int64)
+    for v in range(first, last):
+        _sort_row(cols, arcs, offsets[v], offsets[v + 1], spare_cols, spare_arcs, track)
+
+
+_PARALLEL_ARCS = 1 << 20  # the CSR is built by several threads only above this many arcs each
+
+
+def _threads() -> int:
+    return os.cpu_count() or 1
+
+
+def _counting_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR of the arcs ``src[k] -> dst[k]`` (and, if ``mirror``, ``dst[k] -> src[k]`` for
+    ``src[k] != dst[k]``): a stable counting sort by source, then each row sorted by
+    destination (a stable insertion and merge sort, :func:`_sort_row`), so equal arcs keep
+    input order with the mirrored ones after the originals. Returns (row offsets, column
+    indices, arc of each position: ``k``, or ``m + k`` for the mirror of ``k``; empty unless
+    ``track``, for weights). Linear in |V| + |E| for bounded degrees.
+
+    A large input is cut into one piece per core: each piece counts and places its own arcs
+    in parallel threads (the compiled loops release the GIL), into disjoint slots of each row
+    laid out in piece order, so the result is the sequential one."""
+    m = src.size
+    pieces = max(1, min(_threads(), m // _PARALLEL_ARCS))
+    cuts = [m * i // pieces for i in range(pieces + 1)]
+    spans = list(zip(cuts[:-1], cuts[1:], strict=True))
+    kinds = [(src, dst, 0, False)] + ([(dst, src, m, True)] if mirror else [])
+    jobs = [(heads[a:b], tails[a:b], first + a, skip) for heads, tails, first, skip in kinds
+            for a, b in spans]
+    counts = [np.zeros(n, dtype=np.int64) for _ in jobs]
+    run = _parallel if pieces > 1 else _sequential
+    run([(_count_heads, (h, t, skip, c)) for (h, t, _, skip), c in zip(jobs, counts,
+                                                                      strict=True)])
+    offsets = np.zeros(n + 1, dtype=OFFSET_DTYPE)
+    before = np.zeros(n, dtype=np.int64)
+    cursors = []
+    for c in counts:
+        cursors.append(before.copy())
+        before += c
+    np.cumsum(before, out=offsets[1:])
+    for cursor in cursors:
+        cursor += offsets[:-1]
+    total = int(offsets[-1])
+    cols = np.empty(total, dtype=VERTEX_DTYPE)
+    arcs = np.empty(total if track else 0, dtype=np.int64)
+    run([(_scatter, (h, t, first, skip, cursor, cols, arcs, track))
+         for (h, t, first, skip), cursor in zip(jobs, cursors, strict=True)])
+    rows = [int(np.searchsorted(offsets, total * i // pieces)) for i in range(pieces)] + [n]
+    run([(_sort_rows, (offsets, rows[i], rows[i + 1], cols, arcs, track))
+         for i in range(pieces)])
+    return offsets, cols, arcs
+
+
+def _sequential(calls: list[tuple[Any, tuple]]) -> None:
+    for fn, args in calls:
+        fn(*args)
+
+
+def _parallel(calls: list[tuple[Any, tuple]]) -> None:
+    with ThreadPoolExecutor(len(calls)) as pool:
+        for future in [pool.submit(fn, *args) for fn, args in calls]:
+            future.result()
+
+
+def build_graph(src: np.ndarray, dst: np.ndarray, weights: Any, num_vertices: int,
+                directed: bool) -> Graph:
+    """The graph of arcs ``src[k] -> dst[k]`` (int64 ids already checked to lie in
+    ``0 .. num_vertices-1``; each stored both ways, a self-loop once, unless ``directed``) with
+    ``weights`` in the same order: the CSR builder that :meth:`Graph.from_edges` and the
+    loaders share (rows ordered by destination, equal arcs in input order)."""
+    w = _weights_array(weights, src.size)
+    offsets, cols, arcs = _counting_csr(src, dst, num_vertices, not directed, w is not None)
+    if w is not None:
+        arcs[arcs >= src.size] -= src.size
+        w = w[arcs]
+    return Graph(offsets, cols, w, directed)
 
 
 def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices: int,
@@ -81,6 +294,12 @@ def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices:
     offsets = np.searchsorted(keys, np.arange(n + 1, dtype=np.int64) * n).astype(OFFSET_DTYPE)
     cols = (keys % max(n, 1)).astype(VERTEX_DTYPE)
     return Graph(offsets, cols, _weights_array(weights, keys.size), directed)
+
+
+def _check_size(what: str, num_vertices: int, num_arcs: int, weighted: bool) -> None:
+    from frontier.limits import check_graph
+
+    check_graph(what, num_vertices, num_arcs, weighted)
 
 
 class Graph:
@@ -110,48 +329,48 @@ class Graph:
                    directed: bool = True) -> Graph:
         """Build from parallel arrays of edge endpoints (and optional weights).
 
-        Self-loops and repeated edges are kept. With ``directed=False`` every edge (u, v), u != v,
-        is stored in both directions. Vertices are ``0 .. num_vertices-1``; ``num_vertices``
-        defaults to the largest id plus one. Within a row, edges are ordered by destination
-        (repeated edges keep their input order). The inputs are not modified.
+        Self-loops and repeated edges are kept. With ``directed=False`` the arrays list
+        undirected edges: every edge (u, v), u != v, is stored in both directions (an edge list
+        is symmetric by construction; :meth:`from_csr` and :meth:`from_scipy` take arcs and
+        refuse unpaired ones). Vertices are ``0 .. num_vertices-1``; ``num_vertices`` (an
+        integer; a float such as 3.7 raises TypeError) defaults to the largest id plus one. Ids
+        of any integer dtype, or whole-number floats, are converted to int64 when that is
+        lossless, else GraphError. Within a row, edges are ordered by destination (repeated
+        edges keep their input order). The inputs are not modified. GraphTooLargeError (before
+        anything is allocated) when the graph cannot fit in memory.
         """
         s = _vertex_array("src", src)
         d = _vertex_array("dst", dst)
         if s.shape != d.shape:
             raise GraphError(f"src has {s.size} entries and dst {d.size}; expected the same count")
-        w = _weights_array(weights, s.size)
         top = int(max(s.max(initial=-1), d.max(initial=-1))) + 1
-        if num_vertices is None:
-            num_vertices = top
-        num_vertices = validate.count("num_vertices", num_vertices)
+        num_vertices = top if num_vertices is None else validate.count("num_vertices",
+                                                                        num_vertices)
         if s.size and (min(s.min(), d.min()) < 0 or top > num_vertices):
             bad = int(s.min() if s.min() < 0 else d.min() if d.min() < 0 else top - 1)
             raise GraphError(f"vertex id {bad} is out of range; expected 0 <= id < {num_vertices}")
         if num_vertices > np.iinfo(VERTEX_DTYPE).max:
             raise GraphError(f"{num_vertices} vertices do not fit int32 vertex ids")
-        if not directed:
-            loop = s == d
-            s, d = np.concatenate([s, d[~loop]]), np.concatenate([d, s[~loop]])
-            if w is not None:
-                w = np.concatenate([w, w[~loop]])
-        keys = s * num_vertices + d
-        if w is None:
-            keys.sort()
-        else:
-            order = np.argsort(keys, kind="stable")
-            keys, w = keys[order], w[order]
-        return from_sorted_keys(keys, w, num_vertices, directed)
+        _check_size("Graph.from_edges", num_vertices, s.size * (1 if directed else 2),
+                    weights is not None)
+        return build_graph(s, d, weights, num_vertices, directed)
 
     @classmethod
     def from_csr(cls, row_offsets: Any, col_indices: Any, weights: Any = None,
-                 directed: bool = True) -> Graph:
+                 directed: bool = True, symmetrize: bool = False) -> Graph:
         """Build from CSR arrays, copied and checked (offsets monotone, ids in range).
 
-        For an undirected graph the arrays must already hold both directions of every edge.
+        ``directed=False`` needs arrays that already hold both directions of every edge (as
+        many arcs ``v -> u`` as ``u -> v``): otherwise GraphError naming an unpaired arc.
+        ``symmetrize=True`` (which implies an undirected graph) instead treats every arc as an
+        undirected edge and stores it both ways, a self-loop once, as :func:`frontier.load`
+        does; rows are then ordered by destination. The caller's arrays are not modified.
         """
         offs = np.asarray(row_offsets)
         if offs.ndim != 1 or offs.size == 0 or not np.issubdtype(offs.dtype, np.integer):
             raise GraphError("row_offsets must be a non-empty 1-D integer array of |V|+1 offsets")
+        if offs.dtype.kind == "u" and int(offs.max()) > np.iinfo(OFFSET_DTYPE).max:
+            raise GraphError(f"row_offsets holds {int(offs.max())}; expected offsets < 2**63")
         offs = offs.astype(OFFSET_DTYPE)
         cols = _vertex_array("col_indices", col_indices)
         n = offs.size - 1
@@ -162,16 +381,31 @@ class Graph:
             raise GraphError(f"col_indices holds vertex {bad}; expected 0 <= id < {n}")
         if n > np.iinfo(VERTEX_DTYPE).max:
             raise GraphError(f"{n} vertices do not fit int32 vertex ids")
-        return cls(offs.copy(), cols.astype(VERTEX_DTYPE), _weights_array(weights, cols.size),
-                   directed)
+        if symmetrize:
+            if directed:
+                raise GraphError("symmetrize=True builds an undirected graph; expected "
+                                 "directed=False with it")
+            src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offs))
+            return cls.from_edges(src, cols, weights, n, directed=False)
+        _check_size("Graph.from_csr", n, cols.size, weights is not None)
+        w = _weights_array(weights, cols.size)
+        if not directed:
+            arc = unpaired_arc(offs, cols)
+            if arc is not None:
+                raise GraphError(unpaired_arc_error(arc))
+        return cls(offs.copy(), cols.astype(VERTEX_DTYPE), w, directed)
 
     @classmethod
     def from_scipy(cls, matrix: scipy.sparse.spmatrix | scipy.sparse.sparray,
-                   directed: bool = True, weighted: bool = True) -> Graph:
+                   directed: bool = True, weighted: bool = True,
+                   symmetrize: bool = False) -> Graph:
         """Build from a square scipy sparse matrix: entry (i, j) is an edge i -> j.
 
         Stored entries become edges (explicit zeros included); their values become weights
-        unless ``weighted=False``. Pass ``directed=False`` only for a symmetric matrix.
+        unless ``weighted=False``. ``directed=False`` needs a structurally symmetric matrix
+        (every stored (i, j) matched by a stored (j, i)): otherwise GraphError naming an
+        unpaired entry. ``symmetrize=True`` (undirected) stores every entry both ways instead,
+        a diagonal entry once, as :meth:`from_csr` does. The matrix is not modified.
         """
         import scipy.sparse as sp
 
@@ -179,11 +413,18 @@ class Graph:
             raise GraphError(f"expected a scipy sparse matrix, got {type(matrix).__name__}")
         if matrix.shape[0] != matrix.shape[1]:
             raise GraphError(f"matrix has shape {matrix.shape}; expected a square adjacency matrix")
+        if symmetrize and directed:
+            raise GraphError("symmetrize=True builds an undirected graph; expected "
+                             "directed=False with it")
         coo = sp.coo_matrix(matrix)  # keeps repeated entries apart; never sorts the caller's data
         graph = cls.from_edges(coo.row, coo.col, coo.data if weighted else None,
-                               num_vertices=matrix.shape[0], directed=True)
-        return graph if directed else cls(graph.row_offsets, graph.col_indices, graph.weights,
-                                          directed=False)
+                               num_vertices=matrix.shape[0], directed=not symmetrize)
+        if directed or symmetrize:
+            return graph
+        arc = unpaired_arc(graph.row_offsets, graph.col_indices)
+        if arc is not None:
+            raise GraphError(unpaired_arc_error(arc))
+        return cls(graph.row_offsets, graph.col_indices, graph.weights, directed=False)
 
     # views ------------------------------------------------------------------------------
     @property
@@ -244,12 +485,16 @@ class Graph:
 
     def to_scipy(self) -> scipy.sparse.csr_matrix:
         """The adjacency matrix; values are the weights, or ones for an unweighted graph.
-        Repeated edges stay separate stored entries."""
+        Repeated edges stay separate stored entries. The matrix's arrays are fresh copies the
+        caller owns (writable: ``A.sum_duplicates()`` and in-place edits leave the graph as it
+        was)."""
         import scipy.sparse as sp
 
-        data = self._weights if self._weights is not None else np.ones(self.num_edges)
+        data = (self._weights.copy() if self._weights is not None
+                else np.ones(self.num_edges))
         n = self.num_vertices
-        return sp.csr_matrix((data, self._col_indices, self._row_offsets), shape=(n, n))
+        return sp.csr_matrix((data, self._col_indices.copy(), self._row_offsets.copy()),
+                             shape=(n, n), copy=False)
 
     def device_arrays(self, target: Any) -> Any:
         """The CSR arrays on ``target`` (a :class:`frontier.target.Target`), copied once."""

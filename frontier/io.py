@@ -1,4 +1,5 @@
-"""Load graphs from files: Matrix Market, SNAP edge lists and DIMACS shortest-path ``.gr``.
+"""Load and save graphs: Matrix Market, SNAP edge lists, DIMACS shortest-path ``.gr``, and
+Frontier's binary ``.npz`` CSR.
 
 :func:`load` reads a file, plain or gzip-compressed, into a :class:`~frontier.graph.Graph`;
 :func:`load_with_labels` also returns the original id of every vertex after compacting the ids.
@@ -16,29 +17,51 @@ Formats:
 * DIMACS shortest path (``.gr``): ``c`` comment lines, one ``p sp <nodes> <arcs>`` line, then
   ``a u v w`` arcs; 1-based, integer weights, directed.
 
-Large files are parsed in bulk with numpy (the text is cut into line-aligned chunks and each
-chunk converted in one call); only a chunk that fails is scanned line by line, to report the
-exact line. Every problem with a file raises :class:`GraphFormatError`.
+* Frontier binary (``.npz``): the CSR arrays as :func:`save` writes them (layout in its
+  docstring and docs/io.md); validated like :meth:`Graph.from_csr`.
+
+Reading: the compiled reader of :mod:`frontier.textscan` reads the data lines in one pass (in
+parallel pieces on a large file) under the same rules as the reference reader here; when it
+stops (a line breaks a rule, or a decimal it cannot convert exactly), the reference reader
+reads the file in line-aligned chunks, each converted in bulk with numpy, and a chunk that fails
+line by line, to report the exact line. Whether a file loads, and the line an error names, do
+not depend on which reader or which chunk size was used (tests/test_io_chunking.py). Every
+problem with a file raises :class:`GraphFormatError` (a :class:`~frontier.graph.GraphError`).
+
+Size: a file's header (the Matrix Market size line, the DIMACS problem line) or, for an edge
+list, its size is checked against the memory available before the body is read, and the vertex
+count again before the CSR is allocated; gzip is decompressed in a stream bounded by
+:func:`frontier.limits.text_bound`. Past the limit: :class:`~frontier.limits.GraphTooLargeError`.
 """
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
-from frontier.graph import Graph
+from frontier.graph import Graph, GraphError, build_graph, unpaired_arc, unpaired_arc_error
+from frontier.limits import (
+    GraphTooLargeError,
+    check_graph,
+    host_limit_bytes,
+    text_bound,
+    text_estimate,
+)
+from frontier.textscan import scan_entries
 
-__all__ = ["GraphFormatError", "load", "load_with_labels"]
+__all__ = ["GraphFormatError", "load", "load_with_labels", "save"]
 
-FORMATS = ("mtx", "snap", "dimacs")
+FORMATS = ("mtx", "snap", "dimacs", "npz")
+#: What ``save`` writes for each file name ending (``.gz`` is not written).
+SAVE_FORMATS = {".npz": "npz", ".mtx": "mtx", ".txt": "snap", ".el": "snap", ".edges": "snap"}
+NPZ_VERSION = "frontier-csr-1"
 
 # Bytes of text converted per numpy call; a chunk that fails is rescanned line by line.
 _CHUNK_BYTES = 1 << 25
@@ -48,11 +71,14 @@ _MAX_PLAIN_ID = int(np.iinfo(np.int32).max) - 1
 
 _INT_TOKEN = re.compile(rb"[+-]?[0-9]+")
 _FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INT_CHARS = b"0123456789+- \t\r\n\x0b\x0c"
+_FLOAT_CHARS = _INT_CHARS + b".eE"
+_BAD_SIGN = re.compile(rb"[+-](?![0-9.])|(?<=[^ \t\r\n\x0b\x0ceE])[+-]")
 _MM_FIELDS = ("pattern", "integer", "real")
 _MM_SYMMETRIES = ("general", "symmetric")
 
 
-class GraphFormatError(ValueError):
+class GraphFormatError(GraphError):
     """A graph file is missing or malformed.
 
     ``path`` names the file, ``line`` is the 1-based line at fault (``None`` when the problem
@@ -75,25 +101,84 @@ class GraphFormatError(ValueError):
 
 # reading ----------------------------------------------------------------------------------------
 
-def _read_bytes(path: str) -> bytes:
+_HEAD_BYTES = 1 << 16  # enough for any header: the size checks run on this much of a file
+_READ_BYTES = 1 << 22
+
+
+def _too_much_text(path: str, size: int, compressed: bool) -> GraphTooLargeError:
+    what = (f"{path} (gzip data expanding past {size:,} bytes of text)" if compressed
+            else f"{path} ({size:,} bytes of text)")
+    return GraphTooLargeError(what, text_estimate(size), host_limit_bytes())
+
+
+def _gunzip(path: str, f: BinaryIO, first: bytes, check_head: Callable[[bytes], None]
+            ) -> bytes:
+    """The gzip stream ``first`` + the rest of ``f`` decompressed, at most text_bound() bytes:
+    GraphTooLargeError as soon as it expands past that, before holding more."""
+    bound = text_bound()
+    out = bytearray()
+    inflate = zlib.decompressobj(31)
+    checked = False
+    chunk = first
     try:
-        raw = Path(path).read_bytes()
+        while True:
+            while chunk:
+                out += inflate.decompress(chunk, bound + 1 - len(out))
+                if len(out) > bound:
+                    raise _too_much_text(path, bound, True)
+                if not checked and len(out) >= _HEAD_BYTES:
+                    check_head(bytes(out[:_HEAD_BYTES]))
+                    checked = True
+                chunk = inflate.unconsumed_tail
+                if not chunk and inflate.eof and inflate.unused_data:
+                    chunk = inflate.unused_data  # the next member of a multi-member file
+                    inflate = zlib.decompressobj(31)
+            chunk = f.read(_READ_BYTES)
+            if not chunk:
+                break
+    except zlib.error as err:
+        raise GraphFormatError(path, None, f"gzip data is corrupt or truncated ({err})",
+                               "a complete gzip file") from None
+    if not inflate.eof:
+        raise GraphFormatError(path, None, "gzip data is corrupt or truncated (the stream "
+                               "ends early)", "a complete gzip file")
+    if not checked:
+        check_head(bytes(out[:_HEAD_BYTES]))
+    return bytes(out)
+
+
+def _read_bytes(path: str, check_head: Callable[[bytes], None] = lambda head: None) -> bytes:
+    """The file's text (gzip decompressed in a stream, a BOM removed). ``check_head`` sees the
+    first bytes of the text before the rest is read (the header size checks); the text itself
+    is bounded by :func:`frontier.limits.text_bound`."""
+    try:
+        with open(path, "rb") as f:
+            first = f.read(_HEAD_BYTES)
+            if first[:2] == b"\x1f\x8b":
+                raw = _gunzip(path, f, first, lambda head: check_head(_strip_bom(head)))
+            else:
+                if path.lower().endswith(".gz") and first:
+                    raise GraphFormatError(path, None, "has a .gz name but does not start with "
+                                           "the gzip magic bytes 1f 8b", "gzip-compressed data")
+                size = os.fstat(f.fileno()).st_size
+                bound = text_bound()
+                if size > bound:
+                    raise _too_much_text(path, size, False)
+                check_head(_strip_bom(first))
+                f.seek(0)
+                raw = f.read()
     except FileNotFoundError:
         raise GraphFormatError(path, None, "no such file", "an existing graph file") from None
+    except IsADirectoryError:
+        raise GraphFormatError(path, None, "is a directory", "a graph file") from None
     except OSError as err:
         raise GraphFormatError(path, None, f"cannot be read ({err.strerror or err})",
                                "a readable graph file") from None
-    gz_name = path.lower().endswith(".gz")
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as err:
-            raise GraphFormatError(path, None, f"gzip data is corrupt or truncated ({err})",
-                                   "a complete gzip file") from None
-    elif gz_name and raw:
-        raise GraphFormatError(path, None, "has a .gz name but does not start with the gzip "
-                               "magic bytes 1f 8b", "gzip-compressed data")
-    return raw.removeprefix(b"\xef\xbb\xbf")
+    return _strip_bom(raw)
+
+
+def _strip_bom(data: bytes) -> bytes:
+    return data[3:] if data[:3] == b"\xef\xbb\xbf" else data
 
 
 def _first_token(data: bytes) -> bytes:
@@ -261,6 +346,11 @@ def _numbers(text: bytes, count: int, allow_float: bool) -> np.ndarray | None:
     when the text holds anything else."""
     if count == 0:
         return np.zeros(0, dtype=np.int64)
+    # numpy's conversion is laxer than the rules (a lone sign reads as 0, "0x10" as 16.0, "nan"
+    # as nan): text with any other character, or a sign not starting a number, goes line by line
+    if text.translate(None, _FLOAT_CHARS if allow_float else _INT_CHARS) or \
+            _BAD_SIGN.search(text):
+        return None
     for dtype in (np.int64, np.float64) if allow_float else (np.int64,):
         try:
             with warnings.catch_warnings():
@@ -298,7 +388,9 @@ def _bulk_chunk(layout: _Layout, text: bytes, entries_before: int
         return ids, None
     w = values[:, 2].copy()
     if w.dtype == np.float64:
-        if not np.all(np.isfinite(w)):
+        # a whole number of 2**63 or more may be an integer token that does not fit int64,
+        # which only the line-by-line rules can tell from a decimal
+        if not np.all(np.isfinite(w)) or np.any(np.abs(w) >= 2.0 ** 63):
             return None
     elif w.size and (w.min() == _INT64.min or w.max() == _INT64.max):
         return None
@@ -322,9 +414,31 @@ def _scan_chunk(layout: _Layout, text: bytes, first_line: int, entries_before: i
 
 
 def _read_entries(layout: _Layout, data: bytes, start: int, first_line: int
-                  ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Ids (E x 2, int64, as written) and weights of the data lines from byte ``start``, which
-    begins line ``first_line``. Weights are int64, or float64 if any is not an integer."""
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
+    """Sources, destinations (int32 or int64, less the smallest valid id ``layout.low``, so
+    0-based),
+    weights and the largest of those ids (-1 if none) of the data lines from byte
+    ``start``, which begins line ``first_line``. Weights are int64, or float64 if any is not an
+    integer. The compiled reader (:mod:`frontier.textscan`) reads a valid file in one pass;
+    when it stops, the file is read chunk by chunk, each chunk in bulk with numpy or, if that
+    fails, line by line, which names the line at fault."""
+    capacity = (layout.entries if layout.entries is not None
+                else (len(data) - start) // 12 + 16)
+    fast = scan_entries(data, start, prefix=layout.prefix, comments=b"".join(layout.comments),
+                        ncols=layout.ncols, low=layout.low, high=layout.high,
+                        max_entries=layout.entries, capacity=capacity,
+                        weight_kind={None: 0, "int": 1, "number": 2}[layout.weight])
+    if fast is not None:
+        return fast
+    ids, weights = _read_entries_in_chunks(layout, data, start, first_line)
+    ids -= layout.low
+    return ids[:, 0], ids[:, 1], weights, int(ids.max(initial=-1))
+
+
+def _read_entries_in_chunks(layout: _Layout, data: bytes, start: int, first_line: int
+                            ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Ids (E x 2, int64, as written) and weights of the data lines from byte ``start``, read
+    in chunks of ``_CHUNK_BYTES``: the reference reader, whose rules the fast one follows."""
     id_parts, weight_parts = [], []
     entries, line = 0, first_line
     while start < len(data):
@@ -364,12 +478,13 @@ def _check_count(layout: _Layout, data: bytes, found: int) -> None:
 
 @dataclass
 class _Parsed:
-    """A file's entries: ``ids`` as written (E x 2: source, destination), weights or None."""
+    """A file's entries: sources and destinations (int64, less ``base``), weights or None."""
 
-    ids: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
     weights: np.ndarray | None
-    num_vertices: int | None     # from the header; None: largest id + 1
-    base: int                    # the smallest id (1 for 1-based formats)
+    num_vertices: int            # from the header, else the largest id + 1
+    base: int                    # the smallest id in the file (1 for 1-based formats)
     listed_undirected: bool      # each entry stands for both directions (symmetric MM)
     directed_default: bool
 
@@ -379,7 +494,17 @@ def _empty_check(path: str, data: bytes, expected: str) -> None:
         raise GraphFormatError(path, None, "file is empty", expected)
 
 
-def _read_mtx(path: str, data: bytes) -> _Parsed:
+@dataclass
+class _MtxHeader:
+    rows: int
+    nnz: int
+    field: str
+    symmetry: str
+    line: int    # the size line
+    end: int     # the offset after it
+
+
+def _mtx_header(path: str, data: bytes) -> _MtxHeader:
     banner = "'%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>'"
     _empty_check(path, data, f"a Matrix Market header {banner}")
     lines = _lines(data)
@@ -419,18 +544,31 @@ def _read_mtx(path: str, data: bytes) -> _Parsed:
     if rows > _MAX_PLAIN_ID + 1:
         raise GraphFormatError(path, line, f"{rows} vertices do not fit int32 vertex ids",
                                f"at most {_MAX_PLAIN_ID + 1} rows")
-    weight = {"pattern": None, "integer": "int"}.get(field, "number")
+    return _MtxHeader(rows, nnz, field, symmetry, line, end)
+
+
+def _mtx_size(path: str, head: bytes) -> None:
+    h = _mtx_header(path, head)
+    check_graph(path, h.rows, h.nnz * (2 if h.symmetry == "symmetric" else 1),
+                h.field != "pattern", extra_bytes=len(head))
+
+
+def _read_mtx(path: str, data: bytes) -> _Parsed:
+    h = _mtx_header(path, data)
+    weight = {"pattern": None, "integer": "int"}.get(h.field, "number")
     layout = _Layout(path, (b"%",), None, 2 if weight is None else 3,
-                     "'row col'" if weight is None else "'row col value'", 1, rows,
-                     "the size line's row count", weight, nnz, line)
-    ids, weights = _read_entries(layout, data, end, line + 1)
-    _check_count(layout, data, ids.shape[0])
+                     "'row col'" if weight is None else "'row col value'", 1, h.rows,
+                     "the size line's row count", weight, h.nnz, h.line)
+    src, dst, weights, top = _read_entries(layout, data, h.end, h.line + 1)
+    _check_count(layout, data, src.size)
     if weight == "number":
         weights = weights.astype(np.float64)
-    return _Parsed(ids, weights, rows, 1, symmetry == "symmetric", symmetry == "general")
+    return _Parsed(src, dst, weights, h.rows, 1, h.symmetry == "symmetric",
+                   h.symmetry == "general")
 
 
-def _read_dimacs(path: str, data: bytes) -> _Parsed:
+def _dimacs_header(path: str, data: bytes) -> tuple[int, int, int, int, int]:
+    """Nodes, arcs, the problem line, and the offset and line number of the first arc."""
     problem = "'p sp <nodes> <arcs>'"
     _empty_check(path, data, f"a DIMACS problem line {problem} and arc lines 'a u v w'")
     header: tuple[int, int, int] | None = None
@@ -468,11 +606,21 @@ def _read_dimacs(path: str, data: bytes) -> _Parsed:
     if n > _MAX_PLAIN_ID + 1:
         raise GraphFormatError(path, header_line, f"{n} nodes do not fit int32 vertex ids",
                                f"at most {_MAX_PLAIN_ID + 1} nodes")
+    return n, m, header_line, start, first
+
+
+def _dimacs_size(path: str, head: bytes) -> None:
+    n, m, *_ = _dimacs_header(path, head)
+    check_graph(path, n, m, True, extra_bytes=len(head))
+
+
+def _read_dimacs(path: str, data: bytes) -> _Parsed:
+    n, m, header_line, start, first = _dimacs_header(path, data)
     layout = _Layout(path, (b"c",), b"a", 3, "'a u v w'", 1, n,
                      "the problem line's node count", "int", m, header_line)
-    ids, weights = _read_entries(layout, data, start, first)
-    _check_count(layout, data, ids.shape[0])
-    return _Parsed(ids, weights, n, 1, False, True)
+    src, dst, weights, top = _read_entries(layout, data, start, first)
+    _check_count(layout, data, src.size)
+    return _Parsed(src, dst, weights, n, 1, False, True)
 
 
 def _read_snap(path: str, data: bytes, relabel: bool) -> _Parsed:
@@ -493,15 +641,15 @@ def _read_snap(path: str, data: bytes, relabel: bool) -> _Parsed:
     layout = _Layout(path, (b"#", b"%"), None, len(tokens),
                      f"{shape} like the first edge line {line}", 0, high, note,
                      "number" if len(tokens) == 3 else None)
-    ids, weights = _read_entries(layout, data, end - len(raw), line)
-    return _Parsed(ids, weights, None, 0, False, True)
+    src, dst, weights, top = _read_entries(layout, data, end - len(raw), line)
+    return _Parsed(src, dst, weights, top + 1, 0, False, True)
 
 
 # building the graph ---------------------------------------------------------------------------
 
 def _compact(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ids, sorted, and ``ids`` replaced by their positions among them."""
-    flat = ids.ravel()
+    flat = ids
     if flat.size == 0:
         return np.zeros(0, dtype=np.int64), ids
     top = int(flat.max())
@@ -514,22 +662,19 @@ def _compact(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return labels, np.searchsorted(labels, ids)
 
 
-def _unpaired_arc(graph: Graph) -> tuple[int, int] | None:
-    """An arc ``(u, v)`` with fewer reverse arcs ``(v, u)`` than copies of itself, or None."""
-    n = graph.num_vertices
-    src = np.repeat(np.arange(n, dtype=np.int64), graph.out_degrees())
-    dst = graph.col_indices.astype(np.int64)
-    forward = src * n + dst
-    backward = np.sort(dst * n + src)
-    differ = np.flatnonzero(forward != backward)
-    if differ.size == 0:
-        return None
-    i = differ[0]
-    if forward[i] < backward[i]:
-        u, v = divmod(int(forward[i]), n)
-        return u, v
-    v, u = divmod(int(backward[i]), n)
-    return u, v
+def _check_head(path: str, fmt: str | None) -> Callable[[bytes], None]:
+    """The size check run on the first bytes of a file: from the Matrix Market size line or
+    the DIMACS problem line, before the body is read. (A header too malformed to read here is
+    reported by the full parse.)"""
+    def check(head: bytes) -> None:
+        kind = fmt or _detect_format(path, head)
+        reader = {"mtx": _mtx_size, "dimacs": _dimacs_size}.get(kind)
+        if reader is not None:
+            try:
+                reader(path, head)
+            except GraphFormatError:
+                pass
+    return check
 
 
 def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
@@ -540,7 +685,9 @@ def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
         raise ValueError("symmetrize=True builds an undirected graph; expected directed=None "
                          "or False with it")
     path = os.fspath(path)
-    data = _read_bytes(path)
+    if format == "npz" or (format is None and path.lower().endswith(".npz")):
+        return _load_npz(path, directed, symmetrize, relabel), None
+    data = _read_bytes(path, _check_head(path, format))
     fmt = format or _detect_format(path, data)
     if fmt == "mtx":
         parsed = _read_mtx(path, data)
@@ -548,27 +695,29 @@ def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
         parsed = _read_dimacs(path, data)
     else:
         parsed = _read_snap(path, data, relabel)
-    ids, labels = parsed.ids, None
+    del data
+    src, dst, labels = parsed.src, parsed.dst, None
     if relabel:
-        labels, ids = _compact(ids)
+        labels, both = _compact(np.concatenate([src, dst]))
+        src, dst = both[:src.size], both[src.size:]
+        labels += parsed.base
         n = labels.size
     else:
-        ids = ids - parsed.base
-        n = parsed.num_vertices if parsed.num_vertices is not None else int(ids.max()) + 1
+        n = parsed.num_vertices
     mirror = symmetrize or parsed.listed_undirected
     if symmetrize:
         is_directed = False
     else:
         is_directed = parsed.directed_default if directed is None else directed
-    graph = Graph.from_edges(ids[:, 0], ids[:, 1], parsed.weights, n, directed=not mirror)
+    check_graph(path, n, src.size * (2 if mirror else 1), parsed.weights is not None)
+    graph = build_graph(src, dst, parsed.weights, n, directed=not mirror)
     if is_directed != graph.directed:
         graph = Graph(graph.row_offsets, graph.col_indices, graph.weights, is_directed)
     if not is_directed and not mirror:
-        arc = _unpaired_arc(graph)
+        arc = unpaired_arc(graph.row_offsets, graph.col_indices)
         if arc is not None:
-            u, v = (int(labels[x]) if labels is not None else x + parsed.base for x in arc)
-            raise GraphFormatError(path, None, f"arc {u} -> {v} has no matching reverse arc "
-                                   f"{v} -> {u}, so the graph is not undirected",
+            shown = tuple(int(labels[x]) if labels is not None else x + parsed.base for x in arc)
+            raise GraphFormatError(path, None, unpaired_arc_error(arc, shown).split("; ")[0],
                                    "every arc listed in both directions for directed=False "
                                    "(symmetrize=True adds the reverse arcs)")
     return graph, labels
@@ -578,9 +727,11 @@ def load(path: str | os.PathLike[str], directed: bool | None = None, symmetrize:
          relabel: bool = False, format: str | None = None) -> Graph:
     """Read a graph file (plain or gzip) into a :class:`~frontier.graph.Graph`.
 
-    ``format`` is ``"mtx"``, ``"snap"`` or ``"dimacs"``; by default it is detected from the
-    content (a ``%%MatrixMarket`` header) and the name (``.mtx``, ``.gr``; anything else is
-    read as a SNAP edge list), ignoring a ``.gz`` suffix. Gzip is recognised by its magic bytes.
+    ``format`` is ``"mtx"``, ``"snap"``, ``"dimacs"`` or ``"npz"``; by default it is detected
+    from the content (a ``%%MatrixMarket`` header) and the name (``.npz``, ``.mtx``, ``.gr``;
+    anything else is read as a SNAP edge list), ignoring a ``.gz`` suffix. Gzip is recognised
+    by its magic bytes. A ``.npz`` file is one :func:`save` wrote; ``directed`` and
+    ``symmetrize`` apply to it as to :meth:`Graph.from_csr`.
 
     ``directed=None`` keeps the format's default: a general Matrix Market file, SNAP and DIMACS
     files are directed, a symmetric Matrix Market file undirected. ``directed=False`` on a
@@ -597,8 +748,9 @@ def load(path: str | os.PathLike[str], directed: bool | None = None, symmetrize:
     ``relabel=True`` drops ids that appear in no entry and numbers the rest ``0 .. k-1`` in
     order of original id; :func:`load_with_labels` also returns the original ids.
 
-    Raises GraphFormatError (a ValueError) naming the file and line for a missing, empty,
-    truncated or malformed file.
+    Raises GraphFormatError (a GraphError, so a ValueError) naming the file and line for a
+    missing, empty, truncated or malformed file, and GraphTooLargeError, before the body is
+    read or the graph allocated, for a graph that cannot fit in memory.
     """
     return _load(path, directed, symmetrize, relabel, format)[0]
 
@@ -611,3 +763,122 @@ def load_with_labels(path: str | os.PathLike[str], directed: bool | None = None,
     graph, labels = _load(path, directed, symmetrize, True, format)
     assert labels is not None
     return graph, labels
+
+
+# the binary format ------------------------------------------------------------------------------
+
+_NPZ_KEYS = {"format", "row_offsets", "col_indices", "num_vertices", "directed"}
+_NPZ_WEIGHTS = ("float64", "float32", "int64", "int32")
+
+
+def _npz_error(path: str, problem: str) -> GraphFormatError:
+    return GraphFormatError(path, None, problem,
+                            f"a Frontier .npz graph ({NPZ_VERSION}: row_offsets int64, "
+                            "col_indices int32, optional weights, num_vertices, directed), as "
+                            "frontier.save writes")
+
+
+def _load_npz(path: str, directed: bool | None, symmetrize: bool, relabel: bool) -> Graph:
+    """A graph that :func:`save` wrote to ``.npz``, validated like :meth:`Graph.from_csr`."""
+    import zipfile
+
+    if relabel:
+        raise ValueError("relabel=True applies to text formats; a .npz graph's ids are "
+                         "already 0 .. num_vertices-1")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            sizes = {info.filename.removesuffix(".npy"): info.file_size
+                     for info in archive.infolist()}
+    except FileNotFoundError:
+        raise GraphFormatError(path, None, "no such file", "an existing graph file") from None
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+        raise _npz_error(path, f"is not a readable .npz archive ({err})") from None
+    missing = sorted(_NPZ_KEYS - set(sizes))
+    extra = sorted(set(sizes) - _NPZ_KEYS - {"weights"})
+    if missing or extra:
+        raise _npz_error(path, f"archive {'lacks ' + ', '.join(missing) if missing else ''}"
+                         f"{'; ' if missing and extra else ''}"
+                         f"{'has unknown ' + ', '.join(extra) if extra else ''}")
+    check_graph(path, sizes["row_offsets"] // 8, sizes["col_indices"] // 4,
+                "weights" in sizes)
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {key: npz[key] for key in sizes}
+    except (ValueError, OSError, EOFError, KeyError, zlib.error) as err:
+        raise _npz_error(path, f"an array cannot be read ({err})") from None
+    if arrays["format"].shape != () or str(arrays["format"]) != NPZ_VERSION:
+        raise _npz_error(path, f"format is {str(arrays['format'])[:40]!r}")
+    offsets, cols = arrays["row_offsets"], arrays["col_indices"]
+    weights = arrays.get("weights")
+    n, is_directed = arrays["num_vertices"], arrays["directed"]
+    if n.shape != () or n.dtype != np.int64 or is_directed.shape != () or \
+            is_directed.dtype != np.bool_:
+        raise _npz_error(path, "num_vertices or directed is not a scalar int64 / bool")
+    if offsets.dtype != np.int64 or offsets.shape != (int(n) + 1,) or \
+            cols.dtype != np.int32 or cols.ndim != 1:
+        raise _npz_error(path, f"row_offsets {offsets.dtype}{offsets.shape} or col_indices "
+                         f"{cols.dtype}{cols.shape} do not match num_vertices = {int(n)}")
+    if weights is not None and (weights.dtype.name not in _NPZ_WEIGHTS or weights.ndim != 1):
+        raise _npz_error(path, f"weights have dtype {weights.dtype} and {weights.ndim} "
+                         f"dimensions; expected a 1-D array of {', '.join(_NPZ_WEIGHTS)}")
+    want = bool(is_directed) if directed is None and not symmetrize else bool(directed)
+    try:
+        return Graph.from_csr(offsets, cols, weights, directed=want and not symmetrize,
+                              symmetrize=symmetrize)
+    except GraphTooLargeError:
+        raise
+    except GraphError as err:
+        raise _npz_error(path, str(err).split("; expected")[0]) from None
+
+
+def save(graph: Graph, path: str | os.PathLike[str]) -> None:
+    """Write ``graph`` to ``path``, in the format its ending names: ``.npz`` (binary CSR, read
+    back by :func:`load` many times faster than text), ``.mtx`` (Matrix Market: ``symmetric``
+    with each undirected edge once for an undirected graph, else ``general``) or ``.txt``,
+    ``.el``, ``.edges`` (SNAP edge list, 0-based, a weight column if weighted).
+
+    The ``.npz`` layout (``numpy.savez``, uncompressed): ``format`` (the string
+    ``"frontier-csr-1"``), ``row_offsets`` (int64, |V|+1), ``col_indices`` (int32, one per
+    arc), ``weights`` (only for a weighted graph: float64, float32, int64 or int32, one per
+    arc), ``num_vertices`` (int64 scalar) and ``directed`` (bool scalar). An undirected graph
+    stores both arcs of every edge, as in memory.
+    """
+    path = os.fspath(path)
+    ending = os.path.splitext(path.lower())[1]
+    kind = SAVE_FORMATS.get(ending)
+    if kind is None:
+        raise ValueError(f"cannot save to {path!r}: expected a name ending in "
+                         f"{', '.join(SAVE_FORMATS)}")
+    if kind == "npz":
+        arrays = {"format": np.array(NPZ_VERSION), "row_offsets": graph.row_offsets,
+                  "col_indices": graph.col_indices,
+                  "num_vertices": np.array(graph.num_vertices, dtype=np.int64),
+                  "directed": np.array(graph.directed)}
+        if graph.weights is not None:
+            arrays["weights"] = graph.weights
+        with open(path, "wb") as f:
+            np.savez(f, **arrays)
+        return
+    src, dst = graph.coo().src, graph.col_indices
+    w = graph.weights
+    if kind == "mtx":
+        import scipy.io
+        import scipy.sparse as sp
+
+        keep = slice(None) if graph.directed else src >= dst
+        data = np.ones(graph.num_edges, dtype=np.int8) if w is None else w
+        n = graph.num_vertices
+        matrix = sp.coo_matrix((data[keep], (src[keep], dst[keep])), shape=(n, n))
+        field = "pattern" if w is None else ("integer" if w.dtype.kind == "i" else "real")
+        scipy.io.mmwrite(path, matrix, field=field,
+                         symmetry="general" if graph.directed else "symmetric")
+        return
+    fmt = "%d %d" if w is None else ("%d %d %d" if w.dtype.kind == "i" else "%d %d %.17g")
+    columns = [src, dst] if w is None else [src, dst, w]
+    table = np.empty((graph.num_edges, len(columns)), dtype=object)
+    for i, column in enumerate(columns):
+        table[:, i] = column
+    with open(path, "w") as f:
+        f.write(f"# {'Directed' if graph.directed else 'Undirected'} graph written by "
+                f"frontier.save: {graph.num_vertices} vertices, {graph.num_edges} arcs\n")
+        np.savetxt(f, table, fmt=fmt)

@@ -177,10 +177,10 @@ class Target(ABC):
         return self.name
 
     def _check_room(self, need: int, what: str) -> None:
-        free = self.free_bytes()
-        if free is not None and need > free:
-            raise TargetError(f"{what} needs {need / 2**30:.2f} GiB on {self.name} but only "
-                              f"{free / 2**30:.2f} GiB is free")
+        """GraphTooLargeError before copying ``need`` bytes that the device cannot hold."""
+        from frontier.limits import check_device
+
+        check_device(what, need, self.free_bytes(), self.name)
 
     def csc_arrays(self, graph: Graph) -> CscArrays:
         csc = graph.csc()

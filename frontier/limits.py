@@ -1,0 +1,151 @@
+"""How big a graph may be: the one place that estimates the memory a graph needs and refuses
+one that cannot fit, before anything is read or allocated.
+
+Every loader (from a file's header or size), every generator (from its arguments) and every
+:class:`~frontier.graph.Graph` constructor calls :func:`check_graph` with the vertex and arc
+counts it is about to build; targets call :func:`check_device` before copying a graph to a
+device. Both raise :class:`GraphTooLargeError`, naming what was asked, the estimate and the
+limit, so a graph that cannot fit fails in microseconds instead of ending in a MemoryError (or
+the machine swapping) minutes later.
+
+The host limit is the memory available now: ``MemAvailable`` of ``/proc/meminfo`` (or
+``os.sysconf`` free pages where there is no ``/proc``), lowered to the room left under an
+address-space limit (``ulimit -v``). The environment variable ``FRONTIER_MAX_HOST_BYTES`` sets
+it explicitly (tests use it to make a small limit).
+
+The estimate (:func:`estimate_bytes`) is the CSR itself (int64 row offsets, int32 column
+indices, int64 weights) plus the working arrays of construction: about
+:data:`WORK_BYTES_PER_ARC` per arc (int64 endpoint pairs and sort keys) and
+:data:`WORK_BYTES_PER_VERTEX` per vertex. Text input is bounded by :func:`text_bound`: a text of
+``S`` bytes holds at most ``S / 4`` arcs (``"0 1\\n"``), so ``S`` may be at most the size at
+which the text and that worst-case graph together still fit under the limit; gzip input is
+decompressed in a stream and refused once it expands past the bound.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+
+from frontier.graph import GraphError
+
+__all__ = ["GraphTooLargeError", "host_limit_bytes", "estimate_bytes", "check_graph",
+           "check_device", "text_bound", "text_estimate", "MIN_LINE_BYTES"]
+
+#: Working memory of graph construction per arc (endpoint pairs, sort keys, permutation).
+WORK_BYTES_PER_ARC = 32
+#: Working memory of graph construction per vertex (row-offset search, degree counts).
+WORK_BYTES_PER_VERTEX = 16
+#: The shortest data line of any text format, ``"0 1\n"``: a text of S bytes has <= S / 4 arcs.
+MIN_LINE_BYTES = 4
+_ENV = "FRONTIER_MAX_HOST_BYTES"
+
+
+class GraphTooLargeError(GraphError):
+    """A graph would not fit in memory; raised before anything is read or allocated.
+
+    ``what`` names what was asked (a file, a generator call), ``estimate`` and ``limit`` are
+    bytes, ``where`` is ``"host"`` or the device's target name.
+    """
+
+    def __init__(self, what: str, estimate: int, limit: int, where: str = "host") -> None:
+        super().__init__(what, estimate, limit, where)
+        self.what = what
+        self.estimate = int(estimate)
+        self.limit = int(limit)
+        self.where = where
+
+    def __str__(self) -> str:
+        memory = "available host memory" if self.where == "host" else f"free memory on {self.where}"
+        return (f"{self.what} needs about {_human(self.estimate)}, more than the "
+                f"{_human(self.limit)} of {memory}; expected a smaller graph")
+
+
+def _human(n: int) -> str:
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def _meminfo(key: str) -> int | None:
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(key.encode() + b":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _address_space_left() -> int | None:
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    used = 0
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmSize:"):
+                    used = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(soft - used, 0)
+
+
+def host_limit_bytes() -> int:
+    """Bytes a new graph may take on the host now (see the module docstring)."""
+    env = os.environ.get(_ENV)
+    if env:
+        try:
+            return int(env)
+        except ValueError:
+            raise ValueError(f"{_ENV}={env!r}; expected a whole number of bytes") from None
+    available = _meminfo("MemAvailable")
+    if available is None:
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            available = 1 << 62
+    room = _address_space_left()
+    return available if room is None else min(available, room)
+
+
+def estimate_bytes(num_vertices: int, num_arcs: int, weighted: bool = True,
+                   work_per_arc: int = WORK_BYTES_PER_ARC) -> int:
+    """Bytes to build a graph of ``num_vertices`` and ``num_arcs`` stored arcs: the CSR arrays
+    and ``work_per_arc`` bytes of working memory per arc."""
+    n, m = max(int(num_vertices), 0), max(int(num_arcs), 0)
+    per_arc = 4 + (8 if weighted else 0) + work_per_arc
+    return 8 * (n + 1) + WORK_BYTES_PER_VERTEX * n + per_arc * m
+
+
+def check_graph(what: str, num_vertices: int, num_arcs: int, weighted: bool = True,
+                work_per_arc: int = WORK_BYTES_PER_ARC, extra_bytes: int = 0) -> None:
+    """Raise GraphTooLargeError if the graph ``what`` names (``num_vertices``, ``num_arcs``;
+    plus ``extra_bytes`` the caller holds meanwhile) cannot fit in host memory."""
+    need = estimate_bytes(num_vertices, num_arcs, weighted, work_per_arc) + int(extra_bytes)
+    limit = host_limit_bytes()
+    if need > limit:
+        raise GraphTooLargeError(f"{what} ({int(num_vertices):,} vertices, "
+                                 f"{int(num_arcs):,} arcs)", need, limit)
+
+
+def check_device(what: str, need: int, free: int | None, where: str) -> None:
+    """Raise GraphTooLargeError if ``need`` bytes exceed ``free`` on device ``where``
+    (nothing when the device cannot tell its free memory)."""
+    if free is not None and need > free:
+        raise GraphTooLargeError(what, need, free, where)
+
+
+def text_estimate(size: int) -> int:
+    """Bytes that reading ``size`` bytes of text may need: the text itself and the graph of
+    ``size / MIN_LINE_BYTES`` arcs it can hold at most."""
+    return int(size * (1 + estimate_bytes(0, 1) / MIN_LINE_BYTES))
+
+
+def text_bound() -> int:
+    """The most bytes of text a loader reads (or a gzip stream expands to): the largest size
+    whose :func:`text_estimate` fits under the host limit."""
+    return int(host_limit_bytes() / (1 + estimate_bytes(0, 1) / MIN_LINE_BYTES))

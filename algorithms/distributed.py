@@ -49,7 +49,8 @@ from operators import Direction, LoadBalancer, advance, filter  # noqa: A004
 from operators.distributed import run_partitions
 from operators.exchange import any_left, exchange, gather, refresh
 
-__all__ = ["bfs", "sssp_arrays", "components_arrays", "RankResult"]
+__all__ = ["bfs", "sssp", "connected_components", "sssp_arrays", "components_arrays",
+           "RankResult"]
 
 
 @dataclass
@@ -349,6 +350,23 @@ def sssp_arrays(graph: DistributedGraph, source: int, *,
     return _joined(ranks, 0), _joined(ranks, 1), _report(graph, "sssp", ranks)
 
 
+def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
+         balancer: str | LoadBalancer | None = None, target: str | Target | None = None,
+         delta: float | None = None) -> Any:
+    """:func:`algorithms.sssp` over the partitions of ``graph``, returning its
+    ``SSSPResult``: Bellman–Ford (:func:`sssp_arrays`), the method that runs over partitions
+    (``method`` ``"auto"`` or ``"bellman_ford"``; no ``delta``); weights must be >= 0."""
+    from algorithms.sssp import IterationStats, SSSPResult
+
+    validate.one_of("method", method, ("auto", "bellman_ford"), "method over partitions")
+    validate.unused("Bellman–Ford over partitions", {"delta": delta})
+    distances, predecessors, report = sssp_arrays(graph, source, balancer=balancer,
+                                                  target=target)
+    stats = [IterationStats(i, size, None) for i, size in enumerate(report.frontier_sizes)]
+    return SSSPResult(distances, predecessors, report.steps, max(report.rank_seconds, default=0),
+                      "bellman_ford", int(source), None, graph, stats)
+
+
 # connected components -------------------------------------------------------------------------
 def lower_label(src: int, dst: int, eid: int, weight: int, labels: np.ndarray) -> bool:
     """Label propagation: the head takes the tail's label if smaller; true if it dropped."""
@@ -381,3 +399,20 @@ def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer |
                            "thread" if balancer is None else balancer,
                            what="connected components")
     return _joined(ranks, 0), _report(graph, "connected components", ranks)
+
+
+def connected_components(graph: DistributedGraph, *, method: str = "label_propagation",
+                         balancer: str | LoadBalancer | None = None,
+                         target: str | Target | None = None) -> Any:
+    """:func:`algorithms.connected_components` over the partitions of ``graph``, returning its
+    ``ComponentsResult``: label propagation (:func:`components_arrays`), the method that runs
+    over partitions; labels are each component's smallest vertex id, as with every method."""
+    from algorithms.components import ComponentsResult, IterationStats
+
+    validate.one_of("method", method, ("label_propagation",), "method over partitions")
+    labels, report = components_arrays(graph, balancer=balancer, target=target)
+    count = int(np.count_nonzero(labels == np.arange(labels.size)))
+    stats = [IterationStats(i, "label propagation", size, 0.0)
+             for i, size in enumerate(report.frontier_sizes)]
+    return ComponentsResult(labels, count, report.steps, max(report.rank_seconds, default=0),
+                            "label_propagation", graph, stats)

@@ -316,3 +316,30 @@ def test_two_gpus_through_nccl_equal_scipy():
         np.testing.assert_array_equal(labels, smallest_member_labels(graph))
     finally:
         client.close()
+
+
+# the entry points of sssp and connected_components (their modules land with their own branches)
+@settings(max_examples=4, deadline=None)
+@given(case=graphs_with_source(max_vertices=30, max_edges=80, weighted=True,
+                               weight_range=(0, 9)))
+def test_sssp_entry_point_takes_a_distributed_graph(threads, case):
+    sssp = pytest.importorskip("algorithms.sssp").sssp
+    graph, source = case
+    one = sssp(graph, source, target="cpu")
+    for parts in PARTS:
+        got = sssp(partition(graph, parts, client=threads), source, target="cpu")
+        assert type(got) is type(one) and got.method == "bellman_ford"
+        np.testing.assert_array_equal(got.distances, one.distances)
+        check_sssp(graph, source, got.distances, got.predecessors)
+
+
+@settings(max_examples=4, deadline=None)
+@given(graph=graphs(max_vertices=30, max_edges=80))
+def test_connected_components_entry_point_takes_a_distributed_graph(threads, graph):
+    connected_components = pytest.importorskip("algorithms.components").connected_components
+    one = connected_components(graph, target="cpu")
+    for parts in PARTS:
+        got = connected_components(partition(graph, parts, client=threads, reverse=True),
+                                   target="cpu")
+        assert type(got) is type(one) and got.num_components == one.num_components
+        np.testing.assert_array_equal(got.labels, one.labels)

@@ -136,7 +136,9 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
             rank = graph.workers.index(lost[0])
             peers = [w for w in graph.workers if w not in lost]
             found = client.run(doing_of, run, workers=peers) if peers else {}
-            doing = {r: d for ranks in found.values() for r, d in ranks.items() if r != rank}
+            doing = {graph.workers.index(w): "not started yet" for w in peers}
+            doing.update({r: d for ranks in found.values() for r, d in ranks.items()
+                          if r != rank})
             _end(graph, run, futures, peers)
             at = "; ".join(f"partition {r} was at {d}" for r, d in sorted(doing.items()))
             raise WorkerFailedError(

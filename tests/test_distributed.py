@@ -219,11 +219,11 @@ def test_a_worker_raising_ends_the_run_with_its_name_and_step(threads, monkeypat
 def collectives(piece, comm, die_at):
     """Every collective once, on numpy arrays; rank 1 exits at step ``die_at``."""
     comm.doing = "step 0: all-to-all"
-    if die_at == 0 and piece.rank == 1:
-        os._exit(1)
     got = comm.alltoallv([(np.full(r + 1, piece.rank, np.int32), np.arange(r + 1) * 0.5)
                           for r in range(comm.size)])
     comm.doing = "step 1: all-reduce"
+    if die_at == 1 and piece.rank == 1:
+        os._exit(1)
     total = comm.allreduce(piece.rank + 1, "sum")
     largest = comm.allreduce(float(piece.rank), "max")
     comm.doing = "step 2: all-gather"
@@ -261,10 +261,10 @@ def test_a_worker_dying_ends_the_run_and_the_client_stays_usable(processes):
     dg = partition(graph, 2, client=processes)
     dead = dg.workers[1]
     with pytest.raises(WorkerFailedError) as failure:
-        run_partitions(dg, collectives, 0, what="collectives")
+        run_partitions(dg, collectives, 1, what="collectives")
     message = str(failure.value)
     assert f"worker {dead} holding partition 1 of 2" in message and "died" in message
-    assert "partition 0 was at step 0: all-to-all" in message
+    assert "partition 0 was at step 1: all-reduce" in message
     with pytest.raises(DistributedError, match="partition the graph again"):
         run_partitions(dg, collectives, -1, what="collectives")
     processes.wait_for_workers(2, timeout=120)  # the nanny restarted the dead worker

@@ -60,7 +60,7 @@ def _rank_task(fn: Callable, piece: Piece, spec: tuple, args: tuple) -> Any:
 
     comm = _communicator(spec, piece.rank)
     try:
-        return fn(piece, comm, *args)
+        result = fn(piece, comm, *args)
     except ExchangeAbortedError:
         raise
     except Exception as e:  # noqa: BLE001 - any failure of the rank ends the run, named
@@ -69,8 +69,8 @@ def _rank_task(fn: Callable, piece: Piece, spec: tuple, args: tuple) -> Any:
             f"partition {piece.rank} of {piece.parts} ({_vertices(piece.lo, piece.hi)}) on worker "
             f"{address} failed while {comm.doing}: {type(e).__name__}: {e}",
             address, piece.rank, comm.doing) from e
-    finally:
-        comm.close()
+    comm.close()  # after a failure the rank's state stays: the client asks what it was doing
+    return result
 
 
 def _alive(graph: DistributedGraph) -> set[str]:
@@ -113,6 +113,12 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
     checked, pause = time.monotonic(), 0.0005
     while True:
         failed = next((f for f in futures if f.status == "error"), None)
+        if failed is not None or time.monotonic() - checked >= _POLL:
+            # a worker that died is the cause even when a peer failed first talking to it
+            lost = [w for w in graph.workers if w not in _alive(graph)]
+            if lost:
+                _died(graph, run, futures, lost[0], what)
+            checked = time.monotonic()
         if failed is not None:
             error = failed.exception()
             _end(graph, run, futures)
@@ -123,29 +129,29 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
             raise WorkerFailedError(f"{what}: partition {rank} on worker {graph.workers[rank]} "
                                     f"failed: {type(error).__name__}: {error}",
                                     graph.workers[rank], rank, "running") from error
-        pending = [f for f in futures if not f.done()]
-        if not pending:
+        if all(f.done() for f in futures):
             return client.gather(futures)
         time.sleep(pause)  # Future.result(timeout=) cancels Dask's own wait when it expires
         pause = min(2 * pause, 0.008)
-        if time.monotonic() - checked < _POLL:
-            continue
-        checked = time.monotonic()
-        lost = [w for w in graph.workers if w not in _alive(graph)]
-        if lost:
-            rank = graph.workers.index(lost[0])
-            peers = [w for w in graph.workers if w not in lost]
-            found = client.run(doing_of, run, workers=peers) if peers else {}
-            doing = {graph.workers.index(w): "not started yet" for w in peers}
-            doing.update({r: d for ranks in found.values() for r, d in ranks.items()
-                          if r != rank})
-            _end(graph, run, futures, peers)
-            at = "; ".join(f"partition {r} was at {d}" for r, d in sorted(doing.items()))
-            raise WorkerFailedError(
-                f"{what}: worker {lost[0]} holding partition {rank} of {graph.parts} "
-                f"({_vertices(graph.bounds[rank], graph.bounds[rank + 1])}) died during the "
-                f"run ({at or 'no other partitions'}); its partition is lost: partition the "
-                "graph again", lost[0], rank, next(iter(doing.values()), "running"))
+
+
+def _died(graph: DistributedGraph, run: str, futures: list[Any], worker: str,
+          what: str) -> None:
+    """End a run whose ``worker`` left the cluster, with an error naming it and where the
+    other partitions were."""
+    rank = graph.workers.index(worker)
+    alive = _alive(graph)
+    peers = [w for w in graph.workers if w != worker and w in alive]
+    found = graph.client.run(doing_of, run, workers=peers) if peers else {}
+    doing = {graph.workers.index(w): "no step yet (not started)" for w in peers}
+    doing.update({r: d for ranks in found.values() for r, d in ranks.items() if r != rank})
+    _end(graph, run, futures, peers)
+    at = "; ".join(f"partition {r} was at {d}" for r, d in sorted(doing.items()))
+    raise WorkerFailedError(
+        f"{what}: worker {worker} holding partition {rank} of {graph.parts} "
+        f"({_vertices(graph.bounds[rank], graph.bounds[rank + 1])}) died during the run "
+        f"({at or 'no other partitions'}); its partition is lost: partition the graph again",
+        worker, rank, next(iter(doing.values()), "running"))
 
 
 def _end(graph: DistributedGraph, run: str, futures: list[Any],

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from algorithms import catalog_measures as measures
 from algorithms.bfs import bfs
 from frontier.graph import Graph
 from frontier.target import Target
@@ -141,4 +142,19 @@ CATALOG: dict[str, Entry] = {
                     "while the frontier is small, pull while it is large",
                     _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
                     _bfs_report, _bfs_do_explain, (_FRONTIER,)),
+    "pagerank": Entry("pagerank", "PageRank by power iteration (NetworkX's conventions)",
+                      measures.run_pagerank, measures.scipy_pagerank, measures.pagerank_agrees,
+                      "ranks within 6 N tol (L1) of a scipy power iteration run to 1e-12",
+                      measures.pagerank_report, measures.pagerank_explain,
+                      (Option("direction", ("auto", "pull", "push"), "auto",
+                              "pull: a neighbour sum per vertex; push: atomics per edge"),),
+                      source=False),
+    "bc": Entry("bc", "betweenness centrality: the dependencies of one source (Brandes)",
+                measures.run_betweenness, measures.scipy_betweenness,
+                measures.betweenness_agrees, "dependencies equal a scipy/NumPy Brandes pass",
+                measures.betweenness_report, measures.betweenness_explain),
+    "kcore": Entry("kcore", "core numbers of the undirected simple graph underlying GRAPH, by "
+                   "peeling", measures.run_k_core, measures.k_core_reference,
+                   measures.k_core_agrees, "core numbers equal a sequential bin peeling",
+                   measures.k_core_report, measures.k_core_explain, source=False),
 }

@@ -19,13 +19,22 @@ repository).
 
 The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subsets`) need the
 ``hypothesis`` package (``pip install 'frontier-graph[test]'``) and are imported on first use; the
-references and checks work without it.
+references and checks work without it. The references and checks for PageRank, betweenness
+centrality and core numbers are in :mod:`frontier.testing.centrality`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from frontier.testing.centrality import (
+    check_betweenness,
+    check_core_numbers,
+    check_pagerank,
+    reference_betweenness,
+    reference_core_numbers,
+    reference_pagerank,
+)
 from frontier.testing.datasets import dataset_dir
 from frontier.testing.reference import (
     assert_same_set,
@@ -56,6 +65,12 @@ __all__ = [
     "check_spanning_forest",
     "assert_same_set",
     "dataset_dir",
+    "reference_pagerank",
+    "check_pagerank",
+    "reference_betweenness",
+    "check_betweenness",
+    "reference_core_numbers",
+    "check_core_numbers",
 ]
 
 _STRATEGIES = ("graphs", "graphs_with_source", "vertex_subsets")

@@ -1,0 +1,195 @@
+"""Betweenness centrality by Brandes' algorithm, written with the operators (Brandes, *A Faster
+Algorithm for Betweenness Centrality*, 2001; on GPUs level-synchronously as in Sariyüce et al.,
+*Betweenness Centrality on GPUs and Heterogeneous Architectures*, 2013, and Gunrock's BC: Wang et
+al., *Gunrock: GPU Graph Analytics*, §5.3).
+
+For each source ``s``:
+
+1. *forward*: a BFS from ``s`` (one fused :func:`operators.traverse`) whose functor claims each
+   newly reached vertex with a compare-and-swap on its depth, as BFS does, and adds the tail's
+   path count to the head's, ``sigma[v] += sigma[u]``, on every edge ``u -> v`` that joins
+   consecutive levels: the number of shortest paths from ``s`` per vertex, level by level;
+2. *backward*: from the deepest level up, the vertices of level ``d`` (a ``filter`` of all
+   vertices by depth) gather the dependency of their successors, ``delta[u] = sum sigma[u] /
+   sigma[v] * (1 + delta[v])`` over the edges ``u -> v`` into level ``d + 1``
+   (:func:`operators.neighbor_reduce` over out-edges: one thread per vertex, no atomics);
+3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
+
+Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs have no repeated
+edges), a self-loop lies on no shortest path. Without rescaling the result sums over ordered
+pairs ``(s, t)``, on undirected graphs too; ``normalized=False`` / ``True`` rescale as NetworkX
+does (see :func:`betweenness_centrality`).
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from frontier import Frontier, Graph, atomic_add, atomic_cas, out_degree
+from frontier.target import Target, resolve_target
+from operators import LoadBalancer, compute, filter, neighbor_reduce, reduce, traverse
+
+__all__ = ["betweenness_centrality", "BetweennessResult"]
+
+
+@dataclass(frozen=True)
+class BetweennessResult:
+    """``values`` (float64, one per vertex), the sources the paths start from, the BFS levels
+    run over all sources, the edges they inspected (forward and backward), and wall time."""
+
+    values: np.ndarray
+    sources: np.ndarray
+    iterations: int
+    edges_traversed: int
+    seconds: float
+    graph: Graph = field(repr=False)
+
+
+# functors ------------------------------------------------------------------------------------
+def reset(v, depth, sigma, delta):
+    depth[v] = -1
+    sigma[v] = 0.0
+    delta[v] = 0.0
+
+
+def at_depth(v, depth, d):
+    return depth[v] == d
+
+
+def at_depth_or_more(v, depth, d):
+    return depth[v] >= d
+
+
+def discover(src, dst, eid, weight, depth, sigma):
+    """Claim ``dst`` for the next level if nobody has; count the paths through ``src`` into
+    ``dst`` if ``dst`` is on that level (claimed now, by this edge or another)."""
+    level = depth[src] + 1
+    old = atomic_cas(depth, dst, -1, level)
+    if old == -1 or old == level:
+        atomic_add(sigma, dst, sigma[src])
+    return old == -1
+
+
+def dependency(src, dst, eid, weight, depth, sigma, delta):
+    if depth[dst] == depth[src] + 1:
+        return sigma[src] / sigma[dst] * (1.0 + delta[dst])
+    return 0.0
+
+
+def accumulate(v, values, delta, depth, source, endpoints, reached):
+    if v == source:
+        if endpoints:
+            values[v] += reached - 1
+    elif depth[v] > 0:
+        values[v] += delta[v] + 1.0 if endpoints else delta[v]
+
+
+def reached_arcs(v, depth, graph):
+    return out_degree(graph, v) if depth[v] >= 0 else 0
+
+
+# the algorithm -------------------------------------------------------------------------------
+def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = None, *,
+                           normalized: bool | None = None, endpoints: bool = False,
+                           balancer: str | LoadBalancer = "auto",
+                           target: str | Target | None = None) -> BetweennessResult:
+    """Betweenness centrality: for every vertex ``v``, the sum over pairs ``(s, t)``, ``s`` in
+    ``sources`` (default: every vertex; one vertex id or several distinct ones), of the share of
+    the shortest ``s``-``t`` paths that pass through ``v`` (``endpoints=True`` also counts the
+    paths' ends, as NetworkX's option does).
+
+    ``normalized=None`` (the default) returns these sums as they are, over ordered pairs on
+    directed and undirected graphs alike (Brandes' output; on an undirected graph twice NetworkX's
+    ``normalized=False``). ``normalized=False`` and ``True`` rescale as NetworkX's
+    ``betweenness_centrality`` does, with ``sources`` as its sampled sources ``k``: ``False``
+    halves undirected graphs' values (each unordered pair once) and scales a sample up to the
+    whole graph; ``True`` divides by the number of pairs. ``balancer`` maps the forward BFS's
+    advances onto threads.
+    """
+    if not isinstance(graph, Graph):
+        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
+    chosen = _sources(graph, sources)
+    if normalized not in (None, False, True):
+        raise ValueError(f"normalized={normalized!r}; expected None, False or True")
+    n = graph.num_vertices
+    tgt = resolve_target(target)
+    values = tgt.zeros(n, np.float64)
+    depth = tgt.full(n, -1, np.int32)
+    sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
+    levels = edges = 0
+    began = time.perf_counter()
+    if n:
+        everyone = Frontier.all_vertices(graph, target=tgt)
+        done = Frontier.from_vertices(graph, [], target=tgt)  # the traversals' pool, empty
+        for s in chosen.tolist():
+            compute(graph, "vertices", reset, depth, sigma, delta, target=tgt)
+            tgt.write_scalar(depth, s, 0)
+            tgt.write_scalar(sigma, s, 1.0)
+            start = done.union(filter(graph, everyone, at_depth, depth, 0, output="sparse"))
+            run = traverse(graph, start, discover, depth, sigma, balancer=balancer)
+            done = run.frontier
+            for d in range(run.steps - 2, 0, -1):
+                level = filter(graph, everyone, at_depth, depth, d, output="sparse")
+                neighbor_reduce(graph, level, dependency, depth, sigma, delta, out=delta,
+                                edges="out")
+            arcs = reduce(graph, "vertices", reached_arcs, depth, target=tgt)
+            reached = reduce(graph, "vertices", at_depth_or_more, depth, 0, op="count",
+                             target=tgt) if endpoints else 0
+            compute(graph, "vertices", accumulate, values, delta, depth, s, endpoints, reached,
+                    target=tgt)
+            levels += run.steps
+            edges += 2 * arcs
+    result = tgt.to_host(values)
+    if normalized is not None:
+        result = _rescale(result, n, graph.directed, normalized, endpoints,
+                          None if sources is None else chosen)
+    return BetweennessResult(result, chosen, levels, edges, time.perf_counter() - began, graph)
+
+
+def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:
+    n = graph.num_vertices
+    if sources is None:
+        return np.arange(n, dtype=np.int64)
+    items = [sources] if not isinstance(sources, Iterable) else list(sources)
+    chosen = []
+    for s in items:
+        if isinstance(s, (bool, np.bool_)):
+            raise TypeError(f"source {s!r}; expected a vertex id (int)")
+        try:
+            s = operator.index(s)
+        except TypeError:
+            raise TypeError(f"source {s!r}; expected a vertex id (int)") from None
+        if not 0 <= s < n:
+            raise ValueError(f"source {s} is out of range; the graph has {n} vertices")
+        chosen.append(s)
+    if len(set(chosen)) != len(chosen):
+        raise ValueError("sources repeat a vertex; expected distinct vertex ids")
+    return np.asarray(chosen, dtype=np.int64)
+
+
+def _rescale(values: np.ndarray, n: int, directed: bool, normalized: bool, endpoints: bool,
+             sampled: np.ndarray | None) -> np.ndarray:
+    """NetworkX's rescaling (``networkx.algorithms.centrality.betweenness._rescale``, 3.5+):
+    ``sampled`` sources estimate the whole graph's values."""
+    pairs = n if endpoints else n - 1  # the vertices t that a path through v may end at
+    if pairs < 2:
+        return values
+    k = pairs if sampled is None else len(sampled)
+    if sampled is None or endpoints:
+        scale = 1 / (k * (pairs - 1)) if normalized else pairs / (k * (1 if directed else 2))
+        return values * scale
+    if normalized:
+        at_source = 1 / ((k - 1) * (pairs - 1)) if k > 1 else np.nan
+        elsewhere = 1 / (k * (pairs - 1))
+    else:
+        correction = 1 if directed else 2
+        at_source = pairs / ((k - 1) * correction) if k > 1 else np.nan
+        elsewhere = pairs / (k * correction)
+    scale = np.full(n, elsewhere)
+    scale[sampled] = at_source
+    return values * scale

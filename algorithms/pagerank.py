@@ -1,0 +1,183 @@
+"""PageRank by power iteration, written with the operators (Page, Brin, Motwani & Winograd, *The
+PageRank Citation Ranking*, 1999; the GPU formulation of Gunrock's PageRank: Wang et al.,
+*Gunrock: GPU Graph Analytics*, §5.4).
+
+Every vertex is active in every iteration, so one iteration is four operator calls over all
+vertices:
+
+1. ``reduce``: the rank held by *dangling* vertices (no out-edges, or out-edges of total weight
+   zero), which they hand out to everyone;
+2. the neighbour sum ``incoming[v] = sum rank[u] * w(u, v) / strength(u)`` over the edges
+   ``u -> v``: *pull* (:func:`operators.neighbor_reduce` over in-edges: one thread per vertex,
+   no atomics, a deterministic sum) or *push* (:func:`operators.advance` over all out-edges with
+   an ``atomic_add`` per edge, mapped onto threads by the load balancer);
+3. ``compute``: ``next[v] = alpha * (incoming[v] + lost * dangling[v]) + (1 - alpha) * p[v]``;
+4. ``reduce``: the L1 change ``sum |next - rank|``, tested against ``N * tol``.
+
+That is NetworkX's ``pagerank`` iteration exactly (its convergence test, its handling of
+dangling vertices, ``personalization`` ``p``, ``nstart`` and ``dangling`` weights, edge weights),
+so results agree with it to the tolerance. ``direction="auto"`` picks pull: the frontier is every
+vertex, the case where pulling wins (:class:`operators.Direction`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from frontier import Frontier, Graph, atomic_add
+from frontier.target import Target, resolve_target
+from operators import Direction, LoadBalancer, advance, compute, neighbor_reduce, reduce
+
+__all__ = ["pagerank", "PageRankResult", "ConvergenceError"]
+
+
+class ConvergenceError(RuntimeError):
+    """The power iteration did not reach the tolerance within ``max_iter`` iterations (NetworkX
+    raises ``PowerIterationFailedConvergence`` there)."""
+
+    def __init__(self, iterations: int, error: float, tolerance: float) -> None:
+        super().__init__(f"pagerank did not converge in {iterations} iterations: the last L1 "
+                         f"change was {error:.3g}, the bound N * tol is {tolerance:.3g}; raise "
+                         "max_iter or tol")
+        self.iterations = iterations
+        self.error = error
+
+
+@dataclass(frozen=True)
+class PageRankResult:
+    """``ranks`` (float64, one per vertex, summing to 1), the iterations run, the last L1
+    change, and the wall time of the iteration loop."""
+
+    ranks: np.ndarray
+    iterations: int
+    error: float
+    seconds: float
+    graph: Graph = field(repr=False)
+
+    @property
+    def edges_traversed(self) -> int:
+        """Every edge once per iteration."""
+        return self.iterations * self.graph.num_edges
+
+
+# functors ------------------------------------------------------------------------------------
+def out_weight(src, dst, eid, weight, weighted):
+    """What an edge adds to its tail's strength: its weight, or 1."""
+    return weight * 1.0 if weighted else 1.0
+
+
+def invert(v, strength):
+    """strength -> 1 / strength; 0 marks a dangling vertex."""
+    strength[v] = 1.0 / strength[v] if strength[v] > 0.0 else 0.0
+
+
+def dangling_rank(v, rank, inverse):
+    return rank[v] if inverse[v] == 0.0 else 0.0
+
+
+def pulled_share(src, dst, eid, weight, rank, inverse, weighted):
+    return rank[src] * inverse[src] * (weight * 1.0 if weighted else 1.0)
+
+
+def pushed_share(src, dst, eid, weight, rank, inverse, weighted, incoming):
+    atomic_add(incoming, dst, rank[src] * inverse[src] * (weight * 1.0 if weighted else 1.0))
+    return False
+
+
+def update(v, rank, incoming, teleport, dangling, lost, alpha, clear):
+    rank[v] = alpha * (incoming[v] + lost * dangling[v]) + (1.0 - alpha) * teleport[v]
+    if clear:
+        incoming[v] = 0.0
+
+
+def change(v, rank, last):
+    return abs(rank[v] - last[v])
+
+
+# the algorithm -------------------------------------------------------------------------------
+def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
+             max_iter: int = 100, tol: float = 1e-6, nstart: Any = None, dangling: Any = None,
+             weighted: bool = True, direction: str = "auto",
+             balancer: str | LoadBalancer = "auto",
+             target: str | Target | None = None) -> PageRankResult:
+    """PageRank of every vertex, as NetworkX's ``pagerank`` computes it.
+
+    ``alpha`` is the damping factor; the iteration stops once the L1 change of the ranks drops
+    below ``N * tol`` and raises :class:`ConvergenceError` after ``max_iter`` iterations without.
+    ``personalization`` (the teleport distribution), ``nstart`` (the starting ranks) and
+    ``dangling`` (where dangling vertices send their rank; default: ``personalization``, else
+    uniform) are arrays of one non-negative value per vertex, normalized to sum 1. Edge weights
+    are used when the graph has them and ``weighted`` (repeated edges add up; a vertex whose
+    out-edges weigh 0 in total is dangling). ``direction`` is ``"pull"``, ``"push"`` or
+    ``"auto"`` (pull: every vertex is active); ``balancer`` maps a push onto threads.
+    """
+    n = _check_graph(graph)
+    _check_parameters(alpha, max_iter, tol)
+    way = Direction.of(direction).choose(n, n)
+    weighted = bool(weighted) and graph.weighted
+    if weighted and graph.num_edges and graph.weights.min() < 0:
+        raise ValueError("pagerank needs non-negative edge weights; the graph has weight "
+                         f"{graph.weights.min()} (pass weighted=False to ignore weights)")
+    teleport = _distribution("personalization", personalization, n)
+    spread = teleport if dangling is None else _distribution("dangling", dangling, n)
+    start = _distribution("nstart", nstart, n)
+    tgt = resolve_target(target)
+    if n == 0:
+        return PageRankResult(np.zeros(0), 0, 0.0, 0.0, graph)
+
+    rank, last = tgt.to_device(start), tgt.empty(n, np.float64)
+    teleport, spread = tgt.to_device(teleport), tgt.to_device(spread)
+    incoming, inverse = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
+    began = time.perf_counter()
+    neighbor_reduce(graph, "vertices", out_weight, weighted, out=inverse, edges="out")
+    compute(graph, "vertices", invert, inverse, target=tgt)
+    everyone = Frontier.all_vertices(graph, target=tgt) if way == "push" else None
+    for iteration in range(1, max_iter + 1):
+        rank, last = last, rank
+        lost = reduce(graph, "vertices", dangling_rank, last, inverse, target=tgt)
+        if everyone is None:
+            neighbor_reduce(graph, "vertices", pulled_share, last, inverse, weighted,
+                            out=incoming, edges="in")
+        else:
+            advance(graph, everyone, pushed_share, last, inverse, weighted, incoming,
+                    balancer=balancer, output="none")
+        compute(graph, "vertices", update, rank, incoming, teleport, spread, lost, alpha,
+                everyone is not None, target=tgt)
+        error = reduce(graph, "vertices", change, rank, last, target=tgt)
+        if error < n * tol:
+            return PageRankResult(tgt.to_host(rank), iteration, float(error),
+                                  time.perf_counter() - began, graph)
+    raise ConvergenceError(max_iter, float(error), n * tol)
+
+
+def _check_graph(graph: Graph) -> int:
+    if not isinstance(graph, Graph):
+        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
+    return graph.num_vertices
+
+
+def _check_parameters(alpha: float, max_iter: int, tol: float) -> None:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+        raise ValueError(f"alpha={alpha!r}; expected a damping factor in [0, 1]")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise ValueError(f"max_iter={max_iter!r}; expected an integer >= 1")
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol > 0:
+        raise ValueError(f"tol={tol!r}; expected a number > 0")
+
+
+def _distribution(name: str, values: Any, n: int) -> np.ndarray:
+    """``values`` (one non-negative weight per vertex) normalized to sum 1; uniform if None."""
+    if values is None:
+        return np.full(n, 1.0 / n) if n else np.zeros(0)
+    array = np.asarray(values)
+    if array.shape != (n,) or array.dtype.kind not in "biuf":
+        raise ValueError(f"{name} has shape {array.shape} and dtype {array.dtype}; expected one "
+                         f"number per vertex ({n})")
+    array = array.astype(np.float64)
+    if not np.all(np.isfinite(array)) or np.any(array < 0) or array.sum() == 0:
+        raise ValueError(f"{name} must hold finite non-negative values with a positive sum")
+    return array / array.sum()

@@ -1,0 +1,263 @@
+"""PageRank, betweenness centrality and core numbers equal NetworkX and the sequential references
+of frontier.testing on hypothesis graphs, for every balancer on the cpu target and on a GPU, and
+for a small subset in the CUDA simulator (tiny graphs, few examples: it runs ~10,000 GPU threads
+a second)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from algorithms import ConvergenceError, betweenness_centrality, k_core, pagerank
+from frontier import Graph, generators
+from frontier.target import cuda_usable
+from frontier.testing import (
+    check_betweenness,
+    check_core_numbers,
+    check_pagerank,
+    graphs,
+    reference_betweenness,
+    reference_core_numbers,
+    reference_pagerank,
+)
+from operators import available_balancers
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+GPU = cuda_usable() and not SIMULATED
+
+
+def _cases() -> list:
+    """(target, balancer): every balancer, auto first, on the cpu target and on a real GPU."""
+    cases = [pytest.param("cpu", b, id=f"cpu-{b}") for b in available_balancers(include_auto=True)]
+    if GPU:
+        cases += [pytest.param("cuda", b, id=f"cuda-{b}", marks=pytest.mark.simulator)
+                  for b in available_balancers(include_auto=True)]
+    return cases
+
+
+CASES = _cases()
+simulator_only = pytest.mark.skipif(not (SIMULATED and cuda_usable()),
+                                    reason="runs in the CUDA simulator (NUMBA_ENABLE_CUDASIM=1)")
+few = settings(max_examples=3, deadline=None)
+tiny = {"max_vertices": 8, "max_edges": 14}
+
+
+def arcs_as_networkx(graph: Graph, cls: type = nx.MultiDiGraph, weighted: bool = False
+                     ) -> nx.Graph:
+    """The graph's stored arcs as a NetworkX graph on vertices 0..n-1."""
+    h = cls()
+    h.add_nodes_from(range(graph.num_vertices))
+    src, dst = graph.coo().src.tolist(), graph.col_indices.tolist()
+    if weighted and graph.weights is not None:
+        h.add_weighted_edges_from(zip(src, dst, graph.weights.tolist(), strict=True))
+    else:
+        h.add_edges_from(zip(src, dst, strict=True))
+    return h
+
+
+def by_vertex(values: dict, n: int) -> np.ndarray:
+    return np.array([values[v] for v in range(n)], dtype=np.float64)
+
+
+# PageRank ------------------------------------------------------------------------------------
+def _pagerank_cases() -> list:
+    """Push with every balancer; pull (one thread per vertex, no balancer) once per target."""
+    pull = [pytest.param(*c.values, "pull", id=f"{c.values[0]}-pull", marks=c.marks)
+            for c in CASES if c.values[1] == "auto"]
+    return [pytest.param(*c.values, "push", id=f"{c.id}-push", marks=c.marks)
+            for c in CASES] + pull
+
+
+@pytest.mark.parametrize("target, balancer, direction", _pagerank_cases())
+@given(graph=graphs(max_vertices=24, max_edges=60, weighted=True, weight_range=(0, 5)))
+def test_pagerank_equals_networkx_with_dangling_vertices_and_weights(target, balancer,
+                                                                     direction, graph):
+    h = arcs_as_networkx(graph, weighted=True)  # a multigraph: repeated arcs add their weights
+    expected = by_vertex(nx.pagerank(h, tol=1e-12, max_iter=500), graph.num_vertices)
+    result = pagerank(graph, tol=1e-12, max_iter=500, direction=direction, balancer=balancer,
+                      target=target)
+    np.testing.assert_allclose(result.ranks, expected, rtol=0, atol=1e-9)
+    check_pagerank(graph, result.ranks, atol=1e-9)
+
+
+@given(graph=graphs(min_vertices=1, max_vertices=16, max_edges=40), data=st.data())
+def test_pagerank_personalization_nstart_and_dangling_equal_networkx(graph, data):
+    n = graph.num_vertices
+    weights = st.lists(st.integers(0, 4), min_size=n, max_size=n).filter(lambda w: sum(w) > 0)
+    p, start, spread = (data.draw(weights) for _ in range(3))
+    h = arcs_as_networkx(graph)
+    expected = nx.pagerank(h, alpha=0.7, personalization=dict(enumerate(p)), tol=1e-10,
+                           nstart=dict(enumerate(start)), dangling=dict(enumerate(spread)),
+                           max_iter=300)
+    result = pagerank(graph, alpha=0.7, personalization=p, nstart=start, dangling=spread,
+                      tol=1e-10, max_iter=300, target="cpu")
+    np.testing.assert_allclose(result.ranks, by_vertex(expected, n), rtol=0, atol=1e-9)
+
+
+@given(graph=graphs(max_vertices=24, max_edges=60, weighted=True, weight_range=(0, 5)))
+def test_reference_pagerank_equals_networkx(graph):
+    expected = nx.pagerank(arcs_as_networkx(graph, weighted=True), tol=1e-12, max_iter=500)
+    np.testing.assert_allclose(reference_pagerank(graph, tol=1e-12, max_iter=500),
+                               by_vertex(expected, graph.num_vertices), rtol=0, atol=1e-9)
+
+
+@simulator_only
+@pytest.mark.simulator
+@pytest.mark.parametrize("direction", ["pull", "push"])
+@few
+@given(graph=graphs(**tiny))
+def test_pagerank_in_the_simulator_equals_the_reference(direction, graph):
+    result = pagerank(graph, alpha=0.5, tol=1e-12, direction=direction, target="cuda")
+    check_pagerank(graph, result.ranks, 0.5, atol=1e-9)
+
+
+def test_pagerank_raises_when_it_does_not_converge():
+    g = generators.gnm(50, 200, seed=1, directed=True)
+    with pytest.raises(ConvergenceError, match="did not converge in 2 iterations"):
+        pagerank(g, max_iter=2, target="cpu")
+
+
+def test_pagerank_of_the_empty_graph_is_empty():
+    result = pagerank(Graph.from_edges([], [], num_vertices=0), target="cpu")
+    assert result.ranks.shape == (0,)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"alpha": 1.5}, "alpha="), ({"max_iter": 0}, "max_iter="), ({"tol": 0}, "tol="),
+    ({"personalization": [1, 1]}, "personalization has shape"),
+    ({"nstart": [0, 0, 0]}, "positive sum"), ({"dangling": [1, -1, 1]}, "non-negative"),
+    ({"direction": "sideways"}, "direction="),
+])
+def test_pagerank_rejects_bad_arguments_before_running(options, message):
+    with pytest.raises(ValueError, match=message):
+        pagerank(Graph.from_edges([0, 1], [1, 2]), target="cpu", **options)
+
+
+def test_pagerank_rejects_negative_weights_unless_told_to_ignore_them():
+    g = Graph.from_edges([0, 1], [1, 0], weights=[1.0, -1.0])
+    with pytest.raises(ValueError, match="non-negative edge weights"):
+        pagerank(g, target="cpu")
+    np.testing.assert_allclose(pagerank(g, weighted=False, target="cpu").ranks, [0.5, 0.5])
+
+
+# betweenness ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("target, balancer", CASES)
+@given(graph=graphs(max_vertices=20, max_edges=50))
+def test_betweenness_equals_the_reference_with_repeated_arcs(target, balancer, graph):
+    result = betweenness_centrality(graph, balancer=balancer, target=target)
+    check_betweenness(graph, result.values)
+
+
+@pytest.mark.parametrize("endpoints", [False, True])
+@pytest.mark.parametrize("normalized", [False, True])
+@given(graph=graphs(max_vertices=20, max_edges=50, multi_edges=False))
+def test_betweenness_rescaled_equals_networkx(normalized, endpoints, graph):
+    h = arcs_as_networkx(graph, nx.DiGraph if graph.directed else nx.Graph)
+    expected = nx.betweenness_centrality(h, normalized=normalized, endpoints=endpoints)
+    result = betweenness_centrality(graph, normalized=normalized, endpoints=endpoints,
+                                    target="cpu")
+    np.testing.assert_allclose(result.values, by_vertex(expected, graph.num_vertices),
+                               rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("normalized", [False, True])
+@given(graph=graphs(min_vertices=1, max_vertices=20, max_edges=50, multi_edges=False),
+       data=st.data())
+def test_betweenness_of_sampled_sources_equals_networkx_k(normalized, graph, data):
+    n = graph.num_vertices
+    k, seed = data.draw(st.integers(1, n)), data.draw(st.integers(0, 99))
+    h = arcs_as_networkx(graph, nx.DiGraph if graph.directed else nx.Graph)
+    expected = nx.betweenness_centrality(h, k=k, normalized=normalized, seed=seed)
+    sources = random.Random(seed).sample(range(n), k)  # how networkx draws its k sources
+    result = betweenness_centrality(graph, sources, normalized=normalized, target="cpu")
+    np.testing.assert_allclose(result.values, by_vertex(expected, n), rtol=1e-9, atol=1e-12,
+                               equal_nan=True)
+
+
+@given(graph=graphs(max_vertices=20, max_edges=50, multi_edges=False))
+def test_reference_betweenness_equals_networkx_on_ordered_pairs(graph):
+    h = arcs_as_networkx(graph, nx.DiGraph)
+    expected = nx.betweenness_centrality(h, normalized=False)
+    np.testing.assert_allclose(reference_betweenness(graph),
+                               by_vertex(expected, graph.num_vertices), rtol=1e-9, atol=1e-12)
+
+
+@simulator_only
+@pytest.mark.simulator
+@few
+@given(graph=graphs(**tiny))
+def test_betweenness_in_the_simulator_equals_the_reference(graph):
+    check_betweenness(graph, betweenness_centrality(graph, target="cuda").values)
+
+
+def test_betweenness_from_one_source_counts_its_paths_only():
+    path = Graph.from_edges([0, 1, 2], [1, 2, 3])
+    np.testing.assert_array_equal(betweenness_centrality(path, 0, target="cpu").values,
+                                  [0, 2, 1, 0])
+
+
+@pytest.mark.parametrize("sources, error, message", [
+    (4, ValueError, "out of range"), ([0, 0], ValueError, "repeat"),
+    (0.5, TypeError, "vertex id"), ([True], TypeError, "vertex id"),
+])
+def test_betweenness_rejects_bad_sources(sources, error, message):
+    with pytest.raises(error, match=message):
+        betweenness_centrality(Graph.from_edges([0, 1], [1, 2]), sources, target="cpu")
+
+
+def test_betweenness_rejects_an_unknown_normalization():
+    with pytest.raises(ValueError, match="normalized="):
+        betweenness_centrality(Graph.from_edges([0], [1]), normalized="yes", target="cpu")
+
+
+# core numbers ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("target, balancer", CASES)
+@given(graph=graphs(max_vertices=30, max_edges=80, directed=False, self_loops=False,
+                    multi_edges=False))
+def test_core_numbers_equal_networkx(target, balancer, graph):
+    expected = nx.core_number(arcs_as_networkx(graph, nx.Graph))
+    result = k_core(graph, balancer=balancer, target=target)
+    np.testing.assert_array_equal(result.core_numbers,
+                                  by_vertex(expected, graph.num_vertices).astype(np.int32))
+
+
+@pytest.mark.parametrize("target, balancer", CASES)
+@given(graph=graphs(max_vertices=30, max_edges=80, directed=False, self_loops=False))
+def test_core_numbers_count_repeated_edges_as_the_reference_does(target, balancer, graph):
+    check_core_numbers(graph, k_core(graph, balancer=balancer, target=target).core_numbers)
+
+
+@given(graph=graphs(max_vertices=30, max_edges=80, directed=False, self_loops=False,
+                    multi_edges=False))
+def test_reference_core_numbers_equal_networkx(graph):
+    expected = nx.core_number(arcs_as_networkx(graph, nx.Graph))
+    np.testing.assert_array_equal(reference_core_numbers(graph),
+                                  by_vertex(expected, graph.num_vertices))
+
+
+@simulator_only
+@pytest.mark.simulator
+@few
+@given(graph=graphs(directed=False, self_loops=False, **tiny))
+def test_core_numbers_in_the_simulator_equal_the_reference(graph):
+    check_core_numbers(graph, k_core(graph, target="cuda").core_numbers)
+
+
+def test_k_core_raises_on_self_loops_and_directed_graphs():
+    with pytest.raises(ValueError, match="self-loop"):
+        k_core(Graph.from_edges([0, 1], [1, 1], directed=False), target="cpu")
+    with pytest.raises(ValueError, match="undirected"):
+        k_core(Graph.from_edges([0], [1]), target="cpu")
+
+
+def test_k_core_of_a_clique_with_a_tail():
+    g = Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
+    result = k_core(g, target="cpu")
+    np.testing.assert_array_equal(result.core_numbers, [2, 2, 2, 1])
+    assert result.degeneracy == 2

@@ -1,0 +1,154 @@
+"""The NetworkX backend: with ``backend="frontier"`` NetworkX's functions return what NetworkX
+returns, on graphs with arbitrary node labels, following NetworkX's conventions (errors,
+dangling vertices, multigraphs, directed degrees).
+
+Where the package is installed, NetworkX finds the backend through its entry points; in a
+checkout used without installing (PYTHONPATH), the fixture registers it the way those entry
+points would."""
+
+from __future__ import annotations
+
+import types
+
+import networkx as nx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from networkx.utils import backends as nx_backends
+
+from algorithms import nx_backend
+from frontier.testing import graphs
+
+
+@pytest.fixture(scope="module", autouse=True)
+def frontier_backend():
+    """The backend as NetworkX's entry points declare it, on the cpu target."""
+    with pytest.MonkeyPatch.context() as patch:
+        if "frontier" not in nx_backends.backends:
+            entry = types.SimpleNamespace(load=lambda: nx_backend.BackendInterface)
+            patch.setitem(nx_backends.backends, "frontier", entry)
+            patch.setitem(nx_backends.backend_info, "frontier", nx_backend.get_info())
+            patch.setattr(nx_backends._dispatchable, "__call__",
+                          nx_backends._dispatchable._call_if_any_backends_installed)
+            patch.delitem(nx_backends._loaded_backends, "frontier", raising=False)
+        patch.setattr(nx.config, "warnings_to_ignore", nx.config.warnings_to_ignore | {"cache"})
+        config = getattr(nx.config.backends, "frontier", None)
+        if config is not None:
+            patch.setattr(config, "target", "cpu")
+        else:
+            patch.setattr(nx_backend, "_target", lambda: "cpu")
+        yield
+
+
+def labelled(graph, cls):
+    """A frontier test graph as a NetworkX graph whose nodes are strings."""
+    h = cls()
+    h.add_nodes_from(f"v{i}" for i in range(graph.num_vertices))
+    h.add_edges_from((f"v{u}", f"v{v}") for u, v in zip(graph.coo().src.tolist(),
+                                                        graph.col_indices.tolist(), strict=True))
+    return h
+
+
+def kind(graph):
+    return nx.DiGraph if graph.directed else nx.Graph
+
+
+@given(graph=graphs(max_vertices=24, max_edges=60))
+def test_pagerank_equals_networkx_on_labelled_graphs(graph):
+    h = labelled(graph, kind(graph))
+    expected = nx.pagerank(h, tol=1e-10, max_iter=500)
+    got = nx.pagerank(h, tol=1e-10, max_iter=500, backend="frontier")
+    assert got.keys() == expected.keys()
+    assert max((abs(got[v] - expected[v]) for v in got), default=0) < 1e-8
+
+
+def test_pagerank_personalization_and_weights_follow_networkx():
+    h = nx.DiGraph()
+    h.add_weighted_edges_from([("a", "b", 2.0), ("b", "c", 1.0), ("a", "c", 0.5), ("c", "a", 1)])
+    h.add_node("lonely")
+    options = {"personalization": {"a": 1, "lonely": 3}, "tol": 1e-12}
+    expected = nx.pagerank(h, **options)
+    got = nx.pagerank(h, backend="frontier", **options)
+    assert max(abs(got[v] - expected[v]) for v in h) < 1e-9
+    unweighted = nx.pagerank(h, weight=None, backend="frontier", tol=1e-12)
+    reference = nx.pagerank(h, weight=None, tol=1e-12)
+    assert max(abs(unweighted[v] - x) for v, x in reference.items()) < 1e-9
+
+
+def test_pagerank_raises_networkx_convergence_error():
+    h = nx.gnm_random_graph(30, 90, seed=1, directed=True)
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.pagerank(h, max_iter=2, backend="frontier")
+
+
+@pytest.mark.parametrize("normalized", [False, True])
+@given(graph=graphs(max_vertices=20, max_edges=50, multi_edges=False))
+def test_betweenness_equals_networkx_on_labelled_graphs(normalized, graph):
+    h = labelled(graph, kind(graph))
+    expected = nx.betweenness_centrality(h, normalized=normalized)
+    got = nx.betweenness_centrality(h, normalized=normalized, backend="frontier")
+    assert got.keys() == expected.keys()
+    assert all(got[v] == pytest.approx(expected[v], rel=1e-9, abs=1e-12) for v in got)
+
+
+def test_betweenness_with_k_samples_the_sources_networkx_samples():
+    h = nx.relabel_nodes(nx.karate_club_graph(), lambda v: ("member", v))
+    expected = nx.betweenness_centrality(h, k=5, seed=7)
+    got = nx.betweenness_centrality(h, k=5, seed=7, backend="frontier")
+    assert all(got[v] == pytest.approx(expected[v], rel=1e-9, abs=1e-12) for v in h)
+
+
+def test_betweenness_of_a_multigraph_counts_each_pair_of_neighbours_once():
+    h = nx.MultiGraph([("x", "y"), ("x", "y"), ("y", "z")])
+    assert nx.betweenness_centrality(h, backend="frontier") == nx.betweenness_centrality(h)
+
+
+@given(graph=graphs(max_vertices=30, max_edges=80, self_loops=False, multi_edges=False))
+def test_core_number_equals_networkx_on_directed_and_undirected_graphs(graph):
+    h = labelled(graph, kind(graph))
+    assert nx.core_number(h, backend="frontier") == nx.core_number(h)
+
+
+def test_one_cached_conversion_serves_every_function():
+    h = nx.relabel_nodes(nx.gnm_random_graph(40, 120, seed=3, directed=True), str)
+    pagerank = nx.pagerank(h, backend="frontier")
+    assert nx.core_number(h, backend="frontier") == nx.core_number(h)
+    assert nx.betweenness_centrality(h, backend="frontier") == pytest.approx(
+        nx.betweenness_centrality(h), rel=1e-9, abs=1e-12)
+    assert nx.pagerank(h, backend="frontier") == pagerank
+
+
+def test_core_number_refuses_self_loops_as_networkx_does():
+    h = nx.Graph([("a", "b"), ("b", "b")])
+    with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
+        nx.core_number(h, backend="frontier")
+
+
+@given(graph=graphs(min_vertices=1, max_vertices=24, max_edges=60), data=st.data())
+def test_bfs_edges_form_a_breadth_first_tree_of_networkx_depths(graph, data):
+    h = labelled(graph, kind(graph))
+    source = f"v{data.draw(st.integers(0, graph.num_vertices - 1))}"
+    reverse = data.draw(st.booleans())
+    limit = data.draw(st.none() | st.integers(0, 4))
+    expected = list(nx.bfs_edges(h, source, reverse=reverse, depth_limit=limit))
+    got = list(nx.bfs_edges(h, source, reverse=reverse, depth_limit=limit, backend="frontier"))
+    walk = h.reverse() if reverse and h.is_directed() else h
+    depth = nx.single_source_shortest_path_length(walk, source, cutoff=limit)
+    assert sorted(child for _, child in got) == sorted(child for _, child in expected)
+    assert all(walk.has_edge(parent, child) and depth[child] == depth[parent] + 1
+               for parent, child in got)
+    assert [depth[child] for _, child in got] == sorted(depth[child] for _, child in got)
+
+
+def test_bfs_edges_from_a_missing_node_raises_networkx_error():
+    with pytest.raises(nx.NetworkXError, match="not in the graph"):
+        list(nx.bfs_edges(nx.path_graph(3), "nowhere", backend="frontier"))
+
+
+def test_unsupported_options_are_refused_with_the_reason():
+    assert "sort_neighbors" in nx_backend.BackendInterface.can_run(
+        "bfs_edges", (nx.Graph(), 0), {"sort_neighbors": sorted})
+    assert "weight" in nx_backend.BackendInterface.can_run(
+        "betweenness_centrality", (nx.Graph(),), {"weight": "w"})
+    assert nx_backend.BackendInterface.can_run("pagerank", (nx.Graph(),), {}) is True
+

@@ -3,12 +3,15 @@ advance / filter / compute calls, the way the papers cited in each module write 
 
 from __future__ import annotations
 
+from algorithms.apsp import APSPError, APSPResult, apsp
 from algorithms.betweenness import BetweennessResult, betweenness_centrality
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
 from algorithms.kcore import KCoreResult, k_core
+from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 from algorithms.pagerank import ConvergenceError, PageRankResult, pagerank
 
 __all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG"]
 __all__ += ["pagerank", "PageRankResult", "ConvergenceError", "betweenness_centrality",
             "BetweennessResult", "k_core", "KCoreResult"]
+__all__ += ["list_ranking", "ListRankingResult", "ListError", "apsp", "APSPResult", "APSPError"]

@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 
 from algorithms import catalog_measures as measures
+from algorithms.apsp import APSP_METHODS, apsp
 from algorithms.bfs import bfs
+from algorithms.list_ranking import LIST_RANKING_METHODS, list_ranking
 from frontier.graph import Graph
 from frontier.target import Target
 
@@ -48,7 +50,12 @@ class Entry:
     * ``explain(graph, target, balancer=..., **options)`` is the source of the generated kernel
       the algorithm's step runs, for the options marked ``explained``;
     * ``options`` are the keyword arguments of ``run`` beyond ``balancer`` and ``target`` that
-      the command line offers, ``description`` its one-line help.
+      the command line offers, ``description`` its one-line help;
+    * ``example``: a generator spec of a graph the algorithm takes, where it does not take any
+      graph (list ranking takes a list: ``list:N``); tests run the entry on it. None: any;
+    * ``suite``: whether the benchmark suite (``python -m bench all``) runs it on its standard
+      graphs; False for list ranking (it takes lists) and APSP (V x V memory), which
+      ``bench/listrank_apsp.py`` times on inputs of their own.
     """
 
     name: str
@@ -62,6 +69,8 @@ class Entry:
     options: tuple[Option, ...] = ()
     source: bool = True
     balanced: bool = True
+    example: str | None = None
+    suite: bool = True
 
     def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
                **options: Any) -> Any:
@@ -128,6 +137,91 @@ def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
     return bfs(graph, source, direction="auto", **options)
 
 
+# list ranking and all-pairs shortest paths -----------------------------------------------------
+
+def successors(graph: Graph) -> np.ndarray:
+    """The successor array of a graph holding a linked list (one out-arc per vertex, to its
+    successor; the tail's a self-loop, as :func:`frontier.generators.list_graph` builds)."""
+    from algorithms.list_ranking import ListError
+
+    degrees = graph.out_degrees()
+    if graph.num_vertices and (degrees != 1).any():
+        v = int(np.argmax(degrees != 1))
+        raise ListError(f"listrank takes a linked list: a graph whose every vertex has one "
+                        f"out-arc, to its successor (the tail's a self-loop), as list:N builds; "
+                        f"vertex {v} has {int(degrees[v])}")
+    return graph.col_indices
+
+
+def _listrank(graph: Graph, *, target: Target, method: str = "random_splitter") -> Any:
+    return list_ranking(successors(graph), method=method, target=target)
+
+
+def _listrank_reference(graph: Graph) -> np.ndarray:
+    from frontier.testing import reference_list_ranks
+
+    return reference_list_ranks(successors(graph))
+
+
+def _listrank_agrees(graph: Graph, result: Any) -> None:
+    from frontier.testing import check_list_ranks
+
+    check_list_ranks(successors(graph), result.ranks)
+
+
+def _listrank_report(result: Any) -> list[tuple[str, str]]:
+    head = f"{int(result.ranks.max()) if result.ranks.size else 0:,} links to the tail"
+    shown = [("head rank", head)]
+    if result.splitters:
+        shown.append(("splitters", f"{result.splitters:,}"))
+    return shown
+
+
+def _listrank_explain(graph: Graph, target: Target, method: str = "random_splitter") -> str:
+    from algorithms.list_ranking import explain_list_ranking
+
+    return explain_list_ranking(target, method)
+
+
+def _apsp(graph: Graph, *, target: Target, method: str = "blocked_floyd_warshall") -> Any:
+    return apsp(graph, method=method, target=target)
+
+
+def _apsp_reference(graph: Graph) -> np.ndarray:
+    from frontier.testing import reference_apsp
+
+    return reference_apsp(graph)
+
+
+def _apsp_agrees(graph: Graph, result: Any) -> None:
+    from frontier.testing import check_apsp
+
+    check_apsp(graph, result.distances, rtol=0 if _integral(graph) else 1e-12)
+
+
+def _integral(graph: Graph) -> bool:
+    return graph.weights is None or graph.weights.dtype.kind == "i"
+
+
+def _apsp_report(result: Any) -> list[tuple[str, str]]:
+    reached = int(np.count_nonzero(np.isfinite(result.distances)))
+    return [("reachable", f"{reached:,} of {result.distances.size:,} pairs")]
+
+
+def _apsp_explain(graph: Graph, target: Target, method: str = "blocked_floyd_warshall"
+                  ) -> str:
+    from algorithms.apsp import explain_apsp
+
+    return explain_apsp(graph, target, method)
+
+
+_LISTRANK_METHOD = Option("method", LIST_RANKING_METHODS, "random_splitter",
+                          "wylie: pointer jumping; random_splitter: Reid-Miller",
+                          shown="{}")
+_APSP_METHOD = Option("method", APSP_METHODS, "blocked_floyd_warshall",
+                      "Floyd–Warshall, plain or blocked in tiles, or one SSSP per source",
+                      shown="{}")
+
 _FRONTIER = Option("frontier", ("sparse", "dense"), "sparse",
                    "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
 _DIRECTION = Option("direction", ("push", "pull", "auto"), "auto",
@@ -157,4 +251,13 @@ CATALOG: dict[str, Entry] = {
                    "peeling", measures.run_k_core, measures.k_core_reference,
                    measures.k_core_agrees, "core numbers equal a sequential bin peeling",
                    measures.k_core_report, measures.k_core_explain, source=False),
+    "listrank": Entry("listrank", "list ranking: each node's links to the tail of a linked list "
+                      "(Dehne & Yogaratnam §3)", _listrank, _listrank_reference,
+                      _listrank_agrees, "ranks equal a sequential walk of the list",
+                      _listrank_report, _listrank_explain, (_LISTRANK_METHOD,), source=False,
+                      balanced=False, example="list:42", suite=False),
+    "apsp": Entry("apsp", "all-pairs shortest paths: Floyd–Warshall, blocked, or repeated SSSP",
+                  _apsp, _apsp_reference, _apsp_agrees,
+                  "distances equal scipy.sparse.csgraph.floyd_warshall", _apsp_report,
+                  _apsp_explain, (_APSP_METHOD,), source=False, balanced=False, suite=False),
 }

@@ -17,7 +17,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("results"))
     parser.add_argument("--target", default=None, choices=["cuda", "cpu"])
     parser.add_argument("--balancers", default="thread", help="comma-separated")
-    parser.add_argument("--algorithms", default=",".join(CATALOG), help="comma-separated")
+    parser.add_argument("--algorithms", help="comma-separated",
+                        default=",".join(name for name, entry in CATALOG.items() if entry.suite))
     parser.add_argument("--graphs", default=None, help="comma-separated names (default: all)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="small graphs (a smoke test)")

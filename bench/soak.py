@@ -174,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=1000, help="runs to make (default 1000)")
     parser.add_argument("--targets", default=None,
                         help="comma-separated: cpu, cuda (default: every usable one)")
-    parser.add_argument("--algorithms", default=",".join(CATALOG), help="comma-separated")
+    parser.add_argument("--algorithms", help="comma-separated (default: every entry that takes "
+                        "any graph; list ranking takes lists)",
+                        default=",".join(n for n, e in CATALOG.items() if e.example is None))
     parser.add_argument("--balancers", default=",".join(available_balancers()),
                         help="comma-separated")
     parser.add_argument("--time-limit", type=float, default=None,

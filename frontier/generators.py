@@ -1,7 +1,8 @@
 """Synthetic graphs for tests and benchmarks, deterministic per seed.
 
 R-MAT (:func:`rmat`), uniform random G(n, m) (:func:`gnm`), 4-neighbour grids (:func:`grid2d`),
-paths, stars and binary trees, and Chung-Lu power-law graphs (:func:`chung_lu`). Every generator
+paths, stars and binary trees, Chung-Lu power-law graphs (:func:`chung_lu`), and random linked
+lists (:func:`random_list`, :func:`list_graph`). Every generator
 is vectorized numpy and draws from ``numpy.random.default_rng(seed)``, so the same arguments
 always give the same arrays.
 
@@ -25,10 +26,11 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from frontier.graph import VERTEX_DTYPE, Graph, from_sorted_keys
+from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph, from_sorted_keys
 from frontier.limits import GraphTooLargeError, check_graph
 
-__all__ = ["rmat", "gnm", "grid2d", "path", "star", "binary_tree", "chung_lu",
+__all__ = ["rmat", "gnm", "grid2d", "path", "star", "binary_tree", "chung_lu", "random_list",
+           "list_graph",
            "SpecForm", "SPECS", "SpecError", "from_spec", "is_spec"]
 
 WeightRange = tuple[int, int]
@@ -296,6 +298,30 @@ def chung_lu(n: int, avg_degree: float, exponent: float = 2.5, seed: int = 0,
     return _graph(src, dst, n, False, weights, rng)
 
 
+def random_list(n: int, seed: int = 0) -> np.ndarray:
+    """A linked list of ``n`` nodes in random order, as a successor array (int32): ``succ[v]``
+    is the node after ``v`` and the tail points to itself (Dehne & Yogaratnam's list ranking
+    input, §3). The order is a uniform random permutation, so following the list jumps all over
+    memory."""
+    n = _vertices("n", n)
+    seed = _count("seed", seed)
+    _fits(f"random_list({n})", n, n, True, None)
+    order = np.random.default_rng(seed).permutation(n).astype(VERTEX_DTYPE)
+    succ = np.empty(n, dtype=VERTEX_DTYPE)
+    if n:
+        succ[order[:-1]] = order[1:]
+        succ[order[-1]] = order[-1]
+    return succ
+
+
+def list_graph(n: int, seed: int = 0) -> Graph:
+    """:func:`random_list` as a directed graph: vertex ``v``'s one out-arc goes to ``succ[v]``
+    (the tail's is a self-loop), so the graph's ``col_indices`` is the successor array. What
+    the ``list:N`` spec builds, for ``frontier run listrank``."""
+    succ = random_list(n, seed)
+    return Graph(np.arange(n + 1, dtype=OFFSET_DTYPE), succ, None, directed=True)
+
+
 # specs ----------------------------------------------------------------------------------------
 
 class SpecError(ValueError):
@@ -339,6 +365,7 @@ SPECS: dict[str, SpecForm] = {form.kind: form for form in (
     SpecForm("star", "star:N", star, 1, 1, "star:10"),
     SpecForm("tree", "tree:N", binary_tree, 1, 1, "tree:10"),
     SpecForm("chunglu", "chunglu:N:AVG_DEGREE", chung_lu, 2, 2, "chunglu:50:4"),
+    SpecForm("list", "list:N", list_graph, 1, 1, "list:10"),
 )}
 
 
@@ -352,9 +379,10 @@ def is_spec(text: str) -> bool:
 def from_spec(spec: str) -> Graph:
     """The graph a spec names, built with the generator's defaults (seed 0, undirected):
     ``rmat:SCALE[:EDGE_FACTOR]``, ``grid:ROWSxCOLS``, ``gnm:N:M``, ``path:N``, ``star:N``,
-    ``tree:N`` (binary tree), ``chunglu:N:AVG_DEGREE``. :class:`SpecError` on a malformed spec
-    or sizes the generator refuses; :class:`~frontier.limits.GraphTooLargeError` (at once,
-    before anything is drawn) for a graph that cannot fit in memory, such as ``rmat:30``."""
+    ``tree:N`` (binary tree), ``chunglu:N:AVG_DEGREE``, ``list:N`` (a random linked list,
+    :func:`list_graph`). :class:`SpecError` on a malformed spec or sizes the generator refuses;
+    :class:`~frontier.limits.GraphTooLargeError` (at once, before anything is drawn) for a graph
+    that cannot fit in memory, such as ``rmat:30``."""
     kind, sep, rest = spec.partition(":")
     form = SPECS.get(kind) if sep else None
     if form is None:

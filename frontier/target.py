@@ -117,11 +117,11 @@ class Target(ABC):
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
         """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
         kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
-        tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``cuda``)
-        as globals. Nothing is cached here: callers cache the result."""
+        tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``cuda``
+        and ``np``) as globals. Nothing is cached here: callers cache the result."""
         filename = f"<frontier-generated {name}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        globals_: dict[str, Any] = {"cuda": cuda, **namespace}
+        globals_: dict[str, Any] = {"cuda": cuda, "np": np, **namespace}
         exec(compile(source, filename, "exec"), globals_)  # noqa: S102 - our own kernel text
         if name not in globals_:
             raise TargetError(f"kernel text {filename} does not define a function {name!r}")
@@ -133,6 +133,21 @@ class Target(ABC):
     #: Source line making every thread of the launch wait for all others (between the steps of
     #: a fused traversal); nothing on a one-thread target.
     grid_barrier: str = "pass"
+
+    #: Source lines that open a block-level kernel (dense tiles, :mod:`operators.tiles`): define
+    #: ``block`` and ``blocks`` (this block's index and the grid's size) and ``thread`` and
+    #: ``threads`` (this thread's index in its block and the block's size). The sequential
+    #: target is one block of one thread.
+    block_prologue: str = "block = 0\nblocks = 1\nthread = 0\nthreads = 1\n"
+
+    #: Source line making every thread of a block wait for the others; nothing on a one-thread
+    #: target.
+    block_barrier: str = "pass"
+
+    def shared_array(self, name: str, shape: str, dtype: str) -> str:
+        """Source line binding ``name`` to a ``shape`` array of ``dtype`` that the threads of a
+        block share (on the sequential target, a plain array of the one thread)."""
+        return f"{name} = np.empty({shape}, {dtype})\n"
 
     @abstractmethod
     def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
@@ -256,6 +271,12 @@ class CudaTarget(Target):
     name = "cuda"
     prologue = "tid = cuda.grid(1)\nnthreads = cuda.gridsize(1)\n"
     grid_barrier = "cuda.cg.this_grid().sync()"
+    block_prologue = ("block = cuda.blockIdx.x\nblocks = cuda.gridDim.x\n"
+                      "thread = cuda.threadIdx.x\nthreads = cuda.blockDim.x\n")
+    block_barrier = "cuda.syncthreads()"
+
+    def shared_array(self, name: str, shape: str, dtype: str) -> str:
+        return f"{name} = cuda.shared.array({shape}, {dtype})\n"
 
     def __init__(self) -> None:
         from numba import cuda

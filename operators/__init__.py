@@ -8,7 +8,9 @@
 * :func:`reduce` folds a function over a frontier or a range into one scalar;
 * :func:`neighbor_reduce` folds a function over each vertex's in- or out-edges into a value per
   vertex;
-* :func:`traverse` advances until the frontier is empty, fused into one persistent kernel.
+* :func:`traverse` advances until the frontier is empty, fused into one persistent kernel;
+* :func:`tile_update` updates the tiles of a dense matrix around a pivot tile, tiles in shared
+  memory (the phases of blocked Floyd–Warshall; :mod:`operators.tiles`).
 
 Frontiers may hold vertex or edge ids (:class:`frontier.Frontier`). User functors are plain
 Python functions (:mod:`operators.functors` says what they may read); the code generator
@@ -33,8 +35,9 @@ from operators.filter import filter  # noqa: A004
 from operators.functors import FunctorError
 from operators.neighbors import neighbor_reduce
 from operators.reduce import reduce  # noqa: A004
+from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse",
            "Traversal", "Direction", "explain", "available_balancers", "get_balancer",
-           "LoadBalancer", "FunctorError", "BalancerError", "OperatorError"]
+           "tile_update", "LoadBalancer", "FunctorError", "BalancerError", "OperatorError"]

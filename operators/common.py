@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from frontier.frontier import DENSE, SPARSE, Frontier
-from frontier.graph import Graph
+from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
 from frontier.target import Target
 from operators.balancers import LoadBalancer, ThreadMapped
 from operators.codegen import NONE, GeneratedKernel
@@ -36,6 +38,19 @@ class Plan:
     @property
     def source(self) -> str:
         return "\n\n".join(k.source for k, _ in self.kernels)
+
+
+#: The graph of work over a range of indices that no graph defines (list ranking, dense
+#: matrices): ``compute`` and ``reduce`` over a count take ``graph=None`` and run with this one,
+#: which has no vertices and no edges.
+NO_GRAPH = Graph(np.zeros(1, OFFSET_DTYPE), np.zeros(0, VERTEX_DTYPE), None, True)
+
+
+def range_graph(graph: Graph | None, where: Any) -> Any:
+    """``graph``, or :data:`NO_GRAPH` where ``graph`` is None and ``where`` is a count."""
+    if graph is None and isinstance(where, int) and not isinstance(where, bool):
+        return NO_GRAPH
+    return graph
 
 
 def check_graph(graph: Any) -> None:

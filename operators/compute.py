@@ -18,6 +18,7 @@ from operators.common import (
     check_graph,
     input_arguments,
     launch_plan,
+    range_graph,
     work_bound,
 )
 from operators.functors import as_functor
@@ -40,8 +41,9 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
     return resolve_target(target), RANGE, domain, {"count": count}, count
 
 
-def compute_plan(graph: Graph, where: Frontier | str | int, fn: Callable, num_state: int,
+def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable, num_state: int,
                  target: str | Target | None) -> tuple[Plan, Target, dict[str, Any]]:
+    graph = range_graph(graph, where)
     tgt, kind, domain, io, work = elements(graph, where, target)
     functor = as_functor(fn, "compute function", ("i",), num_state)
     spec = KernelSpec("compute", kind, NONE, graph.weighted, num_state, domain=domain,
@@ -51,10 +53,12 @@ def compute_plan(graph: Graph, where: Frontier | str | int, fn: Callable, num_st
     return Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))]), tgt, io
 
 
-def compute(graph: Graph, where: Frontier | str | int, fn: Callable, *state: Any,
+def compute(graph: Graph | None, where: Frontier | str | int, fn: Callable, *state: Any,
             target: str | Target | None = None) -> None:
     """Call ``fn(i, *state)`` for every element of ``where``: a Frontier, ``"vertices"``,
-    ``"edges"`` or an int ``n`` (``range(n)``). ``target`` applies to ranges (a frontier
-    runs on its own target). A frontier stays valid: compute is not a step of its pool."""
+    ``"edges"`` or an int ``n`` (``range(n)``; ``graph`` may then be None, for work that no
+    graph defines). ``target`` applies to ranges (a frontier runs on its own target). A
+    frontier stays valid: compute is not a step of its pool."""
+    graph = range_graph(graph, where)
     plan, tgt, io = compute_plan(graph, where, fn, len(state), target)
     launch_plan(plan, graph, tgt, io, state)

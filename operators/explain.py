@@ -17,6 +17,7 @@ from operators.direction import AUTO, PULL, PUSH, Direction
 from operators.filter import filter, filter_plan
 from operators.neighbors import neighbor_plan, neighbor_reduce
 from operators.reduce import reduce, reduce_plan
+from operators.tiles import tile_update, tiles_source
 from operators.traverse import fused_kernel, traverse
 
 
@@ -63,8 +64,11 @@ def explain(operator: Callable, graph: Graph, where: Any, fn: Callable, *state: 
     """The source of the kernels ``operator(graph, where, fn, *state, **options)`` would run,
     in launch order, for ``operator`` one of advance, filter, compute, reduce,
     neighbor_reduce or traverse; with ``direction="auto"`` both the push and the pull step's
-    kernels, each under a heading. Nothing is launched."""
+    kernels, each under a heading. For ``tile_update`` pass ``graph=None`` and the matrix as
+    ``where``. Nothing is launched."""
     num_state = len(state)
+    if operator is tile_update:
+        return tiles_source(where, fn, *state, **options)
     if operator is advance:
         return _advance_sources(graph, where, fn, num_state, options, in_traverse=False)
     if operator is traverse:
@@ -81,6 +85,6 @@ def explain(operator: Callable, graph: Graph, where: Any, fn: Callable, *state: 
         plan = neighbor_plan(graph, where, fn, num_state, options.get("op", "sum"),
                              options.get("edges", "in"), options["out"])[0]
     else:
-        raise OperatorError("explain takes advance, filter, compute, reduce, neighbor_reduce "
-                            f"or traverse, not {operator!r}")
+        raise OperatorError("explain takes advance, filter, compute, reduce, neighbor_reduce, "
+                            f"traverse or tile_update, not {operator!r}")
     return plan.source

@@ -22,7 +22,7 @@ from frontier.graph import OFFSET_DTYPE, Graph
 from frontier.target import Target
 from operators.balancers import ThreadMapped
 from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
-from operators.common import OperatorError, Plan, launch_plan
+from operators.common import OperatorError, Plan, launch_plan, range_graph
 from operators.compute import elements
 from operators.functors import Functor, FunctorError, as_functor
 
@@ -100,8 +100,9 @@ def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
     return found
 
 
-def reduce_plan(graph: Graph, where: Any, fn: Callable, state: tuple, op: str,
+def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op: str,
                 target: str | Target | None) -> tuple[Plan, Target, dict[str, Any], np.dtype]:
+    graph = range_graph(graph, where)
     if op not in REDUCTIONS:
         raise OperatorError(f"op={op!r}; expected one of {REDUCTIONS}")
     tgt, kind, domain, io, work = elements(graph, where, target, "reduce")
@@ -124,13 +125,15 @@ def reduce_plan(graph: Graph, where: Any, fn: Callable, state: tuple, op: str,
     return Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))]), tgt, io, dtype
 
 
-def reduce(graph: Graph, where: Any, fn: Callable, *state: Any, op: str = "sum",
+def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str = "sum",
            target: str | Target | None = None) -> int | float:
     """Combine ``fn(i, *state)`` over the elements ``i`` of ``where`` (a Frontier, ``"vertices"``,
-    ``"edges"`` or a count ``n``) with ``op`` (``"sum"``, ``"min"``, ``"max"``, or ``"count"``:
-    how many ``fn`` accepts) and return it as a Python int or float (the identity when there
-    are no elements: 0, or +-inf / the int64 extremes for min / max). One launch, one device
-    read. ``target`` applies to ranges (a frontier runs on its own target)."""
+    ``"edges"`` or a count ``n``, where ``graph`` may be None) with ``op`` (``"sum"``,
+    ``"min"``, ``"max"``, or ``"count"``: how many ``fn`` accepts) and return it as a Python
+    int or float (the identity when there are no elements: 0, or +-inf / the int64 extremes for
+    min / max). One launch, one device read. ``target`` applies to ranges (a frontier runs on
+    its own target)."""
+    graph = range_graph(graph, where)
     plan, tgt, io, dtype = reduce_plan(graph, where, fn, state, op, target)
     start = identity_of(op, dtype)
     result = _RESULTS.get((tgt.name, tgt.simulated, dtype))

@@ -114,7 +114,8 @@ JSON_COMMANDS = [
     ["explain", "bfs", "--target", "cpu"],
     ["balancers"],
     ["completion", "bash"],
-    *[["run", name, "grid:4x5", "--target", "cpu", "--runs", "1"] for name in CATALOG],
+    *[["run", name, entry.example or "grid:4x5", "--target", "cpu", "--runs", "1"]
+      for name, entry in CATALOG.items()],
 ]
 
 

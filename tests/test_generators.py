@@ -330,6 +330,7 @@ SPEC_EXAMPLES = {
     "star": lambda: generators.star(10),
     "tree": lambda: generators.binary_tree(10),
     "chunglu": lambda: generators.chung_lu(50, 4),
+    "list": lambda: generators.list_graph(10),
 }
 
 

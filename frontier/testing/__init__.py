@@ -38,18 +38,27 @@ from frontier.testing.centrality import (
 from frontier.testing.datasets import dataset_dir
 from frontier.testing.reference import (
     assert_same_set,
+    check_apsp,
     check_bfs,
     check_components,
+    check_list_ranks,
     check_spanning_forest,
     check_sssp,
+    reference_apsp,
     reference_bfs,
     reference_components,
+    reference_list_ranks,
     reference_sssp,
     sequential_bfs,
 )
 
 if TYPE_CHECKING:
-    from frontier.testing.strategies import graphs, graphs_with_source, vertex_subsets
+    from frontier.testing.strategies import (
+        graphs,
+        graphs_with_source,
+        linked_lists,
+        vertex_subsets,
+    )
 
 __all__ = [
     "graphs",
@@ -64,6 +73,11 @@ __all__ = [
     "check_components",
     "check_spanning_forest",
     "assert_same_set",
+    "reference_list_ranks",
+    "check_list_ranks",
+    "reference_apsp",
+    "check_apsp",
+    "linked_lists",
     "dataset_dir",
     "reference_pagerank",
     "check_pagerank",
@@ -73,7 +87,7 @@ __all__ = [
     "check_core_numbers",
 ]
 
-_STRATEGIES = ("graphs", "graphs_with_source", "vertex_subsets")
+_STRATEGIES = ("graphs", "graphs_with_source", "vertex_subsets", "linked_lists")
 
 
 def __getattr__(name: str) -> Any:

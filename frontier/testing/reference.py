@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import operator
 from collections import deque
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,10 @@ __all__ = [
     "check_components",
     "check_spanning_forest",
     "assert_same_set",
+    "reference_list_ranks",
+    "check_list_ranks",
+    "reference_apsp",
+    "check_apsp",
 ]
 
 _SHOWN = 8  # offenders listed in one failure message
@@ -367,3 +372,121 @@ def assert_same_set(actual: Any, expected: Any, what: str = "frontier", *,
     if problems:
         raise AssertionError(f"{what} differs from the expected {what} (got {a.size} entries, "
                              f"expected {b.size}): {'; '.join(problems)}")
+
+
+# list ranking ---------------------------------------------------------------------------------
+def reference_list_ranks(succ: Any) -> np.ndarray:
+    """Each node's number of links to the tail (int64) of the linked list ``succ`` (``succ[v]``
+    the node after ``v``, the tail pointing to itself), by one sequential walk from the head.
+    Raises ``ValueError`` unless ``succ`` is one list of all its nodes."""
+    succ = np.asarray(succ).astype(np.int64)
+    n = succ.size
+    if n == 0:
+        return np.zeros(0, np.int64)
+    if succ.min() < 0 or succ.max() >= n:
+        raise ValueError(f"succ holds ids outside 0..{n - 1}")
+    links = succ != np.arange(n)
+    heads = np.flatnonzero(np.bincount(succ[links], minlength=n) == 0)
+    if heads.size != 1 or np.count_nonzero(~links) != 1:
+        raise ValueError(f"succ has {heads.size} heads and {np.count_nonzero(~links)} tails; "
+                         "expected one of each")
+    ranks = np.full(n, -1, np.int64)
+    order = _walk(succ, int(heads[0]))
+    if order.size != n:
+        raise ValueError(f"the list from the head reaches the tail after {order.size} of {n} "
+                         "nodes")
+    ranks[order] = np.arange(n - 1, -1, -1)
+    return ranks
+
+
+def _walk(succ: np.ndarray, head: int) -> np.ndarray:
+    """The nodes from ``head`` to the tail, in order (a plain loop, compiled by Numba)."""
+    return _walker()(succ, head)
+
+
+@lru_cache(maxsize=1)
+def _walker() -> Any:
+    import numba
+
+    def walk(succ: np.ndarray, head: int) -> np.ndarray:
+        out = np.empty(succ.size, np.int64)
+        v, k = head, 0
+        while k < succ.size:
+            out[k] = v
+            k += 1
+            if succ[v] == v:
+                break
+            v = succ[v]
+        return out[:k]
+
+    return numba.njit(cache=False)(walk)
+
+
+def check_list_ranks(succ: Any, ranks: Any) -> None:
+    """Check list ranks against :func:`reference_list_ranks`, and that they are a permutation
+    of ``0 .. n-1`` consistent with the successors (``rank[succ[v]] == rank[v] - 1`` off the
+    tail)."""
+    expected = reference_list_ranks(succ)
+    got = np.asarray(ranks)
+    if got.shape != expected.shape:
+        raise AssertionError(f"ranks has shape {got.shape}; expected {expected.shape}")
+    _fail("list ranks differ from the sequential walk",
+          [f"node {v}: expected {expected[v]}, got {got[v]}"
+           for v in np.flatnonzero(got != expected)])
+    s = np.asarray(succ).astype(np.int64)
+    off_tail = s != np.arange(s.size)
+    if not np.array_equal(np.sort(got), np.arange(s.size)):
+        raise AssertionError("ranks are not a permutation of 0..n-1")
+    bad = np.flatnonzero(off_tail & (got[s] != got - 1))
+    _fail("ranks are not consistent with the successors",
+          [f"node {v}: rank {got[v]}, successor {s[v]} has rank {got[s[v]]}" for v in bad])
+
+
+# all-pairs shortest paths ---------------------------------------------------------------------
+def reference_apsp(graph: Graph) -> np.ndarray:
+    """All-pairs shortest-path distances (float64 V x V, ``inf`` where unreachable) by
+    ``scipy.sparse.csgraph.floyd_warshall``. Of repeated arcs the lightest counts (scipy would
+    add them), an unweighted graph has weight 1 on every arc, zero weights are arcs, negative
+    weights are allowed. Raises ``ValueError`` on a negative cycle (a negative self-loop
+    included)."""
+    n = graph.num_vertices
+    coo = graph.coo()
+    weights = graph.weights if graph.weights is not None else np.ones(graph.num_edges)
+    w = weights.astype(np.float64)
+    loops = coo.src == coo.dst
+    if np.any(w[loops] < 0):
+        v = int(coo.src[loops][np.argmax(w[loops] < 0)])
+        raise ValueError(f"vertex {v} has a negative self-loop: a negative cycle")
+    src, dst, w = coo.src[~loops], coo.dst[~loops], w[~loops]
+    order = np.lexsort((w, dst, src))
+    src, dst, w = src[order], dst[order], w[order]
+    first = np.ones(src.size, dtype=bool)
+    first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+    src, dst, w = src[first], dst[first], w[first]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=offsets[1:])
+    matrix = sp.csr_matrix((w, dst, offsets), shape=(n, n))
+    if n == 0:
+        return np.zeros((0, 0))
+    try:
+        return csgraph.floyd_warshall(matrix, directed=True)
+    except csgraph.NegativeCycleError as err:
+        raise ValueError(f"the graph has a negative cycle: {err}") from None
+
+
+def check_apsp(graph: Graph, distances: Any, sources: Any = None, rtol: float = 0) -> None:
+    """Check all-pairs distances (the rows of ``sources`` when given) against
+    :func:`reference_apsp`, exactly by default (right for integer weights), else within
+    relative tolerance ``rtol``."""
+    expected = reference_apsp(graph)
+    if sources is not None:
+        expected = expected[np.asarray(sources, dtype=np.int64)]
+    got = np.asarray(distances, dtype=np.float64)
+    if got.shape != expected.shape:
+        raise AssertionError(f"distances has shape {got.shape}; expected {expected.shape}")
+    close = got == expected
+    finite = np.isfinite(got) & np.isfinite(expected)
+    close[finite] |= np.abs(got[finite] - expected[finite]) <= rtol * np.abs(expected[finite])
+    _fail("all-pairs distances differ from scipy's floyd_warshall",
+          [f"({r}, {c}): expected {expected[r, c]}, got {got[r, c]}"
+           for r, c in zip(*np.nonzero(~close), strict=True)])

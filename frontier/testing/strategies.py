@@ -23,7 +23,7 @@ from hypothesis.errors import InvalidArgument
 
 from frontier.graph import Graph
 
-__all__ = ["graphs", "graphs_with_source", "vertex_subsets"]
+__all__ = ["graphs", "graphs_with_source", "vertex_subsets", "linked_lists"]
 
 _MAX_COMPONENTS = 4
 _MAX_HUBS = 3
@@ -264,3 +264,23 @@ def vertex_subsets(graph: Graph, *, unique: bool = True, min_size: int = 0,
         return st.just(np.empty(0, dtype=np.int32))
     ids = st.lists(st.integers(0, n - 1), min_size=min_size, max_size=max_size, unique=unique)
     return ids.map(lambda xs: np.asarray(xs, dtype=np.int32))
+
+
+def linked_lists(min_nodes: int = 0, max_nodes: int = 60) -> st.SearchStrategy[np.ndarray]:
+    """Linked lists as successor arrays (int64; ``succ[v]`` the node after ``v``, the tail
+    pointing to itself) of ``min_nodes`` to ``max_nodes`` nodes in a drawn order; a failing
+    example shrinks to the list ``0 -> 1 -> ... -> n-1``."""
+    if min_nodes < 0 or max_nodes < min_nodes:
+        raise InvalidArgument(f"need 0 <= min_nodes <= max_nodes, got min_nodes={min_nodes}, "
+                              f"max_nodes={max_nodes}")
+    return st.integers(min_nodes, max_nodes).flatmap(
+        lambda n: st.permutations(range(n))).map(_successors)
+
+
+def _successors(order: Sequence[int]) -> np.ndarray:
+    order_array = np.asarray(order, dtype=np.int64)
+    succ = np.empty(order_array.size, np.int64)
+    if order_array.size:
+        succ[order_array[:-1]] = order_array[1:]
+        succ[order_array[-1]] = order_array[-1]
+    return succ

@@ -1,0 +1,260 @@
+"""All-pairs shortest paths written with the operators.
+
+* ``method="floyd_warshall"`` — Harish & Narayanan, *Accelerating Large Graph Algorithms on the
+  GPU Using CUDA*, §3.4, Algorithm 6: for each ``k``, one ``compute`` over all ``V x V`` cells
+  (one thread per cell) relaxing ``D[i, j]`` through ``k``. V launches, O(V^3) work, every one
+  of them a pass over the whole matrix in device memory.
+* ``method="blocked_floyd_warshall"`` (the default) — Busato & Bombieri, *Graph Algorithms on
+  GPUs*, §4.1 (after Venkataraman et al. and Katz & Kider): the matrix in ``t x t`` tiles; round
+  ``K`` updates the diagonal tile, then the tiles of its row and column, then all the others,
+  each phase one :func:`operators.tile_update` with the tiles in shared memory. V / t rounds of
+  three launches; each cell is read from device memory about 3V / t times instead of V.
+* ``method="repeated_sssp"`` — Harish & Narayanan §3.4, Algorithm 7: one single-source shortest
+  path run per source, each row copied to the host as soon as it is done, so the device holds
+  O(V + E) and only the host the ``rows x V`` result. Each run is a frontier Bellman–Ford (Busato
+  & Bombieri §3.1): advance relaxes the out-edges of the improved vertices with an atomic
+  minimum and the vertices it improved, without repeats, are the next frontier.
+
+``distances`` is float64 ``V x V`` (``inf`` where unreachable; the rows of ``sources`` only,
+in their order, when given). Parallel arcs count with their smallest weight, self-loops of
+weight >= 0 change nothing, an unweighted graph has weight 1 on every arc.
+
+Negative weights are allowed. A negative cycle has no shortest paths: the Floyd–Warshall
+methods refuse a graph holding one anywhere (a negative diagonal entry once they finish, as
+scipy does); repeated_sssp refuses one that a requested source reaches (a frontier still
+non-empty after V rounds). :class:`APSPError` then, naming a vertex on the cycle.
+
+The V x V result is refused up front, with :class:`APSPError`, when it does not fit: the
+Floyd–Warshall methods need the whole matrix in the target's memory (host memory for the cpu
+target and the simulator) and the requested rows on the host; repeated_sssp only the rows.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from frontier import Frontier, Graph, atomic_min, validate
+from frontier.limits import host_limit_bytes
+from frontier.target import Target, resolve_target
+from operators import advance, compute, explain, filter, reduce, tile_update
+from operators.tiles import MAX_TILE, default_tile
+
+__all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "explain_apsp"]
+
+#: The methods, by name.
+APSP_METHODS = ("floyd_warshall", "blocked_floyd_warshall", "repeated_sssp")
+
+
+class APSPError(ValueError):
+    """All-pairs shortest paths cannot be computed for this input (a negative cycle, a result
+    too large for memory)."""
+
+
+@dataclass(frozen=True)
+class APSPResult:
+    """``distances`` (float64, rows x V, inf unreachable), the rows' ``sources``, the rounds run
+    (``iterations``: pivots for floyd_warshall, pivot tiles for the blocked method, Bellman–Ford
+    rounds summed over the sources for repeated_sssp), host wall time from the first launch to
+    the last read (``seconds``), and ``edges_traversed``: every arc once per row (what a
+    single-source run per row would at least look at), so that MTEPS compares the methods."""
+
+    distances: np.ndarray
+    sources: np.ndarray
+    iterations: int
+    seconds: float
+    edges_traversed: int
+
+
+# the matrix: 0 on the diagonal, the lightest arc elsewhere --------------------------------------
+
+def _zero_diagonal(v: int, flat: Any, n: int) -> None:
+    flat[v * n + v] = 0.0
+
+
+def _place_arc(src: int, dst: int, eid: int, weight: Any, flat: Any, n: int) -> bool:
+    atomic_min(flat, src * n + dst, weight + 0.0)
+    return False
+
+
+def _adjacency(graph: Graph, tgt: Target) -> tuple[Any, Any]:
+    n = graph.num_vertices
+    flat = tgt.full(n * n, np.inf, np.float64)
+    compute(None, n, _zero_diagonal, flat, n, target=tgt)
+    if graph.num_edges:
+        everyone = Frontier.all_vertices(graph, target=tgt)
+        advance(graph, everyone, _place_arc, flat, n, output="none")
+    return flat, flat.reshape(n, n)
+
+
+def _negative_diagonal(v: int, flat: Any, n: int) -> int:
+    return v if flat[v * n + v] < 0 else -1
+
+
+# Floyd–Warshall (Harish & Narayanan, Algorithm 6) ----------------------------------------------
+
+def _relax_cell(c: int, flat: Any, k: int, n: int) -> None:
+    """Cell ``c`` = (i, j): the path through ``k`` if shorter. Row and column ``k`` do not
+    change in round ``k`` (without a negative cycle), so the cells update in place."""
+    i = c // n
+    via = flat[i * n + k] + flat[k * n + (c - i * n)]
+    if via < flat[c]:
+        flat[c] = via
+
+
+def _floyd_warshall(graph: Graph, flat: Any, matrix: Any, tgt: Target, tile: int | None) -> int:
+    n = graph.num_vertices
+    for k in range(n):
+        compute(None, n * n, _relax_cell, flat, k, n, target=tgt)
+    return n
+
+
+# blocked Floyd–Warshall (Busato & Bombieri §4.1) -----------------------------------------------
+
+def _through(c: Any, a: Any, b: Any) -> Any:
+    """The min-plus step of every phase: the path through the pivot if shorter."""
+    return min(c, a + b)
+
+
+def _blocked_floyd_warshall(graph: Graph, flat: Any, matrix: Any, tgt: Target,
+                            tile: int | None) -> int:
+    n = graph.num_vertices
+    tile = default_tile(tgt) if tile is None else tile
+    rounds = -(-n // tile)
+    for k in range(rounds):
+        for phase in ("pivot", "cross", "rest"):
+            tile_update(matrix, _through, pivot=k, tiles=phase, tile=tile, target=tgt)
+    return rounds
+
+
+# repeated SSSP (Harish & Narayanan, Algorithm 7) ------------------------------------------------
+
+def _relax(src: int, dst: int, eid: int, weight: Any, dist: Any) -> bool:
+    new = dist[src] + weight
+    return atomic_min(dist, dst, new) > new
+
+
+def _improved(v: int, dist: Any) -> bool:
+    return True
+
+
+def _unreached(v: int, dist: Any) -> None:
+    dist[v] = np.inf
+
+
+def _sssp_rows(graph: Graph, rows: np.ndarray, out: np.ndarray, tgt: Target) -> int:
+    n = graph.num_vertices
+    dist = tgt.empty(n, np.float64)
+    rounds = 0
+    for r, source in enumerate(rows):
+        compute(None, n, _unreached, dist, target=tgt)
+        tgt.write_scalar(dist, int(source), 0.0)
+        f = Frontier.from_vertices(graph, [int(source)], target=tgt)
+        steps = 0
+        while not f.is_empty():
+            if steps == n:
+                late = int(f.to_numpy()[0])
+                raise APSPError(f"the graph has a negative cycle reachable from vertex "
+                                f"{int(source)} (vertex {late} still improves after {n} "
+                                "rounds): shortest paths are undefined")
+            f = filter(graph, advance(graph, f, _relax, dist), _improved, dist, unique=True)
+            steps += 1
+        rounds += steps
+        out[r] = tgt.to_host(dist)
+    return rounds
+
+
+# the call ---------------------------------------------------------------------------------------
+
+_FLOYD = {"floyd_warshall": _floyd_warshall, "blocked_floyd_warshall": _blocked_floyd_warshall}
+
+
+def _rows(graph: Graph, sources: Any) -> np.ndarray:
+    if sources is None:
+        return np.arange(graph.num_vertices, dtype=np.int64)
+    return validate.vertices("sources", np.atleast_1d(np.asarray(sources)), graph.num_vertices)
+
+
+def _host_free_bytes() -> int:
+    return host_limit_bytes()
+
+
+def _check_room(n: int, rows: int, whole: bool, tgt: Target) -> None:
+    """Refuse a result that would not fit: the rows on the host, and for the Floyd–Warshall
+    methods the whole matrix on the target (on the host where the target cannot tell its free
+    memory: the cpu target and the simulator keep arrays there)."""
+    host_need, device_need = rows * n * 8, (n * n * 8 if whole else 0)
+    device_free = tgt.free_bytes()
+    if device_free is None:
+        host_need, device_need = host_need + device_need, 0
+    elif device_need > device_free:
+        raise APSPError(f"the {n:,} x {n:,} distance matrix needs {device_need / 2**30:.2f} GiB "
+                        f"on {tgt.name} but only {device_free / 2**30:.2f} GiB is free; "
+                        "method='repeated_sssp' keeps only O(V + E) there")
+    host_free = _host_free_bytes()
+    if host_need > host_free:
+        raise APSPError(f"{rows:,} rows of {n:,} distances need {host_need / 2**30:.2f} GiB of "
+                        f"host memory but only {host_free / 2**30:.2f} GiB is available; ask "
+                        "for fewer rows with sources=")
+
+
+def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any = None,
+         target: str | Target | None = None, tile: int | None = None) -> APSPResult:
+    """Shortest-path distances between all pairs of vertices of ``graph`` (the rows of
+    ``sources`` only, when given): float64, ``inf`` where unreachable.
+
+    ``method`` is ``"blocked_floyd_warshall"`` (the default), ``"floyd_warshall"`` or
+    ``"repeated_sssp"`` (see the module docstring); ``tile`` is the blocked method's tile side
+    (default :func:`operators.tiles.default_tile`). :class:`APSPError` on a negative cycle or a
+    result that does not fit in memory."""
+    if not isinstance(graph, Graph):
+        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
+    validate.one_of("method", method, APSP_METHODS)
+    if method != "blocked_floyd_warshall":
+        validate.unused(f"method={method!r} (tiles are the blocked method's)", {"tile": tile})
+    elif tile is not None:
+        validate.count("tile", tile, 1, MAX_TILE)
+    rows = _rows(graph, sources)
+    n = graph.num_vertices
+    tgt = resolve_target(target)
+    _check_room(n, rows.size, method in _FLOYD, tgt)
+    start = time.perf_counter()
+    if method in _FLOYD:
+        flat, matrix = _adjacency(graph, tgt)
+        rounds = _FLOYD[method](graph, flat, matrix, tgt, tile)
+        cycle = reduce(None, n, _negative_diagonal, flat, n, op="max", target=tgt) if n else -1
+        if cycle >= 0:
+            raise APSPError(f"the graph has a negative cycle through vertex {cycle}: shortest "
+                            "paths are undefined")
+        whole = tgt.to_host(flat).reshape(n, n)
+        distances = whole if sources is None else whole[rows]
+    else:
+        distances = np.empty((rows.size, n), np.float64)
+        rounds = _sssp_rows(graph, rows, distances, tgt)
+    return APSPResult(distances, rows, rounds, time.perf_counter() - start,
+                      rows.size * graph.num_edges)
+
+
+def explain_apsp(graph: Graph, target: str | Target | None = None,
+                 method: str = "blocked_floyd_warshall") -> str:
+    """The kernels of one round of ``method`` on ``graph``, each under a ``# ---`` heading:
+    the Floyd–Warshall compute, the three tile phases of the blocked method, or the advance of
+    a Bellman–Ford round."""
+    tgt = resolve_target(target)
+    n = graph.num_vertices
+    flat = tgt.zeros(n * n, np.float64)
+    if method == "floyd_warshall":
+        return ("# --- round k: relax every cell through k (Harish & Narayanan, Alg. 6) ---\n"
+                + explain(compute, None, n * n, _relax_cell, flat, 0, n, target=tgt))
+    if method == "blocked_floyd_warshall":
+        return "".join(f"# --- round K, phase {i + 1}: the {phase} tiles ---\n"
+                       + explain(tile_update, None, flat.reshape(n, n), _through, pivot=0,
+                                 tiles=phase, target=tgt) + "\n"
+                       for i, phase in enumerate(("pivot", "cross", "rest")))
+    if method == "repeated_sssp":
+        f = Frontier.from_vertices(graph, [0], target=tgt)
+        return explain(advance, graph, f, _relax, tgt.zeros(n, np.float64))
+    raise ValueError(f"method={method!r}; expected one of {APSP_METHODS}")

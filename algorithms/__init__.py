@@ -10,8 +10,10 @@ from algorithms.catalog import CATALOG
 from algorithms.kcore import KCoreResult, k_core
 from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 from algorithms.pagerank import ConvergenceError, PageRankResult, pagerank
+from algorithms.sssp import IterationStats, SSSPResult, sssp
 
 __all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG"]
 __all__ += ["pagerank", "PageRankResult", "ConvergenceError", "betweenness_centrality",
             "BetweennessResult", "k_core", "KCoreResult"]
+__all__ += ["sssp", "SSSPResult", "IterationStats"]
 __all__ += ["list_ranking", "ListRankingResult", "ListError", "apsp", "APSPResult", "APSPError"]

@@ -18,6 +18,18 @@ direction and the kernel mode at every level, and ``BFSResult.stats`` records ea
 A call reuses the graph's pooled frontier buffers (queues of |V| entries: the compare-and-swap
 claims each vertex once) and, for host results, its distance buffers; ``out="device"`` leaves
 the results on the target.
+
+``order="unordered"`` is Li & Becchi's unordered BFS (*Deploying Graph Algorithms on GPUs: an
+Adaptive Solution*, §IV.A, Figure 4): a vertex's level is lowered with an atomic min whenever a
+shorter way reaches it, and it re-enters the working set each time; levels decrease
+monotonically and converge to the same values. The ordered BFS claims each vertex once (a
+compare-and-swap), so it never repeats work; the unordered one needs no "visited" test and, on a
+fused traversal, may lower a level within the step it was set. Its predecessors are derived from
+the final levels (:mod:`algorithms.tree`). ``cull`` removes repeated vertices from each push
+step's queue (:mod:`operators.cull`).
+
+``sources=[...]`` starts from several vertices at once: every source is at level 0, and a
+vertex's distance is the least over the sources.
 """
 
 from __future__ import annotations
@@ -30,17 +42,22 @@ from typing import Any
 import numpy as np
 
 from algorithms.scale_out import scales_out
-from frontier import Frontier, Graph, atomic_cas, validate
+from algorithms.tree import shortest_path_tree
+from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
 from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.frontier import split
 from frontier.target import Target, resolve_target
-from operators import Direction, LoadBalancer, get_balancer, traverse
+from operators import Direction, LoadBalancer, compute, get_balancer, traverse
 from operators.adaptive import Decision
+from operators.cull import CULLS
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "OUTS"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "OUTS", "ORDERS", "check_source"]
 
 #: Where a result's arrays are returned: copied to the host, or left on the target.
 OUTS = ("host", "device")
+#: ``order=`` values: claim each vertex once, or lower levels as shorter ways are found.
+ORDERS = ("ordered", "unordered")
+_UNSET_LEVEL = np.iinfo(np.int32).max
 
 
 @dataclass(frozen=True)
@@ -112,12 +129,21 @@ def unvisited(v: int, distances: np.ndarray, predecessors: np.ndarray) -> bool:
     return distances[v] == -1
 
 
+def lower_level(src: int, dst: int, eid: int, weight: int, distances: np.ndarray) -> bool:
+    """Unordered BFS: lower ``dst``'s level if this edge gives a smaller one (Li & Becchi)."""
+    new = distances[src] + 1
+    return atomic_min(distances, dst, new) > new
+
+
 @scales_out("algorithms.distributed:bfs")
-def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
+def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
+        balancer: str | LoadBalancer = "auto",
         target: str | Target | None = None, frontier: str = "sparse",
         fused: bool | None = None, direction: str = "auto", alpha: float | None = None,
-        beta: float | None = None, out: str = "host") -> BFSResult:
-    """Distances and a shortest-path tree from ``source``, level by level.
+        beta: float | None = None, out: str = "host", order: str = "ordered",
+        cull: str = "none") -> BFSResult:
+    """Distances and a shortest-path tree from ``source`` (or from every vertex of
+    ``sources``: distances are the least over them), level by level.
 
     ``balancer`` is ``"auto"`` (the adaptive runtime chooses per level, :mod:`operators.adaptive`)
     or a static balancer. ``frontier`` is the form of the first frontier and, with a static
@@ -129,7 +155,8 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
     (direction-optimizing: pull while the frontier holds more than |V|/``alpha`` vertices, back
     to push below |V|/``beta``; defaults 64 and 24; :class:`operators.Direction`).
     ``out="host"`` returns numpy arrays; ``out="device"`` leaves them on the target, with no
-    copy.
+    copy. ``order`` is ``"ordered"`` or ``"unordered"`` and ``cull`` ``"none"``, ``"bitmap"`` or
+    ``"hash"`` (see the module docstring).
     A :class:`frontier.distributed.DistributedGraph` runs over its workers
     (:func:`algorithms.distributed.bfs`).
 
@@ -137,8 +164,10 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
     chosen direction would ignore raises ``ValueError``: ``alpha`` and ``beta`` apply to
     ``"auto"`` only, a static ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
     """
-    _check_source(graph, source)
+    starts = _starts(graph, source, sources)
     validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    validate.one_of("order", order, ORDERS, "BFS order")
+    validate.one_of("cull", cull, CULLS, "duplicate culling")
     validate.one_of("out", out, OUTS, "place for the results")
     if fused is not None:
         validate.flag("fused", fused)
@@ -149,8 +178,11 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
     bal = get_balancer(balancer)
     tgt = resolve_target(target)
     n = graph.num_vertices
-    f = Frontier.from_vertices(graph, [source], kind=frontier, target=tgt, capacity=n,
-                               shared=True)
+    unordered = order == "unordered"
+    # a queue holds each vertex once a step, unless unordered levels drop twice in one step
+    f = Frontier.from_vertices(graph, starts, kind=frontier, target=tgt,
+                               capacity=None if unordered and cull != "bitmap" else n,
+                               shared=not unordered or cull == "bitmap")
     # distances then predecessors in one buffer: one fill, one copy back
     if out == "device":
         both = tgt.empty(2 * n, np.int32)
@@ -158,22 +190,61 @@ def bfs(graph: Graph, source: int, *, balancer: str | LoadBalancer = "auto",
     else:
         both, distances, predecessors = f.pool.scratch_parts("bfs.state", n, 2, np.int32)
     tgt.fill(both, -1)
-    tgt.write_scalar(both, source, 0)
+    if unordered:
+        tgt.fill(distances, _UNSET_LEVEL)
+    for s in starts:
+        tgt.write_scalar(both, int(s), 0)
 
     start = time.perf_counter()
-    run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
-                   direction=plan, balancer=bal, fused=fused is not False)
+    if unordered:
+        run = traverse(graph, f, lower_level, distances, direction=plan, balancer=bal,
+                       fused=fused is not False, cull=cull)
+        shortest_path_tree(graph, starts, distances, _UNSET_LEVEL, True, tgt, bal, hops=True,
+                           pred=predecessors)
+    else:
+        run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
+                       direction=plan, balancer=bal, fused=fused is not False, cull=cull)
     seconds = time.perf_counter() - start
     if out == "host":
         distances, predecessors = split(tgt.to_host(both), n, 2)
+        if unordered:
+            distances[distances == _UNSET_LEVEL] = -1
+    elif unordered:
+        _unset_to_minus_one(graph, distances, tgt)
     return BFSResult(distances, predecessors, run.steps, seconds, graph, run.step_seconds,
                      run.choices, tgt)
 
 
-def _check_source(graph: Graph, source: int) -> None:
+def unset_to_minus_one(v: int, distances: Any) -> None:
+    if distances[v] == _UNSET_LEVEL_VALUE:
+        distances[v] = -1
+
+
+_UNSET_LEVEL_VALUE = int(_UNSET_LEVEL)
+
+
+def _unset_to_minus_one(graph: Graph, distances: Any, target: Target) -> None:
+    """Unreached levels of an unordered BFS become -1 on the device (``out="device"``)."""
+    compute(graph, "vertices", unset_to_minus_one, distances, target=target)
+
+
+def check_source(graph: Graph, source: int, what: str = "source") -> int:
+    """``source`` as a vertex id of ``graph``; TypeError / ValueError otherwise."""
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    validate.vertex("source", source, graph.num_vertices)
+    return validate.vertex(what, source, graph.num_vertices)
+
+
+def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
+    """The distinct start vertices of ``source`` or ``sources`` (exactly one of them given)."""
+    if (source is None) == (sources is None):
+        raise TypeError("pass a source vertex or sources=[...], exactly one of them")
+    if source is not None:
+        return np.asarray([check_source(graph, source)], dtype=np.int64)
+    listed = np.asarray(sources).reshape(-1)
+    if listed.size == 0:
+        raise ValueError("sources=[] is empty; expected at least one vertex")
+    return np.unique([check_source(graph, s, "source in sources") for s in listed])
 
 
 def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],

@@ -13,8 +13,9 @@ import numpy as np
 
 from algorithms import catalog_measures as measures
 from algorithms.apsp import APSP_METHODS, apsp
-from algorithms.bfs import bfs
+from algorithms.bfs import ORDERS, bfs
 from algorithms.list_ranking import LIST_RANKING_METHODS, list_ranking
+from algorithms.sssp import AUTO, DEFAULT_METHOD, METHODS, choose_method, sssp
 from frontier.graph import Graph
 from frontier.target import Target
 
@@ -226,16 +227,87 @@ _FRONTIER = Option("frontier", ("sparse", "dense"), "sparse",
                    "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
 _DIRECTION = Option("direction", ("push", "pull", "auto"), "auto",
                     "auto: direction-optimizing BFS")
+_ORDER = Option("order", ORDERS, "ordered",
+                "unordered: levels lowered by an atomic min (Li & Becchi)", explained=False)
+_CULL = Option("cull", ("none", "bitmap", "hash"), "none",
+               "remove repeated vertices from each push step's queue", shown="cull {}",
+               explained=False)
 _BFS_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
+
+
+def _negative(graph: Graph) -> bool:
+    return graph.weighted and graph.num_edges > 0 and bool(graph.weights.min() < 0)
+
+
+def _scipy_sssp(graph: Graph, source: int) -> np.ndarray:
+    from frontier.testing import reference_sssp
+
+    return reference_sssp(graph, source, negative_weights=_negative(graph))
+
+
+def _sssp_agrees(graph: Graph, source: int, result: Any) -> None:
+    from frontier.testing import check_sssp
+
+    floats = graph.weighted and graph.weights.dtype.kind == "f"
+    check_sssp(graph, source, result.distances, result.predecessors,
+               rtol=1e-12 if floats else 0, negative_weights=_negative(graph))
+
+
+def _sssp_report(result: Any) -> list[tuple[str, str]]:
+    reached = np.isfinite(result.distances)
+    far = float(result.distances[reached].max()) if reached.any() else 0.0
+    return [("reached", f"{int(np.count_nonzero(reached)):,} vertices"),
+            ("farthest", f"{far:g}"), ("method", result.method)]
+
+
+def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
+                  method: str = DEFAULT_METHOD) -> str:
+    """The kernels of the method's relaxation step (:func:`operators.explain`; ``"auto"``: of
+    the method it picks for ``graph``)."""
+    from algorithms.sssp import (
+        relax,
+        relax_below,
+        relax_into_updating,
+        relax_light_below,
+        relax_only,
+    )
+    from frontier.frontier import Frontier
+    from operators import advance, explain, traverse
+
+    dist = target.zeros(graph.num_vertices, np.float64)
+    method = choose_method(graph) if method == AUTO else method
+    if method == "harish":
+        mask = Frontier.from_vertices(graph, [0], kind="dense", target=target)
+        return explain(advance, graph, mask, relax_into_updating, dist, dist,
+                       balancer=balancer, output="dense")
+    f = Frontier.from_vertices(graph, [0], target=target)
+    if method == "ordered":
+        return explain(advance, graph, f, relax_only, dist, balancer=balancer)
+    if method == "near_far":
+        return explain(traverse, graph, f, relax_below, dist, 1.0, balancer=balancer,
+                       cull="bitmap")
+    if method == "delta_stepping":
+        return explain(traverse, graph, f, relax_light_below, dist, 1.0, 1.0,
+                       balancer=balancer, cull="bitmap")
+    return explain(traverse, graph, f, relax, dist, balancer=balancer, cull="bitmap")
+
+
+_METHOD = Option("method", (AUTO, *METHODS), DEFAULT_METHOD,
+                 "the SSSP method (docs/algorithms.md compares them); auto: near_far on "
+                 "spread weights, else bellman_ford", shown="method {}")
 
 CATALOG: dict[str, Entry] = {
     "bfs": Entry("bfs", "breadth-first search: distances and a shortest-path tree", bfs,
                  _scipy_bfs, _bfs_agrees, _BFS_CHECKS, _bfs_report, _bfs_explain,
-                 (_FRONTIER, _DIRECTION)),
+                 (_FRONTIER, _DIRECTION, _ORDER, _CULL)),
     "bfs_do": Entry("bfs_do", "direction-optimizing BFS (Beamer et al., SC 2012): push "
                     "while the frontier is small, pull while it is large",
                     _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
                     _bfs_report, _bfs_do_explain, (_FRONTIER,)),
+    "sssp": Entry("sssp", "single-source shortest paths: distances and a shortest-path tree",
+                  sssp, _scipy_sssp, _sssp_agrees,
+                  "distances equal scipy.sparse.csgraph; every predecessor edge is tight",
+                  _sssp_report, _sssp_explain, (_METHOD,)),
     "pagerank": Entry("pagerank", "PageRank by power iteration (NetworkX's conventions)",
                       measures.run_pagerank, measures.scipy_pagerank, measures.pagerank_agrees,
                       "ranks within 6 N tol (L1) of a scipy power iteration run to 1e-12",

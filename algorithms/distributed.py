@@ -81,6 +81,18 @@ def _check_source(graph: DistributedGraph, source: int) -> None:
     validate.vertex("source", source, graph.num_vertices)
 
 
+def _starts(graph: DistributedGraph, source: int | None, sources: Any) -> np.ndarray:
+    """The distinct start vertices of ``source`` or ``sources`` (exactly one of them given)."""
+    if (source is None) == (sources is None):
+        raise TypeError("pass a source vertex or sources=[...], exactly one of them")
+    if source is not None:
+        return np.asarray([validate.vertex("source", source, graph.num_vertices)], np.int64)
+    listed = validate.vertices("sources", sources, graph.num_vertices)
+    if listed.size == 0:
+        raise ValueError("sources=[] is empty; expected at least one vertex")
+    return np.unique(listed)
+
+
 class _Steps:
     """The step loop's bookkeeping on one partition: what it is doing (for error reports), the
     bytes it sent and the time of each step."""
@@ -187,7 +199,7 @@ def unclaimed(v: int, distances: np.ndarray, predecessors: np.ndarray, level: in
     return distances[v] == -1
 
 
-def _bfs_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
+def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str | None,
               balancer: str | LoadBalancer, kind: str, direction: str, alpha: float | None,
               beta: float | None) -> RankResult:
     g, tgt = piece.graph, resolve_target(target)
@@ -195,9 +207,9 @@ def _bfs_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
     distances = tgt.full(n, -1, np.int32)
     predecessors = tgt.full(n, -1, np.int32)
     inbox = tgt.full(n, -1, np.int32)
-    start = [source] if piece.owns(source) else []
-    if start:
-        tgt.write_scalar(distances, source, 0)
+    start = starts[(starts >= lo) & (starts < hi)]
+    for v in start.tolist():
+        tgt.write_scalar(distances, v, 0)
     f = Frontier.from_vertices(g, start, kind=kind, target=tgt)
     plan = Direction(direction, alpha, beta)  # every rank sees the same sizes: same choices
     steps = _Steps("bfs", comm)
@@ -218,10 +230,11 @@ def _bfs_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
     return steps.result(tgt.to_host(distances[lo:hi]), tgt.to_host(predecessors[lo:hi]))
 
 
-def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer = "auto",
-        target: str | Target | None = None, frontier: str = "sparse", fused: bool | None = None,
-        direction: str | None = None, alpha: float | None = None, beta: float | None = None,
-        out: str = "host") -> BFSResult:
+def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = None,
+        balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
+        frontier: str = "sparse", fused: bool | None = None, direction: str | None = None,
+        alpha: float | None = None, beta: float | None = None, out: str = "host",
+        order: str = "ordered", cull: str = "none") -> BFSResult:
     """:func:`algorithms.bfs` over the partitions of ``graph``: the same distances, number of
     levels and a valid shortest-path tree. Push levels exchange the reached remote vertices;
     pull levels (``direction="pull"`` or ``"auto"``) all-gather the frontier bitmaps and scan
@@ -229,8 +242,12 @@ def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer = 
     in-arcs (an undirected graph, or one partitioned with ``reverse=True``) and to ``"push"``
     otherwise. Levels are host loops of operator calls on every worker with collectives
     between them, so ``fused=True`` is refused; the results are gathered on the client
-    (``out="host"``). ``graph.last_run`` gets the bytes exchanged per level."""
-    _check_source(graph, source)
+    (``out="host"``); levels are ordered (``order="ordered"``) and each partition sends a vertex
+    once per level without culling (``cull="none"``). ``sources`` starts from several vertices,
+    as on one device. ``graph.last_run`` gets the bytes exchanged per level."""
+    starts = _starts(graph, source, sources)
+    validate.one_of("order", order, ("ordered",), "BFS order over partitions")
+    validate.one_of("cull", cull, ("none",), "duplicate culling over partitions")
     validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
     if validate.one_of("out", out, OUTS, "place for the results") != "host":
         raise ValueError(f"out={out!r}: the results of a run over partitions are gathered on "
@@ -247,8 +264,9 @@ def bfs(graph: DistributedGraph, source: int, *, balancer: str | LoadBalancer = 
     if direction != "push" and not graph.has_reverse:
         raise ValueError(f"direction={direction!r} on a directed graph pulls over in-arcs: "
                          "partition it with partition(G, P, reverse=True)")
-    ranks = run_partitions(graph, _bfs_rank, int(source), _target_name(target), balancer,
-                           frontier, direction, alpha, beta, what=f"bfs from vertex {source}")
+    what = f"bfs from vertex {source}" if source is not None else f"bfs from {starts.size} sources"
+    ranks = run_partitions(graph, _bfs_rank, starts, _target_name(target), balancer, frontier,
+                           direction, alpha, beta, what=what)
     report = _report(graph, "bfs", ranks)
     seconds = [max(r.step_seconds[i] for r in ranks) for i in range(report.steps)]
     return BFSResult(_joined(ranks, 0), _joined(ranks, 1), report.steps,

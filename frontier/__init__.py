@@ -18,7 +18,7 @@ from frontier.frontier import (
     FrontierOverflowError,
     StaleFrontierError,
 )
-from frontier.graph import Graph, GraphError
+from frontier.graph import Graph, GraphError, NegativeCycleError, NegativeWeightsError
 from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
 from frontier.io import GraphFormatError, load, load_with_labels, save
 from frontier.limits import GraphTooLargeError
@@ -27,7 +27,7 @@ from frontier.target import Target, TargetError, resolve_target
 
 __all__ = [
     "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
-    "FrontierOverflowError",
+    "FrontierOverflowError", "NegativeCycleError", "NegativeWeightsError",
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",

@@ -162,6 +162,13 @@ class FrontierPool:
         self._stamp_value += 1
         return self._stamps, self._stamp_value
 
+    def use_stamps(self, count: int) -> int:
+        """Reserve ``count`` consecutive fresh stamp values (a fused traversal stamps each of its
+        steps with one); returns the first."""
+        first = self._stamp_value + 1
+        self._stamp_value += max(int(count), 0)
+        return first
+
     def scratch(self, name: str, size: int, dtype: Any) -> Any:
         """A named device buffer of at least ``size`` elements, allocated once per pool (for
         operator and balancer temporaries)."""
@@ -410,7 +417,7 @@ class Frontier:
             raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
-        capacity = validate.count("capacity", capacity, low=1)
+        capacity = validate.count("capacity", capacity, low=0)
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
         tgt = resolve_target(target)

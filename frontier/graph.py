@@ -29,6 +29,15 @@ class GraphError(ValueError):
     """A graph could not be built from what was passed in."""
 
 
+class NegativeCycleError(ValueError):
+    """A cycle of negative total weight is reachable from the source of a shortest-path search:
+    no shortest path exists to the vertices it reaches."""
+
+
+class NegativeWeightsError(ValueError):
+    """A method that needs non-negative edge weights was given a graph with a negative one."""
+
+
 @dataclass(frozen=True)
 class CSC:
     """Incoming edges: ``col_offsets`` (int64, |V|+1), ``row_indices`` (int32 sources) and

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import linecache
 import os
+import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -346,13 +348,16 @@ class CudaTarget(Target):
 
     def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         self.launches += 1
+        if self.simulated:
+            _simulate(kernel, blocks, threads, args)
+            return
         kernel[blocks, threads](*args)
 
     def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                            args: tuple) -> None:
         self.launches += 1
         if self.simulated:  # the simulator runs a cooperative grid of one block only
-            kernel[1, threads](*args)
+            _simulate(kernel, 1, threads, args)
             return
         key = (kernel, threads, tuple(_argument_type(a) for a in args))
         found = self._cooperative.get(key)
@@ -387,6 +392,26 @@ class CudaTarget(Target):
     def persistent_blocks(self, threads_per_block: int) -> int:
         resident = self.resident_blocks(threads_per_block)
         return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
+
+
+def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+    """A launch in Numba's CUDA simulator that, when a thread raises, returns only after the
+    block's other threads have stopped: the simulator re-raises at once and leaves them running
+    (aborted at their next ``syncthreads``), and a thread still writing its output after the
+    caller rolled the step back would corrupt the retried step (e.g. a queue's length)."""
+    try:
+        kernel[blocks, threads](*args)
+    except BaseException:
+        from numba.cuda.simulator.kernel import BlockThread
+
+        deadline = time.monotonic() + _SIMULATOR_SETTLE_SECONDS
+        for thread in threading.enumerate():
+            if isinstance(thread, BlockThread):
+                thread.join(max(0.0, deadline - time.monotonic()))
+        raise
+
+
+_SIMULATOR_SETTLE_SECONDS = 30.0
 
 
 def _argument_type(value: Any) -> Any:

@@ -16,6 +16,9 @@ the frontier of the ``dst`` for which ``op`` returned True. Direction is the ope
 
 On an edge frontier (elements are edge ids), advance calls ``op`` once per edge and returns the
 edge frontier of the edges it accepts.
+
+``cull="bitmap"`` or ``"hash"`` drops repeated heads from a push's queue as they are pushed
+(:mod:`operators.cull`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from operators.codegen import (
     push,
 )
 from operators.common import OperatorError, Plan, check_frontier, for_target, run_step, work_bound
+from operators.cull import CULL_PARAMS, check_cull, cull_buffers
+from operators.cull import NONE as NO_CULL
 from operators.direction import PULL, PUSH, Direction
 from operators.functors import as_functor
 
@@ -72,10 +77,12 @@ _PUSH_KERNELS: dict[tuple, tuple[LoadBalancer, list, Any]] = {}
 
 
 def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
-              num_state: int, balancer: str | LoadBalancer, output: str) -> Plan:
+              num_state: int, balancer: str | LoadBalancer, output: str,
+              cull: str = NO_CULL) -> Plan:
     """The kernels of a push advance: the balancer's helper kernels, then the advance. The
     kernels are looked up per call by everything they depend on (the graph only through its
-    sizes, which is all a balancer binds to)."""
+    sizes, which is all a balancer binds to). ``cull`` removes repeats from a sparse output
+    (:mod:`operators.cull`)."""
     check_frontier(graph, frontier, output)
     if balancer == AUTO or getattr(balancer, "adaptive", False):
         balancer = resolve_auto(graph, frontier, get_balancer(balancer))
@@ -83,12 +90,12 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     target = frontier.target
     key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
            graph.num_vertices, graph.num_edges, graph.weighted, num_state,
-           tuple(functors.items()))
+           tuple(functors.items()), cull)
     found = _PUSH_KERNELS.get(key)
     if found is None:
         bal = for_target(target, get_balancer(balancer), graph)
-        spec = edge_spec("advance", graph, frontier, output, num_state, functors)
-        extra = bal.extra_params(spec)
+        spec = edge_spec("advance", graph, frontier, output, num_state, functors, cull=cull)
+        extra = bal.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ())
         helpers = [build(target, bal, spec, {}, lambda body=body: body, extra, name=name)
                    for name, body in bal.phases(spec)]
         main = build(target, bal, spec, functors,
@@ -98,7 +105,10 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     bal, kernels, spec = found
     grids = [bal.phase_blocks(target, frontier)] * (len(kernels) - 1)
     grids.append(bal.blocks(target, work_bound(frontier)))
-    return Plan(list(zip(kernels, grids, strict=True)), bal.buffers(spec, frontier))
+    buffers = bal.buffers(spec, frontier)
+    if cull != NO_CULL and output == SPARSE:
+        buffers.update(cull_buffers(frontier.pool, cull))
+    return Plan(list(zip(kernels, grids, strict=True)), buffers)
 
 
 def pull_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
@@ -166,8 +176,8 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
 
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             direction: str | Direction = PUSH, condition: Callable | None = None,
-            balancer: str | LoadBalancer = "thread", output: str | None = None
-            ) -> Frontier | None:
+            balancer: str | LoadBalancer = "thread", output: str | None = None,
+            cull: str = NO_CULL) -> Frontier | None:
     """Call ``op(src, dst, eid, weight, *state) -> bool`` on the edges leaving ``frontier`` whose
     head satisfies ``condition(dst, *state)`` (every edge without a condition) and return the
     frontier of the heads ``op`` accepted (see the module docstring for push, pull and auto).
@@ -178,13 +188,16 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     (:mod:`operators.adaptive`; one read of the frontier's length).
     ``output`` is ``"sparse"`` (a queue: after a push a vertex appears once per accepting edge),
     ``"dense"`` (a bitmap), ``"none"`` (side effects only; returns None) or None: sparse after a
-    push, dense after a pull. ``weight`` is 1 on an unweighted graph; ``state`` are arrays on the
-    frontier's target (or scalars), passed through to ``op`` and ``condition``.
+    push, dense after a pull. ``cull`` (``"none"``, ``"bitmap"`` or ``"hash"``) removes repeated
+    heads from a push's sparse output (:mod:`operators.cull`). ``weight`` is 1 on an unweighted
+    graph; ``state`` are arrays on the frontier's target (or scalars), passed through to ``op``
+    and ``condition``.
 
     Lifetime: the result lives in the next slot of the input's frontier pool (see
     :class:`frontier.Frontier`); a pull from a queue converts it first, which is one more step.
     """
     check_frontier(graph, frontier)
+    check_cull(cull)
     plan = Direction.of(direction)
     if frontier.domain == EDGES:
         if plan.mode == PULL:
@@ -200,4 +213,4 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
                         out)
     out = output or SPARSE
     return run_step(frontier, push_plan(graph, frontier, op, condition, len(state), balancer,
-                                        out), state, out)
+                                        out, cull), state, out)

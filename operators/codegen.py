@@ -30,6 +30,7 @@ from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.target import Target
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import kernel_params
+from operators.cull import culled
 from operators.functors import Functor, FunctorError, as_functor, compile_functor
 
 if TYPE_CHECKING:
@@ -50,7 +51,8 @@ class KernelSpec:
     traverse, or a balancer helper); ``input`` is the input's form (SPARSE, DENSE or RANGE) over
     ``domain`` (vertex or edge ids); ``output`` the output frontier's form or NONE. ``condition``
     says a condition functor gates each edge (Ligra's ``cond``); ``graph_view`` that a functor
-    receives the graph (:mod:`frontier.graphview`), which needs the incoming-edge offsets."""
+    receives the graph (:mod:`frontier.graphview`), which needs the incoming-edge offsets;
+    ``cull`` how a push removes repeated heads from a sparse output (:mod:`operators.cull`)."""
 
     operator: str
     input: str
@@ -63,6 +65,7 @@ class KernelSpec:
     graph_view: bool = False
     csc: bool = False
     variant: str = ""
+    cull: str = "none"
 
     @property
     def state(self) -> str:
@@ -92,7 +95,10 @@ def visit_edge(spec: KernelSpec, src: str, e: str) -> str:
     test = spec.call("functor", f"{src}, dst, {e}, {spec.weight_of(e)}")
     if spec.condition:
         test = f"{spec.call('condition', 'dst')} and {test}"
-    return f"dst = col_indices[{e}]\nif {test}:\n" + indent(push(spec.output, "dst"))
+    add = push(spec.output, "dst")
+    if spec.output == SPARSE:
+        add = culled(spec.cull, "dst", add)
+    return f"dst = col_indices[{e}]\nif {test}:\n" + indent(add)
 
 
 def for_each_input(spec: KernelSpec, v: str, body: str, index: str = "i") -> str:

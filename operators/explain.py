@@ -45,10 +45,12 @@ def _advance_sources(graph: Graph, where: Any, fn: Callable, num_state: int,
             balancer = bal
         bal = for_target(where.target, bal, graph)
         if in_traverse and options.get("fused", True) and bal.fusable:
-            kernel = fused_kernel(graph, where, fn, condition, num_state, bal)
+            kernel = fused_kernel(graph, where, fn, condition, num_state, bal,
+                                  options.get("cull", "none") if where.kind == SPARSE else "none")
             text += _section("push steps, fused into one persistent kernel", kernel.source)
         else:
-            plan = push_plan(graph, where, fn, condition, num_state, balancer, push_out)
+            plan = push_plan(graph, where, fn, condition, num_state, balancer, push_out,
+                             options.get("cull", "none"))
             text += _section("push step", plan.source)
     if mode in (PULL, AUTO):
         if where.kind != DENSE:

@@ -53,6 +53,8 @@ from operators.balancers import LoadBalancer, get_balancer
 from operators.codegen import GeneratedKernel, build, indent
 from operators.common import OperatorError, check_frontier, for_target
 from operators.convention import kernel_arguments
+from operators.cull import CULL_PARAMS, check_cull, cull_buffers
+from operators.cull import NONE as NO_CULL
 from operators.direction import AUTO, PUSH, Direction
 
 __all__ = ["traverse", "Traversal", "fused_kernel"]
@@ -77,12 +79,14 @@ def _slot_select(name: str, arrays: str, slot: str) -> str:
 
 
 def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
-                 num_state: int, balancer: LoadBalancer) -> GeneratedKernel:
+                 num_state: int, balancer: LoadBalancer, cull: str = NO_CULL
+                 ) -> GeneratedKernel:
     """The persistent kernel running push steps of ``balancer`` until the frontier is empty,
-    ``max_steps`` ran or it holds more than ``stop_above`` elements."""
+    ``max_steps`` ran or it holds more than ``stop_above`` elements; with ``cull``, step ``k``
+    culls repeats with the stamp ``cull_base + k`` (:mod:`operators.cull`)."""
     kind = frontier.kind
     functors = edge_functors(op, condition, num_state)
-    spec = edge_spec("traverse", graph, frontier, kind, num_state, functors)
+    spec = edge_spec("traverse", graph, frontier, kind, num_state, functors, cull=cull)
     # Stop on an overflowed input (a queue longer than its buffer): every thread tests the same
     # length, which no thread changes during the step, so all of them leave the loop together.
     overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
@@ -95,6 +99,7 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
             + _slot_select("out_words", "words", "out_slot")
             + _slot_select("clear_words", "words", "clear_slot")
             + f"clear_num_words = {'num_words' if kind == DENSE else '0'}\n"
+            + ("cull_stamp = cull_base + step\n" if cull != NO_CULL else "")
             + clear_next_slot() + balancer.advance_body(spec)
             + frontier.target.grid_barrier + "\n"
             "in_slot = out_slot\n"
@@ -104,22 +109,23 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
             "while step < max_steps:\n" + indent(step)
             + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
     return build(frontier.target, balancer, spec, functors, lambda: body,
-                 balancer.extra_params(spec))
+                 balancer.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ()))
 
 
 def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
                 state: tuple, balancer: LoadBalancer, max_steps: int, stop_above: int,
-                blocks: int | None) -> tuple[Frontier, int, int]:
+                blocks: int | None, cull: str = NO_CULL) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
     frontier's length (read with the step count: one host read in all)."""
-    kernel = fused_kernel(graph, frontier, op, condition, len(state), balancer)
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
+    cull = cull if kind == SPARSE else NO_CULL
+    kernel = fused_kernel(graph, frontier, op, condition, len(state), balancer, cull)
     slots = range(pool.SLOTS)
     io = {"universe": frontier.universe, "num_words": pool.num_words,
           **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
           **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
           "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
-          "stop_above": stop_above}
+          "stop_above": stop_above, **cull_buffers(pool, cull)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
@@ -132,6 +138,8 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
         raise
     lengths = pool.read_lengths()
     steps = int(lengths[STEPS_RAN])
+    if cull != NO_CULL:
+        pool.use_stamps(steps)  # step k used the stamp cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
     return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])
 
@@ -140,7 +148,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
              direction: str | Direction = PUSH, condition: Callable | None = None,
              balancer: str | LoadBalancer = "thread", fused: bool = True,
              max_steps: int | None = None, stop_above: int | None = None,
-             blocks: int | None = None) -> Traversal:
+             blocks: int | None = None, cull: str = NO_CULL) -> Traversal:
     """Advance ``frontier`` with ``op`` (and ``condition``, ``direction``, ``balancer`` as in
     :func:`operators.advance`) step after step until it is empty, ``max_steps`` steps have
     run, or (with ``stop_above``) it holds more than ``stop_above`` elements, returned
@@ -154,9 +162,11 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
 
     ``blocks`` sets the persistent kernel's grid (default: the target's ``persistent_blocks``,
     at most what the GPU holds at once); fewer blocks make the barrier between steps cheaper
-    and each step slower.
+    and each step slower. ``cull`` removes repeated heads from each push step's queue
+    (:mod:`operators.cull`).
     """
     check_frontier(graph, frontier)
+    check_cull(cull)
     if frontier.domain != "vertices":
         raise OperatorError("traverse runs over vertex frontiers; advance an edge frontier "
                             "with advance")
@@ -193,7 +203,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             limit = _least(plan.push_limit(n), decision.until)
             frontier, ran, size = _fused_push(
                 graph, frontier, op, condition, state, bal, max_steps - steps,
-                stop_above if limit is None else min(limit, stop_above), blocks)
+                stop_above if limit is None else min(limit, stop_above), blocks, cull)
             steps += ran
             seconds += [None] * ran
             choices += [decision] * ran
@@ -203,7 +213,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         start = time.perf_counter()
         frontier = advance(graph, frontier, op, *state, direction=way, condition=condition,
                            balancer=bal,
-                           output=decision.representation if way == PUSH else DENSE)
+                           output=decision.representation if way == PUSH else DENSE,
+                           cull=cull)
         size = len(frontier)
         steps += 1
         seconds.append(time.perf_counter() - start)

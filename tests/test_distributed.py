@@ -125,6 +125,14 @@ def test_bfs_over_partitions_equals_one_device_and_scipy(threads, case):
                 assert dg.last_run.total_bytes == 0
 
 
+def test_bfs_from_several_sources_over_partitions(threads):
+    graph = generators.rmat(8, edge_factor=4, seed=2)
+    starts = [3, 100, 200]
+    one = bfs(graph, sources=starts, target="cpu", direction="push")
+    got = bfs(partition(graph, 3, client=threads), sources=starts, target="cpu")
+    np.testing.assert_array_equal(got.distances, one.distances)
+
+
 def test_pull_levels_all_gather_the_frontier_bitmaps(threads):
     graph = generators.rmat(10, edge_factor=8, seed=7)
     source = int(np.argmax(graph.out_degrees()))

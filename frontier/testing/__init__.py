@@ -58,11 +58,13 @@ if TYPE_CHECKING:
         graphs_with_source,
         linked_lists,
         vertex_subsets,
+        weighted_graphs_with_source,
     )
 
 __all__ = [
     "graphs",
     "graphs_with_source",
+    "weighted_graphs_with_source",
     "vertex_subsets",
     "reference_bfs",
     "sequential_bfs",
@@ -87,7 +89,8 @@ __all__ = [
     "check_core_numbers",
 ]
 
-_STRATEGIES = ("graphs", "graphs_with_source", "vertex_subsets", "linked_lists")
+_STRATEGIES = ("graphs", "graphs_with_source", "weighted_graphs_with_source", "vertex_subsets",
+               "linked_lists")
 
 
 def __getattr__(name: str) -> Any:

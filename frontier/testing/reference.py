@@ -185,16 +185,21 @@ def check_bfs(graph: Graph, source: int, distances: Any, predecessors: Any = Non
 
 
 # SSSP ---------------------------------------------------------------------------------------
-def _lightest_arcs(graph: Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _lightest_arcs(graph: Graph, negative_weights: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One arc per (u, v), u != v, with the least weight among the repeats (weight 1 for an
-    unweighted graph), sorted by (u, v)."""
+    unweighted graph), sorted by (u, v). Negative weights raise ValueError unless
+    ``negative_weights``; a negative self-loop always does (it is a negative cycle)."""
     coo = graph.coo()
     weights = graph.weights if graph.weights is not None else np.ones(graph.num_edges)
     keep = coo.src != coo.dst
+    if negative_weights and np.any(weights[~keep] < 0):
+        raise ValueError("the graph has a negative self-loop: a negative cycle")
     src, dst, w = coo.src[keep], coo.dst[keep], weights[keep].astype(np.float64)
-    if np.any(w < 0):
+    if np.any(w < 0) and not negative_weights:
         raise ValueError(f"the graph has negative weights (least {w.min()}); shortest paths "
-                         "are referenced for weights >= 0 only")
+                         "are referenced for weights >= 0 only (pass negative_weights=True "
+                         "for Bellman-Ford)")
     order = np.lexsort((w, dst, src))
     src, dst, w = src[order], dst[order], w[order]
     first = np.ones(src.size, dtype=bool)
@@ -202,24 +207,28 @@ def _lightest_arcs(graph: Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return src[first], dst[first], w[first]
 
 
-def reference_sssp(graph: Graph, source: int) -> np.ndarray:
+def reference_sssp(graph: Graph, source: int, negative_weights: bool = False) -> np.ndarray:
     """Shortest-path distances from ``source`` (float64, ``inf`` where unreachable) by Dijkstra
     in ``scipy.sparse.csgraph``. Of repeated arcs the lightest counts; an unweighted graph has
     weight 1 on every arc; zero weights are arcs too. Raises ``ValueError`` on negative
-    weights."""
+    weights, unless ``negative_weights``: then by Bellman-Ford, which raises
+    ``scipy.sparse.csgraph.NegativeCycleError`` when the graph has a negative cycle."""
     s = _source(graph, source)
     n = graph.num_vertices
-    src, dst, w = _lightest_arcs(graph)
+    src, dst, w = _lightest_arcs(graph, negative_weights)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(src, minlength=n), out=offsets[1:])
     # Built from CSR arrays, so weight-0 arcs stay stored entries, which csgraph takes as arcs.
     matrix = sp.csr_matrix((w, dst, offsets), shape=(n, n))
+    if negative_weights:
+        return csgraph.bellman_ford(matrix, directed=True, indices=s)
     return csgraph.dijkstra(matrix, directed=True, indices=s)
 
 
 def check_sssp(graph: Graph, source: int, distances: Any, predecessors: Any = None,
-               rtol: float = 0) -> None:
-    """Check shortest-path output against :func:`reference_sssp`.
+               rtol: float = 0, negative_weights: bool = False) -> None:
+    """Check shortest-path output against :func:`reference_sssp` (``negative_weights`` as
+    there).
 
     ``distances`` (a float array, ``inf`` where unreachable) must match within relative tolerance
     ``rtol``; the default 0 asks for exact equality, right for integer weights. If
@@ -228,7 +237,7 @@ def check_sssp(graph: Graph, source: int, distances: Any, predecessors: Any = No
     ``distances[p] + w`` equals ``distances[v]`` (within ``rtol``), and following predecessors
     from any reached vertex leads to the source.
     """
-    expected = reference_sssp(graph, source)
+    expected = reference_sssp(graph, source, negative_weights)
     got = _per_vertex("distances", distances, graph, "floating")
     close = got == expected
     finite = np.isfinite(got) & np.isfinite(expected)
@@ -240,7 +249,7 @@ def check_sssp(graph: Graph, source: int, distances: Any, predecessors: Any = No
     s = _source(graph, source)
     reached = np.isfinite(expected)
     vertices, parents = _check_predecessors(graph, s, reached, predecessors)
-    src, dst, w = _lightest_arcs(graph)
+    src, dst, w = _lightest_arcs(graph, negative_weights)
     n = graph.num_vertices
     arc = np.searchsorted(_arc_keys(src, dst, n), _arc_keys(parents, vertices, n))
     through = expected[parents] + w[arc]

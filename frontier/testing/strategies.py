@@ -23,7 +23,8 @@ from hypothesis.errors import InvalidArgument
 
 from frontier.graph import Graph
 
-__all__ = ["graphs", "graphs_with_source", "vertex_subsets", "linked_lists"]
+__all__ = ["graphs", "graphs_with_source", "weighted_graphs_with_source", "vertex_subsets",
+           "linked_lists", "WEIGHT_KINDS"]
 
 _MAX_COMPONENTS = 4
 _MAX_HUBS = 3
@@ -242,6 +243,63 @@ def _with_source(draw: st.DrawFn, graph_strategy: st.SearchStrategy[Graph]) -> t
                   + np.bincount(coo.dst[other], minlength=graph.num_vertices))
         return graph, int(np.argmin(degree))
     return graph, draw(st.integers(0, graph.num_vertices - 1))
+
+
+#: The weight kinds :func:`weighted_graphs_with_source` draws.
+WEIGHT_KINDS = ("small", "large", "float", "negative")
+_SPECIAL_FLOATS = (0.0, 0.5, 1.0, 1e-3)
+
+
+def weighted_graphs_with_source(kinds: Sequence[str] = ("small", "large", "float"),
+                                **graph_kwargs: Any) -> st.SearchStrategy[tuple[Graph, int]]:
+    """``(graph, source)`` pairs for shortest paths: the structure and source of
+    :func:`graphs_with_source` (called with ``graph_kwargs``), with every arc weighted by one
+    of ``kinds`` (drawn per graph, from :data:`WEIGHT_KINDS`):
+
+    * ``"small"``: integers 0..3, so zero weights and ties between paths are common;
+    * ``"large"``: integers up to 2**40 (sums along a path stay exact in float64);
+    * ``"float"``: floats in [0, 1e6], often 0.0, 0.5, 1.0 or 0.001;
+    * ``"negative"``: integers with negative ones but no negative cycle: ``c(u, v) + p(u) -
+      p(v)`` for arc costs ``c`` in 0..9 and vertex potentials ``p`` in -9..9, so every cycle
+      weighs what it weighed under ``c`` (>= 0). Self-loops keep ``c`` (>= 0).
+
+    The result is a directed graph: the two arcs of an undirected edge get weights of their
+    own. References: :func:`frontier.testing.check_sssp` (``negative_weights=True`` for the
+    last kind; a relative tolerance for floats)."""
+    unknown = set(kinds) - set(WEIGHT_KINDS)
+    if not kinds or unknown:
+        raise InvalidArgument(f"kinds={tuple(kinds)}; expected a non-empty selection of "
+                              f"{WEIGHT_KINDS}")
+    graph_kwargs["weighted"] = False
+    return _weighted(graphs_with_source(**graph_kwargs), tuple(kinds))
+
+
+@st.composite
+def _weighted(draw: st.DrawFn, cases: st.SearchStrategy[tuple[Graph, int]],
+              kinds: tuple[str, ...]) -> tuple[Graph, int]:
+    graph, source = draw(cases)
+    kind = draw(st.sampled_from(kinds))
+    m, n = graph.num_edges, graph.num_vertices
+    coo = graph.coo()
+
+    def each(values: st.SearchStrategy) -> list:
+        return draw(st.lists(values, min_size=m, max_size=m))
+
+    if kind == "small":
+        w = np.asarray(each(st.integers(0, 3)), dtype=np.int64)
+    elif kind == "large":
+        w = np.asarray(each(st.integers(0, 1 << 40)), dtype=np.int64)
+    elif kind == "float":
+        w = np.asarray(each(st.one_of(st.sampled_from(_SPECIAL_FLOATS),
+                                      st.floats(0, 1e6, allow_nan=False,
+                                                allow_infinity=False, allow_subnormal=False))),
+                       dtype=np.float64)
+    else:
+        cost = np.asarray(each(st.integers(0, 9)), dtype=np.int64)
+        potential = np.asarray(draw(st.lists(st.integers(-9, 9), min_size=n, max_size=n)),
+                               dtype=np.int64)
+        w = cost + potential[coo.src] - potential[coo.dst]
+    return Graph.from_edges(coo.src, coo.dst, weights=w, num_vertices=n), source
 
 
 def vertex_subsets(graph: Graph, *, unique: bool = True, min_size: int = 0,

@@ -1,0 +1,106 @@
+"""Duplicate culling in advance and traverse (``cull="none" | "bitmap" | "hash"``) on every
+balancer: the culled queue holds the same vertices, "bitmap" each once, "hash" never more often
+than unculled; traversals with culling still compute the right answer."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from frontier import Frontier, Graph, atomic_min
+from frontier.testing import check_sssp, graphs
+from operators import advance, available_balancers, explain, traverse
+from operators.cull import CULLS
+
+BALANCERS = available_balancers()
+
+#: Few examples in the CUDA simulator (it runs ~10^4 GPU threads a second).
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+
+def examples(n: int) -> int:
+    return 3 if SIMULATED else n
+
+
+def accept(src, dst, eid, weight):
+    return True
+
+
+def relax(src, dst, eid, weight, dist):
+    new = dist[src] + weight
+    return atomic_min(dist, dst, new) > new
+
+
+@st.composite
+def graph_and_frontier(draw, max_vertices=30, max_edges=120):
+    graph = draw(graphs(min_vertices=1, max_vertices=max_vertices, max_edges=max_edges))
+    ids = draw(st.lists(st.integers(0, graph.num_vertices - 1), max_size=graph.num_vertices))
+    return graph, np.asarray(ids, dtype=np.int64)
+
+
+def _advanced(graph, ids, target, balancer, cull):
+    room = max(ids.size, 1) * max(graph.num_edges, 1)  # a queue with repeats fans out more
+    f = Frontier.from_vertices(graph, ids, target=target, capacity=room)
+    return advance(graph, f, accept, balancer=balancer, cull=cull).to_numpy()
+
+
+@pytest.mark.parametrize("balancer", BALANCERS)
+@settings(max_examples=examples(60))
+@given(case=graph_and_frontier())
+def test_culling_keeps_every_head_and_drops_repeats(target, balancer, case):
+    if target.simulated and balancer != "warp":
+        pytest.skip("one balancer in the simulator")
+    graph, ids = case
+    plain = _advanced(graph, ids, target, balancer, "none")
+    exact = _advanced(graph, ids, target, balancer, "bitmap")
+    hashed = _advanced(graph, ids, target, balancer, "hash")
+    np.testing.assert_array_equal(np.sort(exact), np.unique(plain))
+    np.testing.assert_array_equal(np.unique(hashed), np.unique(plain))
+    assert hashed.size <= plain.size
+
+
+@pytest.mark.parametrize("cull", CULLS)
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
+@pytest.mark.parametrize("balancer", BALANCERS)
+@settings(max_examples=examples(20))
+@given(graph=graphs(min_vertices=1, max_vertices=24, max_edges=80, weighted=True,
+                    weight_range=(0, 9)))
+def test_bellman_ford_traversal_with_culling_equals_dijkstra(target, balancer, fused, cull,
+                                                              graph):
+    if target.simulated and (balancer != "thread" or cull == "none"):
+        pytest.skip("culling with the thread balancer in the simulator")
+    dist = target.full(graph.num_vertices, np.inf, np.float64)
+    target.write_scalar(dist, 0, 0.0)
+    f = Frontier.from_vertices(graph, [0], target=target)
+    traverse(graph, f, relax, dist, balancer=balancer, fused=fused, cull=cull)
+    check_sssp(graph, 0, target.to_host(dist))
+
+
+def test_a_culled_step_is_unique_again_in_the_next_step(target):
+    g = Graph.from_edges([0, 0, 1, 2, 1, 2], [1, 2, 3, 3, 4, 4])
+    f = Frontier.from_vertices(g, [0], target=target)
+    first = advance(g, f, accept, cull="bitmap")
+    second = advance(g, first, accept, cull="bitmap")
+    assert sorted(second.to_numpy().tolist()) == [3, 4]
+
+
+def test_unknown_cull_is_refused(target):
+    g = Graph.from_edges([0], [1])
+    f = Frontier.from_vertices(g, [0], target=target)
+    with pytest.raises(ValueError, match="cull='sometimes'"):
+        advance(g, f, accept, cull="sometimes")
+    with pytest.raises(ValueError, match="cull='sometimes'"):
+        traverse(g, f, accept, cull="sometimes")
+
+
+@pytest.mark.parametrize("cull, text", [("bitmap", "cull_stamp"), ("hash", "cull_key")])
+def test_explain_shows_the_culling(target, cull, text):
+    g = Graph.from_edges([0], [1])
+    f = Frontier.from_vertices(g, [0], target=target)
+    assert text in explain(advance, g, f, accept, cull=cull)
+    assert text in explain(traverse, g, f, accept, cull=cull)
+    assert "cull_" not in explain(advance, g, f, accept)

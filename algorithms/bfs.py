@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from algorithms.scale_out import scales_out
 from algorithms.tree import shortest_path_tree
 from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
 from frontier.frontier import KINDS as FRONTIER_KINDS
@@ -134,6 +135,7 @@ def lower_level(src: int, dst: int, eid: int, weight: int, distances: np.ndarray
     return atomic_min(distances, dst, new) > new
 
 
+@scales_out("algorithms.distributed:bfs")
 def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
         balancer: str | LoadBalancer = "auto",
         target: str | Target | None = None, frontier: str = "sparse",
@@ -155,6 +157,8 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
     ``out="host"`` returns numpy arrays; ``out="device"`` leaves them on the target, with no
     copy. ``order`` is ``"ordered"`` or ``"unordered"`` and ``cull`` ``"none"``, ``"bitmap"`` or
     ``"hash"`` (see the module docstring).
+    A :class:`frontier.distributed.DistributedGraph` runs over its workers
+    (:func:`algorithms.distributed.bfs`).
 
     Every argument is checked before any work (:mod:`frontier.validate`); an argument the
     chosen direction would ignore raises ``ValueError``: ``alpha`` and ``beta`` apply to

@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.bfs import check_source
+from algorithms.scale_out import scales_out
 from algorithms.tree import shortest_path_tree
 from frontier import Frontier, Graph, NegativeCycleError, NegativeWeightsError, atomic_min
 from frontier.target import Target, resolve_target
@@ -376,6 +377,7 @@ def _check_arguments(graph: Graph, source: int, method: str, delta: float | None
                 f"{least}. Use one of {NEGATIVE_WEIGHTS_OK}")
 
 
+@scales_out("algorithms.distributed:sssp")
 def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
          balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
          delta: float | None = None) -> SSSPResult:

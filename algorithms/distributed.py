@@ -1,0 +1,436 @@
+"""BFS, SSSP and connected components over a graph partitioned by vertex ranges
+(:class:`frontier.distributed.DistributedGraph`): the same operator steps as on one device, run
+on every partition at once, with the frontier exchanged between steps (Buluç & Madduri, SC 2011,
+§3: 1D level-synchronous BFS, expand then fold; Pan et al., *Multi-GPU Graph Analytics*, IPDPS
+2017, §III).
+
+Each partition runs, on its piece (its vertices' out-arcs, destination ids global)::
+
+    while any_left(comm, F):                       # all-reduce: is any frontier left?
+        out = advance(G_r, F, step, state)         # reaches owned and remote vertices
+        got = exchange(piece, comm, out, values, inbox)   # remote ones to their owners
+        taken = filter(G_r, got, merge, state, inbox)     # received vertices this step changes
+        F = filter(G_r, out, owned).union(taken)   # the next frontier: owned vertices only
+
+Every partition keeps the algorithm's state over all |V| vertices: its entries for remote
+vertices are the partition's own view of them (what it last sent), so a vertex is sent again
+only when the partition improves on what it sent before. The owner's entries are the result.
+
+* BFS: ``step`` claims unvisited vertices (the BFS of :mod:`algorithms.bfs`), the value sent is
+  the predecessor; the owner claims a received vertex if it is still unvisited. A pull level
+  (Beamer et al., SC 2012, bottom-up, over partitions) all-gathers the frontier bitmaps
+  (:func:`operators.exchange.gather`) and lets each partition's unvisited vertices scan their
+  in-arcs; ``direction="auto"`` decides per level from the all-reduced frontier size, the same
+  on every partition.
+* SSSP (Bellman–Ford): ``step`` relaxes arcs with ``atomic_min``; the value sent is the
+  tentative distance; the owner keeps the smaller. Predecessors are found after the distances
+  settle: every partition refreshes its view of the remote heads of its arcs (:func:`refresh`),
+  picks for each head a tail on a shortest path and sends it to the head's owner.
+* Connected components (label propagation): every vertex starts with its own id; ``step``
+  lowers a head's label to the tail's; labels cross partitions like distances. Each partition
+  follows its vertices' out- and in-arcs (the piece's symmetric graph), so a directed graph must
+  be partitioned with ``reverse=True``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from algorithms.bfs import OUTS, BFSResult, unvisited, visit
+from frontier import Frontier, atomic_cas, atomic_min, validate
+from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
+from frontier.frontier import KINDS as FRONTIER_KINDS
+from frontier.target import Target, resolve_target
+from operators import Direction, LoadBalancer, advance, filter  # noqa: A004
+from operators.distributed import run_partitions
+from operators.exchange import any_left, exchange, gather, refresh
+
+__all__ = ["bfs", "sssp", "connected_components", "sssp_arrays", "components_arrays",
+           "RankResult"]
+
+
+@dataclass
+class RankResult:
+    """What one partition returns: its slice of each result array, its step count, the bytes it
+    sent in each step, its wall time per step and in all, and the size of each step's frontier
+    over all partitions."""
+
+    arrays: tuple[np.ndarray, ...]
+    steps: int
+    step_bytes: list[int] = field(default_factory=list)
+    step_seconds: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    step_sizes: list[int] = field(default_factory=list)
+
+
+def owned(v: int, lo: int, hi: int) -> bool:
+    """``v`` is one of this partition's vertices."""
+    return lo <= v and v < hi
+
+
+def _target_name(target: str | Target | None) -> str | None:
+    """Targets are resolved on the workers: pass a name."""
+    return target.name if isinstance(target, Target) else target
+
+
+def _check_source(graph: DistributedGraph, source: int) -> None:
+    validate.vertex("source", source, graph.num_vertices)
+
+
+def _starts(graph: DistributedGraph, source: int | None, sources: Any) -> np.ndarray:
+    """The distinct start vertices of ``source`` or ``sources`` (exactly one of them given)."""
+    if (source is None) == (sources is None):
+        raise TypeError("pass a source vertex or sources=[...], exactly one of them")
+    if source is not None:
+        return np.asarray([validate.vertex("source", source, graph.num_vertices)], np.int64)
+    listed = validate.vertices("sources", sources, graph.num_vertices)
+    if listed.size == 0:
+        raise ValueError("sources=[] is empty; expected at least one vertex")
+    return np.unique(listed)
+
+
+class _Steps:
+    """The step loop's bookkeeping on one partition: what it is doing (for error reports), the
+    bytes it sent and the time of each step."""
+
+    def __init__(self, name: str, comm: Communicator) -> None:
+        self.name, self.comm = name, comm
+        self.step_bytes: list[int] = []
+        self.step_seconds: list[float] = []
+        self.start = time.perf_counter()
+        self._bytes, self._time = comm.sent_bytes, self.start
+        self._stepping = False  # a step ran since the last count
+        self.sizes: list[int] = []
+
+    def doing(self, what: str) -> None:
+        self.comm.doing = f"{self.name} step {len(self.step_bytes)}: {what}"
+
+    def left(self, frontier: Frontier) -> int:
+        """Close the step just run; the number of frontier elements all partitions have left."""
+        self.doing("counting the frontiers (all-reduce)")
+        count = any_left(self.comm, frontier)
+        now = time.perf_counter()
+        if self._stepping:
+            self.step_bytes.append(self.comm.sent_bytes - self._bytes)
+            self.step_seconds.append(now - self._time)
+        self._stepping = count > 0
+        if count:
+            self.sizes.append(count)
+        self._bytes, self._time = self.comm.sent_bytes, now
+        return count
+
+    def result(self, *arrays: np.ndarray) -> RankResult:
+        return RankResult(arrays, len(self.step_bytes), self.step_bytes, self.step_seconds,
+                          time.perf_counter() - self.start, self.sizes)
+
+
+def _report(graph: DistributedGraph, algorithm: str, ranks: list[RankResult]) -> RunReport:
+    steps = max(r.steps for r in ranks)
+    sent = [sum(r.step_bytes[i] for r in ranks if i < len(r.step_bytes)) for i in range(steps)]
+    graph.last_run = RunReport(algorithm, steps, sent, [r.seconds for r in ranks],
+                               ranks[0].step_sizes)
+    return graph.last_run
+
+
+def _joined(ranks: list[RankResult], which: int) -> np.ndarray:
+    return np.concatenate([r.arrays[which] for r in ranks])
+
+
+def everywhere(v: int) -> bool:
+    return True
+
+
+def _propagate(piece: Piece, comm: Communicator, steps: _Steps, f: Frontier, op: Any,
+               state: tuple, sends: Any, inboxes: Any, merge: Any, merge_state: Any, *,
+               graph: Any = None, condition: Any = None, balancer: str | LoadBalancer,
+               unique: bool) -> None:
+    """The step loop of the module docstring, until no partition has a frontier left:
+    ``advance`` with ``op`` (and ``condition``), the reached remote vertices with ``sends`` to
+    their owners (into ``inboxes``), ``merge(v, *merge_state(step))`` on the received ones, the
+    owned reached and merged vertices the next frontier (without repeats if ``unique``)."""
+    g = graph if graph is not None else piece.graph
+    while steps.left(f):
+        f = _push_step(piece, comm, steps, g, f, op, state, sends, inboxes, merge,
+                       merge_state, condition, balancer, unique)
+
+
+def _push_step(piece: Piece, comm: Communicator, steps: _Steps, g: Any, f: Frontier, op: Any,
+               state: tuple, sends: Any, inboxes: Any, merge: Any, merge_state: Any,
+               condition: Any, balancer: str | LoadBalancer, unique: bool) -> Frontier:
+    """One step of :func:`_propagate`; returns the next frontier."""
+    step = len(steps.step_bytes)
+    steps.doing("advance")
+    out = advance(g, f, op, *state, condition=condition, balancer=balancer, output=f.kind)
+    if unique:
+        out = filter(g, out, everywhere, unique=True)
+    steps.doing("exchange of the reached remote vertices")
+    got = exchange(piece, comm, out, sends, inboxes)
+    steps.doing("merging the received vertices")
+    taken = filter(g, got, merge, *merge_state(step))
+    return filter(g, out, owned, piece.lo, piece.hi).union(taken, unique=unique)
+
+
+# BFS ------------------------------------------------------------------------------------------
+def claim(v: int, distances: np.ndarray, predecessors: np.ndarray, inbox: np.ndarray,
+          level: int) -> bool:
+    """A vertex another partition reached: claim it for ``level`` if still unvisited, with the
+    predecessor that partition sent."""
+    if atomic_cas(distances, v, -1, level) == -1:
+        predecessors[v] = inbox[v]
+        return True
+    return False
+
+
+def claim_from(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
+               predecessors: np.ndarray, level: int) -> bool:
+    """Pull: an unvisited vertex with an in-neighbour in the (gathered) frontier joins
+    ``level``; the in-neighbour's own distance may be unknown here (it lives elsewhere)."""
+    if atomic_cas(distances, dst, -1, level) == -1:
+        predecessors[dst] = src
+        return True
+    return False
+
+
+def unclaimed(v: int, distances: np.ndarray, predecessors: np.ndarray, level: int) -> bool:
+    return distances[v] == -1
+
+
+def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str | None,
+              balancer: str | LoadBalancer, kind: str, direction: str, alpha: float | None,
+              beta: float | None) -> RankResult:
+    g, tgt = piece.graph, resolve_target(target)
+    n, lo, hi = g.num_vertices, piece.lo, piece.hi
+    distances = tgt.full(n, -1, np.int32)
+    predecessors = tgt.full(n, -1, np.int32)
+    inbox = tgt.full(n, -1, np.int32)
+    start = starts[(starts >= lo) & (starts < hi)]
+    for v in start.tolist():
+        tgt.write_scalar(distances, v, 0)
+    f = Frontier.from_vertices(g, start, kind=kind, target=tgt)
+    plan = Direction(direction, alpha, beta)  # every rank sees the same sizes: same choices
+    steps = _Steps("bfs", comm)
+    while size := steps.left(f):
+        level = len(steps.step_bytes)
+        if plan.choose(size, n) == "pull":
+            steps.doing("all-gather of the frontier bitmaps")
+            everyone = gather(comm, f, piece.in_graph)
+            steps.doing("pull")
+            out = advance(piece.in_graph, everyone, claim_from, distances, predecessors,
+                          level + 1, condition=unclaimed, direction="pull")
+            f = Frontier.from_vertices(g, out.to_numpy(), kind=kind, target=tgt)
+        else:
+            f = _push_step(piece, comm, steps, g, f, visit, (distances, predecessors),
+                           predecessors, inbox, claim,
+                           lambda step: (distances, predecessors, inbox, step + 1), unvisited,
+                           balancer, unique=False)
+    return steps.result(tgt.to_host(distances[lo:hi]), tgt.to_host(predecessors[lo:hi]))
+
+
+def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = None,
+        balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
+        frontier: str = "sparse", fused: bool | None = None, direction: str | None = None,
+        alpha: float | None = None, beta: float | None = None, out: str = "host",
+        order: str = "ordered", cull: str = "none") -> BFSResult:
+    """:func:`algorithms.bfs` over the partitions of ``graph``: the same distances, number of
+    levels and a valid shortest-path tree. Push levels exchange the reached remote vertices;
+    pull levels (``direction="pull"`` or ``"auto"``) all-gather the frontier bitmaps and scan
+    the owned vertices' in-arcs. ``direction`` defaults to ``"auto"`` where the pieces hold
+    in-arcs (an undirected graph, or one partitioned with ``reverse=True``) and to ``"push"``
+    otherwise. Levels are host loops of operator calls on every worker with collectives
+    between them, so ``fused=True`` is refused; the results are gathered on the client
+    (``out="host"``); levels are ordered (``order="ordered"``) and each partition sends a vertex
+    once per level without culling (``cull="none"``). ``sources`` starts from several vertices,
+    as on one device. ``graph.last_run`` gets the bytes exchanged per level."""
+    starts = _starts(graph, source, sources)
+    validate.one_of("order", order, ("ordered",), "BFS order over partitions")
+    validate.one_of("cull", cull, ("none",), "duplicate culling over partitions")
+    validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
+    if validate.one_of("out", out, OUTS, "place for the results") != "host":
+        raise ValueError(f"out={out!r}: the results of a run over partitions are gathered on "
+                         "the client; leave out out or pass out='host'")
+    if fused is not None and validate.flag("fused", fused):
+        raise ValueError("fused=True: levels over partitions are separated by an exchange, so "
+                         "they cannot run fused in one kernel; leave fused out")
+    if direction is None:
+        direction = "auto" if graph.has_reverse else "push"
+    Direction(direction, alpha, beta)  # checks the mode and thresholds here, before any work
+    if direction == "pull":
+        validate.unused("direction='pull' (every level pulls; no push level runs)",
+                        {"balancer": None if balancer == "auto" else balancer})
+    if direction != "push" and not graph.has_reverse:
+        raise ValueError(f"direction={direction!r} on a directed graph pulls over in-arcs: "
+                         "partition it with partition(G, P, reverse=True)")
+    what = f"bfs from vertex {source}" if source is not None else f"bfs from {starts.size} sources"
+    ranks = run_partitions(graph, _bfs_rank, starts, _target_name(target), balancer, frontier,
+                           direction, alpha, beta, what=what)
+    report = _report(graph, "bfs", ranks)
+    seconds = [max(r.step_seconds[i] for r in ranks) for i in range(report.steps)]
+    return BFSResult(_joined(ranks, 0), _joined(ranks, 1), report.steps,
+                     max(r.seconds for r in ranks), graph, seconds)  # type: ignore[arg-type]
+
+
+# SSSP -----------------------------------------------------------------------------------------
+def relax(src: int, dst: int, eid: int, weight: float, dist: np.ndarray) -> bool:
+    """Bellman–Ford's relaxation: lower ``dst`` through ``src``; true if it dropped."""
+    new = dist[src] + weight
+    return atomic_min(dist, dst, new) > new
+
+
+def improve(v: int, values: np.ndarray, inbox: np.ndarray) -> bool:
+    """A value another partition sent (a distance, a label): keep it if it is smaller."""
+    return atomic_min(values, v, inbox[v]) > inbox[v]
+
+
+def tight_positive(src: int, dst: int, eid: int, weight: float, dist: np.ndarray,
+                   pred: np.ndarray) -> bool:
+    """An arc of positive weight ending a shortest path makes its tail the head's
+    predecessor (any such arc will do: distances strictly rise along them, so no cycle)."""
+    if weight > 0 and dist[src] < np.inf and dist[src] + weight == dist[dst]:
+        pred[dst] = src
+    return False
+
+
+def tight_zero(src: int, dst: int, eid: int, weight: float, dist: np.ndarray,
+               pred: np.ndarray, source: int) -> bool:
+    """Zero-weight arcs between vertices at one distance: a BFS along them from the vertices
+    that have a predecessor gives the others one, without cycles."""
+    if weight == 0 and dist[src] == dist[dst] and dst != source:
+        if atomic_cas(pred, dst, -1, src) == -1:
+            return True
+    return False
+
+
+def without_predecessor(v: int, dist: np.ndarray, pred: np.ndarray, source: int) -> bool:
+    return pred[v] == -1 and v != source
+
+
+def take_predecessor(v: int, pred: np.ndarray, inbox: np.ndarray) -> bool:
+    """A predecessor another partition found: take it if this vertex has none yet."""
+    return atomic_cas(pred, v, -1, inbox[v]) == -1
+
+
+def has_predecessor(v: int, pred: np.ndarray, source: int) -> bool:
+    return pred[v] != -1 or v == source
+
+
+def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
+               balancer: str | LoadBalancer) -> RankResult:
+    g, tgt = piece.graph, resolve_target(target)
+    n, lo, hi = g.num_vertices, piece.lo, piece.hi
+    dist = tgt.full(n, np.inf, np.float64)
+    inbox = tgt.full(n, np.inf, np.float64)
+    start = [source] if piece.owns(source) else []
+    if start:
+        tgt.write_scalar(dist, source, 0)
+    steps = _Steps("sssp", comm)
+    _propagate(piece, comm, steps, Frontier.from_vertices(g, start, target=tgt), relax, (dist,),
+               dist, inbox, improve, lambda step: (dist, inbox), balancer=balancer,
+               unique=True)
+    # predecessors: tight positive arcs, then a BFS along tight zero-weight arcs
+    steps.doing("refreshing the distances of remote heads")
+    refresh(piece, comm, dist)
+    steps.doing("choosing predecessors")
+    pred = tgt.full(n, -1, np.int32)
+    theirs = tgt.full(n, -1, np.int32)
+    mine = Frontier.from_vertices(g, np.arange(lo, hi), target=tgt)
+    advance(g, mine, tight_positive, dist, pred, balancer=balancer, output="none")
+    chosen = filter(g, Frontier.all_vertices(g, target=tgt), has_predecessor, pred, -1,
+                    output="sparse")
+    got = exchange(piece, comm, chosen, pred, theirs)
+    filter(g, got, take_predecessor, pred, theirs)
+    f = filter(g, Frontier.from_vertices(g, np.arange(lo, hi), target=tgt), has_predecessor,
+               pred, source)
+    steps.doing("predecessors along zero-weight arcs")
+    zero = _Steps("sssp predecessors", comm)
+    _propagate(piece, comm, zero, f, tight_zero, (dist, pred, source), pred, theirs,
+               take_predecessor, lambda step: (pred, theirs), condition=without_predecessor,
+               balancer=balancer, unique=False)
+    return steps.result(tgt.to_host(dist[lo:hi]), tgt.to_host(pred[lo:hi]))
+
+
+def sssp_arrays(graph: DistributedGraph, source: int, *,
+                balancer: str | LoadBalancer | None = None,
+                target: str | Target | None = None) -> tuple[np.ndarray, np.ndarray, RunReport]:
+    """Bellman–Ford over the partitions: distances (float64, ``inf`` unreachable; weight 1 on
+    an unweighted graph) and predecessors (int32, -1 for the source and unreachable vertices).
+    Weights must not be negative."""
+    _check_source(graph, source)
+    if graph.min_weight < 0:
+        raise ValueError(f"the graph has a negative weight ({graph.min_weight}); shortest paths "
+                         "over partitions need weights >= 0")
+    ranks = run_partitions(graph, _sssp_rank, int(source), _target_name(target),
+                           "thread" if balancer is None else balancer,
+                           what=f"sssp from vertex {source}")
+    return _joined(ranks, 0), _joined(ranks, 1), _report(graph, "sssp", ranks)
+
+
+def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
+         balancer: str | LoadBalancer | None = None, target: str | Target | None = None,
+         delta: float | None = None) -> Any:
+    """:func:`algorithms.sssp` over the partitions of ``graph``, returning its
+    ``SSSPResult``: Bellman–Ford (:func:`sssp_arrays`), the method that runs over partitions
+    (``method`` ``"auto"`` or ``"bellman_ford"``; no ``delta``); weights must be >= 0."""
+    from algorithms.sssp import IterationStats, SSSPResult
+
+    validate.one_of("method", method, ("auto", "bellman_ford"), "method over partitions")
+    validate.unused("Bellman–Ford over partitions", {"delta": delta})
+    distances, predecessors, report = sssp_arrays(graph, source, balancer=balancer,
+                                                  target=target)
+    stats = [IterationStats(i, size, None) for i, size in enumerate(report.frontier_sizes)]
+    return SSSPResult(distances, predecessors, report.steps, max(report.rank_seconds, default=0),
+                      "bellman_ford", int(source), None, graph, stats)
+
+
+# connected components -------------------------------------------------------------------------
+def lower_label(src: int, dst: int, eid: int, weight: int, labels: np.ndarray) -> bool:
+    """Label propagation: the head takes the tail's label if smaller; true if it dropped."""
+    return atomic_min(labels, dst, labels[src]) > labels[src]
+
+
+def _components_rank(piece: Piece, comm: Communicator, target: str | None,
+                     balancer: str | LoadBalancer) -> RankResult:
+    g, tgt = piece.symmetric_graph, resolve_target(target)
+    n, lo, hi = g.num_vertices, piece.lo, piece.hi
+    labels = tgt.to_device(np.arange(n, dtype=np.int32))
+    inbox = tgt.full(n, n, np.int32)
+    f = Frontier.from_vertices(g, np.arange(lo, hi), target=tgt)
+    steps = _Steps("connected components", comm)
+    _propagate(piece, comm, steps, f, lower_label, (labels,), labels, inbox, improve,
+               lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)
+    return steps.result(tgt.to_host(labels[lo:hi]))
+
+
+def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer | None = None,
+                      target: str | Target | None = None) -> tuple[np.ndarray, RunReport]:
+    """Weak components over the partitions by label propagation: each vertex labelled by the
+    smallest vertex id of its component (int32)."""
+    if graph.directed and not graph.has_reverse:
+        raise ValueError("connected components of a directed graph follow arcs both ways: "
+                         "partition it with partition(G, P, reverse=True)")
+    if graph.num_vertices == 0:
+        return np.zeros(0, np.int32), RunReport("connected components", 0)
+    ranks = run_partitions(graph, _components_rank, _target_name(target),
+                           "thread" if balancer is None else balancer,
+                           what="connected components")
+    return _joined(ranks, 0), _report(graph, "connected components", ranks)
+
+
+def connected_components(graph: DistributedGraph, *, method: str = "label_propagation",
+                         balancer: str | LoadBalancer | None = None,
+                         target: str | Target | None = None) -> Any:
+    """:func:`algorithms.connected_components` over the partitions of ``graph``, returning its
+    ``ComponentsResult``: label propagation (:func:`components_arrays`), the method that runs
+    over partitions; labels are each component's smallest vertex id, as with every method."""
+    from algorithms.components import ComponentsResult, IterationStats
+
+    validate.one_of("method", method, ("label_propagation",), "method over partitions")
+    labels, report = components_arrays(graph, balancer=balancer, target=target)
+    count = int(np.count_nonzero(labels == np.arange(labels.size)))
+    stats = [IterationStats(i, "label propagation", size, 0.0)
+             for i, size in enumerate(report.frontier_sizes)]
+    return ComponentsResult(labels, count, report.steps, max(report.rank_seconds, default=0),
+                            "label_propagation", graph, stats)

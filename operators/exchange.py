@@ -1,0 +1,158 @@
+"""exchange: hand the elements of a frontier that other partitions own to their owners, with a
+value each, and receive the elements this partition owns from the others (the frontier exchange
+of a 1D-partitioned traversal: Buluç & Madduri, SC 2011, §3, "fold"; Pan et al., *Multi-GPU
+Graph Analytics*, IPDPS 2017, §III-B).
+
+On a partition (:class:`frontier.distributed.Piece`) an advance reaches vertices of every
+partition. ``exchange(piece, comm, F, values, inbox)`` sends each vertex of ``F`` owned elsewhere
+once, with ``values[v]``, to its owner (one bucket per owner, all-to-all through ``comm``); on
+the receiving side a vertex several partitions sent keeps the smallest value, which is written
+to ``inbox[v]``, and the received vertices come back as a new frontier on ``F``'s target. What the
+algorithm does with them (claim, relax, lower a label) is a ``filter`` it runs next: the exchange
+moves data, it decides nothing.
+
+:func:`gather` is the other direction's exchange: a pull step asks "is any in-neighbour in the
+frontier?", and the in-neighbours live anywhere, so every rank's frontier bitmap is all-gathered
+and or-ed (Buluç & Madduri's 1D "expand"; the bottom-up steps of Beamer et al., SC 2012, over
+partitions).
+
+Only these buckets cross workers. Their bytes are counted by the communicator
+(``comm.sent_bytes``). The arrays are handled with the communicator's array module (numpy on
+cpu workers, CuPy on GPUs, sharing the operators' device memory).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from frontier.distributed.comm import Communicator
+from frontier.distributed.partition import Piece
+from frontier.frontier import DENSE, SPARSE, Frontier
+from frontier.graph import Graph
+from operators.common import OperatorError, check_frontier
+
+__all__ = ["exchange", "refresh", "gather", "any_left"]
+
+
+def _host(array: Any) -> np.ndarray:
+    """A host copy of an array of the communicator's module (CuPy arrays have ``get``)."""
+    return array.get() if hasattr(array, "get") else np.asarray(array)
+
+
+def _address(array: Any) -> int | None:
+    if isinstance(array, np.ndarray):
+        return array.__array_interface__["data"][0]
+    face = getattr(array, "__cuda_array_interface__", None)
+    return None if face is None else face["data"][0]
+
+
+def _view(xp: Any, array: Any) -> Any:
+    """``array`` (on the target) as an array of ``xp`` sharing its memory; an error where the
+    communicator's arrays cannot address the target's (host arrays for GPU memory)."""
+    try:
+        view = xp.asarray(array)
+    except (TypeError, ValueError) as e:
+        view, cause = None, e
+    else:
+        cause = None
+    if view is None or _address(view) != _address(array):
+        raise OperatorError(f"the communicator moves {xp.__name__} arrays, which cannot address "
+                            f"the target's {type(array).__name__}: GPU workers exchange through "
+                            "NCCL (partition(..., transport='nccl'))") from cause
+    return view
+
+
+def _frontier_ids(frontier: Frontier, xp: Any) -> Any:
+    """The frontier's elements as an array of ``xp`` (a sparse frontier's queue without a
+    copy)."""
+    if frontier.kind == SPARSE:
+        return _view(xp, frontier.device_ids())[: len(frontier)]
+    return xp.asarray(frontier.to_numpy())
+
+
+def _smallest_first(ids: Any, values: Any, xp: Any) -> Any:
+    """Positions picking each distinct id once, the one with the smallest value, in id order
+    (one lexicographic sort by id, then value; numpy and CuPy both have ``lexsort``)."""
+    order = xp.lexsort(xp.stack([values, ids]))
+    first = xp.ones(order.size, dtype=bool)
+    first[1:] = ids[order][1:] != ids[order][:-1]
+    return order[first]
+
+
+def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any | tuple,
+             inbox: Any | tuple) -> Frontier:
+    """Send every element ``v`` of ``frontier`` owned by another partition, with ``values[v]``
+    (an array, or a tuple of arrays sent side by side), to its owner; write the values received
+    for this partition's vertices into ``inbox`` (the same shape: arrays on the target) and
+    return the frontier of those vertices (a new pool on ``frontier``'s target, ordered by id).
+    Where several partitions sent the same vertex, the one with the smallest first value wins.
+    Every rank of ``comm`` must call it in the same step. ``frontier`` stays valid: this is not
+    a step of its pool."""
+    check_frontier(frontier.graph, frontier)
+    if frontier.domain != "vertices":
+        raise OperatorError("exchange moves vertex frontiers; got a frontier of edges")
+    if frontier.graph.num_vertices != piece.num_vertices:
+        raise OperatorError(f"exchange of a frontier over {frontier.graph.num_vertices} vertices "
+                            f"on a partition of a graph of {piece.num_vertices}")
+    values = values if isinstance(values, tuple) else (values,)
+    inbox = inbox if isinstance(inbox, tuple) else (inbox,)
+    if len(values) != len(inbox):
+        raise OperatorError(f"exchange of {len(values)} value arrays into {len(inbox)} inboxes")
+    xp = comm.xp
+    ids = xp.unique(_frontier_ids(frontier, xp))
+    cuts = _host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
+    sent = [_view(xp, a)[ids] for a in values]
+    buckets = [(ids[cuts[r]:cuts[r + 1]], *(a[cuts[r]:cuts[r + 1]] for a in sent))
+               if r != piece.rank else (ids[:0], *(a[:0] for a in sent))
+               for r in range(piece.parts)]
+    got = comm.alltoallv(buckets)
+    columns = [xp.concatenate([b[i] for b in got]) for i in range(len(values) + 1)]
+    received = columns[0].astype(np.int32)
+    order = _smallest_first(received, columns[1], xp)
+    for column, box in zip(columns[1:], inbox, strict=True):
+        _view(xp, box)[received[order]] = column[order]
+    return Frontier.from_vertices(frontier.graph, _host(received[order]),
+                                  kind=frontier.kind, target=frontier.target,
+                                  capacity=max(int(order.size), 1))
+
+
+def refresh(piece: Piece, comm: Communicator, values: Any) -> None:
+    """Overwrite this partition's copies of ``values`` at the remote heads of its arcs with
+    their owners' values (a request and a reply, all-to-all). Every rank must call it."""
+    xp = comm.xp
+    heads = xp.asarray(piece.remote_heads)
+    cuts = _host(xp.searchsorted(heads, xp.asarray(piece.bounds))).tolist()
+    wanted = comm.alltoallv([(heads[cuts[r]:cuts[r + 1]],) for r in range(piece.parts)])
+    mine = _view(xp, values)
+    replies = comm.alltoallv([(mine[ids],) if r != piece.rank else (mine[:0],)
+                              for r, (ids,) in enumerate(wanted)])
+    for r in range(piece.parts):
+        if r != piece.rank:
+            mine[heads[cuts[r]:cuts[r + 1]]] = replies[r][0]
+
+
+def gather(comm: Communicator, frontier: Frontier, graph: Graph) -> Frontier:
+    """The union of every rank's ``frontier`` as a dense frontier of ``graph`` (over the same
+    vertices): each rank's bitmap, all-gathered and or-ed (what a pull step reads: whether a
+    vertex of any partition is in the frontier). Every rank must call it."""
+    check_frontier(frontier.graph, frontier)
+    if graph.num_vertices != frontier.graph.num_vertices:
+        raise OperatorError(f"gather of a frontier over {frontier.graph.num_vertices} vertices "
+                            f"into a graph of {graph.num_vertices}")
+    xp = comm.xp
+    dense = frontier if frontier.kind == DENSE else frontier.to_dense()
+    parts = comm.allgather(_view(xp, dense.device_words()))
+    words = parts[0].copy()
+    for part in parts[1:]:
+        words |= part
+    bits = np.unpackbits(_host(words).view(np.uint8), bitorder="little")[:graph.num_vertices]
+    return Frontier.from_vertices(graph, np.flatnonzero(bits), kind=DENSE,
+                                  target=frontier.target)
+
+
+def any_left(comm: Communicator, frontier: Frontier) -> int:
+    """The number of elements of every rank's ``frontier`` together (an all-reduce): zero ends
+    a traversal on every rank at the same step."""
+    return int(comm.allreduce(len(frontier), "sum"))

@@ -1,0 +1,353 @@
+"""Scale-out: BFS, SSSP and connected components over a graph partitioned over P = 1..4 Dask
+workers equal the single-device results and the scipy references; partitions are vertex ranges
+balanced by arcs; a worker that raises or dies ends the run with an error naming it, and the
+client stays usable.
+
+The equality tests share one cluster of four workers in this process (threads: the kernels
+compile once); the failure tests and one equality test run on worker processes, over Dask's
+TCP transport."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+distributed = pytest.importorskip("distributed")
+
+from algorithms import bfs  # noqa: E402
+from algorithms.distributed import components_arrays, sssp_arrays  # noqa: E402
+from frontier import Graph, generators  # noqa: E402
+from frontier.distributed import (  # noqa: E402
+    DistributedError,
+    WorkerFailedError,
+    partition,
+)
+from frontier.distributed.partition import PARTITIONERS, boundaries, cut_pieces  # noqa: E402
+from frontier.testing import (  # noqa: E402
+    check_bfs,
+    check_components,
+    check_sssp,
+    graphs,
+    graphs_with_source,
+    reference_components,
+)
+
+PARTS = (1, 2, 3, 4)
+FEW = settings(max_examples=6, deadline=None)
+
+
+@pytest.fixture(scope="module")
+def threads():
+    """Four workers in this process."""
+    cluster = distributed.LocalCluster(n_workers=4, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0")
+    client = distributed.Client(cluster, set_as_default=False)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def processes():
+    """Two worker processes (restarted by their nannies when they die)."""
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0")
+    client = distributed.Client(cluster, set_as_default=False)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def smallest_member_labels(graph: Graph) -> np.ndarray:
+    component = reference_components(graph)
+    smallest = np.full(component.max(initial=-1) + 1, graph.num_vertices)
+    np.minimum.at(smallest, component, np.arange(graph.num_vertices))
+    return smallest[component]
+
+
+# partitions -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("by", sorted(PARTITIONERS))
+@FEW
+@given(graph=graphs(max_vertices=30, max_edges=80))
+def test_pieces_hold_each_vertex_out_arcs_once_with_global_ids(by, graph):
+    for parts in PARTS:
+        cuts = boundaries(graph, parts, by)
+        pieces = cut_pieces(graph, cuts, reverse=True)
+        assert [p.lo for p in pieces] == list(cuts[:-1])
+        rebuilt = Graph.from_csr(
+            np.concatenate([[0], np.cumsum(np.concatenate([np.diff(p.row_offsets)
+                                                           for p in pieces]))]),
+            np.concatenate([p.col_indices for p in pieces]))
+        np.testing.assert_array_equal(rebuilt.row_offsets, graph.row_offsets)
+        np.testing.assert_array_equal(rebuilt.col_indices, graph.col_indices)
+        for p in pieces:
+            local = p.graph
+            assert local.num_vertices == graph.num_vertices
+            assert local.num_edges == p.num_arcs
+            assert local.out_degrees()[:p.lo].sum() + local.out_degrees()[p.hi:].sum() == 0
+
+
+def test_arc_balanced_ranges_share_the_arcs_evenly():
+    graph = generators.rmat(12, edge_factor=8, seed=3)
+    cuts = boundaries(graph, 4, "arcs")
+    arcs = np.diff(graph.row_offsets[cuts])
+    assert arcs.max() - arcs.min() <= graph.out_degrees().max()
+
+
+def test_a_partitioner_that_breaks_the_contract_is_refused():
+    graph = generators.rmat(6, seed=1)
+    with pytest.raises(ValueError, match="rising integer boundaries"):
+        boundaries(graph, 2, lambda g, p: np.array([0, g.num_vertices + 1, 3]))
+    with pytest.raises(ValueError, match="by='hash'"):
+        boundaries(graph, 2, "hash")
+
+
+# equal results ---------------------------------------------------------------------------------
+@FEW
+@given(case=graphs_with_source(max_vertices=30, max_edges=80))
+def test_bfs_over_partitions_equals_one_device_and_scipy(threads, case):
+    graph, source = case
+    one = bfs(graph, source, target="cpu", direction="push")
+    for parts in PARTS:
+        dg = partition(graph, parts, client=threads, reverse=True)
+        for direction in ("push", "pull", "auto"):
+            got = bfs(dg, source, target="cpu", direction=direction)
+            check_bfs(graph, source, got.distances, got.predecessors)
+            np.testing.assert_array_equal(got.distances, one.distances)
+            assert got.iterations == one.iterations
+            assert len(dg.last_run.exchanged_bytes) == got.iterations
+            assert dg.last_run.frontier_sizes == [s.frontier_size for s in one.stats]
+            if parts == 1:
+                assert dg.last_run.total_bytes == 0
+
+
+def test_bfs_from_several_sources_over_partitions(threads):
+    graph = generators.rmat(8, edge_factor=4, seed=2)
+    starts = [3, 100, 200]
+    one = bfs(graph, sources=starts, target="cpu", direction="push")
+    got = bfs(partition(graph, 3, client=threads), sources=starts, target="cpu")
+    np.testing.assert_array_equal(got.distances, one.distances)
+
+
+def test_pull_levels_all_gather_the_frontier_bitmaps(threads):
+    graph = generators.rmat(10, edge_factor=8, seed=7)
+    source = int(np.argmax(graph.out_degrees()))
+    dg = partition(graph, 2, client=threads)
+    push = bfs(dg, source, target="cpu", direction="push")
+    pushed = dg.last_run.exchanged_bytes
+    auto = bfs(dg, source, target="cpu", direction="auto")
+    np.testing.assert_array_equal(auto.distances, push.distances)
+    words = 4 * ((graph.num_vertices + 31) // 32)
+    assert any(b >= words for b in dg.last_run.exchanged_bytes)  # a bitmap crossed
+    assert dg.last_run.exchanged_bytes != pushed
+
+
+@FEW
+@given(case=graphs_with_source(max_vertices=30, max_edges=80, weighted=True,
+                               weight_range=(0, 9)))
+def test_sssp_over_partitions_equals_dijkstra(threads, case):
+    graph, source = case
+    for parts in PARTS:
+        distances, predecessors, _ = sssp_arrays(partition(graph, parts, client=threads), source,
+                                                 target="cpu")
+        check_sssp(graph, source, distances, predecessors)
+
+
+@FEW
+@given(graph=graphs(max_vertices=30, max_edges=80))
+def test_components_over_partitions_label_by_smallest_member(threads, graph):
+    expected = smallest_member_labels(graph)
+    for parts in PARTS:
+        labels, _ = components_arrays(partition(graph, parts, client=threads, reverse=True),
+                                      target="cpu")
+        check_components(graph, labels)
+        np.testing.assert_array_equal(labels, expected)
+
+
+def test_components_of_a_directed_graph_need_its_in_arcs(threads):
+    graph = Graph.from_edges([0, 2], [1, 1], num_vertices=3)
+    with pytest.raises(ValueError, match="reverse=True"):
+        components_arrays(partition(graph, 2, client=threads), target="cpu")
+
+
+def test_bad_calls_are_refused_before_any_work(threads):
+    graph = generators.rmat(6, seed=1)
+    with pytest.raises(DistributedError, match="5 partitions need 5 workers"):
+        partition(graph, 5, client=threads)
+    with pytest.raises(ValueError, match="parts=0"):
+        partition(graph, 0, client=threads)
+    dg = partition(graph, 2, client=threads)
+    with pytest.raises(ValueError, match="out of range"):
+        bfs(dg, graph.num_vertices, target="cpu")
+    with pytest.raises(ValueError, match="fused=True"):
+        bfs(dg, 0, target="cpu", fused=True)
+    with pytest.raises(ValueError, match="alpha has no effect"):
+        bfs(dg, 0, target="cpu", direction="push", alpha=3.0)
+    with pytest.raises(ValueError, match="gathered on the client"):
+        bfs(dg, 0, target="cpu", out="device")
+    directed = partition(Graph.from_edges([0, 1], [1, 2]), 2, client=threads)
+    with pytest.raises(ValueError, match="reverse=True"):
+        bfs(directed, 0, target="cpu", direction="auto")
+    np.testing.assert_array_equal(bfs(directed, 0, target="cpu").distances, [0, 1, 2])
+    negative = Graph.from_edges([0], [1], weights=[-1.0])
+    with pytest.raises(ValueError, match="negative weight"):
+        sssp_arrays(partition(negative, 2, client=threads), 0, target="cpu")
+
+
+# failures ---------------------------------------------------------------------------------------
+def test_a_worker_raising_ends_the_run_with_its_name_and_step(threads, monkeypatch):
+    import algorithms.distributed as steps
+
+    graph = generators.rmat(8, edge_factor=8, seed=5)
+    dg = partition(graph, 2, client=threads)
+    original = steps.exchange
+
+    def out_of_memory_on_partition_1(piece, *args):
+        if piece.rank == 1:
+            raise MemoryError("out of memory (injected)")
+        return original(piece, *args)
+
+    monkeypatch.setattr(steps, "exchange", out_of_memory_on_partition_1)
+    with pytest.raises(WorkerFailedError) as failure:
+        bfs(dg, 0, target="cpu")
+    message = str(failure.value)
+    assert dg.workers[1] in message and "partition 1 of 2" in message
+    assert "bfs step 0: exchange" in message and "MemoryError" in message
+    assert failure.value.rank == 1 and failure.value.worker == dg.workers[1]
+    monkeypatch.undo()
+    got = bfs(dg, 0, target="cpu")  # the same client and partition still work
+    check_bfs(graph, 0, got.distances, got.predecessors)
+
+
+# worker processes: Dask's TCP transport, a worker that dies --------------------------------------
+def collectives(piece, comm, die_at):
+    """Every collective once, on numpy arrays; rank 1 exits at step ``die_at``."""
+    comm.doing = "step 0: all-to-all"
+    got = comm.alltoallv([(np.full(r + 1, piece.rank, np.int32), np.arange(r + 1) * 0.5)
+                          for r in range(comm.size)])
+    comm.doing = "step 1: all-reduce"
+    if die_at == 1 and piece.rank == 1:
+        os._exit(1)
+    total = comm.allreduce(piece.rank + 1, "sum")
+    largest = comm.allreduce(float(piece.rank), "max")
+    comm.doing = "step 2: all-gather"
+    gathered = comm.allgather(np.array([piece.lo, piece.hi]))
+    return got, total, largest, gathered, comm.sent_bytes
+
+
+def _by_value():
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def test_collectives_cross_worker_processes_over_dask(processes):
+    from operators.distributed import run_partitions
+
+    _by_value()
+    graph = generators.rmat(6, seed=1)
+    dg = partition(graph, 2, client=processes)
+    ranks = run_partitions(dg, collectives, -1, what="collectives")
+    for rank, (got, total, largest, gathered, sent) in enumerate(ranks):
+        assert [b[0].tolist() for b in got] == [[r] * (rank + 1) for r in range(2)]
+        np.testing.assert_array_equal(got[1 - rank][1], np.arange(rank + 1) * 0.5)
+        assert total == 3 and largest == 1.0
+        assert [g.tolist() for g in gathered] == [[int(dg.bounds[r]), int(dg.bounds[r + 1])]
+                                                  for r in range(2)]
+        assert sent > 0
+
+
+def test_a_worker_dying_ends_the_run_and_the_client_stays_usable(processes):
+    from operators.distributed import run_partitions
+
+    _by_value()
+    graph = generators.rmat(6, seed=1)
+    dg = partition(graph, 2, client=processes)
+    dead = dg.workers[1]
+    with pytest.raises(WorkerFailedError) as failure:
+        run_partitions(dg, collectives, 1, what="collectives")
+    message = str(failure.value)
+    assert f"worker {dead} holding partition 1 of 2" in message and "died" in message
+    assert "partition 0 was at step 1: all-reduce" in message
+    with pytest.raises(DistributedError, match="partition the graph again"):
+        run_partitions(dg, collectives, -1, what="collectives")
+    processes.wait_for_workers(2, timeout=120)  # the nanny restarted the dead worker
+    again = partition(graph, 2, client=processes)
+    assert run_partitions(again, collectives, -1, what="collectives")[0][1] == 3
+
+
+def test_the_single_device_library_does_not_import_dask():
+    import subprocess
+
+    code = ("import sys, algorithms, operators, frontier.distributed; "
+            "from algorithms.bfs import bfs; "
+            "sys.exit('distributed' in sys.modules or 'dask' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": "."},
+                          check=False).returncode == 0
+
+
+# GPUs: one dask-cuda worker per GPU, exchange through NCCL (run by bench/scale_out.sh) ----------
+def _gpus() -> int:
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
+        return 0
+    try:
+        from numba import cuda
+
+        return len(cuda.gpus) if cuda.is_available() else 0
+    except Exception:  # noqa: BLE001 - no driver, no GPU
+        return 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(_gpus() < 2, reason="needs two CUDA GPUs")
+def test_two_gpus_through_nccl_equal_scipy():
+    pytest.importorskip("dask_cuda")
+    pytest.importorskip("cupy")
+    from frontier.distributed import start_cluster
+
+    client = start_cluster(2, gpus=True)
+    try:
+        graph = generators.rmat(14, edge_factor=8, seed=21, weights=(0, 9))
+        source = int(np.argmax(graph.out_degrees()))
+        dg = partition(graph, 2, client=client, transport="nccl")
+        got = bfs(dg, source, target="cuda")
+        check_bfs(graph, source, got.distances, got.predecessors)
+        np.testing.assert_array_equal(got.distances, bfs(graph, source, target="cpu").distances)
+        assert dg.last_run.total_bytes > 0
+        distances, predecessors, _ = sssp_arrays(dg, source, target="cuda")
+        check_sssp(graph, source, distances, predecessors)
+        labels, _ = components_arrays(dg, target="cuda")
+        np.testing.assert_array_equal(labels, smallest_member_labels(graph))
+    finally:
+        client.close()
+
+
+# the entry points of sssp and connected_components (their modules land with their own branches)
+@settings(max_examples=4, deadline=None)
+@given(case=graphs_with_source(max_vertices=30, max_edges=80, weighted=True,
+                               weight_range=(0, 9)))
+def test_sssp_entry_point_takes_a_distributed_graph(threads, case):
+    sssp = pytest.importorskip("algorithms.sssp").sssp
+    graph, source = case
+    one = sssp(graph, source, target="cpu")
+    for parts in PARTS:
+        got = sssp(partition(graph, parts, client=threads), source, target="cpu")
+        assert type(got) is type(one) and got.method == "bellman_ford"
+        np.testing.assert_array_equal(got.distances, one.distances)
+        check_sssp(graph, source, got.distances, got.predecessors)
+
+
+@settings(max_examples=4, deadline=None)
+@given(graph=graphs(max_vertices=30, max_edges=80))
+def test_connected_components_entry_point_takes_a_distributed_graph(threads, graph):
+    connected_components = pytest.importorskip("algorithms.components").connected_components
+    one = connected_components(graph, target="cpu")
+    for parts in PARTS:
+        got = connected_components(partition(graph, parts, client=threads, reverse=True),
+                                   target="cpu")
+        assert type(got) is type(one) and got.num_components == one.num_components
+        np.testing.assert_array_equal(got.labels, one.labels)

@@ -5,5 +5,12 @@ from __future__ import annotations
 
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
+from algorithms.components import (
+    ComponentsResult,
+    SpanningForestResult,
+    connected_components,
+    spanning_forest,
+)
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG", "connected_components",
+           "spanning_forest", "ComponentsResult", "SpanningForestResult"]

@@ -12,6 +12,13 @@ from typing import Any
 import numpy as np
 
 from algorithms.bfs import bfs
+from algorithms.components import (
+    DEFAULT_METHOD,
+    METHODS,
+    connected_components,
+    explain_method,
+    spanning_forest,
+)
 from frontier.graph import Graph
 from frontier.target import Target
 
@@ -133,6 +140,40 @@ _DIRECTION = Option("direction", ("push", "pull", "auto"), "push",
                     "auto: direction-optimizing BFS")
 _BFS_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
 
+def _scipy_cc(graph: Graph) -> Any:
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    return scipy_cc(_pattern(graph), directed=True, connection="weak")
+
+
+def _cc_agrees(graph: Graph, result: Any) -> None:
+    from frontier.testing import check_components
+
+    check_components(graph, result.labels)
+    first = np.unique(result.labels)
+    if not np.array_equal(result.labels[first], first):
+        raise AssertionError("labels are not each component's smallest vertex id")
+
+
+def _cc_report(result: Any) -> list[tuple[str, str]]:
+    return [("components", f"{result.num_components:,}")]
+
+
+def _forest_agrees(graph: Graph, result: Any) -> None:
+    from frontier.testing import check_spanning_forest
+
+    check_spanning_forest(graph, result.edges)
+
+
+def _forest_report(result: Any) -> list[tuple[str, str]]:
+    return [("components", f"{result.num_components:,}"),
+            ("forest", f"{len(result.edges):,} edges")]
+
+
+def _forest_explain(graph: Graph, target: Target) -> str:
+    return explain_method(graph, target, forest=True)
+
+
 CATALOG: dict[str, Entry] = {
     "bfs": Entry("bfs", "breadth-first search: distances and a shortest-path tree", bfs,
                  _scipy_bfs, _bfs_agrees, _BFS_CHECKS, _bfs_report, _bfs_explain,
@@ -141,4 +182,14 @@ CATALOG: dict[str, Entry] = {
                     "while the frontier is small, pull while it is large",
                     _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
                     _bfs_report, _bfs_do_explain, (_FRONTIER,)),
+    "cc": Entry("cc", "weakly connected components, each vertex labelled by its component's "
+                "smallest vertex id", connected_components, _scipy_cc, _cc_agrees,
+                "labels partition the vertices like scipy's weak components; each is the "
+                "component's smallest id", _cc_report, explain_method,
+                (Option("method", METHODS, DEFAULT_METHOD, "the components method",
+                        shown="{} method"),), source=False),
+    "forest": Entry("forest", "spanning forest of the weak components (Soman et al. hooking)",
+                    spanning_forest, _scipy_cc, _forest_agrees,
+                    "|V| - #components edges, acyclic, spanning every weak component",
+                    _forest_report, _forest_explain, source=False, balanced=False),
 }

@@ -124,6 +124,10 @@ class SpanningForestResult:
 
 
 # shared steps: compression to stars, labels by smallest member --------------------------------
+def own_id(v, parent):
+    parent[v] = v
+
+
 def jump_to_root(v, parent):
     """Multi-level pointer jumping (Soman et al. §2 (2)): jump until the parent is a root."""
     while parent[parent[v]] != parent[v]:
@@ -168,7 +172,10 @@ class _Steps:
         self._last = now
 
     def identity(self) -> Any:
-        return self.tgt.to_device(np.arange(self.graph.num_vertices, dtype=np.int32))
+        """A parent array in which every vertex is its own root (filled on the device)."""
+        parent = self.tgt.empty(self.graph.num_vertices, np.int32)
+        compute(self.graph, "vertices", own_id, parent, target=self.tgt)
+        return parent
 
     def compress(self, parent: Any) -> None:
         compute(self.graph, "vertices", jump_to_root, parent, target=self.tgt)
@@ -460,8 +467,7 @@ def _afforest(steps: _Steps, balancer: Any) -> tuple[Any, int]:
                       output="sparse")
         compute(g, arcs, link_edge, comp, steps.src, steps.dst)
     else:
-        rest = filter(g, Frontier.all_vertices(g, target=tgt), outside, comp, largest,
-                      output="sparse")
+        rest = filter(g, Frontier.all_vertices(g, target=tgt), outside, comp, largest)
         advance(g, rest, link_later_edge, comp, steps.offsets, NEIGHBOR_ROUNDS,
                 balancer=balancer, output="none")
     steps.compress(comp)

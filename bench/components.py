@@ -81,8 +81,8 @@ def _smallest_member(labels: np.ndarray) -> np.ndarray:
     return smallest[labels]
 
 
-def bench_graph(name: str, graph: Graph, target: str, runs: int,
-                balancers: list[str]) -> list[Row]:
+def bench_graph(name: str, graph: Graph, target: str, runs: int, balancers: list[str],
+                methods: list[str]) -> list[Row]:
     pattern = _pattern(graph)
     count, ref = csgraph.connected_components(pattern, directed=True, connection="weak")
     expected = _smallest_member(ref)
@@ -101,7 +101,7 @@ def bench_graph(name: str, graph: Graph, target: str, runs: int,
               f"valid={valid}", flush=True)
         return r
 
-    for method in METHODS:
+    for method in [m for m in METHODS if m in methods]:
         for balancer in balancers if method in BALANCED else balancers[:1]:
             def call(method: str = method, balancer: str = balancer) -> object:
                 return connected_components(graph, method=method, balancer=balancer,
@@ -113,14 +113,15 @@ def bench_graph(name: str, graph: Graph, target: str, runs: int,
     def forest() -> object:
         return spanning_forest(graph, target=target)
 
-    result = forest()
-    try:
-        check_spanning_forest(graph, result.edges)
-        valid = True
-    except AssertionError as err:
-        print(f"  forest INVALID: {str(err)[:200]}", file=sys.stderr)
-        valid = False
-    rows.append(row("spanning_forest", "-", forest, valid, result.iterations))
+    if "spanning_forest" in methods:
+        result = forest()
+        try:
+            check_spanning_forest(graph, result.edges)
+            valid = True
+        except AssertionError as err:
+            print(f"  forest INVALID: {str(err)[:200]}", file=sys.stderr)
+            valid = False
+        rows.append(row("spanning_forest", "-", forest, valid, result.iterations))
     return rows
 
 
@@ -141,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--balancers", default="thread", help="comma-separated")
     parser.add_argument("--graphs", default=None, help="comma-separated names")
+    parser.add_argument("--methods", default=",".join((*METHODS, "spanning_forest")),
+                        help="comma-separated: methods of connected_components, spanning_forest")
     parser.add_argument("--quick", action="store_true", help="rmat16 and grid200 (smoke test)")
     args = parser.parse_args(argv)
     if args.runs < 5:
@@ -160,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         graph = builders[name]()
         print(f"[{name}] {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs", flush=True)
-        rows += bench_graph(name, graph, target, args.runs, args.balancers.split(","))
+        rows += bench_graph(name, graph, target, args.runs, args.balancers.split(","),
+                            args.methods.split(","))
         args.out.mkdir(parents=True, exist_ok=True)
         with open(args.out / "components.csv", "w", newline="") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(asdict(rows[0])))

@@ -13,7 +13,8 @@ Methods (``connected_components(G, method=...)``):
   tries again); multi-level pointer jumping then turns every tree into a star (one ``compute``:
   each vertex jumps until its parent is a root); edge hiding (``filter``) drops the edges whose
   ends now share a root, and the loop ends when no edge is left. On an undirected graph the
-  hiding also keeps one arc of each edge.
+  hiding also keeps one arc of each edge. The edge frontiers are bitmaps (|E| bits), so no
+  queue of |E| ids is allocated.
 * ``"shiloach_vishkin"`` (Dehne & Yogaratnam, §4, Algorithm 4): kernels SV1a (short-cut into a
   second parent array), SV1b (mark trees that changed), SV2 (conditional hooking onto smaller
   parents), SV3 (hooking stagnant roots), SV4 (short-cut again), SV5 (did any tree change? a
@@ -234,7 +235,7 @@ def _hooking_loop(steps: _Steps, parent: Any, hooker: Callable, *extra: Any) -> 
     compute(g, "edges", hooker, parent, steps.src, steps.dst, False, *extra, target=tgt)
     steps.compress(parent)
     edges = filter(g, Frontier.all_edges(g, target=tgt), crosses, parent, steps.src, steps.dst,
-                   both_arcs, output="sparse")
+                   both_arcs)
     steps.record(1, "hook all edges, jump, hide", g.num_edges)
     iteration = 1
     while (active := len(edges)) > 0:
@@ -463,8 +464,7 @@ def _afforest(steps: _Steps, balancer: Any) -> tuple[Any, int]:
     largest = _most_frequent_label(steps, comp)
     if g.directed:
         arcs = filter(g, Frontier.all_edges(g, target=tgt), later_arc_touching_outside, comp,
-                      steps.src, steps.dst, steps.offsets, largest, NEIGHBOR_ROUNDS,
-                      output="sparse")
+                      steps.src, steps.dst, steps.offsets, largest, NEIGHBOR_ROUNDS)
         compute(g, arcs, link_edge, comp, steps.src, steps.dst)
     else:
         rest = filter(g, Frontier.all_vertices(g, target=tgt), outside, comp, largest)
@@ -552,8 +552,8 @@ def explain_method(graph: Graph, target: str | Target | None = None, *,
                          else (hook, ()))
         parts = [("hooking over the edge list",
                   explain(compute, g, edges, hooker, ints, src, dst, False, *extra)),
-                 ("edge hiding", explain(filter, g, edges, crosses, ints, src, dst, False,
-                                         output="sparse"))] + shared
+                 ("edge hiding", explain(filter, g, edges, crosses, ints, src, dst, False)),
+                 *shared]
     elif method == "shiloach_vishkin":
         parts = [(name, explain(compute, g, where, fn, *state, target=tgt))
                  for name, where, fn, state in (
@@ -581,7 +581,7 @@ def explain_method(graph: Graph, target: str | Target | None = None, *,
                                                     output="none")),
                  ("directed graphs: arcs touching the rest",
                   explain(filter, g, edges, later_arc_touching_outside, ints, src, dst, offsets,
-                          0, NEIGHBOR_ROUNDS, output="sparse")),
+                          0, NEIGHBOR_ROUNDS)),
                  ("directed graphs: link them", explain(compute, g, edges, link_edge, ints, src,
                                                         dst))] + shared[:1]
     return "".join(f"# --- {title} ---\n{text.strip()}\n\n" for title, text in parts)

@@ -7,6 +7,12 @@ from algorithms.apsp import APSPError, APSPResult, apsp
 from algorithms.betweenness import BetweennessResult, betweenness_centrality
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
+from algorithms.components import (
+    ComponentsResult,
+    SpanningForestResult,
+    connected_components,
+    spanning_forest,
+)
 from algorithms.kcore import KCoreResult, k_core
 from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 from algorithms.pagerank import ConvergenceError, PageRankResult, pagerank
@@ -17,3 +23,5 @@ __all__ += ["pagerank", "PageRankResult", "ConvergenceError", "betweenness_centr
             "BetweennessResult", "k_core", "KCoreResult"]
 __all__ += ["sssp", "SSSPResult", "IterationStats"]
 __all__ += ["list_ranking", "ListRankingResult", "ListError", "apsp", "APSPResult", "APSPError"]
+__all__ += ["connected_components", "spanning_forest", "ComponentsResult",
+            "SpanningForestResult"]

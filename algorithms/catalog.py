@@ -14,6 +14,9 @@ import numpy as np
 from algorithms import catalog_measures as measures
 from algorithms.apsp import APSP_METHODS, apsp
 from algorithms.bfs import ORDERS, bfs
+from algorithms.components import DEFAULT_METHOD as CC_DEFAULT_METHOD
+from algorithms.components import METHODS as CC_METHODS
+from algorithms.components import connected_components, explain_method, spanning_forest
 from algorithms.list_ranking import LIST_RANKING_METHODS, list_ranking
 from algorithms.sssp import AUTO, DEFAULT_METHOD, METHODS, choose_method, sssp
 from frontier.graph import Graph
@@ -295,6 +298,39 @@ def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
 _METHOD = Option("method", (AUTO, *METHODS), DEFAULT_METHOD,
                  "the SSSP method (docs/algorithms.md compares them); auto: near_far on "
                  "spread weights, else bellman_ford", shown="method {}")
+def _scipy_cc(graph: Graph) -> Any:
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    return scipy_cc(_pattern(graph), directed=True, connection="weak")
+
+
+def _cc_agrees(graph: Graph, result: Any) -> None:
+    from frontier.testing import check_components
+
+    check_components(graph, result.labels)
+    first = np.unique(result.labels)
+    if not np.array_equal(result.labels[first], first):
+        raise AssertionError("labels are not each component's smallest vertex id")
+
+
+def _cc_report(result: Any) -> list[tuple[str, str]]:
+    return [("components", f"{result.num_components:,}")]
+
+
+def _forest_agrees(graph: Graph, result: Any) -> None:
+    from frontier.testing import check_spanning_forest
+
+    check_spanning_forest(graph, result.edges)
+
+
+def _forest_report(result: Any) -> list[tuple[str, str]]:
+    return [("components", f"{result.num_components:,}"),
+            ("forest", f"{len(result.edges):,} edges")]
+
+
+def _forest_explain(graph: Graph, target: Target) -> str:
+    return explain_method(graph, target, forest=True)
+
 
 CATALOG: dict[str, Entry] = {
     "bfs": Entry("bfs", "breadth-first search: distances and a shortest-path tree", bfs,
@@ -332,4 +368,14 @@ CATALOG: dict[str, Entry] = {
                   _apsp, _apsp_reference, _apsp_agrees,
                   "distances equal scipy.sparse.csgraph.floyd_warshall", _apsp_report,
                   _apsp_explain, (_APSP_METHOD,), source=False, balanced=False, suite=False),
+    "cc": Entry("cc", "weakly connected components, each vertex labelled by its component's "
+                "smallest vertex id", connected_components, _scipy_cc, _cc_agrees,
+                "labels partition the vertices like scipy's weak components; each is the "
+                "component's smallest id", _cc_report, explain_method,
+                (Option("method", CC_METHODS, CC_DEFAULT_METHOD, "the components method",
+                        shown="{} method"),), source=False),
+    "forest": Entry("forest", "spanning forest of the weak components (Soman et al. hooking)",
+                    spanning_forest, _scipy_cc, _forest_agrees,
+                    "|V| - #components edges, acyclic, spanning every weak component",
+                    _forest_report, _forest_explain, source=False, balanced=False),
 }

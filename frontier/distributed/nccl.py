@@ -38,12 +38,13 @@ def _nccl() -> Any:
     return nccl
 
 
-def unique_id() -> tuple:
-    """A fresh NCCL unique id (run on rank 0's worker through ``Client.run``)."""
-    return tuple(_nccl().get_unique_id())
+def unique_id() -> bytes | tuple:
+    """A fresh NCCL unique id (run on rank 0's worker through ``Client.run``), in the form the
+    installed CuPy makes and takes back (bytes since CuPy 14, a tuple of ints before)."""
+    return _nccl().get_unique_id()
 
 
-def communicator(uid: tuple, rank: int, size: int) -> Any:
+def communicator(uid: bytes | tuple, rank: int, size: int) -> Any:
     """This worker's NCCL communicator of ``uid`` (joined on first use: every rank must join
     at the same time, which the SPMD tasks of a run do)."""
     key = (tuple(uid), rank)

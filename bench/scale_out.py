@@ -103,15 +103,22 @@ def main(argv: list[str] | None = None) -> int:
     client = start_cluster(max(parts), gpus=gpus)
     pool = worker_addresses(client)
     rows: list[Row] = []
+    args.out.mkdir(parents=True, exist_ok=True)
     for scale in (int(s) for s in args.scales.split(",")):
         rows += _measure_scale(scale, wanted, parts, client, pool, target, transport, args.runs)
-    args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "scale_out.csv", "w", newline="") as f:
+        _write(args.out, rows)  # after every scale: a run cut short keeps what it measured
+    print(_markdown(rows))
+    return 0 if all(r.agrees for r in rows) else 1
+
+
+def _write(out: Path, rows: list[Row]) -> None:
+    if not rows:
+        return
+    with open(out / "scale_out.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(asdict(rows[0])))
         writer.writeheader()
         writer.writerows(asdict(r) for r in rows)
-    print(_markdown(rows))
-    return 0 if all(r.agrees for r in rows) else 1
+    (out / "scale_out.md").write_text(_markdown(rows) + "\n")
 
 
 def _measure_scale(scale: int, wanted: list[str], parts: list[int], client: Any,

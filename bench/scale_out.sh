@@ -41,7 +41,7 @@ if [ "${SCALE_OUT_TESTS:-1}" != 0 ]; then
 fi
 python3 -m bench.scale_out --workers gpu --parts 1,2 --scales "$scales" --out "$out" \
   --algorithms "${ALGORITHMS:-bfs,bfs_do,cc}" \
-  2> >(grep -v 'distributed\.\|^ \|UserWarning\|Perhaps\|Hosting' >&2) | tee "$out/scale_out.md"
+  2> >(grep -v 'distributed\.\|^ \|UserWarning\|Perhaps\|Hosting' >&2) | tee "$out/scale_out.log"
 bench=${PIPESTATUS[0]}
 echo "pytest exit $tests, bench exit $bench"
 exit $(( tests != 0 || bench != 0 ))

@@ -36,9 +36,11 @@ import numpy as np
 from algorithms.betweenness import betweenness_centrality as _betweenness
 from algorithms.bfs import bfs
 from algorithms.catalog_measures import distinct
+from algorithms.components import connected_components as _components
 from algorithms.kcore import k_core
 from algorithms.pagerank import ConvergenceError
 from algorithms.pagerank import pagerank as _pagerank
+from algorithms.sssp import sssp
 from frontier.graph import Graph
 
 __all__ = ["BackendInterface", "FrontierGraph", "get_info", "FUNCTIONS"]
@@ -50,6 +52,10 @@ FUNCTIONS = {
     "pagerank": "Power iteration with NetworkX's stopping rule, pull (one thread per vertex).",
     "betweenness_centrality": "Brandes' algorithm, level-synchronous; unweighted only.",
     "core_number": "Peeling with atomics; directed graphs use in + out degree as NetworkX.",
+    "connected_components": "Afforest (Sutton et al.) on the undirected graph; each component "
+                            "a set of nodes, as NetworkX yields them.",
+    "single_source_dijkstra_path_length": "algorithms.sssp (method auto); a callable weight "
+                                          "is not supported.",
 }
 
 
@@ -128,6 +134,7 @@ _UNSUPPORTED = (
     ("bfs_edges", "sort_neighbors", 4, lambda value: value is not None),
     ("betweenness_centrality", "weight", 3, lambda value: value is not None),
     ("pagerank", "weight", 6, callable),
+    ("single_source_dijkstra_path_length", "weight", 3, callable),
 )
 
 
@@ -220,6 +227,39 @@ class BackendInterface:
         graph = _arcs_undirected(G.graph) if G.directed else G.graph
         cores = k_core(graph, target=_target()).core_numbers
         return {node: int(c) for node, c in zip(G.nodes, cores.tolist(), strict=True)}
+
+    @staticmethod
+    def connected_components(G: FrontierGraph) -> Iterator[set]:
+        if G.directed:
+            raise nx.NetworkXNotImplemented("not implemented for directed type")
+        labels = _components(G.graph, target=_target()).labels
+        return _groups(G.nodes, labels)
+
+    @staticmethod
+    def single_source_dijkstra_path_length(G: FrontierGraph, source: Any,
+                                           cutoff: float | None = None,
+                                           weight: str | None = "weight") -> dict:
+        if callable(weight):
+            raise NotImplementedError("a callable weight is not supported by the frontier "
+                                      "backend")
+        result = sssp(G.graph, G.vertex(source), target=_target())
+        distances = result.distances
+        reached = np.flatnonzero(np.isfinite(distances))
+        if cutoff is not None:
+            reached = reached[distances[reached] <= cutoff]
+        order = reached[np.argsort(distances[reached], kind="stable")]
+        weights = G.graph.weights
+        exact = weights is None or weights.size == 0 or np.issubdtype(weights.dtype, np.integer)
+        values = distances[order].astype(np.int64) if exact else distances[order]
+        return {G.nodes[v]: d for v, d in zip(order.tolist(), values.tolist(), strict=True)}
+
+
+def _groups(nodes: list, labels: np.ndarray) -> Iterator[set]:
+    """The nodes of each label, one set per component, in order of each one's first node."""
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    for members in np.split(order, bounds) if order.size else []:
+        yield {nodes[i] for i in members.tolist()}
 
 
 def _bfs_edges(G: FrontierGraph, source: Any, reverse: bool, depth_limit: int | None

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.scale_out import scales_out
-from frontier import Frontier, Graph, atomic_cas, atomic_min
+from frontier import Frontier, Graph, atomic_cas, atomic_min, device_function
 from frontier.target import Target, resolve_target
 from operators import (
     LoadBalancer,
@@ -374,47 +374,12 @@ def _label_propagation(steps: _Steps, balancer: Any) -> tuple[Any, int]:
 
 
 # Afforest (Sutton et al.): neighbour sampling, skip the largest component ---------------------
-def link_neighbor(v, comp, offsets, col_indices, r):
-    """Link ``v`` with its ``r``-th neighbour (GAP's Link: hook the larger root onto the
-    smaller with a compare-and-swap, retrying from the new roots when another link won)."""
-    k = offsets[v] + r
-    if k < offsets[v + 1]:
-        p1 = comp[v]
-        p2 = comp[col_indices[k]]
-        while p1 != p2:
-            high = max(p1, p2)
-            low = min(p1, p2)
-            p_high = comp[high]
-            if p_high == low:
-                break
-            if p_high == high and atomic_cas(comp, high, high, low) == high:
-                break
-            p1 = comp[comp[high]]
-            p2 = comp[low]
-
-
-def link_later_edge(src, dst, eid, weight, comp, offsets, rounds):
-    """Afforest's final phase, per edge of a vertex outside the largest component: link it
-    unless the neighbour rounds already did."""
-    if eid - offsets[src] >= rounds:
-        p1 = comp[src]
-        p2 = comp[dst]
-        while p1 != p2:
-            high = max(p1, p2)
-            low = min(p1, p2)
-            p_high = comp[high]
-            if p_high == low:
-                break
-            if p_high == high and atomic_cas(comp, high, high, low) == high:
-                break
-            p1 = comp[comp[high]]
-            p2 = comp[low]
-    return False
-
-
-def link_edge(e, comp, src, dst):
-    p1 = comp[src[e]]
-    p2 = comp[dst[e]]
+@device_function
+def link(comp, u, v):
+    """GAP's Link of the trees of ``u`` and ``v``: hook the larger root onto the smaller with a
+    compare-and-swap, retrying from the new roots when another link won."""
+    p1 = comp[u]
+    p2 = comp[v]
     while p1 != p2:
         high = max(p1, p2)
         low = min(p1, p2)
@@ -425,6 +390,25 @@ def link_edge(e, comp, src, dst):
             break
         p1 = comp[comp[high]]
         p2 = comp[low]
+
+
+def link_neighbor(v, comp, offsets, col_indices, r):
+    """Afforest's neighbour round ``r``: link ``v`` with its ``r``-th neighbour."""
+    k = offsets[v] + r
+    if k < offsets[v + 1]:
+        link(comp, v, col_indices[k])
+
+
+def link_later_edge(src, dst, eid, weight, comp, offsets, rounds):
+    """Afforest's final phase, per edge of a vertex outside the largest component: link it
+    unless the neighbour rounds already did."""
+    if eid - offsets[src] >= rounds:
+        link(comp, src, dst)
+    return False
+
+
+def link_edge(e, comp, src, dst):
+    link(comp, src[e], dst[e])
 
 
 def outside(v, comp, largest):

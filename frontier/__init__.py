@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from frontier import generators
 from frontier.atomics import atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_or
+from frontier.devicefn import device_function
 from frontier.frontier import (
     Frontier,
     FrontierError,
@@ -32,6 +33,7 @@ __all__ = [
     "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
     "out_degree", "in_degree", "graph_vertices", "graph_edges", "available_balancers",
+    "device_function",
 ]
 
 __version__ = "0.1.0"

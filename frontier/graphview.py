@@ -15,12 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from numba.core.extending import overload as cpu_overload
-
-try:
-    from numba.cuda.extending import overload as cuda_overload
-except ImportError:  # simulator-only installs without the CUDA typing layer
-    cuda_overload = None
+from frontier.devicefn import device_function
 
 __all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "GRAPH_VIEW_FIELDS"]
 
@@ -48,22 +43,7 @@ def graph_edges(graph: Any) -> Any:
     return graph[1]
 
 
-def _per_vertex(fn: Any) -> Any:
-    def typer(graph: Any, v: Any) -> Any:
-        return fn
-    return typer
-
-
-def _per_graph(fn: Any) -> Any:
-    def typer(graph: Any) -> Any:
-        return fn
-    return typer
-
-
 # Compiled functors call these through Numba's overloads: each function's own Python body is its
 # implementation on the CPU and on CUDA (the simulator calls it as Python).
-for _fn, _typer in ((out_degree, _per_vertex), (in_degree, _per_vertex),
-                    (graph_vertices, _per_graph), (graph_edges, _per_graph)):
-    cpu_overload(_fn, target="cpu")(_typer(_fn))
-    if cuda_overload is not None:
-        cuda_overload(_fn, target="cuda")(_typer(_fn))
+for _fn in (out_degree, in_degree, graph_vertices, graph_edges):
+    device_function(_fn)

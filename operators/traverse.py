@@ -87,28 +87,31 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     kind = frontier.kind
     functors = edge_functors(op, condition, num_state)
     spec = edge_spec("traverse", graph, frontier, kind, num_state, functors, cull=cull)
-    # Stop on an overflowed input (a queue longer than its buffer): every thread tests the same
-    # length, which no thread changes during the step, so all of them leave the loop together.
-    overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
-    step = (f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}:\n"
-            "    break\n"
-            "out_slot = (in_slot + 1) % 3\n"
-            "clear_slot = (in_slot + 2) % 3\n"
-            + _slot_select("in_ids", "ids", "in_slot") + _slot_select("out_ids", "ids", "out_slot")
-            + _slot_select("in_words", "words", "in_slot")
-            + _slot_select("out_words", "words", "out_slot")
-            + _slot_select("clear_words", "words", "clear_slot")
-            + f"clear_num_words = {'num_words' if kind == DENSE else '0'}\n"
-            + ("cull_stamp = cull_base + step\n" if cull != NO_CULL else "")
-            + clear_next_slot() + balancer.advance_body(spec)
-            + frontier.target.grid_barrier + "\n"
-            "in_slot = out_slot\n"
-            "step += 1\n")
-    body = ("in_slot = start_slot\n"
-            "step = 0\n"
-            "while step < max_steps:\n" + indent(step)
-            + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
-    return build(frontier.target, balancer, spec, functors, lambda: body,
+
+    def body() -> str:  # built only when the kernel is not cached yet
+        # Stop on an overflowed input (a queue longer than its buffer): every thread tests the
+        # same length, which no thread changes during the step, so all leave the loop together.
+        overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
+        step = (f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}:\n"
+                "    break\n"
+                "out_slot = (in_slot + 1) % 3\n"
+                "clear_slot = (in_slot + 2) % 3\n"
+                + _slot_select("in_ids", "ids", "in_slot")
+                + _slot_select("out_ids", "ids", "out_slot")
+                + _slot_select("in_words", "words", "in_slot")
+                + _slot_select("out_words", "words", "out_slot")
+                + _slot_select("clear_words", "words", "clear_slot")
+                + f"clear_num_words = {'num_words' if kind == DENSE else '0'}\n"
+                + ("cull_stamp = cull_base + step\n" if cull != NO_CULL else "")
+                + clear_next_slot() + balancer.advance_body(spec)
+                + frontier.target.grid_barrier + "\n"
+                "in_slot = out_slot\n"
+                "step += 1\n")
+        return ("in_slot = start_slot\n"
+                "step = 0\n"
+                "while step < max_steps:\n" + indent(step)
+                + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
+    return build(frontier.target, balancer, spec, functors, body,
                  balancer.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ()))
 
 

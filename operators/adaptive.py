@@ -12,7 +12,10 @@ their §VII.B).
   - a step whose degree sum reaches ``hub_edges`` (enough edges for every thread of the GPU),
     or whose frontier's mean degree reaches ``hub_degree`` (hubs: the star's centre, rmat's
     first level, which a block-wide gather would leave to one block), splits its edges evenly
-    over every thread: ``two_phase`` (Busato & Bombieri, §5.3.4), a host-loop step;
+    over every thread: ``two_phase`` (Busato & Bombieri, §5.3.4). With ``hub_edges`` or more
+    it is a host-loop step (a launch over the whole GPU; the launches are small against the
+    step), with fewer a fused one (its degree prefix sum inside the persistent kernel) until
+    the degree sum would reach ``hub_edges``;
   - otherwise a mean frontier degree of at least ``t1`` (Li & Becchi's T1 = 32, a warp) gets
     ``dynamic_warp``, whose virtual-warp width follows |F| and whose blocks gather hubs
     (Busato & Bombieri, §5.2.1, BFS-4K);
@@ -241,8 +244,11 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
     if not spreads:
         return Decision(ThreadMapped.name, representation, PUSH, FUSED, limit_t3)
     mean = degree_sum / max(size, 1)
-    if degree_sum >= thresholds.hub_edges or mean >= thresholds.hub_degree:
+    if degree_sum >= thresholds.hub_edges:
         return Decision("two_phase", representation, PUSH, HOST)
+    if mean >= thresholds.hub_degree:
+        until = int(thresholds.hub_edges / mean)
+        return Decision("two_phase", representation, PUSH, FUSED, _least(until, limit_t3))
     if mean >= thresholds.t1:
         until = int(thresholds.hub_edges / mean)
         return Decision("dynamic_warp", representation, PUSH, FUSED, _least(until, limit_t3))

@@ -122,6 +122,7 @@ class GeneratedKernel:
     threads_per_block: int
     params: tuple[str, ...]
     functors: tuple[Functor, ...]
+    spec: KernelSpec
 
     def launch(self, target: Target, blocks: int, args: tuple, cooperative: bool = False
                ) -> None:
@@ -199,7 +200,7 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
         }
         kernel = GeneratedKernel(name, text, target.compile_source(name, text, namespace),
                                  balancer.threads_per_block(target), params,
-                                 tuple(resolved.values()))
+                                 tuple(resolved.values()), spec)
         _KERNELS[key] = kernel
     return kernel
 

@@ -11,8 +11,9 @@ text compiles to one sequential loop.
 
 Which steps run where:
 
-* ``direction="push"``: all steps fused (one launch), unless the balancer launches helper
-  kernels per step (``fusable = False``) or ``fused=False``: then a host loop of advances;
+* ``direction="push"``: all steps fused (one launch; a balancer's helper kernels, two_phase's
+  degree prefix sum, run inside it between grid barriers), unless the balancer cannot fuse
+  (``fusable = False``) or ``fused=False``: then a host loop of advances;
 * ``direction="pull"``: a host loop of pull advances (each pull step is one launch and one
   read of the frontier's length);
 * ``direction="auto"`` (or a :class:`Direction`): the fused push runs until the frontier
@@ -89,6 +90,10 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     spec = edge_spec("traverse", graph, frontier, kind, num_state, functors, cull=cull)
 
     def body() -> str:  # built only when the kernel is not cached yet
+        barrier = frontier.target.grid_barrier + "\n"
+        # a balancer's helper kernels (two_phase's degree prefix sum) run in the step, each
+        # over the persistent grid and followed by a grid barrier
+        phases = "".join(text + barrier for _, text in balancer.phases(spec))
         # Stop on an overflowed input (a queue longer than its buffer): every thread tests the
         # same length, which no thread changes during the step, so all leave the loop together.
         overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
@@ -103,9 +108,9 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
                 + _slot_select("clear_words", "words", "clear_slot")
                 + f"clear_num_words = {'num_words' if kind == DENSE else '0'}\n"
                 + ("cull_stamp = cull_base + step\n" if cull != NO_CULL else "")
-                + clear_next_slot() + balancer.advance_body(spec)
-                + frontier.target.grid_barrier + "\n"
-                "in_slot = out_slot\n"
+                + clear_next_slot() + phases + balancer.advance_body(spec)
+                + barrier
+                + "in_slot = out_slot\n"
                 "step += 1\n")
         return ("in_slot = start_slot\n"
                 "step = 0\n"
@@ -128,7 +133,8 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
           **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
           **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
           "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
-          "stop_above": stop_above, **cull_buffers(pool, cull)}
+          "stop_above": stop_above, **cull_buffers(pool, cull),
+          **balancer.buffers(kernel.spec, frontier)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)

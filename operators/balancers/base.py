@@ -22,8 +22,8 @@ class LoadBalancer(ABC):
     #: The name users pass as ``balancer=...``.
     name: str = ""
 
-    #: True when the advance body needs no helper kernels between steps, so that
-    #: :func:`operators.traverse` can run many steps inside one persistent kernel.
+    #: True when :func:`operators.traverse` can run many steps of this balancer inside one
+    #: persistent kernel (its helper kernels' bodies, if any, run there between grid barriers).
     fusable: bool = True
 
     #: True for ``"auto"``, which operators resolve to a static balancer per step
@@ -68,7 +68,8 @@ class LoadBalancer(ABC):
 
     def phases(self, spec: KernelSpec) -> tuple[tuple[str, str], ...]:
         """Helper kernels (name, body) that run before the advance kernel in every step, in
-        launch order; a balancer that has some is not ``fusable``."""
+        launch order; in a fused traversal their bodies run inside the persistent kernel, over
+        its grid, so a body must work for any grid size."""
         return ()
 
     def phase_blocks(self, target: Target, frontier: Any) -> int:

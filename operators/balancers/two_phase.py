@@ -18,8 +18,11 @@ advance then balances *work*, not vertices:
 
 All threads, warps and blocks get the same amount of work whatever the degree distribution; the
 cost is the two searches and the scattered edge reads each thread makes on its own (what
-``"multi_phase"`` fixes). The helper kernels make it not ``fusable``: in a traversal every step
-is its own launch.
+``"multi_phase"`` fixes).
+
+In a fused traversal (:func:`operators.traverse`) the helper kernels' bodies run inside the
+persistent kernel, each over the persistent grid and followed by a grid barrier (two barriers
+more per step, ~2 µs each on an H100, instead of two launches and a host read per step).
 """
 
 from __future__ import annotations
@@ -153,7 +156,6 @@ class TwoPhase(SizedBalancer):
 
     name = "two_phase"
     parameter = "items_per_thread"
-    fusable = False
 
     def __init__(self, items_per_thread: int = 8, threads: int = 256) -> None:
         if items_per_thread < 1:
@@ -192,13 +194,13 @@ class TwoPhase(SizedBalancer):
         return grid_blocks(target, self.threads, max(frontier.pool.capacity, frontier.universe))
 
     def buffers(self, spec: KernelSpec, frontier: Frontier) -> dict[str, Any]:
-        """``offsets`` (|F| + 1 entries) and the per-block sums, in the pool's scratch."""
-        pool = frontier.pool
+        """``offsets`` (|F| + 1 entries) and the per-block sums, in the pool's scratch: one per
+        block of the helper kernels' grid or of the largest persistent grid, whichever is more."""
+        pool, target = frontier.pool, frontier.target
         most = max(pool.capacity, frontier.universe)
+        blocks = max(self.phase_blocks(target, frontier), target.resident_blocks(self.threads))
         return {"offsets": pool.scratch("two_phase_offsets", most + 1, np.int64),
-                "block_sums": pool.scratch("two_phase_block_sums",
-                                           self.phase_blocks(frontier.target, frontier),
-                                           np.int64)}
+                "block_sums": pool.scratch("two_phase_block_sums", blocks, np.int64)}
 
     def _chunk_loop(self, spec: KernelSpec, expansion: str) -> str:
         """The grid-stride loop over chunks: partition by merge-path search in global memory,

@@ -47,7 +47,7 @@ from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, advance, filter  # noqa: A004
 from operators.distributed import run_partitions
-from operators.exchange import any_left, exchange, gather, refresh
+from operators.exchange import any_left, exchange, gather, moved, refresh
 
 __all__ = ["bfs", "sssp", "connected_components", "sssp_arrays", "components_arrays",
            "RankResult"]
@@ -210,7 +210,9 @@ def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str 
     start = starts[(starts >= lo) & (starts < hi)]
     for v in start.tolist():
         tgt.write_scalar(distances, v, 0)
-    f = Frontier.from_vertices(g, start, kind=kind, target=tgt)
+    # each vertex is claimed once (compare-and-swap), so |V| ids hold any level; the pool is
+    # kept with the piece's graph and reused by later runs
+    f = Frontier.from_vertices(g, start, kind=kind, target=tgt, capacity=n, shared=True)
     plan = Direction(direction, alpha, beta)  # every rank sees the same sizes: same choices
     steps = _Steps("bfs", comm)
     while size := steps.left(f):
@@ -221,7 +223,7 @@ def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str 
             steps.doing("pull")
             out = advance(piece.in_graph, everyone, claim_from, distances, predecessors,
                           level + 1, condition=unclaimed, direction="pull")
-            f = Frontier.from_vertices(g, out.to_numpy(), kind=kind, target=tgt)
+            f = moved(out, g, kind)
         else:
             f = _push_step(piece, comm, steps, g, f, visit, (distances, predecessors),
                            predecessors, inbox, claim,
@@ -397,7 +399,7 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
     n, lo, hi = g.num_vertices, piece.lo, piece.hi
     labels = tgt.to_device(np.arange(n, dtype=np.int32))
     inbox = tgt.full(n, n, np.int32)
-    f = Frontier.from_vertices(g, np.arange(lo, hi), target=tgt)
+    f = Frontier.from_vertices(g, np.arange(lo, hi), target=tgt, shared=True)
     steps = _Steps("connected components", comm)
     _propagate(piece, comm, steps, f, lower_label, (labels,), labels, inbox, improve,
                lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)

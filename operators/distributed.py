@@ -132,7 +132,7 @@ def run_partitions(graph: DistributedGraph, fn: Callable, *args: Any, what: str,
         if all(f.done() for f in futures):
             return client.gather(futures)
         time.sleep(pause)  # Future.result(timeout=) cancels Dask's own wait when it expires
-        pause = min(2 * pause, 0.008)
+        pause = min(2 * pause, 0.002)
 
 
 def _died(graph: DistributedGraph, run: str, futures: list[Any], worker: str,

@@ -27,13 +27,14 @@ from typing import Any
 
 import numpy as np
 
+from frontier import kernels
 from frontier.distributed.comm import Communicator
 from frontier.distributed.partition import Piece
-from frontier.frontier import DENSE, SPARSE, Frontier
+from frontier.frontier import DENSE, SPARSE, Frontier, FrontierPool
 from frontier.graph import Graph
 from operators.common import OperatorError, check_frontier
 
-__all__ = ["exchange", "refresh", "gather", "any_left"]
+__all__ = ["exchange", "refresh", "gather", "any_left", "moved"]
 
 
 def _host(array: Any) -> np.ndarray:
@@ -111,11 +112,36 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     columns = [xp.concatenate([b[i] for b in got]) for i in range(len(values) + 1)]
     received = columns[0].astype(np.int32)
     order = _smallest_first(received, columns[1], xp)
+    mine = received[order]
     for column, box in zip(columns[1:], inbox, strict=True):
-        _view(xp, box)[received[order]] = column[order]
-    return Frontier.from_vertices(frontier.graph, _host(received[order]),
-                                  kind=frontier.kind, target=frontier.target,
-                                  capacity=max(int(order.size), 1))
+        _view(xp, box)[mine] = column[order]
+    return _from_device_ids(frontier.graph, frontier.target, mine, frontier.kind, xp)
+
+
+def _from_device_ids(graph: Graph, target: Any, ids: Any, kind: str, xp: Any) -> Frontier:
+    """A frontier of ``ids`` (int32, an array of ``xp`` on the target) in a new pool of their
+    size, copied on the device (no host round trip), of ``kind``."""
+    pool = FrontierPool(graph, target, max(int(ids.size), 1))
+    if ids.size:
+        _view(xp, pool.ids(0))[: ids.size] = ids
+    target.write_scalar(pool.lengths, 0, int(ids.size))
+    received = Frontier(pool, 0, SPARSE, pool.claim(0, SPARSE))
+    return received if kind == SPARSE else received.to_dense()
+
+
+def moved(frontier: Frontier, graph: Graph, kind: str | None = None) -> Frontier:
+    """``frontier``'s elements as a frontier of ``graph``, another graph over the same vertices
+    (a partition's in-arc graph and its out-arc graph), of ``kind`` (default: the frontier's),
+    copied on the device into a new pool of |V| ids: enough for a traversal that takes each
+    vertex once. ``frontier`` stays valid."""
+    check_frontier(frontier.graph, frontier)
+    if graph.num_vertices != frontier.graph.num_vertices:
+        raise OperatorError(f"a frontier over {frontier.graph.num_vertices} vertices moved to a "
+                            f"graph of {graph.num_vertices}")
+    pool = FrontierPool(graph, frontier.target, graph.num_vertices, frontier.domain)
+    kind = frontier.kind if kind is None else kind
+    slot, token = kernels.gather(pool, None, frontier, kind)
+    return Frontier(pool, slot, kind, token)
 
 
 def refresh(piece: Piece, comm: Communicator, values: Any) -> None:
@@ -144,12 +170,14 @@ def gather(comm: Communicator, frontier: Frontier, graph: Graph) -> Frontier:
     xp = comm.xp
     dense = frontier if frontier.kind == DENSE else frontier.to_dense()
     parts = comm.allgather(_view(xp, dense.device_words()))
-    words = parts[0].copy()
-    for part in parts[1:]:
+    pool = FrontierPool(graph, frontier.target, graph.num_vertices)
+    words = _view(xp, pool.words(0))
+    for part in parts:
         words |= part
-    bits = np.unpackbits(_host(words).view(np.uint8), bitorder="little")[:graph.num_vertices]
-    return Frontier.from_vertices(graph, np.flatnonzero(bits), kind=DENSE,
-                                  target=frontier.target)
+    # bits past |V| are clear in every rank's bitmap, so the count is the frontier's length
+    count = int(np.unpackbits(_host(words).view(np.uint8)).sum(dtype=np.int64))
+    frontier.target.write_scalar(pool.lengths, 0, count)
+    return Frontier(pool, 0, DENSE, pool.claim(0, DENSE))
 
 
 def any_left(comm: Communicator, frontier: Frontier) -> int:

@@ -80,18 +80,19 @@ class NcclComm(Communicator):
                             f"{sorted(str(t) for t in types)}")
         return found
 
-    def _sendrecv(self, sends: list[Any], recvs: list[Any]) -> None:
-        """One NCCL group: ``sends[r]`` to rank r, ``recvs[r]`` from rank r (self skipped)."""
+    def _sendrecv(self, sends: list[list[Any]], recvs: list[list[Any]]) -> None:
+        """One NCCL group: the arrays ``sends[r]`` to rank r, ``recvs[r]`` from rank r, in
+        order (self skipped)."""
         stream = self._stream()
         self._nccl.groupStart()
         for r in range(self.size):
             if r == self.rank:
                 continue
-            s, d = sends[r], recvs[r]
-            if s.size:
-                self._comm.send(s.data.ptr, s.size, self._type(s.dtype), r, stream)
-            if d.size:
-                self._comm.recv(d.data.ptr, d.size, self._type(d.dtype), r, stream)
+            for s, d in zip(sends[r], recvs[r], strict=True):
+                if s.size:
+                    self._comm.send(s.data.ptr, s.size, self._type(s.dtype), r, stream)
+                if d.size:
+                    self._comm.recv(d.data.ptr, d.size, self._type(d.dtype), r, stream)
         self._nccl.groupEnd()
 
     def alltoallv(self, buckets: list[Bucket]) -> list[Bucket]:
@@ -100,18 +101,19 @@ class NcclComm(Communicator):
             raise ValueError(f"{len(buckets)} buckets for {self.size} ranks")
         buckets = [tuple(xp.ascontiguousarray(xp.asarray(a)) for a in b) for b in buckets]
         mine = buckets[self.rank]
-        counts = [xp.full(1, b[0].size if b else 0, dtype=xp.int64) for b in buckets]
-        theirs = [xp.zeros(1, dtype=xp.int64) for _ in buckets]
-        self._sendrecv(counts, theirs)
-        incoming = [int(c.get()[0]) for c in theirs]
+        # the lengths first (one upload, one group, one read), then every array of every
+        # bucket in one group
+        counts = xp.asarray(np.array([b[0].size if b else 0 for b in buckets], np.int64))
+        theirs = xp.zeros(self.size, dtype=xp.int64)
+        self._sendrecv([[counts[r:r + 1]] for r in range(self.size)],
+                       [[theirs[r:r + 1]] for r in range(self.size)])
+        incoming = theirs.get().tolist()
         out: list[Bucket] = [mine if r == self.rank else
                              tuple(xp.empty(incoming[r], dtype=a.dtype) for a in mine)
                              for r in range(self.size)]
-        for i in range(len(mine)):
-            sends = [b[i] for b in buckets]
-            recvs = [out[r][i] for r in range(self.size)]
-            self._sendrecv(sends, recvs)
-            self.sent_bytes += sum(int(s.nbytes) for r, s in enumerate(sends) if r != self.rank)
+        self._sendrecv([list(b) for b in buckets], [list(b) for b in out])
+        self.sent_bytes += sum(int(a.nbytes) for r, b in enumerate(buckets) if r != self.rank
+                               for a in b)
         xp.cuda.get_current_stream().synchronize()
         return out
 

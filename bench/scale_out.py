@@ -1,23 +1,35 @@
 """Scale-out benchmark: BFS (push, and direction-optimizing ``bfs_do``) and connected
 components on R-MAT graphs, one device against P Dask workers (one per GPU with NCCL, or cpu
 workers over Dask's transport), the median wall time of the whole call over several runs after
-a warm-up, and the bytes the workers exchanged per step.
+a warm-up, the workers' own time, and the bytes the workers exchanged per step.
 
-    python -m bench.scale_out --workers gpu --parts 1,2 --scales 22,24,26 --out results/
+    python -m bench.scale_out --workers gpu --parts 1,2 --scales 24,22,26 --budget 420 --out OUT
     python -m bench.scale_out --workers cpu --parts 1,2,4 --scales 14,16 --out results/
 
 Rows: ``single`` is the algorithm on one device in this process (no Dask); ``P=k`` runs over k
-workers. Every distributed result is checked against the single-device one. Prints a Markdown
-table and writes ``scale_out.csv`` to ``--out``. Every worker starts with NCCL_NVLS_ENABLE=0.
+workers. Every distributed result is checked against the single-device one. Rows come in the
+order of ``--scales`` (most valuable first), and for each scale by algorithm (``single``, then
+each ``P``): ``scale_out.csv`` and ``scale_out.md`` in ``--out`` are rewritten after every row,
+so a run cut short keeps what it measured. ``--budget`` seconds bounds the whole run: a scale
+whose estimated time (generation, partitions, runs) does not fit in what is left is skipped,
+and said so.
+
+Where the time goes is printed to stderr (and ``phases.log``) as it happens, with the seconds
+since the start: cluster start, the warm-up that compiles the kernels in every process (on a
+small graph, in the client and on all workers at once, so that no measured scale pays it),
+each graph's generation, each partition (cut on the client and scattered to the workers), each
+row's first (untimed) call and its timed runs. Every worker starts with NCCL_NVLS_ENABLE=0.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import os
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -35,6 +47,14 @@ from frontier import generators  # noqa: E402
 from frontier.distributed import DistributedGraph, partition, start_cluster  # noqa: E402
 from frontier.distributed.cluster import worker_addresses  # noqa: E402
 
+#: The graph of the warm-up that compiles every kernel before the first measured scale.
+WARM_UP_SCALE = 12
+#: Seconds per generated edge of ``generators.rmat`` on the client (rmat22: 67M edges in
+#: 11.8 s on the H200 host), until a generation in this run measures it.
+EDGE_SECONDS = 1.8e-7
+#: A scale takes about this many times its generation (partitions, copies, runs).
+SCALE_OVER_GENERATION = 2.0
+
 
 @dataclass
 class Row:
@@ -48,22 +68,40 @@ class Row:
     runs: int
     median_s: float
     min_s: float
+    ranks_median_s: float | None
+    first_s: float
     steps: int | None
     edges_per_s: float
     exchanged_bytes: int
     bytes_per_step: str
     speedup_vs_p1: float | None
+    ranks_speedup_vs_p1: float | None
+    speedup_vs_single: float | None
     agrees: bool
 
 
-def _timed(call: Callable[[], Any], runs: int) -> tuple[list[float], Any]:
-    call()  # warm-up: compiles the kernels on every worker
-    times, result = [], None
-    for _ in range(runs):
-        start = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - start)
-    return times, result
+class Clock:
+    """Seconds since the start, printed with each phase to stderr and ``phases.log``."""
+
+    def __init__(self, out: Path, budget: float | None) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if budget is None else self.start + budget
+        self.path = out / "phases.log"
+        self.path.write_text("")
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return time.perf_counter() - self.start
+
+    def left(self) -> float:
+        return float("inf") if self.deadline is None else self.deadline - time.perf_counter()
+
+    def log(self, phase: str, detail: str = "") -> None:
+        line = f"[{self.now():8.1f} s] {phase}{': ' + detail if detail else ''}"
+        with self._lock:
+            print(line, file=sys.stderr, flush=True)
+            with open(self.path, "a") as f:
+                f.write(line + "\n")
 
 
 def _bfs(graph: Any, source: int, target: str) -> np.ndarray:
@@ -86,100 +124,241 @@ CALLS: dict[str, Callable[[Any, int, str], np.ndarray | None]] = {
     "bfs": _bfs, "bfs_do": _bfs_do, "cc": _components}
 
 
+@dataclass
+class Timing:
+    first_s: float
+    times: list[float]
+    rank_times: list[float]
+    result: Any
+
+
+def _timed(call: Callable[[], Any], runs: int, report: Callable[[], Any] | None) -> Timing:
+    """A first call (it copies the graph to the device and compiles what the warm-up did not),
+    then ``runs`` timed calls; with ``report``, the slowest rank's own time of each run."""
+    start = time.perf_counter()
+    call()
+    first = time.perf_counter() - start
+    times, rank_times, result = [], [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - start)
+        if report is not None:
+            rank_times.append(max(report().rank_seconds, default=0.0))
+    return Timing(first, times, rank_times, result)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.scale_out")
     parser.add_argument("--workers", choices=["gpu", "cpu"], default="gpu")
     parser.add_argument("--parts", default="1,2", help="comma-separated worker counts")
-    parser.add_argument("--scales", default="22,24,26", help="comma-separated R-MAT scales")
-    parser.add_argument("--algorithms", default="bfs,bfs_do,cc",
-                        help=f"comma-separated, of {','.join(CALLS)}")
+    parser.add_argument("--scales", default="24,22,26",
+                        help="comma-separated R-MAT scales, in the order they are measured")
+    parser.add_argument("--algorithms", default="bfs,cc,bfs_do",
+                        help=f"comma-separated, of {','.join(CALLS)}, in the order measured")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds for the whole run: scales that would not fit are skipped")
     parser.add_argument("--out", type=Path, default=Path("results"))
     args = parser.parse_args(argv)
     parts = [int(p) for p in args.parts.split(",")]
     wanted = args.algorithms.split(",")
+    unknown = [a for a in wanted if a not in CALLS]
+    if unknown or args.runs < 1:
+        parser.error(f"--algorithms {unknown} unknown (expected of {','.join(CALLS)}) or "
+                     f"--runs {args.runs} < 1")
     gpus = args.workers == "gpu"
     target, transport = ("cuda", "nccl") if gpus else ("cpu", "dask")
+    args.out.mkdir(parents=True, exist_ok=True)
+    clock = Clock(args.out, args.budget)
+    clock.log("start", f"workers {args.workers}, parts {parts}, scales {args.scales}, "
+                       f"algorithms {wanted}, runs {args.runs}, budget {args.budget} s")
     client = start_cluster(max(parts), gpus=gpus)
     pool = worker_addresses(client)
-    rows: list[Row] = []
-    args.out.mkdir(parents=True, exist_ok=True)
+    clock.log("cluster started", f"{len(pool)} workers")
+    _warm_up(wanted, parts, client, pool, target, transport, clock)
+    bench = Bench(args.out, clock, wanted, parts, client, pool, target, transport, args.runs)
     for scale in (int(s) for s in args.scales.split(",")):
-        rows += _measure_scale(scale, wanted, parts, client, pool, target, transport, args.runs)
-        _write(args.out, rows)  # after every scale: a run cut short keeps what it measured
-    print(_markdown(rows))
-    return 0 if all(r.agrees for r in rows) else 1
+        bench.measure_scale(scale)
+    clock.log("done", f"{len(bench.rows)} rows, {len(bench.notes)} notes")
+    print(_markdown(bench.rows))
+    for note in bench.notes:
+        print(f"* {note}")
+    return 0 if bench.rows and all(r.agrees for r in bench.rows) and not bench.failed else 1
 
 
-def _write(out: Path, rows: list[Row]) -> None:
-    if not rows:
-        return
-    with open(out / "scale_out.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(asdict(rows[0])))
-        writer.writeheader()
-        writer.writerows(asdict(r) for r in rows)
-    (out / "scale_out.md").write_text(_markdown(rows) + "\n")
-
-
-def _measure_scale(scale: int, wanted: list[str], parts: list[int], client: Any,
-                   pool: list[str], target: str, transport: str, runs: int) -> list[Row]:
-    """The rows of one R-MAT scale: each algorithm on one device, then over each worker count.
-    The graph and its partitions are dropped on return."""
-    start = time.perf_counter()
-    graph = generators.rmat(scale, seed=scale)
-    name = f"rmat{scale}"
-    print(f"{name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs "
-          f"(built in {time.perf_counter() - start:.1f} s)", file=sys.stderr, flush=True)
+def _warm_up(wanted: list[str], parts: list[int], client: Any, pool: list[str], target: str,
+             transport: str, clock: Clock) -> None:
+    """Compile every kernel the rows use, on a small R-MAT graph: over all workers (in a
+    thread, the calls wait on Dask) while this process compiles its own (in the main thread,
+    where Numba's CUDA context lives)."""
+    graph = generators.rmat(WARM_UP_SCALE, seed=1)
     source = int(np.argmax(graph.out_degrees()))
-    rows: list[Row] = []
-    expected: dict[str, np.ndarray] = {}
-    baseline: dict[str, float] = {}
+    errors: list[str] = []
+
+    def workers() -> None:
+        try:
+            for p in sorted(set(parts), reverse=True):
+                dg = partition(graph, p, client=client, workers=pool[:p], transport=transport)
+                for algorithm in wanted:
+                    CALLS[algorithm](dg, source, target)
+                client.cancel(dg.pieces)
+        except Exception as e:  # noqa: BLE001 - reported, the rows say what failed
+            errors.append(f"{type(e).__name__}: {e}")
+
+    thread = threading.Thread(target=workers, name="warm-up of the workers")
+    thread.start()
     for algorithm in wanted:
-        if algorithm == "cc" and not hasattr(algorithms, "connected_components"):
-            continue
-        times, result = _timed(lambda a=algorithm: CALLS[a](graph, source, target), runs)
-        expected[algorithm] = result
-        rows.append(_row(algorithm, name, graph, "single", "this process", "-", times, None,
-                         True))
-    graph._device.clear()  # free the single-device copy before the workers load theirs
-    for p in parts:
-        dg = partition(graph, p, client=client, workers=pool[:p], transport=transport)
-        for algorithm in wanted:
-            times, result = _timed(lambda a=algorithm, dg=dg: CALLS[a](dg, source, target),
-                                   runs)
-            if p == parts[0]:
-                baseline[algorithm] = statistics.median(times)
-                expected.setdefault(algorithm, result)
-            rows.append(_row(algorithm, name, graph, f"P={p}", ",".join(pool[:p]), transport,
-                             times, dg.last_run, bool(np.array_equal(result, expected[algorithm])),
-                             baseline[algorithm] / statistics.median(times)))
-            print(_markdown(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
-        client.cancel(dg.pieces)
-    return rows
+        CALLS[algorithm](graph, source, target)
+    clock.log("warm-up: this process compiled", f"rmat{WARM_UP_SCALE}, {', '.join(wanted)}")
+    thread.join()
+    clock.log("warm-up: workers compiled", f"P in {sorted(set(parts), reverse=True)}"
+              + (f"; FAILED: {errors[0]}" if errors else ""))
 
 
-def _row(algorithm: str, name: str, graph: Any, config: str, workers: str, transport: str,
-         times: list[float], report: Any, agrees: bool, speedup: float | None = None) -> Row:
-    median = statistics.median(times)
-    sent = report.exchanged_bytes if report is not None else []
-    return Row(algorithm, name, graph.num_vertices, graph.num_edges, config, workers, transport,
-               len(times), median, min(times), report.steps if report is not None else None,
-               graph.num_edges / median, sum(sent), ";".join(str(b) for b in sent), speedup,
-               agrees)
+class Bench:
+    """The rows measured so far and how to add a scale's."""
+
+    def __init__(self, out: Path, clock: Clock, wanted: list[str], parts: list[int],
+                 client: Any, pool: list[str], target: str, transport: str, runs: int) -> None:
+        self.out, self.clock, self.wanted, self.parts = out, clock, wanted, parts
+        self.client, self.pool, self.target, self.transport = client, pool, target, transport
+        self.runs = runs
+        self.rows: list[Row] = []
+        self.notes: list[str] = []
+        self.failed = False
+        self.edge_seconds = EDGE_SECONDS
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+        self.clock.log("note", text)
+        self.write()
+
+    def measure_scale(self, scale: int) -> None:
+        """The rows of one R-MAT scale: per algorithm, one device, then each worker count.
+        The graph and its partitions are dropped on return."""
+        name = f"rmat{scale}"
+        estimate = SCALE_OVER_GENERATION * self.edge_seconds * 16 * 2 ** scale
+        if estimate > self.clock.left():
+            self.note(f"{name} skipped: about {estimate:.0f} s needed (generation "
+                      f"{self.edge_seconds * 16 * 2 ** scale:.0f} s), {self.clock.left():.0f} s "
+                      "left of the budget")
+            return
+        self.clock.log(f"{name}: generating", f"about {estimate / 2:.0f} s")
+        start = time.perf_counter()
+        try:
+            graph = generators.rmat(scale, seed=scale)
+        except Exception as e:  # noqa: BLE001 - too large for this host: said, next scale
+            self.note(f"{name} not generated: {type(e).__name__}: {e}")
+            return
+        took = time.perf_counter() - start
+        self.edge_seconds = took / (16 * 2 ** scale)
+        self.clock.log(f"{name}: generated", f"{graph.num_vertices:,} vertices, "
+                       f"{graph.num_edges:,} arcs in {took:.1f} s")
+        source = int(np.argmax(graph.out_degrees()))
+        graphs: dict[int, DistributedGraph] = {}
+        for p in self.parts:
+            start = time.perf_counter()
+            try:
+                graphs[p] = partition(graph, p, client=self.client, workers=self.pool[:p],
+                                      transport=self.transport)
+            except Exception as e:  # noqa: BLE001 - said, the other worker counts go on
+                self.failed = True
+                self.note(f"{name} P={p} not partitioned: {type(e).__name__}: {e}")
+                continue
+            self.clock.log(f"{name}: P={p} partitioned and scattered",
+                           f"{time.perf_counter() - start:.1f} s")
+        for algorithm in self.wanted:
+            self._algorithm(algorithm, name, graph, source, graphs)
+        for dg in graphs.values():
+            self.client.cancel(dg.pieces)
+        del graph, graphs  # the client's copies (host and device) go with the graph
+        gc.collect()
+        self.clock.log(f"{name}: done")
+
+    def _algorithm(self, algorithm: str, name: str, graph: Any, source: int,
+                   graphs: dict[int, DistributedGraph]) -> None:
+        call = CALLS[algorithm]
+        expected, single, baseline = None, None, None
+        try:
+            timing = _timed(lambda: call(graph, source, self.target), self.runs, None)
+        except Exception as e:  # noqa: BLE001 - said, the distributed rows go on
+            self.note(f"{algorithm} {name} single failed: {type(e).__name__}: {e}")
+        else:
+            if timing.result is not None:
+                expected, single = timing.result, statistics.median(timing.times)
+                self._add(algorithm, name, graph, "single", "this process", "-", timing, None,
+                          True, None, single)
+        for p, dg in graphs.items():
+            try:
+                timing = _timed(lambda dg=dg: call(dg, source, self.target), self.runs,
+                                lambda dg=dg: dg.last_run)
+            except Exception as e:  # noqa: BLE001 - said, the next worker count goes on
+                self.failed = True
+                self.note(f"{algorithm} {name} P={p} failed: {type(e).__name__}: {e}")
+                continue
+            if expected is None:
+                expected = timing.result
+            if baseline is None:
+                baseline = (statistics.median(timing.times), statistics.median(timing.rank_times))
+            self._add(algorithm, name, graph, f"P={p}", ",".join(self.pool[:p]),
+                      self.transport, timing, dg.last_run,
+                      bool(np.array_equal(timing.result, expected)), baseline, single)
+
+    def _add(self, algorithm: str, name: str, graph: Any, config: str, workers: str,
+             transport: str, timing: Timing, report: Any, agrees: bool,
+             baseline: tuple[float, float] | None, single: float | None) -> None:
+        median = statistics.median(timing.times)
+        ranks = statistics.median(timing.rank_times) if timing.rank_times else None
+        sent = report.exchanged_bytes if report is not None else []
+        row = Row(algorithm, name, graph.num_vertices, graph.num_edges, config, workers,
+                  transport, len(timing.times), median, min(timing.times), ranks,
+                  timing.first_s, report.steps if report is not None else None,
+                  graph.num_edges / median, sum(sent), ";".join(str(b) for b in sent),
+                  None if baseline is None else baseline[0] / median,
+                  None if baseline is None or not ranks else baseline[1] / ranks,
+                  None if single is None or report is None else single / median, agrees)
+        self.rows.append(row)
+        self.write()
+        self.clock.log(f"{name} {algorithm} {config}",
+                       f"first call {timing.first_s:.2f} s; runs ms "
+                       f"{' '.join(f'{t * 1e3:.1f}' for t in timing.times)}"
+                       + (f"; ranks ms {' '.join(f'{t * 1e3:.1f}' for t in timing.rank_times)}"
+                          if timing.rank_times else "") + ("" if agrees else "; DISAGREES"))
+
+    def write(self) -> None:
+        """The CSV and the Markdown table of every row so far (and the notes)."""
+        if self.rows:
+            with open(self.out / "scale_out.csv", "w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=list(asdict(self.rows[0])))
+                writer.writeheader()
+                writer.writerows(asdict(r) for r in self.rows)
+        notes = "".join(f"\n* {n}" for n in self.notes)
+        (self.out / "scale_out.md").write_text(_markdown(self.rows) + "\n" + notes + "\n")
+
+
+def _ms(seconds: float | None) -> str:
+    return "" if seconds is None else f"{seconds * 1e3:.1f}"
+
+
+def _x(ratio: float | None) -> str:
+    return "" if ratio is None else f"{ratio:.2f}x"
 
 
 def _markdown(rows: list[Row]) -> str:
-    lines = ["| algorithm | graph | arcs | config | median ms | min ms | steps | Garcs/s | "
-             "exchanged MB | largest step MB | speedup vs P=1 | agrees |",
-             "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| algorithm | graph | arcs | config | median ms | min ms | ranks ms | first s | "
+             "steps | Garcs/s | exchanged MB | largest step MB | speedup vs P=1 | "
+             "ranks speedup vs P=1 | speedup vs single | agrees |",
+             "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         per = [int(b) for b in r.bytes_per_step.split(";") if b]
         lines.append(
-            f"| {r.algorithm} | {r.graph} | {r.arcs:,} | {r.config} | {r.median_s * 1e3:.1f} | "
-            f"{r.min_s * 1e3:.1f} | {'' if r.steps is None else r.steps} | "
-            f"{r.edges_per_s / 1e9:.3f} | "
+            f"| {r.algorithm} | {r.graph} | {r.arcs:,} | {r.config} | {_ms(r.median_s)} | "
+            f"{_ms(r.min_s)} | {_ms(r.ranks_median_s)} | {r.first_s:.2f} | "
+            f"{'' if r.steps is None else r.steps} | {r.edges_per_s / 1e9:.3f} | "
             f"{r.exchanged_bytes / 1e6:.2f} | {max(per, default=0) / 1e6:.2f} | "
-            f"{'' if r.speedup_vs_p1 is None else f'{r.speedup_vs_p1:.2f}x'} | {r.agrees} |")
+            f"{_x(r.speedup_vs_p1)} | {_x(r.ranks_speedup_vs_p1)} | "
+            f"{_x(r.speedup_vs_single)} | {r.agrees} |")
     return "\n".join(lines)
 
 

@@ -55,7 +55,6 @@ import numpy as np
 
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.graphview import out_degree
 from frontier.target import Target
 from operators.balancers import LoadBalancer, ThreadMapped, get_balancer
 from operators.common import for_target
@@ -264,8 +263,10 @@ def _least(a: int | None, b: int | None) -> int | None:
     return a if b is None else min(a, b)
 
 
-def _degree(v: int, graph: Any) -> int:
-    return out_degree(graph, v)
+def _degree(v: int, row_offsets: Any) -> int:
+    """Out-degree from the CSR offsets alone (a graph view would build the CSC: an argsort
+    of every arc and its device copy, only to read the offsets)."""
+    return row_offsets[v + 1] - row_offsets[v]
 
 
 class AdaptivePolicy:
@@ -356,4 +357,5 @@ def measure_degree_sum(graph: Graph, frontier: Frontier, size: int) -> int:
         return int((offsets[ids.astype(np.int64) + 1] - offsets[ids]).sum())
     from operators.reduce import reduce
 
-    return int(reduce(graph, frontier, _degree, op="sum"))
+    offsets = graph.device_arrays(frontier.target).row_offsets
+    return int(reduce(graph, frontier, _degree, offsets, op="sum"))

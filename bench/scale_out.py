@@ -159,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds for the whole run: scales that would not fit are skipped")
+    parser.add_argument("--fit-demo", type=int, default=None, metavar="SCALE",
+                        help="after SCALE's rows: BFS with each device limited (FRONTIER_MAX_"
+                             "DEVICE_BYTES) to less than the graph's arrays and more than the "
+                             "larger half's: one device refuses it, P=2 runs it")
     parser.add_argument("--out", type=Path, default=Path("results"))
     args = parser.parse_args(argv)
     parts = [int(p) for p in args.parts.split(",")]
@@ -178,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     clock.log("cluster started", f"{len(pool)} workers")
     _warm_up(wanted, parts, client, pool, target, transport, clock)
     bench = Bench(args.out, clock, wanted, parts, client, pool, target, transport, args.runs)
+    bench.fit_demo = args.fit_demo
     for scale in (int(s) for s in args.scales.split(",")):
         bench.measure_scale(scale)
     clock.log("done", f"{len(bench.rows)} rows, {len(bench.notes)} notes")
@@ -228,6 +233,9 @@ class Bench:
         self.notes: list[str] = []
         self.failed = False
         self.edge_seconds = EDGE_SECONDS
+        self.over_generation = SCALE_OVER_GENERATION
+        self.fit_demo: int | None = None
+        self.expected: dict[str, np.ndarray] = {}
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -238,14 +246,15 @@ class Bench:
         """The rows of one R-MAT scale: per algorithm, one device, then each worker count.
         The graph and its partitions are dropped on return."""
         name = f"rmat{scale}"
-        estimate = SCALE_OVER_GENERATION * self.edge_seconds * 16 * 2 ** scale
+        estimate = self.over_generation * self.edge_seconds * 16 * 2 ** scale
         if estimate > self.clock.left():
             self.note(f"{name} skipped: about {estimate:.0f} s needed (generation "
                       f"{self.edge_seconds * 16 * 2 ** scale:.0f} s), {self.clock.left():.0f} s "
                       "left of the budget")
             return
-        self.clock.log(f"{name}: generating", f"about {estimate / 2:.0f} s")
-        start = time.perf_counter()
+        self.clock.log(f"{name}: generating", f"about {self.edge_seconds * 16 * 2 ** scale:.0f}"
+                       f" s, the scale about {estimate:.0f} s")
+        start = began = time.perf_counter()
         try:
             graph = generators.rmat(scale, seed=scale)
         except Exception as e:  # noqa: BLE001 - too large for this host: said, next scale
@@ -269,7 +278,14 @@ class Bench:
             self.clock.log(f"{name}: P={p} partitioned and scattered",
                            f"{time.perf_counter() - start:.1f} s")
         for algorithm in self.wanted:
+            if self.clock.left() <= 0:
+                self.note(f"{algorithm} {name} and what follows skipped: the budget is spent")
+                break
             self._algorithm(algorithm, name, graph, source, graphs)
+        if scale == self.fit_demo and self.clock.left() > 0 and 2 in self.parts:
+            self._fit_demo(name, graph, source)
+        # the next scale's estimate: this one's time over its generation's
+        self.over_generation = max(1.2, (time.perf_counter() - began) / max(took, 1e-3))
         for dg in graphs.values():
             self.client.cancel(dg.pieces)
         del graph, graphs  # the client's copies (host and device) go with the graph
@@ -299,11 +315,66 @@ class Bench:
                 continue
             if expected is None:
                 expected = timing.result
+            self.expected[algorithm] = expected
             if baseline is None:
                 baseline = (statistics.median(timing.times), statistics.median(timing.rank_times))
             self._add(algorithm, name, graph, f"P={p}", ",".join(self.pool[:p]),
                       self.transport, timing, dg.last_run,
                       bool(np.array_equal(timing.result, expected)), baseline, single)
+
+    def _fit_demo(self, name: str, graph: Any, source: int) -> None:
+        """BFS on devices limited to ``cap`` bytes for a graph's arrays: less than the whole
+        graph's (8 B per vertex offset, 4 B per arc), more than the larger half's (every piece
+        holds all |V|+1 offsets): the single device and one worker refuse the graph with
+        GraphTooLargeError, two workers run it. A stand-in for a graph larger than one GPU,
+        which this run cannot generate in its time (docs/scale-out.md)."""
+        from frontier.distributed.partition import boundaries
+        from frontier.graph import Graph
+
+        n, m = graph.num_vertices, graph.num_edges
+        offsets = graph.row_offsets
+        cuts = boundaries(graph, 2, "arcs")
+        half = 8 * (n + 1) + 4 * int(np.diff(offsets[cuts]).max()) + 4
+        whole = 8 * (n + 1) + 4 * m + 4
+        cap = (half + whole) // 2
+        self.clock.log(f"{name} fit demo", f"device limit {cap / 1e9:.3f} GB: graph arrays "
+                       f"{whole / 1e9:.3f} GB, larger half {half / 1e9:.3f} GB")
+        _set_env(LIMIT, str(cap))
+        self.client.run(_set_env, LIMIT, str(cap))
+        graphs = []
+        try:
+            fresh = Graph(offsets, graph.col_indices, graph.weights, graph.directed)
+            for config, run in (
+                    ("single", lambda: _bfs(fresh, source, self.target)),
+                    ("P=1", lambda: _bfs(graphs[-1], source, self.target))):
+                if config == "P=1":
+                    graphs.append(partition(graph, 1, client=self.client, workers=self.pool[:1],
+                                            transport=self.transport))
+                try:
+                    run()
+                except Exception as e:  # noqa: BLE001 - the refusal is the point
+                    self.note(f"fit demo {name}, devices limited to {cap:,} B: {config} refused "
+                              f"({type(e).__name__}: {str(e).splitlines()[0][:300]})")
+                else:
+                    self.failed = True
+                    self.note(f"fit demo {name}: {config} ran under a {cap:,} B limit")
+            dg = partition(graph, 2, client=self.client, workers=self.pool[:2],
+                           transport=self.transport)
+            graphs.append(dg)
+            timing = _timed(lambda: _bfs(dg, source, self.target), self.runs,
+                            lambda: dg.last_run)
+            expected = self.expected.get("bfs", timing.result)
+            self._add("bfs", name, graph, f"P=2, devices limited to {cap / 1e9:.3f} GB",
+                      ",".join(self.pool[:2]), self.transport, timing, dg.last_run,
+                      bool(np.array_equal(timing.result, expected)), None, None)
+        except Exception as e:  # noqa: BLE001 - said
+            self.failed = True
+            self.note(f"fit demo {name} failed: {type(e).__name__}: {e}")
+        finally:
+            _set_env(LIMIT, None)
+            self.client.run(_set_env, LIMIT, None)
+            for dg in graphs:
+                self.client.cancel(dg.pieces)
 
     def _add(self, algorithm: str, name: str, graph: Any, config: str, workers: str,
              transport: str, timing: Timing, report: Any, agrees: bool,
@@ -335,6 +406,18 @@ class Bench:
                 writer.writerows(asdict(r) for r in self.rows)
         notes = "".join(f"\n* {n}" for n in self.notes)
         (self.out / "scale_out.md").write_text(_markdown(self.rows) + "\n" + notes + "\n")
+
+
+LIMIT = "FRONTIER_MAX_DEVICE_BYTES"
+
+
+def _set_env(key: str, value: str | None) -> None:
+    """Set (or, with None, remove) an environment variable of this process (run on the
+    workers through ``Client.run``)."""
+    if value is None:
+        os.environ.pop(key, None)
+    else:
+        os.environ[key] = value
 
 
 def _ms(seconds: float | None) -> str:

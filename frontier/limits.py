@@ -30,7 +30,7 @@ import resource
 from frontier.graph import GraphError
 
 __all__ = ["GraphTooLargeError", "host_limit_bytes", "estimate_bytes", "check_graph",
-           "check_device", "text_bound", "text_estimate", "MIN_LINE_BYTES"]
+           "check_device", "device_cap", "text_bound", "text_estimate", "MIN_LINE_BYTES"]
 
 #: Working memory of graph construction per arc (endpoint pairs, sort keys, permutation).
 WORK_BYTES_PER_ARC = 32
@@ -39,6 +39,7 @@ WORK_BYTES_PER_VERTEX = 16
 #: The shortest data line of any text format, ``"0 1\n"``: a text of S bytes has <= S / 4 arcs.
 MIN_LINE_BYTES = 4
 _ENV = "FRONTIER_MAX_HOST_BYTES"
+_DEVICE_ENV = "FRONTIER_MAX_DEVICE_BYTES"
 
 
 class GraphTooLargeError(GraphError):
@@ -132,9 +133,25 @@ def check_graph(what: str, num_vertices: int, num_arcs: int, weighted: bool = Tr
                                  f"{int(num_arcs):,} arcs)", need, limit)
 
 
+def device_cap() -> int | None:
+    """``FRONTIER_MAX_DEVICE_BYTES``: the most a graph's device copy may take, on every
+    target, whatever the device has free (a smaller device, for tests and for showing a graph
+    that one device refuses running over several); None where it is not set."""
+    env = os.environ.get(_DEVICE_ENV)
+    if not env:
+        return None
+    try:
+        return int(env)
+    except ValueError:
+        raise ValueError(f"{_DEVICE_ENV}={env!r}; expected a whole number of bytes") from None
+
+
 def check_device(what: str, need: int, free: int | None, where: str) -> None:
     """Raise GraphTooLargeError if ``need`` bytes exceed ``free`` on device ``where``
-    (nothing when the device cannot tell its free memory)."""
+    (nothing when the device cannot tell its free memory), or :func:`device_cap`."""
+    cap = device_cap()
+    if cap is not None and (free is None or cap < free):
+        free, where = cap, f"{where} (limited by {_DEVICE_ENV})"
     if free is not None and need > free:
         raise GraphTooLargeError(what, need, free, where)
 

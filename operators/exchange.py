@@ -102,7 +102,11 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     if len(values) != len(inbox):
         raise OperatorError(f"exchange of {len(values)} value arrays into {len(inbox)} inboxes")
     xp = comm.xp
-    ids = xp.unique(_frontier_ids(frontier, xp))
+    if comm.size == 1:  # every vertex is this partition's: nothing to send or receive
+        return _from_device_ids(frontier.graph, frontier.target, xp.zeros(0, np.int32),
+                                frontier.kind, xp)
+    ids = _frontier_ids(frontier, xp)
+    ids = xp.unique(ids[(ids < piece.lo) | (ids >= piece.hi)])  # the remote ones, sorted
     cuts = _host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
     sent = [_view(xp, a)[ids] for a in values]
     buckets = [(ids[cuts[r]:cuts[r + 1]], *(a[cuts[r]:cuts[r + 1]] for a in sent))

@@ -351,3 +351,24 @@ def test_connected_components_entry_point_takes_a_distributed_graph(threads, gra
                                    target="cpu")
         assert type(got) is type(one) and got.num_components == one.num_components
         np.testing.assert_array_equal(got.labels, one.labels)
+
+
+def test_a_graph_one_device_refuses_runs_partitioned_over_two(threads, monkeypatch):
+    """FRONTIER_MAX_DEVICE_BYTES makes a smaller device: between the size of the whole graph's
+    arrays and that of the larger half, one device (in this process, or one worker) refuses the
+    graph with GraphTooLargeError, and two workers run it."""
+    from frontier.limits import GraphTooLargeError
+
+    graph = generators.rmat(10, seed=3)
+    expected = bfs(graph, 0, target="cpu", direction="push").distances
+    pieces = cut_pieces(graph, boundaries(graph, 2, "arcs"), False)
+    half = 8 * (graph.num_vertices + 1) + 4 * max(p.num_arcs for p in pieces) + 4
+    whole = 8 * (graph.num_vertices + 1) + 4 * graph.num_edges + 4
+    monkeypatch.setenv("FRONTIER_MAX_DEVICE_BYTES", str((half + whole) // 2))
+    fresh = Graph(graph.row_offsets, graph.col_indices, None, graph.directed)  # no device copy
+    with pytest.raises(GraphTooLargeError, match="FRONTIER_MAX_DEVICE_BYTES"):
+        bfs(fresh, 0, target="cpu", direction="push")
+    with pytest.raises(WorkerFailedError, match="GraphTooLargeError"):
+        bfs(partition(graph, 1, client=threads), 0, target="cpu", direction="push")
+    got = bfs(partition(graph, 2, client=threads), 0, target="cpu", direction="push")
+    np.testing.assert_array_equal(got.distances, expected)

@@ -474,11 +474,10 @@ class Graph:
     def csc(self) -> CSC:
         """Incoming-edge view, built on first use."""
         if self._csc is None:
-            order = np.argsort(self._col_indices, kind="stable").astype(np.int64)
-            counts = np.bincount(self._col_indices, minlength=self.num_vertices)
-            offsets = np.zeros(self.num_vertices + 1, dtype=OFFSET_DTYPE)
-            np.cumsum(counts, out=offsets[1:])
-            rows = self.coo().src[order]
+            # the CSR builder over the reversed arcs: linear (a counting sort by head, in
+            # parallel pieces), each column's sources in arc order, i.e. ascending
+            offsets, rows, order = _counting_csr(self._col_indices, self.coo().src,
+                                                 self.num_vertices, False, True)
             for a in (offsets, rows, order):
                 a.setflags(write=False)
             self._csc = CSC(offsets, rows, order)

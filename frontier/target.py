@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import cuda
 
+from frontier.launch import Launcher, make_launcher
+
 if TYPE_CHECKING:
     from frontier.graph import Graph
 
@@ -285,6 +287,7 @@ class CudaTarget(Target):
 
         self._cuda = cuda
         self._sm_count: int | None = None
+        self._launcher: Launcher | None | bool = False  # False: not made yet
         self._cooperative: dict[tuple, tuple[Any, int]] = {}
 
     @property
@@ -357,22 +360,40 @@ class CudaTarget(Target):
     def compile_kernel(self, fn: Callable) -> Callable:
         return self._cuda.jit(fn)
 
+    def _fast(self) -> Launcher | None:
+        """The launcher that reuses converted arguments (:mod:`frontier.launch`), made on first
+        use; None where this numba-cuda does not allow it or ``FRONTIER_FAST_LAUNCH=0``."""
+        if self._launcher is False:
+            enabled = os.environ.get("FRONTIER_FAST_LAUNCH", "1") != "0"
+            self._launcher = make_launcher(_argument_type) if enabled else None
+        return self._launcher  # type: ignore[return-value]
+
     def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         self.launches += 1
         if self.simulated:
             _simulate(kernel, blocks, threads, args)
             return
-        kernel[blocks, threads](*args)
+        launcher = self._fast()
+        if launcher is None:
+            kernel[blocks, threads](*args)
+        else:
+            launcher(kernel, blocks, threads, args)
 
     def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                            args: tuple) -> None:
+        """A grid of at most as many blocks as the GPU holds at once (asked of the driver once
+        per kernel and argument types), launched cooperatively."""
         self.launches += 1
         if self.simulated:  # the simulator runs a cooperative grid of one block only
             _simulate(kernel, 1, threads, args)
             return
+        launcher = self._fast()
+        if launcher is not None:
+            launcher(kernel, blocks, threads, args, cooperative=True)
+            return
         key = (kernel, threads, tuple(_argument_type(a) for a in args))
         found = self._cooperative.get(key)
-        if found is None:  # specialize and ask the driver once per kernel and argument types
+        if found is None:
             specialized = kernel.specialize(*args)
             compiled = next(iter(specialized.overloads.values()))
             found = (specialized, compiled.max_cooperative_grid_blocks(threads))

@@ -1,0 +1,139 @@
+"""Kernel launches on the GPU without Numba's per-call argument conversion.
+
+A launch through Numba's dispatcher (``kernel[grid, block](*args)``) types every argument, then
+converts each array into the flat fields the kernel takes (size, item size, pointer, shape,
+strides) through a strided memory view: 25-40 µs for a small kernel, ~100 µs and more for the
+persistent traversal kernel with its twenty arguments (``bench/profile_call.py``), which is most
+of a call on a small graph and of every host-loop step. The operators launch the same kernels
+again and again with the same arrays (the graph's arrays, a pool's buffers, the state), so
+:class:`Launcher` keeps, per kernel and launch shape, the compiled kernel and each array
+argument's converted fields, with a weak reference to the array: an argument that is the same
+(still living) array object reuses its fields; any other is converted again, by Numba's own
+code. Scalars (and host arrays, copied in and back as Numba does) are converted at every
+launch. The kernel is then launched with ``cuda.core``'s
+``launch`` on the default stream, exactly as Numba's dispatcher does after its conversion.
+
+Where Numba's internals differ from what this module expects (another numba-cuda version),
+:func:`make_launcher` returns None and the target launches through the dispatcher.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Launcher", "make_launcher"]
+
+
+class _Slot:
+    """One argument position: the array last seen there and its converted fields (or, for a
+    scalar, its Python type)."""
+
+    __slots__ = ("ref", "fields", "scalar")
+
+    def __init__(self) -> None:
+        self.ref: Any = None
+        self.fields: list = []
+        self.scalar: type | None = None
+
+
+class _Entry:
+    """A kernel compiled for one list of argument types and one block size: the compiled kernel,
+    its function handle, its argument types and the per-position cache."""
+
+    __slots__ = ("compiled", "function", "types", "slots", "most_blocks")
+
+    def __init__(self, compiled: Any, threads: int, cooperative: bool) -> None:
+        self.compiled = compiled
+        self.function = compiled._codelibrary.get_cufunc().kernel
+        self.types = tuple(compiled.argument_types)
+        self.slots = [_Slot() for _ in self.types]
+        self.most_blocks = (compiled.max_cooperative_grid_blocks(threads) if cooperative
+                            else None)
+
+    def takes(self, args: tuple) -> bool:
+        """Whether ``args`` have the types this entry was compiled for, known without typing
+        them: each array argument is the object last launched at its position, each scalar of
+        the same Python type."""
+        for value, slot in zip(args, self.slots, strict=True):
+            if slot.scalar is not None:
+                if type(value) is not slot.scalar:
+                    return False
+            elif slot.ref is None or slot.ref() is not value:
+                return False
+        return True
+
+
+class Launcher:
+    """Launches kernels (Numba CUDA dispatchers) reusing converted array arguments."""
+
+    def __init__(self, launch: Callable, config: Callable, stream: Any,
+                 argument_type: Callable[[Any], Any]) -> None:
+        self._launch = launch
+        self._config_type = config
+        self._stream = stream
+        self._argument_type = argument_type
+        self._entries: dict[tuple, _Entry] = {}
+        self._last: dict[tuple, _Entry] = {}
+        self._configs: dict[tuple, Any] = {}
+
+    def __call__(self, kernel: Any, blocks: int, threads: int, args: tuple,
+                 cooperative: bool = False) -> None:
+        entry = self.entry(kernel, threads, args, cooperative)
+        if cooperative:
+            blocks = min(blocks, entry.most_blocks)
+        compiled = entry.compiled
+        flat: list = []
+        written_back: list = []  # a host array argument is copied back after the kernel
+        for ty, value, slot in zip(entry.types, args, entry.slots, strict=True):
+            if hasattr(value, "__cuda_array_interface__"):
+                if slot.ref is None or slot.ref() is not value:
+                    fields: list = []
+                    compiled._prepare_args(ty, value, self._stream, [], fields)
+                    slot.ref, slot.fields, slot.scalar = weakref.ref(value), fields, None
+                flat.extend(slot.fields)
+            else:
+                slot.scalar = type(value)
+                compiled._prepare_args(ty, value, self._stream, written_back, flat)
+        key = (blocks, threads, compiled.cooperative)
+        config = self._configs.get(key)
+        if config is None:
+            config = self._config_type(grid=blocks, block=threads, shmem_size=0,
+                                       is_cooperative=compiled.cooperative)
+            self._configs[key] = config
+        self._launch(self._stream, config, entry.function, *flat)
+        for copy_back in written_back:
+            copy_back()
+
+    def entry(self, kernel: Any, threads: int, args: tuple, cooperative: bool) -> _Entry:
+        """The compiled kernel for these arguments: the one last launched for ``kernel`` and
+        ``threads`` when it takes them, else the one for their types (compiled on first use)."""
+        shape = (kernel, threads, cooperative)
+        last = self._last.get(shape)
+        if last is not None and last.takes(args):
+            return last
+        key = (shape, tuple(self._argument_type(a) for a in args))
+        entry = self._entries.get(key)
+        if entry is None:
+            specialized = kernel.specialize(*args)
+            entry = _Entry(next(iter(specialized.overloads.values())), threads, cooperative)
+            self._entries[key] = entry
+        self._last[shape] = entry
+        return entry
+
+
+def make_launcher(argument_type: Callable[[Any], Any]) -> Launcher | None:
+    """A :class:`Launcher` for this numba-cuda, or None where its internals are not the ones
+    this module was written against (then launches go through the dispatcher)."""
+    try:
+        from cuda.core import LaunchConfig, launch
+        from numba.cuda._compat import CUDA_CORE_GE_1_0
+        from numba.cuda.cudadrv import driver
+        from numba.cuda.dispatcher import _Kernel
+    except ImportError:
+        return None
+    if not CUDA_CORE_GE_1_0 or not all(hasattr(_Kernel, name) for name in (
+            "_prepare_args", "argument_types", "max_cooperative_grid_blocks")):
+        return None
+    return Launcher(launch, LaunchConfig, driver._to_core_stream(0), argument_type)

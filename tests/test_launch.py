@@ -1,0 +1,102 @@
+"""The GPU launcher's argument cache (frontier/launch.py), with stand-ins for Numba's kernels
+(the launches themselves run on the GPU: tests/ on an H100 through bench/gpu.sh)."""
+
+from __future__ import annotations
+
+import gc
+
+from frontier.launch import Launcher
+
+
+class Array:
+    """A stand-in device array."""
+
+    __cuda_array_interface__ = {}
+
+    def __init__(self, name: str, dtype: str = "int32") -> None:
+        self.name = name
+        self.dtype = dtype
+
+
+class Compiled:
+    cooperative = False
+
+    def __init__(self, types: tuple, conversions: list) -> None:
+        self.argument_types = types
+        self.conversions = conversions
+        self._codelibrary = self
+
+    def get_cufunc(self):
+        return self
+
+    kernel = "function"
+
+    def _prepare_args(self, ty, value, stream, retr, out):
+        self.conversions.append(value)
+        out.append(value.name if hasattr(value, "name") else value)
+
+    def max_cooperative_grid_blocks(self, threads):
+        return 4
+
+
+class Kernel:
+    def __init__(self) -> None:
+        self.specialized = 0
+        self.conversions: list = []
+
+    def specialize(self, *args):
+        self.specialized += 1
+        kernel = Compiled(tuple(type(a).__name__ for a in args), self.conversions)
+        return type("Specialized", (), {"overloads": {0: kernel}})()
+
+
+def launcher(calls: list) -> Launcher:
+    return Launcher(lambda stream, config, fn, *flat: calls.append((config, flat)),
+                    lambda **kw: tuple(sorted(kw.items())), "stream",
+                    lambda a: getattr(a, "dtype", type(a)))
+
+
+def test_the_same_arrays_are_converted_once_and_scalars_every_launch():
+    calls: list = []
+    launch, kernel = launcher(calls), Kernel()
+    a, b = Array("a"), Array("b")
+    launch(kernel, 2, 32, (a, 1, b))
+    launch(kernel, 2, 32, (a, 5, b))
+    assert kernel.specialized == 1
+    assert [x for x in kernel.conversions if isinstance(x, Array)] == [a, b]
+    assert calls[-1][1] == ("a", 5, "b")
+
+
+def test_a_new_array_object_at_a_position_is_converted_again():
+    calls: list = []
+    launch, kernel = launcher(calls), Kernel()
+    a = Array("a")
+    launch(kernel, 1, 32, (a,))
+    launch(kernel, 1, 32, (Array("c"),))
+    assert calls[-1][1] == ("c",)
+    assert kernel.specialized == 1  # same argument types: the same compiled kernel
+
+
+def test_an_array_that_died_is_never_taken_for_a_new_one_at_its_address():
+    calls: list = []
+    launch, kernel = launcher(calls), Kernel()
+    launch(kernel, 1, 32, (Array("old"),))
+    gc.collect()
+    launch(kernel, 1, 32, (Array("new"),))
+    assert calls[-1][1] == ("new",)
+
+
+def test_other_argument_types_get_their_own_compiled_kernel():
+    calls: list = []
+    launch, kernel = launcher(calls), Kernel()
+    launch(kernel, 1, 32, (Array("a", "int32"), 1))
+    launch(kernel, 1, 32, (Array("b", "float64"), 1))
+    launch(kernel, 1, 32, (Array("c", "float64"), 1.5))
+    assert kernel.specialized == 3
+
+
+def test_a_cooperative_grid_is_clamped_to_what_the_device_holds():
+    calls: list = []
+    launch, kernel = launcher(calls), Kernel()
+    launch(kernel, 100, 32, (Array("a"),), cooperative=True)
+    assert dict(calls[-1][0])["grid"] == 4

@@ -23,6 +23,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 __all__ = ["Launcher", "make_launcher"]
 
 
@@ -94,7 +96,8 @@ class Launcher:
                     slot.ref, slot.fields, slot.scalar = weakref.ref(value), fields, None
                 flat.extend(slot.fields)
             else:
-                slot.scalar = type(value)
+                # a host array is typed again at every launch (its dtype is not its type)
+                slot.scalar = None if isinstance(value, np.ndarray) else type(value)
                 compiled._prepare_args(ty, value, self._stream, written_back, flat)
         key = (blocks, threads, compiled.cooperative)
         config = self._configs.get(key)

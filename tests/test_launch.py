@@ -53,7 +53,7 @@ class Kernel:
 def launcher(calls: list) -> Launcher:
     return Launcher(lambda stream, config, fn, *flat: calls.append((config, flat)),
                     lambda **kw: tuple(sorted(kw.items())), "stream",
-                    lambda a: getattr(a, "dtype", type(a)))
+                    lambda a: str(getattr(a, "dtype", type(a))))
 
 
 def test_the_same_arrays_are_converted_once_and_scalars_every_launch():
@@ -100,3 +100,13 @@ def test_a_cooperative_grid_is_clamped_to_what_the_device_holds():
     launch, kernel = launcher(calls), Kernel()
     launch(kernel, 100, 32, (Array("a"),), cooperative=True)
     assert dict(calls[-1][0])["grid"] == 4
+
+
+def test_a_host_array_argument_is_typed_at_every_launch():
+    import numpy as np
+
+    calls: list = []
+    launch, kernel = launcher(calls), Kernel()
+    launch(kernel, 1, 32, (np.zeros(2, np.int32),))
+    launch(kernel, 1, 32, (np.zeros(2, np.float64),))
+    assert kernel.specialized == 2

@@ -219,7 +219,7 @@ def _sort_rows(offsets, first, last, cols, arcs, track):  # pragma: no cover - c
         _sort_row(cols, arcs, offsets[v], offsets[v + 1], spare_cols, spare_arcs, track)
 
 
-_PARALLEL_ARCS = 1 << 20  # the CSR is built by several threads only above this many arcs each
+_PARALLEL_ARCS = 1 << 18  # the CSR is built by several threads only above this many arcs each
 
 
 def _threads() -> int:

@@ -22,7 +22,11 @@ run. Outcomes:
 It prints the counts (cases, mismatches, refusals, errors by kind) and, with ``--csv``, writes one
 row per case (for failures, the graph's arcs too, so a case can be replayed). The exit status is
 1 when there was any mismatch or error. ``--time-limit`` stops drawing new graphs after that many
-seconds; ``--seed`` makes the run reproducible. On the cpu target every balancer runs the same
+seconds; ``--seed`` makes the run reproducible. ``--jobs N`` runs N processes, each over its
+share of the (algorithm, balancer) pairs (dealt round robin) with its own seed and its share of
+the cases, and adds their counts up: on a GPU machine each process then compiles only the
+kernels of its pairs (a new pair's first case compiles its kernels, ~0.3-2 s each), which is
+what makes 100,000 cases fit in minutes. On the cpu target every balancer runs the same
 sequential loop (balancers spread work over GPU threads), so the balancer dimension matters on
 ``cuda`` (a GPU, or the simulator with ``NUMBA_ENABLE_CUDASIM=1``).
 """
@@ -55,8 +59,7 @@ class Soak:
     """The plan of a soak run and what it has found so far."""
 
     targets: list[str]
-    algorithms: list[str]
-    balancers: list[str]
+    pairs: list[tuple[str, str | None]]
     cases: int
     time_limit: float | None
     rng: random.Random
@@ -78,10 +81,8 @@ class Soak:
             return
         self.graphs += 1
         for target in self.targets:
-            for name in self.algorithms:
-                entry = CATALOG[name]
-                for balancer in self.balancers if entry.balanced else [None]:
-                    self.run_case(graph, source, target, entry, balancer)
+            for name, balancer in self.pairs:
+                self.run_case(graph, source, target, CATALOG[name], balancer)
 
     def run_case(self, graph: Graph, source: int, target: str, entry: Entry,
                  balancer: str | None) -> None:
@@ -137,8 +138,7 @@ def drive(soak: Soak, seed: int, max_vertices: int, max_edges: int) -> None:
 
     cases = st.booleans().flatmap(lambda weighted: graphs_with_source(
         max_vertices=max_vertices, max_edges=max_edges, weighted=weighted))
-    per_graph = len(soak.targets) * sum(len(soak.balancers) if CATALOG[n].balanced else 1
-                                        for n in soak.algorithms)
+    per_graph = len(soak.targets) * len(soak.pairs)
     while not soak.finished():
         @hypothesis_seed(seed + soak.graphs)
         @settings(max_examples=max(1, (soak.cases - soak.done) // per_graph + 1), database=None,
@@ -151,21 +151,117 @@ def drive(soak: Soak, seed: int, max_vertices: int, max_edges: int) -> None:
         batch()
 
 
-def report(soak: Soak, out: Any = None) -> None:
+def pairs_of(algorithms: list[str], balancers: list[str]) -> list[tuple[str, str | None]]:
+    """Every (algorithm, balancer) the soak runs: each balancer for an entry that takes one,
+    ``None`` once for an entry that does not."""
+    return [(name, balancer) for name in algorithms
+            for balancer in (balancers if CATALOG[name].balanced else [None])]
+
+
+@dataclass
+class Counts:
+    """What a soak (or a shard of one) found: the summary the report prints."""
+
+    outcomes: Counter
+    messages: dict[str, str]
+    done: int
+    graphs: int
+
+    @classmethod
+    def of(cls, soak: Soak) -> Counts:
+        return cls(Counter(soak.outcomes), dict(soak.messages), soak.done, soak.graphs)
+
+    def add(self, other: Counts) -> None:
+        self.outcomes.update(other.outcomes)
+        for kind, message in other.messages.items():
+            self.messages.setdefault(kind, message)
+        self.done += other.done
+        self.graphs += other.graphs
+
+    def failed(self) -> int:
+        return self.outcomes["mismatch"] + sum(v for k, v in self.outcomes.items()
+                                               if k.startswith("error:"))
+
+
+def report(counts: Counts, seconds: float, targets: list[str], algorithms: list[str],
+           balancers: list[str], jobs: int = 1, out: Any = None) -> None:
     out = out or sys.stdout
-    seconds = time.perf_counter() - soak.started
-    errors = {k: v for k, v in soak.outcomes.items() if k.startswith("error:")}
-    print(f"cases       {soak.done:,} on {soak.graphs:,} graphs in {seconds:.0f} s "
-          f"(targets {', '.join(soak.targets)}; algorithms {', '.join(soak.algorithms)}; "
-          f"{len(soak.balancers)} balancers)", file=out)
-    print(f"ok          {soak.outcomes['ok']:,}", file=out)
-    print(f"mismatches  {soak.outcomes['mismatch']:,}", file=out)
-    print(f"refused     {soak.outcomes['refused']:,} (argument combinations the algorithm "
+    errors = {k: v for k, v in counts.outcomes.items() if k.startswith("error:")}
+    print(f"cases       {counts.done:,} on {counts.graphs:,} graphs in {seconds:.0f} s "
+          f"(targets {', '.join(targets)}; algorithms {', '.join(algorithms)}; "
+          f"{len(balancers)} balancers; {jobs} job{'s' if jobs > 1 else ''})", file=out)
+    print(f"ok          {counts.outcomes['ok']:,}", file=out)
+    print(f"mismatches  {counts.outcomes['mismatch']:,}", file=out)
+    print(f"refused     {counts.outcomes['refused']:,} (argument combinations the algorithm "
           "refuses before any work)", file=out)
     print(f"errors      {sum(errors.values()):,}"
           + "".join(f"; {k[6:]} {v:,}" for k, v in sorted(errors.items())), file=out)
-    for kind, message in sorted(soak.messages.items()):
+    for kind, message in sorted(counts.messages.items()):
         print(f"  first {kind}: {message[:200]}", file=out)
+
+
+@dataclass
+class Plan:
+    """One soak run (or one shard of it): what to run, for how long, where to write."""
+
+    targets: list[str]
+    pairs: list[tuple[str, str | None]]
+    cases: int
+    time_limit: float | None
+    seed: int
+    max_vertices: int
+    max_edges: int
+    csv: Path | None
+
+
+def run_plan(plan: Plan) -> Counts:
+    """Run one soak (in this process) and return its counts."""
+    soak = Soak(plan.targets, plan.pairs, plan.cases, plan.time_limit,
+                random.Random(plan.seed))
+    handle = None
+    if plan.csv is not None:
+        handle = plan.csv.open("w", newline="")
+        soak.writer = csv.DictWriter(handle, FIELDS)
+        soak.writer.writeheader()
+    try:
+        drive(soak, plan.seed, plan.max_vertices, plan.max_edges)
+    except KeyboardInterrupt:
+        print("interrupted; the counts so far:", file=sys.stderr)
+    finally:
+        if handle is not None:
+            handle.close()
+    return Counts.of(soak)
+
+
+def shards(plan: Plan, jobs: int) -> list[Plan]:
+    """``jobs`` plans over disjoint shares of the (algorithm, balancer) pairs, dealt round
+    robin, so that each process compiles only its share of the kernels; each with its own seed,
+    its share of the cases and its own CSV (``NAME.K.csv``, merged into ``NAME`` at the end)."""
+    jobs = max(1, min(jobs, len(plan.pairs)))
+    return [Plan(plan.targets, plan.pairs[k::jobs], -(-plan.cases // jobs), plan.time_limit,
+                 plan.seed * 1000 + k, plan.max_vertices, plan.max_edges,
+                 None if plan.csv is None else plan.csv.with_suffix(f".{k}.csv"))
+            for k in range(jobs)]
+
+
+def run_jobs(plan: Plan, jobs: int) -> Counts:
+    """The plan's shards in ``jobs`` processes (spawned: each has its own Numba and CUDA
+    context), their counts added up and their CSV files joined into the plan's."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    parts = shards(plan, jobs)
+    total = Counts(Counter(), {}, 0, 0)
+    with ProcessPoolExecutor(len(parts), mp_context=get_context("spawn")) as pool:
+        for counts in pool.map(run_plan, parts):
+            total.add(counts)
+    if plan.csv is not None:
+        with plan.csv.open("w", newline="") as out:
+            for k, part in enumerate(parts):
+                text = part.csv.read_text()
+                out.write(text if k == 0 else text.split("\n", 1)[1])
+                part.csv.unlink()
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-edges", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--csv", type=Path, default=None, help="write one row per case")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes, each running a share of the (algorithm, "
+                        "balancer) pairs (default 1)")
     args = parser.parse_args(argv)
 
     targets = (args.targets.split(",") if args.targets
@@ -199,23 +298,16 @@ def main(argv: list[str] | None = None) -> int:
     wrong = sorted(set(b.partition(":")[0] for b in balancers) - set(available_balancers()))
     if wrong:
         parser.error(f"unknown balancers {wrong}; expected some of {available_balancers()}")
-    soak = Soak(targets, algorithms, balancers, args.cases, args.time_limit,
-                random.Random(args.seed))
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}; expected at least 1")
     if args.csv is not None:
-        handle = args.csv.open("w", newline="")
-        soak.writer = csv.DictWriter(handle, FIELDS)
-        soak.writer.writeheader()
-    try:
-        drive(soak, args.seed, args.max_vertices, args.max_edges)
-    except KeyboardInterrupt:
-        print("interrupted; the counts so far:", file=sys.stderr)
-    finally:
-        if args.csv is not None:
-            handle.close()
-    report(soak)
-    failed = soak.outcomes["mismatch"] + sum(v for k, v in soak.outcomes.items()
-                                             if k.startswith("error:"))
-    return 1 if failed else 0
+        args.csv.parent.mkdir(parents=True, exist_ok=True)
+    plan = Plan(targets, pairs_of(algorithms, balancers), args.cases, args.time_limit,
+                args.seed, args.max_vertices, args.max_edges, args.csv)
+    started = time.perf_counter()
+    counts = run_plan(plan) if args.jobs == 1 else run_jobs(plan, args.jobs)
+    report(counts, time.perf_counter() - started, targets, algorithms, balancers, args.jobs)
+    return 1 if counts.failed() else 0
 
 
 if __name__ == "__main__":

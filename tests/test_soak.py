@@ -49,3 +49,26 @@ def test_mismatches_and_errors_are_counted_by_kind_and_fail_the_run(capsys, monk
     assert "mismatches  4" in out and "errors      4; RuntimeError 4" in out
     failed = [r for r in csv.DictReader(table.open()) if r["outcome"] == "mismatch"]
     assert failed and failed[0]["arcs"].startswith("[[")  # the graph, to replay the case
+
+
+def test_jobs_share_out_the_pairs_and_add_up_their_counts(capsys, tmp_path):
+    table = tmp_path / "soak.csv"
+    code = soak.main(["--cases", "12", "--targets", "cpu", "--algorithms", "bfs,sssp",
+                      "--balancers", "thread,warp", "--jobs", "2", "--csv", str(table)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "2 jobs" in out and "mismatches  0" in out
+    rows = list(csv.DictReader(table.open()))
+    assert {(r["algorithm"], r["balancer"]) for r in rows} == {
+        ("bfs", "thread"), ("bfs", "warp"), ("sssp", "thread"), ("sssp", "warp")}
+    assert sum(r["outcome"] != "refused" for r in rows) >= 12
+    assert not list(tmp_path.glob("soak.*.csv"))  # the shards' files were joined
+
+
+def test_shards_deal_the_pairs_round_robin_without_overlap():
+    plan = soak.Plan(["cpu"], soak.pairs_of(["bfs", "sssp"], ["thread", "warp", "block"]), 10,
+                     None, 1, 8, 8, None)
+    parts = soak.shards(plan, 4)
+    dealt = [p for part in parts for p in part.pairs]
+    assert sorted(dealt, key=str) == sorted(plan.pairs, key=str) and len(parts) == 4
+    assert len({part.seed for part in parts}) == 4

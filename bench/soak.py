@@ -6,7 +6,7 @@ compared with the algorithm's independent reference (issue 9, item 8).
 Graphs come from the public Hypothesis strategies of :mod:`frontier.testing` (isolated vertices,
 self-loops, multi-edges, hubs, several components, empty-edged and one-vertex graphs, directed and
 undirected, weighted or not), with a source drawn the same way (any vertex, the hub, an isolated
-one). Each graph runs every entry of :data:`algorithms.CATALOG` with every balancer of
+one). Each graph runs every entry of :data:`algorithms.CATALOG` with ``"auto"`` and every balancer of
 ``operators.available_balancers()`` (once for an entry with ``balanced=False``) on every target
 given, with each of the entry's options drawn at random from its choices; the result goes to the
 entry's ``check`` (its ``agrees``: the reference comparison of the tests). A *case* is one such
@@ -273,8 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--algorithms", help="comma-separated (default: every entry that takes "
                         "any graph; list ranking takes lists)",
                         default=",".join(n for n, e in CATALOG.items() if e.example is None))
-    parser.add_argument("--balancers", default=",".join(available_balancers()),
-                        help="comma-separated")
+    parser.add_argument("--balancers", default=",".join(["auto", *available_balancers()]),
+                        help="comma-separated (default: auto, the default of every algorithm, "
+                        "and every static balancer)")
     parser.add_argument("--time-limit", type=float, default=None,
                         help="seconds after which no new graph is drawn")
     parser.add_argument("--max-vertices", type=int, default=40)
@@ -295,9 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown algorithms {unknown}; expected some of {sorted(CATALOG)}")
     balancers = args.balancers.split(",")
-    wrong = sorted(set(b.partition(":")[0] for b in balancers) - set(available_balancers()))
+    known = ["auto", *available_balancers()]
+    wrong = sorted(set(b.partition(":")[0] for b in balancers) - set(known))
     if wrong:
-        parser.error(f"unknown balancers {wrong}; expected some of {available_balancers()}")
+        parser.error(f"unknown balancers {wrong}; expected some of {known}")
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}; expected at least 1")
     if args.csv is not None:

@@ -6,8 +6,8 @@ compared with the algorithm's independent reference (issue 9, item 8).
 Graphs come from the public Hypothesis strategies of :mod:`frontier.testing` (isolated vertices,
 self-loops, multi-edges, hubs, several components, empty-edged and one-vertex graphs, directed and
 undirected, weighted or not), with a source drawn the same way (any vertex, the hub, an isolated
-one). Each graph runs every entry of :data:`algorithms.CATALOG` with ``"auto"`` and every balancer of
-``operators.available_balancers()`` (once for an entry with ``balanced=False``) on every target
+one). Each graph runs every entry of :data:`algorithms.CATALOG` with ``"auto"`` and every
+balancer of ``operators.available_balancers()`` (once for an entry with ``balanced=False``) on every target
 given, with each of the entry's options drawn at random from its choices; the result goes to the
 entry's ``check`` (its ``agrees``: the reference comparison of the tests). A *case* is one such
 run. Outcomes:

@@ -7,10 +7,10 @@ Graphs come from the public Hypothesis strategies of :mod:`frontier.testing` (is
 self-loops, multi-edges, hubs, several components, empty-edged and one-vertex graphs, directed and
 undirected, weighted or not), with a source drawn the same way (any vertex, the hub, an isolated
 one). Each graph runs every entry of :data:`algorithms.CATALOG` with ``"auto"`` and every
-balancer of ``operators.available_balancers()`` (once for an entry with ``balanced=False``) on every target
-given, with each of the entry's options drawn at random from its choices; the result goes to the
-entry's ``check`` (its ``agrees``: the reference comparison of the tests). A *case* is one such
-run. Outcomes:
+balancer of ``operators.available_balancers()`` (once for an entry with ``balanced=False``) on
+every target given, with each of the entry's options drawn at random from its choices; the
+result goes to the entry's ``check`` (its ``agrees``: the reference comparison of the tests). A
+*case* is one such run. Outcomes:
 
 * ``ok`` — the result equals the reference;
 * ``mismatch`` — the check raised AssertionError: a wrong answer;

@@ -30,15 +30,31 @@ __all__ = ["Launcher", "make_launcher"]
 
 
 class _Slot:
-    """One argument position: the array last seen there and its converted fields (or, for a
-    scalar, its Python type)."""
+    """One argument position: the arrays last seen there (a few: an operator passes one of its
+    buffers or another) with their converted fields, or, for a scalar, its Python type."""
 
-    __slots__ = ("ref", "fields", "scalar")
+    __slots__ = ("known", "scalar")
 
     def __init__(self) -> None:
-        self.ref: Any = None
-        self.fields: list = []
+        self.known: dict[int, tuple[Any, list]] = {}
         self.scalar: type | None = None
+
+    def fields(self, value: Any) -> list | None:
+        """The converted fields of ``value`` if it is an array seen here and still alive."""
+        found = self.known.get(id(value))
+        if found is not None and found[0]() is value:
+            return found[1]
+        return None
+
+    def keep(self, value: Any, fields: list) -> None:
+        if len(self.known) >= _KNOWN:
+            self.known.pop(next(iter(self.known)))  # the oldest
+        self.known[id(value)] = (weakref.ref(value), fields)
+        self.scalar = None
+
+
+#: Arrays remembered per argument position.
+_KNOWN = 8
 
 
 class _Entry:
@@ -65,7 +81,7 @@ class _Entry:
             if slot.scalar is not None:
                 if type(value) is not slot.scalar:
                     return False
-            elif slot.ref is None or slot.ref() is not value:
+            elif slot.fields(value) is None:
                 return False
         return True
 
@@ -80,7 +96,7 @@ class Launcher:
         self._stream = stream
         self._argument_type = argument_type
         self._entries: dict[tuple, _Entry] = {}
-        self._last: dict[tuple, _Entry] = {}
+        self._last: dict[tuple, list[_Entry]] = {}  # per kernel and shape, the recent ones
         self._configs: dict[tuple, Any] = {}
 
     def __call__(self, kernel: Any, blocks: int, threads: int, args: tuple,
@@ -96,11 +112,12 @@ class Launcher:
         written_back: list = []  # a host array argument is copied back after the kernel
         for ty, value, slot in zip(entry.types, args, entry.slots, strict=True):
             if hasattr(value, "__cuda_array_interface__"):
-                if slot.ref is None or slot.ref() is not value:
-                    fields: list = []
+                fields = slot.fields(value)
+                if fields is None:
+                    fields = []
                     compiled._prepare_args(ty, value, self._stream, [], fields)
-                    slot.ref, slot.fields, slot.scalar = weakref.ref(value), fields, None
-                flat.extend(slot.fields)
+                    slot.keep(value, fields)
+                flat.extend(fields)
             else:
                 # a host array is typed again at every launch (its dtype is not its type)
                 slot.scalar = None if isinstance(value, np.ndarray) else type(value)
@@ -116,18 +133,21 @@ class Launcher:
             copy_back()
 
     def entry(self, kernel: Any, threads: int, args: tuple, cooperative: bool) -> _Entry:
-        """The compiled kernel for these arguments: the one last launched for ``kernel`` and
-        ``threads`` when it takes them, else the one for their types (compiled on first use)."""
+        """The compiled kernel for these arguments: a recently launched one for ``kernel`` and
+        ``threads`` that takes them, else the one for their types (compiled on first use)."""
         shape = (kernel, threads, cooperative)
-        last = self._last.get(shape)
-        if last is not None and last.takes(args):
-            return last
+        recent = self._last.setdefault(shape, [])
+        for entry in recent:
+            if entry.takes(args):
+                return entry
         key = (shape, tuple(self._argument_type(a) for a in args))
         entry = self._entries.get(key)
         if entry is None:
             entry = _Entry(kernel.specialize(*args), threads, cooperative)
             self._entries[key] = entry
-        self._last[shape] = entry
+        if entry not in recent:
+            recent.insert(0, entry)
+            del recent[_KNOWN:]
         return entry
 
 

@@ -10,9 +10,8 @@ again and again with the same arrays (the graph's arrays, a pool's buffers, the 
 argument's converted fields, with a weak reference to the array: an argument that is the same
 (still living) array object reuses its fields; any other is converted again, by Numba's own
 code. Scalars (and host arrays, copied in and back as Numba does) are converted at every
-launch. The kernel is then launched with ``cuda.core``'s ``launch`` on the default stream,
-exactly as Numba's dispatcher does after its conversion. A kernel compiled with exception
-checks (a functor that raises) goes through the dispatcher, which reports the exception.
+launch. The kernel is then launched with ``cuda.core``'s
+``launch`` on the default stream, exactly as Numba's dispatcher does after its conversion.
 
 Where Numba's internals differ from what this module expects (another numba-cuda version),
 :func:`make_launcher` returns None and the target launches through the dispatcher.
@@ -61,11 +60,9 @@ class _Entry:
     """A kernel compiled for one list of argument types and one block size: the compiled kernel,
     its function handle, its argument types and the per-position cache."""
 
-    __slots__ = ("dispatcher", "compiled", "function", "types", "slots", "most_blocks")
+    __slots__ = ("compiled", "function", "types", "slots", "most_blocks")
 
-    def __init__(self, dispatcher: Any, threads: int, cooperative: bool) -> None:
-        self.dispatcher = dispatcher
-        compiled = next(iter(dispatcher.overloads.values()))
+    def __init__(self, compiled: Any, threads: int, cooperative: bool) -> None:
         self.compiled = compiled
         self.function = compiled._codelibrary.get_cufunc().kernel
         self.types = tuple(compiled.argument_types)
@@ -105,9 +102,6 @@ class Launcher:
         if cooperative:
             blocks = min(blocks, entry.most_blocks)
         compiled = entry.compiled
-        if getattr(compiled, "debug", False):  # Numba reads its exception flag after the launch
-            entry.dispatcher[blocks, threads](*args)
-            return
         flat: list = []
         written_back: list = []  # a host array argument is copied back after the kernel
         for ty, value, slot in zip(entry.types, args, entry.slots, strict=True):
@@ -143,7 +137,8 @@ class Launcher:
         key = (shape, tuple(self._argument_type(a) for a in args))
         entry = self._entries.get(key)
         if entry is None:
-            entry = _Entry(kernel.specialize(*args), threads, cooperative)
+            specialized = kernel.specialize(*args)
+            entry = _Entry(next(iter(specialized.overloads.values())), threads, cooperative)
             self._entries[key] = entry
         if entry not in recent:
             recent.insert(0, entry)

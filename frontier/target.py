@@ -111,18 +111,14 @@ class Target(ABC):
     def synchronize(self) -> None: ...
 
     @abstractmethod
-    def compile_device_function(self, fn: Callable, checked: bool = False) -> Callable:
-        """Compile a user functor for calling from this target's kernels; ``checked``: it has a
-        ``raise`` statement, which the compiled code must report (see :meth:`compile_kernel`)."""
+    def compile_device_function(self, fn: Callable) -> Callable:
+        """Compile a user functor for calling from this target's kernels."""
 
     @abstractmethod
-    def compile_kernel(self, fn: Callable, checked: bool = False) -> Callable:
-        """Compile a generated kernel function; ``checked``: report an exception raised in it
-        (on a GPU, Numba compiles a ``raise`` away unless the kernel is built with its
-        exception checks, which turn optimization off: only for kernels whose functors raise)."""
+    def compile_kernel(self, fn: Callable) -> Callable:
+        """Compile a generated kernel function."""
 
-    def compile_source(self, name: str, source: str, namespace: dict[str, Any],
-                       checked: bool = False) -> Callable:
+    def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
         """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
         kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
         tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``cuda``
@@ -133,7 +129,7 @@ class Target(ABC):
         exec(compile(source, filename, "exec"), globals_)  # noqa: S102 - our own kernel text
         if name not in globals_:
             raise TargetError(f"kernel text {filename} does not define a function {name!r}")
-        return self.compile_kernel(globals_[name], checked)
+        return self.compile_kernel(globals_[name])
 
     @abstractmethod
     def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...
@@ -252,12 +248,12 @@ class CpuTarget(Target):
     def synchronize(self) -> None:
         return None
 
-    def compile_device_function(self, fn: Callable, checked: bool = False) -> Callable:
+    def compile_device_function(self, fn: Callable) -> Callable:
         import numba
 
-        return numba.njit(cache=False)(fn)  # compiled code raises as Python does
+        return numba.njit(cache=False)(fn)
 
-    def compile_kernel(self, fn: Callable, checked: bool = False) -> Callable:
+    def compile_kernel(self, fn: Callable) -> Callable:
         import numba
 
         return numba.njit(cache=False)(fn)
@@ -358,16 +354,11 @@ class CudaTarget(Target):
     def synchronize(self) -> None:
         self._cuda.synchronize()
 
-    def compile_device_function(self, fn: Callable, checked: bool = False) -> Callable:
-        return self._cuda.jit(device=True, **self._checks(checked))(fn)
+    def compile_device_function(self, fn: Callable) -> Callable:
+        return self._cuda.jit(device=True)(fn)
 
-    def compile_kernel(self, fn: Callable, checked: bool = False) -> Callable:
-        return self._cuda.jit(**self._checks(checked))(fn)
-
-    def _checks(self, checked: bool) -> dict[str, bool]:
-        """Numba's options for code that must report a ``raise`` on the GPU: its exception
-        checks (``debug``), which need optimization off (the simulator raises as Python)."""
-        return {"debug": True, "opt": False} if checked and not self.simulated else {}
+    def compile_kernel(self, fn: Callable) -> Callable:
+        return self._cuda.jit(fn)
 
     def _fast(self) -> Launcher | None:
         """The launcher that reuses converted arguments (:mod:`frontier.launch`), made on first

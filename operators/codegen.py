@@ -198,8 +198,7 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
             **intrinsics(target.simulated),
             **balancer.namespace(),
         }
-        checked = any(f.raises for f in resolved.values())  # a functor that raises is reported
-        kernel = GeneratedKernel(name, text, target.compile_source(name, text, namespace, checked),
+        kernel = GeneratedKernel(name, text, target.compile_source(name, text, namespace),
                                  balancer.threads_per_block(target), params,
                                  tuple(resolved.values()), spec)
         _KERNELS[key] = kernel

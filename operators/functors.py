@@ -24,7 +24,6 @@ the graph there, for :func:`frontier.out_degree`, :func:`frontier.in_degree`,
 
 from __future__ import annotations
 
-import dis
 import inspect
 import types
 import weakref
@@ -57,7 +56,6 @@ class Functor:
     name: str
     location: str
     wants_graph: bool
-    raises: bool = False
     _hash: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -98,15 +96,14 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     if cached is not None and len(cached[0]) == len(reads) and all(
             a is b for a, b in zip(cached[0], reads, strict=True)):
         return cached[1]
-    code_id, name, location, names, wants_graph, raises = shape
+    code_id, name, location, names, wants_graph = shape
     closure = tuple(_frozen(f"closure variable {n!r}", c.cell_contents, name, location)
                     for n, c in zip(code.co_freevars, fn.__closure__ or (), strict=True))
     defaults = tuple(_frozen("default argument", d, name, location)
                      for d in (fn.__defaults__ or ()))
     glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))
                  for n in names if n in fn.__globals__)
-    functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph,
-                      raises)
+    functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph)
     _RESOLVED[fn] = (reads, functor)
     return functor
 
@@ -160,14 +157,7 @@ def _shape(code: types.CodeType) -> tuple:
     params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     wants_graph = bool(params) and params[-1] == GRAPH_PARAMETER
     return (code_id, name, f"{code.co_filename}:{code.co_firstlineno}",
-            tuple(sorted(_global_names(code))), wants_graph, _raises(code))
-
-
-def _raises(code: types.CodeType) -> bool:
-    """Whether the code has a ``raise`` statement (a functor whose kernel must be compiled to
-    report exceptions on the GPU, see :func:`compile_functor`)."""
-    return any(ins.opname == "RAISE_VARARGS" for ins in dis.get_instructions(code)) or any(
-        _raises(c) for c in code.co_consts if isinstance(c, types.CodeType))
+            tuple(sorted(_global_names(code))), wants_graph)
 
 
 def _code_key(code: types.CodeType) -> tuple:
@@ -214,6 +204,6 @@ def compile_functor(target: Target, functor: Functor) -> Callable:
     key = (target.name, target.simulated, functor.key)
     compiled = _COMPILED.get(key)
     if compiled is None:
-        compiled = target.compile_device_function(functor.fn, functor.raises)
+        compiled = target.compile_device_function(functor.fn)
         _COMPILED[key] = compiled
     return compiled

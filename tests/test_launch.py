@@ -50,29 +50,6 @@ class Kernel:
         return type("Specialized", (), {"overloads": {0: kernel}})()
 
 
-class CheckedKernel(Kernel):
-    """A kernel compiled with exception checks: launched through its dispatcher."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.dispatched: list = []
-
-    def specialize(self, *args):
-        specialized = super().specialize(*args)
-        next(iter(specialized.overloads.values())).debug = True
-        dispatched = self.dispatched
-
-        class Launch:
-            def __init__(self, shape):
-                self.shape = shape
-
-            def __call__(self, *args):
-                dispatched.append((self.shape, args))
-
-        specialized.__class__.__getitem__ = lambda self, shape: Launch(shape)
-        return specialized
-
-
 def launcher(calls: list) -> Launcher:
     return Launcher(lambda stream, config, fn, *flat: calls.append((config, flat)),
                     lambda **kw: tuple(sorted(kw.items())), "stream",
@@ -133,11 +110,3 @@ def test_a_host_array_argument_is_typed_at_every_launch():
     launch(kernel, 1, 32, (np.zeros(2, np.int32),))
     launch(kernel, 1, 32, (np.zeros(2, np.float64),))
     assert kernel.specialized == 2
-
-
-def test_a_kernel_with_exception_checks_goes_through_its_dispatcher():
-    calls: list = []
-    launch, kernel = launcher(calls), CheckedKernel()
-    a = Array("a")
-    launch(kernel, 3, 32, (a, 1))
-    assert not calls and kernel.dispatched == [((3, 32), (a, 1))]

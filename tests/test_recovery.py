@@ -137,10 +137,3 @@ def test_an_edge_frontier_of_a_graph_with_more_arcs_than_int32_ids_is_refused(mo
     with pytest.raises(FrontierError, match="int32 ids, but this graph has 18 edges"):
         Frontier.from_edges(star, [0], target="cpu")
     assert len(Frontier.from_vertices(generators.star(4), [0], target="cpu")) == 1
-
-
-def test_a_functor_that_raises_is_known_so_its_kernel_reports_the_exception_on_a_gpu():
-    from operators.functors import as_functor
-
-    assert as_functor(boom_at_leaf_7).raises and as_functor(keep_unless_7).raises
-    assert not as_functor(accept).raises and not as_functor(keep).raises

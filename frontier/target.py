@@ -134,6 +134,10 @@ class Target(ABC):
     @abstractmethod
     def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...
 
+    #: Whether an exception raised in a compiled functor reaches the caller (see
+    #: :func:`operators.functors.check_raises`).
+    reports_raises: bool = True
+
     #: Source line making every thread of the launch wait for all others (between the steps of
     #: a fused traversal); nothing on a one-thread target.
     grid_barrier: str = "pass"
@@ -293,6 +297,10 @@ class CudaTarget(Target):
     @property
     def simulated(self) -> bool:
         return _simulator_enabled()
+
+    @property
+    def reports_raises(self) -> bool:  # type: ignore[override]
+        return self.simulated  # the simulator runs functors as Python
 
     @property
     def max_threads_per_block(self) -> int:  # type: ignore[override]

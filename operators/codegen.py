@@ -31,7 +31,7 @@ from frontier.target import Target
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import kernel_params
 from operators.cull import culled
-from operators.functors import Functor, FunctorError, as_functor, compile_functor
+from operators.functors import Functor, FunctorError, as_functor, check_raises, compile_functor
 
 if TYPE_CHECKING:
     from operators.balancers.base import LoadBalancer
@@ -181,6 +181,7 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
            tuple(sorted(resolved.items())))
     kernel = _KERNELS.get(key)
     if kernel is None:
+        check_raises(target, resolved.values())
         main = resolved.get("functor")
         name = name or (f"{spec.operator}{spec.variant}_{balancer.slug}_{spec.domain}_"
                         f"{spec.input}_to_{spec.output}__{main.name if main else 'helper'}")

@@ -24,6 +24,7 @@ the graph there, for :func:`frontier.out_degree`, :func:`frontier.in_degree`,
 
 from __future__ import annotations
 
+import dis
 import inspect
 import types
 import weakref
@@ -35,7 +36,7 @@ import numpy as np
 
 from frontier.target import Target
 
-__all__ = ["Functor", "FunctorError", "as_functor", "compile_functor"]
+__all__ = ["Functor", "FunctorError", "as_functor", "check_raises", "compile_functor"]
 
 #: The parameter name through which a functor asks for the graph view.
 GRAPH_PARAMETER = "graph"
@@ -56,6 +57,7 @@ class Functor:
     name: str
     location: str
     wants_graph: bool
+    raises: bool = False
     _hash: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -96,14 +98,15 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     if cached is not None and len(cached[0]) == len(reads) and all(
             a is b for a, b in zip(cached[0], reads, strict=True)):
         return cached[1]
-    code_id, name, location, names, wants_graph = shape
+    code_id, name, location, names, wants_graph, raises = shape
     closure = tuple(_frozen(f"closure variable {n!r}", c.cell_contents, name, location)
                     for n, c in zip(code.co_freevars, fn.__closure__ or (), strict=True))
     defaults = tuple(_frozen("default argument", d, name, location)
                      for d in (fn.__defaults__ or ()))
     glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))
                  for n in names if n in fn.__globals__)
-    functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph)
+    functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph,
+                      raises)
     _RESOLVED[fn] = (reads, functor)
     return functor
 
@@ -157,7 +160,31 @@ def _shape(code: types.CodeType) -> tuple:
     params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     wants_graph = bool(params) and params[-1] == GRAPH_PARAMETER
     return (code_id, name, f"{code.co_filename}:{code.co_firstlineno}",
-            tuple(sorted(_global_names(code))), wants_graph)
+            tuple(sorted(_global_names(code))), wants_graph, _raises(code))
+
+
+def _raises(code: types.CodeType) -> bool:
+    """Whether the code has a ``raise`` statement (see :func:`check_raises`)."""
+    return any(ins.opname == "RAISE_VARARGS" for ins in dis.get_instructions(code)) or any(
+        _raises(c) for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+def check_raises(target: Target, functors: Any) -> None:
+    """Refuse, before anything is compiled, a functor with a ``raise`` statement on a target
+    whose kernels cannot report it: on a GPU, Numba compiles ``raise`` away (the thread goes
+    on), and its exception checks, which would report it, stop the raising thread while the
+    others wait for it at the next barrier of a persistent kernel. On the CPU and in the
+    simulator a raise becomes :class:`FunctorError` (and the operators leave their frontiers as
+    they were)."""
+    if target.reports_raises:
+        return
+    for f in functors:
+        if f.raises:
+            raise FunctorError(
+                f"functor {f.name} ({f.location}) has a raise statement, which a kernel on "
+                f"{target.name} cannot report (Numba compiles it away on the device, so the "
+                "answer could be silently wrong); signal a failure through a state array "
+                "instead, or run the functor on target='cpu' or in the simulator")
 
 
 def _code_key(code: types.CodeType) -> tuple:

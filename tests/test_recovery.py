@@ -21,6 +21,12 @@ from operators import FunctorError, advance, available_balancers, filter, traver
 LEAVES = list(range(1, 10))
 
 
+def failure(target) -> str:
+    """What a raising functor gives on ``target``: its exception as FunctorError where kernels
+    report raises (cpu, simulator), a refusal before any work on a GPU (check_raises)."""
+    return "boom" if target.reports_raises else "raise statement"
+
+
 def boom_at_leaf_7(src, dst, eid, weight, seen):
     if dst == 7:
         raise ValueError("boom")
@@ -47,7 +53,7 @@ def test_advance_retried_after_a_raising_functor_gives_each_leaf_once(target, ki
     star = generators.star(10)  # hub 0, leaves 1..9
     f = Frontier.from_vertices(star, [0], kind=kind, target=target)
     seen = target.zeros(star.num_vertices, np.int32)
-    with pytest.raises(FunctorError, match="boom"):
+    with pytest.raises(FunctorError, match=failure(target)):
         advance(star, f, boom_at_leaf_7, seen, balancer=balancer)
     assert f.is_current()
     again = advance(star, f, accept, seen, balancer=balancer)
@@ -61,7 +67,7 @@ def test_filter_retried_after_a_raising_predicate_keeps_every_element_once(targe
     star = generators.star(10)
     f = Frontier.from_vertices(star, LEAVES, kind=kind, target=target)
     seen = target.zeros(star.num_vertices, np.int32)
-    with pytest.raises(FunctorError, match="boom"):
+    with pytest.raises(FunctorError, match=failure(target)):
         filter(star, f, keep_unless_7, seen)
     assert sorted(filter(star, f, keep, seen).to_numpy().tolist()) == LEAVES
 
@@ -77,11 +83,12 @@ def test_a_failed_step_in_a_chain_keeps_its_input_and_ends_the_frontier_it_would
     seen = target.zeros(star.num_vertices, np.int32)
     x0 = Frontier.from_vertices(star, [0], target=target)
     x1 = advance(star, x0, accept, seen)
-    with pytest.raises(FunctorError):
+    with pytest.raises(FunctorError, match=failure(target)):
         advance(star, x1, boom_at_hub, seen)
     assert sorted(x1.to_numpy().tolist()) == LEAVES
-    with pytest.raises(StaleFrontierError):  # the lifetime rule: the step reusing its slot ran
-        len(x0)
+    if target.reports_raises:  # the step ran (a refusal runs nothing)
+        with pytest.raises(StaleFrontierError):  # the lifetime rule: it reused x0's slot
+            len(x0)
     assert advance(star, x1, accept, seen).to_numpy().tolist() == [0] * 9
 
 
@@ -97,9 +104,11 @@ def test_traverse_that_failed_never_reads_a_half_written_slot(target, fused):
     path = generators.path(8, directed=True)
     seen = target.zeros(path.num_vertices, np.int32)
     f = Frontier.from_vertices(path, [0], target=target)
-    with pytest.raises(FunctorError, match="boom"):
+    with pytest.raises(FunctorError, match=failure(target)):
         traverse(path, f, boom_at_5, seen, fused=fused)
-    if fused:  # its steps reused every slot: the start frontier is gone, and says so
+    if not target.reports_raises:  # refused before any step: f is as it was
+        assert f.is_current()
+    elif fused:  # its steps reused every slot: the start frontier is gone, and says so
         with pytest.raises(StaleFrontierError, match="no longer valid"):
             traverse(path, f, accept, seen, fused=fused)
     else:  # the failed step was the fifth: the frontier {4} it read is current, f is stale
@@ -137,3 +146,17 @@ def test_an_edge_frontier_of_a_graph_with_more_arcs_than_int32_ids_is_refused(mo
     with pytest.raises(FrontierError, match="int32 ids, but this graph has 18 edges"):
         Frontier.from_edges(star, [0], target="cpu")
     assert len(Frontier.from_vertices(generators.star(4), [0], target="cpu")) == 1
+
+
+def test_a_raising_functor_is_refused_before_any_work_where_kernels_cannot_report_it():
+    from types import SimpleNamespace
+
+    from operators.functors import as_functor, check_raises
+
+    assert as_functor(boom_at_leaf_7).raises and as_functor(keep_unless_7).raises
+    assert not as_functor(accept).raises and not as_functor(keep).raises
+    gpu = SimpleNamespace(name="cuda", reports_raises=False)
+    with pytest.raises(FunctorError, match="boom_at_leaf_7 .* raise statement"):
+        check_raises(gpu, [as_functor(accept), as_functor(boom_at_leaf_7)])
+    check_raises(gpu, [as_functor(accept)])
+    check_raises(SimpleNamespace(name="cpu", reports_raises=True), [as_functor(boom_at_5)])

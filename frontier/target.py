@@ -307,10 +307,34 @@ class CudaTarget(Target):
         return 64 if self.simulated else 1024
 
     def to_device(self, array: np.ndarray) -> Any:
-        return self._cuda.to_device(np.ascontiguousarray(array))
+        array = np.ascontiguousarray(array)
+        try:
+            return self._cuda.to_device(array)
+        except Exception as err:  # noqa: BLE001 - only out-of-memory is turned into another
+            self._raise_if_out_of_memory(err, array.nbytes)
+            raise
 
     def empty(self, shape: int, dtype: Any) -> Any:
-        return self._cuda.device_array(shape, dtype=dtype)
+        try:
+            return self._cuda.device_array(shape, dtype=dtype)
+        except Exception as err:  # noqa: BLE001 - only out-of-memory is turned into another
+            self._raise_if_out_of_memory(err, int(np.prod(shape)) * np.dtype(dtype).itemsize)
+            raise
+
+    def _raise_if_out_of_memory(self, err: Exception, nbytes: int) -> None:
+        """A device allocation the driver refused for lack of memory, as GraphTooLargeError
+        naming the array's size and the free memory (the size checks before a graph is copied
+        cannot see every working array of every algorithm)."""
+        if "OUT_OF_MEMORY" not in str(err) and getattr(err, "code", None) != 2:
+            return
+        from frontier.limits import GraphTooLargeError
+
+        try:
+            free = self.free_bytes() or 0
+        except Exception:  # noqa: BLE001 - the message can do without it
+            free = 0
+        raise GraphTooLargeError(f"a working array of {nbytes:,} bytes on the device", nbytes,
+                                 free, self.name) from err
 
     def full(self, shape: int, value: Any, dtype: Any) -> Any:
         """Filled on the device (one launch) instead of uploading a host array."""

@@ -372,3 +372,42 @@ def test_csr_built_in_parallel_pieces_equals_the_sequential_build(monkeypatch):
     monkeypatch.setattr(graph_module, "_threads", lambda: 3)
     for d, expected in zip((True, False), want, strict=True):
         assert_graphs_equal(Graph.from_edges(src, dst, w, 31, directed=d), expected)
+
+
+def test_a_device_allocation_refused_for_memory_becomes_graph_too_large_naming_the_size():
+    from frontier.limits import GraphTooLargeError
+    from frontier.target import CudaTarget
+
+    class OutOfMemory(Exception):
+        code = 2
+
+    class Driver:
+        @staticmethod
+        def device_array(shape, dtype):
+            raise OutOfMemory("[CUresult.CUDA_ERROR_OUT_OF_MEMORY] Call to cuMemAlloc results "
+                              "in CUDA_ERROR_OUT_OF_MEMORY")
+
+        @staticmethod
+        def to_device(array):
+            Driver.device_array(array.shape, array.dtype)
+
+    target = CudaTarget()
+    target._cuda = Driver()
+    with pytest.raises(GraphTooLargeError, match="8,000,000 bytes"):
+        target.empty(1_000_000, np.int64)
+    with pytest.raises(GraphTooLargeError, match="400 bytes"):
+        target.to_device(np.zeros(100, np.int32))
+
+
+def test_other_device_allocation_failures_pass_through_unchanged():
+    from frontier.target import CudaTarget
+
+    class Driver:
+        @staticmethod
+        def device_array(shape, dtype):
+            raise RuntimeError("context is destroyed")
+
+    target = CudaTarget()
+    target._cuda = Driver()
+    with pytest.raises(RuntimeError, match="context is destroyed"):
+        target.empty(10, np.int32)

@@ -61,12 +61,16 @@ from operators.common import for_target
 from operators.direction import PULL, PUSH
 
 __all__ = ["GraphProfile", "inspect", "Thresholds", "device_thresholds", "thresholds_for",
-           "Decision", "decide", "FUSED", "HOST", "MODES", "AdaptivePolicy", "StaticPolicy",
+           "BLOCK_LOCAL", "Decision", "decide", "FUSED", "HOST", "BLOCK", "MODES",
+           "AdaptivePolicy", "StaticPolicy",
            "calibration_path", "load_calibration", "save_calibration", "CACHE_ENV",
            "resolve_auto", "measure_degree_sum"]
 
-FUSED, HOST = "fused", "host"
-MODES = (FUSED, HOST)
+FUSED, HOST, BLOCK = "fused", "host", "block"
+MODES = (FUSED, HOST, BLOCK)
+
+#: The name a small-frontier decision records for its kernel (:mod:`operators.small_frontier`).
+BLOCK_LOCAL = "block_local"
 
 #: Environment variable naming the directory of the calibration cache (default
 #: ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``).
@@ -111,7 +115,9 @@ class Thresholds:
     |V| above which the frontier is a bitmap; ``hub_edges``: degree sum from which a step
     splits its edges evenly over all threads; ``hub_degree``: mean frontier degree from which it
     does so however few the edges (hubs); ``sample_every``: steps between two measurements of
-    the degree sum; ``source``: where the values come from."""
+    the degree sum; ``block_frontier`` and ``block_edges``: the largest queue and degree sum run
+    in the small-frontier mode (one block, :mod:`operators.small_frontier`); ``source``: where
+    the values come from."""
 
     t1: float = 32.0
     t2: int = 256 * 132
@@ -119,10 +125,13 @@ class Thresholds:
     hub_edges: int = 2048 * 132
     hub_degree: int = 8192
     sample_every: int = 6
+    block_frontier: int = 1024
+    block_edges: int = 8192
     source: str = "defaults"
 
     def __post_init__(self) -> None:
-        for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "sample_every"):
+        for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "sample_every",
+                     "block_frontier", "block_edges"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"threshold {name}={value!r}; expected a number > 0")
@@ -232,16 +241,19 @@ class Decision:
 
 
 def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresholds,
-           spreads: bool = True) -> Decision:
+           spreads: bool = True, small: bool = True) -> Decision:
     """The push step for a frontier of ``size`` vertices with ``degree_sum`` out-edges
     (deterministic: the same inputs give the same decision). ``spreads`` is False on a target
-    that runs every balancer as one sequential loop (the CPU): the decision is then the loop."""
+    that runs every balancer as one sequential loop (the CPU): the decision is then the loop.
+    ``small=False`` leaves out the small-frontier mode."""
     bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
     dense = size > bitmap_from
     representation = DENSE if dense else SPARSE
     limit_t3 = None if dense else int(bitmap_from)
     if not spreads:
         return Decision(ThreadMapped.name, representation, PUSH, FUSED, limit_t3)
+    if small and size <= thresholds.block_frontier and degree_sum <= thresholds.block_edges:
+        return Decision(BLOCK_LOCAL, SPARSE, PUSH, BLOCK, int(thresholds.block_frontier))
     mean = degree_sum / max(size, 1)
     if degree_sum >= thresholds.hub_edges:
         return Decision("two_phase", representation, PUSH, HOST)
@@ -284,14 +296,28 @@ class AdaptivePolicy:
         self._since_sample: int | None = None
         self._balancers: dict[str, LoadBalancer] = {}
 
-    def decide(self, frontier: Frontier, size: int, way: str) -> Decision:
-        """The decision for the next step, over ``frontier`` of ``size`` going ``way``."""
+    def decide(self, frontier: Frontier, size: int, way: str, small: bool = True) -> Decision:
+        """The decision for the next step, over ``frontier`` of ``size`` going ``way``
+        (``small=False``: not in the small-frontier mode)."""
         if way == PULL:
             self._since_sample = None  # the frontier after a pull is another population
             return Decision(ThreadMapped.name, DENSE, PULL, HOST)
         decision = decide(self.profile, size, self.degree_sum(frontier, size), self.thresholds,
-                          self.target.runs_balancers)
+                          self.target.runs_balancers, small and self.fused)
         return decision if self.fused else replace(decision, mode=HOST)
+
+    def remeasure(self) -> None:
+        """Measure the degree sum at the next decision (the frontier changed in kind)."""
+        self._since_sample = None
+
+    def block_floor(self, size: int | None, small: bool = True) -> int:
+        """The frontier size at or below which a grid-wide fused phase stops to hand back to
+        the small-frontier mode: ``block_frontier`` for a phase that started above it (one that
+        started below it did so for its degrees: it keeps going), 0 for none."""
+        if not (small and self.fused and self.target.runs_balancers):
+            return 0
+        limit = int(self.thresholds.block_frontier)
+        return limit if size is not None and size > limit else 0
 
     def degree_sum(self, frontier: Frontier, size: int) -> int:
         """The frontier's out-edges: measured at the first call and every ``sample_every``
@@ -326,13 +352,20 @@ class StaticPolicy:
         self.push_kind = push_kind
         self.fuse = fused and balancer.fusable
 
-    def decide(self, frontier: Frontier | None, size: int | None, way: str) -> Decision:
+    def decide(self, frontier: Frontier | None, size: int | None, way: str,
+               small: bool = True) -> Decision:
         if way == PULL:
             return Decision(ThreadMapped.name, DENSE, PULL, HOST)
         return Decision(str(self.bound), self.push_kind, PUSH, FUSED if self.fuse else HOST)
 
     def advanced(self, steps: int) -> None:
         return None
+
+    def remeasure(self) -> None:
+        return None
+
+    def block_floor(self, size: int | None, small: bool = True) -> int:
+        return 0
 
     def balancer(self, decision: Decision) -> LoadBalancer:
         return self.bound

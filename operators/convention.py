@@ -43,7 +43,7 @@ INPUT_PARAMS = RING_PARAMS[:5]
 READ_ONLY = ("compute", "reduce", "neighbors")
 #: A fused traversal owns the whole ring: every slot's queue and bitmap, and its own stop rules.
 FUSED_PARAMS = ("universe", "num_words", "ids0", "ids1", "ids2", "words0", "words1", "words2",
-                "lens", "start_slot", "max_steps", "stop_above")
+                "lens", "start_slot", "max_steps", "stop_above", "stop_below")
 
 
 def _io_params(spec: KernelSpec) -> tuple[str, ...]:

@@ -48,7 +48,7 @@ from frontier import validate
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import STEPS_RAN, clear_next_slot
-from operators.adaptive import FUSED, AdaptivePolicy, Decision, StaticPolicy
+from operators.adaptive import BLOCK, FUSED, AdaptivePolicy, Decision, StaticPolicy
 from operators.advance import advance, edge_functors, edge_spec
 from operators.balancers import LoadBalancer, get_balancer
 from operators.codegen import GeneratedKernel, build, indent
@@ -57,6 +57,7 @@ from operators.convention import kernel_arguments
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.cull import NONE as NO_CULL
 from operators.direction import AUTO, PUSH, Direction
+from operators.small_frontier import block_push
 
 __all__ = ["traverse", "Traversal", "fused_kernel"]
 
@@ -97,7 +98,9 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
         # Stop on an overflowed input (a queue longer than its buffer): every thread tests the
         # same length, which no thread changes during the step, so all leave the loop together.
         overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
-        step = (f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}:\n"
+        # stop_below: hand a frontier that shrank back to the small-frontier mode
+        step = (f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}"
+                " or (step > 0 and lens[in_slot] <= stop_below):\n"
                 "    break\n"
                 "out_slot = (in_slot + 1) % 3\n"
                 "clear_slot = (in_slot + 2) % 3\n"
@@ -122,7 +125,8 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
 
 def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
                 state: tuple, balancer: LoadBalancer, max_steps: int, stop_above: int,
-                blocks: int | None, cull: str = NO_CULL) -> tuple[Frontier, int, int]:
+                blocks: int | None, cull: str = NO_CULL, stop_below: int = 0
+                ) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
     frontier's length (read with the step count: one host read in all)."""
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
@@ -133,7 +137,7 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
           **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
           **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
           "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
-          "stop_above": stop_above, **cull_buffers(pool, cull),
+          "stop_above": stop_above, "stop_below": stop_below, **cull_buffers(pool, cull),
           **balancer.buffers(kernel.spec, frontier)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     pool.prepare_traversal(frontier.slot)
@@ -203,7 +207,23 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     steps, seconds, choices = 0, [], []
     while steps < max_steps and (size is None or 0 < size <= stop_above):
         way = PUSH if size is None else plan.choose(size, n)
-        decision = policy.decide(frontier, size, way)
+        decision = policy.decide(frontier, size, way, small=cull == NO_CULL)
+        if decision.mode == BLOCK:
+            if frontier.kind != SPARSE:
+                frontier = frontier.to_sparse()
+            limit = _least(plan.push_limit(n), decision.until)
+            frontier, ran, size = _block_push(graph, frontier, op, condition, state,
+                                              max_steps - steps,
+                                              stop_above if limit is None
+                                              else min(limit, stop_above))
+            steps += ran
+            seconds += [None] * ran
+            choices += [decision] * ran
+            policy.advanced(ran)
+            policy.remeasure()  # it stopped on a large frontier or a hub: measure it
+            if ran > 0 or size == 0:
+                continue
+            decision = policy.decide(frontier, size, way, small=False)
         bal = policy.balancer(decision)
         if decision.mode == FUSED:
             if frontier.kind != decision.representation:
@@ -212,7 +232,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             limit = _least(plan.push_limit(n), decision.until)
             frontier, ran, size = _fused_push(
                 graph, frontier, op, condition, state, bal, max_steps - steps,
-                stop_above if limit is None else min(limit, stop_above), blocks, cull)
+                stop_above if limit is None else min(limit, stop_above), blocks, cull,
+                policy.block_floor(size, cull == NO_CULL))
             steps += ran
             seconds += [None] * ran
             choices += [decision] * ran
@@ -230,6 +251,14 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         choices.append(decision)
         policy.advanced(1)
     return Traversal(frontier, steps, seconds, choices)
+
+
+def _block_push(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
+                state: tuple, max_steps: int, stop_above: int) -> tuple[Frontier, int, int]:
+    """A phase of the small-frontier mode (:mod:`operators.small_frontier`)."""
+    functors = edge_functors(op, condition, len(state))
+    spec = edge_spec("traverse", graph, frontier, SPARSE, len(state), functors)
+    return block_push(graph, frontier, functors, spec, state, max_steps, stop_above)
 
 
 def _least(a: int | None, b: int | None) -> int | None:

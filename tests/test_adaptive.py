@@ -18,9 +18,11 @@ from frontier.testing import check_bfs, graphs_with_source
 from frontier.trace import read_trace
 from operators import advance, available_balancers, get_balancer
 from operators.adaptive import (
+    BLOCK_LOCAL,
     CACHE_ENV,
     FUSED,
     HOST,
+    MODES,
     Decision,
     Thresholds,
     decide,
@@ -35,9 +37,10 @@ from operators.balancers import AutoBalancer
 EXAMPLES = 3 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") else 15
 
 #: Thresholds so low that graphs of a few dozen vertices meet every branch of the decision
-#: maker (two_phase on hubs, dynamic_warp, warp, thread, bitmaps), measured at every step.
+#: maker (two_phase on hubs, dynamic_warp, warp, thread, bitmaps, one block), measured at every
+#: step.
 EVERY_BRANCH = AutoBalancer(Thresholds(t1=3.0, t2=6, t3=0.2, hub_edges=40, hub_degree=10,
-                                        sample_every=1))
+                                        sample_every=1, block_frontier=3, block_edges=6))
 
 
 def test_inspector_profiles_degrees_once_per_graph():
@@ -54,7 +57,8 @@ def test_inspector_handles_the_empty_graph():
 
 
 PROFILE = inspect(generators.grid2d(100, 100))
-LIMITS = Thresholds(t1=32, t2=500, t3=0.06, hub_edges=100_000, hub_degree=2_000)
+LIMITS = Thresholds(t1=32, t2=500, t3=0.06, hub_edges=100_000, hub_degree=2_000,
+                    block_frontier=1, block_edges=1)  # the one-block mode: test_small_frontier
 
 
 @pytest.mark.parametrize("size, degree_sum, expected", [
@@ -117,9 +121,9 @@ def test_auto_takes_every_branch_and_records_it_per_level(target, direction, fus
     r = bfs(g, s, target=target, balancer=EVERY_BRANCH, direction=direction, fused=fused)
     check_bfs(g, s, r.distances, r.predecessors)
     assert len(r.stats) == r.iterations
-    static = set(available_balancers())
+    static = set(available_balancers()) | {BLOCK_LOCAL}
     assert all(level.balancer in static for level in r.stats)
-    assert all(level.mode in (FUSED, HOST) and level.representation in ("sparse", "dense")
+    assert all(level.mode in MODES and level.representation in ("sparse", "dense")
                for level in r.stats)
     if target.runs_balancers and direction == "push":
         # a hub step: host-loop from hub_edges (40) edges on, else fused
@@ -134,7 +138,7 @@ def test_bfs_defaults_to_auto_and_names_the_choice_in_its_stats(target):
     g = generators.grid2d(5, 4)
     r = bfs(g, 0, target=target)
     text = repr(r.stats)
-    assert any(f"balancer='{b}'" in text for b in available_balancers())
+    assert any(f"balancer='{b}'" in text for b in [*available_balancers(), BLOCK_LOCAL])
     check_bfs(g, 0, r.distances, r.predecessors)
 
 

@@ -1,0 +1,147 @@
+"""The small-frontier mode of a fused traversal: levels inside one thread block.
+
+A grid-wide fused level costs a grid barrier (~2.2 µs on an H100) plus a chain of dependent
+global reads (the frontier's length and ids among them), ~5.5 µs in all, which is what a road
+network's ~1,000 levels or a path's 10^6 pay. While the frontier is small, one block of threads
+runs the levels instead (Luo, Wong & Hwu, *An Effective GPU Implementation of Breadth-First
+Search*, DAC 2010: hierarchical queues, the block-level queue in shared memory): the frontier
+lives in two queues in shared memory used in turn, its length in a shared counter, the levels
+are separated by block barriers (~0.06 µs), and the only global traffic is the graph and the
+functor's own state.
+
+Each level: the block's threads take the frontier's vertices in turn and walk their edges,
+calling the user's functor (and condition) exactly as the other balancers do, and push the
+accepted heads onto the other shared queue with a shared-memory atomic counter. The kernel stops
+on the device when the frontier is empty, when ``max_steps`` ran, when a level produced more
+than ``stop_above`` vertices (at most the shared capacity) or a vertex of more than
+:data:`HUB_DEGREE` out-edges; it then leaves the frontier in the
+pool's next slot (heads past the shared capacity were written there directly) with its length
+and the steps it ran, and the traversal goes on in the grid-wide mode. The decision maker
+(:mod:`operators.adaptive`) chooses this mode for a push level over a queue of at most
+``Thresholds.block_frontier`` vertices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from frontier.frontier import SPARSE, Frontier
+from frontier.graph import Graph
+from frontier.ring import STEPS_RAN
+from frontier.target import Target
+from operators.balancers.base import LoadBalancer
+from operators.codegen import GeneratedKernel, KernelSpec, build, indent
+from operators.convention import kernel_arguments
+
+__all__ = ["BlockLocal", "block_kernel", "block_push", "CAPACITY"]
+
+#: Vertices each shared queue holds (two int32 queues: 32 KB of the block's shared memory).
+CAPACITY = 4096
+
+#: A level that pushes a vertex of more out-edges than this ends the mode (a thread walks its
+#: vertex's edges alone here: a hub is the grid-wide balancers' work).
+HUB_DEGREE = 256
+
+
+class BlockLocal(LoadBalancer):
+    """One block of threads runs whole levels (not a balancer users pick: the mode's kernel
+    shape for the code generator)."""
+
+    name = "block_local"
+
+    def threads_per_block(self, target: Target) -> int:
+        return target.max_threads_per_block
+
+    def advance_body(self, spec: KernelSpec) -> str:  # pragma: no cover - see block_kernel
+        raise NotImplementedError("the small-frontier mode generates whole kernels")
+
+
+def _body(spec: KernelSpec) -> str:
+    test = spec.call("functor", f"src, dst, e, {spec.weight_of('e')}")
+    if spec.condition:
+        test = f"{spec.call('condition', 'dst')} and {test}"
+    push = (f"if row_offsets[dst + 1] - row_offsets[dst] > {HUB_DEGREE}:\n"
+            "    hub_seen[0] = 1\n"
+            "pos = atomic_add(queue_len, 1 - cur, 1)\n"
+            f"if pos < {CAPACITY}:\n"
+            "    if cur == 0:\n"
+            "        queue1[pos] = dst\n"
+            "    else:\n"
+            "        queue0[pos] = dst\n"
+            "elif pos < out_ids.shape[0]:\n"
+            "    out_ids[pos] = dst\n"
+            "else:\n"
+            "    lens[OVERFLOW] = 1\n")
+    visit = (f"dst = col_indices[e]\nif {test}:\n" + indent(push))
+    level = ("n = queue_len[cur]\n"
+             "if n == 0 or n > stop_above or hub_seen[0] != 0:\n"
+             "    break\n"
+             "if t == 0:\n"
+             "    queue_len[1 - cur] = 0\n"
+             "cuda.syncthreads()\n"
+             "for i in range(t, n, threads):\n"
+             "    src = queue0[i] if cur == 0 else queue1[i]\n"
+             "    for e in range(row_offsets[src], row_offsets[src + 1]):\n"
+             + indent(visit, 2)
+             + "cuda.syncthreads()\n"
+             "cur = 1 - cur\n"
+             "step += 1\n")
+    slot_of = ("in_ids = ids0 if start_slot == 0 else (ids1 if start_slot == 1 else ids2)\n"
+               "out_slot = (start_slot + 1) % 3\n"
+               "out_ids = ids0 if out_slot == 0 else (ids1 if out_slot == 1 else ids2)\n")
+    return (f"queue0 = cuda.shared.array({CAPACITY}, int32)\n"
+            f"queue1 = cuda.shared.array({CAPACITY}, int32)\n"
+            "queue_len = cuda.shared.array(2, int64)\n"
+            "hub_seen = cuda.shared.array(1, int32)\n"
+            "t = cuda.threadIdx.x\n"
+            "threads = cuda.blockDim.x\n"
+            + slot_of
+            + "first = lens[start_slot]\n"
+            "for i in range(t, first, threads):\n"
+            "    queue0[i] = in_ids[i]\n"
+            "if t == 0:\n"
+            "    queue_len[0] = first\n"
+            "    hub_seen[0] = 0\n"
+            "cuda.syncthreads()\n"
+            "cur = 0\n"
+            "step = 0\n"
+            "while step < max_steps:\n" + indent(level)
+            # the frontier it ended on: shared entries to the out slot (those past the
+            # capacity are there already), its length, the steps
+            + "n = queue_len[cur]\n"
+            f"for i in range(t, min(n, {CAPACITY}), threads):\n"
+            "    out_ids[i] = queue0[i] if cur == 0 else queue1[i]\n"
+            "if t == 0:\n"
+            "    lens[out_slot] = n\n"
+            "    lens[STEPS_RAN] = step\n")
+
+
+def block_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
+                 spec: KernelSpec) -> GeneratedKernel:
+    """The small-frontier kernel for a sparse push traversal with these functors."""
+    return build(frontier.target, BlockLocal(), spec, functors, lambda: _body(spec))
+
+
+def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
+               spec: KernelSpec, state: tuple, max_steps: int, stop_above: int
+               ) -> tuple[Frontier, int, int]:
+    """Run levels in one block from the sparse ``frontier`` (at most :data:`CAPACITY` long)
+    until it is empty, ``max_steps`` ran or a level produced more than ``stop_above`` (capped at
+    :data:`CAPACITY`); returns the frontier it ended on, the steps and its length."""
+    target, pool = frontier.target, frontier.pool
+    kernel = block_kernel(graph, frontier, functors, spec)
+    io = {"universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
+          "max_steps": max_steps, "stop_above": min(stop_above, CAPACITY),
+          **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}}
+    args = kernel_arguments(kernel.params, graph, target, io, state)
+    out = (frontier.slot + 1) % pool.SLOTS
+    pool.prepare_traversal(frontier.slot)
+    try:
+        kernel.launch(target, 1, args)
+    except BaseException:
+        pool.abandon("a small-frontier traverse on its pool failed part-way (its levels wrote "
+                     "the next slot)")
+        raise
+    lengths = pool.read_lengths()
+    steps = int(lengths[STEPS_RAN])
+    return Frontier(pool, out, SPARSE, pool.adopt(out, SPARSE)), steps, int(lengths[out])

@@ -1,0 +1,66 @@
+"""The small-frontier mode: levels inside one thread block, handing over to the grid-wide fused
+mode and back (operators/small_frontier.py, issue 12 item 2)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from algorithms import bfs
+from frontier import generators
+from frontier.testing import check_bfs, graphs_with_source
+from operators.adaptive import BLOCK, FUSED, Thresholds, decide, inspect
+from operators.balancers import AutoBalancer
+from operators.small_frontier import CAPACITY
+
+#: Thresholds under which a few dozen vertices already leave the mode and come back.
+TINY = AutoBalancer(Thresholds(t2=6, block_frontier=4, block_edges=16, sample_every=1))
+
+
+def modes(result) -> set[str]:
+    return {c.mode for c in result.choices}
+
+
+@pytest.mark.parametrize("graph", [generators.path(60), generators.grid2d(9, 7),
+                                   generators.path(40, directed=True)],
+                         ids=["path", "grid", "directed-path"])
+def test_thin_graphs_run_every_level_in_one_block_on_a_gpu(target, graph):
+    r = bfs(graph, 0, target=target)
+    check_bfs(graph, 0, r.distances, r.predecessors)
+    assert (modes(r) == {BLOCK}) == target.runs_balancers
+
+
+def test_a_level_past_the_shared_queue_spills_to_the_pool_and_hands_over(target):
+    star = generators.star(CAPACITY + 900)  # the hub's level pushes more than a shared queue
+    r = bfs(star, 0, target=target, direction="push")
+    check_bfs(star, 0, r.distances, r.predecessors)
+    assert r.iterations == 2
+
+
+@pytest.mark.parametrize("direction", ["push", "auto"])
+def test_the_mode_hands_over_to_the_grid_and_back(target, direction):
+    g = generators.grid2d(12, 10)
+    r = bfs(g, 0, target=target, balancer=TINY, direction=direction)
+    check_bfs(g, 0, r.distances, r.predecessors)
+    if target.runs_balancers:
+        assert BLOCK in modes(r) and FUSED in modes(r)
+        blocks = [c.mode == BLOCK for c in r.choices]
+        assert blocks[0] and blocks[-1] and not all(blocks)  # back to one block at the end
+
+
+@settings(max_examples=25)
+@given(case=graphs_with_source(max_vertices=40, max_edges=160))
+def test_bfs_through_the_mode_equals_the_reference_on_any_graph(target, case):
+    graph, source = case
+    r = bfs(graph, source, target=target, balancer=TINY)
+    check_bfs(graph, source, r.distances, r.predecessors)
+
+
+def test_small_frontiers_of_thin_vertices_choose_the_mode():
+    profile = inspect(generators.grid2d(100, 100))
+    limits = Thresholds()
+    assert decide(profile, 10, 40, limits).mode == BLOCK
+    assert decide(profile, 10, 40, limits, small=False).mode == FUSED
+    assert decide(profile, 2_000, 8_000, limits).mode == FUSED  # more than block_frontier
+    assert decide(profile, 2, 10_000, limits).balancer == "dynamic_warp"  # hubs: not one block
+    assert decide(profile, 10, 40, limits, spreads=False).mode == FUSED  # the cpu's loop

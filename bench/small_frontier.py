@@ -3,9 +3,10 @@
 ``python -m bench.small_frontier [--graphs path1000000,luxembourg_osm,grid2000,rmat21] [--runs 5]``
 
 For each graph: the default call ``bfs(G, s)`` (s the vertex of largest degree) with the
-small-frontier mode (the default) and without it (``block_frontier`` set to 1, so every fused
-level is grid-wide), median of ``--runs`` after a warm-up (one run for the path with the mode
-off: ~4.7 s), each checked equal to scipy's BFS distances; prints ms per call and per level.
+small-frontier mode (the default) and without it (``block_frontier`` and ``block_edges`` set to
+1, so every fused level is grid-wide), median of ``--runs`` after a warm-up (one run for the
+path with the mode off: ~4.7 s), each checked equal to scipy's BFS distances; prints ms per
+call and per level.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
     device = thresholds_for(resolve_target("cuda"))
-    off = AutoBalancer(replace(device, block_frontier=1, source="no small-frontier mode"))
+    off = AutoBalancer(replace(device, block_frontier=1, block_edges=1,
+                               source="no small-frontier mode"))
     print("| graph | levels | mode on ms | per level µs | mode off ms | per level µs | on/off |")
     print("|---|---|---|---|---|---|---|")
     for name in args.graphs.split(","):

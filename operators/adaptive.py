@@ -125,8 +125,8 @@ class Thresholds:
     hub_edges: int = 2048 * 132
     hub_degree: int = 8192
     sample_every: int = 6
-    block_frontier: int = 1024
-    block_edges: int = 8192
+    block_frontier: int = 64
+    block_edges: int = 512
     source: str = "defaults"
 
     def __post_init__(self) -> None:
@@ -312,12 +312,13 @@ class AdaptivePolicy:
 
     def block_floor(self, size: int | None, small: bool = True) -> int:
         """The frontier size at or below which a grid-wide fused phase stops to hand back to
-        the small-frontier mode: ``block_frontier`` for a phase that started above it (one that
-        started below it did so for its degrees: it keeps going), 0 for none."""
+        the small-frontier mode: half ``block_frontier`` (hysteresis: each hand-over costs a
+        launch and a read) for a phase that started above it (one that started below it did so
+        for its degrees: it keeps going), 0 for none."""
         if not (small and self.fused and self.target.runs_balancers):
             return 0
         limit = int(self.thresholds.block_frontier)
-        return limit if size is not None and size > limit else 0
+        return limit // 2 if size is not None and size > limit else 0
 
     def degree_sum(self, frontier: Frontier, size: int) -> int:
         """The frontier's out-edges: measured at the first call and every ``sample_every``

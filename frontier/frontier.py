@@ -38,6 +38,7 @@ the input of any kernel) raises :class:`StaleFrontierError`.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -195,6 +196,19 @@ class FrontierPool:
         out_slot = (start_slot + 1) % self.SLOTS
         if not self._clean[out_slot]:
             self._reset(out_slot)
+
+    def run_traversal(self, start_slot: int, launch: Callable[[], None], what: str
+                      ) -> np.ndarray:
+        """Run ``launch``, a kernel that traverses from ``start_slot`` writing any slot, with the
+        successor slot made ready first; returns the lengths it left (one read). If it fails,
+        every frontier of the pool becomes stale, ``what`` saying why."""
+        self.prepare_traversal(start_slot)
+        try:
+            launch()
+        except BaseException:
+            self.abandon(what)
+            raise
+        return self.read_lengths()
 
     def adopt(self, slot: int, kind: str) -> int:
         """After a fused traversal: the frontier it ended on is in ``slot``; nothing is known

@@ -135,13 +135,8 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
           **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS
-    pool.prepare_traversal(frontier.slot)
-    try:
-        kernel.launch(target, 1, args)
-    except BaseException:
-        pool.abandon("a small-frontier traverse on its pool failed part-way (its levels wrote "
-                     "the next slot)")
-        raise
-    lengths = pool.read_lengths()
+    lengths = pool.run_traversal(
+        frontier.slot, lambda: kernel.launch(target, 1, args),
+        "a small-frontier traverse on its pool failed part-way (its levels wrote the next slot)")
     steps = int(lengths[STEPS_RAN])
     return Frontier(pool, out, SPARSE, pool.adopt(out, SPARSE)), steps, int(lengths[out])

@@ -140,16 +140,12 @@ def _fused_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
           "stop_above": stop_above, "stop_below": stop_below, **cull_buffers(pool, cull),
           **balancer.buffers(kernel.spec, frontier)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
-    pool.prepare_traversal(frontier.slot)
     resident = target.resident_blocks(kernel.threads_per_block)
     grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
-    try:
-        kernel.launch(target, grid, args, cooperative=True)
-    except BaseException:
-        pool.abandon("a fused traverse on its pool failed part-way (its steps reuse every slot, "
-                     "so the frontiers it started from are lost)")
-        raise
-    lengths = pool.read_lengths()
+    lengths = pool.run_traversal(
+        frontier.slot, lambda: kernel.launch(target, grid, args, cooperative=True),
+        "a fused traverse on its pool failed part-way (its steps reuse every slot, so the "
+        "frontiers it started from are lost)")
     steps = int(lengths[STEPS_RAN])
     if cull != NO_CULL:
         pool.use_stamps(steps)  # step k used the stamp cull_base + k

@@ -10,8 +10,8 @@ again and again with the same arrays (the graph's arrays, a pool's buffers, the 
 argument's converted fields, with a weak reference to the array: an argument that is the same
 (still living) array object reuses its fields; any other is converted again, by Numba's own
 code. Scalars (and host arrays, copied in and back as Numba does) are converted at every
-launch. The kernel is then launched with ``cuda.core``'s
-``launch`` on the default stream, exactly as Numba's dispatcher does after its conversion.
+launch. The kernel is then launched with ``cuda.core``'s ``launch`` on the default stream,
+exactly as Numba's dispatcher does after its conversion.
 
 Where Numba's internals differ from what this module expects (another numba-cuda version),
 :func:`make_launcher` returns None and the target launches through the dispatcher.

@@ -89,16 +89,22 @@ def indent(text: str, levels: int = 1) -> str:
     return textwrap.indent(text, "    " * levels)
 
 
-def visit_edge(spec: KernelSpec, src: str, e: str) -> str:
-    """Statements for one edge ``e`` leaving ``src``: when the condition holds for its head,
-    call the functor and push the head on True."""
+def edge_test(spec: KernelSpec, src: str, e: str) -> str:
+    """Expression: the condition holds for the head ``dst`` of edge ``e`` leaving ``src`` and
+    the functor accepts the edge."""
     test = spec.call("functor", f"{src}, dst, {e}, {spec.weight_of(e)}")
     if spec.condition:
         test = f"{spec.call('condition', 'dst')} and {test}"
+    return test
+
+
+def visit_edge(spec: KernelSpec, src: str, e: str) -> str:
+    """Statements for one edge ``e`` leaving ``src``: when the condition holds for its head,
+    call the functor and push the head on True."""
     add = push(spec.output, "dst")
     if spec.output == SPARSE:
         add = culled(spec.cull, "dst", add)
-    return f"dst = col_indices[{e}]\nif {test}:\n" + indent(add)
+    return f"dst = col_indices[{e}]\nif {edge_test(spec, src, e)}:\n" + indent(add)
 
 
 def for_each_input(spec: KernelSpec, v: str, body: str, index: str = "i") -> str:

@@ -29,8 +29,9 @@ from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import STEPS_RAN
 from frontier.target import Target
+from operators.adaptive import BLOCK_LOCAL
 from operators.balancers.base import LoadBalancer
-from operators.codegen import GeneratedKernel, KernelSpec, build, indent
+from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
 from operators.convention import kernel_arguments
 
 __all__ = ["BlockLocal", "block_kernel", "block_push", "CAPACITY"]
@@ -47,7 +48,7 @@ class BlockLocal(LoadBalancer):
     """One block of threads runs whole levels (not a balancer users pick: the mode's kernel
     shape for the code generator)."""
 
-    name = "block_local"
+    name = BLOCK_LOCAL
 
     def threads_per_block(self, target: Target) -> int:
         return target.max_threads_per_block
@@ -57,9 +58,6 @@ class BlockLocal(LoadBalancer):
 
 
 def _body(spec: KernelSpec) -> str:
-    test = spec.call("functor", f"src, dst, e, {spec.weight_of('e')}")
-    if spec.condition:
-        test = f"{spec.call('condition', 'dst')} and {test}"
     push = (f"if row_offsets[dst + 1] - row_offsets[dst] > {HUB_DEGREE}:\n"
             "    hub_seen[0] = 1\n"
             "pos = atomic_add(queue_len, 1 - cur, 1)\n"
@@ -72,7 +70,7 @@ def _body(spec: KernelSpec) -> str:
             "    out_ids[pos] = dst\n"
             "else:\n"
             "    lens[OVERFLOW] = 1\n")
-    visit = (f"dst = col_indices[e]\nif {test}:\n" + indent(push))
+    visit = (f"dst = col_indices[e]\nif {edge_test(spec, 'src', 'e')}:\n" + indent(push))
     level = ("n = queue_len[cur]\n"
              "if n == 0 or n > stop_above or hub_seen[0] != 0:\n"
              "    break\n"

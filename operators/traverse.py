@@ -201,41 +201,33 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         size = None if policy.fuse and plan.mode == PUSH else len(frontier)
     n = graph.num_vertices
     steps, seconds, choices = 0, [], []
+    small = cull == NO_CULL  # the small-frontier mode, until a phase of it runs no step
     while steps < max_steps and (size is None or 0 < size <= stop_above):
         way = PUSH if size is None else plan.choose(size, n)
-        decision = policy.decide(frontier, size, way, small=cull == NO_CULL)
-        if decision.mode == BLOCK:
-            if frontier.kind != SPARSE:
-                frontier = frontier.to_sparse()
+        decision = policy.decide(frontier, size, way, small=small)
+        small = cull == NO_CULL
+        if decision.mode in (BLOCK, FUSED):  # a phase of steps on the device
+            form = SPARSE if decision.mode == BLOCK else decision.representation
+            if frontier.kind != form:
+                frontier = frontier.to_dense() if form == DENSE else frontier.to_sparse()
             limit = _least(plan.push_limit(n), decision.until)
-            frontier, ran, size = _block_push(graph, frontier, op, condition, state,
-                                              max_steps - steps,
-                                              stop_above if limit is None
-                                              else min(limit, stop_above))
+            bound = stop_above if limit is None else min(limit, stop_above)
+            if decision.mode == BLOCK:
+                frontier, ran, size = _block_push(graph, frontier, op, condition, state,
+                                                  max_steps - steps, bound)
+                policy.remeasure()  # it stopped on a large frontier or a hub: measure it
+                small = ran > 0
+            else:
+                frontier, ran, size = _fused_push(
+                    graph, frontier, op, condition, state, policy.balancer(decision),
+                    max_steps - steps, bound, blocks, cull, policy.block_floor(size, small))
             steps += ran
             seconds += [None] * ran
             choices += [decision] * ran
             policy.advanced(ran)
-            policy.remeasure()  # it stopped on a large frontier or a hub: measure it
-            if ran > 0 or size == 0:
-                continue
-            decision = policy.decide(frontier, size, way, small=False)
-        bal = policy.balancer(decision)
-        if decision.mode == FUSED:
-            if frontier.kind != decision.representation:
-                frontier = (frontier.to_dense() if decision.representation == DENSE
-                            else frontier.to_sparse())
-            limit = _least(plan.push_limit(n), decision.until)
-            frontier, ran, size = _fused_push(
-                graph, frontier, op, condition, state, bal, max_steps - steps,
-                stop_above if limit is None else min(limit, stop_above), blocks, cull,
-                policy.block_floor(size, cull == NO_CULL))
-            steps += ran
-            seconds += [None] * ran
-            choices += [decision] * ran
-            policy.advanced(ran)
-            if ran > 0 or size == 0:
+            if ran > 0 or size == 0 or decision.mode == BLOCK:
                 continue  # the loop's test ends it: empty, max_steps or stop_above
+        bal = policy.balancer(decision)
         start = time.perf_counter()
         frontier = advance(graph, frontier, op, *state, direction=way, condition=condition,
                            balancer=bal,

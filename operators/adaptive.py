@@ -61,7 +61,7 @@ from operators.common import for_target
 from operators.direction import PULL, PUSH
 
 __all__ = ["GraphProfile", "inspect", "Thresholds", "device_thresholds", "thresholds_for",
-           "BLOCK_LOCAL", "Decision", "decide", "FUSED", "HOST", "BLOCK", "MODES",
+           "BLOCK_LOCAL", "BLOCK_CAPACITY", "Decision", "decide", "FUSED", "HOST", "BLOCK", "MODES",
            "AdaptivePolicy", "StaticPolicy",
            "calibration_path", "load_calibration", "save_calibration", "CACHE_ENV",
            "resolve_auto", "measure_degree_sum"]
@@ -71,6 +71,10 @@ MODES = (FUSED, HOST, BLOCK)
 
 #: The name a small-frontier decision records for its kernel (:mod:`operators.small_frontier`).
 BLOCK_LOCAL = "block_local"
+
+#: The most vertices a level of the small-frontier mode holds in shared memory (each of its two
+#: queues): ``block_frontier`` is capped at it.
+BLOCK_CAPACITY = 2048
 
 #: Environment variable naming the directory of the calibration cache (default
 #: ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``).
@@ -230,14 +234,16 @@ def _read_thresholds(target: Target) -> Thresholds:
 class Decision:
     """What one step runs: the balancer's name, the frontier's representation (``"sparse"``
     queue or ``"dense"`` bitmap), the direction (``"push"``/``"pull"``) and the mode
-    (``"fused"``/``"host"``). ``until``: the largest frontier the decision holds for (a fused
-    phase stops above it; None: no bound)."""
+    (``"fused"``/``"host"``/``"block"``). ``until``: the largest frontier the decision holds
+    for (a fused phase stops above it; None: no bound); ``until_edges``: for the small-frontier
+    mode, the largest degree sum of a level it runs."""
 
     balancer: str
     representation: str
     direction: str
     mode: str
     until: int | None = None
+    until_edges: int | None = None
 
 
 def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresholds,
@@ -252,8 +258,10 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
     limit_t3 = None if dense else int(bitmap_from)
     if not spreads:
         return Decision(ThreadMapped.name, representation, PUSH, FUSED, limit_t3)
-    if small and size <= thresholds.block_frontier and degree_sum <= thresholds.block_edges:
-        return Decision(BLOCK_LOCAL, SPARSE, PUSH, BLOCK, int(thresholds.block_frontier))
+    block_frontier = min(int(thresholds.block_frontier), BLOCK_CAPACITY)
+    if small and size <= block_frontier and degree_sum <= thresholds.block_edges:
+        return Decision(BLOCK_LOCAL, SPARSE, PUSH, BLOCK, block_frontier,
+                        int(thresholds.block_edges))
     mean = degree_sum / max(size, 1)
     if degree_sum >= thresholds.hub_edges:
         return Decision("two_phase", representation, PUSH, HOST)

@@ -9,16 +9,22 @@ lives in two queues in shared memory used in turn, its length in a shared counte
 are separated by block barriers (~0.06 µs), and the only global traffic is the graph and the
 functor's own state.
 
-Each level: the block's threads take the frontier's vertices in turn and walk their edges,
-calling the user's functor (and condition) exactly as the other balancers do, and push the
-accepted heads onto the other shared queue with a shared-memory atomic counter. The kernel stops
-on the device when the frontier is empty, when ``max_steps`` ran, when a level produced more
-than ``stop_above`` vertices (at most the shared capacity) or a vertex of more than
-:data:`HUB_DEGREE` out-edges; it then leaves the frontier in the
-pool's next slot (heads past the shared capacity were written there directly) with its length
-and the steps it ran, and the traversal goes on in the grid-wide mode. The decision maker
-(:mod:`operators.adaptive`) chooses this mode for a push level over a queue of at most
-``Thresholds.block_frontier`` vertices.
+Each level is gathered in chunks of one vertex per thread: each thread loads its vertex's edge
+range, a block-wide prefix sum of the degrees ranks the chunk's edges, and the block takes them
+one edge per thread, finding each edge's vertex by a binary search over the ranks in shared
+memory (Merrill, Garland & Grimshaw's scan-based gather, in one block), so a level costs about
+one dependent global read per edge whatever its vertices' degrees, instead of a thread walking
+its vertex's edges one after another. Each edge calls the user's functor (and condition)
+exactly as the other balancers do, and an accepted head is pushed onto the other shared queue
+with a shared-memory atomic counter, its out-degree added to the next level's edge count. The
+kernel stops on the device when the frontier is empty, when ``max_steps`` ran, or when a level
+produced more than ``stop_above`` vertices (at most the shared capacity) or more than
+``stop_edges`` out-edges (``Thresholds.block_edges``: hubs and wide levels are the grid-wide
+balancers' work); it then leaves the frontier in the pool's next slot (heads past the shared
+capacity were written there directly) with its length and the steps it ran, and the traversal
+goes on in the grid-wide mode. The decision maker (:mod:`operators.adaptive`) chooses this mode
+for a push level over a queue of at most ``Thresholds.block_frontier`` vertices and
+``Thresholds.block_edges`` out-edges.
 """
 
 from __future__ import annotations
@@ -29,19 +35,17 @@ from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import STEPS_RAN
 from frontier.target import Target
-from operators.adaptive import BLOCK_LOCAL
+from operators.adaptive import BLOCK_CAPACITY, BLOCK_LOCAL
+from operators.balancers import snippets
 from operators.balancers.base import LoadBalancer
 from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
 from operators.convention import kernel_arguments
 
 __all__ = ["BlockLocal", "block_kernel", "block_push", "CAPACITY"]
 
-#: Vertices each shared queue holds (two int32 queues: 32 KB of the block's shared memory).
-CAPACITY = 4096
-
-#: A level that pushes a vertex of more out-edges than this ends the mode (a thread walks its
-#: vertex's edges alone here: a hub is the grid-wide balancers' work).
-HUB_DEGREE = 256
+#: Vertices each shared queue holds (two int32 queues, 16 KB of the block's shared memory; the
+#: chunk of a level being gathered takes 20 bytes per thread more).
+CAPACITY = BLOCK_CAPACITY
 
 
 class BlockLocal(LoadBalancer):
@@ -57,10 +61,14 @@ class BlockLocal(LoadBalancer):
         raise NotImplementedError("the small-frontier mode generates whole kernels")
 
 
-def _body(spec: KernelSpec) -> str:
-    push = (f"if row_offsets[dst + 1] - row_offsets[dst] > {HUB_DEGREE}:\n"
-            "    hub_seen[0] = 1\n"
-            "pos = atomic_add(queue_len, 1 - cur, 1)\n"
+def _gather(spec: KernelSpec) -> str:
+    """One level's chunk of up to ``threads`` frontier vertices: each thread loads its vertex's
+    edge range, a block-wide exclusive scan of the degrees ranks the chunk's edges, and the
+    block takes them one edge per thread, each thread finding its edge's vertex by a binary
+    search over the ranks in shared memory (the scan-based gather of Merrill, Garland &
+    Grimshaw, inside one block)."""
+    push = ("pos = atomic_add(queue_len, 1 - cur, 1)\n"
+            "atomic_add(level_edges, 1 - cur, row_offsets[dst + 1] - row_offsets[dst])\n"
             f"if pos < {CAPACITY}:\n"
             "    if cur == 0:\n"
             "        queue1[pos] = dst\n"
@@ -71,18 +79,45 @@ def _body(spec: KernelSpec) -> str:
             "else:\n"
             "    lens[OVERFLOW] = 1\n")
     visit = (f"dst = col_indices[e]\nif {edge_test(spec, 'src', 'e')}:\n" + indent(push))
+    find = ("lo = 0\n"
+            "hi = last\n"
+            "while lo < hi:\n"
+            "    mid = (lo + hi + 1) >> 1\n"
+            "    if chunk_rank[mid] <= k:\n"
+            "        lo = mid\n"
+            "    else:\n"
+            "        hi = mid - 1\n"
+            "src = chunk_src[lo]\n"
+            "e = chunk_beg[lo] + (k - chunk_rank[lo])\n")
+    return ("i = base + t\n"
+            "src = 0\n"
+            "beg = int64(0)\n"
+            "deg = int64(0)\n"
+            "if i < n:\n"
+            "    src = queue0[i] if cur == 0 else queue1[i]\n"
+            "    beg = row_offsets[src]\n"
+            "    deg = row_offsets[src + 1] - beg\n"
+            + snippets.block_exclusive_scan("deg", "rank", "chunk_edges", "scan_sums")
+            + "chunk_rank[t] = rank\n"
+            "chunk_beg[t] = beg\n"
+            "chunk_src[t] = src\n"
+            "cuda.syncthreads()\n"
+            "last = min(n - base, threads) - 1\n"
+            "for k in range(t, chunk_edges, threads):\n"
+            + indent(find + visit)
+            + "cuda.syncthreads()\n")
+
+
+def _body(spec: KernelSpec, threads: int) -> str:
     level = ("n = queue_len[cur]\n"
-             "if n == 0 or n > stop_above or hub_seen[0] != 0:\n"
+             "if n == 0 or n > stop_above or level_edges[cur] > stop_edges:\n"
              "    break\n"
              "if t == 0:\n"
              "    queue_len[1 - cur] = 0\n"
-             "cuda.syncthreads()\n"
-             "for i in range(t, n, threads):\n"
-             "    src = queue0[i] if cur == 0 else queue1[i]\n"
-             "    for e in range(row_offsets[src], row_offsets[src + 1]):\n"
-             + indent(visit, 2)
-             + "cuda.syncthreads()\n"
-             "cur = 1 - cur\n"
+             "    level_edges[1 - cur] = 0\n"
+             "for base in range(0, n, threads):\n"
+             + indent(_gather(spec))
+             + "cur = 1 - cur\n"
              "step += 1\n")
     slot_of = ("in_ids = ids0 if start_slot == 0 else (ids1 if start_slot == 1 else ids2)\n"
                "out_slot = (start_slot + 1) % 3\n"
@@ -90,8 +125,13 @@ def _body(spec: KernelSpec) -> str:
     return (f"queue0 = cuda.shared.array({CAPACITY}, int32)\n"
             f"queue1 = cuda.shared.array({CAPACITY}, int32)\n"
             "queue_len = cuda.shared.array(2, int64)\n"
-            "hub_seen = cuda.shared.array(1, int32)\n"
-            "t = cuda.threadIdx.x\n"
+            "level_edges = cuda.shared.array(2, int64)\n"
+            f"chunk_rank = cuda.shared.array({threads}, int64)\n"
+            f"chunk_beg = cuda.shared.array({threads}, int64)\n"
+            f"chunk_src = cuda.shared.array({threads}, int32)\n"
+            f"scan_sums = cuda.shared.array({max(threads // 32, 1)}, int64)\n"
+            + snippets.warp_ids()
+            + "t = cuda.threadIdx.x\n"
             "threads = cuda.blockDim.x\n"
             + slot_of
             + "first = lens[start_slot]\n"
@@ -99,7 +139,7 @@ def _body(spec: KernelSpec) -> str:
             "    queue0[i] = in_ids[i]\n"
             "if t == 0:\n"
             "    queue_len[0] = first\n"
-            "    hub_seen[0] = 0\n"
+            "    level_edges[0] = 0\n"
             "cuda.syncthreads()\n"
             "cur = 0\n"
             "step = 0\n"
@@ -117,19 +157,24 @@ def _body(spec: KernelSpec) -> str:
 def block_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
                  spec: KernelSpec) -> GeneratedKernel:
     """The small-frontier kernel for a sparse push traversal with these functors."""
-    return build(frontier.target, BlockLocal(), spec, functors, lambda: _body(spec))
+    shape = BlockLocal()
+    threads = shape.threads_per_block(frontier.target)
+    return build(frontier.target, shape, spec, functors, lambda: _body(spec, threads),
+                 ("stop_edges",))
 
 
 def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
-               spec: KernelSpec, state: tuple, max_steps: int, stop_above: int
-               ) -> tuple[Frontier, int, int]:
+               spec: KernelSpec, state: tuple, max_steps: int, stop_above: int,
+               stop_edges: int) -> tuple[Frontier, int, int]:
     """Run levels in one block from the sparse ``frontier`` (at most :data:`CAPACITY` long)
-    until it is empty, ``max_steps`` ran or a level produced more than ``stop_above`` (capped at
-    :data:`CAPACITY`); returns the frontier it ended on, the steps and its length."""
+    until it is empty, ``max_steps`` ran, or a level produced more than ``stop_above`` vertices
+    (capped at :data:`CAPACITY`) or vertices of more than ``stop_edges`` out-edges in all;
+    returns the frontier it ended on, the steps and its length."""
     target, pool = frontier.target, frontier.pool
     kernel = block_kernel(graph, frontier, functors, spec)
     io = {"universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
           "max_steps": max_steps, "stop_above": min(stop_above, CAPACITY),
+          "stop_edges": stop_edges,
           **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS

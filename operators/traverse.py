@@ -214,7 +214,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             bound = stop_above if limit is None else min(limit, stop_above)
             if decision.mode == BLOCK:
                 frontier, ran, size = _block_push(graph, frontier, op, condition, state,
-                                                  max_steps - steps, bound)
+                                                  max_steps - steps, bound,
+                                                  decision.until_edges)
                 policy.remeasure()  # it stopped on a large frontier or a hub: measure it
                 small = ran > 0
             else:
@@ -242,11 +243,13 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
 
 
 def _block_push(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
-                state: tuple, max_steps: int, stop_above: int) -> tuple[Frontier, int, int]:
+                state: tuple, max_steps: int, stop_above: int, stop_edges: int | None
+                ) -> tuple[Frontier, int, int]:
     """A phase of the small-frontier mode (:mod:`operators.small_frontier`)."""
     functors = edge_functors(op, condition, len(state))
     spec = edge_spec("traverse", graph, frontier, SPARSE, len(state), functors)
-    return block_push(graph, frontier, functors, spec, state, max_steps, stop_above)
+    return block_push(graph, frontier, functors, spec, state, max_steps, stop_above,
+                      int(np.iinfo(np.int64).max) if stop_edges is None else stop_edges)
 
 
 def _least(a: int | None, b: int | None) -> int | None:

@@ -48,6 +48,26 @@ def test_the_mode_hands_over_to_the_grid_and_back(target, direction):
         assert blocks[0] and blocks[-1] and not all(blocks)  # back to one block at the end
 
 
+def test_a_level_of_more_edges_than_block_edges_hands_over_before_it_runs(target):
+    star = generators.star(300)  # from a leaf: one level to the hub, whose 300 edges end it
+    limits = AutoBalancer(Thresholds(t2=6, block_frontier=64, block_edges=16, sample_every=1))
+    r = bfs(star, 1, target=target, balancer=limits, direction="push")
+    check_bfs(star, 1, r.distances, r.predecessors)
+    if target.runs_balancers:
+        assert [c.mode for c in r.choices][:1] == [BLOCK]
+        assert r.choices[1].mode != BLOCK  # the hub's level went to the grid-wide balancers
+
+
+def test_levels_wider_than_a_block_are_gathered_in_chunks(target):
+    # the hub's 150 edges, then 150 leaves: more than the simulator's 64 threads per block
+    g = generators.star(151)
+    wide = AutoBalancer(Thresholds(block_frontier=2048, block_edges=1 << 20))
+    r = bfs(g, 0, target=target, balancer=wide, direction="push")
+    check_bfs(g, 0, r.distances, r.predecessors)
+    if target.runs_balancers:
+        assert modes(r) == {BLOCK}
+
+
 @settings(max_examples=25)
 @given(case=graphs_with_source(max_vertices=40, max_edges=160))
 def test_bfs_through_the_mode_equals_the_reference_on_any_graph(target, case):

@@ -9,22 +9,27 @@ lives in two queues in shared memory used in turn, its length in a shared counte
 are separated by block barriers (~0.06 µs), and the only global traffic is the graph and the
 functor's own state.
 
-Each level is gathered in chunks of one vertex per thread: each thread loads its vertex's edge
-range, a block-wide prefix sum of the degrees ranks the chunk's edges, and the block takes them
-one edge per thread, finding each edge's vertex by a binary search over the ranks in shared
-memory (Merrill, Garland & Grimshaw's scan-based gather, in one block), so a level costs about
-one dependent global read per edge whatever its vertices' degrees, instead of a thread walking
-its vertex's edges one after another. Each edge calls the user's functor (and condition)
-exactly as the other balancers do, and an accepted head is pushed onto the other shared queue
-with a shared-memory atomic counter, its out-degree added to the next level's edge count. The
-kernel stops on the device when the frontier is empty, when ``max_steps`` ran, or when a level
-produced more than ``stop_above`` vertices (at most the shared capacity) or more than
-``stop_edges`` out-edges (``Thresholds.block_edges``: hubs and wide levels are the grid-wide
-balancers' work); it then leaves the frontier in the pool's next slot (heads past the shared
-capacity were written there directly) with its length and the steps it ran, and the traversal
-goes on in the grid-wide mode. The decision maker (:mod:`operators.adaptive`) chooses this mode
-for a push level over a queue of at most ``Thresholds.block_frontier`` vertices and
-``Thresholds.block_edges`` out-edges.
+A level of at most :data:`WARP_LEVEL` vertices (a path's, most of a road network's) is run by
+the block's first warp: lane i loads vertex i's edge range, a shuffle prefix sum ranks the
+level's edges and each lane finds its edge's vertex by a shuffle search, with no block barrier
+but the level's last. A wider level is gathered in chunks of one vertex per thread: a
+block-wide prefix sum of the degrees, then one edge per thread, each thread finding its edge's
+vertex by a binary search over the ranks in shared memory (Merrill, Garland & Grimshaw's
+scan-based gather, in one block). Either way a level costs about one chain of dependent global
+reads per edge whatever its vertices' degrees, instead of a thread walking its vertex's edges
+one after another. Each edge calls the user's functor (and condition) exactly as the other
+balancers do, and an accepted head is pushed onto the other shared queue with a shared int32
+atomic counter (a 64-bit shared atomic is a compare-and-swap loop: measured 2-3x slower per
+level on luxembourg_osm, ``bench/block_floor.py``).
+
+The kernel stops on the device when the frontier is empty, when ``max_steps`` ran, when a level
+produced more than ``stop_above`` vertices (at most the shared capacity), or before running a
+level of more than ``stop_edges`` out-edges (``Thresholds.block_edges``: hubs and wide levels
+are the grid-wide balancers' work). It then leaves the frontier in the pool's next slot (heads
+past the shared capacity were written there directly) with its length and the steps it ran,
+and the traversal goes on in the grid-wide mode. The decision maker (:mod:`operators.adaptive`)
+chooses this mode for a push level over a queue of at most ``Thresholds.block_frontier``
+vertices and ``Thresholds.block_edges`` out-edges.
 """
 
 from __future__ import annotations
@@ -61,14 +66,19 @@ class BlockLocal(LoadBalancer):
         raise NotImplementedError("the small-frontier mode generates whole kernels")
 
 
-def _gather(spec: KernelSpec) -> str:
-    """One level's chunk of up to ``threads`` frontier vertices: each thread loads its vertex's
-    edge range, a block-wide exclusive scan of the degrees ranks the chunk's edges, and the
-    block takes them one edge per thread, each thread finding its edge's vertex by a binary
-    search over the ranks in shared memory (the scan-based gather of Merrill, Garland &
-    Grimshaw, inside one block)."""
+#: A level of at most this many vertices is run by the block's first warp alone: its prefix sum
+#: and edge search are warp shuffles, with no block barrier but the level's last.
+WARP_LEVEL = 32
+
+#: The largest ``stop_edges`` the kernel takes (its shared counters are int32: a 64-bit
+#: shared-memory atomic is a compare-and-swap loop, measured 2-3x slower per level).
+MAX_STOP_EDGES = 1 << 20
+
+
+def _push(spec: KernelSpec) -> str:
+    """Statements for edge ``e`` of ``src``: call the functor and push an accepted head onto the
+    next shared queue (past the capacity: straight into the pool's out slot)."""
     push = ("pos = atomic_add(queue_len, 1 - cur, 1)\n"
-            "atomic_add(level_edges, 1 - cur, row_offsets[dst + 1] - row_offsets[dst])\n"
             f"if pos < {CAPACITY}:\n"
             "    if cur == 0:\n"
             "        queue1[pos] = dst\n"
@@ -78,7 +88,59 @@ def _gather(spec: KernelSpec) -> str:
             "    out_ids[pos] = dst\n"
             "else:\n"
             "    lens[OVERFLOW] = 1\n")
-    visit = (f"dst = col_indices[e]\nif {edge_test(spec, 'src', 'e')}:\n" + indent(push))
+    return f"dst = col_indices[e]\nif {edge_test(spec, 'src', 'e')}:\n" + indent(push)
+
+
+def _load_vertex(index: str, count: str) -> str:
+    return ("src = 0\n"
+            "beg = int64(0)\n"
+            "deg = int64(0)\n"
+            f"if {index} < {count}:\n"
+            f"    src = queue0[{index}] if cur == 0 else queue1[{index}]\n"
+            "    beg = row_offsets[src]\n"
+            "    deg = row_offsets[src + 1] - beg\n")
+
+
+def _warp_level(spec: KernelSpec) -> str:
+    """A level of at most :data:`WARP_LEVEL` vertices in the first warp: lane i loads vertex i,
+    a shuffle prefix sum ranks the edges, and each lane finds its edge's vertex by a five-step
+    shuffle search; a level of more than ``stop_edges`` edges is left unvisited and ends the
+    mode."""
+    search = "".join(f"cand = owner + {b}\n"
+                     "cand_rank = shfl_idx(FULL, rank, min(cand, 31), 32)\n"
+                     "if cand < n and cand_rank <= k:\n"
+                     "    owner = cand\n" for b in (16, 8, 4, 2, 1))
+    # every lane runs the search (its shuffles need the whole warp), then visits its edge
+    edges = ("k = kb + lane\n"
+             "owner = 0\n"
+             + search
+             + "src_k = shfl_idx(FULL, src, owner, 32)\n"
+             "e = shfl_idx(FULL, beg, owner, 32) + (k - shfl_idx(FULL, rank, owner, 32))\n"
+             "if k < level_total:\n"
+             + indent("src = src_k\n" + _push(spec)))
+    return ("if warp_id == 0:\n"
+            + indent("syncwarp(FULL)\n"  # the out queue's reset above is seen by every lane
+                     + _load_vertex("lane", "n")
+                     + "rank = deg\n"
+                     + snippets.warp_inclusive_scan("rank")
+                     + "level_total = shfl_idx(FULL, rank, 31, 32)\n"
+                     "rank -= deg\n"
+                     "if level_total > stop_edges:\n"
+                     "    if lane == 0:\n"
+                     "        stopped[0] = 1\n"
+                     "else:\n"
+                     "    for kb in range(0, level_total, 32):\n"
+                     + indent(edges, 2))
+            + "cuda.syncthreads()\n")
+
+
+def _block_level(spec: KernelSpec) -> str:
+    """A wider level in chunks of one vertex per thread: each thread loads its vertex's edge
+    range, a block-wide prefix sum of the degrees ranks the chunk's edges, and the block takes
+    them one edge per thread, finding each edge's vertex by a binary search over the ranks in
+    shared memory (the scan-based gather of Merrill, Garland & Grimshaw, inside one block). A
+    level of more than ``stop_edges`` edges is left unvisited and ends the mode (a level of
+    several chunks sums its degrees in a first pass)."""
     find = ("lo = 0\n"
             "hi = last\n"
             "while lo < hi:\n"
@@ -89,43 +151,55 @@ def _gather(spec: KernelSpec) -> str:
             "        hi = mid - 1\n"
             "src = chunk_src[lo]\n"
             "e = chunk_beg[lo] + (k - chunk_rank[lo])\n")
-    return ("i = base + t\n"
-            "src = 0\n"
-            "beg = int64(0)\n"
-            "deg = int64(0)\n"
-            "if i < n:\n"
-            "    src = queue0[i] if cur == 0 else queue1[i]\n"
-            "    beg = row_offsets[src]\n"
-            "    deg = row_offsets[src + 1] - beg\n"
-            + snippets.block_exclusive_scan("deg", "rank", "chunk_edges", "scan_sums")
-            + "chunk_rank[t] = rank\n"
-            "chunk_beg[t] = beg\n"
-            "chunk_src[t] = src\n"
-            "cuda.syncthreads()\n"
-            "last = min(n - base, threads) - 1\n"
-            "for k in range(t, chunk_edges, threads):\n"
-            + indent(find + visit)
-            + "cuda.syncthreads()\n")
+    chunk = ("i = base + t\n"
+             + _load_vertex("i", "n")
+             + snippets.block_exclusive_scan("deg", "rank", "chunk_edges", "scan_sums")
+             + "if chunk_edges > stop_edges:\n"  # one chunk: the level's edges
+             "    stopped[0] = 1\n"  # every thread writes the same value
+             "    break\n"
+             "chunk_rank[t] = rank\n"
+             "chunk_beg[t] = beg\n"
+             "chunk_src[t] = src\n"
+             "cuda.syncthreads()\n"
+             "last = min(n - base, threads) - 1\n"
+             "for k in range(t, chunk_edges, threads):\n"
+             + indent(find + _push(spec))
+             + "cuda.syncthreads()\n")
+    # a level of several chunks sums its edges first: it runs whole or not at all
+    total = ("level_edges = int64(0)\n"
+             "if n > threads:\n"
+             "    for i in range(t, n, threads):\n"
+             "        v = queue0[i] if cur == 0 else queue1[i]\n"
+             "        level_edges += row_offsets[v + 1] - row_offsets[v]\n"
+             + indent(snippets.block_exclusive_scan("level_edges", "level_rank", "level_sum",
+                                                    "scan_sums"))
+             + "    if level_sum > stop_edges:\n"
+             "        stopped[0] = 1\n")
+    return (total + "if stopped[0] == 0:\n"
+            + indent("for base in range(0, n, threads):\n" + indent(chunk)))
 
 
 def _body(spec: KernelSpec, threads: int) -> str:
     level = ("n = queue_len[cur]\n"
-             "if n == 0 or n > stop_above or level_edges[cur] > stop_edges:\n"
+             "if n == 0 or n > stop_above:\n"
              "    break\n"
              "if t == 0:\n"
              "    queue_len[1 - cur] = 0\n"
-             "    level_edges[1 - cur] = 0\n"
-             "for base in range(0, n, threads):\n"
-             + indent(_gather(spec))
-             + "cur = 1 - cur\n"
+             f"if n <= {WARP_LEVEL}:\n"
+             + indent(_warp_level(spec))
+             + "else:\n"
+             + indent(_block_level(spec))
+             + "if stopped[0] != 0:\n"
+             "    break\n"
+             "cur = 1 - cur\n"
              "step += 1\n")
     slot_of = ("in_ids = ids0 if start_slot == 0 else (ids1 if start_slot == 1 else ids2)\n"
                "out_slot = (start_slot + 1) % 3\n"
                "out_ids = ids0 if out_slot == 0 else (ids1 if out_slot == 1 else ids2)\n")
     return (f"queue0 = cuda.shared.array({CAPACITY}, int32)\n"
             f"queue1 = cuda.shared.array({CAPACITY}, int32)\n"
-            "queue_len = cuda.shared.array(2, int64)\n"
-            "level_edges = cuda.shared.array(2, int64)\n"
+            "queue_len = cuda.shared.array(2, int32)\n"
+            "stopped = cuda.shared.array(1, int32)\n"
             f"chunk_rank = cuda.shared.array({threads}, int64)\n"
             f"chunk_beg = cuda.shared.array({threads}, int64)\n"
             f"chunk_src = cuda.shared.array({threads}, int32)\n"
@@ -139,7 +213,7 @@ def _body(spec: KernelSpec, threads: int) -> str:
             "    queue0[i] = in_ids[i]\n"
             "if t == 0:\n"
             "    queue_len[0] = first\n"
-            "    level_edges[0] = 0\n"
+            "    stopped[0] = 0\n"
             "cuda.syncthreads()\n"
             "cur = 0\n"
             "step = 0\n"
@@ -174,7 +248,7 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
     kernel = block_kernel(graph, frontier, functors, spec)
     io = {"universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
           "max_steps": max_steps, "stop_above": min(stop_above, CAPACITY),
-          "stop_edges": stop_edges,
+          "stop_edges": min(stop_edges, MAX_STOP_EDGES),
           **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS

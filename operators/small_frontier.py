@@ -9,18 +9,17 @@ lives in two queues in shared memory used in turn, its length in a shared counte
 are separated by block barriers (~0.06 µs), and the only global traffic is the graph and the
 functor's own state.
 
-A level of at most :data:`WARP_LEVEL` vertices (a path's, most of a road network's) is run by
-the block's first warp: lane i loads vertex i's edge range, a shuffle prefix sum ranks the
-level's edges and each lane finds its edge's vertex by a shuffle search, with no block barrier
-but the level's last. A wider level is gathered in chunks of one vertex per thread: a
-block-wide prefix sum of the degrees, then one edge per thread, each thread finding its edge's
-vertex by a binary search over the ranks in shared memory (Merrill, Garland & Grimshaw's
-scan-based gather, in one block). Either way a level costs about one chain of dependent global
-reads per edge whatever its vertices' degrees, instead of a thread walking its vertex's edges
-one after another. Each edge calls the user's functor (and condition) exactly as the other
-balancers do, and an accepted head is pushed onto the other shared queue with a shared int32
-atomic counter (a 64-bit shared atomic is a compare-and-swap loop: measured 2-3x slower per
-level on luxembourg_osm, ``bench/block_floor.py``).
+Each level's edges are spread over the block's threads, one edge per thread: the level's
+vertices are ranked by a prefix sum of their degrees, and each thread finds its edge's vertex
+by a binary search over the ranks in shared memory (Merrill, Garland & Grimshaw's scan-based
+gather, in one block). A level of at most :data:`WARP_LEVEL` vertices (a path's, many of a
+road network's) is ranked by the block's first warp with a shuffle prefix sum; a wider one in
+chunks of one vertex per thread with a block-wide prefix sum. Either way a level costs about one
+chain of dependent global reads per edge whatever its vertices' degrees, instead of a thread
+walking its vertex's edges one after another. Each edge calls the user's functor (and
+condition) exactly as the other balancers do, and an accepted head is pushed onto the other
+shared queue with a shared int32 atomic counter (a 64-bit shared atomic is a compare-and-swap
+loop: measured 2-3x slower per level on luxembourg_osm, ``bench/block_floor.py``).
 
 The kernel stops on the device when the frontier is empty, when ``max_steps`` ran, when a level
 produced more than ``stop_above`` vertices (at most the shared capacity), or before running a
@@ -66,13 +65,27 @@ class BlockLocal(LoadBalancer):
         raise NotImplementedError("the small-frontier mode generates whole kernels")
 
 
-#: A level of at most this many vertices is run by the block's first warp alone: its prefix sum
-#: and edge search are warp shuffles, with no block barrier but the level's last.
+#: A level of at most this many vertices is ranked by the block's first warp alone: a shuffle
+#: prefix sum and one block barrier, instead of the block-wide scan's three and its chunk loop.
 WARP_LEVEL = 32
 
 #: The largest ``stop_edges`` the kernel takes (its shared counters are int32: a 64-bit
 #: shared-memory atomic is a compare-and-swap loop, measured 2-3x slower per level).
 MAX_STOP_EDGES = 1 << 20
+
+
+#: Statements binding ``src`` and ``e`` to the ``k``-th edge of the ranked vertices
+#: ``0..last`` (the last vertex whose rank is at most ``k``: a binary search in shared memory).
+_FIND = ("lo = 0\n"
+         "hi = last\n"
+         "while lo < hi:\n"
+         "    mid = (lo + hi + 1) >> 1\n"
+         "    if chunk_rank[mid] <= k:\n"
+         "        lo = mid\n"
+         "    else:\n"
+         "        hi = mid - 1\n"
+         "src = chunk_src[lo]\n"
+         "e = chunk_beg[lo] + (k - chunk_rank[lo])\n")
 
 
 def _push(spec: KernelSpec) -> str:
@@ -102,35 +115,25 @@ def _load_vertex(index: str, count: str) -> str:
 
 
 def _warp_level(spec: KernelSpec) -> str:
-    """A level of at most :data:`WARP_LEVEL` vertices in the first warp: lane i loads vertex i,
-    a shuffle prefix sum ranks the edges, and each lane finds its edge's vertex by a five-step
-    shuffle search; a level of more than ``stop_edges`` edges is left unvisited and ends the
-    mode."""
-    search = "".join(f"cand = owner + {b}\n"
-                     "cand_rank = shfl_idx(FULL, rank, min(cand, 31), 32)\n"
-                     "if cand < n and cand_rank <= k:\n"
-                     "    owner = cand\n" for b in (16, 8, 4, 2, 1))
-    # every lane runs the search (its shuffles need the whole warp), then visits its edge
-    edges = ("k = kb + lane\n"
-             "owner = 0\n"
-             + search
-             + "src_k = shfl_idx(FULL, src, owner, 32)\n"
-             "e = shfl_idx(FULL, beg, owner, 32) + (k - shfl_idx(FULL, rank, owner, 32))\n"
-             "if k < level_total:\n"
-             + indent("src = src_k\n" + _push(spec)))
+    """The ranks of a level of at most :data:`WARP_LEVEL` vertices, from the first warp: lane i
+    loads vertex i's edge range and a shuffle prefix sum ranks the level's edges (no block-wide
+    scan); a level of more than ``stop_edges`` edges is left unvisited and ends the mode."""
     return ("if warp_id == 0:\n"
-            + indent("syncwarp(FULL)\n"  # the out queue's reset above is seen by every lane
-                     + _load_vertex("lane", "n")
+            + indent(_load_vertex("lane", "n")
                      + "rank = deg\n"
                      + snippets.warp_inclusive_scan("rank")
-                     + "level_total = shfl_idx(FULL, rank, 31, 32)\n"
-                     "rank -= deg\n"
-                     "if level_total > stop_edges:\n"
-                     "    if lane == 0:\n"
+                     + "if lane == 31:\n"
+                     "    level_total[0] = rank\n"
+                     "    if rank > stop_edges:\n"
                      "        stopped[0] = 1\n"
-                     "else:\n"
-                     "    for kb in range(0, level_total, 32):\n"
-                     + indent(edges, 2))
+                     "chunk_rank[lane] = rank - deg\n"
+                     "chunk_beg[lane] = beg\n"
+                     "chunk_src[lane] = src\n")
+            + "cuda.syncthreads()\n"
+            "if stopped[0] == 0:\n"
+            + indent("last = n - 1\n"
+                     "for k in range(t, level_total[0], threads):\n"
+                     + indent(_FIND + _push(spec)))
             + "cuda.syncthreads()\n")
 
 
@@ -141,16 +144,6 @@ def _block_level(spec: KernelSpec) -> str:
     shared memory (the scan-based gather of Merrill, Garland & Grimshaw, inside one block). A
     level of more than ``stop_edges`` edges is left unvisited and ends the mode (a level of
     several chunks sums its degrees in a first pass)."""
-    find = ("lo = 0\n"
-            "hi = last\n"
-            "while lo < hi:\n"
-            "    mid = (lo + hi + 1) >> 1\n"
-            "    if chunk_rank[mid] <= k:\n"
-            "        lo = mid\n"
-            "    else:\n"
-            "        hi = mid - 1\n"
-            "src = chunk_src[lo]\n"
-            "e = chunk_beg[lo] + (k - chunk_rank[lo])\n")
     chunk = ("i = base + t\n"
              + _load_vertex("i", "n")
              + snippets.block_exclusive_scan("deg", "rank", "chunk_edges", "scan_sums")
@@ -163,7 +156,7 @@ def _block_level(spec: KernelSpec) -> str:
              "cuda.syncthreads()\n"
              "last = min(n - base, threads) - 1\n"
              "for k in range(t, chunk_edges, threads):\n"
-             + indent(find + _push(spec))
+             + indent(_FIND + _push(spec))
              + "cuda.syncthreads()\n")
     # a level of several chunks sums its edges first: it runs whole or not at all
     total = ("level_edges = int64(0)\n"
@@ -200,6 +193,7 @@ def _body(spec: KernelSpec, threads: int) -> str:
             f"queue1 = cuda.shared.array({CAPACITY}, int32)\n"
             "queue_len = cuda.shared.array(2, int32)\n"
             "stopped = cuda.shared.array(1, int32)\n"
+            "level_total = cuda.shared.array(1, int64)\n"
             f"chunk_rank = cuda.shared.array({threads}, int64)\n"
             f"chunk_beg = cuda.shared.array({threads}, int64)\n"
             f"chunk_src = cuda.shared.array({threads}, int32)\n"

@@ -16,6 +16,10 @@ from operators.small_frontier import CAPACITY
 #: Thresholds under which a few dozen vertices already leave the mode and come back.
 TINY = AutoBalancer(Thresholds(t2=6, block_frontier=4, block_edges=16, sample_every=1))
 
+#: Thresholds under which every level of a small graph runs in one block (levels of more edges
+#: than a warp has lanes, of more vertices than the simulator's 64 threads per block).
+WIDE = AutoBalancer(Thresholds(block_frontier=2048, block_edges=1 << 20))
+
 
 def modes(result) -> set[str]:
     return {c.mode for c in result.choices}
@@ -61,8 +65,7 @@ def test_a_level_of_more_edges_than_block_edges_hands_over_before_it_runs(target
 def test_levels_wider_than_a_block_are_gathered_in_chunks(target):
     # the hub's 150 edges, then 150 leaves: more than the simulator's 64 threads per block
     g = generators.star(151)
-    wide = AutoBalancer(Thresholds(block_frontier=2048, block_edges=1 << 20))
-    r = bfs(g, 0, target=target, balancer=wide, direction="push")
+    r = bfs(g, 0, target=target, balancer=WIDE, direction="push")
     check_bfs(g, 0, r.distances, r.predecessors)
     if target.runs_balancers:
         assert modes(r) == {BLOCK}
@@ -73,6 +76,14 @@ def test_levels_wider_than_a_block_are_gathered_in_chunks(target):
 def test_bfs_through_the_mode_equals_the_reference_on_any_graph(target, case):
     graph, source = case
     r = bfs(graph, source, target=target, balancer=TINY)
+    check_bfs(graph, source, r.distances, r.predecessors)
+
+
+@settings(max_examples=25)
+@given(case=graphs_with_source(max_vertices=90, max_edges=400))
+def test_bfs_with_every_level_in_one_block_equals_the_reference_on_any_graph(target, case):
+    graph, source = case
+    r = bfs(graph, source, target=target, balancer=WIDE, direction="push")
     check_bfs(graph, source, r.distances, r.predecessors)
 
 

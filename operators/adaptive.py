@@ -129,8 +129,8 @@ class Thresholds:
     hub_edges: int = 2048 * 132
     hub_degree: int = 8192
     sample_every: int = 6
-    block_frontier: int = 64
-    block_edges: int = 512
+    block_frontier: int = 512
+    block_edges: int = 2048
     source: str = "defaults"
 
     def __post_init__(self) -> None:

@@ -65,8 +65,9 @@ class BlockLocal(LoadBalancer):
         raise NotImplementedError("the small-frontier mode generates whole kernels")
 
 
-#: A level of at most this many vertices is ranked by the block's first warp alone: a shuffle
-#: prefix sum and one block barrier, instead of the block-wide scan's three and its chunk loop.
+#: A level of at most this many vertices is ranked by the block's first warp alone (a shuffle
+#: prefix sum instead of the block-wide scan's three barriers), and one of at most this many
+#: edges visited by it too: one block barrier a level.
 WARP_LEVEL = 32
 
 #: The largest ``stop_edges`` the kernel takes (its shared counters are int32: a 64-bit
@@ -88,7 +89,7 @@ _FIND = ("lo = 0\n"
          "e = chunk_beg[lo] + (k - chunk_rank[lo])\n")
 
 
-def _push(spec: KernelSpec) -> str:
+def _push(spec: KernelSpec, src: str = "src") -> str:
     """Statements for edge ``e`` of ``src``: call the functor and push an accepted head onto the
     next shared queue (past the capacity: straight into the pool's out slot)."""
     push = ("pos = atomic_add(queue_len, 1 - cur, 1)\n"
@@ -101,7 +102,7 @@ def _push(spec: KernelSpec) -> str:
             "    out_ids[pos] = dst\n"
             "else:\n"
             "    lens[OVERFLOW] = 1\n")
-    return f"dst = col_indices[e]\nif {edge_test(spec, 'src', 'e')}:\n" + indent(push)
+    return f"dst = col_indices[e]\nif {edge_test(spec, src, 'e')}:\n" + indent(push)
 
 
 def _load_vertex(index: str, count: str) -> str:
@@ -115,26 +116,47 @@ def _load_vertex(index: str, count: str) -> str:
 
 
 def _warp_level(spec: KernelSpec) -> str:
-    """The ranks of a level of at most :data:`WARP_LEVEL` vertices, from the first warp: lane i
-    loads vertex i's edge range and a shuffle prefix sum ranks the level's edges (no block-wide
-    scan); a level of more than ``stop_edges`` edges is left unvisited and ends the mode."""
+    """A level of at most :data:`WARP_LEVEL` vertices, ranked by the first warp: lane i loads
+    vertex i's edge range and a shuffle prefix sum ranks the level's edges. At most 32 edges:
+    the warp visits them itself, lane k finding edge k's vertex by a five-step shuffle search,
+    and the level costs one block barrier. More: the ranks go to shared memory and the whole
+    block takes the edges after a barrier. A level of more than ``stop_edges`` edges is left
+    unvisited and ends the mode. ``level_total`` alternates between two entries: a thread may
+    still read one level's while the warp writes the next's."""
+    search = "".join(f"cand = owner + {b}\n"
+                     "cand_rank = shfl_idx(FULL, rank, min(cand, 31), 32)\n"
+                     "if cand < n and cand_rank <= lane:\n"
+                     "    owner = cand\n" for b in (16, 8, 4, 2, 1))
+    in_warp = ("owner = 0\n"
+               + search
+               + "src_k = shfl_idx(FULL, src, owner, 32)\n"
+               "e = shfl_idx(FULL, beg, owner, 32) + (lane - shfl_idx(FULL, rank, owner, 32))\n"
+               "if lane < total:\n"
+               + indent(_push(spec, "src_k")))
     return ("if warp_id == 0:\n"
-            + indent(_load_vertex("lane", "n")
+            + indent("syncwarp(FULL)\n"  # every lane sees the out queue's reset above
+                     + _load_vertex("lane", "n")
                      + "rank = deg\n"
                      + snippets.warp_inclusive_scan("rank")
-                     + "if lane == 31:\n"
-                     "    level_total[0] = rank\n"
-                     "    if rank > stop_edges:\n"
+                     + "total = shfl_idx(FULL, rank, 31, 32)\n"
+                     "rank -= deg\n"
+                     "if lane == 0:\n"
+                     "    level_total[cur] = total\n"
+                     "    if total > stop_edges:\n"
                      "        stopped[0] = 1\n"
-                     "chunk_rank[lane] = rank - deg\n"
-                     "chunk_beg[lane] = beg\n"
-                     "chunk_src[lane] = src\n")
+                     "if total <= stop_edges:\n"
+                     f"    if total <= {WARP_LEVEL}:\n"
+                     + indent(in_warp, 2)
+                     + "    else:\n"
+                     "        chunk_rank[lane] = rank\n"
+                     "        chunk_beg[lane] = beg\n"
+                     "        chunk_src[lane] = src\n")
             + "cuda.syncthreads()\n"
-            "if stopped[0] == 0:\n"
+            f"if stopped[0] == 0 and level_total[cur] > {WARP_LEVEL}:\n"
             + indent("last = n - 1\n"
-                     "for k in range(t, level_total[0], threads):\n"
-                     + indent(_FIND + _push(spec)))
-            + "cuda.syncthreads()\n")
+                     "for k in range(t, level_total[cur], threads):\n"
+                     + indent(_FIND + _push(spec))
+                     + "cuda.syncthreads()\n"))
 
 
 def _block_level(spec: KernelSpec) -> str:
@@ -193,7 +215,7 @@ def _body(spec: KernelSpec, threads: int) -> str:
             f"queue1 = cuda.shared.array({CAPACITY}, int32)\n"
             "queue_len = cuda.shared.array(2, int32)\n"
             "stopped = cuda.shared.array(1, int32)\n"
-            "level_total = cuda.shared.array(1, int64)\n"
+            "level_total = cuda.shared.array(2, int64)\n"
             f"chunk_rank = cuda.shared.array({threads}, int64)\n"
             f"chunk_beg = cuda.shared.array({threads}, int64)\n"
             f"chunk_src = cuda.shared.array({threads}, int32)\n"

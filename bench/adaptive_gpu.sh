@@ -5,32 +5,13 @@
 # each step bounded in time so the whole call fits the device tool's 10-minute limit.
 # Usage on a CUDA machine, from the repository root:  bash bench/adaptive_gpu.sh OUT [STEPS]
 # STEPS: comma-separated subset of tests,sweep,floor,ncu,goals,call (default: all but ncu).
-# Seconds per step: TESTS_S, SWEEP_S, FLOOR_S, NCU_S, GOALS_S, CALL_S; TESTS_K selects tests (default: cuda); SWEEP_ARGS and GOALS_ARGS add arguments to
-# bench.small_frontier and bench.adaptive; TESTS overrides the test files.
+# Seconds per step: TESTS_S, SWEEP_S, FLOOR_S, NCU_S, GOALS_S, CALL_S; TESTS_K selects tests
+# (default: cuda); SWEEP_ARGS and GOALS_ARGS add arguments to bench.small_frontier and
+# bench.adaptive; TESTS overrides the test files.
 set -uo pipefail
 out=${1:-results}; steps=${2:-tests,sweep,floor,goals,call}
-mkdir -p "$out"
-if ls .whl/numpy-*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-else
-  export PYTHONPATH=$PWD
-fi
-export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
-export FRONTIER_DATASETS=${FRONTIER_DATASETS:-$PWD/.data}
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
-status=0
-step() {  # step NAME SECONDS COMMAND...
-  local name=$1 seconds=$2; shift 2
-  case ",$steps," in *",$name,"*) ;; *) return ;; esac
-  echo "=== $name (at most $seconds s): $*"
-  local start=$SECONDS
-  timeout "$seconds" "$@" > "$out/$name.log" 2>&1
-  local rc=$?
-  tail -30 "$out/$name.log"
-  echo "=== $name exit $rc after $((SECONDS - start)) s"
-  [ $rc -eq 0 ] || status=1
-}
+export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
+. "$(dirname "$0")/gpu_env.sh"
 tests=${TESTS:-tests/test_small_frontier.py tests/test_adaptive.py tests/test_bfs.py}
 step tests "${TESTS_S:-150}" python3 -m pytest -q -x -p no:cacheprovider -k "${TESTS_K:-cuda}" $tests
 step sweep "${SWEEP_S:-150}" python3 -m bench.small_frontier --csv "$out/small-frontier.csv" \

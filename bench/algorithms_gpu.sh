@@ -8,28 +8,8 @@
 # files, COMPONENTS_ARGS adds arguments to bench.components.
 set -uo pipefail
 out=${1:-results}; steps=${2:-tests,sssp,listrank,components,soak}
-mkdir -p "$out"
-if ls .whl/numpy-*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-else
-  export PYTHONPATH=$PWD
-fi
-export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
-export FRONTIER_DATASETS=${FRONTIER_DATASETS:-$PWD/.data}
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
-status=0
-step() {  # step NAME SECONDS COMMAND...
-  local name=$1 seconds=$2; shift 2
-  case ",$steps," in *",$name,"*) ;; *) return ;; esac
-  echo "=== $name (at most $seconds s): $*"
-  local start=$SECONDS
-  timeout "$seconds" "$@" > "$out/$name.log" 2>&1
-  local rc=$?
-  tail -25 "$out/$name.log"
-  echo "=== $name exit $rc after $((SECONDS - start)) s"
-  [ $rc -eq 0 ] || status=1
-}
+export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
+. "$(dirname "$0")/gpu_env.sh"
 tests=${TESTS:-$(ls tests/test_sssp.py tests/test_cull.py tests/test_bfs_variants.py tests/test_components.py \
   tests/test_list_ranking.py tests/test_apsp.py tests/test_tiles.py tests/test_centrality.py \
   tests/test_nx_backend.py tests/test_recovery.py tests/test_adaptive.py 2>/dev/null)}

@@ -6,15 +6,8 @@
 # newer, put a numpy 2.4 wheel in .whl/ and this script installs it into /tmp/site first.
 set -uo pipefail
 out=${1:-results}; shift || true
-mkdir -p "$out"
-if ls .whl/numpy-*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-else
-  export PYTHONPATH=$PWD
-fi
-export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-gpu}
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
+export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-gpu}
+. "$(dirname "$0")/gpu_env.sh"
 python3 -c "import numba, numba.cuda as c, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__, 'cuda available', c.is_available())" | tee -a "$out/device.txt"
 python3 -m bench all --out "$out" "$@" 2>&1 | tee "$out/suite.log" | grep -v '^|'
 suite=${PIPESTATUS[0]}

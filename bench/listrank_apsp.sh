@@ -4,15 +4,8 @@
 # Sets up numpy like bench/gpu.sh (a numpy 2.4 wheel in .whl/ is installed into /tmp/site).
 set -uo pipefail
 out=${1:-results}
-mkdir -p "$out"
-if ls .whl/numpy-*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site:$PWD
-else
-  export PYTHONPATH=$PWD
-fi
-export PYTHONUNBUFFERED=1 FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-gpu}
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
+export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-gpu}
+. "$(dirname "$0")/gpu_env.sh"
 python3 bench/listrank_apsp.py --out "$out" 2>&1 | tee "$out/listrank_apsp.log"
 bench=${PIPESTATUS[0]}
 python3 -m pytest -q -p no:cacheprovider tests/test_list_ranking.py tests/test_apsp.py \

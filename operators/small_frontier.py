@@ -105,12 +105,19 @@ def _push(spec: KernelSpec, src: str = "src") -> str:
     return f"dst = col_indices[e]\nif {edge_test(spec, src, 'e')}:\n" + indent(push)
 
 
+def _queued(index: str) -> str:
+    """Expression: entry ``index`` of the level's shared queue (``cur`` says which)."""
+    return f"queue0[{index}] if cur == 0 else queue1[{index}]"
+
+
 def _load_vertex(index: str, count: str) -> str:
+    """Statements binding ``src``, ``beg``, ``deg`` to queue entry ``index`` and its edge range
+    where ``index < count``; to 0 (no edges) elsewhere."""
     return ("src = 0\n"
             "beg = int64(0)\n"
             "deg = int64(0)\n"
             f"if {index} < {count}:\n"
-            f"    src = queue0[{index}] if cur == 0 else queue1[{index}]\n"
+            f"    src = {_queued(index)}\n"
             "    beg = row_offsets[src]\n"
             "    deg = row_offsets[src + 1] - beg\n")
 
@@ -184,7 +191,7 @@ def _block_level(spec: KernelSpec) -> str:
     total = ("level_edges = int64(0)\n"
              "if n > threads:\n"
              "    for i in range(t, n, threads):\n"
-             "        v = queue0[i] if cur == 0 else queue1[i]\n"
+             f"        v = {_queued('i')}\n"
              "        level_edges += row_offsets[v + 1] - row_offsets[v]\n"
              + indent(snippets.block_exclusive_scan("level_edges", "level_rank", "level_sum",
                                                     "scan_sums"))
@@ -238,7 +245,7 @@ def _body(spec: KernelSpec, threads: int) -> str:
             # capacity are there already), its length, the steps
             + "n = queue_len[cur]\n"
             f"for i in range(t, min(n, {CAPACITY}), threads):\n"
-            "    out_ids[i] = queue0[i] if cur == 0 else queue1[i]\n"
+            f"    out_ids[i] = {_queued('i')}\n"
             "if t == 0:\n"
             "    lens[out_slot] = n\n"
             "    lens[STEPS_RAN] = step\n")
@@ -255,16 +262,18 @@ def block_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Callable]
 
 def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
                spec: KernelSpec, state: tuple, max_steps: int, stop_above: int,
-               stop_edges: int) -> tuple[Frontier, int, int]:
+               stop_edges: int | None) -> tuple[Frontier, int, int]:
     """Run levels in one block from the sparse ``frontier`` (at most :data:`CAPACITY` long)
-    until it is empty, ``max_steps`` ran, or a level produced more than ``stop_above`` vertices
-    (capped at :data:`CAPACITY`) or vertices of more than ``stop_edges`` out-edges in all;
-    returns the frontier it ended on, the steps and its length."""
+    until it is empty, ``max_steps`` ran, a level produced more than ``stop_above`` vertices
+    (capped at :data:`CAPACITY`), or the next level has more than ``stop_edges`` out-edges
+    (capped at :data:`MAX_STOP_EDGES`, which None means); returns the frontier it ended on,
+    the steps and its length."""
     target, pool = frontier.target, frontier.pool
     kernel = block_kernel(graph, frontier, functors, spec)
     io = {"universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
           "max_steps": max_steps, "stop_above": min(stop_above, CAPACITY),
-          "stop_edges": min(stop_edges, MAX_STOP_EDGES),
+          "stop_edges": MAX_STOP_EDGES if stop_edges is None else min(stop_edges,
+                                                                      MAX_STOP_EDGES),
           **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS

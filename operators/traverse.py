@@ -248,8 +248,7 @@ def _block_push(graph: Graph, frontier: Frontier, op: Callable, condition: Calla
     """A phase of the small-frontier mode (:mod:`operators.small_frontier`)."""
     functors = edge_functors(op, condition, len(state))
     spec = edge_spec("traverse", graph, frontier, SPARSE, len(state), functors)
-    return block_push(graph, frontier, functors, spec, state, max_steps, stop_above,
-                      int(np.iinfo(np.int64).max) if stop_edges is None else stop_edges)
+    return block_push(graph, frontier, functors, spec, state, max_steps, stop_above, stop_edges)
 
 
 def _least(a: int | None, b: int | None) -> int | None:

@@ -1021,6 +1021,14 @@ def save(graph: Graph, path: str | os.PathLike[str]) -> None:
     if kind is None:
         raise ValueError(f"cannot save to {path!r}: expected a name ending in "
                          f"{', '.join(SAVE_FORMATS)}")
+    w = graph.weights
+    if kind != "npz" and w is not None and w.dtype == np.int64 and w.size and \
+            (w.min() == _INT64.min or w.max() == _INT64.max):
+        bad = int(w.min()) if w.min() == _INT64.min else int(w.max())
+        raise ValueError(f"cannot save to {path!r}: the weight {bad} is outside what the "
+                         "text formats read back; "
+                         f"expected integer weights between {_INT64.min + 1} and "
+                         f"{_INT64.max - 1}, or a .npz file")
     with writing(path) as partial:
         _WRITERS[kind](graph, partial)
 

@@ -50,8 +50,8 @@ def _target(path: str) -> tuple[str, os.stat_result | None]:
     real = os.path.realpath(path)
     try:
         status = os.stat(real)
-    except FileNotFoundError:
-        return real, None
+    except (FileNotFoundError, NotADirectoryError):
+        return real, None  # creating the temporary file names the problem
     except OSError as err:
         raise OutputError(path, f"cannot be examined ({err.strerror or err})",
                           "a writable file") from None

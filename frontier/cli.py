@@ -32,9 +32,15 @@ every layer.
 
 Exit status: 0 on success; 2 for bad input — a missing file, a malformed graph, a bad generator
 spec, a graph too large for memory, an out-of-range source, an unknown balancer or any argument
-an algorithm refuses — reported as one line on stderr (``--debug`` adds the traceback); 1 for a
+an algorithm refuses, an output that cannot be written or that is one of the inputs (checked
+before any work) — reported as one line on stderr (``--debug`` adds the traceback); 1 for a
 result that ``--validate`` finds different from scipy's (one line) or an internal error (one line
-asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback.
+asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback: the installed
+``frontier`` command runs :func:`main` behind ``frontier_command``, which also covers Ctrl-C
+while the library is being imported.
+
+Every file a command writes (``convert``'s output, ``--trace FILE``, ``plot``'s image) is
+written through :mod:`frontier.safefile`: whole or not at all.
 """
 
 from __future__ import annotations

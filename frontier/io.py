@@ -9,16 +9,24 @@ Formats:
   with field ``pattern``, ``integer`` or ``real`` and symmetry ``general`` or ``symmetric``;
   1-based. Entry ``(i, j)`` is the arc ``i -> j``; a symmetric file is expanded into both
   directions (diagonal entries once) and loads as undirected. Integer and real values become
-  weights.
+  weights (int64, float64; a comment line ``%frontier-graph weights=<dtype>`` before the size
+  line, which :func:`save` writes, gives their dtype).
 * SNAP edge list (``.txt``, ``.edges``, ``.el``, ``.tsv`` and anything not recognised): ``#`` or
   ``%`` comment lines, then ``u v`` or ``u v w`` per line. Ids are used as given, so the graph
   has ``max id + 1`` vertices; a third column becomes weights (every line must then have one).
-  Loads as directed.
+  Loads as directed. A file :func:`save` wrote starts with the comment line ``# frontier-graph
+  vertices=N arcs=M directed=true|false weights=none|<dtype>`` (:data:`MARKER`): the graph then
+  has N vertices, is directed or not (an undirected one lists both arcs of every edge), and
+  must have exactly M data lines (a truncated file is refused), with weights as declared.
 * DIMACS shortest path (``.gr``): ``c`` comment lines, one ``p sp <nodes> <arcs>`` line, then
   ``a u v w`` arcs; 1-based, integer weights, directed.
-
 * Frontier binary (``.npz``): the CSR arrays as :func:`save` writes them (layout in its
-  docstring and docs/io.md); validated like :meth:`Graph.from_csr`.
+  docstring and docs/io.md); validated like :meth:`Graph.from_csr`, each array's npy header
+  checked against its size and the memory available before the array is read.
+
+Every format :func:`save` writes loads back as the same graph (tests/test_io_roundtrip.py);
+:func:`save` writes through :func:`frontier.safefile.writing`, so a failed or interrupted save
+never leaves a half-written file.
 
 Reading: the compiled reader of :mod:`frontier.textscan` reads the data lines in one pass (in
 parallel pieces on a large file) under the same rules as the reference reader here; when it
@@ -31,7 +39,9 @@ problem with a file raises :class:`GraphFormatError` (a :class:`~frontier.graph.
 Size: a file's header (the Matrix Market size line, the DIMACS problem line) or, for an edge
 list, its size is checked against the memory available before the body is read, and the vertex
 count again before the CSR is allocated; gzip is decompressed in a stream bounded by
-:func:`frontier.limits.text_bound`. Past the limit: :class:`~frontier.limits.GraphTooLargeError`.
+:func:`frontier.limits.text_bound`, and so is a file that is not a regular file (a device such
+as ``/dev/zero``, a pipe, a FIFO: its size reads 0), read in chunks. Past the limit:
+:class:`~frontier.limits.GraphTooLargeError`.
 """
 
 from __future__ import annotations

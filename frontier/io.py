@@ -210,12 +210,14 @@ def _read_bytes(path: str, check_head: Callable[[bytes], None] = lambda head: No
 def _read_stream(path: str, f: BinaryIO, first: bytes, bound: int) -> bytes:
     """``first`` and the rest of ``f`` (not a regular file: its size is unknown), read in
     chunks: GraphTooLargeError as soon as the text passes ``bound`` bytes."""
-    parts, total = [first], len(first)
-    while chunk := f.read(_READ_BYTES):
+    parts, total = [], 0
+    chunk = first
+    while chunk:
         total += len(chunk)
         if total > bound:
             raise _too_much_text(path, bound, "stream")
         parts.append(chunk)
+        chunk = f.read(_READ_BYTES)
     return b"".join(parts)
 
 

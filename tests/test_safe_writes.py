@@ -149,3 +149,12 @@ def test_an_output_in_a_directory_without_permission_is_refused(tmp_path):
             check_output(locked / "out.txt")
     finally:
         locked.chmod(0o700)
+
+
+def test_trace_refuses_to_overwrite_the_graph_it_reads(tmp_path, capsys):
+    graph = tmp_path / "g.txt"
+    save(generators.path(4), graph)
+    before = graph.read_bytes()
+    assert main(["run", "bfs", str(graph), "--target", "cpu", "--runs", "1", "--trace",
+                 str(graph)]) == 2
+    assert "is also the input" in capsys.readouterr().err and graph.read_bytes() == before

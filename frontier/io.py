@@ -707,6 +707,7 @@ def _read_marked_snap(path: str, data: bytes, start: int, first_line: int,
     """An edge list that :func:`save` wrote: sized, directed and weighted as its marker line
     ``line`` says, with exactly the arcs it declares (so a truncated file is refused)."""
     n, declared = marker["vertices"], marker["weights"]
+    check_graph(path, n, marker["arcs"], declared != "none", extra_bytes=len(data))
     kind = None if declared == "none" else "int" if declared.startswith("int") else "number"
     shape = "'u v'" if kind is None else "'u v w'"
     layout = _Layout(path, (b"#", b"%"), None, 2 if kind is None else 3,
@@ -735,8 +736,7 @@ def _marker(path: str, block: bytes, comment: str, keys: tuple[str, ...]
                                    f"{_show(b' '.join(fields))}", expected)
         values = {}
         for key in keys:
-            what, convert = _MARKER_VALUES[key]
-            value = convert(pairs[key])
+            value = _MARKER_VALUES[key][1](pairs[key])
             if value is None:
                 raise GraphFormatError(path, number, f"{MARKER} line has {key}="
                                        f"{_show(pairs[key].encode())}", expected)
@@ -745,19 +745,17 @@ def _marker(path: str, block: bytes, comment: str, keys: tuple[str, ...]
     return None
 
 
-def _count_field(text: str) -> int | None:
-    value = int(text) if _INT_TOKEN.fullmatch(text.encode()) else -1
-    return value if 0 <= value <= _MAX_PLAIN_ID + 1 else None
-
-
-def _count64_field(text: str) -> int | None:
-    value = int(text) if _INT_TOKEN.fullmatch(text.encode()) else -1
-    return value if 0 <= value < _INT64.max else None
+def _count_field(most: int) -> Callable[[str], int | None]:
+    """The reader of a marker field that holds a count from 0 to ``most``."""
+    def read(text: str) -> int | None:
+        value = int(text) if _INT_TOKEN.fullmatch(text.encode()) else -1
+        return value if 0 <= value <= most else None
+    return read
 
 
 _MARKER_VALUES: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "vertices": (f"a count up to {_MAX_PLAIN_ID + 1}", _count_field),
-    "arcs": ("a count", _count64_field),
+    "vertices": (f"a count up to {_MAX_PLAIN_ID + 1}", _count_field(_MAX_PLAIN_ID + 1)),
+    "arcs": ("a count", _count_field(int(_INT64.max) - 1)),
     "directed": ("true|false", {"true": True, "false": False}.get),
     "weights": ("none|" + "|".join(_WEIGHT_NAMES),
                 lambda text: text if text in ("none", *_WEIGHT_NAMES) else None),

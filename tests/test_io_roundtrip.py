@@ -17,6 +17,7 @@ from frontier import generators
 from frontier.cli import main
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, GraphFormatError, load, save
+from frontier.limits import GraphTooLargeError
 
 WEIGHTS = (None, "int32", "int64", "float32", "float64")
 
@@ -148,3 +149,14 @@ def test_integer_weights_the_text_readers_cannot_take_are_refused_before_writing
 def test_save_refuses_what_is_not_a_graph(tmp_path):
     with pytest.raises(TypeError, match="expected a frontier.Graph"):
         save([(0, 1)], tmp_path / "g.txt")
+
+
+@pytest.mark.parametrize("counts", ["vertices=3 arcs=1000000000000000",
+                                    "vertices=2000000000 arcs=1"])
+def test_a_marker_declaring_more_than_memory_holds_is_refused_before_reading(tmp_path, counts,
+                                                                              monkeypatch):
+    monkeypatch.setenv("FRONTIER_MAX_HOST_BYTES", str(1 << 30))
+    path = tmp_path / "g.txt"
+    path.write_text(f"# frontier-graph {counts} directed=true weights=none\n0 1\n")
+    with pytest.raises(GraphTooLargeError):
+        load(path)

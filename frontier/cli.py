@@ -32,9 +32,15 @@ every layer.
 
 Exit status: 0 on success; 2 for bad input — a missing file, a malformed graph, a bad generator
 spec, a graph too large for memory, an out-of-range source, an unknown balancer or any argument
-an algorithm refuses — reported as one line on stderr (``--debug`` adds the traceback); 1 for a
+an algorithm refuses, an output that cannot be written or that is one of the inputs (checked
+before any work) — reported as one line on stderr (``--debug`` adds the traceback); 1 for a
 result that ``--validate`` finds different from scipy's (one line) or an internal error (one line
-asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback.
+asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback: the installed
+``frontier`` command runs :func:`main` behind ``frontier_command``, which also covers Ctrl-C
+while the library is being imported.
+
+Every file a command writes (``convert``'s output, ``--trace FILE``, ``plot``'s image) is
+written through :mod:`frontier.safefile`: whole or not at all.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from frontier import generators
 from frontier.graph import Graph
 from frontier.io import load
 from frontier.progress import Progress
+from frontier.safefile import check_output, writing
 
 if TYPE_CHECKING:
     from algorithms.catalog import Entry, Option
@@ -61,6 +68,8 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 EXIT_WRONG_RESULT = 1
 EXIT_INTERRUPTED = 130
+#: What ``plot`` draws to, by the output's ending.
+PLOT_ENDINGS = (".png", ".svg", ".pdf")
 #: The balancer an algorithm runs with when ``--balancer`` is not given (shown in summaries):
 #: every algorithm that advances defaults to the adaptive runtime (docs/adaptive.md).
 DEFAULT_BALANCER = "auto"
@@ -133,6 +142,11 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+def _inputs(graph: str) -> list[str]:
+    """The files a command reads for GRAPH: none for a generator spec."""
+    return [] if generators.is_spec(graph) else [graph]
+
+
 def run_algorithm(args: argparse.Namespace) -> int:
     from algorithms import CATALOG
     from frontier.target import resolve_target
@@ -140,6 +154,8 @@ def run_algorithm(args: argparse.Namespace) -> int:
     entry = CATALOG[args.algorithm]
     balancer = _balancer(entry, args)
     target = resolve_target(args.target)
+    if args.trace not in (None, "-"):
+        check_output(args.trace, _inputs(args.graph))
     graph = load_graph(args.graph, args.progress)
     source = args.source if entry.source else None
     if entry.source and not 0 <= source < graph.num_vertices:
@@ -289,6 +305,7 @@ def run_convert(args: argparse.Namespace) -> int:
     if ending not in SAVE_FORMATS:
         raise CommandError(f"cannot write {args.output!r}: expected a name ending in "
                            f"{', '.join(SAVE_FORMATS)}")
+    check_output(args.output, _inputs(args.graph))
     graph = load_graph(args.graph, args.progress)
     with Progress(f"writing {args.output}", enabled=args.progress):
         save(graph, args.output)
@@ -317,7 +334,7 @@ def _trace(name: str, result: object, where: str | None, lines: list[str]
         write_trace(rows, text)
         lines += text.getvalue().splitlines()
     else:
-        with open(where, "w") as stream:
+        with writing(where) as partial, open(partial, "w") as stream:
             write_trace(rows, stream)
         lines.append(f"trace       {len(rows)} steps written to {where}")
     return rows
@@ -326,9 +343,14 @@ def _trace(name: str, result: object, where: str | None, lines: list[str]
 def run_plot(args: argparse.Namespace) -> int:
     from frontier.trace import plot_trace, read_trace
 
-    rows = read_trace(args.trace_file)
     out = args.out or str(args.trace_file) + ".png"
-    plot_trace(rows, out, title=args.title or "")
+    if not out.lower().endswith(PLOT_ENDINGS):
+        raise CommandError(f"cannot draw to {out!r}: expected a name ending in "
+                           f"{', '.join(PLOT_ENDINGS)}")
+    check_output(out, [args.trace_file])
+    rows = read_trace(args.trace_file)
+    with writing(out) as partial:
+        plot_trace(rows, partial, title=args.title or "")
     _emit(args, {"command": "plot", "steps": len(rows), "out": out},
           [f"plot        {len(rows)} steps drawn to {out}"])
     return 0
@@ -532,8 +554,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise CommandError(f"--{name} must be >= 1")
         return args.handler(args)
     except KeyboardInterrupt:
-        print("frontier: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _interrupted()
     except FileNotFoundError as err:
         _report(f"no such file: {err.filename or err}", debug)
     except (CommandError, ValueError, TypeError) as err:
@@ -548,11 +569,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(f"{err.strerror or err}{': ' + str(err.filename) if err.filename else ''}",
                 debug)
     except Exception as err:  # noqa: BLE001 - a bug: still one line unless --debug
+        if _caused_by_interrupt(err):
+            return _interrupted()
         first = str(err).splitlines()[0] if str(err) else ""
         _report(f"internal error: {type(err).__name__}: {first} (run again with --debug for "
                 "the traceback, and report it)", debug)
         return EXIT_WRONG_RESULT
     return EXIT_BAD_INPUT
+
+
+def _interrupted() -> int:
+    print("frontier: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _caused_by_interrupt(err: BaseException) -> bool:
+    """Whether ``err`` was raised while handling a KeyboardInterrupt (a library that turns
+    Ctrl-C inside its code into its own error)."""
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _report(message: str, debug: bool) -> None:

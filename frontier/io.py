@@ -9,16 +9,24 @@ Formats:
   with field ``pattern``, ``integer`` or ``real`` and symmetry ``general`` or ``symmetric``;
   1-based. Entry ``(i, j)`` is the arc ``i -> j``; a symmetric file is expanded into both
   directions (diagonal entries once) and loads as undirected. Integer and real values become
-  weights.
+  weights (int64, float64; a comment line ``%frontier-graph weights=<dtype>`` before the size
+  line, which :func:`save` writes, gives their dtype).
 * SNAP edge list (``.txt``, ``.edges``, ``.el``, ``.tsv`` and anything not recognised): ``#`` or
   ``%`` comment lines, then ``u v`` or ``u v w`` per line. Ids are used as given, so the graph
   has ``max id + 1`` vertices; a third column becomes weights (every line must then have one).
-  Loads as directed.
+  Loads as directed. A file :func:`save` wrote starts with the comment line ``# frontier-graph
+  vertices=N arcs=M directed=true|false weights=none|<dtype>`` (:data:`MARKER`): the graph then
+  has N vertices, is directed or not (an undirected one lists both arcs of every edge), and
+  must have exactly M data lines (a truncated file is refused), with weights as declared.
 * DIMACS shortest path (``.gr``): ``c`` comment lines, one ``p sp <nodes> <arcs>`` line, then
   ``a u v w`` arcs; 1-based, integer weights, directed.
-
 * Frontier binary (``.npz``): the CSR arrays as :func:`save` writes them (layout in its
-  docstring and docs/io.md); validated like :meth:`Graph.from_csr`.
+  docstring and docs/io.md); validated like :meth:`Graph.from_csr`, each array's npy header
+  checked against its size and the memory available before the array is read.
+
+Every format :func:`save` writes loads back as the same graph (tests/test_io_roundtrip.py);
+:func:`save` writes through :func:`frontier.safefile.writing`, so a failed or interrupted save
+never leaves a half-written file.
 
 Reading: the compiled reader of :mod:`frontier.textscan` reads the data lines in one pass (in
 parallel pieces on a large file) under the same rules as the reference reader here; when it
@@ -31,18 +39,23 @@ problem with a file raises :class:`GraphFormatError` (a :class:`~frontier.graph.
 Size: a file's header (the Matrix Market size line, the DIMACS problem line) or, for an edge
 list, its size is checked against the memory available before the body is read, and the vertex
 count again before the CSR is allocated; gzip is decompressed in a stream bounded by
-:func:`frontier.limits.text_bound`. Past the limit: :class:`~frontier.limits.GraphTooLargeError`.
+:func:`frontier.limits.text_bound`, and so is a file that is not a regular file (a device such
+as ``/dev/zero``, a pipe, a FIFO: its size reads 0), read in chunks. Past the limit:
+:class:`~frontier.limits.GraphTooLargeError`.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import stat
 import warnings
+import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -54,6 +67,7 @@ from frontier.limits import (
     text_bound,
     text_estimate,
 )
+from frontier.safefile import writing
 from frontier.textscan import scan_entries
 
 __all__ = ["GraphFormatError", "load", "load_with_labels", "save"]
@@ -76,6 +90,15 @@ _FLOAT_CHARS = _INT_CHARS + b".eE"
 _BAD_SIGN = re.compile(rb"[+-](?![0-9.])|(?<=[^ \t\r\n\x0b\x0ceE])[+-]")
 _MM_FIELDS = ("pattern", "integer", "real")
 _MM_SYMMETRIES = ("general", "symmetric")
+#: The comment line :func:`save` writes so that a file loads back as the same graph (other tools
+#: skip it as a comment): ``# frontier-graph vertices=N arcs=M directed=true|false weights=W``
+#: in an edge list, ``%frontier-graph weights=W`` in Matrix Market (whose header holds the
+#: rest); W is ``none`` or the weights' dtype.
+MARKER = "frontier-graph"
+_WEIGHT_NAMES = ("int32", "int64", "float32", "float64")
+_SNAP_MARKER = ("vertices", "arcs", "directed", "weights")
+_MTX_MARKER = ("weights",)
+_MARKER_LINE = re.compile(rb"[ \t]*[#%][ \t]*" + MARKER.encode() + rb"(?![^ \t\r\n])(.*)", re.S)
 
 
 class GraphFormatError(GraphError):
@@ -105,9 +128,10 @@ _HEAD_BYTES = 1 << 16  # enough for any header: the size checks run on this much
 _READ_BYTES = 1 << 22
 
 
-def _too_much_text(path: str, size: int, compressed: bool) -> GraphTooLargeError:
-    what = (f"{path} (gzip data expanding past {size:,} bytes of text)" if compressed
-            else f"{path} ({size:,} bytes of text)")
+def _too_much_text(path: str, size: int, how: str) -> GraphTooLargeError:
+    what = {"file": f"{path} ({size:,} bytes of text)",
+            "gzip": f"{path} (gzip data expanding past {size:,} bytes of text)",
+            "stream": f"{path} (a device or pipe giving more than {size:,} bytes of text)"}[how]
     return GraphTooLargeError(what, text_estimate(size), host_limit_bytes())
 
 
@@ -125,7 +149,7 @@ def _gunzip(path: str, f: BinaryIO, first: bytes, check_head: Callable[[bytes], 
             while chunk:
                 out += inflate.decompress(chunk, bound + 1 - len(out))
                 if len(out) > bound:
-                    raise _too_much_text(path, bound, True)
+                    raise _too_much_text(path, bound, "gzip")
                 if not checked and len(out) >= _HEAD_BYTES:
                     check_head(bytes(out[:_HEAD_BYTES]))
                     checked = True
@@ -150,7 +174,9 @@ def _gunzip(path: str, f: BinaryIO, first: bytes, check_head: Callable[[bytes], 
 def _read_bytes(path: str, check_head: Callable[[bytes], None] = lambda head: None) -> bytes:
     """The file's text (gzip decompressed in a stream, a BOM removed). ``check_head`` sees the
     first bytes of the text before the rest is read (the header size checks); the text itself
-    is bounded by :func:`frontier.limits.text_bound`."""
+    is bounded by :func:`frontier.limits.text_bound`: a regular file by its size, before it is
+    read, anything else (a device such as ``/dev/zero``, a pipe, a FIFO, whose size reads 0) as
+    it is read, in chunks."""
     try:
         with open(path, "rb") as f:
             first = f.read(_HEAD_BYTES)
@@ -160,13 +186,17 @@ def _read_bytes(path: str, check_head: Callable[[bytes], None] = lambda head: No
                 if path.lower().endswith(".gz") and first:
                     raise GraphFormatError(path, None, "has a .gz name but does not start with "
                                            "the gzip magic bytes 1f 8b", "gzip-compressed data")
-                size = os.fstat(f.fileno()).st_size
+                status = os.fstat(f.fileno())
                 bound = text_bound()
-                if size > bound:
-                    raise _too_much_text(path, size, False)
+                regular = stat.S_ISREG(status.st_mode)
+                if regular and status.st_size > bound:
+                    raise _too_much_text(path, status.st_size, "file")
                 check_head(_strip_bom(first))
-                f.seek(0)
-                raw = f.read()
+                if regular:
+                    f.seek(0)
+                    raw = f.read()
+                else:
+                    raw = _read_stream(path, f, first, bound)
     except FileNotFoundError:
         raise GraphFormatError(path, None, "no such file", "an existing graph file") from None
     except IsADirectoryError:
@@ -175,6 +205,20 @@ def _read_bytes(path: str, check_head: Callable[[bytes], None] = lambda head: No
         raise GraphFormatError(path, None, f"cannot be read ({err.strerror or err})",
                                "a readable graph file") from None
     return _strip_bom(raw)
+
+
+def _read_stream(path: str, f: BinaryIO, first: bytes, bound: int) -> bytes:
+    """``first`` and the rest of ``f`` (not a regular file: its size is unknown), read in
+    chunks: GraphTooLargeError as soon as the text passes ``bound`` bytes."""
+    parts, total = [], 0
+    chunk = first
+    while chunk:
+        total += len(chunk)
+        if total > bound:
+            raise _too_much_text(path, bound, "stream")
+        parts.append(chunk)
+        chunk = f.read(_READ_BYTES)
+    return b"".join(parts)
 
 
 def _strip_bom(data: bytes) -> bytes:
@@ -563,6 +607,15 @@ def _read_mtx(path: str, data: bytes) -> _Parsed:
     _check_count(layout, data, src.size)
     if weight == "number":
         weights = weights.astype(np.float64)
+    marker = _marker(path, data[:h.end], "%", _MTX_MARKER)
+    if marker is not None:
+        declared, line = marker[0]["weights"], marker[1]
+        fits = {"pattern": ("none",), "integer": ("int32", "int64"),
+                "real": ("float32", "float64")}[h.field]
+        if declared not in fits:
+            raise GraphFormatError(path, line, f"weights={declared} in a '{h.field}' file",
+                                   f"weights={' or '.join(fits)} for the field of line 1")
+        weights = _as_declared(path, line, weights, declared)
     return _Parsed(src, dst, weights, h.rows, 1, h.symmetry == "symmetric",
                    h.symmetry == "general")
 
@@ -627,6 +680,10 @@ def _read_snap(path: str, data: bytes, relabel: bool) -> _Parsed:
     shapes = "2 fields 'u v' or 3 fields 'u v w'"
     _empty_check(path, data, f"edge lines with {shapes}")
     found = _next_data_line(_lines(data), 0, (b"#", b"%"))
+    start = len(data) if found is None else found[1] - len(found[2])
+    marker = _marker(path, data[:start], "# ", _SNAP_MARKER)
+    if marker is not None:
+        return _read_marked_snap(path, data, start, 0 if found is None else found[0], *marker)
     if found is None:
         raise GraphFormatError(path, None, "no edge lines, only comments",
                                f"edge lines with {shapes}")
@@ -643,6 +700,81 @@ def _read_snap(path: str, data: bytes, relabel: bool) -> _Parsed:
                      "number" if len(tokens) == 3 else None)
     src, dst, weights, top = _read_entries(layout, data, end - len(raw), line)
     return _Parsed(src, dst, weights, top + 1, 0, False, True)
+
+
+def _read_marked_snap(path: str, data: bytes, start: int, first_line: int,
+                      marker: dict[str, Any], line: int) -> _Parsed:
+    """An edge list that :func:`save` wrote: sized, directed and weighted as its marker line
+    ``line`` says, with exactly the arcs it declares (so a truncated file is refused)."""
+    n, declared = marker["vertices"], marker["weights"]
+    check_graph(path, n, marker["arcs"], declared != "none", extra_bytes=len(data))
+    kind = None if declared == "none" else "int" if declared.startswith("int") else "number"
+    shape = "'u v'" if kind is None else "'u v w'"
+    layout = _Layout(path, (b"#", b"%"), None, 2 if kind is None else 3,
+                     f"{shape} as line {line} declares", 0, n - 1,
+                     f"the {n} vertices line {line} declares", kind, marker["arcs"], line)
+    src, dst, weights, _ = _read_entries(layout, data, start, first_line)
+    _check_count(layout, data, src.size)
+    return _Parsed(src, dst, _as_declared(path, line, weights, declared), n, 0, False,
+                   marker["directed"])
+
+
+def _marker(path: str, block: bytes, comment: str, keys: tuple[str, ...]
+            ) -> tuple[dict[str, Any], int] | None:
+    """The fields of the :data:`MARKER` line among the comment lines ``block`` (before the
+    first data line) and its line number, or None when there is none."""
+    for number, (_, raw) in enumerate(_lines(block), start=1):
+        match = _MARKER_LINE.match(raw)
+        if match is None:
+            continue
+        fields = match.group(1).split()
+        expected = (f"'{comment}{MARKER} " + " ".join(
+            f"{key}=<{_MARKER_VALUES[key][0]}>" for key in keys) + "' as frontier.save writes")
+        pairs = dict(f.decode("utf-8", "replace").partition("=")[::2] for f in fields)
+        if len(fields) != len(keys) or sorted(pairs) != sorted(keys):
+            raise GraphFormatError(path, number, f"{MARKER} line has the fields "
+                                   f"{_show(b' '.join(fields))}", expected)
+        values = {}
+        for key in keys:
+            value = _MARKER_VALUES[key][1](pairs[key])
+            if value is None:
+                raise GraphFormatError(path, number, f"{MARKER} line has {key}="
+                                       f"{_show(pairs[key].encode())}", expected)
+            values[key] = value
+        return values, number
+    return None
+
+
+def _count_field(most: int) -> Callable[[str], int | None]:
+    """The reader of a marker field that holds a count from 0 to ``most``."""
+    def read(text: str) -> int | None:
+        value = int(text) if _INT_TOKEN.fullmatch(text.encode()) else -1
+        return value if 0 <= value <= most else None
+    return read
+
+
+_MARKER_VALUES: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "vertices": (f"a count up to {_MAX_PLAIN_ID + 1}", _count_field(_MAX_PLAIN_ID + 1)),
+    "arcs": ("a count", _count_field(int(_INT64.max) - 1)),
+    "directed": ("true|false", {"true": True, "false": False}.get),
+    "weights": ("none|" + "|".join(_WEIGHT_NAMES),
+                lambda text: text if text in ("none", *_WEIGHT_NAMES) else None),
+}
+
+
+def _as_declared(path: str, line: int, weights: np.ndarray | None, declared: str
+                 ) -> np.ndarray | None:
+    """``weights`` as read (int64 or float64) converted to the dtype the marker line ``line``
+    declares; GraphFormatError for a weight that does not fit it."""
+    if weights is None or declared in ("none", weights.dtype.name):
+        return weights
+    cast = weights.astype(declared)
+    bad = ~np.isfinite(cast) if cast.dtype.kind == "f" else cast != weights
+    if np.any(bad):
+        raise GraphFormatError(path, line, f"weight {weights[np.flatnonzero(bad)[0]]} does not "
+                               f"fit the {declared} this line declares",
+                               f"weights that fit {declared}")
+    return cast
 
 
 # building the graph ---------------------------------------------------------------------------
@@ -780,32 +912,18 @@ def _npz_error(path: str, problem: str) -> GraphFormatError:
 
 def _load_npz(path: str, directed: bool | None, symmetrize: bool, relabel: bool) -> Graph:
     """A graph that :func:`save` wrote to ``.npz``, validated like :meth:`Graph.from_csr`."""
-    import zipfile
-
     if relabel:
         raise ValueError("relabel=True applies to text formats; a .npz graph's ids are "
                          "already 0 .. num_vertices-1")
     try:
         with zipfile.ZipFile(path) as archive:
-            sizes = {info.filename.removesuffix(".npy"): info.file_size
-                     for info in archive.infolist()}
+            arrays = _npz_arrays(path, archive)
+    except GraphError:
+        raise
     except FileNotFoundError:
         raise GraphFormatError(path, None, "no such file", "an existing graph file") from None
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error) as err:
         raise _npz_error(path, f"is not a readable .npz archive ({err})") from None
-    missing = sorted(_NPZ_KEYS - set(sizes))
-    extra = sorted(set(sizes) - _NPZ_KEYS - {"weights"})
-    if missing or extra:
-        raise _npz_error(path, f"archive {'lacks ' + ', '.join(missing) if missing else ''}"
-                         f"{'; ' if missing and extra else ''}"
-                         f"{'has unknown ' + ', '.join(extra) if extra else ''}")
-    check_graph(path, sizes["row_offsets"] // 8, sizes["col_indices"] // 4,
-                "weights" in sizes)
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {key: npz[key] for key in sizes}
-    except (ValueError, OSError, EOFError, KeyError, zlib.error) as err:
-        raise _npz_error(path, f"an array cannot be read ({err})") from None
     if arrays["format"].shape != () or str(arrays["format"]) != NPZ_VERSION:
         raise _npz_error(path, f"format is {str(arrays['format'])[:40]!r}")
     offsets, cols = arrays["row_offsets"], arrays["col_indices"]
@@ -831,54 +949,153 @@ def _load_npz(path: str, directed: bool | None, symmetrize: bool, relabel: bool)
         raise _npz_error(path, str(err).split("; expected")[0]) from None
 
 
-def save(graph: Graph, path: str | os.PathLike[str]) -> None:
-    """Write ``graph`` to ``path``, in the format its ending names: ``.npz`` (binary CSR, read
-    back by :func:`load` many times faster than text), ``.mtx`` (Matrix Market: ``symmetric``
-    with each undirected edge once for an undirected graph, else ``general``) or ``.txt``,
-    ``.el``, ``.edges`` (SNAP edge list, 0-based, a weight column if weighted).
+def _npz_arrays(path: str, archive: zipfile.ZipFile) -> dict[str, np.ndarray]:
+    """The arrays of a .npz archive by name, once the names and the sizes in the archive's
+    directory are checked."""
+    infos = archive.infolist()
+    sizes = {info.filename.removesuffix(".npy"): info.file_size for info in infos}
+    if len(sizes) != len(infos):
+        raise _npz_error(path, "archive holds an array name twice")
+    missing = sorted(_NPZ_KEYS - set(sizes))
+    extra = sorted(set(sizes) - _NPZ_KEYS - {"weights"})
+    if missing or extra:
+        raise _npz_error(path, f"archive {'lacks ' + ', '.join(missing) if missing else ''}"
+                         f"{'; ' if missing and extra else ''}"
+                         f"{'has unknown ' + ', '.join(extra) if extra else ''}")
+    check_graph(path, sizes["row_offsets"] // 8, sizes["col_indices"] // 4,
+                "weights" in sizes)
+    return {info.filename.removesuffix(".npy"): _npz_array(path, archive, info)
+            for info in infos}
 
-    The ``.npz`` layout (``numpy.savez``, uncompressed): ``format`` (the string
-    ``"frontier-csr-1"``), ``row_offsets`` (int64, |V|+1), ``col_indices`` (int32, one per
-    arc), ``weights`` (only for a weighted graph: float64, float32, int64 or int32, one per
-    arc), ``num_vertices`` (int64 scalar) and ``directed`` (bool scalar). An undirected graph
-    stores both arcs of every edge, as in memory.
+
+def _npz_array(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> np.ndarray:
+    """One array of a .npz archive. Its npy header is read and checked first: a shape whose
+    data would not fit in memory is GraphTooLargeError, one that does not match the member's
+    size (from the archive's directory) GraphFormatError, before the array is allocated."""
+    name = info.filename.removesuffix(".npy")
+    with archive.open(info) as member:
+        try:
+            version = np.lib.format.read_magic(member)
+            if version not in ((1, 0), (2, 0)):
+                raise ValueError(f"npy format version {version[0]}.{version[1]}")
+            read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                           else np.lib.format.read_array_header_2_0)
+            shape, fortran, dtype = read_header(member)
+        except ValueError as err:
+            raise _npz_error(path, f"array {name} has no readable npy header ({err})") from None
+        if dtype.hasobject:
+            raise _npz_error(path, f"array {name} holds Python objects, which are not read")
+        if any(d < 0 for d in shape):
+            raise _npz_error(path, f"array {name} declares the shape {shape}")
+        nbytes = math.prod(shape) * dtype.itemsize
+        limit = host_limit_bytes()
+        if nbytes > limit:
+            raise GraphTooLargeError(f"{path} (array {name} declaring {math.prod(shape):,} "
+                                     f"elements of {dtype})", nbytes, limit)
+        held = info.file_size - member.tell()
+        if nbytes != held:
+            raise _npz_error(path, f"array {name} declares {nbytes:,} bytes of data (shape "
+                             f"{shape}, {dtype}) but holds {held:,}")
+        data = member.read(nbytes)
+    return np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+
+
+def save(graph: Graph, path: str | os.PathLike[str]) -> None:
+    """Write ``graph`` to ``path``, in the format its ending names, so that :func:`load` gives
+    back the same graph: its vertex count (isolated vertices included), directedness, weights
+    (their dtype too) or none, its arcs (an edgeless graph too).
+
+    * ``.npz``: binary CSR, read back many times faster than text. The layout
+      (``numpy.savez``, uncompressed): ``format`` (the string ``"frontier-csr-1"``),
+      ``row_offsets`` (int64, |V|+1), ``col_indices`` (int32, one per arc), ``weights`` (only
+      for a weighted graph: float64, float32, int64 or int32, one per arc), ``num_vertices``
+      (int64 scalar) and ``directed`` (bool scalar). An undirected graph stores both arcs of
+      every edge, as in memory.
+    * ``.mtx``: Matrix Market, ``pattern``, ``integer`` or ``real``; ``symmetric`` with each
+      undirected edge once (the lower triangle), else ``general``; a comment line
+      ``%frontier-graph weights=<dtype>`` keeps the weights' dtype.
+    * ``.txt``, ``.el``, ``.edges``: an edge list, 0-based, one line ``u v`` or ``u v w`` per arc
+      (both arcs of an undirected edge), after the comment line ``# frontier-graph vertices=N
+      arcs=M directed=true|false weights=<dtype or none>``, which sizes the graph, says how to
+      read it, and makes a truncated file fail to load.
+
+    The file is written to a temporary file beside ``path`` and renamed over it at the end
+    (:mod:`frontier.safefile`): a full disk or Ctrl-C never leaves a half-written file.
+    ValueError for an unknown ending, :class:`frontier.safefile.OutputError` (a ValueError)
+    for an output that cannot be created, before anything is written.
     """
+    if not isinstance(graph, Graph):
+        raise TypeError(f"expected a frontier.Graph to save, got {type(graph).__name__}")
     path = os.fspath(path)
-    ending = os.path.splitext(path.lower())[1]
-    kind = SAVE_FORMATS.get(ending)
+    kind = SAVE_FORMATS.get(os.path.splitext(path.lower())[1])
     if kind is None:
         raise ValueError(f"cannot save to {path!r}: expected a name ending in "
                          f"{', '.join(SAVE_FORMATS)}")
-    if kind == "npz":
-        arrays = {"format": np.array(NPZ_VERSION), "row_offsets": graph.row_offsets,
-                  "col_indices": graph.col_indices,
-                  "num_vertices": np.array(graph.num_vertices, dtype=np.int64),
-                  "directed": np.array(graph.directed)}
-        if graph.weights is not None:
-            arrays["weights"] = graph.weights
-        with open(path, "wb") as f:
-            np.savez(f, **arrays)
-        return
-    src, dst = graph.coo().src, graph.col_indices
     w = graph.weights
-    if kind == "mtx":
-        import scipy.io
-        import scipy.sparse as sp
+    if kind != "npz" and w is not None and w.dtype == np.int64 and w.size and \
+            (w.min() == _INT64.min or w.max() == _INT64.max):
+        bad = int(w.min()) if w.min() == _INT64.min else int(w.max())
+        raise ValueError(f"cannot save to {path!r}: the weight {bad} is outside what the "
+                         "text formats read back; "
+                         f"expected integer weights between {_INT64.min + 1} and "
+                         f"{_INT64.max - 1}, or a .npz file")
+    with writing(path) as partial:
+        _WRITERS[kind](graph, partial)
 
-        keep = slice(None) if graph.directed else src >= dst
-        data = np.ones(graph.num_edges, dtype=np.int8) if w is None else w
-        n = graph.num_vertices
-        matrix = sp.coo_matrix((data[keep], (src[keep], dst[keep])), shape=(n, n))
-        field = "pattern" if w is None else ("integer" if w.dtype.kind == "i" else "real")
-        scipy.io.mmwrite(path, matrix, field=field,
-                         symmetry="general" if graph.directed else "symmetric")
-        return
-    fmt = "%d %d" if w is None else ("%d %d %d" if w.dtype.kind == "i" else "%d %d %.17g")
-    columns = [src, dst] if w is None else [src, dst, w]
-    table = np.empty((graph.num_edges, len(columns)), dtype=object)
-    for i, column in enumerate(columns):
-        table[:, i] = column
+
+def _weights_name(graph: Graph) -> str:
+    return "none" if graph.weights is None else graph.weights.dtype.name
+
+
+def _save_npz(graph: Graph, path: str) -> None:
+    arrays = {"format": np.array(NPZ_VERSION), "row_offsets": graph.row_offsets,
+              "col_indices": graph.col_indices,
+              "num_vertices": np.array(graph.num_vertices, dtype=np.int64),
+              "directed": np.array(graph.directed)}
+    if graph.weights is not None:
+        arrays["weights"] = graph.weights
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def _save_mtx(graph: Graph, path: str) -> None:
+    src, dst, w = graph.coo().src, graph.col_indices, graph.weights
+    if not graph.directed:
+        keep = src >= dst
+        src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
+    field = "pattern" if w is None else "integer" if w.dtype.kind == "i" else "real"
+    n = graph.num_vertices
     with open(path, "w") as f:
-        f.write(f"# {'Directed' if graph.directed else 'Undirected'} graph written by "
-                f"frontier.save: {graph.num_vertices} vertices, {graph.num_edges} arcs\n")
+        f.write(f"%%MatrixMarket matrix coordinate {field} "
+                f"{'general' if graph.directed else 'symmetric'}\n"
+                f"%{MARKER} weights={_weights_name(graph)}\n{n} {n} {src.size}\n")
+        _write_rows(f, src, dst, w, 1)
+
+
+def _save_snap(graph: Graph, path: str) -> None:
+    with open(path, "w") as f:
+        f.write(f"# {MARKER} vertices={graph.num_vertices} arcs={graph.num_edges} "
+                f"directed={str(graph.directed).lower()} weights={_weights_name(graph)}\n")
+        _write_rows(f, graph.coo().src, graph.col_indices, graph.weights, 0)
+
+
+_WRITERS: dict[str, Callable[[Graph, str], None]] = {
+    "npz": _save_npz, "mtx": _save_mtx, "snap": _save_snap}
+_ROWS_PER_WRITE = 1 << 16
+
+
+def _write_rows(f: Any, src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None,
+                base: int) -> None:
+    """One line ``u v`` or ``u v w`` per arc, ids plus ``base``; decimal weights with 17
+    significant digits, which read back exactly."""
+    fmt = "%d %d" if weights is None else "%d %d %d" if weights.dtype.kind == "i" \
+        else "%d %d %.17g"
+    columns = [src, dst] if weights is None else [src, dst, weights]
+    for lo in range(0, src.size, _ROWS_PER_WRITE):
+        part = [column[lo:lo + _ROWS_PER_WRITE] for column in columns]
+        table = np.empty((part[0].size, len(part)), dtype=object)
+        table[:, 0] = part[0].astype(np.int64) + base
+        table[:, 1] = part[1].astype(np.int64) + base
+        if weights is not None:
+            table[:, 2] = part[2]
         np.savetxt(f, table, fmt=fmt)

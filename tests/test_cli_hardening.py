@@ -96,6 +96,19 @@ def test_an_interrupt_exits_130_without_a_traceback(capsys, monkeypatch):
     assert code == 130 and err == "frontier: interrupted\n"
 
 
+def test_an_interrupt_a_library_turned_into_its_own_error_still_exits_130(capsys, monkeypatch):
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise RuntimeError("Error calling __set_name__") from None
+    except RuntimeError as converted:
+        error = converted
+    monkeypatch.setitem(CATALOG, "broken", raising_entry(error))
+    code, _, err = run_cli(capsys, "run", "broken", "path:3", "--target", "cpu")
+    assert code == 130 and err == "frontier: interrupted\n"
+
+
 def test_ctrl_c_on_a_running_command_exits_130_without_a_traceback():
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.Popen([sys.executable, "-m", "frontier.cli", "run", "bfs", "grid:200x200",
@@ -106,6 +119,26 @@ def test_ctrl_c_on_a_running_command_exits_130_without_a_traceback():
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip() == "frontier: interrupted"
+
+
+# the entry point `frontier` runs, behind a line telling the test that Python has started
+GUARDED = ("import os, sys\nfrom frontier_command import main\nos.write(1, b'started\\n')\n"
+           "sys.exit(main())\n")
+
+
+@pytest.mark.parametrize("seconds", [0.02, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 1.2, 2.0])
+def test_ctrl_c_at_any_moment_from_start_up_on_exits_130_with_one_line(seconds):
+    """From the library's first import to the timed runs: the imports, reading the arguments,
+    building the graph, compiling the kernels, running them."""
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    proc = subprocess.Popen([sys.executable, "-c", GUARDED, "run", "bfs", "grid:30x30",
+                             "--target", "cpu", "--runs", "1000000"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline() == b"started\n"
+    time.sleep(seconds)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err.decode()) == (130, "frontier: interrupted\n")
 
 
 JSON_COMMANDS = [

@@ -59,14 +59,19 @@ def register_partitioner(name: str, partitioner: Partitioner) -> None:
 
 def boundaries(graph: Graph, parts: int, by: str | Partitioner) -> np.ndarray:
     """The checked boundaries of ``graph`` cut into ``parts`` ranges by ``by`` (a name in
-    :data:`PARTITIONERS` or a partitioner)."""
+    :data:`PARTITIONERS` or a partitioner). More parts than vertices (a part without a
+    vertex, a worker without work) are refused with a ValueError, except one part of an empty
+    graph."""
+    n = graph.num_vertices
+    if parts > max(n, 1):
+        raise ValueError(f"parts={parts}: more partitions than the graph's {n} vertices; "
+                         f"expected 1 <= parts <= {max(n, 1)}")
     if isinstance(by, str):
         if by not in PARTITIONERS:
             raise ValueError(f"by={by!r}; expected one of {sorted(PARTITIONERS)} or a function "
                              "(graph, parts) -> boundaries")
         by = PARTITIONERS[by]
     cuts = np.asarray(by(graph, parts))
-    n = graph.num_vertices
     if (cuts.shape != (parts + 1,) or not np.issubdtype(cuts.dtype, np.integer)
             or cuts[0] != 0 or cuts[-1] != n or np.any(np.diff(cuts) < 0)):
         raise ValueError(f"the partitioner returned {cuts!r}; expected {parts + 1} rising integer "

@@ -121,8 +121,9 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     uniform) are arrays of one finite non-negative value per vertex, with a positive sum,
     normalized to sum 1 (scaled by their largest value first, so values near float64's largest
     do not overflow the sum). Edge weights are used when the graph has them and ``weighted``
-    (a bool; repeated edges add up; a vertex whose out-edges weigh 0 in total is dangling). ``direction`` is ``"pull"``, ``"push"`` or
-    ``"auto"`` (pull: every vertex is active); ``balancer`` maps a push onto threads.
+    (a bool; repeated edges add up; a vertex whose out-edges weigh 0 in total is dangling).
+    ``direction`` is ``"pull"``, ``"push"`` or ``"auto"`` (pull: every vertex is active);
+    ``balancer`` maps a push onto threads. Numbers may be Python or NumPy scalars.
     """
     n = _check_graph(graph)
     alpha, max_iter, tol = _check_parameters(alpha, max_iter, tol)

@@ -39,17 +39,22 @@ from typing import Any
 
 import numpy as np
 
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
 __all__ = ["count", "positive", "fraction", "flag", "one_of", "vertex", "vertices", "path_sums",
            "unused"]
 
 
 def count(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
-    """``value`` as an int with ``low <= value <= high`` (``high`` None: no upper bound)."""
+    """``value`` as an int with ``low <= value <= high`` (``high`` None: up to 2**63 - 1, the
+    most a kernel's int64 can hold)."""
     bounds = f"{low} <= {name}" + ("" if high is None else f" <= {high}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise TypeError(f"{name}={value!r}; expected an integer, {bounds}")
     v = int(value)
-    if v < low or (high is not None and v > high):
+    if high is None and v > _INT64_MAX:
+        bounds += f" <= {_INT64_MAX} (2**63 - 1)"
+    if v < low or v > (_INT64_MAX if high is None else high):
         raise ValueError(f"{name}={v}; expected {bounds}")
     return v
 

@@ -84,7 +84,8 @@ def flag(name: str, value: Any, *, none: bool = False) -> Any:
     if none and value is None:
         return None
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}={value!r}; expected True or False{' or None' if none else ''}")
+        choices = "True, False or None" if none else "True or False"
+        raise TypeError(f"{name}={value!r}; expected {choices}")
     return bool(value)
 
 

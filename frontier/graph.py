@@ -361,7 +361,7 @@ def build_graph(src: np.ndarray, dst: np.ndarray, weights: Any, num_vertices: in
     if w is not None:
         arcs[arcs >= src.size] -= src.size
         w = w[arcs]
-    return Graph(offsets, cols, w, directed, mirrored=not directed)
+    return Graph(offsets, cols, w, directed, weights_checked=not directed)
 
 
 def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices: int,
@@ -375,7 +375,7 @@ def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices:
     offsets = np.searchsorted(keys, np.arange(n + 1, dtype=np.int64) * n).astype(OFFSET_DTYPE)
     cols = (keys % max(n, 1)).astype(VERTEX_DTYPE)
     return Graph(offsets, cols, _weights_array(weights, keys.size), directed,
-                 mirrored=not directed)
+                 weights_checked=not directed)
 
 
 def _check_size(what: str, num_vertices: int, num_arcs: int, weighted: bool) -> None:
@@ -392,14 +392,16 @@ class Graph:
     one with :func:`frontier.load`.
 
     An undirected weighted graph gives both arcs of each edge one weight (GraphError naming the
-    edge otherwise); ``mirrored=True`` says the caller built the arcs that way (each weight
-    copied to the reverse arc), which skips the check.
+    edge otherwise); ``weights_checked=True`` says the caller knows they do (it copied each
+    weight to the reverse arc, or cut the arrays from a graph already checked), which skips
+    the check (a sort of the arcs).
     """
 
     def __init__(self, row_offsets: np.ndarray, col_indices: np.ndarray,
-                 weights: np.ndarray | None, directed: bool, *, mirrored: bool = False) -> None:
+                 weights: np.ndarray | None, directed: bool, *,
+                 weights_checked: bool = False) -> None:
         directed = validate.flag("directed", directed)
-        if not directed and weights is not None and not mirrored:
+        if not directed and weights is not None and not weights_checked:
             edge = unequal_arc_weights(row_offsets, col_indices, weights)
             if edge is not None:
                 raise GraphError(unequal_arc_weights_error(edge))

@@ -172,20 +172,30 @@ def unequal_arc_weights(row_offsets: np.ndarray, col_indices: np.ndarray, weight
     """For CSR arrays whose arcs pair up (:func:`unpaired_arc` is None): an edge ``(u, v,
     weight of u -> v, weight of v -> u)`` whose two arcs carry different weights (for repeated
     edges, different multisets of weights), or None when every edge has one weight (or the arcs
-    do not pair up, which :func:`unpaired_arc` reports)."""
+    do not pair up, which :func:`unpaired_arc` reports). Two sorts of the arcs, by (u, v) and by
+    (v, u); only the keys of repeated arcs whose weights come in another order are sorted again
+    with their weights."""
     n = row_offsets.size - 1
     src = np.repeat(np.arange(n, dtype=np.int64), np.diff(row_offsets))
     dst = col_indices.astype(np.int64)
-    forward = np.lexsort((weights, src * n + dst))
-    backward = np.lexsort((weights, dst * n + src))
-    if not np.array_equal(src[forward] * n + dst[forward], dst[backward] * n + src[backward]):
+    forward, backward = src * n + dst, dst * n + src
+    f, b = np.argsort(forward), np.argsort(backward)
+    keys = forward[f]
+    if not np.array_equal(keys, backward[b]):
         return None
-    differ = np.flatnonzero(weights[forward] != weights[backward])
+    differ = np.flatnonzero(weights[f] != weights[b])
+    if differ.size == 0:
+        return None
+    # the arcs of the keys that differ, each side sorted by weight within a key
+    rows = np.flatnonzero(np.isin(keys, keys[differ]))
+    f, b = f[rows], b[rows]
+    f = f[np.lexsort((weights[f], keys[rows]))]
+    b = b[np.lexsort((weights[b], keys[rows]))]
+    differ = np.flatnonzero(weights[f] != weights[b])
     if differ.size == 0:
         return None
     i = int(differ[0])
-    return (int(src[forward[i]]), int(dst[forward[i]]), weights[forward[i]].item(),
-            weights[backward[i]].item())
+    return (int(src[f[i]]), int(dst[f[i]]), weights[f[i]].item(), weights[b[i]].item())
 
 
 def unequal_arc_weights_error(edge: tuple[int, int, Any, Any]) -> str:

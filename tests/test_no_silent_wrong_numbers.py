@@ -10,12 +10,15 @@ import importlib
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 import frontier
 from algorithms import apsp, betweenness_centrality, pagerank, sssp
 from algorithms.sssp import METHODS
 from frontier import Graph, GraphError, generators, validate
 from frontier.graph import path_bound, unequal_arc_weights
+from frontier.testing import graphs
 
 LONG_DOUBLE_IS_WIDER = np.finfo(np.longdouble).max > np.finfo(np.float64).max
 
@@ -186,3 +189,18 @@ def test_betweenness_raises_when_path_counts_overflow_float64():
     assert np.isfinite(betweenness_centrality(diamonds(1023), [0], target="cpu").values).all()
     with pytest.raises(OverflowError, match="more shortest paths .* than float64 can count"):
         betweenness_centrality(diamonds(1024), [0], target="cpu")
+
+
+@given(graph=graphs(max_vertices=20, max_edges=60, directed=False, weighted=True),
+       data=st.data())
+def test_changing_one_arc_of_an_undirected_edge_is_caught(graph, data):
+    assert unequal_arc_weights(graph.row_offsets, graph.col_indices, graph.weights) is None
+    loops = graph.coo().src == graph.col_indices
+    arcs = np.flatnonzero(~loops)
+    if arcs.size == 0:
+        return
+    e = int(data.draw(st.sampled_from(arcs.tolist())))
+    weights = graph.weights.copy()
+    weights[e] += 1000
+    with pytest.raises(GraphError, match="undirected edge"):
+        Graph.from_csr(graph.row_offsets, graph.col_indices, weights, directed=False)

@@ -22,7 +22,8 @@ does (see :func:`betweenness_centrality`).
 
 Path counts are float64, as in NetworkX: a graph with more than about 1.8e308 shortest paths
 from one source (a chain of 1,024 diamonds has 2^1024) would make them ``inf`` and the
-dependencies ``0`` or NaN, so the run raises ``OverflowError`` instead.
+dependencies ``0`` or NaN, so the run raises :class:`PathCountOverflowError` (an
+``OverflowError`` and a ``ValueError``) instead.
 """
 
 from __future__ import annotations
@@ -47,7 +48,13 @@ from operators import (
     traverse,
 )
 
-__all__ = ["betweenness_centrality", "BetweennessResult"]
+__all__ = ["betweenness_centrality", "BetweennessResult", "PathCountOverflowError"]
+
+
+class PathCountOverflowError(OverflowError, ValueError):
+    """The shortest paths from a source are too many for float64 path counts: an
+    ``OverflowError`` and, since it is a limit of the input (the CLI exits 2 on it), a
+    ``ValueError``."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +175,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             levels += run.steps
             edges += 2 * arcs
     if tgt.to_host(overflow)[0]:
-        raise OverflowError("betweenness_centrality: a source has more shortest paths to some "
+        raise PathCountOverflowError("betweenness_centrality: a source has more shortest paths to some "
                             "vertex than float64 can count (about 1.8e308), so the path counts "
                             "became inf; no exact result is possible in float64")
     result = tgt.to_host(values)

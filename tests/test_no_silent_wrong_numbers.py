@@ -189,6 +189,8 @@ def test_betweenness_raises_when_path_counts_overflow_float64():
     assert np.isfinite(betweenness_centrality(diamonds(1023), [0], target="cpu").values).all()
     with pytest.raises(OverflowError, match="more shortest paths .* than float64 can count"):
         betweenness_centrality(diamonds(1024), [0], target="cpu")
+    with pytest.raises(ValueError):  # a limit of the input: the CLI exits 2
+        betweenness_centrality(diamonds(1024), [0], target="cpu")
 
 
 @given(graph=graphs(max_vertices=20, max_edges=60, directed=False, weighted=True),

@@ -175,9 +175,10 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             levels += run.steps
             edges += 2 * arcs
     if tgt.to_host(overflow)[0]:
-        raise PathCountOverflowError("betweenness_centrality: a source has more shortest paths to some "
-                            "vertex than float64 can count (about 1.8e308), so the path counts "
-                            "became inf; no exact result is possible in float64")
+        raise PathCountOverflowError(
+            "betweenness_centrality: a source has more shortest paths to some vertex than "
+            "float64 can count (about 1.8e308), so the path counts became inf; no exact result "
+            "is possible in float64")
     result = tgt.to_host(values)
     if normalized is not None:
         result = _rescale(result, n, graph.directed, normalized, endpoints,

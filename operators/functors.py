@@ -15,10 +15,10 @@ Python and reads them live. So that every target computes the same thing, a func
   (numbers, strings, tuples of them, functions); a functor reading a global *array* is refused
   with :class:`FunctorError` naming the global: pass the array as a state argument.
 
+So a lambda written inside a loop compiles once per distinct closure, not once per call.
+
 A generator function or an ``async def`` is refused with :class:`FunctorError` before anything
 runs: calling one only creates a generator or coroutine, so the kernel would do nothing.
-
-So a lambda written inside a loop compiles once per distinct closure, not once per call.
 
 The graph inside a functor: a functor whose last parameter is named ``graph`` receives a view of
 the graph there, for :func:`frontier.out_degree`, :func:`frontier.in_degree`,

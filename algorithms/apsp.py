@@ -24,6 +24,10 @@ methods refuse a graph holding one anywhere (a negative diagonal entry once they
 scipy does); repeated_sssp refuses one that a requested source reaches (a frontier still
 non-empty after V rounds). :class:`APSPError` then, naming a vertex on the cycle.
 
+Weights whose simple paths could sum past float64's largest value (largest |weight| x (|V| - 1),
+or the sum of all |weights| if smaller) are refused with ``ValueError`` before any work: an
+overflowing sum would read as ``inf``, unreachable.
+
 The V x V result is refused up front, with :class:`APSPError`, when it does not fit: the
 Floyd–Warshall methods need the whole matrix in the target's memory (host memory for the cpu
 target and the simulator) and the requested rows on the host; repeated_sssp only the rows.
@@ -38,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from frontier import Frontier, Graph, atomic_min, validate
+from frontier.graph import path_bound
 from frontier.limits import host_limit_bytes
 from frontier.target import Target, resolve_target
 from operators import advance, compute, explain, filter, reduce, tile_update
@@ -219,6 +224,8 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
         validate.count("tile", tile, 1, MAX_TILE)
     rows = _rows(graph, sources)
     n = graph.num_vertices
+    validate.path_sums(f"apsp on a graph of {n} vertices", path_bound(graph.weights, n),
+                       np.float64)
     tgt = resolve_target(target)
     _check_room(n, rows.size, method in _FLOYD, tgt)
     start = time.perf_counter()

@@ -19,10 +19,16 @@ Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs 
 edges), a self-loop lies on no shortest path. Without rescaling the result sums over ordered
 pairs ``(s, t)``, on undirected graphs too; ``normalized=False`` / ``True`` rescale as NetworkX
 does (see :func:`betweenness_centrality`).
+
+Path counts are float64, as in NetworkX: a graph with more than about 1.8e308 shortest paths
+from one source (a chain of 1,024 diamonds has 2^1024) would make them ``inf`` and the
+dependencies ``0`` or NaN, so the run raises :class:`PathCountOverflowError` (an
+``OverflowError`` and a ``ValueError``) instead.
 """
 
 from __future__ import annotations
 
+import math
 import operator
 import time
 from collections.abc import Iterable
@@ -30,11 +36,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from frontier import Frontier, Graph, atomic_add, atomic_cas, out_degree
+from frontier import Frontier, Graph, atomic_add, atomic_cas, out_degree, validate
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, compute, filter, neighbor_reduce, reduce, traverse
+from operators import (
+    LoadBalancer,
+    compute,
+    filter,
+    get_balancer,
+    neighbor_reduce,
+    reduce,
+    traverse,
+)
 
-__all__ = ["betweenness_centrality", "BetweennessResult"]
+__all__ = ["betweenness_centrality", "BetweennessResult", "PathCountOverflowError"]
+
+
+class PathCountOverflowError(OverflowError, ValueError):
+    """The shortest paths from a source are too many for float64 path counts: an
+    ``OverflowError`` and, since it is a limit of the input (the CLI exits 2 on it), a
+    ``ValueError``."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +101,9 @@ def dependency(src, dst, eid, weight, depth, sigma, delta):
     return 0.0
 
 
-def accumulate(v, values, delta, depth, source, endpoints, reached):
+def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
+    if not math.isfinite(sigma[v]):
+        overflow[0] = 1
     if v == source:
         if endpoints:
             values[v] += reached - 1
@@ -108,19 +130,27 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     ``normalized=False``). ``normalized=False`` and ``True`` rescale as NetworkX's
     ``betweenness_centrality`` does, with ``sources`` as its sampled sources ``k``: ``False``
     halves undirected graphs' values (each unordered pair once) and scales a sample up to the
-    whole graph; ``True`` divides by the number of pairs. ``balancer`` maps the forward BFS's
-    advances onto threads.
+    whole graph, so it needs at least one source; ``True`` divides by the number of pairs.
+    ``normalized`` and ``endpoints`` are bools (``normalized`` also None). ``balancer`` maps
+    the forward BFS's advances onto threads. ``OverflowError`` when the shortest paths from a
+    source are too many for float64 (see the module docstring).
     """
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     chosen = _sources(graph, sources)
-    if normalized not in (None, False, True):
-        raise ValueError(f"normalized={normalized!r}; expected None, False or True")
+    normalized = validate.flag("normalized", normalized, none=True)
+    endpoints = validate.flag("endpoints", endpoints)
+    if normalized is not None and sources is not None and chosen.size == 0:
+        raise ValueError(f"sources=[] with normalized={normalized}: rescaling estimates the "
+                         "whole graph from the sampled sources, which needs at least one; pass "
+                         "sources, or normalized=None for the (zero) sums")
+    get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target)
     values = tgt.zeros(n, np.float64)
     depth = tgt.full(n, -1, np.int32)
     sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
+    overflow = tgt.zeros(1, np.int32)
     levels = edges = 0
     began = time.perf_counter()
     if n:
@@ -141,9 +171,14 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             reached = reduce(graph, "vertices", at_depth_or_more, depth, 0, op="count",
                              target=tgt) if endpoints else 0
             compute(graph, "vertices", accumulate, values, delta, depth, s, endpoints, reached,
-                    target=tgt)
+                    sigma, overflow, target=tgt)
             levels += run.steps
             edges += 2 * arcs
+    if tgt.to_host(overflow)[0]:
+        raise PathCountOverflowError(
+            "betweenness_centrality: a source has more shortest paths to some vertex than "
+            "float64 can count (about 1.8e308), so the path counts became inf; no exact result "
+            "is possible in float64")
     result = tgt.to_host(values)
     if normalized is not None:
         result = _rescale(result, n, graph.directed, normalized, endpoints,

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.scale_out import scales_out
-from frontier import Frontier, Graph, atomic_cas, atomic_min, device_function
+from frontier import Frontier, Graph, atomic_cas, atomic_min, device_function, validate
 from frontier.target import Target, resolve_target
 from operators import (
     LoadBalancer,
@@ -467,10 +467,12 @@ _RUNNERS: dict[str, Callable[[_Steps, Any], tuple[Any, int]]] = {
 
 
 # the public calls ---------------------------------------------------------------------------
-def _check(graph: Graph, method: str | None = None) -> None:
+def _check(graph: Graph, method: str | None = None, forest: bool = False) -> None:
+    """The graph, and the method unless ``forest`` (spanning_forest takes none)."""
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    if method is not None and method not in METHODS:
+    if (method is not None or not forest) and (not isinstance(method, str)
+                                               or method not in METHODS):
         raise ValueError(f"method={method!r}; expected one of {METHODS}")
 
 
@@ -497,7 +499,7 @@ def spanning_forest(graph: Graph, *, target: str | Target | None = None
     """A spanning forest of the weak components of ``graph`` (arcs taken as undirected): the
     edges that hooked a root in Soman et al.'s hooking loop (§3, §3.1), as ascending CSR edge
     ids, |V| - #components of them."""
-    _check(graph)
+    _check(graph, forest=True)
     tgt = resolve_target(target)
     steps = _Steps(graph, tgt)
     parent = steps.identity()
@@ -519,6 +521,7 @@ def explain_method(graph: Graph, target: str | Target | None = None, *,
     of :func:`spanning_forest`), each under a heading, from :func:`operators.explain`."""
     from operators import explain
 
+    forest = validate.flag("forest", forest)
     _check(graph, method)
     tgt = resolve_target(target)
     g, n = graph, graph.num_vertices

@@ -45,7 +45,7 @@ from frontier import Frontier, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.target import Target, resolve_target
-from operators import Direction, LoadBalancer, advance, filter  # noqa: A004
+from operators import Direction, LoadBalancer, advance, filter, get_balancer  # noqa: A004
 from operators.distributed import run_partitions
 from operators.exchange import any_left, exchange, gather, moved, refresh
 
@@ -73,11 +73,29 @@ def owned(v: int, lo: int, hi: int) -> bool:
 
 
 def _target_name(target: str | Target | None) -> str | None:
-    """Targets are resolved on the workers: pass a name."""
-    return target.name if isinstance(target, Target) else target
+    """Targets are resolved on the workers: pass a name. A name is checked here, before any
+    work, as on one device (``"cuda"`` only by the workers, which hold the GPUs)."""
+    if isinstance(target, Target):
+        return target.name
+    if target is not None and target != "cuda":
+        resolve_target(target)
+    return target
+
+
+def _check_graph(graph: Any) -> None:
+    if not isinstance(graph, DistributedGraph):
+        raise TypeError(f"expected a frontier.distributed.DistributedGraph (from partition), "
+                        f"got {type(graph).__name__}")
+
+
+def _check_balancer(balancer: str | LoadBalancer | None) -> None:
+    """The balancer (None: the default) checked on the client, as on one device."""
+    if balancer is not None:
+        get_balancer(balancer)
 
 
 def _check_source(graph: DistributedGraph, source: int) -> None:
+    _check_graph(graph)
     validate.vertex("source", source, graph.num_vertices)
 
 
@@ -246,7 +264,9 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
     between them, so ``fused=True`` is refused; the results are gathered on the client
     (``out="host"``); levels are ordered (``order="ordered"``) and each partition sends a vertex
     once per level without culling (``cull="none"``). ``sources`` starts from several vertices,
-    as on one device. ``graph.last_run`` gets the bytes exchanged per level."""
+    as on one device. ``graph.last_run`` gets the bytes exchanged per level. Every argument is
+    checked on the client before any work, as on one device."""
+    _check_graph(graph)
     starts = _starts(graph, source, sources)
     validate.one_of("order", order, ("ordered",), "BFS order over partitions")
     validate.one_of("cull", cull, ("none",), "duplicate culling over partitions")
@@ -266,8 +286,10 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
     if direction != "push" and not graph.has_reverse:
         raise ValueError(f"direction={direction!r} on a directed graph pulls over in-arcs: "
                          "partition it with partition(G, P, reverse=True)")
+    _check_balancer(balancer)
+    target = _target_name(target)
     what = f"bfs from vertex {source}" if source is not None else f"bfs from {starts.size} sources"
-    ranks = run_partitions(graph, _bfs_rank, starts, _target_name(target), balancer, frontier,
+    ranks = run_partitions(graph, _bfs_rank, starts, target, balancer, frontier,
                            direction, alpha, beta, what=what)
     report = _report(graph, "bfs", ranks)
     seconds = [max(r.step_seconds[i] for r in ranks) for i in range(report.steps)]
@@ -359,12 +381,17 @@ def sssp_arrays(graph: DistributedGraph, source: int, *,
                 target: str | Target | None = None) -> tuple[np.ndarray, np.ndarray, RunReport]:
     """Bellman–Ford over the partitions: distances (float64, ``inf`` unreachable; weight 1 on
     an unweighted graph) and predecessors (int32, -1 for the source and unreachable vertices).
-    Weights must not be negative."""
+    Weights must not be negative, nor sum past float64 along a path (ValueError before any
+    work, as on one device)."""
     _check_source(graph, source)
     if graph.min_weight < 0:
         raise ValueError(f"the graph has a negative weight ({graph.min_weight}); shortest paths "
                          "over partitions need weights >= 0")
-    ranks = run_partitions(graph, _sssp_rank, int(source), _target_name(target),
+    validate.path_sums(f"sssp over partitions of a graph of {graph.num_vertices} vertices",
+                       graph.path_bound, np.float64)
+    _check_balancer(balancer)
+    target = _target_name(target)
+    ranks = run_partitions(graph, _sssp_rank, int(source), target,
                            "thread" if balancer is None else balancer,
                            what=f"sssp from vertex {source}")
     return _joined(ranks, 0), _joined(ranks, 1), _report(graph, "sssp", ranks)
@@ -378,6 +405,7 @@ def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
     (``method`` ``"auto"`` or ``"bellman_ford"``; no ``delta``); weights must be >= 0."""
     from algorithms.sssp import IterationStats, SSSPResult
 
+    _check_source(graph, source)
     validate.one_of("method", method, ("auto", "bellman_ford"), "method over partitions")
     validate.unused("Bellman–Ford over partitions", {"delta": delta})
     distances, predecessors, report = sssp_arrays(graph, source, balancer=balancer,
@@ -410,12 +438,15 @@ def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer |
                       target: str | Target | None = None) -> tuple[np.ndarray, RunReport]:
     """Weak components over the partitions by label propagation: each vertex labelled by the
     smallest vertex id of its component (int32)."""
+    _check_graph(graph)
+    _check_balancer(balancer)
+    target = _target_name(target)
     if graph.directed and not graph.has_reverse:
         raise ValueError("connected components of a directed graph follow arcs both ways: "
                          "partition it with partition(G, P, reverse=True)")
     if graph.num_vertices == 0:
         return np.zeros(0, np.int32), RunReport("connected components", 0)
-    ranks = run_partitions(graph, _components_rank, _target_name(target),
+    ranks = run_partitions(graph, _components_rank, target,
                            "thread" if balancer is None else balancer,
                            what="connected components")
     return _joined(ranks, 0), _report(graph, "connected components", ranks)

@@ -30,7 +30,7 @@ import numpy as np
 
 from frontier import Frontier, Graph, atomic_add, out_degree
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, compute, filter, reduce
+from operators import LoadBalancer, advance, compute, filter, get_balancer, reduce
 
 __all__ = ["k_core", "KCoreResult"]
 
@@ -93,6 +93,7 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     """The core number of every vertex of an undirected graph without self-loops (see the
     module docstring). ``balancer`` maps each peeling advance onto threads."""
     _check_graph(graph)
+    get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)

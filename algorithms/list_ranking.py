@@ -334,7 +334,7 @@ def _options(method: str, options: dict[str, Any], n: int) -> dict[str, Any]:
     return {"splitters": default_splitters(n) if splitters is None or n == 0
             else validate.count("splitters", splitters, 1, n),
             "packed": validate.flag("packed", options.get("packed", True)),
-            "seed": validate.count("seed", options.get("seed", 0))}
+            "seed": validate.count("seed", options.get("seed", 0), 0, 2**32 - 1)}
 
 
 def list_ranking(succ: Any, *, method: str = "random_splitter",
@@ -344,7 +344,8 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
 
     ``method`` is ``"random_splitter"`` (Reid-Miller, the default: O(n) work) or ``"wylie"``
     (pointer jumping). random_splitter takes ``splitters`` (default :func:`default_splitters`),
-    ``packed`` (default True: owner and offset in one 64-bit word) and ``seed`` (default 0).
+    ``packed`` (default True: owner and offset in one 64-bit word) and ``seed`` (default 0;
+    an integer ``0 .. 2**32 - 1``).
     :class:`ListError` when ``succ`` is not one list (see the module docstring); ``succ`` is
     not modified. An empty array is the empty list."""
     validate.one_of("method", method, LIST_RANKING_METHODS)

@@ -28,9 +28,17 @@ from typing import Any
 
 import numpy as np
 
-from frontier import Frontier, Graph, atomic_add
+from frontier import Frontier, Graph, atomic_add, validate
 from frontier.target import Target, resolve_target
-from operators import Direction, LoadBalancer, advance, compute, neighbor_reduce, reduce
+from operators import (
+    Direction,
+    LoadBalancer,
+    advance,
+    compute,
+    get_balancer,
+    neighbor_reduce,
+    reduce,
+)
 
 __all__ = ["pagerank", "PageRankResult", "ConvergenceError"]
 
@@ -110,15 +118,18 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     below ``N * tol`` and raises :class:`ConvergenceError` after ``max_iter`` iterations without.
     ``personalization`` (the teleport distribution), ``nstart`` (the starting ranks) and
     ``dangling`` (where dangling vertices send their rank; default: ``personalization``, else
-    uniform) are arrays of one non-negative value per vertex, normalized to sum 1. Edge weights
-    are used when the graph has them and ``weighted`` (repeated edges add up; a vertex whose
-    out-edges weigh 0 in total is dangling). ``direction`` is ``"pull"``, ``"push"`` or
-    ``"auto"`` (pull: every vertex is active); ``balancer`` maps a push onto threads.
+    uniform) are arrays of one finite non-negative value per vertex, with a positive sum,
+    normalized to sum 1 (scaled by their largest value first, so values near float64's largest
+    do not overflow the sum). Edge weights are used when the graph has them and ``weighted``
+    (a bool; repeated edges add up; a vertex whose out-edges weigh 0 in total is dangling).
+    ``direction`` is ``"pull"``, ``"push"`` or ``"auto"`` (pull: every vertex is active);
+    ``balancer`` maps a push onto threads. Numbers may be Python or NumPy scalars.
     """
     n = _check_graph(graph)
-    _check_parameters(alpha, max_iter, tol)
+    alpha, max_iter, tol = _check_parameters(alpha, max_iter, tol)
     way = Direction.of(direction).choose(n, n)
-    weighted = bool(weighted) and graph.weighted
+    get_balancer(balancer)
+    weighted = validate.flag("weighted", weighted) and graph.weighted
     if weighted and graph.num_edges and graph.weights.min() < 0:
         raise ValueError("pagerank needs non-negative edge weights; the graph has weight "
                          f"{graph.weights.min()} (pass weighted=False to ignore weights)")
@@ -160,24 +171,27 @@ def _check_graph(graph: Graph) -> int:
     return graph.num_vertices
 
 
-def _check_parameters(alpha: float, max_iter: int, tol: float) -> None:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
-        raise ValueError(f"alpha={alpha!r}; expected a damping factor in [0, 1]")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise ValueError(f"max_iter={max_iter!r}; expected an integer >= 1")
-    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol > 0:
-        raise ValueError(f"tol={tol!r}; expected a number > 0")
+def _check_parameters(alpha: Any, max_iter: Any, tol: Any) -> tuple[float, int, float]:
+    """The damping factor (a number in [0, 1]), the iteration bound (an integer >= 1) and the
+    tolerance (a number > 0), Python or NumPy numbers alike."""
+    return (validate.fraction("alpha", alpha, 0.0, 1.0, closed=True),
+            validate.count("max_iter", max_iter, 1), validate.positive("tol", tol))
 
 
 def _distribution(name: str, values: Any, n: int) -> np.ndarray:
-    """``values`` (one non-negative weight per vertex) normalized to sum 1; uniform if None."""
+    """``values`` (one non-negative weight per vertex) normalized to sum 1; uniform if None.
+    Scaled by the largest value before summing, so the sum cannot overflow (30 values of
+    1e308 sum to inf, which would make every share 0)."""
     if values is None:
         return np.full(n, 1.0 / n) if n else np.zeros(0)
     array = np.asarray(values)
     if array.shape != (n,) or array.dtype.kind not in "biuf":
         raise ValueError(f"{name} has shape {array.shape} and dtype {array.dtype}; expected one "
                          f"number per vertex ({n})")
-    array = array.astype(np.float64)
-    if not np.all(np.isfinite(array)) or np.any(array < 0) or array.sum() == 0:
-        raise ValueError(f"{name} must hold finite non-negative values with a positive sum")
+    with np.errstate(over="ignore"):
+        array = array.astype(np.float64)
+    if not np.all(np.isfinite(array)) or np.any(array < 0) or not np.any(array > 0):
+        raise ValueError(f"{name} must hold finite non-negative float64 values with a positive "
+                         "sum")
+    array = array / array.max()
     return array / array.sum()

@@ -46,7 +46,9 @@ width, w̄ the mean edge weight (1 unweighted), d̄ the mean out-degree; ``delta
 Distances: integer weights (or none: weight 1) are summed exactly in int64 while every simple
 path fits (|V| · max weight < 2^62), then returned as float64; other graphs sum in float64. The
 predecessors come from the final distances (:mod:`algorithms.tree`): a valid shortest-path tree
-in which every tree edge is tight.
+in which every tree edge is tight. A float64 sum can overflow: weights whose simple paths could
+sum past float64's largest value (largest |weight| x (|V| - 1), or the sum of all |weights| if
+smaller) are refused with ``ValueError`` before any work, so ``inf`` always means unreachable.
 """
 
 from __future__ import annotations
@@ -62,9 +64,17 @@ import numpy as np
 from algorithms.bfs import check_source
 from algorithms.scale_out import scales_out
 from algorithms.tree import shortest_path_tree
-from frontier import Frontier, Graph, NegativeCycleError, NegativeWeightsError, atomic_min
+from frontier import (
+    Frontier,
+    Graph,
+    NegativeCycleError,
+    NegativeWeightsError,
+    atomic_min,
+    validate,
+)
+from frontier.graph import path_bound
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, filter, reduce, traverse  # noqa: A004
+from operators import LoadBalancer, advance, filter, get_balancer, reduce, traverse  # noqa: A004
 
 __all__ = ["sssp", "SSSPResult", "IterationStats", "METHODS", "DEFAULT_METHOD", "AUTO",
            "choose_method", "default_delta"]
@@ -360,21 +370,27 @@ def _distance_type(graph: Graph) -> tuple[np.dtype, Any]:
     return np.dtype(np.float64), np.inf
 
 
-def _check_arguments(graph: Graph, source: int, method: str, delta: float | None) -> None:
+def _check_arguments(graph: Graph, source: int, method: str, delta: float | None,
+                     balancer: str | LoadBalancer) -> float | None:
+    """Every argument checked, before any work; returns ``delta`` as a float (or None)."""
     check_source(graph, source)
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS + (AUTO,):
         raise ValueError(f"method={method!r}; expected {AUTO!r} or one of {METHODS}")
-    if delta is not None and (isinstance(delta, bool) or not isinstance(delta, (int, float))
-                              or not math.isfinite(delta) or delta <= 0):
-        raise ValueError(f"delta={delta!r}; expected a finite number > 0")
-    if delta is not None and method not in ("delta_stepping", "near_far"):
-        raise ValueError(f"delta= applies to 'delta_stepping' and 'near_far', not {method!r}")
-    if graph.weighted and graph.num_edges and method not in NEGATIVE_WEIGHTS_OK:
+    if delta is not None:
+        delta = validate.positive("delta", delta)
+        if method not in ("delta_stepping", "near_far", AUTO):
+            raise ValueError(f"delta= applies to 'delta_stepping' and 'near_far', not "
+                             f"{method!r}")
+    get_balancer(balancer)
+    if graph.weighted and graph.num_edges and method not in NEGATIVE_WEIGHTS_OK + (AUTO,):
         least = graph.weights.min()
         if least < 0:
             raise NegativeWeightsError(
                 f"method {method!r} needs non-negative weights; this graph has a weight of "
                 f"{least}. Use one of {NEGATIVE_WEIGHTS_OK}")
+    validate.path_sums(f"sssp on a graph of {graph.num_vertices} vertices",
+                       path_bound(graph.weights, graph.num_vertices), _distance_type(graph)[0])
+    return delta
 
 
 @scales_out("algorithms.distributed:sssp")
@@ -390,12 +406,12 @@ def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
     (:func:`default_delta`; with ``"auto"`` it applies when near-far is picked). Raises
     :class:`frontier.NegativeWeightsError` (a ``ValueError``) for negative weights with a
     method that cannot take them, and :class:`frontier.NegativeCycleError` when a negative
-    cycle is reachable from the source."""
+    cycle is reachable from the source; ``ValueError`` for weights whose path sums could
+    overflow float64 (see the module docstring)."""
+    delta = _check_arguments(graph, source, method, delta, balancer)
     if method == AUTO:
-        check_source(graph, source)
         method = choose_method(graph)
         delta = delta if method in ("delta_stepping", "near_far") else None
-    _check_arguments(graph, source, method, delta)
     tgt = resolve_target(target)
     dtype, unreached = _distance_type(graph)
     dist = tgt.full(graph.num_vertices, unreached, dtype)

@@ -390,6 +390,7 @@ class Frontier:
         (:meth:`FrontierPool.shared`) instead of allocating new ones: for algorithms that keep
         no frontier beyond their call, as it makes every frontier of the pool's earlier use
         stale."""
+        validate.flag("shared", shared)
         return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity, shared)
 
     @classmethod
@@ -576,6 +577,7 @@ class Frontier:
         (on a GPU, in the order the threads find them). A dense result never repeats an
         element. The result overflows, like an operator's output, when the sparse capacity is
         too small (reading it then raises :class:`FrontierOverflowError`)."""
+        validate.flag("unique", unique)
         self.check_current()
         if not isinstance(other, Frontier):
             raise FrontierError(f"union with a {type(other).__name__}; expected a Frontier")

@@ -26,6 +26,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from frontier import validate
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph, from_sorted_keys
 from frontier.limits import GraphTooLargeError, check_graph
 
@@ -81,6 +82,7 @@ def _vertices(name: str, n: object) -> int:
 def _fits(what: str, n: int, edges: int, directed: bool, weights: WeightRange | None) -> None:
     """GraphTooLargeError before anything is drawn when ``edges`` generated edges on ``n``
     vertices (two arcs each if undirected) cannot fit in memory."""
+    validate.flag("directed", directed)
     check_graph(what, n, edges * (1 if directed else 2), weights is not None)
 
 

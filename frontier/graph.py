@@ -56,7 +56,19 @@ class COO:
     dst: np.ndarray
 
 
+def _stored_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype weights of ``dtype`` are stored in (one of :data:`_WEIGHT_DTYPES`)."""
+    if dtype.kind == "f":
+        return np.dtype(np.float32 if dtype == np.float32 else np.float64)
+    small = dtype.itemsize < 4 or (dtype.itemsize == 4 and dtype.kind == "i")
+    return np.dtype(np.int32 if small else np.int64)
+
+
 def _weights_array(weights: Any, num_edges: int) -> np.ndarray | None:
+    """``weights`` converted to the stored dtype (a copy), checked *after* the conversion: a
+    ``np.longdouble("1e4000")`` is finite before and ``inf`` after, a uint64 above 2**63 wraps
+    negative in int64, a longdouble ``1e-5000`` becomes 0. GraphError naming the first weight
+    that does not survive the conversion."""
     if weights is None:
         return None
     w = np.asarray(weights)
@@ -65,14 +77,39 @@ def _weights_array(weights: Any, num_edges: int) -> np.ndarray | None:
     if w.dtype == np.bool_ or not (np.issubdtype(w.dtype, np.integer)
                                    or np.issubdtype(w.dtype, np.floating)):
         raise GraphError(f"weights has dtype {w.dtype}; expected integers or floats")
-    if np.issubdtype(w.dtype, np.floating):
-        if not np.all(np.isfinite(w)):
-            raise GraphError("weights contain NaN or infinity; expected finite numbers")
-        return w.astype(np.float32 if w.dtype == np.float32 else np.float64)
-    if w.size and w.dtype.kind == "u" and int(w.max()) > np.iinfo(np.int64).max:
-        raise GraphError(f"weight {int(w.max())} does not fit int64 weights")
-    small = w.dtype.itemsize < 4 or (w.dtype.itemsize == 4 and w.dtype.kind == "i")
-    return w.astype(np.int32 if small else np.int64)
+    stored = _stored_dtype(w.dtype)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        converted = w.astype(stored)
+        if stored.kind == "f":
+            lost = ~np.isfinite(converted) | ((converted == 0) & (w != 0))
+        else:
+            lost = (converted.astype(w.dtype) != w) | ((converted < 0) != (w < 0))
+    if lost.any():
+        i = int(np.flatnonzero(lost)[0])
+        shown = (np.format_float_scientific(w[i], precision=6) if w.dtype == np.longdouble
+                 else repr(w[i].item()))
+        if stored.kind == "f" and not np.isfinite(w[i]):
+            raise GraphError(f"weights[{i}] is {shown}; expected finite numbers")
+        expected = ("finite and nonzero" if stored.kind == "f"
+                    else f"within {np.iinfo(stored).min} .. {np.iinfo(stored).max}")
+        raise GraphError(f"weights[{i}] = {shown} becomes {converted[i].item()!r} as the "
+                         f"{stored.name} weights graphs store; expected weights that stay "
+                         f"{expected} as {stored.name}")
+    return converted
+
+
+def path_bound(weights: np.ndarray | None, num_vertices: int) -> float:
+    """The largest absolute total weight a simple path can have: at most |V| - 1 arcs each of
+    the largest |weight| (weight 1 when unweighted), and never more than the sum of all
+    |weights|. :func:`frontier.validate.path_sums` compares it with a distance dtype."""
+    hops = max(num_vertices - 1, 0)
+    if weights is None or weights.size == 0:
+        return float(hops)
+    if weights.dtype.kind != "f":
+        return float(max(-int(weights.min()), int(weights.max())) * hops)
+    with np.errstate(over="ignore"):
+        magnitudes = np.abs(weights.astype(np.float64))
+        return min(float(magnitudes.max()) * hops, float(magnitudes.sum()))
 
 
 def _vertex_array(name: str, ids: Any) -> np.ndarray:
@@ -128,6 +165,48 @@ def unpaired_arc_error(arc: tuple[int, int], shown: tuple[int, int] | None = Non
     return (f"arc {u} -> {v} has no matching reverse arc {v} -> {u}, so the input is not "
             "undirected; expected every arc in both directions for directed=False "
             "(symmetrize=True adds the reverse arcs)")
+
+
+def unequal_arc_weights(row_offsets: np.ndarray, col_indices: np.ndarray, weights: np.ndarray
+                        ) -> tuple[int, int, Any, Any] | None:
+    """For CSR arrays whose arcs pair up (:func:`unpaired_arc` is None): an edge ``(u, v,
+    weight of u -> v, weight of v -> u)`` whose two arcs carry different weights (for repeated
+    edges, different multisets of weights), or None when every edge has one weight (or the arcs
+    do not pair up, which :func:`unpaired_arc` reports). Two sorts of the arcs, by (u, v) and by
+    (v, u); only the keys of repeated arcs whose weights come in another order are sorted again
+    with their weights."""
+    n = row_offsets.size - 1
+    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(row_offsets))
+    dst = col_indices.astype(np.int64)
+    forward, backward = src * n + dst, dst * n + src
+    f, b = np.argsort(forward), np.argsort(backward)
+    keys = forward[f]
+    if not np.array_equal(keys, backward[b]):
+        return None
+    differ = np.flatnonzero(weights[f] != weights[b])
+    if differ.size == 0:
+        return None
+    # the arcs of the keys that differ, each side sorted by weight within a key
+    rows = np.flatnonzero(np.isin(keys, keys[differ]))
+    f, b = f[rows], b[rows]
+    f = f[np.lexsort((weights[f], keys[rows]))]
+    b = b[np.lexsort((weights[b], keys[rows]))]
+    differ = np.flatnonzero(weights[f] != weights[b])
+    if differ.size == 0:
+        return None
+    i = int(differ[0])
+    return (int(src[f[i]]), int(dst[f[i]]), weights[f[i]].item(), weights[b[i]].item())
+
+
+def unequal_arc_weights_error(edge: tuple[int, int, Any, Any]) -> str:
+    """The message for an undirected graph whose edge's two arcs carry different weights."""
+    u, v, there, back = edge
+    return (f"undirected edge {u} - {v} has weight {there!r} on arc {u} -> {v} but {back!r} on "
+            f"arc {v} -> {u}, so shortest paths would differ by direction; expected both arcs "
+            "of an undirected edge to carry one weight: pass directed=True to keep two arcs of "
+            "different weights, or make the weights equal first (for a scipy matrix, "
+            "M.minimum(M.T) keeps the lighter one, as scipy.sparse.csgraph does with "
+            "directed=False)")
 
 
 _RUN = 32  # rows are insertion-sorted in runs of this many arcs, then merged
@@ -286,23 +365,27 @@ def build_graph(src: np.ndarray, dst: np.ndarray, weights: Any, num_vertices: in
     ``0 .. num_vertices-1``; each stored both ways, a self-loop once, unless ``directed``) with
     ``weights`` in the same order: the CSR builder that :meth:`Graph.from_edges` and the
     loaders share (rows ordered by destination, equal arcs in input order)."""
+    directed = validate.flag("directed", directed)
     w = _weights_array(weights, src.size)
     offsets, cols, arcs = _counting_csr(src, dst, num_vertices, not directed, w is not None)
     if w is not None:
         arcs[arcs >= src.size] -= src.size
         w = w[arcs]
-    return Graph(offsets, cols, w, directed)
+    return Graph(offsets, cols, w, directed, weights_checked=not directed)
 
 
 def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices: int,
                      directed: bool) -> Graph:
     """The graph whose arcs are ``keys = src * num_vertices + dst`` (int64, sorted ascending,
     ids already checked), with ``weights`` in the same order: the one CSR builder that
-    :meth:`Graph.from_edges`, the loaders and the generators share."""
+    :meth:`Graph.from_edges`, the loaders and the generators share. An undirected graph's keys
+    hold both arcs of every edge, with one weight (the caller mirrored them)."""
+    directed = validate.flag("directed", directed)
     n = num_vertices
     offsets = np.searchsorted(keys, np.arange(n + 1, dtype=np.int64) * n).astype(OFFSET_DTYPE)
     cols = (keys % max(n, 1)).astype(VERTEX_DTYPE)
-    return Graph(offsets, cols, _weights_array(weights, keys.size), directed)
+    return Graph(offsets, cols, _weights_array(weights, keys.size), directed,
+                 weights_checked=not directed)
 
 
 def _check_size(what: str, num_vertices: int, num_arcs: int, weighted: bool) -> None:
@@ -317,14 +400,25 @@ class Graph:
     An undirected graph stores each edge in both directions (a self-loop once), so ``num_edges``
     counts arcs. Build one with :meth:`from_edges`, :meth:`from_csr` or :meth:`from_scipy`, or load
     one with :func:`frontier.load`.
+
+    An undirected weighted graph gives both arcs of each edge one weight (GraphError naming the
+    edge otherwise); ``weights_checked=True`` says the caller knows they do (it copied each
+    weight to the reverse arc, or cut the arrays from a graph already checked), which skips
+    the check (a sort of the arcs).
     """
 
     def __init__(self, row_offsets: np.ndarray, col_indices: np.ndarray,
-                 weights: np.ndarray | None, directed: bool) -> None:
+                 weights: np.ndarray | None, directed: bool, *,
+                 weights_checked: bool = False) -> None:
+        directed = validate.flag("directed", directed)
+        if not directed and weights is not None and not weights_checked:
+            edge = unequal_arc_weights(row_offsets, col_indices, weights)
+            if edge is not None:
+                raise GraphError(unequal_arc_weights_error(edge))
         self._row_offsets = row_offsets
         self._col_indices = col_indices
         self._weights = weights
-        self._directed = bool(directed)
+        self._directed = directed
         for a in (row_offsets, col_indices) + ((weights,) if weights is not None else ()):
             a.setflags(write=False)
         self._csc: CSC | None = None
@@ -345,9 +439,12 @@ class Graph:
         integer; a float such as 3.7 raises TypeError) defaults to the largest id plus one. Ids
         of any integer dtype, or whole-number floats, are converted to int64 when that is
         lossless, else GraphError. Within a row, edges are ordered by destination (repeated
-        edges keep their input order). The inputs are not modified. GraphTooLargeError (before
-        anything is allocated) when the graph cannot fit in memory.
+        edges keep their input order). ``weights`` are converted to float64 or float32 (float32
+        input), int32 or int64, and refused (GraphError) where the conversion loses them. The
+        inputs are not modified. GraphTooLargeError (before anything is allocated) when the
+        graph cannot fit in memory; TypeError for a ``directed`` that is not a bool.
         """
+        directed = validate.flag("directed", directed)
         s = _vertex_array("src", src)
         d = _vertex_array("dst", dst)
         if s.shape != d.shape:
@@ -373,8 +470,12 @@ class Graph:
         many arcs ``v -> u`` as ``u -> v``): otherwise GraphError naming an unpaired arc.
         ``symmetrize=True`` (which implies an undirected graph) instead treats every arc as an
         undirected edge and stores it both ways, a self-loop once, as :func:`frontier.load`
-        does; rows are then ordered by destination. The caller's arrays are not modified.
+        does; rows are then ordered by destination. An undirected graph's two arcs of each edge
+        must carry one weight (GraphError naming the edge otherwise). The caller's arrays are
+        not modified.
         """
+        directed = validate.flag("directed", directed)
+        symmetrize = validate.flag("symmetrize", symmetrize)
         offs = np.asarray(row_offsets)
         if offs.ndim != 1 or offs.size == 0 or not np.issubdtype(offs.dtype, np.integer):
             raise GraphError("row_offsets must be a non-empty 1-D integer array of |V|+1 offsets")
@@ -413,11 +514,17 @@ class Graph:
         Stored entries become edges (explicit zeros included); their values become weights
         unless ``weighted=False``. ``directed=False`` needs a structurally symmetric matrix
         (every stored (i, j) matched by a stored (j, i)): otherwise GraphError naming an
-        unpaired entry. ``symmetrize=True`` (undirected) stores every entry both ways instead,
-        a diagonal entry once, as :meth:`from_csr` does. The matrix is not modified.
+        unpaired entry, or, when weighted, naming an entry whose transpose holds another value
+        (``M[0, 1] = 1`` with ``M[1, 0] = 100`` would give 0 -> 1 and 1 -> 0 different
+        distances; ``M.minimum(M.T)`` keeps the lighter, as scipy.sparse.csgraph does).
+        ``symmetrize=True`` (undirected) stores every entry both ways instead, a diagonal entry
+        once, as :meth:`from_csr` does. The matrix is not modified.
         """
         import scipy.sparse as sp
 
+        directed = validate.flag("directed", directed)
+        weighted = validate.flag("weighted", weighted)
+        symmetrize = validate.flag("symmetrize", symmetrize)
         if not sp.issparse(matrix):
             raise GraphError(f"expected a scipy sparse matrix, got {type(matrix).__name__}")
         if matrix.shape[0] != matrix.shape[1]:

@@ -545,7 +545,7 @@ def resolve_target(target: str | Target | None = None) -> Target:
         return target
     if target is None:
         target = "cuda" if cuda_usable() else "cpu"
-    if target not in _KINDS:
+    if not isinstance(target, str) or target not in _KINDS:
         raise TargetError(f"unknown target {target!r}; expected 'cuda', 'cpu' or None")
     if target == "cuda" and not cuda_usable():
         raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "

@@ -9,19 +9,25 @@ The helpers, for algorithms and operators to reuse (each returns the checked val
 * :func:`positive` — a finite number > 0 (thresholds such as ``alpha``, ``beta``, a tolerance,
   a damping factor's complement);
 * :func:`fraction` — a finite number in an interval (``damping=0.85``: ``0 < x < 1``);
-* :func:`flag` — a ``bool`` (``fused``, ``unique``, ``directed``; not ``"yes"`` nor ``1``);
+* :func:`flag` — a ``bool`` or NumPy bool (``fused``, ``unique``, ``directed``; not ``"yes"``,
+  ``"no"`` nor ``1``: any string is truthy, so ``directed="no"`` would silently mean True), or
+  None where the argument also takes None (``normalized``);
 * :func:`one_of` — a name among the valid ones, listed in the message (``direction``,
   ``frontier`` kind, ``method``, ``op``); registries pass their own names (balancers come from
   ``operators.available_balancers()``);
 * :func:`vertex` — a vertex id of a graph (``source``): an integer in ``0 .. |V|-1``, any
   integer dtype (``np.uint64`` included) when the value fits;
 * :func:`vertices` — an array of vertex ids (``sources``), converted to int64 losslessly;
+* :func:`path_sums` — refuse weights whose path sums could overflow the dtype the distances
+  are summed in (``1e308 + 1e308`` is ``inf``, which reads as "unreachable");
 * :func:`unused` — refuse arguments the chosen mode would ignore (``alpha`` with
   ``direction="push"``): an argument that is accepted and then ignored hides a mistake, so it
   raises instead.
 
 Every check raises ``TypeError`` for a value of the wrong kind and ``ValueError`` for a value of
 the right kind out of range (the scipy convention), with the argument's name in the message.
+Numbers are Python or NumPy numbers alike (``np.float32(0.85)``, ``np.int64(3)``); a bool is not
+a number.
 """
 
 from __future__ import annotations
@@ -33,16 +39,22 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["count", "positive", "fraction", "flag", "one_of", "vertex", "vertices", "unused"]
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+__all__ = ["count", "positive", "fraction", "flag", "one_of", "vertex", "vertices", "path_sums",
+           "unused"]
 
 
 def count(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
-    """``value`` as an int with ``low <= value <= high`` (``high`` None: no upper bound)."""
+    """``value`` as an int with ``low <= value <= high`` (``high`` None: up to 2**63 - 1, the
+    most a kernel's int64 can hold)."""
     bounds = f"{low} <= {name}" + ("" if high is None else f" <= {high}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise TypeError(f"{name}={value!r}; expected an integer, {bounds}")
     v = int(value)
-    if v < low or (high is not None and v > high):
+    if high is None and v > _INT64_MAX:
+        bounds += f" <= {_INT64_MAX} (2**63 - 1)"
+    if v < low or v > (_INT64_MAX if high is None else high):
         raise ValueError(f"{name}={v}; expected {bounds}")
     return v
 
@@ -67,10 +79,13 @@ def fraction(name: str, value: Any, low: float, high: float, *, closed: bool = F
     return v
 
 
-def flag(name: str, value: Any) -> bool:
-    """``value`` if it is a bool (NumPy's included)."""
+def flag(name: str, value: Any, *, none: bool = False) -> Any:
+    """``value`` as a bool if it is one (NumPy's included); None passes too when ``none``."""
+    if none and value is None:
+        return None
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}={value!r}; expected True or False")
+        choices = "True, False or None" if none else "True or False"
+        raise TypeError(f"{name}={value!r}; expected {choices}")
     return bool(value)
 
 
@@ -111,6 +126,29 @@ def vertices(name: str, values: Any, num_vertices: int) -> np.ndarray:
         bad = low if low < 0 else high
         raise ValueError(f"{name} holds {bad}, out of range; expected 0 <= id < {num_vertices}")
     return a.astype(np.int64)
+
+
+def path_sums(what: str, bound: float, dtype: Any) -> None:
+    """Raise ValueError if a path sum of up to ``bound`` in absolute value (from
+    :func:`frontier.graph.path_bound`) could leave the range of ``dtype``, the dtype the
+    distances are summed in. A float sum rounds at each addition, so a float bound must stay a
+    little below the largest finite value (2^-20 of it: a path of 2^31 additions rounds by less
+    than that)."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        top = float(np.finfo(dt).max)
+        fits = math.isfinite(bound) and bound <= top * (1 - 2.0 ** -20)
+    else:
+        top = int(np.iinfo(dt).max)
+        fits = bound <= top
+    if not fits:
+        reach = (f"{float(bound):.4g}" if math.isfinite(bound)
+                 else f"more than {float(top):.4g}")
+        raise ValueError(f"{what}: a simple path's total weight can reach {reach} (largest "
+                         "|weight| x (|V| - 1), or the sum of all |weights| if smaller), past "
+                         f"what {dt.name} distances hold ({float(top):.4g}), so a distance could "
+                         "overflow to inf and read as unreachable; expected weights whose path "
+                         "sums fit: scale them down")
 
 
 def unused(mode: str, given: Mapping[str, Any]) -> None:

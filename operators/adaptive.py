@@ -48,6 +48,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, fields, replace
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,7 @@ class Thresholds:
         for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "sample_every",
                      "block_frontier", "block_edges"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not value > 0:
                 raise ValueError(f"threshold {name}={value!r}; expected a number > 0")
 
     def with_values(self, values: dict[str, Any], source: str) -> Thresholds:

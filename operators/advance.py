@@ -31,7 +31,7 @@ from frontier.graph import Graph
 from frontier.ring import clear_next_slot, is_active
 from frontier.target import Target
 from operators.adaptive import resolve_auto
-from operators.balancers import AUTO, LoadBalancer, ThreadMapped, get_balancer
+from operators.balancers import AUTO, BalancerError, LoadBalancer, ThreadMapped, get_balancer
 from operators.codegen import (
     GeneratedKernel,
     KernelSpec,
@@ -84,6 +84,8 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     sizes, which is all a balancer binds to). ``cull`` removes repeats from a sparse output
     (:mod:`operators.cull`)."""
     check_frontier(graph, frontier, output)
+    if not isinstance(balancer, (str, LoadBalancer)):
+        raise BalancerError(f"balancer {balancer!r}; expected a name or a LoadBalancer")
     if balancer == AUTO or getattr(balancer, "adaptive", False):
         balancer = resolve_auto(graph, frontier, get_balancer(balancer))
     functors = edge_functors(op, condition, num_state)
@@ -196,7 +198,7 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     Lifetime: the result lives in the next slot of the input's frontier pool (see
     :class:`frontier.Frontier`); a pull from a queue converts it first, which is one more step.
     """
-    check_frontier(graph, frontier)
+    check_frontier(graph, frontier, output)
     check_cull(cull)
     plan = Direction.of(direction)
     if frontier.domain == EDGES:

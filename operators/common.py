@@ -9,6 +9,7 @@ produces no frontier. :func:`operators.explain` prints the sources of the same p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,7 @@ NO_GRAPH = Graph(np.zeros(1, OFFSET_DTYPE), np.zeros(0, VERTEX_DTYPE), None, Tru
 
 def range_graph(graph: Graph | None, where: Any) -> Any:
     """``graph``, or :data:`NO_GRAPH` where ``graph`` is None and ``where`` is a count."""
-    if graph is None and isinstance(where, int) and not isinstance(where, bool):
+    if graph is None and isinstance(where, Integral) and not isinstance(where, (bool, np.bool_)):
         return NO_GRAPH
     return graph
 

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Integral
 from typing import Any
+
+import numpy as np
 
 from frontier.frontier import Frontier
 from frontier.graph import Graph
@@ -23,6 +26,9 @@ from operators.common import (
 )
 from operators.functors import as_functor
 
+#: The largest count a range may have: the kernels index it with int64.
+_MOST = int(np.iinfo(np.int64).max)
+
 
 def elements(graph: Graph, where: Frontier | str | int, target: str | Target | None,
              operator: str = "compute") -> tuple[Target, str, str, dict[str, Any], int]:
@@ -33,10 +39,14 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
     if isinstance(where, Frontier):
         check_frontier(graph, where)
         return where.target, where.kind, where.domain, input_arguments(where), work_bound(where)
-    count = {"vertices": graph.num_vertices, "edges": graph.num_edges}.get(where, where)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise OperatorError(f"{operator} over {where!r}; expected a Frontier, 'vertices', "
-                            "'edges' or a count >= 0")
+    if isinstance(where, str) and where in ("vertices", "edges"):
+        count = graph.num_vertices if where == "vertices" else graph.num_edges
+    elif (isinstance(where, Integral) and not isinstance(where, (bool, np.bool_))
+          and 0 <= where <= _MOST):
+        count = int(where)
+    else:
+        raise OperatorError(f"{operator} over {where!r:.80}; expected a Frontier, 'vertices', "
+                            "'edges' or a count 0 <= n < 2**63 (an integer)")
     domain = "edges" if where == "edges" else "vertices"
     return resolve_target(target), RANGE, domain, {"count": count}, count
 

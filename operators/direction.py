@@ -41,8 +41,7 @@ class Direction:
         if mode != AUTO:
             validate.unused(f"direction={mode!r} (the thresholds switch direction='auto' only)",
                             {"alpha": alpha, "beta": beta})
-        if isinstance(min_pull, bool) or not isinstance(min_pull, int) or min_pull < 0:
-            raise ValueError(f"min_pull={min_pull!r}; expected a frontier size >= 0")
+        min_pull = validate.count("min_pull", min_pull)
         self.mode = mode
         self.alpha = ALPHA if alpha is None else validate.positive("alpha", alpha)
         self.beta = BETA if beta is None else validate.positive("beta", beta)

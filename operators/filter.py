@@ -11,7 +11,7 @@ from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, push
 from operators.balancers import ThreadMapped
-from operators.codegen import KernelSpec, build, for_each_input, grid_blocks, indent
+from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
 from operators.common import Plan, check_frontier, run_step, work_bound
 from operators.functors import as_functor
 
@@ -20,9 +20,11 @@ UNIQUE_PARAMS = ("stamps", "stamp")
 
 def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int,
                 output: str | None, unique: bool) -> Plan:
+    check_frontier(graph, frontier, output)
     out = output or frontier.kind
-    check_frontier(graph, frontier, out)
-    validate.flag("unique", unique)
+    if validate.flag("unique", unique) and out == NONE:
+        validate.unused("output='none' (no frontier is built to drop repeats from)",
+                        {"unique": True})
     functor = as_functor(pred, "filter predicate", ("v",), num_state)
     spec = KernelSpec("filter", frontier.kind, out, graph.weighted, num_state,
                       unique and out == SPARSE and frontier.kind == SPARSE,
@@ -47,15 +49,15 @@ def _filter_body(spec: KernelSpec) -> str:
 
 
 def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noqa: A001
-           unique: bool = False, output: str | None = None) -> Frontier:
+           unique: bool = False, output: str | None = None) -> Frontier | None:
     """Keep the elements ``v`` of ``frontier`` (vertex or edge ids) for which
     ``pred(v, *state)`` is True.
 
     ``unique=True`` also drops repeated elements (the first occurrence found stays). ``output``
-    picks the result's form (default: the input's); a dense result never repeats an element.
-    The result is the next step of the input's frontier pool (see :class:`frontier.Frontier`).
+    picks the result's form: ``"sparse"``, ``"dense"`` (never repeats an element), ``"none"``
+    (``pred`` runs on every element for its side effects and filter returns None) or None (the
+    input's form). The result is the next step of the input's frontier pool (see
+    :class:`frontier.Frontier`).
     """
     plan = filter_plan(graph, frontier, pred, len(state), output, unique)
-    result = run_step(frontier, plan, state, output or frontier.kind)
-    assert result is not None
-    return result
+    return run_step(frontier, plan, state, output or frontier.kind)

@@ -17,6 +17,9 @@ Python and reads them live. So that every target computes the same thing, a func
 
 So a lambda written inside a loop compiles once per distinct closure, not once per call.
 
+A generator function or an ``async def`` is refused with :class:`FunctorError` before anything
+runs: calling one only creates a generator or coroutine, so the kernel would do nothing.
+
 The graph inside a functor: a functor whose last parameter is named ``graph`` receives a view of
 the graph there, for :func:`frontier.out_degree`, :func:`frontier.in_degree`,
 :func:`frontier.graph_vertices` and :func:`frontier.graph_edges`.
@@ -87,6 +90,15 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     if not inspect.isfunction(fn):
         raise FunctorError(f"{role} {fn!r} is not a plain Python function: {_HOW}")
     code = fn.__code__
+    if code.co_flags & _SUSPENDING:
+        kind = ("an async def" if code.co_flags & (inspect.CO_COROUTINE
+                                                   | inspect.CO_ASYNC_GENERATOR)
+                else "a generator function (it has yield)")
+        raise FunctorError(
+            f"{role} {code.co_name} ({code.co_filename}:{code.co_firstlineno}) is {kind}: "
+            "calling it only creates a suspended object and runs none of its body, so a kernel "
+            "would silently do nothing; expected a plain def (or lambda) that returns its "
+            "result")
     shape = _SHAPES.get(code)
     if shape is None:
         shape = _shape(code)
@@ -110,6 +122,10 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     _RESOLVED[fn] = (reads, functor)
     return functor
 
+
+#: Code flags of functions whose call runs none of their body (generators, coroutines).
+_SUSPENDING = (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+               | inspect.CO_ITERABLE_COROUTINE)
 
 _HOW = ("pass a def or a lambda (a numba.njit or cuda.jit(device=True) function works too); a "
         "bound method, a callable object, a functools.partial or a builtin cannot be compiled "

@@ -19,7 +19,7 @@ from frontier.frontier import Frontier
 from frontier.graph import Graph
 from operators.balancers import ThreadMapped
 from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
-from operators.common import OperatorError, Plan, launch_plan
+from operators.common import OperatorError, Plan, check_graph, launch_plan
 from operators.compute import elements
 from operators.functors import as_functor
 from operators.reduce import combine, identity_of
@@ -39,14 +39,13 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     if isinstance(where, Frontier) and where.domain != "vertices":
         raise OperatorError("neighbor_reduce runs over vertices: pass a vertex frontier or "
                             "'vertices'")
-    if isinstance(where, str) and where != "vertices":
-        raise OperatorError(f"neighbor_reduce over {where!r}; expected a Frontier or 'vertices'")
+    if not isinstance(where, Frontier) and not (isinstance(where, str) and where == "vertices"):
+        raise OperatorError(f"neighbor_reduce over {where!r:.80}; expected a vertex Frontier or "
+                            "'vertices'")
+    check_graph(graph)
+    home = _target_of(out, graph.num_vertices)
     tgt, kind, domain, io, work = elements(
-        graph, where, None if isinstance(where, Frontier) else _target_of(out), "neighbor_reduce")
-    size = getattr(out, "shape", (0,))[0] if getattr(out, "ndim", 0) == 1 else -1
-    if size < graph.num_vertices:
-        raise OperatorError(f"out= must be a one-dimensional array of at least |V| = "
-                            f"{graph.num_vertices} elements on the target; got {out!r:.80}")
+        graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
     spec = KernelSpec("neighbors", kind, NONE, graph.weighted, num_state, domain=domain,
                       graph_view=functor.wants_graph, csc=edges == "in", variant=f"_{edges}_{op}")
@@ -65,8 +64,18 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     return plan, tgt, io
 
 
-def _target_of(array: Any) -> str:
-    return "cpu" if isinstance(array, np.ndarray) else "cuda"
+def _target_of(out: Any, num_vertices: int) -> str:
+    """The target ``out`` lives on (a NumPy array: cpu; a device array: cuda), after checking
+    that it is a one-dimensional array of at least ``num_vertices`` numbers."""
+    shape, dtype = getattr(out, "shape", None), getattr(out, "dtype", None)
+    if (not isinstance(shape, tuple) or len(shape) != 1 or shape[0] < num_vertices
+            or not isinstance(dtype, np.dtype) or dtype.kind not in "biuf"):
+        got = (f"a {type(out).__name__} of shape {shape} and dtype {dtype}"
+               if shape is not None else f"{out!r:.60} ({type(out).__name__})")
+        raise OperatorError(f"neighbor_reduce: out= must be a one-dimensional array of at least "
+                            f"|V| = {num_vertices} numbers (a NumPy array for the cpu target, a "
+                            f"device array for cuda); got {got}")
+    return "cpu" if isinstance(out, np.ndarray) else "cuda"
 
 
 def neighbor_reduce(graph: Graph, where: Frontier | str, fn: Callable, *state: Any, out: Any,

@@ -9,6 +9,7 @@ TCP transport."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
@@ -17,8 +18,9 @@ import pytest
 from hypothesis import given, settings
 
 distributed = pytest.importorskip("distributed")
+algorithms_distributed = importlib.import_module("algorithms.distributed")
 
-from algorithms import bfs  # noqa: E402
+from algorithms import bfs, connected_components, sssp  # noqa: E402
 from algorithms.distributed import components_arrays, sssp_arrays  # noqa: E402
 from frontier import Graph, generators  # noqa: E402
 from frontier.distributed import (  # noqa: E402
@@ -202,6 +204,40 @@ def test_bad_calls_are_refused_before_any_work(threads):
     negative = Graph.from_edges([0], [1], weights=[-1.0])
     with pytest.raises(ValueError, match="negative weight"):
         sssp_arrays(partition(negative, 2, client=threads), 0, target="cpu")
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda dg: bfs(dg, 0, balancer="bogus", target="cpu"), ValueError,
+     "unknown balancer 'bogus'"),
+    (lambda dg: bfs(dg, 0, balancer=[], target="cpu"), ValueError, r"balancer \[\]"),
+    (lambda dg: bfs(dg, 0, target="tpu"), ValueError, "unknown target 'tpu'"),
+    (lambda dg: bfs(dg, 0, fused="no", target="cpu"), TypeError, "fused='no'"),
+    (lambda dg: sssp(dg, 0, balancer="bogus", target="cpu"), ValueError, "unknown balancer"),
+    (lambda dg: sssp(dg, 0, target="tpu"), ValueError, "unknown target 'tpu'"),
+    (lambda dg: sssp(dg, 9**9, target="cpu"), ValueError, "out of range"),
+    (lambda dg: components_arrays(dg, balancer="bogus", target="cpu"), ValueError,
+     "unknown balancer"),
+    (lambda dg: connected_components(dg, target="tpu"), ValueError, "unknown target 'tpu'"),
+], ids=["bfs balancer", "bfs balancer list", "bfs target", "bfs fused", "sssp balancer",
+        "sssp target", "sssp source", "components balancer", "components target"])
+def test_distributed_entry_points_validate_like_one_device_before_any_work(
+        threads, monkeypatch, call, error, words):
+    dg = partition(generators.rmat(5, seed=1), 2, client=threads)
+    monkeypatch.setattr(algorithms_distributed, "run_partitions",
+                        lambda *a, **k: pytest.fail("work started"))
+    with pytest.raises(error, match=words):
+        call(dg)
+
+
+def test_distributed_sssp_refuses_path_sums_that_overflow(threads):
+    huge = partition(Graph.from_edges([0, 1], [1, 2], [1e308, 1e308]), 2, client=threads)
+    with pytest.raises(ValueError, match="sssp over partitions .*overflow to inf"):
+        sssp(huge, 0, target="cpu")
+
+
+def test_partition_takes_a_bool_for_reverse(threads):
+    with pytest.raises(TypeError, match="reverse='no'; expected True or False"):
+        partition(generators.path(4), 2, client=threads, reverse="no")
 
 
 # failures ---------------------------------------------------------------------------------------

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from frontier import validate
 from frontier.distributed.cluster import client_for, worker_addresses
 from frontier.distributed.errors import DistributedError
 from frontier.distributed.partition import Partitioner, Piece, boundaries, cut_pieces
-from frontier.graph import Graph
+from frontier.graph import Graph, path_bound
 
 __all__ = ["DistributedGraph", "partition", "RunReport", "TRANSPORTS"]
 
@@ -53,12 +54,15 @@ class DistributedGraph:
     ``bounds`` are the P+1 vertex boundaries (worker ``workers[r]`` owns ``bounds[r] <= v <
     bounds[r+1]``), ``pieces`` the futures of the pieces, ``transport`` how frontier updates
     cross workers (:data:`TRANSPORTS`), ``min_weight`` the smallest arc weight (1 when
-    unweighted), ``last_run`` the :class:`RunReport` of the last run.
+    unweighted), ``path_bound`` the largest total weight of a simple path
+    (:func:`frontier.graph.path_bound`, for the overflow check of shortest paths),
+    ``last_run`` the :class:`RunReport` of the last run.
     """
 
     def __init__(self, client: Any, workers: list[str], pieces: list[Any], bounds: np.ndarray,
                  num_vertices: int, num_edges: int, directed: bool, weighted: bool,
-                 reverse: bool, transport: str, min_weight: float = 1) -> None:
+                 reverse: bool, transport: str, min_weight: float = 1,
+                 path_bound: float = 0.0) -> None:
         self.client = client
         self.workers = list(workers)
         self.pieces = list(pieces)
@@ -70,6 +74,7 @@ class DistributedGraph:
         self.has_reverse = reverse
         self.transport = transport
         self.min_weight = min_weight
+        self.path_bound = path_bound
         self.last_run: RunReport | None = None
         self._out_degrees: np.ndarray | None = None
         # runtime state of operators.distributed: the exchange handler is installed on the
@@ -140,6 +145,7 @@ def partition(graph: Graph, parts: int, *, by: str | Partitioner = "arcs", clien
         raise TypeError(f"expected a frontier.Graph to partition, got {type(graph).__name__}")
     if isinstance(parts, bool) or not isinstance(parts, (int, np.integer)) or parts < 1:
         raise ValueError(f"parts={parts!r}; expected a number of partitions >= 1")
+    reverse = validate.flag("reverse", reverse)
     if transport not in TRANSPORTS:
         raise ValueError(f"transport={transport!r}; expected one of {TRANSPORTS}")
     parts = int(parts)
@@ -160,7 +166,8 @@ def partition(graph: Graph, parts: int, *, by: str | Partitioner = "arcs", clien
               for piece, w in zip(cut_pieces(graph, cuts, reverse), workers, strict=True)]
     return DistributedGraph(client, workers, pieces, cuts, graph.num_vertices, graph.num_edges,
                             graph.directed, graph.weighted, reverse or not graph.directed,
-                            transport, _min_weight(graph))
+                            transport, _min_weight(graph),
+                            path_bound(graph.weights, graph.num_vertices))
 
 
 def _min_weight(graph: Graph) -> float:

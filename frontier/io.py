@@ -59,6 +59,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from frontier import validate
 from frontier.graph import Graph, GraphError, build_graph, unpaired_arc, unpaired_arc_error
 from frontier.limits import (
     GraphTooLargeError,
@@ -811,6 +812,9 @@ def _check_head(path: str, fmt: str | None) -> Callable[[bytes], None]:
 
 def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
           relabel: bool, format: str | None) -> tuple[Graph, np.ndarray | None]:
+    directed = validate.flag("directed", directed, none=True)
+    symmetrize = validate.flag("symmetrize", symmetrize)
+    relabel = validate.flag("relabel", relabel)
     if format is not None and format not in FORMATS:
         raise ValueError(f"format={format!r}; expected one of {', '.join(FORMATS)} or None")
     if symmetrize and directed:

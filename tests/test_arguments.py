@@ -5,10 +5,13 @@ expected, before any work, and ``filter(output="none")`` and functors behave as 
 from __future__ import annotations
 
 import importlib
+import os
+import tempfile
 
 import numpy as np
 import pytest
 
+import frontier
 from algorithms import (
     apsp,
     betweenness_centrality,
@@ -38,6 +41,9 @@ from operators.adaptive import Thresholds
 R = generators.gnm(30, 80, seed=3)
 W = generators.grid2d(5, 5, weights=(1, 9))
 M = R.to_scipy()
+EDGE_LIST = os.path.join(tempfile.mkdtemp(), "edges.txt")
+with open(EDGE_LIST, "w") as listed:
+    listed.write("0 1\n1 0\n")
 
 
 def one(src, dst, eid, weight):
@@ -83,13 +89,17 @@ BOOLEANS = {
     "list_ranking(packed)": lambda b: list_ranking(np.array([1, 2, 2]), packed=b,
                                                    target="cpu"),
     "explain_method(forest)": lambda b: explain_method(R, "cpu", forest=b),
+    "load(directed)": lambda b: frontier.load(EDGE_LIST, directed=b),
+    "load(symmetrize)": lambda b: frontier.load(EDGE_LIST, symmetrize=b),
+    "load(relabel)": lambda b: frontier.load(EDGE_LIST, relabel=b),
 }
 
 
 @pytest.mark.parametrize("word", ["no", "False", "", 0, 1, None])
 @pytest.mark.parametrize("where", sorted(BOOLEANS))
 def test_a_boolean_parameter_refuses_anything_but_a_bool(where, word):
-    if word is None and where in ("betweenness_centrality(normalized)", "bfs(fused)"):
+    if word is None and where in ("betweenness_centrality(normalized)", "bfs(fused)",
+                                  "load(directed)"):
         return  # None is their default, a third choice
     name = where[where.index("(") + 1:-1]
     with pytest.raises(TypeError, match=f"{name}={word!r}; expected True"):

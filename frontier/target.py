@@ -405,6 +405,7 @@ class CudaTarget(Target):
         if self.simulated:
             _simulate(kernel, blocks, threads, args)
             return
+        _use_context(self._cuda)
         launcher = self._fast()
         if launcher is None:
             kernel[blocks, threads](*args)
@@ -419,6 +420,7 @@ class CudaTarget(Target):
         if self.simulated:  # the simulator runs a cooperative grid of one block only
             _simulate(kernel, 1, threads, args)
             return
+        _use_context(self._cuda)
         launcher = self._fast()
         if launcher is not None:
             launcher(kernel, blocks, threads, args, cooperative=True)
@@ -458,21 +460,41 @@ class CudaTarget(Target):
         return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
 
 
-def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
-    """A launch in Numba's CUDA simulator that, when a thread raises, returns only after the
-    block's other threads have stopped: the simulator re-raises at once and leaves them running
-    (aborted at their next ``syncthreads``), and a thread still writing its output after the
-    caller rolled the step back would corrupt the retried step (e.g. a queue's length)."""
-    try:
-        kernel[blocks, threads](*args)
-    except BaseException:
-        from numba.cuda.simulator.kernel import BlockThread
+#: Threads of this process that have made the GPU's context current (see _use_context).
+_CONTEXT = threading.local()
 
-        deadline = time.monotonic() + _SIMULATOR_SETTLE_SECONDS
-        for thread in threading.enumerate():
-            if isinstance(thread, BlockThread):
-                thread.join(max(0.0, deadline - time.monotonic()))
-        raise
+
+def _use_context(cuda_module: Any) -> None:
+    """Make Numba's CUDA context current in the calling thread, once per thread: the launcher
+    of :mod:`frontier.launch` launches through the driver, which needs it, and a thread whose
+    first GPU work is a launch with arrays made by another thread would not have it yet."""
+    if not getattr(_CONTEXT, "current", False):
+        cuda_module.current_context()
+        _CONTEXT.current = True
+
+
+#: One simulated launch at a time: Numba's simulator keeps the running kernel's state in
+#: module globals and on the shared kernel object, so it cannot run two launches at once.
+_SIMULATOR_LOCK = threading.RLock()
+
+
+def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+    """A launch in Numba's CUDA simulator (one at a time in the process, whichever thread
+    launches) that, when a thread raises, returns only after the block's other threads have
+    stopped: the simulator re-raises at once and leaves them running (aborted at their next
+    ``syncthreads``), and a thread still writing its output after the caller rolled the step
+    back would corrupt the retried step (e.g. a queue's length)."""
+    with _SIMULATOR_LOCK:
+        try:
+            kernel[blocks, threads](*args)
+        except BaseException:
+            from numba.cuda.simulator.kernel import BlockThread
+
+            deadline = time.monotonic() + _SIMULATOR_SETTLE_SECONDS
+            for thread in threading.enumerate():
+                if isinstance(thread, BlockThread):
+                    thread.join(max(0.0, deadline - time.monotonic()))
+            raise
 
 
 _SIMULATOR_SETTLE_SECONDS = 30.0
@@ -536,6 +558,7 @@ def cuda_usable() -> bool:
 
 _KINDS: dict[str, type[Target]] = {"cuda": CudaTarget, "cpu": CpuTarget}
 _TARGETS: dict[str, Target] = {}
+_TARGETS_LOCK = threading.Lock()
 
 
 def resolve_target(target: str | Target | None = None) -> Target:
@@ -550,6 +573,10 @@ def resolve_target(target: str | Target | None = None) -> Target:
     if target == "cuda" and not cuda_usable():
         raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "
                           "(set NUMBA_ENABLE_CUDASIM=1 to run the kernels in the simulator)")
-    if target not in _TARGETS:
-        _TARGETS[target] = _KINDS[target]()
-    return _TARGETS[target]
+    found = _TARGETS.get(target)
+    if found is None:
+        with _TARGETS_LOCK:  # one Target per name, whichever thread asks first
+            found = _TARGETS.get(target)
+            if found is None:
+                found = _TARGETS[target] = _KINDS[target]()
+    return found

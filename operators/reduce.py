@@ -148,8 +148,10 @@ def _publish(op: str, dtype: np.dtype, runs_balancers: bool) -> str:
     """Statements adding this thread's ``acc`` (and ``carry``) into ``result``: on a GPU the
     warp's lanes are first folded into lane 0 with shuffles, which adds one atomic per warp."""
     exact = _exact(op, dtype)
-    if not runs_balancers:  # one sequential thread: the result is its accumulator
-        return "result[0] = acc\n" + ("result[1] = carry\n" if exact else "")
+    if not runs_balancers:
+        if exact:  # one sequential thread: its accumulator is the result
+            return "result[0] = acc\nresult[1] = carry\n"
+        return f"{_ATOMIC[op]}(result, 0, acc)\n"
     folds = ""
     for d in (16, 8, 4, 2, 1):
         folds += f"other = shfl_idx(FULL, acc, lane + {d}, 32)\n"

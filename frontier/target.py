@@ -125,7 +125,7 @@ class Target(ABC):
         and ``np``) as globals. Nothing is cached here: callers cache the result."""
         filename = f"<frontier-generated {name}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        globals_: dict[str, Any] = {"cuda": cuda, "np": np, **namespace}
+        globals_: dict[str, Any] = {"cuda": _numba_cuda(), "np": np, **namespace}
         exec(compile(source, filename, "exec"), globals_)  # noqa: S102 - our own kernel text
         if name not in globals_:
             raise TargetError(f"kernel text {filename} does not define a function {name!r}")
@@ -513,6 +513,16 @@ def _argument_type(value: Any) -> Any:
     return (type(value), dtype.str, value.ndim, contiguous)
 
 
+def _numba_cuda() -> Any:
+    """Numba's ``cuda`` module itself. This module's global ``cuda`` is not it while the
+    simulator runs ``_fill`` or ``_put`` (it swaps the globals of a kernel's module for its fake
+    module during a launch), so a kernel compiled meanwhile in another thread would keep that
+    launch's fake module for good."""
+    from numba import cuda as module
+
+    return module
+
+
 def _fill(array: Any, value: Any) -> None:
     for i in range(cuda.grid(1), array.size, cuda.gridsize(1)):
         array[i] = value
@@ -520,7 +530,7 @@ def _fill(array: Any, value: Any) -> None:
 
 @lru_cache(maxsize=1)
 def _fill_kernel() -> Callable:
-    return cuda.jit(_fill)
+    return _numba_cuda().jit(_fill)
 
 
 #: How many values :meth:`CudaTarget.upload` writes through kernel arguments instead of a copy.
@@ -536,7 +546,7 @@ def _put(array, start, count, v0, v1, v2, v3, v4, v5, v6, v7):  # pragma: no cov
 
 @lru_cache(maxsize=1)
 def _put_kernel() -> Callable:
-    return cuda.jit(_put)
+    return _numba_cuda().jit(_put)
 
 
 def _simulator_enabled() -> bool:

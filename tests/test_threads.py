@@ -284,3 +284,25 @@ def test_a_kernel_compiled_while_another_thread_simulates_a_fill_gets_the_real_c
     out = np.zeros(1, np.int64)
     target.launch(kernel, 2, 4, (out,))
     assert out[0] == 8
+
+
+def test_loaders_and_generators_from_four_threads_give_the_serial_graphs(tmp_path):
+    from frontier import load, save
+
+    def said(graph) -> tuple:
+        w = graph.weights.tolist() if graph.weights is not None else None
+        return (graph.num_vertices, graph.directed, graph.row_offsets.tolist(),
+                graph.col_indices.tolist(), w)
+
+    paths = []
+    for k, ext in enumerate((".txt", ".mtx", ".npz")):
+        paths.append(tmp_path / f"g{k}{ext}")
+        save(generators.gnm(200 + k, 900, seed=k, weights=(1, 9)), paths[-1])
+    jobs = [("load", str(p)) for p in paths] + [("spec", s) for s in ("rmat:7", "grid:9x11")]
+
+    def make(kind: str, what: str) -> tuple:
+        return said(load(what) if kind == "load" else generators.from_spec(what))
+
+    serial = {job: make(*job) for job in jobs}
+    got = threaded(jobs * 6, lambda kind, what: ((kind, what), make(kind, what)))
+    assert [job for job, graph in got if graph != serial[job]] == []

@@ -202,6 +202,20 @@ def _value(op: str, dtype: np.dtype, held: np.ndarray) -> int | float:
     return int(held[0]) - _SIGN if dtype.kind == "u" else int(held[0])
 
 
+def _starts(start: Any) -> np.ndarray:
+    """The result buffer's starting values, ``[start, 0]`` (made once per value; read-only)."""
+
+    def make() -> np.ndarray:
+        values = np.array([start, 0], dtype=start.dtype)
+        values.setflags(write=False)
+        return values
+
+    return _STARTS.get((start.dtype, start.item()), make)
+
+
+_STARTS: SharedCache[np.ndarray] = SharedCache("reduce starting values")
+
+
 def _result_buffer(target: Target, dtype: np.dtype) -> Any:
     """This thread's two-element result buffer on ``target`` for accumulators of ``dtype``."""
     buffers = getattr(_THREAD, "buffers", None)
@@ -227,7 +241,7 @@ def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str =
     plan, tgt, io, dtype = reduce_plan(graph, where, fn, state, op, target)
     start = _identity(op, dtype)
     result = _result_buffer(tgt, start.dtype)
-    tgt.upload(result, np.array([start, 0], dtype=start.dtype))
+    tgt.upload(result, _starts(start))
     plan.buffers.update(result=result, identity=start)
     launch_plan(plan, graph, tgt, io, state)
     return _value(op, dtype, tgt.to_host(result))

@@ -179,10 +179,13 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
                       graph_view=functor.wants_graph,
                       variant=f"_{op}" + ("_exact" if _exact(op, dtype) else "")
                       + ("_unsigned" if dtype.kind == "u" else ""))
-    body = ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
-            + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
-            + _publish(op, dtype, tgt.runs_balancers))
-    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor}, lambda: body,
+
+    def body() -> str:  # generated only when the kernel is not cached yet
+        return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
+                + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
+                + _publish(op, dtype, tgt.runs_balancers))
+
+    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor}, body,
                    ("result", "identity"))
     return Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))]), tgt, io, dtype
 

@@ -33,6 +33,11 @@ Constructors and :meth:`Frontier.copy` make a new pool, so a copy outlives any n
 on the original's pool: ``copy()`` is how to keep a frontier longer. Using a stale frontier (its
 length, ``to_numpy``, ``device_ids``, ``device_words``, a conversion, ``copy``, ``union`` or as
 the input of any kernel) raises :class:`StaleFrontierError`.
+
+Threads. A pool and its frontiers belong to the thread stepping them: steps on one pool from
+two threads at once are not guarded. Calls on one graph from several threads never share a
+pool: constructors make a new one, and the pools kept with a graph for reuse
+(:meth:`FrontierPool.shared`) are per thread.
 """
 
 from __future__ import annotations
@@ -399,10 +404,13 @@ class Frontier:
         default, max(|E|, |V|), fits any advance output (|V| fits a traversal whose operator
         accepts each vertex at most once, as BFS's compare-and-swap does).
 
-        ``shared=True`` takes the graph's pooled buffers for this target and capacity
-        (:meth:`FrontierPool.shared`) instead of allocating new ones: for algorithms that keep
-        no frontier beyond their call, as it makes every frontier of the pool's earlier use
-        stale."""
+        ``shared=True`` takes the calling thread's pooled buffers of the graph for this target
+        and capacity (:meth:`FrontierPool.shared`) instead of allocating new ones: for
+        algorithms that keep no frontier beyond their call, as it makes every frontier of the
+        pool's earlier use in this thread stale (other threads have pools of their own).
+
+        A capacity above the default is checked against the memory where the target keeps its
+        arrays before anything is allocated (GraphTooLargeError)."""
         return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity, shared)
 
     @classmethod

@@ -306,3 +306,14 @@ def test_loaders_and_generators_from_four_threads_give_the_serial_graphs(tmp_pat
     serial = {job: make(*job) for job in jobs}
     got = threaded(jobs * 6, lambda kind, what: ((kind, what), make(kind, what)))
     assert [job for job, graph in got if graph != serial[job]] == []
+
+
+def test_a_graph_used_from_threads_pickles_without_its_buffers_and_locks():
+    import pickle
+
+    graph = generators.grid2d(6, 6)
+    threaded([(k,) for k in range(8)], lambda k: bfs(graph, k, target="cpu"))
+    copy = pickle.loads(pickle.dumps(graph))
+    assert copy._memo == {} and copy._device == {}
+    assert np.array_equal(bfs(copy, 5, target="cpu").distances,
+                          bfs(graph, 5, target="cpu").distances)

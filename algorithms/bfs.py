@@ -15,9 +15,10 @@ per level between pushing from the frontier and letting every unvisited vertex p
 The defaults are ``balancer="auto"`` and ``direction="auto"``: the adaptive runtime
 (:mod:`operators.adaptive`; Li & Becchi, §VI) picks the balancer, the frontier's form, the
 direction and the kernel mode at every level, and ``BFSResult.stats`` records each choice.
-A call reuses the graph's pooled frontier buffers (queues of |V| entries: the compare-and-swap
-claims each vertex once) and, for host results, its distance buffers; ``out="device"`` leaves
-the results on the target.
+A call reuses the graph's pooled frontier buffers of the calling thread (queues of |V| entries:
+the compare-and-swap claims each vertex once) and, for host results, its distance buffers
+(per thread too, so calls from several threads on one graph do not share them);
+``out="device"`` leaves the results on the target.
 
 ``order="unordered"`` is Li & Becchi's unordered BFS (*Deploying Graph Algorithms on GPUs: an
 Adaptive Solution*, §IV.A, Figure 4): a vertex's level is lowered with an atomic min whenever a

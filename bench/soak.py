@@ -29,6 +29,14 @@ kernels of its pairs (a new pair's first case compiles its kernels, ~0.3-2 s eac
 what makes 100,000 cases fit in minutes. On the cpu target every balancer runs the same
 sequential loop (balancers spread work over GPU threads), so the balancer dimension matters on
 ``cuda`` (a GPU, or the simulator with ``NUMBA_ENABLE_CUDASIM=1``).
+
+``--threads N`` runs the cases from N Python threads at once (issue 20: every public call is
+safe from several threads): all the cases of a graph are handed to the threads together, so
+the threads run different algorithms, balancers, options and targets on one shared graph at
+the same time. The soak waits for them before it draws the next graph, and each case's options
+are drawn before it is handed over, so a seed gives the same cases whatever the number of
+threads; every result is checked as in a serial soak (a wrong answer from a race is a
+mismatch). It combines with ``--jobs`` (N threads in each process).
 """
 
 from __future__ import annotations
@@ -38,8 +46,10 @@ import csv
 import json
 import random
 import sys
+import threading
 import time
-from collections import Counter
+from collections import Counter, deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,6 +79,9 @@ class Soak:
     done: int = 0
     graphs: int = 0
     started: float = field(default_factory=time.perf_counter)
+    threads: ThreadPoolExecutor | None = None  # None: every case runs in this thread
+    pending: deque = field(default_factory=deque)  # cases handed to the threads, oldest first
+    lock: threading.Lock = field(default_factory=threading.Lock)  # guards the counts and CSV
 
     def finished(self) -> bool:
         late = (self.time_limit is not None
@@ -76,17 +89,32 @@ class Soak:
         return self.done >= self.cases or late
 
     def run_graph(self, graph: Graph, source: int) -> None:
-        """Every case of one graph."""
+        """Every case of one graph: run here, or handed to the threads all at once (after the
+        previous graph's cases have finished, so that the counts decide, as in a serial soak,
+        whether another graph is needed)."""
+        self.wait()
         if self.finished():
             return
         self.graphs += 1
         for target in self.targets:
             for name, balancer in self.pairs:
-                self.run_case(graph, source, target, CATALOG[name], balancer)
+                entry = CATALOG[name]
+                options = {o.name: self.rng.choice(o.choices) for o in entry.options}
+                if self.threads is None:
+                    self.run_case(graph, source, target, entry, balancer, options)
+                else:
+                    self.pending.append(self.threads.submit(
+                        self.run_case, graph, source, target, entry, balancer, options))
+
+    def wait(self) -> None:
+        """Wait for every case handed to the threads (a failure of the soak itself, not of a
+        case, is raised here)."""
+        while self.pending:
+            future: Future = self.pending.popleft()
+            future.result()
 
     def run_case(self, graph: Graph, source: int, target: str, entry: Entry,
-                 balancer: str | None) -> None:
-        options = {o.name: self.rng.choice(o.choices) for o in entry.options}
+                 balancer: str | None, options: dict[str, Any]) -> None:
         given = source if entry.source else None
         start = time.perf_counter()
         outcome, message = "ok", ""
@@ -103,14 +131,22 @@ class Soak:
             except AssertionError as err:
                 outcome, message = "mismatch", str(err)
         seconds = time.perf_counter() - start
+        first = message.splitlines()[0] if message else ""
+        failed = outcome not in ("ok", "refused")
+        coo = graph.coo() if failed and self.writer is not None else None
+        with self.lock:
+            self.record(graph, given, target, entry, balancer, options, outcome, first,
+                        seconds, coo)
+
+    def record(self, graph: Graph, given: int | None, target: str, entry: Entry,
+               balancer: str | None, options: dict[str, Any], outcome: str, first: str,
+               seconds: float, coo: Any) -> None:
+        """Count one case and write its CSV row (the caller holds the lock)."""
         self.done += outcome != "refused"  # a refusal checks nothing: it is not a case
         self.outcomes[outcome] += 1
-        first = message.splitlines()[0] if message else ""
         if outcome != "ok":
             self.messages.setdefault(f"{outcome} ({entry.name})", first)
         if self.writer is not None:
-            failed = outcome not in ("ok", "refused")
-            coo = graph.coo() if failed else None
             self.writer.writerow({
                 "case": self.done if outcome != "refused" else "", "target": target,
                 "algorithm": entry.name,
@@ -140,6 +176,10 @@ def drive(soak: Soak, seed: int, max_vertices: int, max_edges: int) -> None:
         max_vertices=max_vertices, max_edges=max_edges, weighted=weighted))
     per_graph = len(soak.targets) * len(soak.pairs)
     while not soak.finished():
+        soak.wait()  # the counts of every case handed out so far decide whether to go on
+        if soak.finished():
+            break
+
         @hypothesis_seed(seed + soak.graphs)
         @settings(max_examples=max(1, (soak.cases - soak.done) // per_graph + 1), database=None,
                   deadline=None, phases=[Phase.generate],
@@ -184,12 +224,13 @@ class Counts:
 
 
 def report(counts: Counts, seconds: float, targets: list[str], algorithms: list[str],
-           balancers: list[str], jobs: int = 1, out: Any = None) -> None:
+           balancers: list[str], jobs: int = 1, out: Any = None, threads: int = 1) -> None:
     out = out or sys.stdout
     errors = {k: v for k, v in counts.outcomes.items() if k.startswith("error:")}
     print(f"cases       {counts.done:,} on {counts.graphs:,} graphs in {seconds:.0f} s "
           f"(targets {', '.join(targets)}; algorithms {', '.join(algorithms)}; "
-          f"{len(balancers)} balancers; {jobs} job{'s' if jobs > 1 else ''})", file=out)
+          f"{len(balancers)} balancers; {jobs} job{'s' if jobs > 1 else ''}; "
+          f"{threads} thread{'s' if threads > 1 else ''} each)", file=out)
     print(f"ok          {counts.outcomes['ok']:,}", file=out)
     print(f"mismatches  {counts.outcomes['mismatch']:,}", file=out)
     print(f"refused     {counts.outcomes['refused']:,} (argument combinations the algorithm "
@@ -212,12 +253,15 @@ class Plan:
     max_vertices: int
     max_edges: int
     csv: Path | None
+    threads: int = 1
 
 
 def run_plan(plan: Plan) -> Counts:
-    """Run one soak (in this process) and return its counts."""
+    """Run one soak (in this process, from ``plan.threads`` threads) and return its counts."""
     soak = Soak(plan.targets, plan.pairs, plan.cases, plan.time_limit,
                 random.Random(plan.seed))
+    if plan.threads > 1:
+        soak.threads = ThreadPoolExecutor(plan.threads, thread_name_prefix="soak")
     handle = None
     if plan.csv is not None:
         handle = plan.csv.open("w", newline="")
@@ -225,9 +269,14 @@ def run_plan(plan: Plan) -> Counts:
         soak.writer.writeheader()
     try:
         drive(soak, plan.seed, plan.max_vertices, plan.max_edges)
+        soak.wait()
     except KeyboardInterrupt:
         print("interrupted; the counts so far:", file=sys.stderr)
     finally:
+        if soak.threads is not None:
+            for future in soak.pending:
+                future.cancel()
+            soak.threads.shutdown(wait=True)
         if handle is not None:
             handle.close()
     return Counts.of(soak)
@@ -240,7 +289,7 @@ def shards(plan: Plan, jobs: int) -> list[Plan]:
     jobs = max(1, min(jobs, len(plan.pairs)))
     return [Plan(plan.targets, plan.pairs[k::jobs], -(-plan.cases // jobs), plan.time_limit,
                  plan.seed * 1000 + k, plan.max_vertices, plan.max_edges,
-                 None if plan.csv is None else plan.csv.with_suffix(f".{k}.csv"))
+                 None if plan.csv is None else plan.csv.with_suffix(f".{k}.csv"), plan.threads)
             for k in range(jobs)]
 
 
@@ -285,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes, each running a share of the (algorithm, "
                         "balancer) pairs (default 1)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads per process running cases at once on shared graphs "
+                        "(default 1)")
     args = parser.parse_args(argv)
 
     targets = (args.targets.split(",") if args.targets
@@ -302,13 +354,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown balancers {wrong}; expected some of {known}")
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}; expected at least 1")
+    if args.threads < 1:
+        parser.error(f"--threads {args.threads}; expected at least 1")
     if args.csv is not None:
         args.csv.parent.mkdir(parents=True, exist_ok=True)
     plan = Plan(targets, pairs_of(algorithms, balancers), args.cases, args.time_limit,
-                args.seed, args.max_vertices, args.max_edges, args.csv)
+                args.seed, args.max_vertices, args.max_edges, args.csv, args.threads)
     started = time.perf_counter()
     counts = run_plan(plan) if args.jobs == 1 else run_jobs(plan, args.jobs)
-    report(counts, time.perf_counter() - started, targets, algorithms, balancers, args.jobs)
+    report(counts, time.perf_counter() - started, targets, algorithms, balancers, args.jobs,
+           threads=args.threads)
     return 1 if counts.failed() else 0
 
 

@@ -33,11 +33,17 @@ Constructors and :meth:`Frontier.copy` make a new pool, so a copy outlives any n
 on the original's pool: ``copy()`` is how to keep a frontier longer. Using a stale frontier (its
 length, ``to_numpy``, ``device_ids``, ``device_words``, a conversion, ``copy``, ``union`` or as
 the input of any kernel) raises :class:`StaleFrontierError`.
+
+Threads. A pool and its frontiers belong to the thread stepping them: steps on one pool from
+two threads at once are not guarded. Calls on one graph from several threads never share a
+pool: constructors make a new one, and the pools kept with a graph for reuse
+(:meth:`FrontierPool.shared`) are per thread.
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +51,7 @@ import numpy as np
 
 from frontier import kernels, validate
 from frontier.graph import Graph
+from frontier.limits import check_device, host_limit_bytes
 from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE, STEPS_RAN
 from frontier.target import Target, resolve_target
 
@@ -60,6 +67,8 @@ LENGTH_DTYPE = np.int64
 #: edge frontier of a graph with more arcs than this cannot be made).
 ID_LIMIT = int(np.iinfo(np.int32).max)
 WORD_DTYPE = np.uint32
+#: The graph memo key of the per-thread shared pools (:meth:`FrontierPool.shared`).
+_POOLS = "frontier.pools"
 
 
 class FrontierError(ValueError):
@@ -125,12 +134,21 @@ class FrontierPool:
     @classmethod
     def shared(cls, graph: Graph, target: Target, capacity: int, domain: str = VERTICES
                ) -> FrontierPool:
-        """The pool kept with ``graph`` for ``target``, ``capacity`` and ``domain``, made on
-        first use and :meth:`restart`-ed by the caller: a traversal that keeps no frontier
-        beyond its call reuses its buffers instead of allocating them per call (every frontier
-        of an earlier use of the pool becomes stale)."""
-        key = f"pool:{target.name}:{target.simulated}:{domain}:{max(int(capacity), 1)}"
-        return graph.memo(key, lambda: cls(graph, target, capacity, domain))
+        """The calling thread's pool kept with ``graph`` for ``target``, ``capacity`` and
+        ``domain``, made on its first use in that thread and :meth:`restart`-ed by the caller:
+        a traversal that keeps no frontier beyond its call reuses its buffers instead of
+        allocating them per call (every frontier of an earlier use of the pool becomes stale).
+
+        Each thread has pools of its own (a ``threading.local`` kept in the graph's memo), so
+        calls from several threads on one graph never share buffers, and a thread's pools are
+        freed when the thread ends (or the graph goes)."""
+        mine = graph.memo(_POOLS, threading.local).__dict__  # this thread's own dict
+        key = (target.name, target.simulated, domain, max(int(capacity), 1))
+        pool = mine.get(key)
+        if pool is None:
+            pool = cls(graph, target, capacity, domain)
+            mine[key] = pool
+        return pool
 
     def restart(self, first_length: int) -> None:
         """Forget every frontier of this pool (they become stale), clear its bitmaps and set the
@@ -386,10 +404,13 @@ class Frontier:
         default, max(|E|, |V|), fits any advance output (|V| fits a traversal whose operator
         accepts each vertex at most once, as BFS's compare-and-swap does).
 
-        ``shared=True`` takes the graph's pooled buffers for this target and capacity
-        (:meth:`FrontierPool.shared`) instead of allocating new ones: for algorithms that keep
-        no frontier beyond their call, as it makes every frontier of the pool's earlier use
-        stale."""
+        ``shared=True`` takes the calling thread's pooled buffers of the graph for this target
+        and capacity (:meth:`FrontierPool.shared`) instead of allocating new ones: for
+        algorithms that keep no frontier beyond their call, as it makes every frontier of the
+        pool's earlier use in this thread stale (other threads have pools of their own).
+
+        A capacity above the default is checked against the memory where the target keeps its
+        arrays before anything is allocated (GraphTooLargeError)."""
         validate.flag("shared", shared)
         return cls._from_ids(graph, VERTICES, vertices, kind, target, capacity, shared)
 
@@ -436,6 +457,8 @@ class Frontier:
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
         tgt = resolve_target(target)
+        if capacity > _default_capacity(graph):
+            _check_room(graph, tgt, capacity)
         if kind == SPARSE:
             length = ids.size
         else:
@@ -625,6 +648,20 @@ def _default_capacity(graph: Graph) -> int:
     """max(|E|, |V|): fits any advance output from a frontier without repeats, and any full
     frontier of either domain."""
     return max(graph.num_edges, graph.num_vertices)
+
+
+def _check_room(graph: Graph, target: Target, capacity: int) -> None:
+    """GraphTooLargeError, before anything is allocated, when the sparse queues of a pool of
+    ``capacity`` (one int32 queue per slot) cannot fit where ``target`` keeps its arrays: its
+    free device memory, or host memory where the target cannot tell (the cpu target and the
+    simulator keep host arrays). Only a capacity above the default is checked: the default is
+    no larger than the graph, which is in memory already."""
+    need = FrontierPool.SLOTS * int(capacity) * np.dtype(np.int32).itemsize
+    free = target.free_bytes()
+    where = target.name if free is not None else "host"
+    check_device(f"a frontier of capacity {int(capacity):,} (three int32 queues) on a graph of "
+                 f"{graph.num_vertices:,} vertices", need,
+                 free if free is not None else host_limit_bytes(), where)
 
 
 def _bitmap(ids: np.ndarray, universe: int) -> tuple[np.ndarray, int]:

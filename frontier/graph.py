@@ -8,6 +8,7 @@ copies are made once per target, on first use, and reused by every later operato
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -425,6 +426,8 @@ class Graph:
         self._coo: COO | None = None
         self._device: dict[tuple[str, str], Any] = {}
         self._memo: dict[str, Any] = {}
+        # builds each derived view once when several threads ask at once (see memo)
+        self._building = threading.RLock()
 
     # construction -------------------------------------------------------------------------
     @classmethod
@@ -579,23 +582,28 @@ class Graph:
         return np.diff(self.csc().col_offsets)
 
     def csc(self) -> CSC:
-        """Incoming-edge view, built on first use."""
+        """Incoming-edge view, built on first use (once, whichever thread asks first)."""
         if self._csc is None:
-            # the CSR builder over the reversed arcs: linear (a counting sort by head, in
-            # parallel pieces), each column's sources in arc order, i.e. ascending
-            offsets, rows, order = _counting_csr(self._col_indices, self.coo().src,
-                                                 self.num_vertices, False, True)
-            for a in (offsets, rows, order):
-                a.setflags(write=False)
-            self._csc = CSC(offsets, rows, order)
+            with self._building:
+                if self._csc is None:
+                    # the CSR builder over the reversed arcs: linear (a counting sort by head,
+                    # in parallel pieces), each column's sources in arc order, i.e. ascending
+                    offsets, rows, order = _counting_csr(self._col_indices, self.coo().src,
+                                                         self.num_vertices, False, True)
+                    for a in (offsets, rows, order):
+                        a.setflags(write=False)
+                    self._csc = CSC(offsets, rows, order)
         return self._csc
 
     def coo(self) -> COO:
-        """Edge-list view, built on first use."""
+        """Edge-list view, built on first use (once, whichever thread asks first)."""
         if self._coo is None:
-            src = np.repeat(np.arange(self.num_vertices, dtype=VERTEX_DTYPE), self.out_degrees())
-            src.setflags(write=False)
-            self._coo = COO(src, self._col_indices)
+            with self._building:
+                if self._coo is None:
+                    src = np.repeat(np.arange(self.num_vertices, dtype=VERTEX_DTYPE),
+                                    self.out_degrees())
+                    src.setflags(write=False)
+                    self._coo = COO(src, self._col_indices)
         return self._coo
 
     def to_scipy(self) -> scipy.sparse.csr_matrix:
@@ -625,20 +633,45 @@ class Graph:
 
     def memo(self, key: str, build: Any) -> Any:
         """A value derived from this (immutable) graph, built by ``build()`` on first use and
-        kept with the graph under ``key`` (the adaptive runtime's degree profile, pooled
-        frontier buffers)."""
+        kept with the graph under ``key`` (the adaptive runtime's degree profile, the pooled
+        frontier buffers of each thread). Safe from several threads: a value is built once,
+        under the graph's lock, and every thread gets that one; a hit takes no lock. A value
+        that must not be shared between threads is kept per thread inside the memo'd value
+        (a ``threading.local``, as :meth:`frontier.FrontierPool.shared` does)."""
         value = self._memo.get(key)
         if value is None:
-            value = build()
-            self._memo[key] = value
+            with self._building:
+                value = self._memo.get(key)
+                if value is None:
+                    value = build()
+                    self._memo[key] = value
         return value
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its device copies, its memo (per-process, per-thread buffers) and its
+        lock; the copy rebuilds them on use."""
+        state = self.__dict__.copy()
+        state.update(_device={}, _memo={})
+        del state["_building"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._building = threading.RLock()
+
     def _on_device(self, target: Any, view: str, copy: Any) -> Any:
+        """The ``view`` arrays on ``target``, copied once (whichever thread asks first) and
+        complete on the device before any thread gets them: the copy is followed by a
+        synchronization, so another thread's kernels, on another stream, read them whole."""
         key = (target.name, view)
         arrays = self._device.get(key)
         if arrays is None:
-            arrays = copy(self)
-            self._device[key] = arrays
+            with self._building:
+                arrays = self._device.get(key)
+                if arrays is None:
+                    arrays = copy(self)
+                    target.synchronize()
+                    self._device[key] = arrays
         return arrays
 
     def __repr__(self) -> str:

@@ -17,7 +17,8 @@ step's is dropped.
 
 Busato & Bombieri, *Graph Algorithms on GPUs*, §2.1 describe the two frontier forms (queue and
 bitmap) these kernels move between. Kernels are compiled through :meth:`Target.compile_source`
-with the target's prologue and cached per (target, simulator or not, kernel name).
+with the target's prologue and cached per (target, simulator or not, kernel name), built once
+when several threads ask at once (:class:`frontier.shared_cache.SharedCache`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from frontier import ring
 from frontier.ring import DENSE, SPARSE
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 
 if TYPE_CHECKING:
@@ -44,7 +46,7 @@ GATHER_PARAMS = ring.RING_PARAMS + SOURCE_PARAMS
 APPEND_PARAMS = ("universe", "lens", "in_slot", "out_slot", "out_ids", "out_words") + SOURCE_PARAMS
 THREADS_PER_BLOCK = 256
 
-_KERNELS: dict[tuple[str, bool, str], Callable] = {}
+_KERNELS: SharedCache[Callable] = SharedCache("frontier kernels")
 
 
 def _indent(text: str, levels: int = 1) -> str:
@@ -64,13 +66,8 @@ def conversion_source(target: Target, from_kind: str, to_kind: str) -> str:
 
 def _compiled(target: Target, name: str, params: tuple[str, ...], body: Callable[[], str]
               ) -> Callable:
-    key = (target.name, target.simulated, name)
-    kernel = _KERNELS.get(key)
-    if kernel is None:
-        text = _text(target, name, params, body)
-        kernel = target.compile_source(name, text, ring.namespace())
-        _KERNELS[key] = kernel
-    return kernel
+    return _KERNELS.get((target.name, target.simulated, name), lambda: target.compile_source(
+        name, _text(target, name, params, body), ring.namespace()))
 
 
 def _fill_body(kind: str) -> str:

@@ -15,10 +15,17 @@ exactly as Numba's dispatcher does after its conversion.
 
 Where Numba's internals differ from what this module expects (another numba-cuda version),
 :func:`make_launcher` returns None and the target launches through the dispatcher.
+
+One launcher serves every thread of the process. A launch that finds everything converted
+(the common case) only reads the caches; what changes them (a new entry, a newly converted
+array, the list of recent entries) runs under the launcher's lock, so launches from several
+threads never see a cache half-updated. The converted fields of an array are the same whichever
+thread converts it.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -46,8 +53,9 @@ class _Slot:
         return None
 
     def keep(self, value: Any, fields: list) -> None:
+        """Remember ``value``'s fields (the caller holds the launcher's lock)."""
         if len(self.known) >= _KNOWN:
-            self.known.pop(next(iter(self.known)))  # the oldest
+            self.known.pop(next(iter(self.known)), None)  # the oldest
         self.known[id(value)] = (weakref.ref(value), fields)
         self.scalar = None
 
@@ -94,7 +102,9 @@ class Launcher:
         self._argument_type = argument_type
         self._entries: dict[tuple, _Entry] = {}
         self._last: dict[tuple, list[_Entry]] = {}  # per kernel and shape, the recent ones
+        # (replaced, never changed in place: readers iterate without the lock)
         self._configs: dict[tuple, Any] = {}
+        self._lock = threading.Lock()  # guards every change to the caches
 
     def __call__(self, kernel: Any, blocks: int, threads: int, args: tuple,
                  cooperative: bool = False) -> None:
@@ -110,7 +120,8 @@ class Launcher:
                 if fields is None:
                     fields = []
                     compiled._prepare_args(ty, value, self._stream, [], fields)
-                    slot.keep(value, fields)
+                    with self._lock:
+                        slot.keep(value, fields)
                 flat.extend(fields)
             else:
                 # a host array is typed again at every launch (its dtype is not its type)
@@ -130,19 +141,21 @@ class Launcher:
         """The compiled kernel for these arguments: a recently launched one for ``kernel`` and
         ``threads`` that takes them, else the one for their types (compiled on first use)."""
         shape = (kernel, threads, cooperative)
-        recent = self._last.setdefault(shape, [])
+        recent = self._last.get(shape, ())
         for entry in recent:
             if entry.takes(args):
                 return entry
         key = (shape, tuple(self._argument_type(a) for a in args))
-        entry = self._entries.get(key)
-        if entry is None:
-            specialized = kernel.specialize(*args)
-            entry = _Entry(next(iter(specialized.overloads.values())), threads, cooperative)
-            self._entries[key] = entry
-        if entry not in recent:
-            recent.insert(0, entry)
-            del recent[_KNOWN:]
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                specialized = kernel.specialize(*args)
+                entry = _Entry(next(iter(specialized.overloads.values())), threads,
+                               cooperative)
+                self._entries[key] = entry
+            mine = list(self._last.get(shape, ()))
+            if entry not in mine:  # a new list, so that readers iterate a list nobody changes
+                self._last[shape] = [entry, *mine][:_KNOWN]
         return entry
 
 

@@ -125,7 +125,7 @@ class Target(ABC):
         and ``np``) as globals. Nothing is cached here: callers cache the result."""
         filename = f"<frontier-generated {name}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        globals_: dict[str, Any] = {"cuda": cuda, "np": np, **namespace}
+        globals_: dict[str, Any] = {"cuda": _numba_cuda(), "np": np, **namespace}
         exec(compile(source, filename, "exec"), globals_)  # noqa: S102 - our own kernel text
         if name not in globals_:
             raise TargetError(f"kernel text {filename} does not define a function {name!r}")
@@ -405,6 +405,7 @@ class CudaTarget(Target):
         if self.simulated:
             _simulate(kernel, blocks, threads, args)
             return
+        _use_context(self._cuda)
         launcher = self._fast()
         if launcher is None:
             kernel[blocks, threads](*args)
@@ -419,6 +420,7 @@ class CudaTarget(Target):
         if self.simulated:  # the simulator runs a cooperative grid of one block only
             _simulate(kernel, 1, threads, args)
             return
+        _use_context(self._cuda)
         launcher = self._fast()
         if launcher is not None:
             launcher(kernel, blocks, threads, args, cooperative=True)
@@ -458,21 +460,41 @@ class CudaTarget(Target):
         return resident if self._sm_count is None else min(resident, 2 * self._sm_count)
 
 
-def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
-    """A launch in Numba's CUDA simulator that, when a thread raises, returns only after the
-    block's other threads have stopped: the simulator re-raises at once and leaves them running
-    (aborted at their next ``syncthreads``), and a thread still writing its output after the
-    caller rolled the step back would corrupt the retried step (e.g. a queue's length)."""
-    try:
-        kernel[blocks, threads](*args)
-    except BaseException:
-        from numba.cuda.simulator.kernel import BlockThread
+#: Threads of this process that have made the GPU's context current (see _use_context).
+_CONTEXT = threading.local()
 
-        deadline = time.monotonic() + _SIMULATOR_SETTLE_SECONDS
-        for thread in threading.enumerate():
-            if isinstance(thread, BlockThread):
-                thread.join(max(0.0, deadline - time.monotonic()))
-        raise
+
+def _use_context(cuda_module: Any) -> None:
+    """Make Numba's CUDA context current in the calling thread, once per thread: the launcher
+    of :mod:`frontier.launch` launches through the driver, which needs it, and a thread whose
+    first GPU work is a launch with arrays made by another thread would not have it yet."""
+    if not getattr(_CONTEXT, "current", False):
+        cuda_module.current_context()
+        _CONTEXT.current = True
+
+
+#: One simulated launch at a time: Numba's simulator keeps the running kernel's state in
+#: module globals and on the shared kernel object, so it cannot run two launches at once.
+_SIMULATOR_LOCK = threading.RLock()
+
+
+def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+    """A launch in Numba's CUDA simulator (one at a time in the process, whichever thread
+    launches) that, when a thread raises, returns only after the block's other threads have
+    stopped: the simulator re-raises at once and leaves them running (aborted at their next
+    ``syncthreads``), and a thread still writing its output after the caller rolled the step
+    back would corrupt the retried step (e.g. a queue's length)."""
+    with _SIMULATOR_LOCK:
+        try:
+            kernel[blocks, threads](*args)
+        except BaseException:
+            from numba.cuda.simulator.kernel import BlockThread
+
+            deadline = time.monotonic() + _SIMULATOR_SETTLE_SECONDS
+            for thread in threading.enumerate():
+                if isinstance(thread, BlockThread):
+                    thread.join(max(0.0, deadline - time.monotonic()))
+            raise
 
 
 _SIMULATOR_SETTLE_SECONDS = 30.0
@@ -491,6 +513,16 @@ def _argument_type(value: Any) -> Any:
     return (type(value), dtype.str, value.ndim, contiguous)
 
 
+def _numba_cuda() -> Any:
+    """Numba's ``cuda`` module itself. This module's global ``cuda`` is not it while the
+    simulator runs ``_fill`` or ``_put`` (it swaps the globals of a kernel's module for its fake
+    module during a launch), so a kernel compiled meanwhile in another thread would keep that
+    launch's fake module for good."""
+    from numba import cuda as module
+
+    return module
+
+
 def _fill(array: Any, value: Any) -> None:
     for i in range(cuda.grid(1), array.size, cuda.gridsize(1)):
         array[i] = value
@@ -498,7 +530,7 @@ def _fill(array: Any, value: Any) -> None:
 
 @lru_cache(maxsize=1)
 def _fill_kernel() -> Callable:
-    return cuda.jit(_fill)
+    return _numba_cuda().jit(_fill)
 
 
 #: How many values :meth:`CudaTarget.upload` writes through kernel arguments instead of a copy.
@@ -514,7 +546,7 @@ def _put(array, start, count, v0, v1, v2, v3, v4, v5, v6, v7):  # pragma: no cov
 
 @lru_cache(maxsize=1)
 def _put_kernel() -> Callable:
-    return cuda.jit(_put)
+    return _numba_cuda().jit(_put)
 
 
 def _simulator_enabled() -> bool:
@@ -536,6 +568,7 @@ def cuda_usable() -> bool:
 
 _KINDS: dict[str, type[Target]] = {"cuda": CudaTarget, "cpu": CpuTarget}
 _TARGETS: dict[str, Target] = {}
+_TARGETS_LOCK = threading.Lock()
 
 
 def resolve_target(target: str | Target | None = None) -> Target:
@@ -550,6 +583,10 @@ def resolve_target(target: str | Target | None = None) -> Target:
     if target == "cuda" and not cuda_usable():
         raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "
                           "(set NUMBA_ENABLE_CUDASIM=1 to run the kernels in the simulator)")
-    if target not in _TARGETS:
-        _TARGETS[target] = _KINDS[target]()
-    return _TARGETS[target]
+    found = _TARGETS.get(target)
+    if found is None:
+        with _TARGETS_LOCK:  # one Target per name, whichever thread asks first
+            found = _TARGETS.get(target)
+            if found is None:
+                found = _TARGETS[target] = _KINDS[target]()
+    return found

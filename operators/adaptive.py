@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from dataclasses import asdict, dataclass, fields, replace
 from numbers import Real
 from pathlib import Path
@@ -56,6 +57,7 @@ import numpy as np
 
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.balancers import LoadBalancer, ThreadMapped, get_balancer
 from operators.common import for_target
@@ -183,24 +185,27 @@ def load_calibration(device: str) -> dict[str, Any] | None:
 
 def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, Any]) -> Path:
     """Store ``thresholds`` (and the measurements they come from) for ``device`` in the cache,
-    keeping other devices' entries; returns the file written."""
+    keeping other devices' entries; returns the file written. Saves from several threads run
+    one at a time (each keeps the entries of the others)."""
     path = calibration_path()
-    try:
-        entries = json.loads(path.read_text())
-        if not isinstance(entries, dict):
+    with _SAVING:
+        try:
+            entries = json.loads(path.read_text())
+            if not isinstance(entries, dict):
+                entries = {}
+        except (OSError, ValueError):
             entries = {}
-    except (OSError, ValueError):
-        entries = {}
-    values = {k: v for k, v in asdict(thresholds).items() if k != "source"}
-    entries[device] = {**values, "measured": measured}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(entries, indent=2, sort_keys=True))
-    tmp.replace(path)
+        values = {k: v for k, v in asdict(thresholds).items() if k != "source"}
+        entries[device] = {**values, "measured": measured}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(entries, indent=2, sort_keys=True))
+        tmp.replace(path)
     return path
 
 
-_THRESHOLDS: dict[tuple, Thresholds] = {}
+_THRESHOLDS: SharedCache[Thresholds] = SharedCache("adaptive thresholds")
+_SAVING = threading.Lock()
 
 
 def thresholds_for(target: Target) -> Thresholds:
@@ -213,11 +218,7 @@ def thresholds_for(target: Target) -> Thresholds:
     except OSError:
         stamp = None
     key = (target.name, target.simulated, str(path), stamp)
-    found = _THRESHOLDS.get(key)
-    if found is None:
-        found = _read_thresholds(target)
-        _THRESHOLDS[key] = found
-    return found
+    return _THRESHOLDS.get(key, lambda: _read_thresholds(target))
 
 
 def _read_thresholds(target: Target) -> Thresholds:

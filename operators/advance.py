@@ -29,6 +29,7 @@ from typing import Any
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, is_active
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.adaptive import resolve_auto
 from operators.balancers import AUTO, BalancerError, LoadBalancer, ThreadMapped, get_balancer
@@ -73,7 +74,7 @@ def edge_spec(operator: str, graph: Graph, frontier: Frontier, output: str, num_
                       graph_view=any(f.wants_graph for f in functors.values()), **more)
 
 
-_PUSH_KERNELS: dict[tuple, tuple[LoadBalancer, list, Any]] = {}
+_PUSH_KERNELS: SharedCache[tuple[LoadBalancer, list, Any]] = SharedCache("push plans")
 
 
 def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
@@ -93,8 +94,8 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
            graph.num_vertices, graph.num_edges, graph.weighted, num_state,
            tuple(functors.items()), cull)
-    found = _PUSH_KERNELS.get(key)
-    if found is None:
+
+    def generate() -> tuple[LoadBalancer, list, Any]:
         bal = for_target(target, get_balancer(balancer), graph)
         spec = edge_spec("advance", graph, frontier, output, num_state, functors, cull=cull)
         extra = bal.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ())
@@ -102,9 +103,9 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
                    for name, body in bal.phases(spec)]
         main = build(target, bal, spec, functors,
                      lambda: clear_next_slot() + bal.advance_body(spec), extra)
-        found = (bal, helpers + [main], spec)
-        _PUSH_KERNELS[key] = found
-    bal, kernels, spec = found
+        return bal, helpers + [main], spec
+
+    bal, kernels, spec = _PUSH_KERNELS.get(key, generate)
     grids = [bal.phase_blocks(target, frontier)] * (len(kernels) - 1)
     grids.append(bal.blocks(target, work_bound(frontier)))
     buffers = bal.buffers(spec, frontier)
@@ -122,7 +123,7 @@ def pull_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     return pull_kernel_plan(graph, frontier.target, op, condition, num_state, output)
 
 
-_PULL_KERNELS: dict[tuple, GeneratedKernel] = {}
+_PULL_KERNELS: SharedCache[GeneratedKernel] = SharedCache("pull kernels")
 
 
 def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Callable | None,
@@ -132,13 +133,14 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
     functors = edge_functors(op, condition, num_state)
     key = (target.name, target.simulated, output, graph.weighted, num_state,
            tuple(functors.items()))
-    kernel = _PULL_KERNELS.get(key)
-    if kernel is None:
+
+    def generate() -> GeneratedKernel:
         spec = KernelSpec("pull", DENSE, output, graph.weighted, num_state,
                           condition="condition" in functors,
                           graph_view=any(f.wants_graph for f in functors.values()), csc=True)
-        kernel = build(target, ThreadMapped(), spec, functors, lambda: _pull_body(spec))
-        _PULL_KERNELS[key] = kernel
+        return build(target, ThreadMapped(), spec, functors, lambda: _pull_body(spec))
+
+    kernel = _PULL_KERNELS.get(key, generate)
     return Plan([(kernel, grid_blocks(target, kernel.threads_per_block, graph.num_vertices))])
 
 

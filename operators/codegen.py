@@ -27,6 +27,7 @@ import numpy as np
 from frontier import graphview, ring
 from frontier.frontier import EDGES, VERTICES
 from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import kernel_params
@@ -167,7 +168,7 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
     ) from err
 
 
-_KERNELS: dict[tuple, GeneratedKernel] = {}
+_KERNELS: SharedCache[GeneratedKernel] = SharedCache("generated kernels")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
@@ -181,35 +182,41 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
     launch with the arguments :func:`operators.convention.kernel_arguments` builds for them.
 
     Cached per (target, balancer, spec, functors, extra params, name): everything the text
-    depends on, so a repeated operator call costs a dictionary lookup."""
+    depends on, so a repeated operator call costs a dictionary lookup. Built once when several
+    threads ask for it at once (:class:`frontier.shared_cache.SharedCache`)."""
     resolved = {n: as_functor(fn, n) for n, fn in functors.items()}
     key = (target.name, target.simulated, balancer, spec, extra_params, name,
            tuple(sorted(resolved.items())))
-    kernel = _KERNELS.get(key)
-    if kernel is None:
-        check_raises(target, resolved.values())
-        main = resolved.get("functor")
-        name = name or (f"{spec.operator}{spec.variant}_{balancer.slug}_{spec.domain}_"
-                        f"{spec.input}_to_{spec.output}__{main.name if main else 'helper'}")
-        view = (f"graph = ({', '.join(graphview.GRAPH_VIEW_FIELDS)})\n" if spec.graph_view
-                else "")
-        code = view + body()
-        used = set(_IDENTIFIER.findall(code))  # launches cost per argument: pass only these
-        params = tuple(p for p in kernel_params(spec, extra_params) if p in used)
-        text = (f"def {name}({', '.join(params)}):\n" + indent(target.prologue)
-                + indent(code))
-        namespace: dict[str, Any] = {
-            "int32": np.int32, "int64": np.int64, "float64": np.float64, "FULL": FULL_MASK,
-            **ring.namespace(),
-            **{n: compile_functor(target, f) for n, f in resolved.items()},
-            **intrinsics(target.simulated),
-            **balancer.namespace(),
-        }
-        kernel = GeneratedKernel(name, text, target.compile_source(name, text, namespace),
-                                 balancer.threads_per_block(target), params,
-                                 tuple(resolved.values()), spec)
-        _KERNELS[key] = kernel
-    return kernel
+    return _KERNELS.get(key, lambda: _generate(target, balancer, spec, resolved, body,
+                                               extra_params, name))
+
+
+def _generate(target: Target, balancer: LoadBalancer, spec: KernelSpec,
+              resolved: dict[str, Functor], body: Callable[[], str],
+              extra_params: tuple[str, ...], name: str | None) -> GeneratedKernel:
+    """The kernel :func:`build` describes, generated and compiled."""
+    check_raises(target, resolved.values())
+    main = resolved.get("functor")
+    name = name or (f"{spec.operator}{spec.variant}_{balancer.slug}_{spec.domain}_"
+                    f"{spec.input}_to_{spec.output}__{main.name if main else 'helper'}")
+    view = (f"graph = ({', '.join(graphview.GRAPH_VIEW_FIELDS)})\n" if spec.graph_view
+            else "")
+    code = view + body()
+    used = set(_IDENTIFIER.findall(code))  # launches cost per argument: pass only these
+    params = tuple(p for p in kernel_params(spec, extra_params) if p in used)
+    text = (f"def {name}({', '.join(params)}):\n" + indent(target.prologue)
+            + indent(code))
+    namespace: dict[str, Any] = {
+        "int32": np.int32, "int64": np.int64, "uint64": np.uint64, "float64": np.float64,
+        "FULL": FULL_MASK,
+        **ring.namespace(),
+        **{n: compile_functor(target, f) for n, f in resolved.items()},
+        **intrinsics(target.simulated),
+        **balancer.namespace(),
+    }
+    return GeneratedKernel(name, text, target.compile_source(name, text, namespace),
+                           balancer.threads_per_block(target), params,
+                           tuple(resolved.values()), spec)
 
 
 def grid_blocks(target: Target, threads_per_block: int, work: int) -> int:

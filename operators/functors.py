@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 
 __all__ = ["Functor", "FunctorError", "as_functor", "check_raises", "compile_functor"]
@@ -99,10 +100,7 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
             "calling it only creates a suspended object and runs none of its body, so a kernel "
             "would silently do nothing; expected a plain def (or lambda) that returns its "
             "result")
-    shape = _SHAPES.get(code)
-    if shape is None:
-        shape = _shape(code)
-        _SHAPES[code] = shape
+    shape = _SHAPES.get(code, lambda: _shape(code))
     if arguments is not None:
         _check_arity(fn, shape, role, arguments, num_state)
     reads = _reads(fn, shape[3])
@@ -166,7 +164,9 @@ _RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 #: Per code object: what does not change between calls (the code's identity, name, location,
 #: the globals it may read, whether it takes the graph view), so a call costs a few lookups.
-_SHAPES: dict[types.CodeType, tuple] = {}
+_SHAPES: SharedCache[tuple] = SharedCache("functor shapes")
+#: Per code key, its number (assigned under the cache's build lock: two threads never give
+#: two codes one number).
 _CODE_IDS: dict[tuple, int] = {}
 
 
@@ -239,14 +239,11 @@ def _frozen(what: str, value: Any, name: str, location: str) -> Any:
     return value
 
 
-_COMPILED: dict[tuple, Callable] = {}
+_COMPILED: SharedCache[Callable] = SharedCache("compiled functors")
 
 
 def compile_functor(target: Target, functor: Functor) -> Callable:
-    """The functor compiled for calling from ``target``'s kernels (cached by its identity)."""
-    key = (target.name, target.simulated, functor.key)
-    compiled = _COMPILED.get(key)
-    if compiled is None:
-        compiled = target.compile_device_function(functor.fn)
-        _COMPILED[key] = compiled
-    return compiled
+    """The functor compiled for calling from ``target``'s kernels (cached by its identity,
+    built once when several threads ask at once)."""
+    return _COMPILED.get((target.name, target.simulated, functor.key),
+                         lambda: target.compile_device_function(functor.fn))

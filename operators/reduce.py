@@ -7,18 +7,29 @@ combine theirs with shuffles and one lane per warp applies an atomic to the sing
 launch makes one atomic per warp instead of one per element.
 
 The accumulator's type follows ``fn``'s return type (found by typing ``fn`` with Numba once per
-functor and argument types): booleans and integers sum, min and max exactly in int64, floats in
-float64. ``op="count"`` counts the elements for which ``fn`` is true.
+functor and argument types): floats sum, min and max in float64; booleans and integers exactly,
+whatever the size of the result. An integer sum runs in int64 with wrapping additions and counts
+every carry out of 64 bits (each addition that wraps, up or down, and each unsigned value above
+2**63 that the int64 view makes negative); the result is the wrapped sum plus the carries times
+2**64, a Python int of any size: ``reduce`` never returns a sum that overflowed. Unsigned
+minima and maxima compare with the sign bit flipped, so values above 2**63 keep their order.
+``op="count"`` counts the elements for which ``fn`` is true.
+
+Safe from several threads: each thread has its own result buffer per target and type (kept
+per thread, not per graph: reductions over ranges have none), so concurrent reductions, on one
+graph or on different ones, never read each other's result.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from frontier.graph import OFFSET_DTYPE, Graph
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.balancers import ThreadMapped
 from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
@@ -56,8 +67,12 @@ def identity_of(op: str, dtype: Any) -> Any:
 
 
 _ATOMIC = {"sum": "atomic_add", "count": "atomic_add", "min": "atomic_min", "max": "atomic_max"}
-_RESULT_TYPES: dict[tuple, np.dtype] = {}
-_RESULTS: dict[tuple, Any] = {}
+#: The functor's return type, per functor and argument types: int64 (booleans and signed
+#: integers), uint64 (unsigned integers) or float64.
+_RESULT_TYPES: SharedCache[np.dtype] = SharedCache("reduce result types")
+#: Each thread's result buffers (two elements: the value and, for integer sums, the carries).
+_THREAD = threading.local()
+_SIGN = -(2**63)
 
 
 def _numba_type(value: Any) -> Any:
@@ -70,8 +85,9 @@ def _numba_type(value: Any) -> Any:
 
 
 def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
-    """int64 where ``functor`` returns a boolean or an integer, float64 where it returns a
-    float (its return type, inferred by Numba on the host, cached)."""
+    """int64 where ``functor`` returns a boolean or a signed integer, uint64 where it returns
+    an unsigned integer, float64 where it returns a float (its return type, inferred by Numba
+    on the host, cached)."""
     import numba
     from numba import types
 
@@ -79,9 +95,8 @@ def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
     if functor.wants_graph:
         offsets = types.Array(numba.from_dtype(np.dtype(OFFSET_DTYPE)), 1, "C")
         argtypes += (types.Tuple((types.int64, types.int64, offsets, offsets)),)
-    key = (functor.key, argtypes)
-    found = _RESULT_TYPES.get(key)
-    if found is None:
+
+    def infer() -> np.dtype:
         dispatcher = numba.njit(functor.fn)
         try:
             dispatcher.compile(argtypes)
@@ -89,15 +104,67 @@ def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
             raise FunctorError(f"reduce function {functor.name} ({functor.location}) could not "
                                f"be typed for arguments {argtypes}: {err}") from err
         returned = dispatcher.overloads[argtypes].signature.return_type
+        if isinstance(returned, types.Integer) and not returned.signed:
+            return np.dtype(np.uint64)
         if isinstance(returned, (types.Boolean, types.Integer)):
-            found = np.dtype(np.int64)
-        elif isinstance(returned, types.Float):
-            found = np.dtype(np.float64)
+            return np.dtype(np.int64)
+        if isinstance(returned, types.Float):
+            return np.dtype(np.float64)
+        raise FunctorError(f"reduce function {functor.name} ({functor.location}) returns "
+                           f"{returned}; expected a number or a boolean")
+
+    return _RESULT_TYPES.get((functor.key, argtypes), infer)
+
+
+def _carry(a: str, b: str) -> str:
+    """Statements setting ``total`` to ``a + b`` wrapped to int64 (added as uint64: a signed
+    addition that overflows is undefined in LLVM, an unsigned one wraps) and counting the wrap
+    in ``carry``: +1 when it wrapped past the int64 maximum, -1 past the minimum."""
+    return (f"total = int64(uint64({a}) + uint64({b}))\n"
+            f"if {b} > 0 and total < {a}:\n    carry += 1\n"
+            f"elif {b} < 0 and total > {a}:\n    carry -= 1\n")
+
+
+def _fold(op: str, dtype: np.dtype, value: str) -> str:
+    """Statements folding the functor's ``value`` into ``acc`` (and ``carry``)."""
+    if op == "count":
+        return f"if {value}:\n    acc += 1\n"
+    if dtype.kind == "f":
+        return f"x = {value}\n" + combine(op, "acc", "x")
+    unsigned = dtype.kind == "u"
+    if op != "sum":  # unsigned values compare as int64 with the sign bit flipped
+        return (f"x = int64({value})" + (f" ^ int64({_SIGN})" if unsigned else "") + "\n"
+                + combine(op, "acc", "x"))
+    counted = "if x < 0:\n    carry += 1\n" if unsigned else ""  # x >= 2**63 read as x - 2**64
+    return f"x = int64({value})\n" + counted + _carry("acc", "x") + "acc = total\n"
+
+
+def _exact(op: str, dtype: np.dtype) -> bool:
+    """Whether the reduction counts carries (an integer sum)."""
+    return op == "sum" and dtype.kind != "f"
+
+
+def _publish(op: str, dtype: np.dtype, runs_balancers: bool) -> str:
+    """Statements adding this thread's ``acc`` (and ``carry``) into ``result``: on a GPU the
+    warp's lanes are first folded into lane 0 with shuffles, which adds one atomic per warp."""
+    exact = _exact(op, dtype)
+    if not runs_balancers:
+        if exact:  # one sequential thread: its accumulator is the result
+            return "result[0] = acc\nresult[1] = carry\n"
+        return f"{_ATOMIC[op]}(result, 0, acc)\n"
+    folds = ""
+    for d in (16, 8, 4, 2, 1):
+        folds += f"other = shfl_idx(FULL, acc, lane + {d}, 32)\n"
+        if exact:
+            folds += (f"carry += shfl_idx(FULL, carry, lane + {d}, 32)\n"
+                      + _carry("acc", "other") + "acc = total\n")
         else:
-            raise FunctorError(f"reduce function {functor.name} ({functor.location}) returns "
-                               f"{returned}; expected a number or a boolean")
-        _RESULT_TYPES[key] = found
-    return found
+            folds += combine(op, "acc", "other")
+    atomic = f"{_ATOMIC[op]}(result, 0, acc)\n"
+    if exact:  # the atomic addition may wrap too: its carry is known from the old value
+        atomic = ("old = atomic_add(result, 0, acc)\n" + _carry("old", "acc")
+                  + "if carry != 0:\n    atomic_add(result, 1, carry)\n")
+    return "lane = cuda.threadIdx.x & 31\n" + folds + "if lane == 0:\n" + indent(atomic)
 
 
 def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op: str,
@@ -109,20 +176,59 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
     functor = as_functor(fn, "reduce function", ("i",), len(state))
     dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)
     spec = KernelSpec("reduce", kind, NONE, graph.weighted, len(state), domain=domain,
-                      graph_view=functor.wants_graph, variant=f"_{op}")
-    value = spec.call("functor", "v")
-    fold = (f"if {value}:\n    acc += 1\n" if op == "count"
-            else f"x = {value}\n" + combine(op, "acc", "x"))
-    atomic = f"{_ATOMIC[op]}(result, 0, acc)\n"
-    if tgt.runs_balancers:  # fold the warp's accumulators into lane 0 with shuffles
-        atomic = ("lane = cuda.threadIdx.x & 31\n"
-                  + "".join(f"other = shfl_idx(FULL, acc, lane + {d}, 32)\n"
-                            + combine(op, "acc", "other") for d in (16, 8, 4, 2, 1))
-                  + "if lane == 0:\n" + indent(atomic))
-    body = "acc = identity\n" + for_each_input(spec, "v", fold) + atomic
-    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor}, lambda: body,
+                      graph_view=functor.wants_graph,
+                      variant=f"_{op}" + ("_exact" if _exact(op, dtype) else "")
+                      + ("_unsigned" if dtype.kind == "u" else ""))
+
+    def body() -> str:  # generated only when the kernel is not cached yet
+        return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
+                + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
+                + _publish(op, dtype, tgt.runs_balancers))
+
+    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor}, body,
                    ("result", "identity"))
     return Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))]), tgt, io, dtype
+
+
+def _identity(op: str, dtype: np.dtype) -> Any:
+    """The accumulator's starting value: float64, else int64 (unsigned values are held as
+    int64, their extremes with the sign bit flipped)."""
+    return identity_of(op, np.float64 if dtype.kind == "f" else np.int64)
+
+
+def _value(op: str, dtype: np.dtype, held: np.ndarray) -> int | float:
+    """The reduction's result from the two elements of the result buffer."""
+    if dtype.kind == "f":
+        return float(held[0])
+    if _exact(op, dtype):
+        return int(held[0]) + (int(held[1]) << 64)
+    return int(held[0]) - _SIGN if dtype.kind == "u" else int(held[0])
+
+
+def _starts(start: Any) -> np.ndarray:
+    """The result buffer's starting values, ``[start, 0]`` (made once per value; read-only)."""
+
+    def make() -> np.ndarray:
+        values = np.array([start, 0], dtype=start.dtype)
+        values.setflags(write=False)
+        return values
+
+    return _STARTS.get((start.dtype, start.item()), make)
+
+
+_STARTS: SharedCache[np.ndarray] = SharedCache("reduce starting values")
+
+
+def _result_buffer(target: Target, dtype: np.dtype) -> Any:
+    """This thread's two-element result buffer on ``target`` for accumulators of ``dtype``."""
+    buffers = getattr(_THREAD, "buffers", None)
+    if buffers is None:
+        buffers = _THREAD.buffers = {}
+    key = (target.name, target.simulated, dtype)
+    found = buffers.get(key)
+    if found is None:
+        found = buffers[key] = target.empty(2, dtype)
+    return found
 
 
 def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str = "sum",
@@ -130,17 +236,15 @@ def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str =
     """Combine ``fn(i, *state)`` over the elements ``i`` of ``where`` (a Frontier, ``"vertices"``,
     ``"edges"`` or a count ``n``, where ``graph`` may be None) with ``op`` (``"sum"``,
     ``"min"``, ``"max"``, or ``"count"``: how many ``fn`` accepts) and return it as a Python
-    int or float (the identity when there are no elements: 0, or +-inf / the int64 extremes for
-    min / max). One launch, one device read. ``target`` applies to ranges (a frontier runs on
-    its own target)."""
+    int or float (the identity when there are no elements: 0, or +-inf / the int64 extremes, or
+    the uint64 ones for a ``fn`` returning unsigned integers, for min / max). An integer sum is
+    exact, however large (see the module docstring). One launch, one device read. ``target``
+    applies to ranges (a frontier runs on its own target)."""
     graph = range_graph(graph, where)
     plan, tgt, io, dtype = reduce_plan(graph, where, fn, state, op, target)
-    start = identity_of(op, dtype)
-    result = _RESULTS.get((tgt.name, tgt.simulated, dtype))
-    if result is None:
-        result = tgt.empty(1, dtype)
-        _RESULTS[(tgt.name, tgt.simulated, dtype)] = result
-    tgt.write_scalar(result, 0, start)
+    start = _identity(op, dtype)
+    result = _result_buffer(tgt, start.dtype)
+    tgt.upload(result, _starts(start))
     plan.buffers.update(result=result, identity=start)
     launch_plan(plan, graph, tgt, io, state)
-    return tgt.read_scalar(result, 0)
+    return _value(op, dtype, tgt.to_host(result))

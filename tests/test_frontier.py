@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frontier import generators, ring
+from frontier import GraphTooLargeError, generators, ring
 from frontier.frontier import (
     Frontier,
     FrontierError,
@@ -205,6 +205,16 @@ def test_to_sparse_beyond_the_capacity_raises_overflow(target):
     assert len(every) == 8
     with pytest.raises(FrontierOverflowError):
         len(every.to_sparse())
+
+
+def test_a_capacity_beyond_memory_is_refused_before_anything_is_allocated(target, monkeypatch):
+    monkeypatch.setenv("FRONTIER_MAX_HOST_BYTES", str(1 << 20))
+    monkeypatch.setenv("FRONTIER_MAX_DEVICE_BYTES", str(1 << 20))
+    with pytest.raises(GraphTooLargeError, match="capacity 10,000,000"):
+        Frontier.from_vertices(small_graph(), [1], target=target, capacity=10**7)
+    with pytest.raises(GraphTooLargeError):
+        Frontier.from_vertices(small_graph(), [1], target=target, capacity=10**30)
+    assert len(Frontier.from_vertices(small_graph(), [1], target=target, capacity=10**4)) == 1
 
 
 # copy ------------------------------------------------------------------------------------------

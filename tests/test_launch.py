@@ -110,3 +110,35 @@ def test_a_host_array_argument_is_typed_at_every_launch():
     launch(kernel, 1, 32, (np.zeros(2, np.int32),))
     launch(kernel, 1, 32, (np.zeros(2, np.float64),))
     assert kernel.specialized == 2
+
+
+def test_launches_from_several_threads_each_pass_their_own_arrays_and_compile_once():
+    import sys
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    class SlowKernel(Kernel):
+        def specialize(self, *args):  # compiling takes a while: other threads arrive meanwhile
+            time.sleep(0.05)
+            return super().specialize(*args)
+
+    calls: list = []
+    launch, kernel = launcher(calls), SlowKernel()
+    together = threading.Barrier(4)
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads interleave between almost every bytecode
+    try:
+        def work(k: int) -> None:
+            together.wait(timeout=30)
+            for i in range(300):  # new arrays each time: every position evicts its oldest
+                a = Array(f"{k}.{i}")
+                launch(kernel, 1, 32, (a, i, a))
+
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(work, range(4)))
+    finally:
+        sys.setswitchinterval(before)
+    assert sorted(flat for _, flat in calls) == sorted(
+        (f"{k}.{i}", i, f"{k}.{i}") for k in range(4) for i in range(300))
+    assert kernel.specialized == 1

@@ -118,6 +118,32 @@ def test_one_cached_conversion_serves_every_function():
     assert nx.pagerank(h, backend="frontier") == pagerank
 
 
+def test_calls_from_four_threads_on_one_graph_give_the_serial_results():
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    g = nx.relabel_nodes(nx.grid_2d_graph(12, 12), {(i, j): f"n{i}.{j}" for i in range(12)
+                                                    for j in range(12)})
+    calls = {
+        "bfs_edges": lambda s: list(nx.bfs_edges(g, s, backend="frontier")),
+        "pagerank": lambda s: nx.pagerank(g, backend="frontier"),
+        "components": lambda s: sorted(map(sorted, nx.connected_components(
+            g, backend="frontier"))),
+        "core_number": lambda s: nx.core_number(g, backend="frontier"),
+        "dijkstra": lambda s: nx.single_source_dijkstra_path_length(g, s, backend="frontier"),
+    }
+    sources = [f"n{k % 12}.{(5 * k) % 12}" for k in range(24)]
+    serial = {(name, s): call(s) for name, call in calls.items() for s in sources}
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads interleave between almost every bytecode
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            got = list(pool.map(lambda key: (key, calls[key[0]](key[1])), list(serial) * 2))
+    finally:
+        sys.setswitchinterval(before)
+    assert [key for key, result in got if result != serial[key]] == []
+
+
 def test_core_number_refuses_self_loops_as_networkx_does():
     h = nx.Graph([("a", "b"), ("b", "b")])
     with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):

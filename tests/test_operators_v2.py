@@ -173,6 +173,29 @@ def test_reduce_refuses_an_unknown_op_and_a_non_numeric_function(target):
         reduce(g, "vertices", lambda v: (v, v), target=target)
 
 
+def huge_unsigned(v):
+    return np.uint64(2**63 + v)
+
+
+def huge_signed(v, sign):
+    return np.int64(sign * 2**62)
+
+
+def test_an_integer_sum_beyond_64_bits_is_exact(target):
+    g = Graph.from_edges([], [], num_vertices=25)
+    assert reduce(g, "vertices", huge_unsigned, target=target) == 25 * 2**63 + sum(range(25))
+    for sign in (1, -1):
+        assert reduce(g, "vertices", huge_signed, sign, target=target) == sign * 25 * 2**62
+
+
+def test_unsigned_minima_and_maxima_above_2_to_the_63_keep_their_order(target):
+    g = Graph.from_edges([], [], num_vertices=25)
+    assert reduce(g, "vertices", huge_unsigned, op="min", target=target) == 2**63
+    assert reduce(g, "vertices", huge_unsigned, op="max", target=target) == 2**63 + 24
+    empty = Graph.from_edges([], [], num_vertices=0)
+    assert reduce(empty, "vertices", huge_unsigned, op="min", target=target) == 2**64 - 1
+
+
 # neighbor_reduce ---------------------------------------------------------------------------------
 def src_id(src, dst, eid, weight):
     return src

@@ -65,6 +65,31 @@ def test_jobs_share_out_the_pairs_and_add_up_their_counts(capsys, tmp_path):
     assert not list(tmp_path.glob("soak.*.csv"))  # the shards' files were joined
 
 
+def test_threads_run_the_same_cases_on_shared_graphs_and_count_each_once(capsys, tmp_path):
+    def cases(threads: int) -> list:
+        table = tmp_path / f"soak{threads}.csv"
+        code = soak.main(["--cases", "60", "--targets", "cpu", "--balancers", "thread",
+                          "--threads", str(threads), "--seed", "5", "--csv", str(table)])
+        out = capsys.readouterr().out
+        assert code == 0, out
+        assert "mismatches  0" in out and "errors      0" in out
+        rows = list(csv.DictReader(table.open()))
+        assert sorted(int(r["case"]) for r in rows if r["case"]) == list(
+            range(1, 1 + sum(r["outcome"] != "refused" for r in rows)))
+        return sorted((r["algorithm"], r["options"], r["num_edges"], r["source"],
+                       r["outcome"]) for r in rows)
+
+    assert cases(4) == cases(1)
+
+
+def test_a_wrong_answer_from_a_thread_is_a_mismatch(capsys, monkeypatch):
+    monkeypatch.setitem(CATALOG, "wrong", wrong_entry(disagree))
+    code = soak.main(["--cases", "8", "--targets", "cpu", "--algorithms", "wrong",
+                      "--balancers", "thread", "--threads", "3"])
+    out = capsys.readouterr().out
+    assert code == 1 and "mismatches  8" in out and "3 threads each" in out
+
+
 def test_shards_deal_the_pairs_round_robin_without_overlap():
     plan = soak.Plan(["cpu"], soak.pairs_of(["bfs", "sssp"], ["thread", "warp", "block"]), 10,
                      None, 1, 8, 8, None)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -453,12 +454,12 @@ class Frontier:
             raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
+        tgt = resolve_target(target)
+        if isinstance(capacity, Integral) and capacity > _default_capacity(graph):
+            _check_room(graph, tgt, int(capacity))  # before count's int64 bound: too large first
         capacity = validate.count("capacity", capacity, low=0)
         if ids.size > capacity:
             raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
-        tgt = resolve_target(target)
-        if capacity > _default_capacity(graph):
-            _check_room(graph, tgt, capacity)
         if kind == SPARSE:
             length = ids.size
         else:

@@ -110,6 +110,9 @@ def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base,
                 wi[entries] = value
                 if weight_kind == 2:
                     wf[entries] = float(value)
+                    if negative and value == 0:  # "-0": the float -0.0, which wi cannot hold
+                        wf[entries] = -0.0
+                        any_float = True
             else:
                 # a decimal: [+-]?(digits[.digits]|.digits)([eE][+-]?digits)?
                 if weight_kind != 2:

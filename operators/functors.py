@@ -228,7 +228,7 @@ _COMPILED: dict[tuple, Callable] = {}
 
 def compile_functor(target: Target, functor: Functor) -> Callable:
     """The functor compiled for calling from ``target``'s kernels (cached by its identity)."""
-    key = (target.name, target.simulated, functor.key)
+    key = (target.compile_key, functor.key)
     compiled = _COMPILED.get(key)
     if compiled is None:
         compiled = target.compile_device_function(functor.fn)

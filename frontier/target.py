@@ -507,16 +507,16 @@ def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
     except BaseException as err:
         from numba.cuda.simulator.kernel import BlockThread
 
-        mine = [t for t in threading.enumerate() if isinstance(t, BlockThread)]
+        block_threads = [t for t in threading.enumerate() if isinstance(t, BlockThread)]
         if not isinstance(err, Exception):
             function = getattr(kernel, "fn", None)
-            for thread in mine:
+            for thread in block_threads:
                 if getattr(getattr(thread, "_manager", None), "_f", None) is function:
                     thread.abort = True
                     thread.syncthreads_blocked = False
                     thread.syncthreads_event.set()
         deadline = time.monotonic() + _SIMULATOR_SETTLE_SECONDS
-        for thread in mine:
+        for thread in block_threads:
             thread.join(max(0.0, deadline - time.monotonic()))
         raise
 

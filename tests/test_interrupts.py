@@ -88,10 +88,41 @@ for call, offset in zip(calls, map(float, sys.argv[1:]), strict=False):
 print(json.dumps({"outcomes": outcomes, "results": [np.asarray(c()).tolist() for c in calls]}))
 """
 
+#: SIGINT 0.3 s into a long simulated launch whose threads meet at syncthreads; then a launch
+#: again.
+A_SIMULATED_LAUNCH = """
+import _thread, json, threading, time
+import numpy as np
+from numba import cuda
+from frontier import resolve_target
 
-def run_child(code: str, *args: str) -> dict:
+def spin(out, rounds):
+    for r in range(rounds):
+        out[cuda.threadIdx.x] += 1
+        cuda.syncthreads()
+
+gpu, kernel = resolve_target("cuda"), cuda.jit(spin)
+out = gpu.zeros(32, np.int64)
+timer = threading.Timer(0.3, _thread.interrupt_main)
+start = time.monotonic()
+try:
+    timer.start()
+    gpu.launch(kernel, 1, 32, (out, 10**6))
+    seconds = None
+except KeyboardInterrupt:
+    seconds = time.monotonic() - start
+left = sum(type(t).__name__ == "BlockThread" and t.is_alive() for t in threading.enumerate())
+out = gpu.zeros(32, np.int64)
+gpu.launch(kernel, 1, 32, (out, 3))
+print(json.dumps({"seconds": seconds, "left": left, "again": gpu.to_host(out).tolist()}))
+"""
+
+
+def run_child(code: str, *args: str, simulator: bool = False) -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("NUMBA_ENABLE_CUDASIM", None)
+    if simulator:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
     proc = subprocess.run([sys.executable, "-c", f"WORK = {WORK!r}\n" + code, *args],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -127,3 +158,11 @@ def test_interrupting_first_calls_at_many_offsets_leaves_every_later_call_right(
     got = run_child(AT_OFFSETS, *offsets)
     assert got["results"] == uninterrupted["results"]
     assert "interrupted" in got["outcomes"]
+
+
+@pytest.mark.simulator
+def test_an_interrupted_simulated_launch_stops_its_threads_at_once():
+    got = run_child(A_SIMULATED_LAUNCH, simulator=True)
+    assert got["seconds"] is not None and got["seconds"] < 10, got  # was 30 s, the settle time
+    assert got["left"] == 0  # were left waiting at syncthreads for ever
+    assert got["again"] == [3] * 32

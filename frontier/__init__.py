@@ -21,6 +21,7 @@ from frontier.frontier import (
 )
 from frontier.graph import Graph, GraphError, NegativeCycleError, NegativeWeightsError
 from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
+from frontier.interrupts import prepare_numba
 from frontier.io import GraphFormatError, load, load_with_labels, save
 from frontier.limits import GraphTooLargeError
 from frontier.registry import available_balancers
@@ -37,4 +38,8 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+# Numba's lazy loading of its CPU target, done now with Ctrl-C held back: cut half-way by an
+# interrupt, it would break every later compilation (frontier.interrupts).
+prepare_numba("cpu")
 

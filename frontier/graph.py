@@ -13,10 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
 
 from frontier import validate
+from frontier.cache_dir import cached_njit
 
 if TYPE_CHECKING:
     import scipy.sparse
@@ -213,7 +213,7 @@ def unequal_arc_weights_error(edge: tuple[int, int, Any, Any]) -> str:
 _RUN = 32  # rows are insertion-sorted in runs of this many arcs, then merged
 
 
-@numba.njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track):  # pragma: no cover - compiled
     """Stable sort of ``cols[lo:hi]`` (and ``arcs[lo:hi]`` alongside if ``track``): insertion
     sort of runs of ``_RUN``, then bottom-up merges through the spare arrays."""
@@ -264,7 +264,7 @@ def _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track):  # pragma: no 
         width *= 2
 
 
-@numba.njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _count_heads(heads, tails, skip_loops, out):  # pragma: no cover - compiled
     """``out[v] +=`` the number of arcs with head ``v`` (loops left out if ``skip_loops``)."""
     for k in range(heads.size):
@@ -272,7 +272,7 @@ def _count_heads(heads, tails, skip_loops, out):  # pragma: no cover - compiled
             out[heads[k]] += 1
 
 
-@numba.njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _scatter(heads, tails, first_arc, skip_loops, cursor, cols, arcs, track):  # pragma: no cover
     """Each arc ``heads[k] -> tails[k]`` to position ``cursor[head]`` (then advanced), in
     order; its arc id ``first_arc + k`` alongside if ``track``."""
@@ -287,7 +287,7 @@ def _scatter(heads, tails, first_arc, skip_loops, cursor, cols, arcs, track):  #
             arcs[at] = first_arc + k
 
 
-@numba.njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _sort_rows(offsets, first, last, cols, arcs, track):  # pragma: no cover - compiled
     """Rows ``first .. last-1`` sorted by destination, stably."""
     widest = 0

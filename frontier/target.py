@@ -23,13 +23,28 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import cuda
 
+from frontier import simulator
+from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, make_launcher
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
 
 __all__ = ["Target", "CudaTarget", "CpuTarget", "resolve_target", "TargetError", "GraphArrays",
-           "CscArrays"]
+           "CscArrays", "bounds_checked"]
+
+#: The environment variable of the checked mode (see :func:`bounds_checked`).
+BOUNDSCHECK_VARIABLE = "FRONTIER_BOUNDSCHECK"
+
+
+def bounds_checked() -> bool:
+    """Whether functors are compiled with bounds checks: ``FRONTIER_BOUNDSCHECK=1`` (read at
+    every compilation, so it can be switched on for part of a process). On the cpu target an
+    index past a state array then raises ``IndexError`` (reported naming the functor) instead of
+    reading garbage or crashing the process; Numba compiles no bounds checks for CUDA, so on a
+    GPU the mode changes nothing, and the simulator checks indices anyway (it indexes NumPy
+    arrays)."""
+    return os.environ.get(BOUNDSCHECK_VARIABLE, "0") not in ("", "0")
 
 
 class TargetError(ValueError):
@@ -177,6 +192,18 @@ class Target(ABC):
     def simulated(self) -> bool:
         return False
 
+    @property
+    def checks_bounds(self) -> bool:
+        """Whether functors compiled now for this target check their indices (the checked mode
+        of :func:`bounds_checked`, where the target can)."""
+        return False
+
+    @property
+    def compile_key(self) -> tuple:
+        """What compiled code for this target depends on besides its source: the target, the
+        simulator, the checked mode. Every cache of compiled kernels and functors keys on it."""
+        return (self.name, self.simulated, self.checks_bounds)
+
     #: Largest block the target runs (the simulator runs each GPU thread as a Python thread,
     #: so its blocks are kept small).
     max_threads_per_block: int = 1024
@@ -252,10 +279,14 @@ class CpuTarget(Target):
     def synchronize(self) -> None:
         return None
 
+    @property
+    def checks_bounds(self) -> bool:  # type: ignore[override]
+        return bounds_checked()
+
     def compile_device_function(self, fn: Callable) -> Callable:
         import numba
 
-        return numba.njit(cache=False)(fn)
+        return numba.njit(cache=False, boundscheck=self.checks_bounds)(fn)
 
     def compile_kernel(self, fn: Callable) -> Callable:
         import numba
@@ -293,6 +324,8 @@ class CudaTarget(Target):
         self._sm_count: int | None = None
         self._launcher: Launcher | None | bool = False  # False: not made yet
         self._cooperative: dict[tuple, tuple[Any, int]] = {}
+        if not self.simulated:
+            prepare_numba("cuda")
 
     @property
     def simulated(self) -> bool:
@@ -387,7 +420,10 @@ class CudaTarget(Target):
         self._cuda.synchronize()
 
     def compile_device_function(self, fn: Callable) -> Callable:
-        return self._cuda.jit(device=True)(fn)
+        """On a GPU, a device function; in the simulator, the Python function called with its
+        integer arguments as compiled code holds them (:mod:`frontier.simulator`)."""
+        compiled = self._cuda.jit(device=True)(fn)
+        return simulator.compiled_integers(compiled) if self.simulated else compiled
 
     def compile_kernel(self, fn: Callable) -> Callable:
         return self._cuda.jit(fn)
@@ -483,17 +519,27 @@ def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
     launches) that, when a thread raises, returns only after the block's other threads have
     stopped: the simulator re-raises at once and leaves them running (aborted at their next
     ``syncthreads``), and a thread still writing its output after the caller rolled the step
-    back would corrupt the retried step (e.g. a queue's length)."""
+    back would corrupt the retried step (e.g. a queue's length). When the launching thread
+    itself is interrupted (Ctrl-C), the kernel's threads are aborted the way the simulator
+    aborts them after a thread's exception: else they would wait at their next
+    ``syncthreads`` for ever, and the interrupt would take the settling time to arrive."""
     with _SIMULATOR_LOCK:
         try:
             kernel[blocks, threads](*args)
-        except BaseException:
+        except BaseException as err:
             from numba.cuda.simulator.kernel import BlockThread
 
+            block_threads = [t for t in threading.enumerate() if isinstance(t, BlockThread)]
+            if not isinstance(err, Exception):
+                function = getattr(kernel, "fn", None)
+                for thread in block_threads:
+                    if getattr(getattr(thread, "_manager", None), "_f", None) is function:
+                        thread.abort = True
+                        thread.syncthreads_blocked = False
+                        thread.syncthreads_event.set()
             deadline = time.monotonic() + _SIMULATOR_SETTLE_SECONDS
-            for thread in threading.enumerate():
-                if isinstance(thread, BlockThread):
-                    thread.join(max(0.0, deadline - time.monotonic()))
+            for thread in block_threads:
+                thread.join(max(0.0, deadline - time.monotonic()))
             raise
 
 
@@ -590,3 +636,7 @@ def resolve_target(target: str | Target | None = None) -> Target:
             if found is None:
                 found = _TARGETS[target] = _KINDS[target]()
     return found
+
+
+if _simulator_enabled():
+    simulator.make_faithful()

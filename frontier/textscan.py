@@ -14,8 +14,8 @@ Decimal weights are converted with Clinger's fast path (a mantissa below ``2**53
 divided by an exact power of ten up to ``1e22``), which rounds correctly, so the result equals
 Python's ``float()`` of the token; any other decimal goes to the slow path.
 
-Compiled with ``numba.njit(cache=True)``: the first call on a machine compiles (about a
-second), later processes load it from Numba's cache.
+Compiled with ``numba.njit(cache=True)`` (:func:`frontier.cache_dir.cached_njit`): the first
+call on a machine compiles (about a second), later processes load it from the per-user cache.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-import numba
 import numpy as np
+
+from frontier.cache_dir import cached_njit
 
 __all__ = ["scan_entries", "DONE", "FULL", "STOP"]
 
@@ -34,12 +35,12 @@ _MAX_DIGITS = 18  # an integer token of up to 18 digits fits int64 exactly
 _PARALLEL_BYTES = 1 << 22  # a text is read by several threads only above this size per thread
 
 
-@numba.njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _is_space(c: int) -> bool:
     return c <= 32 and (c == 32 or c == 9 or c == 13 or c == 11 or c == 12)
 
 
-@numba.njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _scan(buf, pos, entries, prefix, comment1, comment2, ncols, low, high, base, max_entries,
           weight_kind, src, dst, wi, wf, pow10):  # pragma: no cover - compiled
     """Entries from byte ``pos`` on, appended at ``entries`` (ids less ``base``). Returns

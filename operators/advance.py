@@ -91,7 +91,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
         balancer = resolve_auto(graph, frontier, get_balancer(balancer))
     functors = edge_functors(op, condition, num_state)
     target = frontier.target
-    key = (target.name, target.simulated, frontier.kind, frontier.domain, output, balancer,
+    key = (target.compile_key, frontier.kind, frontier.domain, output, balancer,
            graph.num_vertices, graph.num_edges, graph.weighted, num_state,
            tuple(functors.items()), cull)
 
@@ -131,7 +131,7 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
     """The pull kernel for a dense vertex frontier on ``target`` (what :func:`pull_plan` runs),
     looked up per call by what it depends on."""
     functors = edge_functors(op, condition, num_state)
-    key = (target.name, target.simulated, output, graph.weighted, num_state,
+    key = (target.compile_key, output, graph.weighted, num_state,
            tuple(functors.items()))
 
     def generate() -> GeneratedKernel:

@@ -37,9 +37,9 @@ from operators.functors import Functor, FunctorError, as_functor, check_raises, 
 if TYPE_CHECKING:
     from operators.balancers.base import LoadBalancer
 
-__all__ = ["KernelSpec", "GeneratedKernel", "build", "FunctorError", "SPARSE", "DENSE", "NONE",
-           "RANGE", "clear_next_slot", "is_active", "push", "indent", "visit_edge",
-           "for_each_input", "grid_blocks", "VERTICES", "EDGES"]
+__all__ = ["KernelSpec", "GeneratedKernel", "build", "FunctorError", "FunctorIndexError", "SPARSE",
+           "DENSE", "NONE", "RANGE", "clear_next_slot", "is_active", "push", "indent",
+           "visit_edge", "for_each_input", "grid_blocks", "VERTICES", "EDGES"]
 
 NONE, RANGE = "none", "range"
 
@@ -145,6 +145,12 @@ class GeneratedKernel:
             _raise_functor_error(self, err)
 
 
+class FunctorIndexError(FunctorError, IndexError):
+    """An index out of range in a kernel's functor (seen on the cpu target in the checked mode,
+    ``FRONTIER_BOUNDSCHECK=1``, and always in the simulator): an ``IndexError`` naming the
+    functor."""
+
+
 def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
     from numba.core.errors import NumbaError
 
@@ -158,7 +164,7 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
         what = f"failed to compile: functor {who}.\nNumba says:\n{err}"
     else:
         what = f"raised while running functor {who}: {type(err).__name__}: {err}"
-    raise FunctorError(
+    raise (FunctorIndexError if isinstance(err, IndexError) else FunctorError)(
         f"kernel {kernel.name} {what}\n"
         "Functors are plain functions Numba can compile, taking (src, dst, eid, weight, *state) "
         "for advance and neighbour reductions, (v, *state) for filter, compute, reduce and "
@@ -181,11 +187,13 @@ def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
     ``spec`` and ``extra_params`` that the kernel's text uses (a launch costs per argument);
     launch with the arguments :func:`operators.convention.kernel_arguments` builds for them.
 
-    Cached per (target, balancer, spec, functors, extra params, name): everything the text
-    depends on, so a repeated operator call costs a dictionary lookup. Built once when several
-    threads ask for it at once (:class:`frontier.shared_cache.SharedCache`)."""
+    Cached per (target and its compile mode, balancer, spec, functors, extra params, name):
+    everything the text and its compilation depend on (the checked mode of
+    :func:`frontier.target.bounds_checked` included), so a repeated operator call costs a
+    dictionary lookup. Built once when several threads ask for it at once
+    (:class:`frontier.shared_cache.SharedCache`)."""
     resolved = {n: as_functor(fn, n) for n, fn in functors.items()}
-    key = (target.name, target.simulated, balancer, spec, extra_params, name,
+    key = (target.compile_key, balancer, spec, extra_params, name,
            tuple(sorted(resolved.items())))
     return _KERNELS.get(key, lambda: _generate(target, balancer, spec, resolved, body,
                                                extra_params, name))

@@ -243,7 +243,7 @@ _COMPILED: SharedCache[Callable] = SharedCache("compiled functors")
 
 
 def compile_functor(target: Target, functor: Functor) -> Callable:
-    """The functor compiled for calling from ``target``'s kernels (cached by its identity,
-    built once when several threads ask at once)."""
-    return _COMPILED.get((target.name, target.simulated, functor.key),
+    """The functor compiled for calling from ``target``'s kernels (cached by its identity and
+    the target's compile mode, built once when several threads ask at once)."""
+    return _COMPILED.get((target.compile_key, functor.key),
                          lambda: target.compile_device_function(functor.fn))

@@ -1,0 +1,132 @@
+"""Where Frontier keeps compiled code between processes: one per-user cache directory, never
+beside the installed or source files.
+
+:func:`cache_dir` is ``$FRONTIER_CACHE_DIR`` when set, else the platform's per-user cache:
+``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier`` (Linux and other POSIX systems),
+``~/Library/Caches/frontier`` (macOS), ``%LOCALAPPDATA%\\frontier`` (Windows). Each kind of
+cached code has its own subdirectory (Numba's compiled functions in ``numba/``).
+
+Numba's ``cache=True`` writes its index (``*.nbi``) and code (``*.nbc``) beside a function's
+source file, in ``__pycache__``: for an installed package, into ``site-packages``, where
+``pip uninstall`` (which removes only the files it installed) leaves them, so the directory
+survives as an empty namespace package that shadows a later editable install (``import
+frontier`` then has no ``load``); for a read-only install, nowhere. :func:`cached_njit` is
+``numba.njit(cache=True)`` with the cache in :func:`cache_dir`: it registers
+:class:`FrontierCacheLocator` first in Numba's list of cache locators, which serves this
+package's files only (those of ``frontier``, ``operators`` and ``algorithms``), so the user's
+own ``cache=True`` functions and Numba's global configuration are left as they are. When the
+cache directory cannot be written, a temporary directory removed at exit takes its place (the
+compiled code is then kept for the process only), never the source tree.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba.core import caching
+from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
+
+__all__ = ["cache_dir", "cached_njit", "FrontierCacheLocator", "CACHE_DIR_VARIABLE"]
+
+#: The environment variable that overrides the platform's cache directory.
+CACHE_DIR_VARIABLE = "FRONTIER_CACHE_DIR"
+
+#: The packages whose ``cache=True`` functions this module places (siblings in one directory,
+#: as installed and as in the repository).
+PACKAGES = ("frontier", "operators", "algorithms")
+_SOURCE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def cache_dir() -> Path:
+    """The per-user directory for Frontier's compiled code (made when something is cached)."""
+    override = os.environ.get(CACHE_DIR_VARIABLE)
+    if override:
+        return Path(override).expanduser()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = Path(local) if local else Path.home() / "AppData" / "Local"
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "frontier"
+
+
+def _serves(py_file: str) -> bool:
+    """Whether ``py_file`` is a source file of this package's modules."""
+    try:
+        relative = Path(py_file).resolve().relative_to(_SOURCE_ROOT)
+    except (OSError, ValueError):
+        return False
+    return len(relative.parts) > 1 and relative.parts[0] in PACKAGES
+
+
+_fallback: list[Path] = []
+_fallback_lock = threading.Lock()
+
+
+def _process_cache() -> Path:
+    """A temporary directory for this process's compiled code, removed at exit."""
+    with _fallback_lock:
+        if not _fallback:
+            path = Path(tempfile.mkdtemp(prefix="frontier-cache-"))
+            atexit.register(shutil.rmtree, path, True)
+            _fallback.append(path)
+        return _fallback[0]
+
+
+class FrontierCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+    """Numba cache locator for this package's ``cache=True`` functions: their cache lives in
+    ``cache_dir() / "numba"`` (or, where that cannot be written, a directory of the process),
+    never beside the source file. Other files are left to Numba's locators."""
+
+    def __init__(self, py_func: Callable, py_file: str, root: Path) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(root / self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func: Callable, py_file: str) -> FrontierCacheLocator | None:
+        if not _serves(py_file):
+            return None
+        for root in (cache_dir() / "numba", _process_cache()):
+            locator = cls(py_func, py_file, root)
+            try:
+                locator.ensure_cache_path()
+            except OSError:
+                continue
+            return locator
+        return None
+
+
+_register_lock = threading.Lock()
+#: Numba's cache machinery, whose ``_locator_classes`` it tries in order (``CacheImpl`` since
+#: Numba 0.61, ``_CacheImpl`` before).
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+
+def _register() -> None:
+    """Put :class:`FrontierCacheLocator` first in Numba's cache locators (once)."""
+    with _register_lock:
+        if FrontierCacheLocator not in _CACHE_IMPL._locator_classes:
+            _CACHE_IMPL._locator_classes.insert(0, FrontierCacheLocator)
+
+
+def cached_njit(**options: Any) -> Callable[[Callable], Any]:
+    """``numba.njit(cache=True, **options)`` with the cache in :func:`cache_dir` (for this
+    package's functions only: see the module docstring)."""
+    _register()
+    return numba.njit(cache=True, **options)

@@ -1,0 +1,109 @@
+"""Where Numba's CUDA simulator computes something else than compiled code, and the corrections
+that make it compute the same.
+
+The simulator (``NUMBA_ENABLE_CUDASIM=1``) runs a kernel's Python text, one Python thread per GPU
+thread, so CI without a GPU tests the generated kernels. Two of its differences would let CI fail
+correct code or pass wrong code; :func:`make_faithful` (applied when :mod:`frontier.target` is
+imported with the simulator enabled) and :func:`compiled_integers` remove them:
+
+* **Integers reaching functors.** Compiled code (``numba.njit`` on the cpu target, ``cuda.jit``
+  on a GPU) does integer arithmetic at 64 bits: an ``int32`` frontier id ``v`` is promoted by
+  ``v * 2**30`` or ``v + 2654435761`` to ``int64`` (an unsigned one of fewer than 64 bits too).
+  The simulator hands a functor what the kernel's Python holds: ``numpy.int32`` array elements
+  and Python ints, and NumPy keeps ``int32`` arithmetic at 32 bits (wrapping ``3 * 2**30`` to
+  ``-1073741824``) and refuses a Python int above ``2**31 - 1`` with ``OverflowError``.
+  :func:`compiled_integers` wraps a simulated functor so that every integer argument arrives as
+  ``numpy.int64`` (``numpy.uint64`` stays), what compiled code computes with. Integers the
+  functor reads from its state arrays keep the array's type, as in compiled code, but their
+  arithmetic with literals stays at the array's width in the simulator only.
+* **Shared memory.** The simulator's ``cuda.shared.array`` finds a block's array by the calling
+  line and creates it on a thread's first call: a thread switch between its lookup and its
+  store (rare, but it happened: ``tests/test_balancers.py`` saw ``two_phase`` visit an edge
+  twice) hands two threads of one block two different arrays, so one thread's writes never
+  reach the others, which read uninitialized memory. The hardware has one array per block.
+  :func:`make_faithful` makes the lookup-or-create atomic.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import numpy as np
+
+__all__ = ["make_faithful", "compiled_integers"]
+
+_lock = threading.Lock()
+_installed = False
+
+
+def make_faithful() -> None:
+    """Correct the simulator's shared-memory allocation (see the module docstring); idempotent,
+    and a no-op where the simulator's layout is not the one corrected here."""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        from numba.cuda.simulator import kernelapi
+
+        shared = getattr(kernelapi, "FakeCUDAShared", None)
+        original = getattr(shared, "array", None)
+        if original is None:
+            return
+        shared.array = _atomic_shared_array(original)
+        _installed = True
+
+
+def _atomic_shared_array(original: Callable) -> Callable:
+    """``FakeCUDAShared.array`` whose static arrays are looked up and created under one lock,
+    keyed as the simulator keys them (the caller's file and line)."""
+    from numba.core import types
+    from numba.np import numpy_support
+
+    allocation = threading.Lock()
+
+    def array(self: Any, shape: Any, dtype: Any, alignment: Any = None) -> Any:
+        if alignment is not None or shape == 0 or not hasattr(self, "_allocations"):
+            return original(self, shape, dtype, alignment)  # refusals and dynamic shared memory
+        if isinstance(dtype, types.Type):
+            dtype = numpy_support.as_dtype(dtype)
+        caller = sys._getframe(1)
+        key = (caller.f_code.co_filename, caller.f_lineno)
+        with allocation:
+            found = self._allocations.get(key)
+            if found is None:
+                found = self._allocations[key] = np.empty(shape, dtype)
+        return found
+
+    array.__doc__ = original.__doc__
+    return array
+
+
+def compiled_integers(device_function: Callable) -> Callable:
+    """``device_function`` (a simulated functor) called with each integer argument as compiled
+    code holds it: ``numpy.int64``, or ``numpy.uint64`` for a 64-bit unsigned one; booleans,
+    floats and arrays pass unchanged."""
+
+    @wraps(device_function)
+    def call(*args: Any) -> Any:
+        return device_function(*[_as_compiled(a) for a in args])
+
+    return call
+
+
+def _as_compiled(value: Any) -> Any:
+    if isinstance(value, (bool, np.bool_)):
+        return value
+    if isinstance(value, int):
+        return np.int64(value) if _INT64_MIN <= value <= _INT64_MAX else value
+    if isinstance(value, np.signedinteger):
+        return np.int64(value)
+    if isinstance(value, np.unsignedinteger) and value.dtype.itemsize < 8:
+        return np.int64(value)
+    return value
+
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1

@@ -1,0 +1,45 @@
+"""The README works as written (issue 20, item 9): CI runs the README's install-and-test
+commands verbatim, and the ``test`` extra holds everything the tests import."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    return [b.strip() for b in re.findall(r"```[a-z]*\n(.*?)```", readme, re.S)
+            if "pip install" in b]
+
+
+def test_ci_runs_every_readme_install_command_verbatim():
+    ci = (ROOT / ".ci" / "run").read_text()
+    commands = readme_commands()
+    assert commands, "the README shows no pip install command"
+    assert [c for c in commands if c not in ci] == []
+
+
+def test_ci_runs_the_functor_tests_in_the_checked_mode():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert re.search(r"^FRONTIER_BOUNDSCHECK=1 python3 -m pytest .*tests/test_checked_mode\.py",
+                     ci, re.M)
+
+
+def test_ci_lints_checks_the_layering_and_builds_the_docs_after_the_readme_commands():
+    ci = (ROOT / ".ci" / "run").read_text()
+    last_readme = max(ci.index(c) for c in readme_commands())
+    for step in ("ruff check .", "lint-imports", "mkdocs build --strict"):
+        assert ci.index(step) > last_readme, step
+
+
+def test_the_test_extra_holds_dask_for_the_distributed_tests():
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    names = {re.split(r"[\[<>=!~ ]", r, maxsplit=1)[0] for r in extras["test"]}
+    assert {"pytest", "hypothesis", "networkx", "dask"} <= names

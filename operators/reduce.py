@@ -139,6 +139,15 @@ def _fold(op: str, dtype: np.dtype, value: str) -> str:
     return f"x = int64({value})\n" + counted + _carry("acc", "x") + "acc = total\n"
 
 
+def _variant(op: str, dtype: np.dtype) -> str:
+    """The kernel's name suffix: everything its text depends on besides the spec (an integer
+    minimum casts to int64 and a float one must not, so they are different kernels)."""
+    if op == "count":
+        return "_count"
+    kind = {"f": "", "i": "_int", "u": "_unsigned"}[dtype.kind]
+    return f"_{op}{kind}" + ("_exact" if _exact(op, dtype) else "")
+
+
 def _exact(op: str, dtype: np.dtype) -> bool:
     """Whether the reduction counts carries (an integer sum)."""
     return op == "sum" and dtype.kind != "f"
@@ -177,8 +186,7 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
     dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)
     spec = KernelSpec("reduce", kind, NONE, graph.weighted, len(state), domain=domain,
                       graph_view=functor.wants_graph,
-                      variant=f"_{op}" + ("_exact" if _exact(op, dtype) else "")
-                      + ("_unsigned" if dtype.kind == "u" else ""))
+                      variant=_variant(op, dtype))
 
     def body() -> str:  # generated only when the kernel is not cached yet
         return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")

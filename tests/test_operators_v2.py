@@ -196,6 +196,21 @@ def test_unsigned_minima_and_maxima_above_2_to_the_63_keep_their_order(target):
     assert reduce(empty, "vertices", huge_unsigned, op="min", target=target) == 2**64 - 1
 
 
+def value_or_unset(v, values, unset):
+    return values[v] if v > 100 else unset
+
+
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_one_functor_reduces_integers_then_floats_each_in_its_own_type(target, op):
+    g = Graph.from_edges([], [], num_vertices=5)
+    extreme = np.iinfo(np.int64).max if op == "min" else np.iinfo(np.int64).min
+    ints = np.arange(5, dtype=np.int64)
+    assert reduce(g, "vertices", value_or_unset, ints, extreme, op=op, target=target) == extreme
+    unset = np.inf if op == "min" else -np.inf
+    assert reduce(g, "vertices", value_or_unset, ints.astype(np.float64), unset, op=op,
+                  target=target) == unset
+
+
 # neighbor_reduce ---------------------------------------------------------------------------------
 def src_id(src, dst, eid, weight):
     return src

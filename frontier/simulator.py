@@ -13,7 +13,9 @@ imported with the simulator enabled) and :func:`compiled_integers` remove them:
   and Python ints, and NumPy keeps ``int32`` arithmetic at 32 bits (wrapping ``3 * 2**30`` to
   ``-1073741824``) and refuses a Python int above ``2**31 - 1`` with ``OverflowError``.
   :func:`compiled_integers` wraps a simulated functor so that every integer argument arrives as
-  ``numpy.int64`` (``numpy.uint64`` stays), what compiled code computes with. Integers the
+  a Python int (``numpy.uint64`` stays): exact arithmetic, which is what compiled code's 64-bit
+  arithmetic gives wherever it does not overflow (NumPy's ``int64`` scalars would still refuse
+  ``2**63 + v``, which Numba computes as a ``uint64``). Integers the
   functor reads from its state arrays keep the array's type, as in compiled code, but their
   arithmetic with literals stays at the array's width in the simulator only.
 * **Shared memory.** The simulator's ``cuda.shared.array`` finds a block's array by the calling
@@ -83,9 +85,11 @@ def _atomic_shared_array(original: Callable) -> Callable:
 
 
 def compiled_integers(device_function: Callable) -> Callable:
-    """``device_function`` (a simulated functor) called with each integer argument as compiled
-    code holds it: ``numpy.int64``, or ``numpy.uint64`` for a 64-bit unsigned one; booleans,
-    floats and arrays pass unchanged."""
+    """``device_function`` (a simulated functor) called with each integer argument as a Python
+    int (a ``numpy.uint64`` stays): its arithmetic is then exact, as compiled code's is wherever
+    it does not overflow 64 bits, where NumPy's fixed-width scalars would wrap at their own width
+    or refuse a literal past ``2**63 - 1`` (``2**63 + v``); booleans, floats and arrays pass
+    unchanged."""
 
     @wraps(device_function)
     def call(*args: Any) -> Any:
@@ -97,13 +101,7 @@ def compiled_integers(device_function: Callable) -> Callable:
 def _as_compiled(value: Any) -> Any:
     if isinstance(value, (bool, np.bool_)):
         return value
-    if isinstance(value, int):
-        return np.int64(value) if _INT64_MIN <= value <= _INT64_MAX else value
-    if isinstance(value, np.signedinteger):
-        return np.int64(value)
-    if isinstance(value, np.unsignedinteger) and value.dtype.itemsize < 8:
-        return np.int64(value)
+    if isinstance(value, np.signedinteger) or (
+            isinstance(value, np.unsignedinteger) and value.dtype.itemsize < 8):
+        return int(value)
     return value
-
-
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1

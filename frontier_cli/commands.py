@@ -355,9 +355,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from algorithms import CATALOG
-    from frontier.target import resolve_target
-
     entry = CATALOG[args.algorithm]
     options = {**_options(entry, args, explained=True), **_balancer(entry, args)}
     if entry.balanced and "balancer" not in options:

@@ -111,7 +111,7 @@ def _starts(graph: DistributedGraph, source: int | None, sources: Any) -> np.nda
     return np.unique(listed)
 
 
-class _Steps:
+class _RankSteps:
     """The step loop's bookkeeping on one partition: what it is doing (for error reports), the
     bytes it sent and the time of each step."""
 
@@ -162,7 +162,7 @@ def everywhere(v: int) -> bool:
     return True
 
 
-def _propagate(piece: Piece, comm: Communicator, steps: _Steps, f: Frontier, op: Any,
+def _propagate(piece: Piece, comm: Communicator, steps: _RankSteps, f: Frontier, op: Any,
                state: tuple, sends: Any, inboxes: Any, merge: Any, merge_state: Any, *,
                graph: Any = None, condition: Any = None, balancer: str | LoadBalancer,
                unique: bool) -> None:
@@ -176,7 +176,7 @@ def _propagate(piece: Piece, comm: Communicator, steps: _Steps, f: Frontier, op:
                        merge_state, condition, balancer, unique)
 
 
-def _push_step(piece: Piece, comm: Communicator, steps: _Steps, g: Any, f: Frontier, op: Any,
+def _push_step(piece: Piece, comm: Communicator, steps: _RankSteps, g: Any, f: Frontier, op: Any,
                state: tuple, sends: Any, inboxes: Any, merge: Any, merge_state: Any,
                condition: Any, balancer: str | LoadBalancer, unique: bool) -> Frontier:
     """One step of :func:`_propagate`; returns the next frontier."""
@@ -232,7 +232,7 @@ def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str 
     # kept with the piece's graph and reused by later runs
     f = Frontier.from_vertices(g, start, kind=kind, target=tgt, capacity=n, shared=True)
     plan = Direction(direction, alpha, beta)  # every rank sees the same sizes: same choices
-    steps = _Steps("bfs", comm)
+    steps = _RankSteps("bfs", comm)
     while size := steps.left(f):
         level = len(steps.step_bytes)
         if plan.choose(size, n) == "pull":
@@ -350,7 +350,7 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
     start = [source] if piece.owns(source) else []
     if start:
         tgt.write_scalar(dist, source, 0)
-    steps = _Steps("sssp", comm)
+    steps = _RankSteps("sssp", comm)
     _propagate(piece, comm, steps, Frontier.from_vertices(g, start, target=tgt), relax, (dist,),
                dist, inbox, improve, lambda step: (dist, inbox), balancer=balancer,
                unique=True)
@@ -369,7 +369,7 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
     f = filter(g, Frontier.from_vertices(g, np.arange(lo, hi), target=tgt), has_predecessor,
                pred, source)
     steps.doing("predecessors along zero-weight arcs")
-    zero = _Steps("sssp predecessors", comm)
+    zero = _RankSteps("sssp predecessors", comm)
     _propagate(piece, comm, zero, f, tight_zero, (dist, pred, source), pred, theirs,
                take_predecessor, lambda step: (pred, theirs), condition=without_predecessor,
                balancer=balancer, unique=False)
@@ -428,7 +428,7 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
     labels = tgt.to_device(np.arange(n, dtype=np.int32))
     inbox = tgt.full(n, n, np.int32)
     f = Frontier.from_vertices(g, np.arange(lo, hi), target=tgt, shared=True)
-    steps = _Steps("connected components", comm)
+    steps = _RankSteps("connected components", comm)
     _propagate(piece, comm, steps, f, lower_label, (labels,), labels, inbox, improve,
                lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)
     return steps.result(tgt.to_host(labels[lo:hi]))

@@ -256,7 +256,8 @@ def test_an_algorithm_without_a_version_over_partitions_refuses_a_distributed_gr
 
 def test_runs_from_several_threads_take_turns_and_keep_their_state_on_the_runner(threads):
     """Before runs took turns, ranks of different runs held the same single-threaded workers,
-    each waiting for its peers queued behind the other run: this call hung."""
+    each waiting for its peers queued behind the other run: this call hung (over 4 minutes,
+    until stopped)."""
     from concurrent.futures import ThreadPoolExecutor
 
     graph = generators.rmat(7, seed=4)

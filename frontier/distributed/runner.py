@@ -11,7 +11,7 @@ where its pieces are.
 Runs from one client process take turns (:data:`_RUNS`), also when several threads call at
 once: each rank holds its worker's thread until its peers reach the same collective, so two
 runs whose ranks share workers, each started on some of them first, would wait for each other
-until a rank's timeout (8 threads calling ``bfs`` on one graph of 3 partitions did).
+until a rank's timeout (8 threads calling ``bfs`` on one graph of 3 partitions hung so).
 
 The client watches the tasks. When one raises (a ``MemoryError``, a bad kernel) or its worker
 dies, the run ends at once with a :class:`~frontier.distributed.WorkerFailedError` naming the

@@ -3,6 +3,8 @@ advance / filter / compute calls, the way the papers cited in each module write 
 
 from __future__ import annotations
 
+# registers the versions of bfs, sssp and connected_components over a DistributedGraph
+from algorithms import distributed  # noqa: F401
 from algorithms.apsp import APSPError, APSPResult, apsp
 from algorithms.betweenness import BetweennessResult, betweenness_centrality
 from algorithms.bfs import BFSResult, LevelStats, bfs

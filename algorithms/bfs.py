@@ -42,9 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.scale_out import scales_out
 from algorithms.tree import shortest_path_tree
 from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
+from frontier.distributed.dispatch import scales_out
 from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.frontier import split
 from frontier.target import Target, resolve_target
@@ -136,7 +136,7 @@ def lower_level(src: int, dst: int, eid: int, weight: int, distances: np.ndarray
     return atomic_min(distances, dst, new) > new
 
 
-@scales_out("algorithms.distributed:bfs")
+@scales_out("bfs")
 def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
         balancer: str | LoadBalancer = "auto",
         target: str | Target | None = None, frontier: str = "sparse",

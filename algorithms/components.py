@@ -50,8 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.scale_out import scales_out
 from frontier import Frontier, Graph, atomic_cas, atomic_min, device_function, validate
+from frontier.distributed.dispatch import scales_out
 from frontier.target import Target, resolve_target
 from operators import (
     LoadBalancer,
@@ -476,7 +476,7 @@ def _check(graph: Graph, method: str | None = None, forest: bool = False) -> Non
         raise ValueError(f"method={method!r}; expected one of {METHODS}")
 
 
-@scales_out("algorithms.distributed:connected_components")
+@scales_out("connected_components")
 def connected_components(graph: Graph, *, method: str = DEFAULT_METHOD,
                          balancer: str | LoadBalancer = "auto",
                          target: str | Target | None = None) -> ComponentsResult:

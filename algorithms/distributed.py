@@ -19,9 +19,9 @@ only when the partition improves on what it sent before. The owner's entries are
 * BFS: ``step`` claims unvisited vertices (the BFS of :mod:`algorithms.bfs`), the value sent is
   the predecessor; the owner claims a received vertex if it is still unvisited. A pull level
   (Beamer et al., SC 2012, bottom-up, over partitions) all-gathers the frontier bitmaps
-  (:func:`operators.exchange.gather`) and lets each partition's unvisited vertices scan their
-  in-arcs; ``direction="auto"`` decides per level from the all-reduced frontier size, the same
-  on every partition.
+  (:func:`frontier.distributed.exchange.gather`) and lets each partition's unvisited vertices
+  scan their in-arcs; ``direction="auto"`` decides per level from the all-reduced frontier
+  size, the same on every partition.
 * SSSP (Bellman–Ford): ``step`` relaxes arcs with ``atomic_min``; the value sent is the
   tentative distance; the owner keeps the smaller. Predecessors are found after the distances
   settle: every partition refreshes its view of the remote heads of its arcs (:func:`refresh`),
@@ -43,11 +43,11 @@ import numpy as np
 from algorithms.bfs import OUTS, BFSResult, unvisited, visit
 from frontier import Frontier, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
+from frontier.distributed.dispatch import register_version
+from frontier.distributed.exchange import any_left, exchange, gather, moved, refresh
 from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, advance, filter, get_balancer  # noqa: A004
-from operators.distributed import run_partitions
-from operators.exchange import any_left, exchange, gather, moved, refresh
 
 __all__ = ["bfs", "sssp", "connected_components", "sssp_arrays", "components_arrays",
            "RankResult"]
@@ -111,7 +111,7 @@ def _starts(graph: DistributedGraph, source: int | None, sources: Any) -> np.nda
     return np.unique(listed)
 
 
-class _Steps:
+class _RankSteps:
     """The step loop's bookkeeping on one partition: what it is doing (for error reports), the
     bytes it sent and the time of each step."""
 
@@ -149,9 +149,9 @@ class _Steps:
 def _report(graph: DistributedGraph, algorithm: str, ranks: list[RankResult]) -> RunReport:
     steps = max(r.steps for r in ranks)
     sent = [sum(r.step_bytes[i] for r in ranks if i < len(r.step_bytes)) for i in range(steps)]
-    graph.last_run = RunReport(algorithm, steps, sent, [r.seconds for r in ranks],
-                               ranks[0].step_sizes)
-    return graph.last_run
+    report = RunReport(algorithm, steps, sent, [r.seconds for r in ranks], ranks[0].step_sizes)
+    graph.runner.last_run = report
+    return report
 
 
 def _joined(ranks: list[RankResult], which: int) -> np.ndarray:
@@ -162,7 +162,7 @@ def everywhere(v: int) -> bool:
     return True
 
 
-def _propagate(piece: Piece, comm: Communicator, steps: _Steps, f: Frontier, op: Any,
+def _propagate(piece: Piece, comm: Communicator, steps: _RankSteps, f: Frontier, op: Any,
                state: tuple, sends: Any, inboxes: Any, merge: Any, merge_state: Any, *,
                graph: Any = None, condition: Any = None, balancer: str | LoadBalancer,
                unique: bool) -> None:
@@ -176,7 +176,7 @@ def _propagate(piece: Piece, comm: Communicator, steps: _Steps, f: Frontier, op:
                        merge_state, condition, balancer, unique)
 
 
-def _push_step(piece: Piece, comm: Communicator, steps: _Steps, g: Any, f: Frontier, op: Any,
+def _push_step(piece: Piece, comm: Communicator, steps: _RankSteps, g: Any, f: Frontier, op: Any,
                state: tuple, sends: Any, inboxes: Any, merge: Any, merge_state: Any,
                condition: Any, balancer: str | LoadBalancer, unique: bool) -> Frontier:
     """One step of :func:`_propagate`; returns the next frontier."""
@@ -232,7 +232,7 @@ def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str 
     # kept with the piece's graph and reused by later runs
     f = Frontier.from_vertices(g, start, kind=kind, target=tgt, capacity=n, shared=True)
     plan = Direction(direction, alpha, beta)  # every rank sees the same sizes: same choices
-    steps = _Steps("bfs", comm)
+    steps = _RankSteps("bfs", comm)
     while size := steps.left(f):
         level = len(steps.step_bytes)
         if plan.choose(size, n) == "pull":
@@ -289,8 +289,8 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
     _check_balancer(balancer)
     target = _target_name(target)
     what = f"bfs from vertex {source}" if source is not None else f"bfs from {starts.size} sources"
-    ranks = run_partitions(graph, _bfs_rank, starts, target, balancer, frontier,
-                           direction, alpha, beta, what=what)
+    ranks = graph.runner.run(_bfs_rank, starts, target, balancer, frontier, direction, alpha,
+                             beta, what=what)
     report = _report(graph, "bfs", ranks)
     seconds = [max(r.step_seconds[i] for r in ranks) for i in range(report.steps)]
     return BFSResult(_joined(ranks, 0), _joined(ranks, 1), report.steps,
@@ -350,7 +350,7 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
     start = [source] if piece.owns(source) else []
     if start:
         tgt.write_scalar(dist, source, 0)
-    steps = _Steps("sssp", comm)
+    steps = _RankSteps("sssp", comm)
     _propagate(piece, comm, steps, Frontier.from_vertices(g, start, target=tgt), relax, (dist,),
                dist, inbox, improve, lambda step: (dist, inbox), balancer=balancer,
                unique=True)
@@ -369,7 +369,7 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
     f = filter(g, Frontier.from_vertices(g, np.arange(lo, hi), target=tgt), has_predecessor,
                pred, source)
     steps.doing("predecessors along zero-weight arcs")
-    zero = _Steps("sssp predecessors", comm)
+    zero = _RankSteps("sssp predecessors", comm)
     _propagate(piece, comm, zero, f, tight_zero, (dist, pred, source), pred, theirs,
                take_predecessor, lambda step: (pred, theirs), condition=without_predecessor,
                balancer=balancer, unique=False)
@@ -391,9 +391,9 @@ def sssp_arrays(graph: DistributedGraph, source: int, *,
                        graph.path_bound, np.float64)
     _check_balancer(balancer)
     target = _target_name(target)
-    ranks = run_partitions(graph, _sssp_rank, int(source), target,
-                           "thread" if balancer is None else balancer,
-                           what=f"sssp from vertex {source}")
+    ranks = graph.runner.run(_sssp_rank, int(source), target,
+                             "thread" if balancer is None else balancer,
+                             what=f"sssp from vertex {source}")
     return _joined(ranks, 0), _joined(ranks, 1), _report(graph, "sssp", ranks)
 
 
@@ -428,7 +428,7 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
     labels = tgt.to_device(np.arange(n, dtype=np.int32))
     inbox = tgt.full(n, n, np.int32)
     f = Frontier.from_vertices(g, np.arange(lo, hi), target=tgt, shared=True)
-    steps = _Steps("connected components", comm)
+    steps = _RankSteps("connected components", comm)
     _propagate(piece, comm, steps, f, lower_label, (labels,), labels, inbox, improve,
                lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)
     return steps.result(tgt.to_host(labels[lo:hi]))
@@ -446,9 +446,9 @@ def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer |
                          "partition it with partition(G, P, reverse=True)")
     if graph.num_vertices == 0:
         return np.zeros(0, np.int32), RunReport("connected components", 0)
-    ranks = run_partitions(graph, _components_rank, target,
-                           "thread" if balancer is None else balancer,
-                           what="connected components")
+    ranks = graph.runner.run(_components_rank, target,
+                             "thread" if balancer is None else balancer,
+                             what="connected components")
     return _joined(ranks, 0), _report(graph, "connected components", ranks)
 
 
@@ -467,3 +467,9 @@ def connected_components(graph: DistributedGraph, *, method: str = "label_propag
              for i, size in enumerate(report.frontier_sizes)]
     return ComponentsResult(labels, count, report.steps, max(report.rank_seconds, default=0),
                             "label_propagation", graph, stats)
+
+
+# algorithms.bfs, sssp and connected_components run these on a DistributedGraph
+register_version("bfs", bfs)
+register_version("sssp", sssp)
+register_version("connected_components", connected_components)

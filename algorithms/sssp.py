@@ -62,7 +62,6 @@ from typing import Any
 import numpy as np
 
 from algorithms.bfs import check_source
-from algorithms.scale_out import scales_out
 from algorithms.tree import shortest_path_tree
 from frontier import (
     Frontier,
@@ -72,6 +71,7 @@ from frontier import (
     atomic_min,
     validate,
 )
+from frontier.distributed.dispatch import scales_out
 from frontier.graph import path_bound
 from frontier.target import Target, resolve_target
 from operators import LoadBalancer, advance, filter, get_balancer, reduce, traverse  # noqa: A004
@@ -393,7 +393,7 @@ def _check_arguments(graph: Graph, source: int, method: str, delta: float | None
     return delta
 
 
-@scales_out("algorithms.distributed:sssp")
+@scales_out("sssp")
 def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
          balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
          delta: float | None = None) -> SSSPResult:

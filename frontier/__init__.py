@@ -3,9 +3,8 @@
 The graph (:class:`Graph`), the frontier (:class:`Frontier`), loaders (:func:`load`),
 generators (:mod:`frontier.generators`), targets (:func:`resolve_target`) and the atomics usable
 inside functors. The operators live in :mod:`operators` (the load balancers' names in
-``operators.available_balancers()``, which registers them here on import, so
-:func:`available_balancers` lists them too), the algorithms in :mod:`algorithms`; this package
-imports neither.
+``operators.available_balancers()``), the algorithms in :mod:`algorithms`, the command line in
+:mod:`frontier_cli`; this package imports none of them.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degre
 from frontier.interrupts import prepare_numba
 from frontier.io import GraphFormatError, load, load_with_labels, save
 from frontier.limits import GraphTooLargeError
-from frontier.registry import available_balancers
 from frontier.target import Target, TargetError, resolve_target
 
 __all__ = [
@@ -33,8 +31,7 @@ __all__ = [
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
-    "out_degree", "in_degree", "graph_vertices", "graph_edges", "available_balancers",
-    "device_function",
+    "out_degree", "in_degree", "graph_vertices", "graph_edges", "device_function",
 ]
 
 __version__ = "0.1.0"

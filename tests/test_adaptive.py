@@ -13,9 +13,9 @@ from hypothesis import given, settings
 
 from algorithms import bfs
 from frontier import Frontier, Graph, generators
-from frontier.cli import main
 from frontier.testing import check_bfs, graphs_with_source
-from frontier.trace import read_trace
+from frontier_cli.commands import main
+from frontier_cli.trace import read_trace
 from operators import advance, available_balancers, get_balancer
 from operators.adaptive import (
     BLOCK_LOCAL,

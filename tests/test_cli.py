@@ -3,16 +3,21 @@ and one-line errors with exit status 2."""
 
 from __future__ import annotations
 
+import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from algorithms import CATALOG
 from algorithms.catalog import Entry, Option
 from frontier import generators
-from frontier.cli import main
+from frontier_cli.commands import main
 from operators import available_balancers
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_cli(capsys, *argv):
@@ -189,6 +194,24 @@ def test_explain_prints_the_kernels_bfs_runs_in_each_direction(capsys):
 
 
 def test_console_entry_point_exits_2_on_missing_file():
-    proc = subprocess.run([sys.executable, "-m", "frontier.cli", "run", "bfs", "missing.mtx"],
+    proc = subprocess.run([sys.executable, "-m", "frontier_cli", "run", "bfs", "missing.mtx"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.startswith("frontier: error:")
+
+
+def test_the_console_script_is_the_guard_of_the_command_line_package():
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    module, _, function = project["project"]["scripts"]["frontier"].partition(":")
+    assert module == "frontier_cli.guard"
+    assert callable(getattr(importlib.import_module(module), function))
+    assert "frontier_cli" in project["tool"]["setuptools"]["packages"]
+
+
+def test_the_guard_imports_nothing_but_the_standard_library_before_the_command_starts():
+    code = ("import sys\nbefore = set(sys.modules)\nimport frontier_cli.guard\n"
+            "print(*sorted({m.split('.')[0] for m in set(sys.modules) - before}\n"
+            "              - set(sys.stdlib_module_names)))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    assert proc.stdout.split() == ["frontier_cli"]

@@ -18,9 +18,9 @@ import pytest
 import frontier
 from algorithms import CATALOG
 from algorithms.catalog import Entry
-from frontier import progress
-from frontier.cli import build_parser, main
-from frontier.completion import script
+from frontier_cli import progress
+from frontier_cli.commands import build_parser, main
+from frontier_cli.completion import script
 from operators import available_balancers
 
 
@@ -111,7 +111,7 @@ def test_an_interrupt_a_library_turned_into_its_own_error_still_exits_130(capsys
 
 def test_ctrl_c_on_a_running_command_exits_130_without_a_traceback():
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    proc = subprocess.Popen([sys.executable, "-m", "frontier.cli", "run", "bfs", "grid:200x200",
+    proc = subprocess.Popen([sys.executable, "-m", "frontier_cli", "run", "bfs", "grid:200x200",
                              "--target", "cpu", "--runs", "1000000"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(6)  # imports, graph, compilation: well into the timed runs
@@ -122,7 +122,7 @@ def test_ctrl_c_on_a_running_command_exits_130_without_a_traceback():
 
 
 # the entry point `frontier` runs, behind a line telling the test that Python has started
-GUARDED = ("import os, sys\nfrom frontier_command import main\nos.write(1, b'started\\n')\n"
+GUARDED = ("import os, sys\nfrom frontier_cli.guard import main\nos.write(1, b'started\\n')\n"
            "sys.exit(main())\n")
 
 

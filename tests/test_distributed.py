@@ -25,9 +25,11 @@ from algorithms.distributed import components_arrays, sssp_arrays  # noqa: E402
 from frontier import Graph, generators  # noqa: E402
 from frontier.distributed import (  # noqa: E402
     DistributedError,
+    Runner,
     WorkerFailedError,
     partition,
 )
+from frontier.distributed.dispatch import VERSIONS, scales_out  # noqa: E402
 from frontier.distributed.partition import PARTITIONERS, boundaries, cut_pieces  # noqa: E402
 from frontier.testing import (  # noqa: E402
     check_bfs,
@@ -223,8 +225,7 @@ def test_bad_calls_are_refused_before_any_work(threads):
 def test_distributed_entry_points_validate_like_one_device_before_any_work(
         threads, monkeypatch, call, error, words):
     dg = partition(generators.rmat(5, seed=1), 2, client=threads)
-    monkeypatch.setattr(algorithms_distributed, "run_partitions",
-                        lambda *a, **k: pytest.fail("work started"))
+    monkeypatch.setattr(Runner, "run", lambda *a, **k: pytest.fail("work started"))
     with pytest.raises(error, match=words):
         call(dg)
 
@@ -238,6 +239,37 @@ def test_distributed_sssp_refuses_path_sums_that_overflow(threads):
 def test_partition_takes_a_bool_for_reverse(threads):
     with pytest.raises(TypeError, match="reverse='no'; expected True or False"):
         partition(generators.path(4), 2, client=threads, reverse="no")
+
+
+# the dispatch and the runner ------------------------------------------------------------------
+def test_importing_algorithms_registers_the_versions_over_partitions():
+    assert VERSIONS == {"bfs": algorithms_distributed.bfs, "sssp": algorithms_distributed.sssp,
+                        "connected_components": algorithms_distributed.connected_components}
+
+
+def test_an_algorithm_without_a_version_over_partitions_refuses_a_distributed_graph(threads):
+    single_device_only = scales_out("no_such_algorithm")(lambda graph: "ran on one device")
+    assert single_device_only(generators.path(3)) == "ran on one device"
+    with pytest.raises(TypeError, match="no_such_algorithm does not run over partitions"):
+        single_device_only(partition(generators.path(4), 2, client=threads))
+
+
+def test_runs_from_several_threads_take_turns_and_keep_their_state_on_the_runner(threads):
+    """Before runs took turns, ranks of different runs held the same single-threaded workers,
+    each waiting for its peers queued behind the other run: this call hung (over 4 minutes,
+    until stopped)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    graph = generators.rmat(7, seed=4)
+    one = bfs(graph, 0, target="cpu", direction="push")
+    dg = partition(graph, 3, client=threads)
+    assert dg.last_run is None
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda _: bfs(dg, 0, target="cpu", direction="push"), range(8)))
+    for result in got:
+        np.testing.assert_array_equal(result.distances, one.distances)
+    assert dg.last_run is dg.runner.last_run and dg.last_run.algorithm == "bfs"
+    assert not {"handlers_installed", "nccl_uid"} & set(vars(dg))
 
 
 # failures ---------------------------------------------------------------------------------------
@@ -288,12 +320,10 @@ def _by_value():
 
 
 def test_collectives_cross_worker_processes_over_dask(processes):
-    from operators.distributed import run_partitions
-
     _by_value()
     graph = generators.rmat(6, seed=1)
     dg = partition(graph, 2, client=processes)
-    ranks = run_partitions(dg, collectives, -1, what="collectives")
+    ranks = dg.runner.run(collectives, -1, what="collectives")
     for rank, (got, total, largest, gathered, sent) in enumerate(ranks):
         assert [b[0].tolist() for b in got] == [[r] * (rank + 1) for r in range(2)]
         np.testing.assert_array_equal(got[1 - rank][1], np.arange(rank + 1) * 0.5)
@@ -304,22 +334,20 @@ def test_collectives_cross_worker_processes_over_dask(processes):
 
 
 def test_a_worker_dying_ends_the_run_and_the_client_stays_usable(processes):
-    from operators.distributed import run_partitions
-
     _by_value()
     graph = generators.rmat(6, seed=1)
     dg = partition(graph, 2, client=processes)
     dead = dg.workers[1]
     with pytest.raises(WorkerFailedError) as failure:
-        run_partitions(dg, collectives, 1, what="collectives")
+        dg.runner.run(collectives, 1, what="collectives")
     message = str(failure.value)
     assert f"worker {dead} holding partition 1 of 2" in message and "died" in message
     assert "partition 0 was at step 1: all-reduce" in message
     with pytest.raises(DistributedError, match="partition the graph again"):
-        run_partitions(dg, collectives, -1, what="collectives")
+        dg.runner.run(collectives, -1, what="collectives")
     processes.wait_for_workers(2, timeout=120)  # the nanny restarted the dead worker
     again = partition(graph, 2, client=processes)
-    assert run_partitions(again, collectives, -1, what="collectives")[0][1] == 3
+    assert again.runner.run(collectives, -1, what="collectives")[0][1] == 3
 
 
 def test_the_single_device_library_does_not_import_dask():

@@ -17,12 +17,12 @@ import scipy.sparse as sp
 
 import frontier
 from frontier import generators
-from frontier.cli import main
 from frontier.graph import Graph, GraphError
 from frontier.io import GraphFormatError, load, save
 from frontier.limits import GraphTooLargeError, estimate_bytes, host_limit_bytes, text_bound
 from frontier.target import CpuTarget
 from frontier.testing import dataset_dir
+from frontier_cli.commands import main
 
 DATASETS = dataset_dir()
 

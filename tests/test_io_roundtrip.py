@@ -14,10 +14,10 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from frontier import generators
-from frontier.cli import main
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, GraphFormatError, load, save
 from frontier.limits import GraphTooLargeError
+from frontier_cli.commands import main
 
 WEIGHTS = (None, "int32", "int64", "float32", "float64")
 

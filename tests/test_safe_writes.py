@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-import frontier.cli as cli
+import frontier_cli.commands as cli
 from frontier import generators
-from frontier.cli import main
 from frontier.io import load, save
 from frontier.safefile import OutputError, check_output, writing
+from frontier_cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def command(*argv: str) -> list[str]:
-    return [sys.executable, "-m", "frontier_command", *argv]
+    return [sys.executable, "-m", "frontier_cli", *argv]
 
 
 def test_a_failed_write_keeps_the_old_output_and_leaves_no_partial_file(tmp_path):

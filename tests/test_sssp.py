@@ -244,7 +244,7 @@ def test_every_method_equals_scipy_on_the_weighted_road_dataset(method):
 ])
 def test_the_command_line_reports_negative_weights_in_one_line(tmp_path, capsys, arcs, method,
                                                                message):
-    from frontier.cli import main
+    from frontier_cli.commands import main
 
     path = tmp_path / "negative.gr"
     path.write_text(f"p sp 3 {arcs.count('a ')}\n{arcs}")

@@ -1,13 +1,32 @@
-"""Graphs over several workers: a graph partitioned by vertex ranges over the workers of a Dask
-cluster (:func:`partition`, :class:`DistributedGraph`), and the collectives the workers exchange
-frontier updates with (:class:`Communicator`: Dask's transport between cpu workers, NCCL
-between GPUs).
+"""Scale-out: graphs over several workers, and everything that runs on them except the
+algorithms' own steps.
 
-``algorithms.bfs``, ``sssp`` and ``connected_components`` accept a :class:`DistributedGraph`;
-the runtime that runs their steps on the workers is :mod:`operators.distributed`, the
-exchange between steps :func:`operators.exchange`. Dask is an optional dependency
-(``pip install 'frontier-graph[distributed]'``): importing this package does not need it,
-partitioning does. docs/scale-out.md describes the design.
+* placement: :func:`partition` cuts a graph into vertex ranges (:mod:`.partition`,
+  :class:`Piece`) and places them on the workers of a Dask cluster (:mod:`.cluster`,
+  :func:`start_cluster`) as a :class:`DistributedGraph` (:mod:`.graph`);
+* transport: the collectives the workers exchange data with (:mod:`.comm`,
+  :class:`Communicator`: Dask's transport between cpu workers, :mod:`.nccl` between GPUs) and
+  the errors of a run (:mod:`.errors`);
+* the runner: :class:`~frontier.distributed.runner.Runner` (``graph.runner``) runs one step
+  function on every partition at once (SPMD) and keeps what the graph's runs share;
+* the exchange: :mod:`.exchange` hands a frontier's remote vertices to their owners (and
+  all-gathers frontier bitmaps) between steps.
+
+Where this package sits, and why. It is in the bottom layer, ``frontier`` (pyproject.toml's
+layering: algorithms > operators > frontier), because none of the above runs an operator: a
+piece is a ``frontier.Graph``, a frontier crosses workers as ``frontier.Frontier`` pools, and
+the runner calls whatever step function it is given. What does run operators is an
+algorithm's step over partitions (advance, exchange, filter), so the three algorithms over
+partitions live in :mod:`algorithms.distributed`, one module above the operators they call,
+and register themselves with the single-device entry points when ``algorithms`` is imported
+(:mod:`algorithms.scale_out`): ``algorithms.bfs``, ``sssp`` and ``connected_components``
+accept a :class:`DistributedGraph`, and import-linter sees every import of the dispatch. A
+package above ``algorithms`` holding everything would have taken ``frontier.distributed`` (and
+``from frontier.distributed import partition``) away from the users: the layering cannot put a
+subpackage of ``frontier`` above ``algorithms``.
+
+Dask is an optional dependency (``pip install 'frontier-graph[distributed]'``): importing this
+package does not need it, partitioning does. docs/scale-out.md describes the design.
 """
 
 from __future__ import annotations
@@ -20,11 +39,12 @@ from frontier.distributed.errors import (
     ExchangeTimeoutError,
     WorkerFailedError,
 )
-from frontier.distributed.graph import TRANSPORTS, DistributedGraph, RunReport, partition
+from frontier.distributed.graph import TRANSPORTS, DistributedGraph, partition
 from frontier.distributed.partition import PARTITIONERS, Piece, register_partitioner
+from frontier.distributed.runner import Runner, RunReport
 
 __all__ = [
-    "partition", "DistributedGraph", "Piece", "RunReport", "PARTITIONERS",
+    "partition", "DistributedGraph", "Piece", "RunReport", "Runner", "PARTITIONERS",
     "register_partitioner", "start_cluster", "Communicator", "DaskComm", "TRANSPORTS",
     "DistributedError", "WorkerFailedError", "ExchangeAbortedError", "ExchangeTimeoutError",
 ]

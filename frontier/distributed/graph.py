@@ -4,14 +4,14 @@
 The client cuts the graph into :class:`~frontier.distributed.partition.Piece` s (vertex ranges,
 :mod:`frontier.distributed.partition`) and places piece ``r`` in the memory of worker ``r``
 (``Client.scatter`` to that worker alone). From then on the pieces stay there: a run over the
-graph sends each worker a task that reads its own piece, and only the data of the exchange
-between steps crosses workers. The :class:`DistributedGraph` on the client holds the futures of
-the pieces, the boundaries and the graph's sizes, not its arcs.
+graph sends each worker a task that reads its own piece (:mod:`frontier.distributed.runner`),
+and only the data of the exchange between steps crosses workers. The :class:`DistributedGraph`
+on the client holds the futures of the pieces, the boundaries and the graph's sizes, not its
+arcs; what its runs share lives on its runner.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,30 +20,14 @@ from frontier import validate
 from frontier.distributed.cluster import client_for, worker_addresses
 from frontier.distributed.errors import DistributedError
 from frontier.distributed.partition import Partitioner, Piece, boundaries, cut_pieces
+from frontier.distributed.runner import Runner, RunReport
 from frontier.graph import Graph, path_bound
 
-__all__ = ["DistributedGraph", "partition", "RunReport", "TRANSPORTS"]
+__all__ = ["DistributedGraph", "partition", "TRANSPORTS"]
 
 #: How frontier updates cross workers: Dask's own transport (cpu workers, numpy arrays) or
 #: NCCL (GPU workers, device arrays).
 TRANSPORTS = ("dask", "nccl")
-
-
-@dataclass
-class RunReport:
-    """What the last run over a distributed graph did: the algorithm, its steps, the bytes all
-    ranks together sent to other ranks in each step, each rank's wall time, and the size of each
-    step's frontier over all ranks."""
-
-    algorithm: str
-    steps: int
-    exchanged_bytes: list[int] = field(default_factory=list)
-    rank_seconds: list[float] = field(default_factory=list)
-    frontier_sizes: list[int] = field(default_factory=list)
-
-    @property
-    def total_bytes(self) -> int:
-        return int(sum(self.exchanged_bytes))
 
 
 class DistributedGraph:
@@ -56,7 +40,8 @@ class DistributedGraph:
     cross workers (:data:`TRANSPORTS`), ``min_weight`` the smallest arc weight (1 when
     unweighted), ``path_bound`` the largest total weight of a simple path
     (:func:`frontier.graph.path_bound`, for the overflow check of shortest paths),
-    ``last_run`` the :class:`RunReport` of the last run.
+    ``runner`` the :class:`~frontier.distributed.runner.Runner` that runs steps on the
+    partitions, ``last_run`` the :class:`~frontier.distributed.runner.RunReport` of the last run.
     """
 
     def __init__(self, client: Any, workers: list[str], pieces: list[Any], bounds: np.ndarray,
@@ -75,12 +60,13 @@ class DistributedGraph:
         self.transport = transport
         self.min_weight = min_weight
         self.path_bound = path_bound
-        self.last_run: RunReport | None = None
         self._out_degrees: np.ndarray | None = None
-        # runtime state of operators.distributed: the exchange handler is installed on the
-        # workers, and the NCCL unique id their communicators share
-        self.handlers_installed = False
-        self.nccl_uid: tuple | None = None
+        self.runner = Runner(self)
+
+    @property
+    def last_run(self) -> RunReport | None:
+        """What the last run over this graph did (None before the first)."""
+        return self.runner.last_run
 
     @property
     def parts(self) -> int:

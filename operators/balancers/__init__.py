@@ -6,7 +6,6 @@ Each technique of Busato & Bombieri, *Graph Algorithms on GPUs*, §5, is one mod
 
 from __future__ import annotations
 
-from frontier.registry import register_balancers
 from operators.balancers.auto import AutoBalancer
 from operators.balancers.base import LoadBalancer
 from operators.balancers.block import BlockMapped
@@ -63,6 +62,3 @@ def get_balancer(balancer: str | LoadBalancer) -> LoadBalancer:
         return cls(int(param))
     except ValueError as err:
         raise BalancerError(f"balancer {balancer!r}: {err}") from None
-
-
-register_balancers(available_balancers())

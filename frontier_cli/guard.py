@@ -1,12 +1,13 @@
-"""The ``frontier`` command's entry point: :func:`frontier.cli.main` behind a guard that imports
-nothing but the standard library, so that Ctrl-C at any moment, also while the library (numpy,
-Numba, the kernels) is being imported or compiled, exits 130 with the one line
-``frontier: interrupted`` and no traceback.
+"""The ``frontier`` command's entry point (the installed script and ``python -m frontier_cli``):
+:func:`frontier_cli.commands.main` behind a guard that imports nothing but the standard library,
+so that Ctrl-C at any moment, also while the library (numpy, Numba, the kernels) is being
+imported or compiled, exits 130 with the one line ``frontier: interrupted`` and no traceback.
 
-The guard has to live outside the ``frontier`` package: importing ``frontier.cli`` first runs
-``frontier/__init__.py``, which imports the whole library. Its SIGINT handler records the
-interrupt and raises KeyboardInterrupt, so that the command unwinds (a file being written is
-removed, see :mod:`frontier.safefile`) and :func:`frontier.cli.main` reports it. Third-party
+The guard imports the command only once its handler is installed: importing
+:mod:`frontier_cli.commands` imports the whole library (``frontier/__init__.py`` first), so the
+package's ``__init__`` imports nothing. The SIGINT handler records the interrupt and raises
+KeyboardInterrupt, so that the command unwinds (a file being written is removed, see
+:mod:`frontier.safefile`) and :func:`frontier_cli.commands.main` reports it. Third-party
 code does not always let a KeyboardInterrupt through: an import may turn it into another error
 (a C extension's ``ImportError``, a ``RuntimeError`` from ``__set_name__``) or swallow it, and
 a ctypes callback inside Numba's compiler prints it as "Exception ignored" and goes on. So,
@@ -61,7 +62,7 @@ def main() -> int:
     signal.signal(signal.SIGINT, _on_interrupt)
     code = 0
     try:
-        from frontier.cli import main as command
+        from frontier_cli.commands import main as command  # after the handler, on purpose
 
         if not _interrupts:  # an import may have swallowed it: do not start the work then
             code = command()
@@ -73,10 +74,6 @@ def main() -> int:
         _finished.set()
     if not _interrupts:
         return code
-    if code != EXIT_INTERRUPTED:  # frontier.cli.main reports the interrupts it sees itself
+    if code != EXIT_INTERRUPTED:  # commands.main reports the interrupts it sees itself
         print(_MESSAGE, file=sys.stderr)
     return EXIT_INTERRUPTED
-
-
-if __name__ == "__main__":
-    sys.exit(main())

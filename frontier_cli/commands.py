@@ -12,7 +12,8 @@ graph, or run a demo.
 
 ``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
 (or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
-representation, direction, mode, time (:mod:`frontier.trace`); ``plot`` draws such a trace.
+representation, direction, mode, time (:mod:`frontier_cli.trace`); ``plot`` draws such a
+trace.
 ``calibrate`` measures the runtime's thresholds on the device and keeps them in the per-user
 cache (:mod:`operators.calibrate`).
 
@@ -23,12 +24,11 @@ options, its summary lines and its explain text: adding an entry adds the comman
 
 Every command takes ``--json`` (one JSON document on stdout instead of the text), ``--debug``
 (a traceback with errors) and ``--progress`` (show progress even when stderr is not a terminal;
-:mod:`frontier.progress`). ``frontier completion bash`` prints a completion script
-(:mod:`frontier.completion`).
+:mod:`frontier_cli.progress`). ``frontier completion bash`` prints a completion script
+(:mod:`frontier_cli.completion`).
 
-This module is the one place under ``frontier/`` that imports ``operators`` and ``algorithms``
-(lazily, declared in the import-linter contracts of pyproject.toml): the command sits on top of
-every layer.
+The command line is the top layer (pyproject.toml's import-linter contracts): it imports
+``algorithms``, ``operators`` and ``frontier``, and nothing imports it.
 
 Exit status: 0 on success; 2 for bad input — a missing file, a malformed graph, a bad generator
 spec, a graph too large for memory, an out-of-range source, an unknown balancer or any argument
@@ -36,8 +36,8 @@ an algorithm refuses, an output that cannot be written or that is one of the inp
 before any work) — reported as one line on stderr (``--debug`` adds the traceback); 1 for a
 result that ``--validate`` finds different from scipy's (one line) or an internal error (one line
 asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback: the installed
-``frontier`` command runs :func:`main` behind ``frontier_command``, which also covers Ctrl-C
-while the library is being imported.
+``frontier`` command runs :func:`main` behind :mod:`frontier_cli.guard`, which also covers
+Ctrl-C while the library is being imported.
 
 Every file a command writes (``convert``'s output, ``--trace FILE``, ``plot``'s image) is
 written through :mod:`frontier.safefile`: whole or not at all.
@@ -46,24 +46,31 @@ written through :mod:`frontier.safefile`: whole or not at all.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import statistics
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
-from frontier import generators
+from algorithms import CATALOG, bfs
+from algorithms.catalog import Entry, Option
+from frontier import __version__, generators
+from frontier.data import demo_graph_path
 from frontier.graph import Graph
-from frontier.io import load
-from frontier.progress import Progress
+from frontier.io import SAVE_FORMATS, load, save
 from frontier.safefile import check_output, writing
-
-if TYPE_CHECKING:
-    from algorithms.catalog import Entry, Option
+from frontier.target import resolve_target
+from frontier_cli import summary
+from frontier_cli.completion import SHELLS, script
+from frontier_cli.progress import Progress
+from frontier_cli.trace import plot_trace, read_trace, trace_rows, write_trace
+from operators import available_balancers, get_balancer
+from operators.calibrate import FULL, QUICK, calibrate_and_save, describe
 
 EXIT_BAD_INPUT = 2
 EXIT_WRONG_RESULT = 1
@@ -112,8 +119,6 @@ def _options(entry: Entry, args: argparse.Namespace, explained: bool = False) ->
 def _balancer(entry: Entry, args: argparse.Namespace) -> dict[str, str]:
     """``{"balancer": name}`` when ``--balancer`` was given (checked against the registry, the
     message listing the valid names), else nothing: the algorithm's default applies."""
-    from operators.balancers import available_balancers, get_balancer
-
     given = getattr(args, "balancer", None)
     if given is None or not entry.balanced:
         return {}
@@ -148,9 +153,6 @@ def _inputs(graph: str) -> list[str]:
 
 
 def run_algorithm(args: argparse.Namespace) -> int:
-    from algorithms import CATALOG
-    from frontier.target import resolve_target
-
     entry = CATALOG[args.algorithm]
     balancer = _balancer(entry, args)
     target = resolve_target(args.target)
@@ -208,9 +210,6 @@ def run_algorithm(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    from frontier import summary
-    from frontier.target import resolve_target
-
     target = resolve_target(args.target)
     graph = load_graph(args.graph, args.progress)
     out_degrees = graph.out_degrees()
@@ -248,8 +247,6 @@ def _diameter_lower_bound(graph: Graph, target: Any, sweeps: int, progress: bool
     """The largest BFS distance found by ``sweeps`` BFS runs, each from the vertex farthest from
     the previous one's source (the double sweep; Magnien, Latapy & Habib), starting at the
     vertex of largest out-degree: a lower bound on the diameter, often exact on real graphs."""
-    from algorithms import bfs
-
     if graph.num_vertices == 0:
         return 0, 0
     source, best, done = int(np.argmax(graph.out_degrees())), 0, 0
@@ -267,9 +264,7 @@ def _diameter_lower_bound(graph: Graph, target: Any, sweeps: int, progress: bool
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from algorithms import bfs
-    from frontier.data import demo_graph_path
-    from frontier.target import resolve_target
+    # imported here, not on top: it loads scipy.sparse.csgraph, 18 ms of every command's start
     from frontier.testing import check_bfs
 
     target = resolve_target(args.target)
@@ -299,8 +294,6 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from frontier.io import SAVE_FORMATS, save
-
     ending = "." + args.output.lower().rpartition(".")[2] if "." in args.output else ""
     if ending not in SAVE_FORMATS:
         raise CommandError(f"cannot write {args.output!r}: expected a name ending in "
@@ -321,10 +314,6 @@ def _trace(name: str, result: object, where: str | None, lines: list[str]
     ``# trace`` line, or written to the file ``where``."""
     if where is None:
         return None
-    import io
-
-    from frontier.trace import trace_rows, write_trace
-
     stats = getattr(result, "stats", None)
     if stats is None:
         raise CommandError(f"{name} keeps no per-step statistics to trace")
@@ -341,8 +330,6 @@ def _trace(name: str, result: object, where: str | None, lines: list[str]
 
 
 def run_plot(args: argparse.Namespace) -> int:
-    from frontier.trace import plot_trace, read_trace
-
     out = args.out or str(args.trace_file) + ".png"
     if not out.lower().endswith(PLOT_ENDINGS):
         raise CommandError(f"cannot draw to {out!r}: expected a name ending in "
@@ -357,9 +344,6 @@ def run_plot(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from frontier.target import resolve_target
-    from operators.calibrate import FULL, QUICK, calibrate_and_save, describe
-
     target = resolve_target(args.target)
     result, path = calibrate_and_save(target, QUICK if args.quick else FULL, args.runs)
     _emit(args, {"command": "calibrate", "target": target.name, "device": target.device_name,
@@ -371,9 +355,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from algorithms import CATALOG
-    from frontier.target import resolve_target
-
     entry = CATALOG[args.algorithm]
     options = {**_options(entry, args, explained=True), **_balancer(entry, args)}
     if entry.balanced and "balancer" not in options:
@@ -386,16 +367,12 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def run_balancers(args: argparse.Namespace) -> int:
-    from operators import available_balancers
-
     names = available_balancers()
     _emit(args, {"command": "balancers", "balancers": names}, names)
     return 0
 
 
 def run_completion(args: argparse.Namespace) -> int:
-    from frontier.completion import script
-
     text = script(build_parser(), args.shell)
     if args.json:
         _emit(args, {"command": "completion", "shell": args.shell, "script": text}, [])
@@ -433,8 +410,6 @@ def _output_flags(parser: argparse.ArgumentParser, top: bool = False) -> None:
 def _common(entry: Entry) -> argparse.ArgumentParser:
     """The arguments every algorithm's commands share: its target, its balancer if it takes
     one, and the output flags."""
-    from operators import available_balancers
-
     common = _Parser(add_help=False)
     if entry.balanced:
         balancer = common.add_argument(
@@ -459,10 +434,6 @@ def _graph_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from algorithms import CATALOG
-    from frontier import __version__
-    from frontier.completion import SHELLS
-
     parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"frontier {__version__}")
     _output_flags(parser, top=True)
@@ -600,7 +571,3 @@ def _report(message: str, debug: bool) -> None:
     if debug:
         traceback.print_exc()
     print(f"frontier: error: {message}", file=sys.stderr)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -29,10 +29,10 @@ import numpy as np
 
 from frontier import kernels
 from frontier.distributed.comm import Communicator
+from frontier.distributed.errors import DistributedError
 from frontier.distributed.partition import Piece
-from frontier.frontier import DENSE, SPARSE, Frontier, FrontierPool
+from frontier.frontier import DENSE, SPARSE, Frontier, FrontierError, FrontierPool
 from frontier.graph import Graph
-from operators.common import OperatorError, check_frontier
 
 __all__ = ["exchange", "refresh", "gather", "any_left", "moved"]
 
@@ -59,10 +59,18 @@ def _view(xp: Any, array: Any) -> Any:
     else:
         cause = None
     if view is None or _address(view) != _address(array):
-        raise OperatorError(f"the communicator moves {xp.__name__} arrays, which cannot address "
-                            f"the target's {type(array).__name__}: GPU workers exchange through "
-                            "NCCL (partition(..., transport='nccl'))") from cause
+        raise DistributedError(f"the communicator moves {xp.__name__} arrays, which cannot "
+                               f"address the target's {type(array).__name__}: GPU workers "
+                               "exchange through NCCL (partition(..., transport='nccl'))"
+                               ) from cause
     return view
+
+
+def _check_current(frontier: Any) -> None:
+    """``frontier`` is a frontier that is still valid (see :meth:`Frontier.check_current`)."""
+    if not isinstance(frontier, Frontier):
+        raise FrontierError(f"expected a Frontier, got {type(frontier).__name__}")
+    frontier.check_current()
 
 
 def _frontier_ids(frontier: Frontier, xp: Any) -> Any:
@@ -91,16 +99,16 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     Where several partitions sent the same vertex, the one with the smallest first value wins.
     Every rank of ``comm`` must call it in the same step. ``frontier`` stays valid: this is not
     a step of its pool."""
-    check_frontier(frontier.graph, frontier)
+    _check_current(frontier)
     if frontier.domain != "vertices":
-        raise OperatorError("exchange moves vertex frontiers; got a frontier of edges")
+        raise FrontierError("exchange moves vertex frontiers; got a frontier of edges")
     if frontier.graph.num_vertices != piece.num_vertices:
-        raise OperatorError(f"exchange of a frontier over {frontier.graph.num_vertices} vertices "
+        raise FrontierError(f"exchange of a frontier over {frontier.graph.num_vertices} vertices "
                             f"on a partition of a graph of {piece.num_vertices}")
     values = values if isinstance(values, tuple) else (values,)
     inbox = inbox if isinstance(inbox, tuple) else (inbox,)
     if len(values) != len(inbox):
-        raise OperatorError(f"exchange of {len(values)} value arrays into {len(inbox)} inboxes")
+        raise FrontierError(f"exchange of {len(values)} value arrays into {len(inbox)} inboxes")
     xp = comm.xp
     if comm.size == 1:  # every vertex is this partition's: nothing to send or receive
         return _from_device_ids(frontier.graph, frontier.target, xp.zeros(0, np.int32),
@@ -138,9 +146,9 @@ def moved(frontier: Frontier, graph: Graph, kind: str | None = None) -> Frontier
     (a partition's in-arc graph and its out-arc graph), of ``kind`` (default: the frontier's),
     copied on the device into a new pool of |V| ids: enough for a traversal that takes each
     vertex once. ``frontier`` stays valid."""
-    check_frontier(frontier.graph, frontier)
+    _check_current(frontier)
     if graph.num_vertices != frontier.graph.num_vertices:
-        raise OperatorError(f"a frontier over {frontier.graph.num_vertices} vertices moved to a "
+        raise FrontierError(f"a frontier over {frontier.graph.num_vertices} vertices moved to a "
                             f"graph of {graph.num_vertices}")
     pool = FrontierPool(graph, frontier.target, graph.num_vertices, frontier.domain)
     kind = frontier.kind if kind is None else kind
@@ -167,9 +175,9 @@ def gather(comm: Communicator, frontier: Frontier, graph: Graph) -> Frontier:
     """The union of every rank's ``frontier`` as a dense frontier of ``graph`` (over the same
     vertices): each rank's bitmap, all-gathered and or-ed (what a pull step reads: whether a
     vertex of any partition is in the frontier). Every rank must call it."""
-    check_frontier(frontier.graph, frontier)
+    _check_current(frontier)
     if graph.num_vertices != frontier.graph.num_vertices:
-        raise OperatorError(f"gather of a frontier over {frontier.graph.num_vertices} vertices "
+        raise FrontierError(f"gather of a frontier over {frontier.graph.num_vertices} vertices "
                             f"into a graph of {graph.num_vertices}")
     xp = comm.xp
     dense = frontier if frontier.kind == DENSE else frontier.to_dense()

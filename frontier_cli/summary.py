@@ -5,7 +5,7 @@ Degrees of real graphs span orders of magnitude (a few hubs, many leaves), so th
 buckets are ``0``, ``1``, ``2-3``, ``4-7``, ...; the text form draws one bar per bucket on a
 logarithmic scale, so a bucket of one hub stays visible beside a million leaves. Components come
 from scipy.sparse.csgraph (weak and, for a directed graph, strong). The diameter estimate needs
-BFS and is made by the command (:mod:`frontier.cli`).
+BFS and is made by the command (:mod:`frontier_cli.commands`).
 """
 
 from __future__ import annotations

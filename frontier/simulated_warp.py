@@ -164,6 +164,9 @@ def _check_progress(thread: Any, block: _Block, warp: _Warp, warp_id: int, ex: _
         # the thread runs: a thread of a higher id exists only after this one has started.
         started = tid < thread.thread_id or any(t > tid for t in threads)
         if started and (other is None or not other.is_alive()):
+            failed = getattr(other, "exception", None)
+            if failed:  # its own error is the diagnosis, whichever thread the launch reports
+                raise WarpError(f"{where} stopped: {failed[0]}")
             raise WarpError(f"{where} has exited; the other lanes wait for it forever")
         if other is not None and other.syncthreads_blocked:
             raise WarpError(f"{where} waits at syncthreads while the other lanes wait in "

@@ -410,3 +410,16 @@ def test_what_the_hardware_leaves_undefined_raises_in_the_simulator(kernel, thre
     with pytest.raises(WarpError, match=message):
         kernel[1, threads](np.zeros(threads, np.int64))
 
+
+
+@on_cuda
+@simulator_only
+def test_lanes_making_different_calls_are_reported_so_whichever_lane_the_launch_reports():
+    """The lane that finds the other call raises, and its exchange partners then see it gone:
+    whichever thread's error the simulator reports, it names the calls (one launch in about
+    25 reported "has exited" before the partners passed the failed lane's error on)."""
+    from frontier.simulated_warp import WarpError
+
+    for _ in range(60):
+        with pytest.raises(WarpError, match="make different calls"):
+            lanes_make_different_calls[1, 32](np.zeros(32, np.int64))

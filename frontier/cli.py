@@ -63,7 +63,7 @@ from frontier.progress import Progress
 from frontier.safefile import check_output, writing
 
 if TYPE_CHECKING:
-    from algorithms.catalog import Entry, Option
+    from algorithms.entry import Entry, Option
 
 EXIT_BAD_INPUT = 2
 EXIT_WRONG_RESULT = 1

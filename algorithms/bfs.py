@@ -257,7 +257,7 @@ def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],
 
 
 # the catalog entries ------------------------------------------------------------------------
-def bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> BFSResult:
+def _direction_optimizing(graph: Graph, source: int, **options: Any) -> BFSResult:
     """:func:`bfs` with ``direction="auto"`` (the ``bfs_do`` command)."""
     return bfs(graph, source, direction="auto", **options)
 
@@ -295,6 +295,6 @@ ENTRIES = (
                           shown="cull {}", explained=False))),
     Entry(name="bfs_do", description="direction-optimizing BFS (Beamer et al., SC 2012): push "
           "while the frontier is small, pull while it is large",
-          run=bfs_direction_optimizing, reference=_reference, check=_check, checks=_CHECKS,
+          run=_direction_optimizing, reference=_reference, check=_check, checks=_CHECKS,
           report=_report, options=(_FRONTIER,)),
 )

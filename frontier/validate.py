@@ -83,7 +83,8 @@ def sources(of: Graph, values: Any, name: str = "sources") -> np.ndarray:
     if isinstance(values, Iterable) and not isinstance(values, (str, bytes, np.ndarray)):
         values = list(values)
     if np.ndim(values) == 0:
-        return np.asarray([vertex(name, values, n)], np.int64)
+        one = values.item() if isinstance(values, np.ndarray) else values
+        return np.asarray([vertex(name, one, n)], np.int64)
     return vertices(name, values, n)
 
 

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from algorithms.entry import Entry, Option
 from frontier import Frontier, Graph, atomic_min, validate
 from frontier.graph import path_bound
 from frontier.limits import host_limit_bytes
@@ -48,7 +49,7 @@ from frontier.target import Target, resolve_target
 from operators import advance, compute, explain, filter, reduce, tile_update
 from operators.tiles import MAX_TILE, default_tile
 
-__all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "explain_apsp"]
+__all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "explain_apsp", "ENTRIES"]
 
 #: The methods, by name.
 APSP_METHODS = ("floyd_warshall", "blocked_floyd_warshall", "repeated_sssp")
@@ -65,13 +66,15 @@ class APSPResult:
     (``iterations``: pivots for floyd_warshall, pivot tiles for the blocked method, Bellman–Ford
     rounds summed over the sources for repeated_sssp), host wall time from the first launch to
     the last read (``seconds``), and ``edges_traversed``: every arc once per row (what a
-    single-source run per row would at least look at), so that MTEPS compares the methods."""
+    single-source run per row would at least look at), so that MTEPS compares the methods.
+    ``stats`` is empty: the rounds run without a read back."""
 
     distances: np.ndarray
     sources: np.ndarray
     iterations: int
     seconds: float
     edges_traversed: int
+    stats: tuple[Any, ...] = ()
 
 
 # the matrix: 0 on the diagonal, the lightest arc elsewhere --------------------------------------
@@ -180,7 +183,7 @@ _FLOYD = {"floyd_warshall": _floyd_warshall, "blocked_floyd_warshall": _blocked_
 def _rows(graph: Graph, sources: Any) -> np.ndarray:
     if sources is None:
         return np.arange(graph.num_vertices, dtype=np.int64)
-    return validate.vertices("sources", np.atleast_1d(np.asarray(sources)), graph.num_vertices)
+    return validate.sources(graph, sources)
 
 
 def _host_free_bytes() -> int:
@@ -215,8 +218,7 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
     ``"repeated_sssp"`` (see the module docstring); ``tile`` is the blocked method's tile side
     (default :func:`operators.tiles.default_tile`). :class:`APSPError` on a negative cycle or a
     result that does not fit in memory."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
+    validate.graph(graph)
     validate.one_of("method", method, APSP_METHODS)
     if method != "blocked_floyd_warshall":
         validate.unused(f"method={method!r} (tiles are the blocked method's)", {"tile": tile})
@@ -265,3 +267,32 @@ def explain_apsp(graph: Graph, target: str | Target | None = None,
         f = Frontier.from_vertices(graph, [0], target=tgt)
         return explain(advance, graph, f, _relax, tgt.zeros(n, np.float64))
     raise ValueError(f"method={method!r}; expected one of {APSP_METHODS}")
+
+
+# the catalog entry --------------------------------------------------------------------------
+def _reference(graph: Graph, source: None) -> np.ndarray:
+    from frontier.testing import reference_apsp  # scipy.sparse: imported when first needed
+
+    return reference_apsp(graph)
+
+
+def _check(graph: Graph, source: None, result: APSPResult) -> None:
+    from frontier.testing import check_apsp
+
+    integral = graph.weights is None or graph.weights.dtype.kind == "i"
+    check_apsp(graph, result.distances, rtol=0 if integral else 1e-12)
+
+
+def _report(result: APSPResult) -> list[tuple[str, str]]:
+    reached = int(np.count_nonzero(np.isfinite(result.distances)))
+    return [("reachable", f"{reached:,} of {result.distances.size:,} pairs")]
+
+
+ENTRIES = (
+    Entry(name="apsp", description="all-pairs shortest paths: Floyd–Warshall, blocked, or "
+          "repeated SSSP", run=apsp, reference=_reference, check=_check,
+          checks="distances equal scipy.sparse.csgraph.floyd_warshall", report=_report,
+          options=(Option("method", APSP_METHODS, "blocked_floyd_warshall",
+                          "Floyd–Warshall, plain or blocked in tiles, or one SSSP per source"),),
+          source=False, balanced=False, suite=False),
+)

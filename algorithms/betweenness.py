@@ -29,13 +29,13 @@ dependencies ``0`` or NaN, so the run raises :class:`PathCountOverflowError` (an
 from __future__ import annotations
 
 import math
-import operator
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from algorithms.entry import Entry
 from frontier import Frontier, Graph, atomic_add, atomic_cas, out_degree, validate
 from frontier.target import Target, resolve_target
 from operators import (
@@ -48,7 +48,8 @@ from operators import (
     traverse,
 )
 
-__all__ = ["betweenness_centrality", "BetweennessResult", "PathCountOverflowError"]
+__all__ = ["betweenness_centrality", "BetweennessResult", "BetweennessSourceStats",
+           "PathCountOverflowError", "ENTRIES"]
 
 
 class PathCountOverflowError(OverflowError, ValueError):
@@ -58,9 +59,21 @@ class PathCountOverflowError(OverflowError, ValueError):
 
 
 @dataclass(frozen=True)
+class BetweennessSourceStats:
+    """The pass of one source: the source, its BFS levels, the arcs its forward and backward
+    sweeps inspected, and its host wall time."""
+
+    source: int
+    levels: int
+    edges: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class BetweennessResult:
     """``values`` (float64, one per vertex), the sources the paths start from, the BFS levels
-    run over all sources, the edges they inspected (forward and backward), and wall time."""
+    run over all sources, the edges they inspected (forward and backward), wall time, and
+    per-source ``stats``."""
 
     values: np.ndarray
     sources: np.ndarray
@@ -68,6 +81,7 @@ class BetweennessResult:
     edges_traversed: int
     seconds: float
     graph: Graph = field(repr=False)
+    stats: list[BetweennessSourceStats] = field(repr=False, default_factory=list)
 
 
 # functors ------------------------------------------------------------------------------------
@@ -135,8 +149,6 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     the forward BFS's advances onto threads. ``OverflowError`` when the shortest paths from a
     source are too many for float64 (see the module docstring).
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
     chosen = _sources(graph, sources)
     normalized = validate.flag("normalized", normalized, none=True)
     endpoints = validate.flag("endpoints", endpoints)
@@ -144,7 +156,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
         raise ValueError(f"sources=[] with normalized={normalized}: rescaling estimates the "
                          "whole graph from the sampled sources, which needs at least one; pass "
                          "sources, or normalized=None for the (zero) sums")
-    get_balancer(balancer)
+    balancer = get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target)
     values = tgt.zeros(n, np.float64)
@@ -152,11 +164,13 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
     overflow = tgt.zeros(1, np.int32)
     levels = edges = 0
+    stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
     if n:
         everyone = Frontier.all_vertices(graph, target=tgt)
         done = Frontier.from_vertices(graph, [], target=tgt)  # the traversals' pool, empty
         for s in chosen.tolist():
+            passed = time.perf_counter()
             compute(graph, "vertices", reset, depth, sigma, delta, target=tgt)
             tgt.write_scalar(depth, s, 0)
             tgt.write_scalar(sigma, s, 1.0)
@@ -174,6 +188,8 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
                     sigma, overflow, target=tgt)
             levels += run.steps
             edges += 2 * arcs
+            stats.append(BetweennessSourceStats(s, run.steps, 2 * arcs,
+                                                time.perf_counter() - passed))
     if tgt.to_host(overflow)[0]:
         raise PathCountOverflowError(
             "betweenness_centrality: a source has more shortest paths to some vertex than "
@@ -183,28 +199,18 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     if normalized is not None:
         result = _rescale(result, n, graph.directed, normalized, endpoints,
                           None if sources is None else chosen)
-    return BetweennessResult(result, chosen, levels, edges, time.perf_counter() - began, graph)
+    return BetweennessResult(result, chosen, levels, edges, time.perf_counter() - began, graph,
+                             stats)
 
 
 def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:
-    n = graph.num_vertices
+    """The sources, checked (the graph first): every vertex when None, else distinct ids."""
     if sources is None:
-        return np.arange(n, dtype=np.int64)
-    items = [sources] if not isinstance(sources, Iterable) else list(sources)
-    chosen = []
-    for s in items:
-        if isinstance(s, (bool, np.bool_)):
-            raise TypeError(f"source {s!r}; expected a vertex id (int)")
-        try:
-            s = operator.index(s)
-        except TypeError:
-            raise TypeError(f"source {s!r}; expected a vertex id (int)") from None
-        if not 0 <= s < n:
-            raise ValueError(f"source {s} is out of range; the graph has {n} vertices")
-        chosen.append(s)
-    if len(set(chosen)) != len(chosen):
+        return np.arange(validate.graph(graph).num_vertices, dtype=np.int64)
+    chosen = validate.sources(graph, sources)
+    if np.unique(chosen).size != chosen.size:
         raise ValueError("sources repeat a vertex; expected distinct vertex ids")
-    return np.asarray(chosen, dtype=np.int64)
+    return chosen
 
 
 def _rescale(values: np.ndarray, n: int, directed: bool, normalized: bool, endpoints: bool,
@@ -228,3 +234,28 @@ def _rescale(values: np.ndarray, n: int, directed: bool, normalized: bool, endpo
     scale = np.full(n, elsewhere)
     scale[sampled] = at_source
     return values * scale
+
+
+# the catalog entry --------------------------------------------------------------------------
+def _reference(graph: Graph, source: int) -> np.ndarray:
+    from frontier.testing import reference_betweenness  # scipy: imported when first needed
+
+    return reference_betweenness(graph, [source])
+
+
+def _check(graph: Graph, source: int, result: BetweennessResult) -> None:
+    from frontier.testing import check_betweenness
+
+    check_betweenness(graph, result.values, [source])
+
+
+def _report(result: BetweennessResult) -> list[tuple[str, str]]:
+    top = int(np.argmax(result.values)) if result.values.size else -1
+    return [("top vertex", f"{top} ({result.values[top]:.4g})" if top >= 0 else "-")]
+
+
+ENTRIES = (
+    Entry(name="bc", description="betweenness centrality: the dependencies of one source "
+          "(Brandes)", run=betweenness_centrality, reference=_reference, check=_check,
+          checks="dependencies equal a scipy/NumPy Brandes pass", report=_report),
+)

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from algorithms.entry import Entry, Option
 from algorithms.tree import shortest_path_tree
 from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
 from frontier.distributed.dispatch import scales_out
@@ -51,8 +52,9 @@ from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, compute, get_balancer, traverse
 from operators.adaptive import Decision
 from operators.cull import CULLS
+from operators.direction import MODES as DIRECTIONS
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "OUTS", "ORDERS", "check_source"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "OUTS", "ORDERS", "ENTRIES"]
 
 #: Where a result's arrays are returned: copied to the host, or left on the target.
 OUTS = ("host", "device")
@@ -229,23 +231,17 @@ def _unset_to_minus_one(graph: Graph, distances: Any, target: Target) -> None:
     compute(graph, "vertices", unset_to_minus_one, distances, target=target)
 
 
-def check_source(graph: Graph, source: int, what: str = "source") -> int:
-    """``source`` as a vertex id of ``graph``; TypeError / ValueError otherwise."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    return validate.vertex(what, source, graph.num_vertices)
-
-
 def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
     """The distinct start vertices of ``source`` or ``sources`` (exactly one of them given)."""
+    validate.graph(graph)
     if (source is None) == (sources is None):
         raise TypeError("pass a source vertex or sources=[...], exactly one of them")
     if source is not None:
-        return np.asarray([check_source(graph, source)], dtype=np.int64)
-    listed = np.asarray(sources).reshape(-1)
+        return np.asarray([validate.source(graph, source)], dtype=np.int64)
+    listed = validate.sources(graph, sources)
     if listed.size == 0:
         raise ValueError("sources=[] is empty; expected at least one vertex")
-    return np.unique([check_source(graph, s, "source in sources") for s in listed])
+    return np.unique(listed)
 
 
 def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],
@@ -258,3 +254,47 @@ def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],
     return [LevelStats(i, int(sizes[i]), int(edges[i]), t, c.balancer, c.representation,
                        c.direction, c.mode)
             for i, (t, c) in enumerate(zip(times, choices, strict=True))]
+
+
+# the catalog entries ------------------------------------------------------------------------
+def _direction_optimizing(graph: Graph, source: int, **options: Any) -> BFSResult:
+    """:func:`bfs` with ``direction="auto"`` (the ``bfs_do`` command)."""
+    return bfs(graph, source, direction="auto", **options)
+
+
+def _reference(graph: Graph, source: int) -> np.ndarray:
+    from frontier.testing import reference_bfs  # scipy.sparse: imported when first needed
+
+    return reference_bfs(graph, source)
+
+
+def _check(graph: Graph, source: int, result: BFSResult) -> None:
+    from frontier.testing import check_bfs
+
+    check_bfs(graph, source, result.host_distances, result.predecessors)
+
+
+def _report(result: BFSResult) -> list[tuple[str, str]]:
+    return [("reached", f"{int(np.count_nonzero(result.host_distances >= 0)):,} vertices")]
+
+
+_FRONTIER = Option("frontier", FRONTIER_KINDS, "sparse",
+                   "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
+_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
+
+ENTRIES = (
+    Entry(name="bfs", description="breadth-first search: distances and a shortest-path tree",
+          run=bfs, reference=_reference, check=_check, checks=_CHECKS, report=_report,
+          options=(_FRONTIER,
+                   Option("direction", DIRECTIONS, "auto", "auto: direction-optimizing BFS"),
+                   Option("order", ORDERS, "ordered",
+                          "unordered: levels lowered by an atomic min (Li & Becchi)",
+                          explained=False),
+                   Option("cull", CULLS, "none",
+                          "remove repeated vertices from each push step's queue",
+                          shown="cull {}", explained=False))),
+    Entry(name="bfs_do", description="direction-optimizing BFS (Beamer et al., SC 2012): push "
+          "while the frontier is small, pull while it is large",
+          run=_direction_optimizing, reference=_reference, check=_check, checks=_CHECKS,
+          report=_report, options=(_FRONTIER,)),
+)

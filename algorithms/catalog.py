@@ -1,130 +1,54 @@
-"""The catalog of algorithms: how to run, check, report and explain each one, so that the command
-line (``frontier run ALGO``, ``frontier explain ALGO``), the benchmark suite and the tests pick up
-every algorithm without knowing it by name. Adding an :class:`Entry` to :data:`CATALOG` adds a
-command."""
+"""The catalog of algorithms, :data:`CATALOG` (name -> :class:`algorithms.entry.Entry`): the
+command line (``frontier run ALGO``, ``frontier explain ALGO``), the benchmark suite and the
+tests pick up every algorithm from it without knowing one by name.
+
+This module only collects: every module of the ``algorithms`` package declares its own entries
+beside the algorithm, in a module-level ``ENTRIES`` tuple of :class:`~algorithms.entry.Entry`
+(see that module for what an entry holds), and :func:`collect` gathers them, sorted by name.
+A new algorithm is a new module declaring ``ENTRIES``: nothing here changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import importlib
+import pkgutil
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from algorithms import catalog_measures as measures
-from algorithms.apsp import APSP_METHODS, apsp
-from algorithms.bfs import ORDERS, bfs
-from algorithms.components import DEFAULT_METHOD as CC_DEFAULT_METHOD
-from algorithms.components import METHODS as CC_METHODS
-from algorithms.components import connected_components, explain_method, spanning_forest
-from algorithms.list_ranking import LIST_RANKING_METHODS, list_ranking
-from algorithms.sssp import AUTO, DEFAULT_METHOD, METHODS, choose_method, sssp
+import algorithms
+from algorithms.entry import Entry
+from frontier.frontier import Frontier
 from frontier.graph import Graph
 from frontier.target import Target
 
+__all__ = ["CATALOG", "collect"]
 
-@dataclass(frozen=True)
-class Option:
-    """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``: one
-    of ``choices``, ``default`` unless given. ``shown`` formats the chosen value in the command's
-    summary; ``explained`` says whether ``explain`` takes it too."""
-
-    name: str
-    choices: tuple[str, ...]
-    default: str
-    help: str
-    shown: str = "{}"
-    explained: bool = True
+#: Modules of the package that declare no entries and are not imported to look: this one, the
+#: NetworkX backend (it needs networkx, a test dependency, and sits on top of the algorithms),
+#: and the scale-out routines (imported only for a partitioned graph).
+_NOT_SCANNED = frozenset({"catalog", "nx_backend", "distributed"})
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One algorithm.
-
-    * ``run(graph, source, balancer=..., target=..., **options)`` returns a result with
-      ``edges_traversed``, ``seconds`` (device time of the traversal) and ``iterations``;
-    * ``scipy(graph, source)`` runs the same computation with scipy.sparse.csgraph on one CPU
-      core; ``agrees(graph, source, result)`` raises AssertionError unless the two give the same
-      answer, which ``checks`` states in one line;
-    * ``source=False``: the algorithm takes no source vertex (connected components, PageRank):
-      ``run``, ``scipy`` and ``agrees`` are called without it, and the command line offers no
-      ``--source``; ``balanced=False``: it takes no ``balancer`` (list ranking, dense APSP);
-      :meth:`invoke`, :meth:`reference` and :meth:`check` call the three functions either way;
-    * ``report(result)`` gives the algorithm's own summary lines as (label, value) pairs;
-    * ``explain(graph, target, balancer=..., **options)`` is the source of the generated kernel
-      the algorithm's step runs, for the options marked ``explained``;
-    * ``options`` are the keyword arguments of ``run`` beyond ``balancer`` and ``target`` that
-      the command line offers, ``description`` its one-line help;
-    * ``example``: a generator spec of a graph the algorithm takes, where it does not take any
-      graph (list ranking takes a list: ``list:N``); tests run the entry on it. None: any;
-    * ``suite``: whether the benchmark suite (``python -m bench all``) runs it on its standard
-      graphs; False for list ranking (it takes lists) and APSP (V x V memory), which
-      ``bench/listrank_apsp.py`` times on inputs of their own.
-    """
-
-    name: str
-    description: str
-    run: Callable[..., Any]
-    scipy: Callable[[Graph, int], Any]
-    agrees: Callable[[Graph, int, Any], None]
-    checks: str
-    report: Callable[[Any], list[tuple[str, str]]]
-    explain: Callable[..., str]
-    options: tuple[Option, ...] = ()
-    source: bool = True
-    balanced: bool = True
-    example: str | None = None
-    suite: bool = True
-
-    def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
-               **options: Any) -> Any:
-        """``run`` with the source and balancer when the entry takes them."""
-        if self.balanced:
-            options["balancer"] = balancer
-        return self.run(*self._inputs(graph, source), target=target, **options)
-
-    def reference(self, graph: Graph, source: int | None) -> Any:
-        """``scipy`` with the source when the entry takes one."""
-        return self.scipy(*self._inputs(graph, source))
-
-    def check(self, graph: Graph, source: int | None, result: Any) -> None:
-        """``agrees`` with the source when the entry takes one."""
-        self.agrees(*self._inputs(graph, source), result)
-
-    def _inputs(self, graph: Graph, source: int | None) -> tuple[Any, ...]:
-        return (graph, source) if self.source else (graph,)
+def collect() -> dict[str, Entry]:
+    """Every entry declared by a module of the ``algorithms`` package, by name, sorted."""
+    entries: dict[str, Entry] = {}
+    for module in pkgutil.iter_modules(algorithms.__path__):
+        if module.name in _NOT_SCANNED:
+            continue
+        for entry in getattr(importlib.import_module(f"algorithms.{module.name}"), "ENTRIES", ()):
+            if entry.name in entries:
+                raise ValueError(f"two catalog entries are named {entry.name!r}")
+            entries[entry.name] = entry
+    return {name: _explained(entries[name]) for name in sorted(entries)}
 
 
-def _scipy_bfs(graph: Graph, source: int) -> np.ndarray:
-    from scipy.sparse.csgraph import breadth_first_order
-
-    return breadth_first_order(_pattern(graph), source, directed=True,
-                               return_predecessors=False)
-
-
-def _pattern(graph: Graph) -> Any:
-    import scipy.sparse as sp
-
-    n = graph.num_vertices
-    return sp.csr_matrix((np.ones(graph.num_edges, np.int8), graph.col_indices, graph.row_offsets),
-                         shape=(n, n))
-
-
-def _bfs_agrees(graph: Graph, source: int, result: Any) -> None:
-    from frontier.testing import check_bfs
-
-    check_bfs(graph, source, result.distances, result.predecessors)
-
-
-def _bfs_report(result: Any) -> list[tuple[str, str]]:
-    return [("reached", f"{int(np.count_nonzero(result.distances >= 0)):,} vertices")]
-
-
+# explain: the kernels each algorithm's step runs, until `explain` records what ran (issue 21,
+# item 2) -------------------------------------------------------------------------------------
 def _bfs_explain(graph: Graph, target: Target, balancer: str = "auto",
                  frontier: str = "sparse", direction: str = "auto") -> str:
     """The kernels a BFS from vertex 0 runs: :func:`operators.explain` of its ``traverse``."""
     from algorithms.bfs import unvisited, visit
-    from frontier.frontier import Frontier
     from operators import explain, traverse
 
     f = Frontier.from_vertices(graph, [0], kind=frontier, target=target)
@@ -137,144 +61,19 @@ def _bfs_do_explain(graph: Graph, target: Target, **options: Any) -> str:
     return _bfs_explain(graph, target, direction="auto", **options)
 
 
-def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
-    return bfs(graph, source, direction="auto", **options)
-
-
-# list ranking and all-pairs shortest paths -----------------------------------------------------
-
-def successors(graph: Graph) -> np.ndarray:
-    """The successor array of a graph holding a linked list (one out-arc per vertex, to its
-    successor; the tail's a self-loop, as :func:`frontier.generators.list_graph` builds)."""
-    from algorithms.list_ranking import ListError
-
-    degrees = graph.out_degrees()
-    if graph.num_vertices and (degrees != 1).any():
-        v = int(np.argmax(degrees != 1))
-        raise ListError(f"listrank takes a linked list: a graph whose every vertex has one "
-                        f"out-arc, to its successor (the tail's a self-loop), as list:N builds; "
-                        f"vertex {v} has {int(degrees[v])}")
-    return graph.col_indices
-
-
-def _listrank(graph: Graph, *, target: Target, method: str = "random_splitter") -> Any:
-    return list_ranking(successors(graph), method=method, target=target)
-
-
-def _listrank_reference(graph: Graph) -> np.ndarray:
-    from frontier.testing import reference_list_ranks
-
-    return reference_list_ranks(successors(graph))
-
-
-def _listrank_agrees(graph: Graph, result: Any) -> None:
-    from frontier.testing import check_list_ranks
-
-    check_list_ranks(successors(graph), result.ranks)
-
-
-def _listrank_report(result: Any) -> list[tuple[str, str]]:
-    head = f"{int(result.ranks.max()) if result.ranks.size else 0:,} links to the tail"
-    shown = [("head rank", head)]
-    if result.splitters:
-        shown.append(("splitters", f"{result.splitters:,}"))
-    return shown
-
-
-def _listrank_explain(graph: Graph, target: Target, method: str = "random_splitter") -> str:
-    from algorithms.list_ranking import explain_list_ranking
-
-    return explain_list_ranking(target, method)
-
-
-def _apsp(graph: Graph, *, target: Target, method: str = "blocked_floyd_warshall") -> Any:
-    return apsp(graph, method=method, target=target)
-
-
-def _apsp_reference(graph: Graph) -> np.ndarray:
-    from frontier.testing import reference_apsp
-
-    return reference_apsp(graph)
-
-
-def _apsp_agrees(graph: Graph, result: Any) -> None:
-    from frontier.testing import check_apsp
-
-    check_apsp(graph, result.distances, rtol=0 if _integral(graph) else 1e-12)
-
-
-def _integral(graph: Graph) -> bool:
-    return graph.weights is None or graph.weights.dtype.kind == "i"
-
-
-def _apsp_report(result: Any) -> list[tuple[str, str]]:
-    reached = int(np.count_nonzero(np.isfinite(result.distances)))
-    return [("reachable", f"{reached:,} of {result.distances.size:,} pairs")]
-
-
-def _apsp_explain(graph: Graph, target: Target, method: str = "blocked_floyd_warshall"
-                  ) -> str:
-    from algorithms.apsp import explain_apsp
-
-    return explain_apsp(graph, target, method)
-
-
-_LISTRANK_METHOD = Option("method", LIST_RANKING_METHODS, "random_splitter",
-                          "wylie: pointer jumping; random_splitter: Reid-Miller",
-                          shown="{}")
-_APSP_METHOD = Option("method", APSP_METHODS, "blocked_floyd_warshall",
-                      "Floyd–Warshall, plain or blocked in tiles, or one SSSP per source",
-                      shown="{}")
-
-_FRONTIER = Option("frontier", ("sparse", "dense"), "sparse",
-                   "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
-_DIRECTION = Option("direction", ("push", "pull", "auto"), "auto",
-                    "auto: direction-optimizing BFS")
-_ORDER = Option("order", ORDERS, "ordered",
-                "unordered: levels lowered by an atomic min (Li & Becchi)", explained=False)
-_CULL = Option("cull", ("none", "bitmap", "hash"), "none",
-               "remove repeated vertices from each push step's queue", shown="cull {}",
-               explained=False)
-_BFS_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
-
-
-def _negative(graph: Graph) -> bool:
-    return graph.weighted and graph.num_edges > 0 and bool(graph.weights.min() < 0)
-
-
-def _scipy_sssp(graph: Graph, source: int) -> np.ndarray:
-    from frontier.testing import reference_sssp
-
-    return reference_sssp(graph, source, negative_weights=_negative(graph))
-
-
-def _sssp_agrees(graph: Graph, source: int, result: Any) -> None:
-    from frontier.testing import check_sssp
-
-    floats = graph.weighted and graph.weights.dtype.kind == "f"
-    check_sssp(graph, source, result.distances, result.predecessors,
-               rtol=1e-12 if floats else 0, negative_weights=_negative(graph))
-
-
-def _sssp_report(result: Any) -> list[tuple[str, str]]:
-    reached = np.isfinite(result.distances)
-    far = float(result.distances[reached].max()) if reached.any() else 0.0
-    return [("reached", f"{int(np.count_nonzero(reached)):,} vertices"),
-            ("farthest", f"{far:g}"), ("method", result.method)]
-
-
 def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
-                  method: str = DEFAULT_METHOD) -> str:
+                  method: str = "auto") -> str:
     """The kernels of the method's relaxation step (:func:`operators.explain`; ``"auto"``: of
     the method it picks for ``graph``)."""
     from algorithms.sssp import (
+        AUTO,
+        choose_method,
         relax,
         relax_below,
         relax_into_updating,
         relax_light_below,
         relax_only,
     )
-    from frontier.frontier import Frontier
     from operators import advance, explain, traverse
 
     dist = target.zeros(graph.num_vertices, np.float64)
@@ -295,87 +94,82 @@ def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
     return explain(traverse, graph, f, relax, dist, balancer=balancer, cull="bitmap")
 
 
-_METHOD = Option("method", (AUTO, *METHODS), DEFAULT_METHOD,
-                 "the SSSP method (docs/algorithms.md compares them); auto: near_far on "
-                 "spread weights, else bellman_ford", shown="method {}")
-def _scipy_cc(graph: Graph) -> Any:
-    from scipy.sparse.csgraph import connected_components as scipy_cc
+def _pagerank_explain(graph: Graph, target: Target, balancer: str = "auto",
+                      direction: str = "auto") -> str:
+    """The kernel that spreads the ranks: the pull neighbour sum, or the push advance."""
+    from algorithms.pagerank import pulled_share, pushed_share
+    from operators import Direction, advance, explain, neighbor_reduce
 
-    return scipy_cc(_pattern(graph), directed=True, connection="weak")
-
-
-def _cc_agrees(graph: Graph, result: Any) -> None:
-    from frontier.testing import check_components
-
-    check_components(graph, result.labels)
-    first = np.unique(result.labels)
-    if not np.array_equal(result.labels[first], first):
-        raise AssertionError("labels are not each component's smallest vertex id")
-
-
-def _cc_report(result: Any) -> list[tuple[str, str]]:
-    return [("components", f"{result.num_components:,}")]
+    n = graph.num_vertices
+    rank = target.zeros(max(n, 1), np.float64)
+    if Direction.of(direction).choose(n, n) == "pull":
+        return ("# --- pull: the neighbour sum over in-edges, one thread per vertex ---\n"
+                + explain(neighbor_reduce, graph, "vertices", pulled_share, rank, rank, True,
+                          out=rank, edges="in"))
+    everyone = Frontier.all_vertices(graph, target=target)
+    return explain(advance, graph, everyone, pushed_share, rank, rank, True, rank,
+                   balancer=balancer, output="none")
 
 
-def _forest_agrees(graph: Graph, result: Any) -> None:
-    from frontier.testing import check_spanning_forest
+def _betweenness_explain(graph: Graph, target: Target, balancer: str = "auto") -> str:
+    """The forward BFS counting paths (a fused traverse) and the backward dependency sum."""
+    from algorithms.betweenness import dependency, discover
+    from operators import explain, neighbor_reduce, traverse
 
-    check_spanning_forest(graph, result.edges)
+    n = graph.num_vertices
+    depth, sigma = target.zeros(max(n, 1), np.int32), target.zeros(max(n, 1), np.float64)
+    start = Frontier.from_vertices(graph, [0], target=target)
+    return (explain(traverse, graph, start, discover, depth, sigma, balancer=balancer)
+            + "# --- backward: dependencies of one level ---\n"
+            + explain(neighbor_reduce, graph, start, dependency, depth, sigma, sigma,
+                      out=sigma, edges="out"))
 
 
-def _forest_report(result: Any) -> list[tuple[str, str]]:
-    return [("components", f"{result.num_components:,}"),
-            ("forest", f"{len(result.edges):,} edges")]
+def _k_core_explain(graph: Graph, target: Target, balancer: str = "auto") -> str:
+    """The peeling advance: releasing the edges of the vertices removed in one step."""
+    from algorithms.kcore import release, undirected_simple
+    from operators import advance, explain
+
+    simple = undirected_simple(graph)
+    state = target.zeros(max(simple.num_vertices, 1), np.int32)
+    start = Frontier.from_vertices(simple, [0] if simple.num_vertices else [], target=target)
+    return explain(advance, simple, start, release, state, state, 0, balancer=balancer)
+
+
+def _listrank_explain(graph: Graph, target: Target, method: str = "random_splitter") -> str:
+    from algorithms.list_ranking import explain_list_ranking
+
+    return explain_list_ranking(target, method)
+
+
+def _apsp_explain(graph: Graph, target: Target, method: str = "blocked_floyd_warshall"
+                  ) -> str:
+    from algorithms.apsp import explain_apsp
+
+    return explain_apsp(graph, target, method)
+
+
+def _cc_explain(graph: Graph, target: Target, **options: Any) -> str:
+    from algorithms.components import explain_method
+
+    return explain_method(graph, target, **options)
 
 
 def _forest_explain(graph: Graph, target: Target) -> str:
+    from algorithms.components import explain_method
+
     return explain_method(graph, target, forest=True)
 
 
-CATALOG: dict[str, Entry] = {
-    "bfs": Entry("bfs", "breadth-first search: distances and a shortest-path tree", bfs,
-                 _scipy_bfs, _bfs_agrees, _BFS_CHECKS, _bfs_report, _bfs_explain,
-                 (_FRONTIER, _DIRECTION, _ORDER, _CULL)),
-    "bfs_do": Entry("bfs_do", "direction-optimizing BFS (Beamer et al., SC 2012): push "
-                    "while the frontier is small, pull while it is large",
-                    _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
-                    _bfs_report, _bfs_do_explain, (_FRONTIER,)),
-    "sssp": Entry("sssp", "single-source shortest paths: distances and a shortest-path tree",
-                  sssp, _scipy_sssp, _sssp_agrees,
-                  "distances equal scipy.sparse.csgraph; every predecessor edge is tight",
-                  _sssp_report, _sssp_explain, (_METHOD,)),
-    "pagerank": Entry("pagerank", "PageRank by power iteration (NetworkX's conventions)",
-                      measures.run_pagerank, measures.scipy_pagerank, measures.pagerank_agrees,
-                      "ranks within 6 N tol (L1) of a scipy power iteration run to 1e-12",
-                      measures.pagerank_report, measures.pagerank_explain,
-                      (Option("direction", ("auto", "pull", "push"), "auto",
-                              "pull: a neighbour sum per vertex; push: atomics per edge"),),
-                      source=False),
-    "bc": Entry("bc", "betweenness centrality: the dependencies of one source (Brandes)",
-                measures.run_betweenness, measures.scipy_betweenness,
-                measures.betweenness_agrees, "dependencies equal a scipy/NumPy Brandes pass",
-                measures.betweenness_report, measures.betweenness_explain),
-    "kcore": Entry("kcore", "core numbers of the undirected simple graph underlying GRAPH, by "
-                   "peeling", measures.run_k_core, measures.k_core_reference,
-                   measures.k_core_agrees, "core numbers equal a sequential bin peeling",
-                   measures.k_core_report, measures.k_core_explain, source=False),
-    "listrank": Entry("listrank", "list ranking: each node's links to the tail of a linked list "
-                      "(Dehne & Yogaratnam §3)", _listrank, _listrank_reference,
-                      _listrank_agrees, "ranks equal a sequential walk of the list",
-                      _listrank_report, _listrank_explain, (_LISTRANK_METHOD,), source=False,
-                      balanced=False, example="list:42", suite=False),
-    "apsp": Entry("apsp", "all-pairs shortest paths: Floyd–Warshall, blocked, or repeated SSSP",
-                  _apsp, _apsp_reference, _apsp_agrees,
-                  "distances equal scipy.sparse.csgraph.floyd_warshall", _apsp_report,
-                  _apsp_explain, (_APSP_METHOD,), source=False, balanced=False, suite=False),
-    "cc": Entry("cc", "weakly connected components, each vertex labelled by its component's "
-                "smallest vertex id", connected_components, _scipy_cc, _cc_agrees,
-                "labels partition the vertices like scipy's weak components; each is the "
-                "component's smallest id", _cc_report, explain_method,
-                (Option("method", CC_METHODS, CC_DEFAULT_METHOD, "the components method",
-                        shown="{} method"),), source=False),
-    "forest": Entry("forest", "spanning forest of the weak components (Soman et al. hooking)",
-                    spanning_forest, _scipy_cc, _forest_agrees,
-                    "|V| - #components edges, acyclic, spanning every weak component",
-                    _forest_report, _forest_explain, source=False, balanced=False),
-}
+_EXPLAIN = {"bfs": _bfs_explain, "bfs_do": _bfs_do_explain, "sssp": _sssp_explain,
+            "pagerank": _pagerank_explain, "bc": _betweenness_explain, "kcore": _k_core_explain,
+            "listrank": _listrank_explain, "apsp": _apsp_explain, "cc": _cc_explain,
+            "forest": _forest_explain}
+
+
+def _explained(entry: Entry) -> Entry:
+    explain = entry.explain or _EXPLAIN.get(entry.name)
+    return entry if explain is None else replace(entry, explain=explain)
+
+
+CATALOG: dict[str, Entry] = collect()

@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from algorithms.entry import Entry, Option
 from frontier import Frontier, Graph, atomic_cas, atomic_min, device_function, validate
 from frontier.distributed.dispatch import scales_out
 from frontier.target import Target, resolve_target
@@ -64,7 +65,7 @@ from operators import (
 )
 
 __all__ = ["connected_components", "spanning_forest", "ComponentsResult",
-           "SpanningForestResult", "IterationStats", "METHODS", "DEFAULT_METHOD"]
+           "SpanningForestResult", "ComponentsStepStats", "METHODS", "DEFAULT_METHOD", "ENTRIES"]
 
 #: The methods of :func:`connected_components`, by name.
 METHODS = ("afforest", "soman", "shiloach_vishkin", "label_propagation")
@@ -75,10 +76,10 @@ SAMPLES = 1024
 
 
 @dataclass(frozen=True)
-class IterationStats:
-    """One step of a method: its iteration number, what it did (``phase``), how many elements
-    (edges for hooking, vertices for a label-propagation frontier) it worked on (-1 where not
-    counted, to save a device read), and its host wall time."""
+class ComponentsStepStats:
+    """One step of a components method: its iteration number, what it did (``phase``), how
+    many elements (edges for hooking, vertices for a label-propagation frontier) it worked on
+    (-1 where not counted, to save a device read), and its host wall time."""
 
     iteration: int
     phase: str
@@ -99,7 +100,7 @@ class ComponentsResult:
     seconds: float
     method: str
     graph: Graph = field(repr=False)
-    stats: list[IterationStats] = field(repr=False, default_factory=list)
+    stats: list[ComponentsStepStats] = field(repr=False, default_factory=list)
 
     @property
     def edges_traversed(self) -> int:
@@ -118,7 +119,7 @@ class SpanningForestResult:
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    stats: list[IterationStats] = field(repr=False, default_factory=list)
+    stats: list[ComponentsStepStats] = field(repr=False, default_factory=list)
 
     @property
     def edges_traversed(self) -> int:
@@ -154,7 +155,7 @@ def crosses(e, parent, src, dst, both_arcs):
     return (not both_arcs or u < v) and parent[u] != parent[v]
 
 
-class _Steps:
+class _ComponentSteps:
     """The graph's arrays on the target and the per-step statistics of one run."""
 
     def __init__(self, graph: Graph, tgt: Target) -> None:
@@ -164,13 +165,13 @@ class _Steps:
         arrays = graph.device_arrays(tgt)
         self.dst = arrays.col_indices
         self.offsets = arrays.row_offsets
-        self.stats: list[IterationStats] = []
+        self.stats: list[ComponentsStepStats] = []
         self.start = time.perf_counter()
         self._last = self.start
 
     def record(self, iteration: int, phase: str, active: int) -> None:
         now = time.perf_counter()
-        self.stats.append(IterationStats(iteration, phase, active, now - self._last))
+        self.stats.append(ComponentsStepStats(iteration, phase, active, now - self._last))
         self._last = now
 
     def identity(self) -> Any:
@@ -227,7 +228,7 @@ def hook_once(e, parent, src, dst, upward, hooked_by):
             hooked_by[child] = e
 
 
-def _hooking_loop(steps: _Steps, parent: Any, hooker: Callable, *extra: Any) -> int:
+def _hooking_loop(steps: _ComponentSteps, parent: Any, hooker: Callable, *extra: Any) -> int:
     """Hook, compress, hide until no edge crosses two stars; returns the iterations."""
     g, tgt = steps.graph, steps.tgt
     both_arcs = not g.directed
@@ -248,7 +249,7 @@ def _hooking_loop(steps: _Steps, parent: Any, hooker: Callable, *extra: Any) -> 
     return iteration
 
 
-def _soman(steps: _Steps, balancer: Any) -> tuple[Any, int]:
+def _soman(steps: _ComponentSteps, balancer: Any) -> tuple[Any, int]:
     parent = steps.identity()
     iterations = _hooking_loop(steps, parent, hook)
     steps.smallest_members(parent)
@@ -304,7 +305,7 @@ def sv5_changed(j, q, s):
     return q[j] == s
 
 
-def _shiloach_vishkin(steps: _Steps, balancer: Any) -> tuple[Any, int]:
+def _shiloach_vishkin(steps: _ComponentSteps, balancer: Any) -> tuple[Any, int]:
     g, tgt = steps.graph, steps.tgt
     n = g.num_vertices
     both_ways = g.directed
@@ -349,7 +350,7 @@ def adopt_pulled(v, labels, pulled):
     return False
 
 
-def _label_propagation(steps: _Steps, balancer: Any) -> tuple[Any, int]:
+def _label_propagation(steps: _ComponentSteps, balancer: Any) -> tuple[Any, int]:
     g, tgt = steps.graph, steps.tgt
     labels = steps.identity()
     if g.num_vertices == 0:
@@ -426,7 +427,7 @@ def gather(i, comp, picks, sampled):
     sampled[i] = comp[picks[i]]
 
 
-def _most_frequent_label(steps: _Steps, comp: Any) -> int:
+def _most_frequent_label(steps: _ComponentSteps, comp: Any) -> int:
     """Sutton et al.'s sampling: the most frequent of 1,024 labels at random vertices."""
     g, tgt = steps.graph, steps.tgt
     rng = np.random.default_rng(27491095)
@@ -437,7 +438,7 @@ def _most_frequent_label(steps: _Steps, comp: Any) -> int:
     return int(values[np.argmax(counts)])
 
 
-def _afforest(steps: _Steps, balancer: Any) -> tuple[Any, int]:
+def _afforest(steps: _ComponentSteps, balancer: Any) -> tuple[Any, int]:
     g, tgt = steps.graph, steps.tgt
     comp = steps.identity()
     if g.num_vertices == 0 or g.num_edges == 0:
@@ -461,7 +462,7 @@ def _afforest(steps: _Steps, balancer: Any) -> tuple[Any, int]:
     return comp, NEIGHBOR_ROUNDS + 1
 
 
-_RUNNERS: dict[str, Callable[[_Steps, Any], tuple[Any, int]]] = {
+_RUNNERS: dict[str, Callable[[_ComponentSteps, Any], tuple[Any, int]]] = {
     "afforest": _afforest, "soman": _soman, "shiloach_vishkin": _shiloach_vishkin,
     "label_propagation": _label_propagation}
 
@@ -469,8 +470,7 @@ _RUNNERS: dict[str, Callable[[_Steps, Any], tuple[Any, int]]] = {
 # the public calls ---------------------------------------------------------------------------
 def _check(graph: Graph, method: str | None = None, forest: bool = False) -> None:
     """The graph, and the method unless ``forest`` (spanning_forest takes none)."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
+    validate.graph(graph)
     if (method is not None or not forest) and (not isinstance(method, str)
                                                or method not in METHODS):
         raise ValueError(f"method={method!r}; expected one of {METHODS}")
@@ -487,7 +487,7 @@ def connected_components(graph: Graph, *, method: str = DEFAULT_METHOD,
     _check(graph, method)
     balancer = get_balancer(balancer)
     tgt = resolve_target(target)
-    steps = _Steps(graph, tgt)
+    steps = _ComponentSteps(graph, tgt)
     labels, iterations = _RUNNERS[method](steps, balancer)
     host, count = _labels_and_count(tgt, labels)
     return ComponentsResult(host, count, iterations, time.perf_counter() - steps.start, method,
@@ -501,7 +501,7 @@ def spanning_forest(graph: Graph, *, target: str | Target | None = None
     ids, |V| - #components of them."""
     _check(graph, forest=True)
     tgt = resolve_target(target)
-    steps = _Steps(graph, tgt)
+    steps = _ComponentSteps(graph, tgt)
     parent = steps.identity()
     hooked_by = tgt.full(graph.num_vertices, -1, np.int64)
     iterations = _hooking_loop(steps, parent, hook_once, hooked_by)
@@ -525,7 +525,7 @@ def explain_method(graph: Graph, target: str | Target | None = None, *,
     _check(graph, method)
     tgt = resolve_target(target)
     g, n = graph, graph.num_vertices
-    steps = _Steps(graph, tgt)
+    steps = _ComponentSteps(graph, tgt)
     src, dst, offsets = steps.src, steps.dst, steps.offsets
     ints = tgt.zeros(max(n, 1), np.int32)
     edges = Frontier.all_edges(g, target=tgt)
@@ -574,3 +574,48 @@ def explain_method(graph: Graph, target: str | Target | None = None, *,
                  ("directed graphs: link them", explain(compute, g, edges, link_edge, ints, src,
                                                         dst))] + shared[:1]
     return "".join(f"# --- {title} ---\n{text.strip()}\n\n" for title, text in parts)
+
+
+# the catalog entries ------------------------------------------------------------------------
+def _cc_reference(graph: Graph, source: None) -> np.ndarray:
+    from frontier.testing import reference_components  # scipy.sparse: imported when needed
+
+    return reference_components(graph)
+
+
+def _cc_check(graph: Graph, source: None, result: ComponentsResult) -> None:
+    from frontier.testing import check_components
+
+    check_components(graph, result.labels)
+    first = np.unique(result.labels)
+    if not np.array_equal(result.labels[first], first):
+        raise AssertionError("labels are not each component's smallest vertex id")
+
+
+def _cc_report(result: ComponentsResult) -> list[tuple[str, str]]:
+    return [("components", f"{result.num_components:,}")]
+
+
+def _forest_check(graph: Graph, source: None, result: SpanningForestResult) -> None:
+    from frontier.testing import check_spanning_forest
+
+    check_spanning_forest(graph, result.edges)
+
+
+def _forest_report(result: SpanningForestResult) -> list[tuple[str, str]]:
+    return [("components", f"{result.num_components:,}"),
+            ("forest", f"{len(result.edges):,} edges")]
+
+
+ENTRIES = (
+    Entry(name="cc", description="weakly connected components, each vertex labelled by its "
+          "component's smallest vertex id", run=connected_components, reference=_cc_reference,
+          check=_cc_check, checks="labels partition the vertices like scipy's weak components; "
+          "each is the component's smallest id", report=_cc_report,
+          options=(Option("method", METHODS, DEFAULT_METHOD, "the components method",
+                          shown="{} method"),), source=False),
+    Entry(name="forest", description="spanning forest of the weak components (Soman et al. "
+          "hooking)", run=spanning_forest, reference=_cc_reference, check=_forest_check,
+          checks="|V| - #components edges, acyclic, spanning every weak component",
+          report=_forest_report, source=False, balanced=False),
+)

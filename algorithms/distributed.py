@@ -41,6 +41,8 @@ from typing import Any
 import numpy as np
 
 from algorithms.bfs import OUTS, BFSResult, unvisited, visit
+from algorithms.components import ComponentsResult, ComponentsStepStats
+from algorithms.sssp import SSSPResult, SSSPStepStats
 from frontier import Frontier, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.distributed.dispatch import register_version
@@ -403,14 +405,12 @@ def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
     """:func:`algorithms.sssp` over the partitions of ``graph``, returning its
     ``SSSPResult``: Bellman–Ford (:func:`sssp_arrays`), the method that runs over partitions
     (``method`` ``"auto"`` or ``"bellman_ford"``; no ``delta``); weights must be >= 0."""
-    from algorithms.sssp import IterationStats, SSSPResult
-
     _check_source(graph, source)
     validate.one_of("method", method, ("auto", "bellman_ford"), "method over partitions")
     validate.unused("Bellman–Ford over partitions", {"delta": delta})
     distances, predecessors, report = sssp_arrays(graph, source, balancer=balancer,
                                                   target=target)
-    stats = [IterationStats(i, size, None) for i, size in enumerate(report.frontier_sizes)]
+    stats = [SSSPStepStats(i, size, None) for i, size in enumerate(report.frontier_sizes)]
     return SSSPResult(distances, predecessors, report.steps, max(report.rank_seconds, default=0),
                       "bellman_ford", int(source), None, graph, stats)
 
@@ -458,12 +458,10 @@ def connected_components(graph: DistributedGraph, *, method: str = "label_propag
     """:func:`algorithms.connected_components` over the partitions of ``graph``, returning its
     ``ComponentsResult``: label propagation (:func:`components_arrays`), the method that runs
     over partitions; labels are each component's smallest vertex id, as with every method."""
-    from algorithms.components import ComponentsResult, IterationStats
-
     validate.one_of("method", method, ("label_propagation",), "method over partitions")
     labels, report = components_arrays(graph, balancer=balancer, target=target)
     count = int(np.count_nonzero(labels == np.arange(labels.size)))
-    stats = [IterationStats(i, "label propagation", size, 0.0)
+    stats = [ComponentsStepStats(i, "label propagation", size, 0.0)
              for i, size in enumerate(report.frontier_sizes)]
     return ComponentsResult(labels, count, report.steps, max(report.rank_seconds, default=0),
                             "label_propagation", graph, stats)

@@ -25,27 +25,42 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from frontier import Frontier, Graph, atomic_add, out_degree
+from algorithms.entry import Entry
+from frontier import Frontier, Graph, atomic_add, out_degree, validate
 from frontier.target import Target, resolve_target
 from operators import LoadBalancer, advance, compute, filter, get_balancer, reduce
 
-__all__ = ["k_core", "KCoreResult"]
+__all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "ENTRIES"]
 
 #: Larger than any degree: what a removed vertex offers to the minimum-degree reduction.
 _REMOVED = np.iinfo(np.int32).max
 
 
 @dataclass(frozen=True)
+class KCoreRoundStats:
+    """One peeling round: its ``k``, the vertices it peeled (core number ``k``), its advance
+    steps, and its host wall time."""
+
+    k: int
+    peeled: int
+    steps: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class KCoreResult:
-    """``core_numbers`` (int32, one per vertex), the advance steps run, and wall time."""
+    """``core_numbers`` (int32, one per vertex), the advance steps run, wall time, and
+    per-round ``stats``."""
 
     core_numbers: np.ndarray
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
+    stats: list[KCoreRoundStats] = field(repr=False, default_factory=list)
 
     @property
     def degeneracy(self) -> int:
@@ -93,17 +108,19 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     """The core number of every vertex of an undirected graph without self-loops (see the
     module docstring). ``balancer`` maps each peeling advance onto threads."""
     _check_graph(graph)
-    get_balancer(balancer)
+    balancer = get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)
     steps, peeled, k = 0, 0, 0
+    stats: list[KCoreRoundStats] = []
     began = time.perf_counter()
     if n:
         compute(graph, "vertices", count_arcs, degree, core, target=tgt)
         everyone = Frontier.all_vertices(graph, target=tgt)
         f = Frontier.from_vertices(graph, [], target=tgt)  # the peeling steps' pool
         while peeled < n:
+            started, before, first = time.perf_counter(), peeled, steps
             k = max(k, reduce(graph, "vertices", remaining_degree, core, degree, op="min",
                               target=tgt))
             f = f.union(filter(graph, everyone, claim, core, degree, k, output="sparse"))
@@ -111,14 +128,14 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
                 peeled += size
                 f = advance(graph, f, release, core, degree, k, balancer=balancer)
                 steps += 1
+            stats.append(KCoreRoundStats(k, peeled - before, steps - first,
+                                         time.perf_counter() - started))
             k += 1
-    return KCoreResult(tgt.to_host(core), steps, time.perf_counter() - began, graph)
+    return KCoreResult(tgt.to_host(core), steps, time.perf_counter() - began, graph, stats)
 
 
 def _check_graph(graph: Graph) -> None:
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph, got {type(graph).__name__}")
-    if graph.directed:
+    if validate.graph(graph).directed:
         raise ValueError("k_core needs an undirected graph (Graph.from_edges(..., "
                          "directed=False)); for a directed graph's in + out degree cores, "
                          "build the undirected graph of its arcs")
@@ -128,3 +145,55 @@ def _check_graph(graph: Graph) -> None:
         raise ValueError(f"k_core: the graph has {loops.size} self-loop(s) (vertex {v} first); "
                          "core numbers are not defined with self-loops (NetworkX raises too): "
                          "remove them first")
+
+
+# the catalog entry: k-core of any graph's undirected simple graph ---------------------------
+def distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, ascending (a sort and a mask: many times faster than
+    ``np.unique`` on millions of int64 keys with NumPy 2.4)."""
+    ordered = np.sort(keys)
+    if ordered.size == 0:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
+def undirected_simple(graph: Graph) -> Graph:
+    """The undirected graph underlying ``graph``: one edge per pair of distinct vertices joined
+    by an arc either way (self-loops and repeats dropped), what k-core runs on from the command
+    line."""
+    n = graph.num_vertices
+    src, dst = graph.coo().src.astype(np.int64), graph.col_indices.astype(np.int64)
+    apart = src != dst
+    repeated = (src[1:] == src[:-1]) & (dst[1:] == dst[:-1])  # rows are sorted by head
+    if not graph.directed and apart.all() and not repeated.any():
+        return graph
+    keys = distinct(np.minimum(src, dst)[apart] * n + np.maximum(src, dst)[apart])
+    return Graph.from_edges(keys // max(n, 1), keys % max(n, 1), num_vertices=n,
+                            directed=False)
+
+
+def _run(graph: Graph, **options: Any) -> KCoreResult:
+    return k_core(undirected_simple(validate.graph(graph)), **options)
+
+
+def _reference(graph: Graph, source: None) -> np.ndarray:
+    from frontier.testing import reference_core_numbers  # imported when first needed
+
+    return reference_core_numbers(undirected_simple(graph))
+
+
+def _check(graph: Graph, source: None, result: KCoreResult) -> None:
+    from frontier.testing import check_core_numbers
+
+    check_core_numbers(undirected_simple(graph), result.core_numbers)
+
+
+def _report(result: KCoreResult) -> list[tuple[str, str]]:
+    return [("degeneracy", f"{result.degeneracy} (the largest core number)")]
+
+
+ENTRIES = (
+    Entry(name="kcore", description="core numbers of the undirected simple graph underlying "
+          "GRAPH, by peeling", run=_run, reference=_reference, check=_check,
+          checks="core numbers equal a sequential bin peeling", report=_report, source=False),
+)

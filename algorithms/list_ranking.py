@@ -40,12 +40,13 @@ from typing import Any
 
 import numpy as np
 
-from frontier import atomic_add, validate
+from algorithms.entry import Entry, Option
+from frontier import Graph, atomic_add, validate
 from frontier.target import Target, resolve_target
 from operators import compute, explain, reduce
 
 __all__ = ["list_ranking", "ListRankingResult", "ListError", "LIST_RANKING_METHODS",
-           "default_splitters", "explain_list_ranking"]
+           "default_splitters", "explain_list_ranking", "successors", "ENTRIES"]
 
 #: The methods, by name.
 LIST_RANKING_METHODS = ("wylie", "random_splitter")
@@ -62,12 +63,13 @@ class ListRankingResult:
     for random_splitter those of the splitter list), host wall time of the ranking on the
     target (``seconds``: from its first launch until its last kernel has finished; the upload,
     the input checks and copying the ranks back are not included), and the number of
-    splitters (0 for wylie)."""
+    splitters (0 for wylie). ``stats`` is empty: the rounds run without a read back."""
 
     ranks: np.ndarray
     iterations: int
     seconds: float
     splitters: int = 0
+    stats: tuple[Any, ...] = ()
 
     @property
     def edges_traversed(self) -> int:
@@ -382,3 +384,51 @@ def explain_list_ranking(target: str | Target | None = None,
               ("RS5: each node's rank from its splitter's", _aggregate_packed, (words, words))])
     return "".join(f"# --- {title} ---\n" + explain(compute, None, 2, fn, *state, target=tgt)
                    + "\n" for title, fn, state in steps)
+
+
+# the catalog entry: a graph holding a linked list -------------------------------------------
+def successors(graph: Graph) -> np.ndarray:
+    """The successor array of a graph holding a linked list (one out-arc per vertex, to its
+    successor; the tail's a self-loop, as :func:`frontier.generators.list_graph` builds)."""
+    degrees = validate.graph(graph).out_degrees()
+    if graph.num_vertices and (degrees != 1).any():
+        v = int(np.argmax(degrees != 1))
+        raise ListError(f"listrank takes a linked list: a graph whose every vertex has one "
+                        f"out-arc, to its successor (the tail's a self-loop), as list:N builds; "
+                        f"vertex {v} has {int(degrees[v])}")
+    return graph.col_indices
+
+
+def _run(graph: Graph, *, target: str | Target | None = None,
+         method: str = "random_splitter") -> ListRankingResult:
+    return list_ranking(successors(graph), method=method, target=target)
+
+
+def _reference(graph: Graph, source: None) -> np.ndarray:
+    from frontier.testing import reference_list_ranks  # imported when first needed
+
+    return reference_list_ranks(successors(graph))
+
+
+def _check(graph: Graph, source: None, result: ListRankingResult) -> None:
+    from frontier.testing import check_list_ranks
+
+    check_list_ranks(successors(graph), result.ranks)
+
+
+def _report(result: ListRankingResult) -> list[tuple[str, str]]:
+    head = f"{int(result.ranks.max()) if result.ranks.size else 0:,} links to the tail"
+    shown = [("head rank", head)]
+    if result.splitters:
+        shown.append(("splitters", f"{result.splitters:,}"))
+    return shown
+
+
+ENTRIES = (
+    Entry(name="listrank", description="list ranking: each node's links to the tail of a linked "
+          "list (Dehne & Yogaratnam §3)", run=_run, reference=_reference, check=_check,
+          checks="ranks equal a sequential walk of the list", report=_report,
+          options=(Option("method", LIST_RANKING_METHODS, "random_splitter",
+                          "wylie: pointer jumping; random_splitter: Reid-Miller"),),
+          source=False, balanced=False, example="list:42", suite=False),
+)

@@ -35,9 +35,8 @@ import numpy as np
 
 from algorithms.betweenness import betweenness_centrality as _betweenness
 from algorithms.bfs import bfs
-from algorithms.catalog_measures import distinct
 from algorithms.components import connected_components as _components
-from algorithms.kcore import k_core
+from algorithms.kcore import distinct, k_core
 from algorithms.pagerank import ConvergenceError
 from algorithms.pagerank import pagerank as _pagerank
 from algorithms.sssp import sssp

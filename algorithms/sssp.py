@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.bfs import check_source
+from algorithms.entry import Entry, Option
 from algorithms.tree import shortest_path_tree
 from frontier import (
     Frontier,
@@ -76,8 +76,8 @@ from frontier.graph import path_bound
 from frontier.target import Target, resolve_target
 from operators import LoadBalancer, advance, filter, get_balancer, reduce, traverse  # noqa: A004
 
-__all__ = ["sssp", "SSSPResult", "IterationStats", "METHODS", "DEFAULT_METHOD", "AUTO",
-           "choose_method", "default_delta"]
+__all__ = ["sssp", "SSSPResult", "SSSPStepStats", "METHODS", "DEFAULT_METHOD", "AUTO",
+           "choose_method", "default_delta", "ENTRIES"]
 
 #: The methods, by name.
 METHODS = ("bellman_ford", "harish", "ordered", "delta_stepping", "near_far")
@@ -93,10 +93,10 @@ _EXACT_LIMIT = 1 << 62
 
 
 @dataclass(frozen=True)
-class IterationStats:
-    """One relaxation step: its input frontier's size and host wall time (None where the step
-    ran inside a fused traversal, which the host does not see), and the lower end of the bucket
-    or near pile it belonged to (None for methods without buckets)."""
+class SSSPStepStats:
+    """One relaxation step of an SSSP method: its input frontier's size and host wall time
+    (None where the step ran inside a fused traversal, which the host does not see), and the
+    lower end of the bucket or near pile it belonged to (None for methods without buckets)."""
 
     iteration: int
     frontier_size: int | None
@@ -119,11 +119,11 @@ class SSSPResult:
     source: int
     delta: float | None
     graph: Graph = field(repr=False)
-    stats: list[IterationStats] = field(repr=False, default_factory=list)
+    stats: list[SSSPStepStats] = field(repr=False, default_factory=list)
 
     def path_to(self, vertex: int) -> list[int]:
         """The vertices of a shortest path from the source to ``vertex``, both included."""
-        check_source(self.graph, vertex, "vertex")
+        validate.source(self.graph, vertex, "vertex")
         if not np.isfinite(self.distances[vertex]):
             raise ValueError(f"vertex {vertex} is not reachable from the source {self.source}")
         path = [int(vertex)]
@@ -239,16 +239,16 @@ class _Run:
 
     graph: Graph
     target: Target
-    balancer: str | LoadBalancer
+    balancer: LoadBalancer
     source: int
     dist: Any
     unreached: Any
     delta: float
-    stats: list[IterationStats] = field(default_factory=list)
+    stats: list[SSSPStepStats] = field(default_factory=list)
 
     def record(self, size: int | None, seconds: float | None, bucket: float | None = None
                ) -> None:
-        self.stats.append(IterationStats(len(self.stats), size, seconds, bucket))
+        self.stats.append(SSSPStepStats(len(self.stats), size, seconds, bucket))
 
     def record_traversal(self, steps: int, seconds: list[float | None],
                          bucket: float | None = None) -> None:
@@ -370,10 +370,11 @@ def _distance_type(graph: Graph) -> tuple[np.dtype, Any]:
     return np.dtype(np.float64), np.inf
 
 
-def _check_arguments(graph: Graph, source: int, method: str, delta: float | None,
-                     balancer: str | LoadBalancer) -> float | None:
-    """Every argument checked, before any work; returns ``delta`` as a float (or None)."""
-    check_source(graph, source)
+def _check_arguments(graph: Graph, source: int, method: str, delta: float | None
+                     ) -> float | None:
+    """Every argument but the balancer checked, before any work; returns ``delta`` as a float
+    (or None)."""
+    validate.source(graph, source)
     if not isinstance(method, str) or method not in METHODS + (AUTO,):
         raise ValueError(f"method={method!r}; expected {AUTO!r} or one of {METHODS}")
     if delta is not None:
@@ -381,13 +382,9 @@ def _check_arguments(graph: Graph, source: int, method: str, delta: float | None
         if method not in ("delta_stepping", "near_far", AUTO):
             raise ValueError(f"delta= applies to 'delta_stepping' and 'near_far', not "
                              f"{method!r}")
-    get_balancer(balancer)
-    if graph.weighted and graph.num_edges and method not in NEGATIVE_WEIGHTS_OK + (AUTO,):
-        least = graph.weights.min()
-        if least < 0:
-            raise NegativeWeightsError(
-                f"method {method!r} needs non-negative weights; this graph has a weight of "
-                f"{least}. Use one of {NEGATIVE_WEIGHTS_OK}")
+    if method not in NEGATIVE_WEIGHTS_OK + (AUTO,):
+        validate.non_negative_weights(f"method {method!r}", graph,
+                                      f"use one of {NEGATIVE_WEIGHTS_OK}", NegativeWeightsError)
     validate.path_sums(f"sssp on a graph of {graph.num_vertices} vertices",
                        path_bound(graph.weights, graph.num_vertices), _distance_type(graph)[0])
     return delta
@@ -408,7 +405,8 @@ def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
     method that cannot take them, and :class:`frontier.NegativeCycleError` when a negative
     cycle is reachable from the source; ``ValueError`` for weights whose path sums could
     overflow float64 (see the module docstring)."""
-    delta = _check_arguments(graph, source, method, delta, balancer)
+    delta = _check_arguments(graph, source, method, delta)
+    balancer = get_balancer(balancer)
     if method == AUTO:
         method = choose_method(graph)
         delta = delta if method in ("delta_stepping", "near_far") else None
@@ -431,3 +429,40 @@ def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
         distances[host == unreached] = np.inf
     return SSSPResult(distances, tgt.to_host(pred), len(run.stats), seconds, method,
                       int(source), width if bucketed else None, graph, run.stats)
+
+
+# the catalog entry --------------------------------------------------------------------------
+def _negative(graph: Graph) -> bool:
+    return graph.weighted and graph.num_edges > 0 and bool(graph.weights.min() < 0)
+
+
+def _reference(graph: Graph, source: int) -> np.ndarray:
+    from frontier.testing import reference_sssp  # scipy.sparse: imported when first needed
+
+    return reference_sssp(graph, source, negative_weights=_negative(graph))
+
+
+def _check(graph: Graph, source: int, result: SSSPResult) -> None:
+    from frontier.testing import check_sssp
+
+    floats = graph.weighted and graph.weights.dtype.kind == "f"
+    check_sssp(graph, source, result.distances, result.predecessors,
+               rtol=1e-12 if floats else 0, negative_weights=_negative(graph))
+
+
+def _report(result: SSSPResult) -> list[tuple[str, str]]:
+    reached = np.isfinite(result.distances)
+    far = float(result.distances[reached].max()) if reached.any() else 0.0
+    return [("reached", f"{int(np.count_nonzero(reached)):,} vertices"),
+            ("farthest", f"{far:g}"), ("method", result.method)]
+
+
+ENTRIES = (
+    Entry(name="sssp", description="single-source shortest paths: distances and a shortest-path "
+          "tree", run=sssp, reference=_reference, check=_check,
+          checks="distances equal scipy.sparse.csgraph; every predecessor edge is tight",
+          report=_report,
+          options=(Option("method", (AUTO, *METHODS), DEFAULT_METHOD,
+                          "the SSSP method (docs/algorithms.md compares them); auto: near_far "
+                          "on spread weights, else bellman_ford", shown="method {}"),)),
+)

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from algorithms import CATALOG
-from algorithms.catalog import Entry
+from algorithms.entry import Entry
 from frontier.graph import Graph
 from frontier.target import cuda_usable, resolve_target
 from operators import available_balancers

@@ -134,7 +134,7 @@ def measure(name: str, graph: Graph, method: str, balancer: str, target: str | N
         row.note = f"warm-up run stopped after {budget} s"
         return row
     try:
-        CATALOG["sssp"].agrees(graph, source, first)
+        CATALOG["sssp"].check(graph, source, first)
         row.validated = True
     except AssertionError as err:
         print(f"  VALIDATION FAILED: {method} on {name}: {str(err)[:200]}", file=sys.stderr)

@@ -2,7 +2,21 @@
 argument is checked before any work is done (no allocation, no compilation, no launch), and a bad
 one raises at once with what was given, where, and what was expected.
 
+An algorithm's entry point calls them first, in this order: the graph (:func:`graph`), its
+source or sources (:func:`source`, :func:`sources`), its own options (the helpers below), the
+weights it needs (:func:`non_negative_weights`, :func:`path_sums`), then resolves the balancer
+(``operators.get_balancer``: the registry of balancers lives in the operator layer, above this
+module) once, and passes the resolved object to every operator it calls.
+
 The helpers, for algorithms and operators to reuse (each returns the checked value, converted):
+
+* :func:`graph` — a :class:`frontier.Graph` (anything else: ``TypeError``);
+* :func:`source` — a vertex id of the graph (``source``): an integer in ``0 .. |V|-1``, any
+  integer dtype (``np.uint64`` included) when the value fits;
+* :func:`sources` — one vertex id or a list of them (``sources``), as an int64 array in the
+  order given;
+* :func:`non_negative_weights` — refuse a graph with a negative edge weight where the algorithm
+  needs none;
 
 * :func:`count` — a non-negative integer (``num_vertices``, ``max_steps``, ``capacity``):
   Python and NumPy integers are accepted, ``3.7``, ``3.0``, ``True`` and strings are not;
@@ -15,9 +29,9 @@ The helpers, for algorithms and operators to reuse (each returns the checked val
 * :func:`one_of` — a name among the valid ones, listed in the message (``direction``,
   ``frontier`` kind, ``method``, ``op``); registries pass their own names (balancers come from
   ``operators.available_balancers()``);
-* :func:`vertex` — a vertex id of a graph (``source``): an integer in ``0 .. |V|-1``, any
-  integer dtype (``np.uint64`` included) when the value fits;
-* :func:`vertices` — an array of vertex ids (``sources``), converted to int64 losslessly;
+* :func:`vertex` — a vertex id ``0 .. num_vertices-1`` (what :func:`source` checks, for a
+  caller without a graph);
+* :func:`vertices` — an array of vertex ids, converted to int64 losslessly;
 * :func:`path_sums` — refuse weights whose path sums could overflow the dtype the distances
   are summed in (``1e308 + 1e308`` is ``inf``, which reads as "unreachable");
 * :func:`unused` — refuse arguments the chosen mode would ignore (``alpha`` with
@@ -35,14 +49,53 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from frontier.graph import Graph
+
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
-__all__ = ["count", "positive", "fraction", "flag", "one_of", "vertex", "vertices", "path_sums",
-           "unused"]
+__all__ = ["graph", "source", "sources", "non_negative_weights", "count", "positive",
+           "fraction", "flag", "one_of", "vertex", "vertices", "path_sums", "unused"]
+
+
+def graph(value: Any) -> Graph:
+    """``value`` if it is a :class:`frontier.Graph`; ``TypeError`` naming what it is else."""
+    from frontier.graph import Graph  # frontier.graph imports this module
+
+    if not isinstance(value, Graph):
+        raise TypeError(f"expected a frontier.Graph, got {type(value).__name__}")
+    return value
+
+
+def source(of: Graph, value: Any, name: str = "source") -> int:
+    """``value`` as a vertex id of the graph ``of`` (checked first: :func:`graph`)."""
+    return vertex(name, value, graph(of).num_vertices)
+
+
+def sources(of: Graph, values: Any, name: str = "sources") -> np.ndarray:
+    """``values``, one vertex id of the graph ``of`` or an iterable of them, as a 1-D int64
+    array in the order given (repeats kept: each caller says whether it takes them)."""
+    n = graph(of).num_vertices
+    if isinstance(values, Iterable) and not isinstance(values, (str, bytes, np.ndarray)):
+        values = list(values)
+    if np.ndim(values) == 0:
+        one = values.item() if isinstance(values, np.ndarray) else values
+        return np.asarray([vertex(name, one, n)], np.int64)
+    return vertices(name, values, n)
+
+
+def non_negative_weights(what: str, of: Graph, fix: str,
+                         error: type[ValueError] = ValueError) -> None:
+    """Raise ``error`` (a ValueError) if the graph ``of`` has a negative edge weight: ``what``
+    needs none; ``fix`` says what to do instead."""
+    w = of.weights
+    if w is not None and w.size and w.min() < 0:
+        raise error(f"{what} needs non-negative edge weights; this graph has a weight of "
+                    f"{w.min()}: {fix}")
 
 
 def count(name: str, value: Any, low: int = 0, high: int | None = None) -> int:

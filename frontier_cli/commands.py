@@ -58,7 +58,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from algorithms import CATALOG, bfs
-from algorithms.catalog import Entry, Option
+from algorithms.entry import Entry, Option
 from frontier import __version__, generators
 from frontier.data import demo_graph_path
 from frontier.graph import Graph

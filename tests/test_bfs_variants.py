@@ -98,8 +98,8 @@ def test_one_source_in_a_list_is_the_single_source_bfs():
     (lambda g: bfs(g), TypeError, "exactly one"),
     (lambda g: bfs(g, 0, sources=[1]), TypeError, "exactly one"),
     (lambda g: bfs(g, sources=[]), ValueError, "empty"),
-    (lambda g: bfs(g, sources=[0, 9]), ValueError, "source in sources 9 is out of range"),
-    (lambda g: bfs(g, sources=[0.5]), TypeError, "expected a vertex id"),
+    (lambda g: bfs(g, sources=[0, 9]), ValueError, "sources holds 9, out of range"),
+    (lambda g: bfs(g, sources=[0.5]), TypeError, "expected integer vertex ids"),
     (lambda g: bfs(g, 0, order="random"), ValueError, "unknown BFS order 'random'"),
 ])
 def test_bad_sources_and_orders_raise_clear_errors(call, error, message):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from algorithms import CATALOG
-from algorithms.catalog import Entry, Option
+from algorithms.entry import Entry, Option
 from frontier import generators
 from frontier_cli.commands import main
 from operators import available_balancers
@@ -85,9 +85,11 @@ def fake_entry(agrees) -> Entry:
     def explain(graph, target, balancer, colour):
         return f"{colour} kernel"
 
-    return Entry("fake", "a BFS in disguise", run, CATALOG["bfs"].scipy, agrees, "it agrees",
-                 lambda result: [("colour", "seen")], explain,
-                 (Option("colour", ("red", "blue"), "red", "a colour", shown="{} colour"),))
+    return Entry(name="fake", description="a BFS in disguise", run=run,
+                 reference=CATALOG["bfs"].reference, check=agrees, checks="it agrees",
+                 report=lambda result: [("colour", "seen")], explain=explain,
+                 options=(Option("colour", ("red", "blue"), "red", "a colour",
+                                 shown="{} colour"),))
 
 
 def test_a_new_catalog_entry_is_a_command_with_its_options(capsys, monkeypatch):
@@ -107,11 +109,13 @@ def test_an_entry_without_source_or_balancer_offers_neither(capsys, monkeypatch)
         seen["run"] = graph.num_vertices
         return CATALOG["bfs"].run(graph, 0, target=target)
 
-    def agrees(graph, result):
+    def agrees(graph, source, result):
         seen["agrees"] = graph.num_vertices
 
-    entry = Entry("whole", "a whole-graph algorithm", run, lambda graph: None, agrees, "it agrees",
-                  lambda result: [], lambda graph, target: "# --- whole\ndef k(): pass",
+    entry = Entry(name="whole", description="a whole-graph algorithm", run=run,
+                  reference=lambda graph, source: None, check=agrees, checks="it agrees",
+                  report=lambda result: [],
+                  explain=lambda graph, target: "# --- whole\ndef k(): pass",
                   source=False, balanced=False)
     monkeypatch.setitem(CATALOG, "whole", entry)
     code, out, err = run_cli(capsys, "run", "whole", "path:5", "--target", "cpu", "--runs", "1",

@@ -4,9 +4,10 @@ per case, and exit status 1 on any mismatch or error (issue 9, item 8)."""
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 
 from algorithms import CATALOG
-from algorithms.catalog import Entry
+from algorithms.entry import Entry
 from bench import soak
 
 
@@ -25,8 +26,8 @@ def test_a_small_soak_on_cpu_finds_no_mismatch_and_writes_every_case(capsys, tmp
 
 def wrong_entry(agrees, run=None) -> Entry:
     bfs = CATALOG["bfs"]
-    return Entry("wrong", "a BFS whose check fails", run or bfs.run, bfs.scipy, agrees,
-                 bfs.checks, bfs.report, bfs.explain)
+    return replace(bfs, name="wrong", description="a BFS whose check fails", run=run or bfs.run,
+                   check=agrees, options=())
 
 
 def disagree(graph, source, result):

@@ -239,7 +239,7 @@ def test_every_method_equals_scipy_on_the_weighted_road_dataset(method):
 
 
 @pytest.mark.parametrize("arcs, method, message", [
-    ("a 1 2 -1\na 2 3 1\n", "near_far", "needs non-negative weights"),
+    ("a 1 2 -1\na 2 3 1\n", "near_far", "needs non-negative edge weights"),
     ("a 1 2 1\na 2 3 -3\na 3 2 1\n", "bellman_ford", "negative cycle is reachable"),
 ])
 def test_the_command_line_reports_negative_weights_in_one_line(tmp_path, capsys, arcs, method,

@@ -199,3 +199,26 @@ def test_validate_helpers_name_the_argument_and_what_was_expected():
         validate.vertices("sources", [0.5], 4)
     with pytest.raises(ValueError, match="unknown balancer 'x'.*'thread'"):
         validate.one_of("balancer", "x", available_balancers())
+
+
+def test_validate_checks_the_graph_first_then_sources_in_their_order():
+    with pytest.raises(TypeError, match="expected a frontier.Graph, got list"):
+        validate.source([[0, 1]], 0)
+    assert validate.source(STAR, np.uint8(5)) == 5
+    assert validate.sources(STAR, 4).tolist() == [4]
+    assert validate.sources(STAR, np.array(4)).tolist() == [4]
+    assert validate.sources(STAR, (v for v in (3, 1, 3))).tolist() == [3, 1, 3]
+    assert validate.sources(STAR, []).dtype == np.int64
+    for bad, error in ((6, ValueError), ([0, 6], ValueError), ("0", TypeError),
+                       ([True], TypeError), (None, TypeError)):
+        with pytest.raises(error, match="sources"):
+            validate.sources(STAR, bad)
+
+
+def test_validate_refuses_negative_weights_with_what_needs_them_and_the_fix():
+    g = Graph.from_edges([0, 1], [1, 2], weights=[2.0, -0.5])
+    validate.non_negative_weights("x", STAR, "fix")
+    validate.non_negative_weights("x", Graph.from_edges([0], [1], weights=[0.0]), "fix")
+    with pytest.raises(ValueError, match="^sssp needs non-negative edge weights; this graph has "
+                                         "a weight of -0.5: scale them$"):
+        validate.non_negative_weights("sssp", g, "scale them")

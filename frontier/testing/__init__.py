@@ -21,6 +21,10 @@ The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subset
 ``hypothesis`` package (``pip install 'frontier-graph[test]'``) and are imported on first use; the
 references and checks work without it. The references and checks for PageRank, betweenness
 centrality and core numbers are in :mod:`frontier.testing.centrality`.
+
+Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
+and ``frontier run --validate`` compare with, and the benchmark suite times as the CPU
+baseline (:mod:`algorithms.entry`).
 """
 
 from __future__ import annotations
@@ -49,7 +53,6 @@ from frontier.testing.reference import (
     reference_components,
     reference_list_ranks,
     reference_sssp,
-    sequential_bfs,
 )
 
 if TYPE_CHECKING:
@@ -67,7 +70,6 @@ __all__ = [
     "weighted_graphs_with_source",
     "vertex_subsets",
     "reference_bfs",
-    "sequential_bfs",
     "check_bfs",
     "reference_sssp",
     "check_sssp",

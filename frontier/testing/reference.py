@@ -15,7 +15,6 @@ predecessor).
 from __future__ import annotations
 
 import operator
-from collections import deque
 from functools import lru_cache
 from typing import Any
 
@@ -27,7 +26,6 @@ from frontier.graph import Graph
 
 __all__ = [
     "reference_bfs",
-    "sequential_bfs",
     "check_bfs",
     "reference_sssp",
     "check_sssp",
@@ -140,24 +138,6 @@ def reference_bfs(graph: Graph, source: int) -> np.ndarray:
     reached = np.isfinite(hops)
     distances[reached] = hops[reached]
     return distances
-
-
-def sequential_bfs(graph: Graph, source: int) -> np.ndarray:
-    """The same distances as :func:`reference_bfs`, from a first-in first-out queue in plain
-    Python: a second, independent reference."""
-    s = _source(graph, source)
-    offsets = graph.row_offsets.tolist()
-    targets = graph.col_indices.tolist()
-    distances = [-1] * graph.num_vertices
-    distances[s] = 0
-    queue = deque([s])
-    while queue:
-        u = queue.popleft()
-        for v in targets[offsets[u]:offsets[u + 1]]:
-            if distances[v] < 0:
-                distances[v] = distances[u] + 1
-                queue.append(v)
-    return np.asarray(distances, dtype=np.int32)
 
 
 def check_bfs(graph: Graph, source: int, distances: Any, predecessors: Any = None) -> None:

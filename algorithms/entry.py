@@ -1,0 +1,88 @@
+"""What an algorithm declares about itself for the catalog: an :class:`Entry` (how to run it,
+its reference, how to check and report a result) and the :class:`Option` s its command offers.
+
+Each algorithm module declares its entries beside the algorithm, in a module-level ``ENTRIES``
+tuple, and :mod:`algorithms.catalog` collects them; the command line (``frontier run ALGO``),
+the benchmark suite and the tests then pick up every algorithm without knowing it by name::
+
+    ENTRIES = (Entry(name="bfs", description="breadth-first search: ...", run=bfs,
+                     reference=_reference, check=_check, checks="distances equal ...",
+                     report=_report, options=(...)),)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from algorithms.result import Result
+from frontier.graph import Graph
+
+__all__ = ["Entry", "Option"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``: one
+    of ``choices``, ``default`` unless given. ``shown`` formats the chosen value in the command's
+    summary; ``explained`` says whether ``explain`` takes it too."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+    shown: str = "{}"
+    explained: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    """One algorithm, declared with keywords.
+
+    * ``run(graph, source, balancer=..., target=..., **options)``: the algorithm; it returns a
+      :class:`algorithms.result.Result` (``seconds``, ``iterations``, ``edges_traversed``,
+      ``stats``). :meth:`invoke` calls it with the source and balancer when the entry takes
+      them;
+    * ``reference(graph, source)``: the same computation by the algorithm's reference in
+      :mod:`frontier.testing` (what ``--validate`` compares with, what the benchmark suite times
+      as the CPU baseline); ``check(graph, source, result)`` raises AssertionError unless the
+      result agrees with it, which ``checks`` states in one line. Both take the source, None
+      for an entry with ``source=False`` (it ignores the source);
+    * ``report(result)``: the algorithm's own summary lines, as (label, value) pairs;
+    * ``source=False``: the algorithm takes no source vertex (connected components, PageRank):
+      :meth:`invoke` passes none, and the command line offers no ``--source``;
+      ``balanced=False``: it takes no ``balancer`` (list ranking, dense APSP);
+    * ``options``: the keyword arguments of ``run`` beyond ``balancer`` and ``target`` that the
+      command line offers; ``description`` its one-line help;
+    * ``example``: a generator spec of a graph the algorithm takes, where it does not take any
+      graph (list ranking takes a list: ``list:N``); tests run the entry on it. None: any;
+    * ``suite``: whether the benchmark suite (``python -m bench all``) runs it on its standard
+      graphs; False for list ranking (it takes lists) and APSP (V x V memory), which have
+      benchmarks of their own;
+    * ``explain(graph, target, balancer=..., **options)``: the source of the generated kernels
+      the algorithm's step runs, for the options marked ``explained`` (set by
+      :mod:`algorithms.catalog`).
+    """
+
+    name: str
+    description: str
+    run: Callable[..., Result]
+    reference: Callable[[Graph, int | None], Any]
+    check: Callable[[Graph, int | None, Any], None]
+    checks: str
+    report: Callable[[Any], list[tuple[str, str]]]
+    options: tuple[Option, ...] = ()
+    source: bool = True
+    balanced: bool = True
+    example: str | None = None
+    suite: bool = True
+    explain: Callable[..., str] | None = None
+
+    def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
+               **options: Any) -> Result:
+        """``run`` with the source and balancer when the entry takes them."""
+        if self.balanced:
+            options["balancer"] = balancer
+        inputs = (graph, source) if self.source else (graph,)
+        return self.run(*inputs, target=target, **options)

@@ -1,11 +1,12 @@
 """Loading speed: ``frontier.load`` of each text format and of ``.npz`` against scipy.io.mmread.
 
-``python -m bench.loading [--arcs 10000000] [--vertices 1000000] [--dir /tmp/frontier-load]``
+``python -m bench loading [--arcs 10000000] [--vertices 1000000] [--dir /tmp/frontier-load]``
 writes a random graph as a pattern Matrix Market file, a SNAP edge list and a DIMACS ``.gr``
 (weighted), all three with the arcs in the same random order, converts it to ``.npz``, and
 prints a Markdown table: for each file its size, the best of ``--runs`` wall times after one
 warm-up, MB/s of text, and CPU seconds per load (the fast reader uses one thread per core, so
-wall time alone hides a loaded machine). The figures in docs/io.md come from this script.
+wall time alone hides a loaded machine). Writes ``loading.csv`` and ``loading.md``. The figures
+in docs/io.md come from this suite.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import scipy.io
 import scipy.sparse as sp
 
 import frontier
+from bench import options, tables
+from bench.timing import time_calls
 
 
 def _write(directory: Path, n: int, m: int) -> dict[str, Path]:
@@ -49,22 +52,29 @@ def _write(directory: Path, n: int, m: int) -> dict[str, Path]:
 
 
 def _time(fn: Callable[[], object], runs: int) -> tuple[float, float]:
-    fn()
-    walls, cpu0 = [], time.process_time()
-    for _ in range(runs):
-        start = time.perf_counter()
+    """(best wall seconds, mean CPU seconds) of ``runs`` calls after a warm-up."""
+    cpu: list[float] = []
+
+    def call() -> None:
+        start = time.process_time()
         fn()
-        walls.append(time.perf_counter() - start)
-    return min(walls), (time.process_time() - cpu0) / runs
+        cpu.append(time.process_time() - start)
+
+    timing = time_calls(call, runs=runs)
+    timed = cpu[1:]  # the warm-up's is not counted
+    return timing.min_s, sum(timed) / len(timed)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.loading")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_out(parser)
+    options.add_runs(parser)
     parser.add_argument("--arcs", type=int, default=10_000_000)
     parser.add_argument("--vertices", type=int, default=1_000_000)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/frontier-load"))
-    args = parser.parse_args(argv)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/frontier-load"),
+                        help="where the graph files are written (and kept for the next run)")
+
+
+def run(args: argparse.Namespace) -> int:
     args.dir.mkdir(parents=True, exist_ok=True)
     files = _write(args.dir, args.vertices, args.arcs)
     npz = args.dir / f"g{args.arcs}.npz"
@@ -74,16 +84,20 @@ def main(argv: list[str] | None = None) -> int:
              ("frontier.load", files["snap"], lambda: frontier.load(files["snap"])),
              ("frontier.load", files["dimacs"], lambda: frontier.load(files["dimacs"])),
              ("frontier.load", npz, lambda: frontier.load(npz))]
-    print(f"{args.arcs:,} arcs, {args.vertices:,} vertices; best of {args.runs} after a "
-          f"warm-up; {os.cpu_count()} cores\n")
-    print("| reader | file | MB | wall s | MB/s | CPU s |")
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    heading = (f"{args.arcs:,} arcs, {args.vertices:,} vertices; best of {args.runs} after a "
+               f"warm-up; {os.cpu_count()} cores\n")
+    lines = ["| reader | file | MB | wall s | MB/s | CPU s |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    print(heading)
+    print("\n".join(lines))
+    rows = []
     for name, path, fn in cases:
         wall, cpu = _time(fn, args.runs)
         mb = path.stat().st_size / 1e6
-        print(f"| {name} | {path.name} | {mb:.0f} | {wall:.3f} | {mb / wall:.0f} | {cpu:.3f} |")
+        rows.append({"reader": name, "file": path.name, "mb": mb, "wall_s": wall,
+                     "mb_per_s": mb / wall, "cpu_s": cpu})
+        lines.append(f"| {name} | {path.name} | {mb:.0f} | {wall:.3f} | {mb / wall:.0f} | "
+                     f"{cpu:.3f} |")
+        print(lines[-1], flush=True)
+    tables.write(rows, args.out, "loading", heading + "\n" + "\n".join(lines) + "\n")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,6 +1,7 @@
-"""Graphs past 2^31 arcs and the largest R-MAT that fits (issue 12, item 6).
+"""Graphs past 2^31 arcs and the largest R-MAT that fits.
 
-``python -m bench.scale_limits [--out DIR] [--cycle-arcs 2.2e9] [--rmat 26] [--runs 5]``
+``python -m bench scale_limits [--out DIR] [--cycle-arcs 2.2e9] [--rmat 26] [--runs 5]``
+(writes ``scale_limits.csv`` and ``scale_limits.md``)
 
 Two graphs, each timed with the default call ``bfs(G, s)`` (median of ``--runs`` after a
 warm-up) and checked:
@@ -22,15 +23,14 @@ take (free memory before the upload, after it and after the call, from the drive
 from __future__ import annotations
 
 import argparse
-import csv
-import statistics
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
 
 from algorithms import bfs
+from bench import options, tables
+from bench.timing import time_calls
 from frontier import Graph, generators, resolve_target
 from frontier.target import cuda_usable
 
@@ -94,14 +94,16 @@ def measure(name: str, build, source_of, runs: int, exact=None) -> dict:
     built = time.perf_counter() - start
     source = source_of(graph)
     before = free_bytes()
-    bfs(graph, source)  # warm-up: compiles, uploads the graph
-    after_first = free_bytes()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
+    used: list[int] = []  # free memory after the warm-up (it uploads the graph)
+
+    def call() -> object:
         result = bfs(graph, source)
-        times.append(time.perf_counter() - start)
-    wall = statistics.median(times)
+        if not used:
+            used.append(free_bytes())
+        return result
+
+    timing = time_calls(call, runs=runs, target=resolve_target(None))
+    after_first, wall, result = used[0], timing.wall_s, timing.result
     reached = result.distances >= 0
     edges = int(graph.out_degrees()[reached].sum())
     if exact is not None:
@@ -119,13 +121,14 @@ def measure(name: str, build, source_of, runs: int, exact=None) -> dict:
     return row
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.scale_limits")
-    parser.add_argument("--out", type=Path, default=None)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_out(parser)
+    options.add_runs(parser)
     parser.add_argument("--cycle-arcs", type=float, default=2.2e9)
     parser.add_argument("--rmat", type=int, default=26, help="scale; 0 skips it")
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
     rows = []
 
     def on_cycle(result) -> int:
@@ -135,16 +138,9 @@ def main(argv: list[str] | None = None) -> None:
     arcs = int(args.cycle_arcs)
     rows.append(measure(f"cycle of {CYCLE_VERTICES}, {arcs:,} arcs", lambda: cycle_graph(arcs),
                         lambda g: 0, args.runs, on_cycle))
+    tables.write(rows, args.out, "scale_limits")
     if args.rmat:
         rows.append(measure(f"rmat{args.rmat}", lambda: generators.rmat(args.rmat),
                             lambda g: int(np.argmax(g.out_degrees())), args.runs))
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        with (args.out / "scale_limits.csv").open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-
-
-if __name__ == "__main__":
-    main()
+        tables.write(rows, args.out, "scale_limits")
+    return 0 if all(r["violations"] == 0 for r in rows) else 1

@@ -1,10 +1,8 @@
-"""Memory of one algorithm call per vertex and per arc, measured (issue 9, item 9).
+"""Memory of one algorithm call per vertex and per arc, measured.
 
-``python -m bench.memory [--target cpu|cuda] [--algorithm bfs]``
-
-For graphs of several shapes and sizes (paths, grids, R-MAT), each built fresh so that nothing
-is cached on the target yet, one call of the catalog entry (after a warm-up on another graph, so
-compilation is not counted) is measured two ways:
+For graphs of several shapes and sizes (the ``memory`` set: paths, grids, R-MAT), each built
+fresh so that nothing is cached on the target yet, one call of the catalog entry (after a
+warm-up on another graph, so compilation is not counted) is measured two ways:
 
 * *target bytes*: every array the call allocates on the target (``empty``, ``zeros``, ``full``,
   ``to_device``), the graph's own copy on a device included: on ``cuda`` this is device memory;
@@ -15,20 +13,22 @@ compilation is not counted) is measured two ways:
 A least-squares fit ``bytes = a |V| + b |E| + c`` over the graphs gives the per-vertex and per-arc
 figures docs/reliability.md quotes; the graph itself (CSR: 8 bytes per vertex, 4 per arc, 8 more
 per arc if weighted) is listed apart.
+
+``python -m bench memory [--target cpu|cuda] [--algorithm bfs]`` writes ``memory.csv`` (a row per
+graph) and ``memory.md`` (the rows and the fits).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tracemalloc
 from typing import Any
 
 import numpy as np
 
-from algorithms import CATALOG
+from bench import baselines, options, tables
+from bench.graphs import builder
 from frontier import generators
-from frontier.graph import Graph
 from frontier.target import Target, resolve_target
 
 ALLOCATORS = ("empty", "zeros", "full", "to_device")
@@ -67,22 +67,16 @@ class Tally:
         return allocate
 
 
-def graphs() -> list[tuple[str, Graph]]:
-    return [*[(f"path:{n}", generators.path(n)) for n in (20000, 80000)],
-            *[(f"grid:{k}x{k}", generators.grid2d(k, k)) for k in (150, 300)],
-            *[(f"rmat:{s}", generators.rmat(s, seed=1)) for s in (13, 15)]]
-
-
-def measure(entry_name: str, target: Target) -> list[dict[str, Any]]:
-    entry = CATALOG[entry_name]
-    inputs = (lambda g: (g, 0)) if entry.source else (lambda g: (g,))
-    entry.run(*inputs(generators.grid2d(20, 20)), target=target)  # compile first
+def measure(algorithm: str, target: Target, names: list[str]) -> list[dict[str, Any]]:
+    source = 0 if baselines.takes_source(algorithm) else None
+    baselines.run(algorithm, generators.grid2d(20, 20), source, target=target)  # compile first
     rows = []
-    for name, graph in graphs():
+    for name in names:
+        graph = builder(name)()
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
         with Tally(target) as tally:
-            entry.run(*inputs(graph), target=target)
+            baselines.run(algorithm, graph, source, target=target)
         peak = tracemalloc.get_traced_memory()[1] - base
         tracemalloc.stop()
         csr = graph.row_offsets.nbytes + graph.col_indices.nbytes
@@ -98,24 +92,30 @@ def fit(rows: list[dict[str, Any]], key: str) -> tuple[float, float, float]:
     return float(per_vertex), float(per_arc), float(fixed)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.memory")
-    parser.add_argument("--target", default=None, choices=["cpu", "cuda"])
-    parser.add_argument("--algorithm", default="bfs", choices=sorted(CATALOG))
-    args = parser.parse_args(argv)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_out(parser)
+    options.add_target(parser)
+    options.add_graphs(parser, "memory")
+    parser.add_argument("--algorithm", default="bfs", choices=baselines.names())
+
+
+def run(args: argparse.Namespace) -> int:
     target = resolve_target(args.target)
-    rows = measure(args.algorithm, target)
+    rows = measure(args.algorithm, target, args.graphs)
     where = f"{target.name}{' (simulator)' if target.simulated else ''}"
-    print(f"{args.algorithm} on {where}: bytes allocated on the target and host peak per call")
-    print(f"{'graph':<14}{'|V|':>10}{'|E|':>11}{'target B':>14}{'host peak B':>14}{'CSR B':>12}")
+    lines = [f"{args.algorithm} on {where}: bytes allocated on the target and host peak per "
+             "call",
+             f"{'graph':<14}{'|V|':>10}{'|E|':>11}{'target B':>14}{'host peak B':>14}"
+             f"{'CSR B':>12}"]
     for r in rows:
-        print(f"{r['graph']:<14}{r['V']:>10,}{r['E']:>11,}{r['target_bytes']:>14,}"
-              f"{r['host_peak']:>14,}{r['csr_bytes']:>12,}")
+        lines.append(f"{r['graph']:<14}{r['V']:>10,}{r['E']:>11,}{r['target_bytes']:>14,}"
+                     f"{r['host_peak']:>14,}{r['csr_bytes']:>12,}")
+    fits = []
     for key, label in (("target_bytes", "target"), ("host_peak", "host peak")):
         v, e, c = fit(rows, key)
-        print(f"fit {label:<10} {v:6.1f} B per vertex + {e:6.1f} B per arc + {c:,.0f} B")
+        lines.append(f"fit {label:<10} {v:6.1f} B per vertex + {e:6.1f} B per arc + {c:,.0f} B")
+        fits.append(f"* fit {label}: {v:.1f} B per vertex + {e:.1f} B per arc + {c:,.0f} B")
+    print("\n".join(lines))
+    tables.write(rows, args.out, "memory",
+                 f"{lines[0]}\n\n{tables.markdown(rows)}\n" + "\n".join(fits) + "\n")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

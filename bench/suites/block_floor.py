@@ -1,7 +1,4 @@
-"""What a level of one-block BFS costs, part by part (issue 12, the small-frontier mode).
-
-``python -m bench.block_floor [--graphs luxembourg_osm,grid2000,path:100000] [--runs 5]``
-(a name of ``bench.adaptive``'s graphs or a generator spec)
+"""What a level of one-block BFS costs, part by part (the small-frontier mode's floors).
 
 Plain Numba-CUDA kernels, no project code beyond loading the graphs: one block of 1,024 threads
 runs every level of a BFS from the vertex of largest degree, the frontier in two shared-memory
@@ -17,22 +14,24 @@ on, one at a time, what the project's small-frontier kernel does beyond the floo
   shared int32 atomic (an int64 counter, as the mode first had, measured 2-3x slower per level
   on luxembourg_osm and the grid: a 64-bit shared atomic is a compare-and-swap loop).
 
-Prints ms per call (kernel and a synchronize, median of ``--runs``) and µs per level, each
-checked against scipy's BFS levels.
+``python -m bench block_floor [--graphs luxembourg_osm,grid2000,path:100000] [--runs 5]``
+(CUDA only) prints ms per call (kernel and a synchronize, median of ``--runs`` after a
+warm-up) and µs per level, each checked against scipy's BFS levels; writes
+``block_floor.csv`` and ``block_floor.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
-import statistics
-import time
+from functools import partial
 
 import numpy as np
 from numba import cuda, int32, int64
 
-from bench.adaptive import GRAPHS, load_graph, scipy_levels
-from frontier.generators import from_spec
+from bench import baselines, options, tables
+from bench.graphs import builder, source_of
+from bench.timing import time_calls
 
 THREADS = 1024
 CAPACITY = 4096
@@ -151,17 +150,22 @@ def make_kernel(gather: bool, preds: bool, degree: bool):  # noqa: C901 - one ke
     return kernel
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.block_floor")
-    parser.add_argument("--graphs", default="luxembourg_osm,grid2000,path:100000")
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args(argv)
-    print("| graph | gather | preds | degree | levels | ms | µs per level |")
-    print("|---|---|---|---|---|---|---|")
-    for name in args.graphs.split(","):
-        graph = load_graph(name) if name in GRAPHS else from_spec(name)
-        source = int(np.argmax(graph.out_degrees()))
-        expected = scipy_levels(graph, source)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_out(parser)
+    options.add_runs(parser)
+    options.add_graphs(parser, "luxembourg_osm,grid2000,path:100000")
+
+
+def run(args: argparse.Namespace) -> int:
+    head = ("| graph | gather | preds | degree | levels | ms | µs per level |\n"
+            "|---|---|---|---|---|---|---|\n")
+    print(head, end="")
+    rows: list[dict] = []
+    lines: list[str] = []
+    for name in args.graphs:
+        graph = builder(name)()
+        source = source_of(graph)
+        expected = baselines.bfs_distances(graph, source)
         offsets = cuda.to_device(graph.row_offsets.astype(np.int64))
         cols = cuda.to_device(graph.col_indices.astype(np.int32))
         n = graph.num_vertices
@@ -172,22 +176,18 @@ def main(argv: list[str] | None = None) -> None:
         levels = cuda.device_array(1, np.int32)
         for gather, preds, degree in itertools.product((False, True), repeat=3):
             kernel = make_kernel(gather, preds, degree)
-            times = []
-            for run in range(args.runs + 1):
-                dist.copy_to_device(start_dist)
-                cuda.synchronize()
-                start = time.perf_counter()
-                kernel[1, THREADS](offsets, cols, dist, pred, source, levels)
-                cuda.synchronize()
-                if run:
-                    times.append(time.perf_counter() - start)
-            got = dist.copy_to_host().astype(np.int64)
-            ok = np.array_equal(got, expected)
+            timing = time_calls(
+                partial(kernel[1, THREADS], offsets, cols, dist, pred, source, levels),
+                runs=args.runs, target=cuda, prepare=partial(dist.copy_to_device, start_dist))
+            ok = bool(np.array_equal(dist.copy_to_host(), expected))
             level_count = int(levels.copy_to_host()[0])
-            ms = statistics.median(times) * 1e3
-            print(f"| {name} | {gather} | {preds} | {degree} | {level_count:,} | {ms:.3f} | "
-                  f"{ms * 1e3 / max(level_count, 1):.2f} |{'' if ok else ' WRONG'}", flush=True)
-
-
-if __name__ == "__main__":
-    main()
+            ms = timing.wall_s * 1e3
+            rows.append({"graph": name, "gather": gather, "preds": preds, "degree": degree,
+                         "levels": level_count, "ms": ms, "runs": timing.runs,
+                         "us_per_level": ms * 1e3 / max(level_count, 1), "validated": ok})
+            lines.append(f"| {name} | {gather} | {preds} | {degree} | {level_count:,} | "
+                         f"{ms:.3f} | {ms * 1e3 / max(level_count, 1):.2f} |"
+                         f"{'' if ok else ' WRONG'}")
+            print(lines[-1], flush=True)
+            tables.write(rows, args.out, "block_floor", head + "\n".join(lines) + "\n")
+    return 0 if all(r["validated"] for r in rows) else 1

@@ -1,10 +1,12 @@
-"""Scale-out benchmark: BFS (push, and direction-optimizing ``bfs_do``) and connected
-components on R-MAT graphs, one device against P Dask workers (one per GPU with NCCL, or cpu
-workers over Dask's transport), the median wall time of the whole call over several runs after
-a warm-up, the workers' own time, and the bytes the workers exchanged per step.
+"""Scale-out: BFS and connected components on R-MAT graphs, one device against P Dask workers.
 
-    python -m bench.scale_out --workers gpu --parts 1,2 --scales 24,22,26 --budget 420 --out OUT
-    python -m bench.scale_out --workers cpu --parts 1,2,4 --scales 14,16 --out results/
+BFS (push, and direction-optimizing ``bfs_do``) and connected components, one device against P
+Dask workers (one per GPU with NCCL, or cpu workers over Dask's transport): the median wall time
+of the whole call over several runs after a warm-up, the workers' own time, and the bytes the
+workers exchanged per step.
+
+    python -m bench scale_out --workers gpu --parts 1,2 --scales 24,22,26 --budget 420 --out OUT
+    python -m bench scale_out --workers cpu --parts 1,2,4 --scales 14,16 --out results/
 
 Rows: ``single`` is the algorithm on one device in this process (no Dask); ``P=k`` runs over k
 workers. Every distributed result is checked against the single-device one. Rows come in the
@@ -24,15 +26,13 @@ row's first (untimed) call and its timed runs. Every worker starts with NCCL_NVL
 from __future__ import annotations
 
 import argparse
-import csv
 import gc
 import os
-import statistics
 import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +43,12 @@ os.environ["NCCL_NVLS_ENABLE"] = "0"  # before any NCCL or worker process starts
 import algorithms  # noqa: E402
 from algorithms import bfs  # noqa: E402
 from algorithms.distributed import components_arrays  # noqa: E402
+from bench import options, tables  # noqa: E402
+from bench.timing import Timing, time_calls  # noqa: E402
 from frontier import generators  # noqa: E402
 from frontier.distributed import DistributedGraph, partition, start_cluster  # noqa: E402
 from frontier.distributed.cluster import worker_addresses  # noqa: E402
+from frontier.target import resolve_target  # noqa: E402
 
 #: The graph of the warm-up that compiles every kernel before the first measured scale.
 WARM_UP_SCALE = 12
@@ -124,53 +127,36 @@ CALLS: dict[str, Callable[[Any, int, str], np.ndarray | None]] = {
     "bfs": _bfs, "bfs_do": _bfs_do, "cc": _components}
 
 
-@dataclass
-class Timing:
-    first_s: float
-    times: list[float]
-    rank_times: list[float]
-    result: Any
-
-
-def _timed(call: Callable[[], Any], runs: int, report: Callable[[], Any] | None) -> Timing:
+def _timed(call: Callable[[], Any], runs: int, target: str,
+           report: Callable[[], Any] | None) -> Timing:
     """A first call (it copies the graph to the device and compiles what the warm-up did not),
-    then ``runs`` timed calls; with ``report``, the slowest rank's own time of each run."""
-    start = time.perf_counter()
-    call()
-    first = time.perf_counter() - start
-    times, rank_times, result = [], [], None
-    for _ in range(runs):
-        start = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - start)
-        if report is not None:
-            rank_times.append(max(report().rank_seconds, default=0.0))
-    return Timing(first, times, rank_times, result)
+    then ``runs`` timed calls; with ``report``, the slowest rank's own time of each run (the
+    Timing's ``own``)."""
+    return time_calls(call, runs=runs, target=resolve_target(target),
+                      own=None if report is None else
+                      lambda result: max(report().rank_seconds, default=0.0))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.scale_out")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", choices=["gpu", "cpu"], default="gpu")
     parser.add_argument("--parts", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--scales", default="24,22,26",
                         help="comma-separated R-MAT scales, in the order they are measured")
-    parser.add_argument("--algorithms", default="bfs,cc,bfs_do",
-                        help=f"comma-separated, of {','.join(CALLS)}, in the order measured")
-    parser.add_argument("--runs", type=int, default=5)
+    options.add_names(parser, "--algorithms", "bfs,cc,bfs_do",
+                      "algorithms, in the order measured", list(CALLS))
+    options.add_runs(parser)
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds for the whole run: scales that would not fit are skipped")
     parser.add_argument("--fit-demo", type=int, default=None, metavar="SCALE",
                         help="after SCALE's rows: BFS with each device limited (FRONTIER_MAX_"
                              "DEVICE_BYTES) to less than the graph's arrays and more than the "
                              "larger half's: one device refuses it, P=2 runs it")
-    parser.add_argument("--out", type=Path, default=Path("results"))
-    args = parser.parse_args(argv)
+    options.add_out(parser)
+
+
+def run(args: argparse.Namespace) -> int:
     parts = [int(p) for p in args.parts.split(",")]
-    wanted = args.algorithms.split(",")
-    unknown = [a for a in wanted if a not in CALLS]
-    if unknown or args.runs < 1:
-        parser.error(f"--algorithms {unknown} unknown (expected of {','.join(CALLS)}) or "
-                     f"--runs {args.runs} < 1")
+    wanted = args.algorithms
     gpus = args.workers == "gpu"
     target, transport = ("cuda", "nccl") if gpus else ("cpu", "dask")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -297,18 +283,19 @@ class Bench:
         call = CALLS[algorithm]
         expected, single, baseline = None, None, None
         try:
-            timing = _timed(lambda: call(graph, source, self.target), self.runs, None)
+            timing = _timed(lambda: call(graph, source, self.target), self.runs, self.target,
+                            None)
         except Exception as e:  # noqa: BLE001 - said, the distributed rows go on
             self.note(f"{algorithm} {name} single failed: {type(e).__name__}: {e}")
         else:
             if timing.result is not None:
-                expected, single = timing.result, statistics.median(timing.times)
+                expected, single = timing.result, timing.wall_s
                 self._add(algorithm, name, graph, "single", "this process", "-", timing, None,
                           True, None, single)
         for p, dg in graphs.items():
             try:
                 timing = _timed(lambda dg=dg: call(dg, source, self.target), self.runs,
-                                lambda dg=dg: dg.last_run)
+                                self.target, lambda dg=dg: dg.last_run)
             except Exception as e:  # noqa: BLE001 - said, the next worker count goes on
                 self.failed = True
                 self.note(f"{algorithm} {name} P={p} failed: {type(e).__name__}: {e}")
@@ -317,7 +304,7 @@ class Bench:
                 expected = timing.result
             self.expected[algorithm] = expected
             if baseline is None:
-                baseline = (statistics.median(timing.times), statistics.median(timing.rank_times))
+                baseline = (timing.wall_s, timing.own_s)
             self._add(algorithm, name, graph, f"P={p}", ",".join(self.pool[:p]),
                       self.transport, timing, dg.last_run,
                       bool(np.array_equal(timing.result, expected)), baseline, single)
@@ -361,7 +348,7 @@ class Bench:
             dg = partition(graph, 2, client=self.client, workers=self.pool[:2],
                            transport=self.transport)
             graphs.append(dg)
-            timing = _timed(lambda: _bfs(dg, source, self.target), self.runs,
+            timing = _timed(lambda: _bfs(dg, source, self.target), self.runs, self.target,
                             lambda: dg.last_run)
             expected = self.expected.get("bfs", timing.result)
             self._add("bfs", name, graph, f"P=2, devices limited to {cap / 1e9:.3f} GB",
@@ -379,11 +366,11 @@ class Bench:
     def _add(self, algorithm: str, name: str, graph: Any, config: str, workers: str,
              transport: str, timing: Timing, report: Any, agrees: bool,
              baseline: tuple[float, float] | None, single: float | None) -> None:
-        median = statistics.median(timing.times)
-        ranks = statistics.median(timing.rank_times) if timing.rank_times else None
+        median = timing.wall_s
+        ranks = timing.own_s if timing.own else None
         sent = report.exchanged_bytes if report is not None else []
         row = Row(algorithm, name, graph.num_vertices, graph.num_edges, config, workers,
-                  transport, len(timing.times), median, min(timing.times), ranks,
+                  transport, timing.runs, median, timing.min_s, ranks,
                   timing.first_s, report.steps if report is not None else None,
                   graph.num_edges / median, sum(sent), ";".join(str(b) for b in sent),
                   None if baseline is None else baseline[0] / median,
@@ -393,19 +380,14 @@ class Bench:
         self.write()
         self.clock.log(f"{name} {algorithm} {config}",
                        f"first call {timing.first_s:.2f} s; runs ms "
-                       f"{' '.join(f'{t * 1e3:.1f}' for t in timing.times)}"
-                       + (f"; ranks ms {' '.join(f'{t * 1e3:.1f}' for t in timing.rank_times)}"
-                          if timing.rank_times else "") + ("" if agrees else "; DISAGREES"))
+                       f"{' '.join(f'{t * 1e3:.1f}' for t in timing.walls)}"
+                       + (f"; ranks ms {' '.join(f'{t * 1e3:.1f}' for t in timing.own)}"
+                          if timing.own else "") + ("" if agrees else "; DISAGREES"))
 
     def write(self) -> None:
         """The CSV and the Markdown table of every row so far (and the notes)."""
-        if self.rows:
-            with open(self.out / "scale_out.csv", "w", newline="") as f:
-                writer = csv.DictWriter(f, fieldnames=list(asdict(self.rows[0])))
-                writer.writeheader()
-                writer.writerows(asdict(r) for r in self.rows)
         notes = "".join(f"\n* {n}" for n in self.notes)
-        (self.out / "scale_out.md").write_text(_markdown(self.rows) + "\n" + notes + "\n")
+        tables.write(self.rows, self.out, "scale_out", _markdown(self.rows) + "\n" + notes + "\n")
 
 
 LIMIT = "FRONTIER_MAX_DEVICE_BYTES"
@@ -443,7 +425,3 @@ def _markdown(rows: list[Row]) -> str:
             f"{_x(r.speedup_vs_p1)} | {_x(r.ranks_speedup_vs_p1)} | "
             f"{_x(r.speedup_vs_single)} | {r.agrees} |")
     return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,8 @@
-"""Soak test: random graphs x every algorithm x every balancer x every target, each result
-compared with the algorithm's independent reference (issue 9, item 8).
+"""Soak test: random graphs through every algorithm, balancer and target, checked.
 
-``python -m bench.soak --cases 10000 --targets cpu --csv soak-cpu.csv``
+Each result is compared with the algorithm's independent reference.
+
+``python -m bench soak --cases 10000 --targets cpu --out DIR``
 
 Graphs come from the public Hypothesis strategies of :mod:`frontier.testing` (isolated vertices,
 self-loops, multi-edges, hubs, several components, empty-edged and one-vertex graphs, directed and
@@ -19,8 +20,9 @@ result goes to the entry's ``check`` (its ``agrees``: the reference comparison o
   balancer with ``direction="pull"``): counted apart, neither a case nor an error;
 * ``error:<Type>`` — anything else raised while running.
 
-It prints the counts (cases, mismatches, refusals, errors by kind) and, with ``--csv``, writes one
-row per case (for failures, the graph's arcs too, so a case can be replayed). The exit status is
+It prints the counts (cases, mismatches, refusals, errors by kind), writes them to ``soak.md``,
+and writes one row per case to ``soak.csv`` as the cases run (for failures, the graph's arcs
+too, so a case can be replayed). The exit status is
 1 when there was any mismatch or error. ``--time-limit`` stops drawing new graphs after that many
 seconds; ``--seed`` makes the run reproducible. ``--jobs N`` runs N processes, each over its
 share of the (algorithm, balancer) pairs (dealt round robin) with its own seed and its share of
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import random
 import sys
@@ -54,8 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from algorithms import CATALOG
-from algorithms.catalog import Entry
+from bench import baselines, options, tables
 from frontier.graph import Graph
 from frontier.target import cuda_usable, resolve_target
 from operators import available_balancers
@@ -98,13 +100,13 @@ class Soak:
         self.graphs += 1
         for target in self.targets:
             for name, balancer in self.pairs:
-                entry = CATALOG[name]
-                options = {o.name: self.rng.choice(o.choices) for o in entry.options}
+                drawn = {option: self.rng.choice(choices)
+                         for option, choices in baselines.option_choices(name).items()}
                 if self.threads is None:
-                    self.run_case(graph, source, target, entry, balancer, options)
+                    self.run_case(graph, source, target, name, balancer, drawn)
                 else:
                     self.pending.append(self.threads.submit(
-                        self.run_case, graph, source, target, entry, balancer, options))
+                        self.run_case, graph, source, target, name, balancer, drawn))
 
     def wait(self) -> None:
         """Wait for every case handed to the threads (a failure of the soak itself, not of a
@@ -113,44 +115,43 @@ class Soak:
             future: Future = self.pending.popleft()
             future.result()
 
-    def run_case(self, graph: Graph, source: int, target: str, entry: Entry,
-                 balancer: str | None, options: dict[str, Any]) -> None:
-        given = source if entry.source else None
+    def run_case(self, graph: Graph, source: int, target: str, name: str,
+                 balancer: str | None, drawn: dict[str, Any]) -> None:
+        given = source if baselines.takes_source(name) else None
         start = time.perf_counter()
         outcome, message = "ok", ""
         try:
-            result = entry.invoke(graph, given, balancer=balancer, target=target, **options)
+            result = baselines.run(name, graph, given, balancer=balancer, target=target, **drawn)
         except (ValueError, TypeError) as err:
             outcome, message = ("refused" if _refusal(err) else f"error:{type(err).__name__}",
                                 str(err))
         except Exception as err:  # noqa: BLE001 - every failure is counted, none stops the soak
             outcome, message = f"error:{type(err).__name__}", str(err)
         else:
-            try:
-                entry.check(graph, given, result)
-            except AssertionError as err:
-                outcome, message = "mismatch", str(err)
+            differs = baselines.disagreement(name, graph, given, result)
+            if differs is not None:
+                outcome, message = "mismatch", differs
         seconds = time.perf_counter() - start
         first = message.splitlines()[0] if message else ""
         failed = outcome not in ("ok", "refused")
         coo = graph.coo() if failed and self.writer is not None else None
         with self.lock:
-            self.record(graph, given, target, entry, balancer, options, outcome, first,
+            self.record(graph, given, target, name, balancer, drawn, outcome, first,
                         seconds, coo)
 
-    def record(self, graph: Graph, given: int | None, target: str, entry: Entry,
-               balancer: str | None, options: dict[str, Any], outcome: str, first: str,
+    def record(self, graph: Graph, given: int | None, target: str, name: str,
+               balancer: str | None, drawn: dict[str, Any], outcome: str, first: str,
                seconds: float, coo: Any) -> None:
         """Count one case and write its CSV row (the caller holds the lock)."""
         self.done += outcome != "refused"  # a refusal checks nothing: it is not a case
         self.outcomes[outcome] += 1
         if outcome != "ok":
-            self.messages.setdefault(f"{outcome} ({entry.name})", first)
+            self.messages.setdefault(f"{outcome} ({name})", first)
         if self.writer is not None:
             self.writer.writerow({
                 "case": self.done if outcome != "refused" else "", "target": target,
-                "algorithm": entry.name,
-                "balancer": balancer or "", "options": json.dumps(options),
+                "algorithm": name,
+                "balancer": balancer or "", "options": json.dumps(drawn),
                 "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
                 "directed": graph.directed, "weighted": graph.weighted, "source": given,
                 "outcome": outcome, "message": first[:300], "seconds": f"{seconds:.6f}",
@@ -195,7 +196,7 @@ def pairs_of(algorithms: list[str], balancers: list[str]) -> list[tuple[str, str
     """Every (algorithm, balancer) the soak runs: each balancer for an entry that takes one,
     ``None`` once for an entry that does not."""
     return [(name, balancer) for name in algorithms
-            for balancer in (balancers if CATALOG[name].balanced else [None])]
+            for balancer in (balancers if baselines.balanced(name) else [None])]
 
 
 @dataclass
@@ -313,59 +314,50 @@ def run_jobs(plan: Plan, jobs: int) -> Counts:
     return total
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split(
-        "\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_out(parser)
     parser.add_argument("--cases", type=int, default=1000, help="runs to make (default 1000)")
     parser.add_argument("--targets", default=None,
                         help="comma-separated: cpu, cuda (default: every usable one)")
-    parser.add_argument("--algorithms", help="comma-separated (default: every entry that takes "
-                        "any graph; list ranking takes lists)",
-                        default=",".join(n for n, e in CATALOG.items() if e.example is None))
-    parser.add_argument("--balancers", default=",".join(["auto", *available_balancers()]),
-                        help="comma-separated (default: auto, the default of every algorithm, "
-                        "and every static balancer)")
+    options.add_names(parser, "--algorithms",
+                      ",".join(baselines.names(any_graph_only=True)),
+                      "algorithms (default: every entry that takes any graph; list ranking "
+                      "takes lists)", baselines.names())
+    known = ["auto", *available_balancers()]
+    options.add_names(parser, "--balancers", ",".join(known),
+                      "balancers (default: auto, the default of every algorithm, and every "
+                      "static balancer)", known)
     parser.add_argument("--time-limit", type=float, default=None,
                         help="seconds after which no new graph is drawn")
     parser.add_argument("--max-vertices", type=int, default=40)
     parser.add_argument("--max-edges", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--csv", type=Path, default=None, help="write one row per case")
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes, each running a share of the (algorithm, "
                         "balancer) pairs (default 1)")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads per process running cases at once on shared graphs "
                         "(default 1)")
-    args = parser.parse_args(argv)
 
+
+def run(args: argparse.Namespace) -> int:
     targets = (args.targets.split(",") if args.targets
                else ["cpu"] + (["cuda"] if cuda_usable() else []))
     for name in targets:
         resolve_target(name)  # an unusable target fails here, before any case
-    algorithms = args.algorithms.split(",")
-    unknown = sorted(set(algorithms) - set(CATALOG))
-    if unknown:
-        parser.error(f"unknown algorithms {unknown}; expected some of {sorted(CATALOG)}")
-    balancers = args.balancers.split(",")
-    known = ["auto", *available_balancers()]
-    wrong = sorted(set(b.partition(":")[0] for b in balancers) - set(known))
-    if wrong:
-        parser.error(f"unknown balancers {wrong}; expected some of {known}")
     if args.jobs < 1:
-        parser.error(f"--jobs {args.jobs}; expected at least 1")
+        raise options.UsageError(f"--jobs {args.jobs}; expected at least 1")
     if args.threads < 1:
-        parser.error(f"--threads {args.threads}; expected at least 1")
-    if args.csv is not None:
-        args.csv.parent.mkdir(parents=True, exist_ok=True)
-    plan = Plan(targets, pairs_of(algorithms, balancers), args.cases, args.time_limit,
-                args.seed, args.max_vertices, args.max_edges, args.csv, args.threads)
+        raise options.UsageError(f"--threads {args.threads}; expected at least 1")
+    args.out.mkdir(parents=True, exist_ok=True)
+    plan = Plan(targets, pairs_of(args.algorithms, args.balancers), args.cases, args.time_limit,
+                args.seed, args.max_vertices, args.max_edges, args.out / "soak.csv",
+                args.threads)
     started = time.perf_counter()
     counts = run_plan(plan) if args.jobs == 1 else run_jobs(plan, args.jobs)
-    report(counts, time.perf_counter() - started, targets, algorithms, balancers, args.jobs,
-           threads=args.threads)
+    text = io.StringIO()
+    report(counts, time.perf_counter() - started, targets, args.algorithms, args.balancers,
+           args.jobs, out=text, threads=args.threads)
+    print(text.getvalue(), end="")
+    tables.replace_text(args.out / "soak.md", "```\n" + text.getvalue() + "```\n")
     return 1 if counts.failed() else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
-"""List ranking and all-pairs shortest paths on the GPU, against sequential and scipy baselines.
+"""List ranking and all-pairs shortest paths, against sequential and scipy baselines.
 
-``python bench/listrank_apsp.py --out DIR`` (on a CUDA machine, from the repository root) times:
+On a CUDA machine, times:
 
 * list ranking of random lists (:func:`frontier.generators.random_list`) of 10^6, 10^7,
   6.4x10^7 and 10^8 nodes (the last where the GPU and the host have room) with every method
@@ -10,29 +10,29 @@
   blocked Floyd–Warshall, plain Floyd–Warshall, repeated SSSP, against
   ``scipy.sparse.csgraph.floyd_warshall``.
 
-Each GPU figure is the median of ``--runs`` (>= 5) after a warm-up: ``ms`` is the algorithm's own
+Each figure is the median of ``--runs`` after a warm-up: ``ms`` is the algorithm's own
 ``seconds`` (list ranking: on the device, transfers and input checks excluded; APSP: first launch
 to the matrix on the host) and ``wall ms`` the whole call (upload, checks, download). Slow
-baselines stop early after 60 s (at least one timed run, said in the ``runs`` column). Every
-GPU result is checked against the baseline's. Writes ``listrank_apsp.csv`` and
-``listrank_apsp.md`` (the table) to DIR and prints the table. Goals (H100): a 6.4x10^7-node list
-in <= 30 ms, blocked Floyd–Warshall on 4,096 vertices in <= 250 ms.
+configurations stop early after 60 s of timed runs (at least one, said in the ``runs`` column).
+Every GPU result is checked against the baseline's. Goals (H100): a 6.4x10^7-node list in
+<= 30 ms, blocked Floyd–Warshall on 4,096 vertices in <= 250 ms.
+
+``python -m bench listrank_apsp --out DIR [--sizes 1e6,1e7] [--vertices 4096]`` writes
+``listrank_apsp.csv`` and ``listrank_apsp.md`` (the table) and prints the table.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import statistics
-import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 
 from algorithms import apsp, list_ranking
+from bench import options, tables
+from bench.timing import time_calls
 from frontier import generators
 from frontier.limits import host_limit_bytes
 from frontier.target import resolve_target
@@ -58,18 +58,8 @@ class Row:
     validated: bool
 
 
-def _median(fn: Callable[[], tuple[float, float]], runs: int, budget_s: float
-            ) -> tuple[float, float, int]:
-    """Medians of (own seconds, wall seconds) over ``runs`` calls after one warm-up call; stops
-    after ``budget_s`` once one run is in."""
-    fn()
-    own, wall = [], []
-    start = time.perf_counter()
-    while len(own) < runs and (not own or time.perf_counter() - start < budget_s):
-        a, b = fn()
-        own.append(a)
-        wall.append(b)
-    return statistics.median(own), statistics.median(wall), len(own)
+#: Seconds of timed runs after which a configuration stops (with at least one run).
+BUDGET_S = 60.0
 
 
 def _sequential_ranker() -> Callable[[np.ndarray], np.ndarray]:
@@ -115,28 +105,23 @@ def bench_lists(sizes: tuple[int, ...], runs: int, target) -> list[Row]:
             continue
         succ = generators.random_list(n, seed=1)
 
-        def sequential(succ=succ) -> tuple[float, float]:
-            t = time.perf_counter()
-            rank(succ)
-            seconds = time.perf_counter() - t
-            return seconds, seconds
-
         want = rank(succ)
-        base, _, count = _median(sequential, runs, 60.0)
+        timing = time_calls(lambda succ=succ: rank(succ), runs=runs, budget_s=BUDGET_S,
+                            at_least=1)
+        base, count = timing.wall_s, timing.runs
         rows.append(Row("list ranking", n, "sequential (numba, host)", round(base * 1e3, 3),
                         round(base * 1e3, 3), count, 0, None, None, True))
         print(f"list {n:,}: sequential {base * 1e3:.1f} ms", flush=True)
-        for method, options in LIST_METHODS:
-            name = method + ("" if options.get("packed", True) else " (unpacked)")
-            first = list_ranking(succ, method=method, target=target, **options)
+        for method, extra in LIST_METHODS:
+            name = method + ("" if extra.get("packed", True) else " (unpacked)")
+            timing = time_calls(
+                lambda method=method, extra=extra, succ=succ: list_ranking(
+                    succ, method=method, target=target, **extra),
+                runs=runs, target=target, own=lambda result: result.seconds, budget_s=BUDGET_S,
+                at_least=1)
+            ms, wall, count = timing.own_s, timing.wall_s, timing.runs
+            first = timing.first
             ok = bool(np.array_equal(first.ranks, want))
-
-            def call(method=method, options=options, succ=succ) -> tuple[float, float]:
-                t = time.perf_counter()
-                result = list_ranking(succ, method=method, target=target, **options)
-                return result.seconds, time.perf_counter() - t
-
-            ms, wall, count = _median(call, runs, 60.0)
             goal = 30.0 if n == 64_000_000 and method == "random_splitter" else None
             rows.append(Row("list ranking", n, name, round(ms * 1e3, 3), round(wall * 1e3, 3),
                             count, first.iterations, round(base / ms, 1), goal, ok))
@@ -154,15 +139,12 @@ def bench_apsp(vertices: int, runs: int, target) -> list[Row]:
                 round(base * 1e3, 1), 1, vertices, None, None, True)]
     print(f"apsp {vertices:,}: scipy {base * 1e3:.0f} ms (one run)", flush=True)
     for method in APSP_METHODS:
-        first = apsp(graph, method=method, target=target)
+        timing = time_calls(lambda method=method: apsp(graph, method=method, target=target),
+                            runs=runs, target=target, own=lambda result: result.seconds,
+                            budget_s=BUDGET_S, at_least=1)
+        ms, wall, count = timing.own_s, timing.wall_s, timing.runs
+        first = timing.first
         ok = bool(np.array_equal(first.distances, want))
-
-        def call(method=method) -> tuple[float, float]:
-            t = time.perf_counter()
-            result = apsp(graph, method=method, target=target)
-            return result.seconds, time.perf_counter() - t
-
-        ms, wall, count = _median(call, runs, 60.0)
         goal = 250.0 if vertices == 4096 and method == "blocked_floyd_warshall" else None
         rows.append(Row("apsp", vertices, method, round(ms * 1e3, 3), round(wall * 1e3, 3),
                         count, first.iterations, round(base / ms, 1), goal, ok))
@@ -182,28 +164,20 @@ def markdown(rows: list[Row]) -> str:
         f"{'yes' if r.validated else 'NO'} |" for r in rows) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("results"))
-    parser.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_out(parser)
+    options.add_target(parser, "cuda")
+    options.add_runs(parser)
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
                         help="list sizes, comma-separated")
     parser.add_argument("--vertices", type=int, default=4096, help="APSP graph size")
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
     target = resolve_target(args.target)
     sizes = tuple(int(float(s)) for s in args.sizes.split(",") if s)
     rows = bench_lists(sizes, args.runs, target) + bench_apsp(args.vertices, args.runs, target)
-    args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "listrank_apsp.csv", "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(asdict(rows[0])))
-        writer.writeheader()
-        writer.writerows(asdict(r) for r in rows)
     table = markdown(rows)
-    (args.out / "listrank_apsp.md").write_text(table)
+    tables.write(rows, args.out, "listrank_apsp", table)
     print(table)
     return 0 if all(r.validated for r in rows) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

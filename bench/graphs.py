@@ -74,6 +74,15 @@ def builder(name: str) -> Callable[[], Graph]:
     if name in files:
         return lambda: load(files[name], symmetrize=name in _SYMMETRIZE)
     if ":" in name:
+        kind, _, rest = name.partition(":")
+        form = generators.SPECS.get(kind)
+        try:
+            if form is None:
+                raise generators.SpecError(f"generator spec {name!r}: expected one of "
+                                           + ", ".join(f.usage for f in generators.SPECS.values()))
+            form.numbers(name, rest)  # a malformed spec is refused now, not when built
+        except generators.SpecError as err:
+            raise GraphNameError(str(err)) from None
         return lambda: generators.from_spec(name)
     where = dataset_dir()
     raise GraphNameError(

@@ -21,17 +21,13 @@ per part).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import re
-import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from bench import baselines, options, tables
+from bench import baselines, fresh, options, tables
 from bench.graphs import build, source_of
 from bench.progress import Progress
 from bench.timing import time_calls
@@ -83,16 +79,11 @@ def _weighted(algorithm: str, graph: str) -> str:
 
 def first_call(algorithm: str, graph: str, target: str, cache: Path) -> dict[str, float]:
     """The child's seconds, in a fresh process with ``cache`` as its kernel cache folder."""
-    root = str(Path(__file__).resolve().parents[2])
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "FRONTIER_CACHE_DIR": str(cache),
-           "PYTHONPATH": root + (os.pathsep + path if path else "")}
-    done = subprocess.run([sys.executable, "-c", _CHILD, algorithm, graph, target],
-                          capture_output=True, text=True, env=env, check=False)
-    if done.returncode != 0:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise RuntimeError(f"first call of {algorithm} in a fresh process failed: {tail}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    try:
+        return fresh.run_json(_CHILD, algorithm, graph, target,
+                              env={"FRONTIER_CACHE_DIR": str(cache)})
+    except RuntimeError as err:
+        raise RuntimeError(f"first call of {algorithm} in a fresh process: {err}") from None
 
 
 def first_rows(algorithms: list[str], graph: str, target: Target, progress: Progress

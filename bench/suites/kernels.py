@@ -1,8 +1,9 @@
 """The generated kernels of a representative set of calls, name and source, for diffs.
 
 Runs every catalog algorithm (list ranking on its example list) with its default options and
-each of ``--balancers`` (where it takes one) on each of ``--graphs`` and each of ``--targets``,
-then lists every kernel text compiled for the target meanwhile: all kernel text passes through
+each of ``--balancers`` (where it takes one) on each of ``--graphs``, for each of ``--targets``
+in a fresh process (so that no kernel is already compiled), then lists every kernel text that
+process compiled: all kernel text passes through
 :meth:`frontier.target.Target.compile_source`, which registers it in :mod:`linecache` as
 ``<frontier-generated NAME>``. A change that must leave the generated kernels unchanged is
 checked by diffing ``kernels.txt`` before and after it (the same command on both trees).
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import linecache
 
-from bench import baselines, options, tables
+from bench import baselines, fresh, options, tables
 from bench.graphs import build, source_of
 from frontier.target import cuda_usable, resolve_target
 from operators import available_balancers
@@ -28,10 +30,40 @@ from operators import available_balancers
 _PREFIX = "<frontier-generated "
 
 
-def _generated() -> dict[str, str]:
-    """Kernel name -> the text last compiled under it."""
+def generated() -> dict[str, str]:
+    """Kernel name -> the text compiled under it in this process."""
     return {key[len(_PREFIX):-1]: "".join(entry[2]) for key, entry in linecache.cache.items()
             if isinstance(key, str) and key.startswith(_PREFIX)}
+
+
+def run_calls(target_name: str, graph_names: list[str], algorithms: list[str],
+              balancers: list[str]) -> list[dict]:
+    """Every call of the plan on one target; a call that raises is a row with its error."""
+    target = resolve_target(target_name)
+    graphs = {name: build(name) for name in graph_names}
+    calls = []
+    for algorithm in algorithms:
+        spec = baselines.example(algorithm)
+        for graph_name, graph in ({spec: build(spec)} if spec else graphs).items():
+            source = source_of(graph) if baselines.takes_source(algorithm) else None
+            for balancer in balancers if baselines.balanced(algorithm) else ["-"]:
+                error = ""
+                try:
+                    baselines.run(algorithm, graph, source, balancer=balancer, target=target)
+                except Exception as err:  # noqa: BLE001 - a refused call is a row
+                    error = f"{type(err).__name__}: {err}".splitlines()[0][:200]
+                calls.append({"target": target_name, "algorithm": algorithm,
+                              "graph": graph_name, "balancer": balancer, "error": error})
+    return calls
+
+
+#: The child process of one target: the plan as JSON in, the calls and kernels as JSON out.
+_CHILD = """
+import json, sys
+from bench.suites.kernels import generated, run_calls
+calls = run_calls(*json.loads(sys.argv[1]))
+print(json.dumps({"calls": calls, "kernels": generated()}))
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,29 +83,16 @@ def run(args: argparse.Namespace) -> int:
                else ["cpu"] + (["cuda"] if cuda_usable() else []))
     for name in targets:
         resolve_target(name)  # an unusable target fails here, before any call
-    graphs = {name: build(name) for name in args.graphs}
     calls: list[dict] = []
     kernels: dict[tuple[str, str], str] = {}
-    for target_name in targets:
-        target = resolve_target(target_name)
-        before = _generated()
-        for algorithm in args.algorithms:
-            spec = baselines.example(algorithm)
-            inputs = {spec: build(spec)} if spec else graphs
-            for graph_name, graph in inputs.items():
-                source = source_of(graph) if baselines.takes_source(algorithm) else None
-                for balancer in args.balancers if baselines.balanced(algorithm) else ["-"]:
-                    error = ""
-                    try:
-                        baselines.run(algorithm, graph, source, balancer=balancer,
-                                      target=target)
-                    except Exception as err:  # noqa: BLE001 - a refused call is a row
-                        error = f"{type(err).__name__}: {err}".splitlines()[0][:200]
-                    calls.append({"target": target_name, "algorithm": algorithm,
-                                  "graph": graph_name, "balancer": balancer, "error": error})
-        for name, text in _generated().items():
-            if before.get(name) != text:
-                kernels[target_name, name] = text
+    for target in targets:
+        plan = json.dumps([target, args.graphs, args.algorithms, args.balancers])
+        try:
+            found = fresh.run_json(_CHILD, plan)
+        except RuntimeError as err:
+            raise RuntimeError(f"the calls on {target}: {err}") from None
+        calls += found["calls"]
+        kernels.update({(target, name): text for name, text in found["kernels"].items()})
     rows = [{"target": target, "kernel": name, "lines": text.count("\n"),
              "sha256": hashlib.sha256(text.encode()).hexdigest()[:16]}
             for (target, name), text in sorted(kernels.items())]

@@ -32,7 +32,7 @@ from algorithms import bfs
 from bench import options, tables
 from bench.timing import time_calls
 from frontier import Graph, generators, resolve_target
-from frontier.target import cuda_usable
+from frontier.target import Target, cuda_usable
 
 CYCLE_VERTICES = 1024
 
@@ -88,7 +88,7 @@ def free_bytes() -> int:
     return (resolve_target("cuda").free_bytes() or 0) if cuda_usable() else 0
 
 
-def measure(name: str, build, source_of, runs: int, exact=None) -> dict:
+def measure(name: str, build, source_of, runs: int, target: Target, exact=None) -> dict:
     start = time.perf_counter()
     graph = build()
     built = time.perf_counter() - start
@@ -97,12 +97,12 @@ def measure(name: str, build, source_of, runs: int, exact=None) -> dict:
     used: list[int] = []  # free memory after the warm-up (it uploads the graph)
 
     def call() -> object:
-        result = bfs(graph, source)
+        result = bfs(graph, source, target=target)
         if not used:
             used.append(free_bytes())
         return result
 
-    timing = time_calls(call, runs=runs, target=resolve_target(None))
+    timing = time_calls(call, runs=runs, target=target)
     after_first, wall, result = used[0], timing.wall_s, timing.result
     reached = result.distances >= 0
     edges = int(graph.out_degrees()[reached].sum())
@@ -124,12 +124,14 @@ def measure(name: str, build, source_of, runs: int, exact=None) -> dict:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_out(parser)
     options.add_runs(parser)
+    options.add_target(parser)
     parser.add_argument("--cycle-arcs", type=float, default=2.2e9)
     parser.add_argument("--rmat", type=int, default=26, help="scale; 0 skips it")
 
 
 def run(args: argparse.Namespace) -> int:
     rows = []
+    target = resolve_target(args.target)
 
     def on_cycle(result) -> int:
         want = np.arange(CYCLE_VERTICES, dtype=np.int32)
@@ -137,10 +139,10 @@ def run(args: argparse.Namespace) -> int:
 
     arcs = int(args.cycle_arcs)
     rows.append(measure(f"cycle of {CYCLE_VERTICES}, {arcs:,} arcs", lambda: cycle_graph(arcs),
-                        lambda g: 0, args.runs, on_cycle))
+                        lambda g: 0, args.runs, target, on_cycle))
     tables.write(rows, args.out, "scale_limits")
     if args.rmat:
         rows.append(measure(f"rmat{args.rmat}", lambda: generators.rmat(args.rmat),
-                            lambda g: int(np.argmax(g.out_degrees())), args.runs))
+                            lambda g: int(np.argmax(g.out_degrees())), args.runs, target))
         tables.write(rows, args.out, "scale_limits")
     return 0 if all(r["violations"] == 0 for r in rows) else 1

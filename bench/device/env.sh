@@ -1,9 +1,9 @@
-# Sourced by the GPU scripts of bench/ (from the repository root, with $out set): the numpy that
-# numba-cuda 0.30 imports (a numpy 2.4 wheel in .whl/, installed into /tmp/site, where the
-# machine's numpy is 2.5 or newer), unbuffered Python, the datasets folder (.data where it exists), the device's name in
-# $out/device.txt, and `step NAME SECONDS COMMAND...`, which runs COMMAND bounded in time when
-# NAME is in the comma-separated $steps, logs it to $out/NAME.log, prints its tail and clears
-# $status on failure.
+# Sourced by the wrappers of bench/device/ (from the repository root, with $out set): the numpy
+# that numba-cuda 0.30 imports (a numpy 2.4 wheel in .whl/, installed into /tmp/site, where the
+# machine's numpy is 2.5 or newer), unbuffered Python, the datasets folder (.data where it
+# exists), the device's name in $out/device.txt, and `step NAME SECONDS COMMAND...`, which runs
+# COMMAND bounded in time when NAME is in the comma-separated $steps, logs it to $out/NAME.log,
+# prints its tail and sets $status to 1 on failure.
 mkdir -p "$out"
 if ls .whl/numpy-*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Scale-out on a machine with two GPUs (nvidia-h200-x2): optionally the two-GPU tests (BFS, SSSP
-# and connected components through NCCL equal the references), then bench.scale_out (one GPU
-# against two, R-MAT scales in the order given, most valuable first). Usage, from the
+# and connected components through NCCL equal the references), then the scale_out suite (one
+# GPU against two, R-MAT scales in the order given, most valuable first). Usage, from the
 # repository root:
-#   bash bench/scale_out.sh OUT [SCALES]        SCALES default 24,22,26
+#   bash bench/device/scale_out.sh OUT [SCALES]        SCALES default 24,22,26
 # SCALE_OUT_SECONDS bounds the whole script (default 460): the benchmark gets what the install
 # and the tests left, less 25 s for its exit, skips the scales that would not fit and writes
 # OUT/scale_out.{csv,md} after every row and OUT/phases.log as it goes, so a cut-short run keeps
@@ -58,7 +58,7 @@ if [ "$left" -lt 60 ]; then
   exit 1
 fi
 # the benchmark plans with 25 s less than it is given: the cluster's shutdown at exit
-timeout -k 10 "$left" python3 -m bench.scale_out --workers gpu --parts 1,2 --scales "$scales" \
+timeout -k 10 "$left" python3 -m bench scale_out --workers gpu --parts 1,2 --scales "$scales" \
   --out "$out" --algorithms "${ALGORITHMS:-bfs,cc}" --runs "${RUNS:-5}" \
   --budget $(( left - 25 )) --fit-demo "${FIT_DEMO:-22}" \
   2> >(grep --line-buffered -v 'distributed\.\|^ \|UserWarning\|Perhaps\|Hosting' >&2) \

@@ -113,8 +113,8 @@ def test_the_timer_warms_up_then_takes_the_median_of_at_least_five_synchronized_
 
 
 def test_the_timer_stops_a_slow_configuration_early_and_says_how_many_calls_it_took():
-    assert time_calls(lambda: None, slow_s=0.0).runs == 1
-    assert time_calls(lambda: None, runs=50, budget_s=0.0, at_least=3).runs == 3
+    assert time_calls(lambda: None, slow_s=-1.0).runs == 1
+    assert time_calls(lambda: None, runs=50, budget_s=-1.0, at_least=3).runs == 3
     prepared = []
     time_calls(lambda: None, prepare=lambda: prepared.append(1))
     assert len(prepared) == 1 + MIN_RUNS

@@ -11,8 +11,9 @@ checked by diffing ``kernels.txt`` before and after it (the same command on both
 ``python -m bench kernels --out DIR [--targets cpu,cuda] [--graphs tiny]
 [--balancers auto,thread,warp,cta_warp_scan]`` writes ``kernels.txt`` (every kernel's source,
 sorted by target and name), ``kernels.csv`` and ``kernels.md`` (target, kernel, lines, sha256)
-and ``kernels_calls.csv`` (each call and whether it ran). Simulated ``cuda`` is slow: keep the
-graphs tiny there.
+and ``kernels_calls.csv`` (each call and whether it ran), after each target. Simulated ``cuda``
+is slow (the default graphs take tens of minutes on two cores): ``--graphs grid:6x6,rmat:5,path:10``
+there.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import argparse
 import hashlib
 import json
 import linecache
+from pathlib import Path
 
 from bench import baselines, fresh, options, tables
 from bench.graphs import build, source_of
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         resolve_target(name)  # an unusable target fails here, before any call
     calls: list[dict] = []
     kernels: dict[tuple[str, str], str] = {}
-    for target in targets:
+    for target in targets:  # each target's kernels written once it is done
         plan = json.dumps([target, args.graphs, args.algorithms, args.balancers])
         try:
             found = fresh.run_json(_CHILD, plan)
@@ -93,13 +95,18 @@ def run(args: argparse.Namespace) -> int:
             raise RuntimeError(f"the calls on {target}: {err}") from None
         calls += found["calls"]
         kernels.update({(target, name): text for name, text in found["kernels"].items()})
+        write(kernels, calls, args.out)
+    print(f"{len(kernels)} kernels from {len(calls)} calls "
+          f"({sum(bool(c['error']) for c in calls)} refused) -> {args.out / 'kernels.txt'}")
+    return 0
+
+
+def write(kernels: dict[tuple[str, str], str], calls: list[dict], out: Path) -> None:
+    """``kernels.txt`` (the sources), ``kernels.csv``/``.md`` and ``kernels_calls.csv``/``.md``."""
     rows = [{"target": target, "kernel": name, "lines": text.count("\n"),
              "sha256": hashlib.sha256(text.encode()).hexdigest()[:16]}
             for (target, name), text in sorted(kernels.items())]
-    tables.write(rows, args.out, "kernels")
-    tables.write(calls, args.out, "kernels_calls")
-    tables.replace_text(args.out / "kernels.txt", "".join(
+    tables.write(rows, out, "kernels")
+    tables.write(calls, out, "kernels_calls")
+    tables.replace_text(out / "kernels.txt", "".join(
         f"=== {target} {name}\n{text}\n" for (target, name), text in sorted(kernels.items())))
-    print(f"{len(rows)} kernels from {len(calls)} calls "
-          f"({sum(bool(c['error']) for c in calls)} refused) -> {args.out / 'kernels.txt'}")
-    return 0

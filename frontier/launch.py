@@ -3,7 +3,7 @@
 A launch through Numba's dispatcher (``kernel[grid, block](*args)``) types every argument, then
 converts each array into the flat fields the kernel takes (size, item size, pointer, shape,
 strides) through a strided memory view: 25-40 µs for a small kernel, ~100 µs and more for the
-persistent traversal kernel with its twenty arguments (``bench/profile_call.py``), which is most
+persistent traversal kernel with its twenty arguments (``bench call_profile``), which is most
 of a call on a small graph and of every host-loop step. The operators launch the same kernels
 again and again with the same arrays (the graph's arrays, a pool's buffers, the state), so
 :class:`Launcher` keeps, per kernel and launch shape, the compiled kernel and each array

@@ -181,7 +181,7 @@ class Target(ABC):
     def persistent_blocks(self, threads_per_block: int) -> int:
         """Default grid of a persistent (fused) kernel: two blocks per multiprocessor, which
         kept the grid barrier cheap (about 10 µs per BFS level on a 2000x2000 grid) while giving
-        scale-free levels enough threads (bench/tune.py, docs/performance.md)."""
+        scale-free levels enough threads (python -m bench fused_grid, docs/performance.md)."""
         return self.resident_blocks(threads_per_block)
 
     @abstractmethod
@@ -410,7 +410,7 @@ class CudaTarget(Target):
     def _put(self, array: Any, start: int, values: list) -> None:
         """A few values written by one launch of a one-thread kernel that takes them as
         arguments: asynchronous, and far cheaper from Python than a host-to-device copy, which
-        waits for the device and costs ~80 µs on an H100 (bench/profile_call.py)."""
+        waits for the device and costs ~80 µs on an H100 (python -m bench call_profile)."""
         cast = array.dtype.type
         padded = [cast(v) for v in values] + [cast(0)] * (_PUT_VALUES - len(values))
         self.launch(_put_kernel(), 1, 1, (array, np.int64(start), np.int64(len(values)),

@@ -8,13 +8,14 @@ from dataclasses import replace
 
 from algorithms import CATALOG
 from algorithms.entry import Entry
-from bench import soak
+from bench.command import main
+from bench.suites import soak
 
 
 def test_a_small_soak_on_cpu_finds_no_mismatch_and_writes_every_case(capsys, tmp_path):
     table = tmp_path / "soak.csv"
-    code = soak.main(["--cases", "24", "--targets", "cpu", "--balancers", "thread,warp",
-                      "--csv", str(table), "--seed", "3"])
+    code = main(["soak", "--cases", "24", "--targets", "cpu", "--balancers", "thread,warp",
+                 "--out", str(tmp_path), "--seed", "3"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "mismatches  0" in out and "errors      0" in out
@@ -43,8 +44,8 @@ def test_mismatches_and_errors_are_counted_by_kind_and_fail_the_run(capsys, monk
     monkeypatch.setitem(CATALOG, "wrong", wrong_entry(disagree))
     monkeypatch.setitem(CATALOG, "crash", wrong_entry(disagree, crash))
     table = tmp_path / "soak.csv"
-    code = soak.main(["--cases", "8", "--targets", "cpu", "--algorithms", "wrong,crash",
-                      "--balancers", "thread,warp", "--csv", str(table)])
+    code = main(["soak", "--cases", "8", "--targets", "cpu", "--algorithms", "wrong,crash",
+                 "--balancers", "thread,warp", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 1
     assert "mismatches  4" in out and "errors      4; RuntimeError 4" in out
@@ -54,8 +55,8 @@ def test_mismatches_and_errors_are_counted_by_kind_and_fail_the_run(capsys, monk
 
 def test_jobs_share_out_the_pairs_and_add_up_their_counts(capsys, tmp_path):
     table = tmp_path / "soak.csv"
-    code = soak.main(["--cases", "12", "--targets", "cpu", "--algorithms", "bfs,sssp",
-                      "--balancers", "thread,warp", "--jobs", "2", "--csv", str(table)])
+    code = main(["soak", "--cases", "12", "--targets", "cpu", "--algorithms", "bfs,sssp",
+                 "--balancers", "thread,warp", "--jobs", "2", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "2 jobs" in out and "mismatches  0" in out
@@ -68,9 +69,10 @@ def test_jobs_share_out_the_pairs_and_add_up_their_counts(capsys, tmp_path):
 
 def test_threads_run_the_same_cases_on_shared_graphs_and_count_each_once(capsys, tmp_path):
     def cases(threads: int) -> list:
-        table = tmp_path / f"soak{threads}.csv"
-        code = soak.main(["--cases", "60", "--targets", "cpu", "--balancers", "thread",
-                          "--threads", str(threads), "--seed", "5", "--csv", str(table)])
+        out_dir = tmp_path / f"threads{threads}"
+        table = out_dir / "soak.csv"
+        code = main(["soak", "--cases", "60", "--targets", "cpu", "--balancers", "thread",
+                     "--threads", str(threads), "--seed", "5", "--out", str(out_dir)])
         out = capsys.readouterr().out
         assert code == 0, out
         assert "mismatches  0" in out and "errors      0" in out
@@ -83,10 +85,10 @@ def test_threads_run_the_same_cases_on_shared_graphs_and_count_each_once(capsys,
     assert cases(4) == cases(1)
 
 
-def test_a_wrong_answer_from_a_thread_is_a_mismatch(capsys, monkeypatch):
+def test_a_wrong_answer_from_a_thread_is_a_mismatch(capsys, monkeypatch, tmp_path):
     monkeypatch.setitem(CATALOG, "wrong", wrong_entry(disagree))
-    code = soak.main(["--cases", "8", "--targets", "cpu", "--algorithms", "wrong",
-                      "--balancers", "thread", "--threads", "3"])
+    code = main(["soak", "--cases", "8", "--targets", "cpu", "--algorithms", "wrong",
+                 "--balancers", "thread", "--threads", "3", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 1 and "mismatches  8" in out and "3 threads each" in out
 

@@ -1,5 +1,5 @@
-"""The catalog of algorithms: how to run, check, report and explain each one, so that the command
-line (``frontier run ALGO``, ``frontier explain ALGO``), the benchmark suite and the tests pick up
+"""The catalog of algorithms: how to run, check and report each one, so that the command line
+(``frontier run ALGO``, ``frontier explain ALGO``), the benchmark suite and the tests pick up
 every algorithm without knowing it by name. Adding an :class:`Entry` to :data:`CATALOG` adds a
 command."""
 
@@ -16,9 +16,9 @@ from algorithms.apsp import APSP_METHODS, apsp
 from algorithms.bfs import ORDERS, bfs
 from algorithms.components import DEFAULT_METHOD as CC_DEFAULT_METHOD
 from algorithms.components import METHODS as CC_METHODS
-from algorithms.components import connected_components, explain_method, spanning_forest
+from algorithms.components import connected_components, spanning_forest
 from algorithms.list_ranking import LIST_RANKING_METHODS, list_ranking
-from algorithms.sssp import AUTO, DEFAULT_METHOD, METHODS, choose_method, sssp
+from algorithms.sssp import AUTO, DEFAULT_METHOD, METHODS, sssp
 from frontier.graph import Graph
 from frontier.target import Target
 
@@ -27,14 +27,13 @@ from frontier.target import Target
 class Option:
     """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``: one
     of ``choices``, ``default`` unless given. ``shown`` formats the chosen value in the command's
-    summary; ``explained`` says whether ``explain`` takes it too."""
+    summary."""
 
     name: str
     choices: tuple[str, ...]
     default: str
     help: str
     shown: str = "{}"
-    explained: bool = True
 
 
 @dataclass(frozen=True)
@@ -51,8 +50,6 @@ class Entry:
       ``--source``; ``balanced=False``: it takes no ``balancer`` (list ranking, dense APSP);
       :meth:`invoke`, :meth:`reference` and :meth:`check` call the three functions either way;
     * ``report(result)`` gives the algorithm's own summary lines as (label, value) pairs;
-    * ``explain(graph, target, balancer=..., **options)`` is the source of the generated kernel
-      the algorithm's step runs, for the options marked ``explained``;
     * ``options`` are the keyword arguments of ``run`` beyond ``balancer`` and ``target`` that
       the command line offers, ``description`` its one-line help;
     * ``example``: a generator spec of a graph the algorithm takes, where it does not take any
@@ -69,7 +66,6 @@ class Entry:
     agrees: Callable[[Graph, int, Any], None]
     checks: str
     report: Callable[[Any], list[tuple[str, str]]]
-    explain: Callable[..., str]
     options: tuple[Option, ...] = ()
     source: bool = True
     balanced: bool = True
@@ -120,23 +116,6 @@ def _bfs_report(result: Any) -> list[tuple[str, str]]:
     return [("reached", f"{int(np.count_nonzero(result.distances >= 0)):,} vertices")]
 
 
-def _bfs_explain(graph: Graph, target: Target, balancer: str = "auto",
-                 frontier: str = "sparse", direction: str = "auto") -> str:
-    """The kernels a BFS from vertex 0 runs: :func:`operators.explain` of its ``traverse``."""
-    from algorithms.bfs import unvisited, visit
-    from frontier.frontier import Frontier
-    from operators import explain, traverse
-
-    f = Frontier.from_vertices(graph, [0], kind=frontier, target=target)
-    state = target.zeros(graph.num_vertices, np.int32)
-    return explain(traverse, graph, f, visit, state, state, condition=unvisited,
-                   direction=direction, balancer=balancer)
-
-
-def _bfs_do_explain(graph: Graph, target: Target, **options: Any) -> str:
-    return _bfs_explain(graph, target, direction="auto", **options)
-
-
 def _bfs_direction_optimizing(graph: Graph, source: int, **options: Any) -> Any:
     return bfs(graph, source, direction="auto", **options)
 
@@ -181,12 +160,6 @@ def _listrank_report(result: Any) -> list[tuple[str, str]]:
     return shown
 
 
-def _listrank_explain(graph: Graph, target: Target, method: str = "random_splitter") -> str:
-    from algorithms.list_ranking import explain_list_ranking
-
-    return explain_list_ranking(target, method)
-
-
 def _apsp(graph: Graph, *, target: Target, method: str = "blocked_floyd_warshall") -> Any:
     return apsp(graph, method=method, target=target)
 
@@ -212,13 +185,6 @@ def _apsp_report(result: Any) -> list[tuple[str, str]]:
     return [("reachable", f"{reached:,} of {result.distances.size:,} pairs")]
 
 
-def _apsp_explain(graph: Graph, target: Target, method: str = "blocked_floyd_warshall"
-                  ) -> str:
-    from algorithms.apsp import explain_apsp
-
-    return explain_apsp(graph, target, method)
-
-
 _LISTRANK_METHOD = Option("method", LIST_RANKING_METHODS, "random_splitter",
                           "wylie: pointer jumping; random_splitter: Reid-Miller",
                           shown="{}")
@@ -231,10 +197,9 @@ _FRONTIER = Option("frontier", ("sparse", "dense"), "sparse",
 _DIRECTION = Option("direction", ("push", "pull", "auto"), "auto",
                     "auto: direction-optimizing BFS")
 _ORDER = Option("order", ORDERS, "ordered",
-                "unordered: levels lowered by an atomic min (Li & Becchi)", explained=False)
+                "unordered: levels lowered by an atomic min (Li & Becchi)")
 _CULL = Option("cull", ("none", "bitmap", "hash"), "none",
-               "remove repeated vertices from each push step's queue", shown="cull {}",
-               explained=False)
+               "remove repeated vertices from each push step's queue", shown="cull {}")
 _BFS_CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
 
 
@@ -261,38 +226,6 @@ def _sssp_report(result: Any) -> list[tuple[str, str]]:
     far = float(result.distances[reached].max()) if reached.any() else 0.0
     return [("reached", f"{int(np.count_nonzero(reached)):,} vertices"),
             ("farthest", f"{far:g}"), ("method", result.method)]
-
-
-def _sssp_explain(graph: Graph, target: Target, balancer: str = "thread",
-                  method: str = DEFAULT_METHOD) -> str:
-    """The kernels of the method's relaxation step (:func:`operators.explain`; ``"auto"``: of
-    the method it picks for ``graph``)."""
-    from algorithms.sssp import (
-        relax,
-        relax_below,
-        relax_into_updating,
-        relax_light_below,
-        relax_only,
-    )
-    from frontier.frontier import Frontier
-    from operators import advance, explain, traverse
-
-    dist = target.zeros(graph.num_vertices, np.float64)
-    method = choose_method(graph) if method == AUTO else method
-    if method == "harish":
-        mask = Frontier.from_vertices(graph, [0], kind="dense", target=target)
-        return explain(advance, graph, mask, relax_into_updating, dist, dist,
-                       balancer=balancer, output="dense")
-    f = Frontier.from_vertices(graph, [0], target=target)
-    if method == "ordered":
-        return explain(advance, graph, f, relax_only, dist, balancer=balancer)
-    if method == "near_far":
-        return explain(traverse, graph, f, relax_below, dist, 1.0, balancer=balancer,
-                       cull="bitmap")
-    if method == "delta_stepping":
-        return explain(traverse, graph, f, relax_light_below, dist, 1.0, 1.0,
-                       balancer=balancer, cull="bitmap")
-    return explain(traverse, graph, f, relax, dist, balancer=balancer, cull="bitmap")
 
 
 _METHOD = Option("method", (AUTO, *METHODS), DEFAULT_METHOD,
@@ -328,54 +261,50 @@ def _forest_report(result: Any) -> list[tuple[str, str]]:
             ("forest", f"{len(result.edges):,} edges")]
 
 
-def _forest_explain(graph: Graph, target: Target) -> str:
-    return explain_method(graph, target, forest=True)
-
-
 CATALOG: dict[str, Entry] = {
     "bfs": Entry("bfs", "breadth-first search: distances and a shortest-path tree", bfs,
-                 _scipy_bfs, _bfs_agrees, _BFS_CHECKS, _bfs_report, _bfs_explain,
+                 _scipy_bfs, _bfs_agrees, _BFS_CHECKS, _bfs_report,
                  (_FRONTIER, _DIRECTION, _ORDER, _CULL)),
     "bfs_do": Entry("bfs_do", "direction-optimizing BFS (Beamer et al., SC 2012): push "
                     "while the frontier is small, pull while it is large",
                     _bfs_direction_optimizing, _scipy_bfs, _bfs_agrees, _BFS_CHECKS,
-                    _bfs_report, _bfs_do_explain, (_FRONTIER,)),
+                    _bfs_report, (_FRONTIER,)),
     "sssp": Entry("sssp", "single-source shortest paths: distances and a shortest-path tree",
                   sssp, _scipy_sssp, _sssp_agrees,
                   "distances equal scipy.sparse.csgraph; every predecessor edge is tight",
-                  _sssp_report, _sssp_explain, (_METHOD,)),
+                  _sssp_report, (_METHOD,)),
     "pagerank": Entry("pagerank", "PageRank by power iteration (NetworkX's conventions)",
                       measures.run_pagerank, measures.scipy_pagerank, measures.pagerank_agrees,
                       "ranks within 6 N tol (L1) of a scipy power iteration run to 1e-12",
-                      measures.pagerank_report, measures.pagerank_explain,
+                      measures.pagerank_report,
                       (Option("direction", ("auto", "pull", "push"), "auto",
                               "pull: a neighbour sum per vertex; push: atomics per edge"),),
                       source=False),
     "bc": Entry("bc", "betweenness centrality: the dependencies of one source (Brandes)",
                 measures.run_betweenness, measures.scipy_betweenness,
                 measures.betweenness_agrees, "dependencies equal a scipy/NumPy Brandes pass",
-                measures.betweenness_report, measures.betweenness_explain),
+                measures.betweenness_report),
     "kcore": Entry("kcore", "core numbers of the undirected simple graph underlying GRAPH, by "
                    "peeling", measures.run_k_core, measures.k_core_reference,
                    measures.k_core_agrees, "core numbers equal a sequential bin peeling",
-                   measures.k_core_report, measures.k_core_explain, source=False),
+                   measures.k_core_report, source=False),
     "listrank": Entry("listrank", "list ranking: each node's links to the tail of a linked list "
                       "(Dehne & Yogaratnam §3)", _listrank, _listrank_reference,
                       _listrank_agrees, "ranks equal a sequential walk of the list",
-                      _listrank_report, _listrank_explain, (_LISTRANK_METHOD,), source=False,
+                      _listrank_report, (_LISTRANK_METHOD,), source=False,
                       balanced=False, example="list:42", suite=False),
     "apsp": Entry("apsp", "all-pairs shortest paths: Floyd–Warshall, blocked, or repeated SSSP",
                   _apsp, _apsp_reference, _apsp_agrees,
                   "distances equal scipy.sparse.csgraph.floyd_warshall", _apsp_report,
-                  _apsp_explain, (_APSP_METHOD,), source=False, balanced=False, suite=False),
+                  (_APSP_METHOD,), source=False, balanced=False, suite=False),
     "cc": Entry("cc", "weakly connected components, each vertex labelled by its component's "
                 "smallest vertex id", connected_components, _scipy_cc, _cc_agrees,
                 "labels partition the vertices like scipy's weak components; each is the "
-                "component's smallest id", _cc_report, explain_method,
+                "component's smallest id", _cc_report,
                 (Option("method", CC_METHODS, CC_DEFAULT_METHOD, "the components method",
                         shown="{} method"),), source=False),
     "forest": Entry("forest", "spanning forest of the weak components (Soman et al. hooking)",
                     spanning_forest, _scipy_cc, _forest_agrees,
                     "|V| - #components edges, acyclic, spanning every weak component",
-                    _forest_report, _forest_explain, source=False, balanced=False),
+                    _forest_report, source=False, balanced=False),
 }

@@ -1,7 +1,7 @@
-"""What :data:`algorithms.CATALOG` needs to run, check, report and explain PageRank,
-betweenness centrality and k-core from the command line and the benchmark suite: the reference
-computations (vectorized with NumPy and scipy so that ``--validate`` stays quick on large
-graphs), the comparisons, the summary lines, and the kernels each algorithm's step runs."""
+"""What :data:`algorithms.CATALOG` needs to run, check and report PageRank, betweenness
+centrality and k-core from the command line and the benchmark suite: the reference computations
+(vectorized with NumPy and scipy so that ``--validate`` stays quick on large graphs), the
+comparisons and the summary lines."""
 
 from __future__ import annotations
 
@@ -9,12 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.betweenness import betweenness_centrality, dependency, discover
-from algorithms.kcore import k_core, release
-from algorithms.pagerank import pagerank, pulled_share, pushed_share
-from frontier.frontier import Frontier
+from algorithms.betweenness import betweenness_centrality
+from algorithms.kcore import k_core
+from algorithms.pagerank import pagerank
 from frontier.graph import Graph
-from frontier.target import Target
 
 #: The L1 distance a PageRank result may have from the converged ranks: the power iteration
 #: stops once its L1 change is below N * tol, which bounds the distance by that times
@@ -59,22 +57,6 @@ def pagerank_report(result: Any) -> list[tuple[str, str]]:
     top = int(np.argmax(result.ranks)) if result.ranks.size else -1
     return [("top vertex", f"{top} (rank {result.ranks[top]:.4g})" if top >= 0 else "-"),
             ("L1 change", f"{result.error:.3g}")]
-
-
-def pagerank_explain(graph: Graph, target: Target, balancer: str = "auto",
-                     direction: str = "auto") -> str:
-    """The kernel that spreads the ranks: the pull neighbour sum, or the push advance."""
-    from operators import Direction, advance, explain, neighbor_reduce
-
-    n = graph.num_vertices
-    rank = target.zeros(max(n, 1), np.float64)
-    if Direction.of(direction).choose(n, n) == "pull":
-        return ("# --- pull: the neighbour sum over in-edges, one thread per vertex ---\n"
-                + explain(neighbor_reduce, graph, "vertices", pulled_share, rank, rank, True,
-                          out=rank, edges="in"))
-    everyone = Frontier.all_vertices(graph, target=target)
-    return explain(advance, graph, everyone, pushed_share, rank, rank, True, rank,
-                   balancer=balancer, output="none")
 
 
 def run_pagerank(graph: Graph, **options: Any) -> Any:
@@ -124,19 +106,6 @@ def betweenness_report(result: Any) -> list[tuple[str, str]]:
     return [("top vertex", f"{top} ({result.values[top]:.4g})" if top >= 0 else "-")]
 
 
-def betweenness_explain(graph: Graph, target: Target, balancer: str = "auto") -> str:
-    """The forward BFS counting paths (a fused traverse) and the backward dependency sum."""
-    from operators import explain, neighbor_reduce, traverse
-
-    n = graph.num_vertices
-    depth, sigma = target.zeros(max(n, 1), np.int32), target.zeros(max(n, 1), np.float64)
-    start = Frontier.from_vertices(graph, [0], target=target)
-    return (explain(traverse, graph, start, discover, depth, sigma, balancer=balancer)
-            + "# --- backward: dependencies of one level ---\n"
-            + explain(neighbor_reduce, graph, start, dependency, depth, sigma, sigma,
-                      out=sigma, edges="out"))
-
-
 def run_betweenness(graph: Graph, source: int, **options: Any) -> Any:
     return betweenness_centrality(graph, source, **options)
 
@@ -184,13 +153,3 @@ def k_core_reference(graph: Graph) -> np.ndarray:
 
 def k_core_report(result: Any) -> list[tuple[str, str]]:
     return [("degeneracy", f"{result.degeneracy} (the largest core number)")]
-
-
-def k_core_explain(graph: Graph, target: Target, balancer: str = "auto") -> str:
-    """The peeling advance: releasing the edges of the vertices removed in one step."""
-    from operators import advance, explain
-
-    simple = undirected_simple(graph)
-    state = target.zeros(max(simple.num_vertices, 1), np.int32)
-    start = Frontier.from_vertices(simple, [0] if simple.num_vertices else [], target=target)
-    return explain(advance, simple, start, release, state, state, 0, balancer=balancer)

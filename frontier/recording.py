@@ -78,10 +78,10 @@ class Kernel:
 
     def heading(self) -> str:
         """One line: the kernel's name, balancer, mode and launch shape."""
-        grids = "/".join(str(b) for b in self.grids)
         times = "1 launch" if self.launches == 1 else f"{self.launches} launches"
-        return (f"{self.name}: balancer {self.balancer or '-'}, mode {self.mode}, {times} of "
-                f"{grids} blocks x {self.threads_per_block} threads")
+        return (f"{self.name}: balancer {self.balancer or '-'}, mode {self.mode}, {times}, "
+                f"blocks {'/'.join(str(b) for b in self.grids)}, {self.threads_per_block} "
+                "threads per block")
 
 
 class Recording(Sequence[Launch]):

@@ -26,7 +26,7 @@ def test_a_small_soak_on_cpu_finds_no_mismatch_and_writes_every_case(capsys, tmp
 def wrong_entry(agrees, run=None) -> Entry:
     bfs = CATALOG["bfs"]
     return Entry("wrong", "a BFS whose check fails", run or bfs.run, bfs.scipy, agrees,
-                 bfs.checks, bfs.report, bfs.explain)
+                 bfs.checks, bfs.report)
 
 
 def disagree(graph, source, result):

@@ -90,13 +90,14 @@ def test_every_launch_is_recorded_in_the_order_the_target_ran_them(target, monke
 def test_explain_of_an_auto_traverse_shows_the_kernels_it_runs(target):
     """explain once guessed the kernels of ``balancer="auto"``, ``direction="auto"``: a fused
     kernel, a gather and a pull kernel, where the small-frontier block mode ran every level."""
-    graph = generators.grid2d(4, 4)
     options = {"condition": unvisited, "balancer": "auto", "direction": "auto"}
+    graph = generators.grid2d(4, 4)
+    start, depth = Frontier.from_vertices(graph, [0], target=target), depths(target, 16)
     with recording() as log:
-        traverse(graph, Frontier.from_vertices(graph, [0], target=target), visit,
-                 depths(target, 16), **options)
-    text = explain(traverse, graph, Frontier.from_vertices(graph, [0], target=target), visit,
-                   depths(target, 16), **options)
+        traverse(graph, start, visit, depth, **options)
+    graph = generators.grid2d(4, 4)
+    start, depth = Frontier.from_vertices(graph, [0], target=target), depths(target, 16)
+    text = explain(traverse, graph, start, visit, depth, **options)
     assert names_in(text) == [k.name for k in log.kernels()]
     assert text == log.text()
 
@@ -116,10 +117,9 @@ def test_explain_runs_on_copies_and_modifies_nothing_passed_in(target):
 
 
 def test_explain_of_an_algorithm_shows_what_it_runs(target):
-    graph = generators.path(4)
     with recording() as log:
-        bfs(graph, 0, target=target)
-    assert explain(bfs, graph, 0, target=target) == log.text()
+        bfs(generators.path(4), 0, target=target)
+    assert explain(bfs, generators.path(4), 0, target=target) == log.text()
 
 
 def test_a_recording_sees_only_the_launches_of_its_own_thread():

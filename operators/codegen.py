@@ -122,8 +122,8 @@ def for_each_input(spec: KernelSpec, v: str, body: str, index: str = "i") -> str
 
 @dataclass(frozen=True)
 class GeneratedKernel:
-    """A compiled kernel with its source text, parameters, launch shape and the balancer (as
-    its name shows it) it was generated for."""
+    """A compiled kernel with its source text, parameters, launch shape and the balancer it was
+    generated for (as users name it: ``warp:32``)."""
 
     name: str
     source: str
@@ -132,7 +132,7 @@ class GeneratedKernel:
     params: tuple[str, ...]
     functors: tuple[Functor, ...]
     spec: KernelSpec
-    balancer: str = ""
+    balancer: str | None = None
 
     def launch(self, target: Target, blocks: int, args: tuple, cooperative: bool = False,
                mode: str | None = None) -> None:

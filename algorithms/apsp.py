@@ -46,10 +46,10 @@ from frontier import Frontier, Graph, atomic_min, validate
 from frontier.graph import path_bound
 from frontier.limits import host_limit_bytes
 from frontier.target import Target, resolve_target
-from operators import advance, compute, explain, filter, reduce, tile_update
+from operators import advance, compute, filter, reduce, tile_update
 from operators.tiles import MAX_TILE, default_tile
 
-__all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "explain_apsp", "ENTRIES"]
+__all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "ENTRIES"]
 
 #: The methods, by name.
 APSP_METHODS = ("floyd_warshall", "blocked_floyd_warshall", "repeated_sssp")
@@ -245,28 +245,6 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
         rounds = _sssp_rows(graph, rows, distances, tgt)
     return APSPResult(distances, rows, rounds, time.perf_counter() - start,
                       rows.size * graph.num_edges)
-
-
-def explain_apsp(graph: Graph, target: str | Target | None = None,
-                 method: str = "blocked_floyd_warshall") -> str:
-    """The kernels of one round of ``method`` on ``graph``, each under a ``# ---`` heading:
-    the Floyd–Warshall compute, the three tile phases of the blocked method, or the advance of
-    a Bellman–Ford round."""
-    tgt = resolve_target(target)
-    n = graph.num_vertices
-    flat = tgt.zeros(n * n, np.float64)
-    if method == "floyd_warshall":
-        return ("# --- round k: relax every cell through k (Harish & Narayanan, Alg. 6) ---\n"
-                + explain(compute, None, n * n, _relax_cell, flat, 0, n, target=tgt))
-    if method == "blocked_floyd_warshall":
-        return "".join(f"# --- round K, phase {i + 1}: the {phase} tiles ---\n"
-                       + explain(tile_update, None, flat.reshape(n, n), _through, pivot=0,
-                                 tiles=phase, target=tgt) + "\n"
-                       for i, phase in enumerate(("pivot", "cross", "rest")))
-    if method == "repeated_sssp":
-        f = Frontier.from_vertices(graph, [0], target=tgt)
-        return explain(advance, graph, f, _relax, tgt.zeros(n, np.float64))
-    raise ValueError(f"method={method!r}; expected one of {APSP_METHODS}")
 
 
 # the catalog entry --------------------------------------------------------------------------

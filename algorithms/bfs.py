@@ -288,11 +288,10 @@ ENTRIES = (
           options=(_FRONTIER,
                    Option("direction", DIRECTIONS, "auto", "auto: direction-optimizing BFS"),
                    Option("order", ORDERS, "ordered",
-                          "unordered: levels lowered by an atomic min (Li & Becchi)",
-                          explained=False),
+                          "unordered: levels lowered by an atomic min (Li & Becchi)"),
                    Option("cull", CULLS, "none",
                           "remove repeated vertices from each push step's queue",
-                          shown="cull {}", explained=False))),
+                          shown="cull {}"))),
     Entry(name="bfs_do", description="direction-optimizing BFS (Beamer et al., SC 2012): push "
           "while the frontier is small, pull while it is large",
           run=_direction_optimizing, reference=_reference, check=_check, checks=_CHECKS,

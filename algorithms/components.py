@@ -513,69 +513,6 @@ def spanning_forest(graph: Graph, *, target: str | Target | None = None
                                 time.perf_counter() - steps.start, graph, steps.stats)
 
 
-# the kernels each method runs, for `frontier explain` ------------------------------------------
-def explain_method(graph: Graph, target: str | Target | None = None, *,
-                   method: str = DEFAULT_METHOD, balancer: str | LoadBalancer = "auto",
-                   forest: bool = False) -> str:
-    """The source of the generated kernels one iteration of ``method`` runs (``forest``: those
-    of :func:`spanning_forest`), each under a heading, from :func:`operators.explain`."""
-    from operators import explain
-
-    forest = validate.flag("forest", forest)
-    _check(graph, method)
-    tgt = resolve_target(target)
-    g, n = graph, graph.num_vertices
-    steps = _ComponentSteps(graph, tgt)
-    src, dst, offsets = steps.src, steps.dst, steps.offsets
-    ints = tgt.zeros(max(n, 1), np.int32)
-    edges = Frontier.all_edges(g, target=tgt)
-    vertices = Frontier.all_vertices(g, target=tgt)
-    shared = [("pointer jumping to stars", explain(compute, g, "vertices", jump_to_root, ints,
-                                                   target=tgt)),
-              ("smallest member, offered", explain(compute, g, "vertices", offer_id, ints, ints,
-                                                   target=tgt)),
-              ("smallest member, taken", explain(compute, g, "vertices", take_smallest, ints,
-                                                 ints, target=tgt))]
-    if forest or method == "soman":
-        hooker, extra = ((hook_once, (tgt.zeros(max(n, 1), np.int64),)) if forest
-                         else (hook, ()))
-        parts = [("hooking over the edge list",
-                  explain(compute, g, edges, hooker, ints, src, dst, False, *extra)),
-                 ("edge hiding", explain(filter, g, edges, crosses, ints, src, dst, False)),
-                 *shared]
-    elif method == "shiloach_vishkin":
-        parts = [(name, explain(compute, g, where, fn, *state, target=tgt))
-                 for name, where, fn, state in (
-                     ("SV1a", "vertices", sv1a_short_cut, (ints, ints)),
-                     ("SV1b", "vertices", sv1b_mark, (ints, ints, ints, 1)),
-                     ("SV2", "edges", sv2_hook, (ints, ints, ints, src, dst, 1, False)),
-                     ("SV3", "edges", sv3_hook_stagnant, (ints, ints, src, dst, 1, False)),
-                     ("SV4", "vertices", sv4_short_cut, (ints,)))]
-        parts.append(("SV5", explain(reduce, g, "vertices", sv5_changed, ints, 1, target=tgt)))
-        parts += shared[1:]
-    elif method == "label_propagation":
-        parts = [("push", explain(advance, g, vertices, adopt_smaller, ints, balancer=balancer,
-                                  output="dense")),
-                 ("pull (directed graphs)", explain(neighbor_reduce, g, "vertices", head_label,
-                                                    ints, out=ints, op="min", edges="out")),
-                 ("adopt the pulled label", explain(filter, g, vertices, adopt_pulled, ints,
-                                                    ints))]
-    else:
-        parts = [("link a neighbour", explain(compute, g, "vertices", link_neighbor, ints,
-                                              offsets, dst, 0, target=tgt)),
-                 ("vertices outside the largest component",
-                  explain(filter, g, vertices, outside, ints, 0)),
-                 ("link their other edges", explain(advance, g, vertices, link_later_edge, ints,
-                                                    offsets, NEIGHBOR_ROUNDS, balancer=balancer,
-                                                    output="none")),
-                 ("directed graphs: arcs touching the rest",
-                  explain(filter, g, edges, later_arc_touching_outside, ints, src, dst, offsets,
-                          0, NEIGHBOR_ROUNDS)),
-                 ("directed graphs: link them", explain(compute, g, edges, link_edge, ints, src,
-                                                        dst))] + shared[:1]
-    return "".join(f"# --- {title} ---\n{text.strip()}\n\n" for title, text in parts)
-
-
 # the catalog entries ------------------------------------------------------------------------
 def _cc_reference(graph: Graph, source: None) -> np.ndarray:
     from frontier.testing import reference_components  # scipy.sparse: imported when needed

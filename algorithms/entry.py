@@ -26,14 +26,13 @@ __all__ = ["Entry", "Option"]
 class Option:
     """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``: one
     of ``choices``, ``default`` unless given. ``shown`` formats the chosen value in the command's
-    summary; ``explained`` says whether ``explain`` takes it too."""
+    summary."""
 
     name: str
     choices: tuple[str, ...]
     default: str
     help: str
     shown: str = "{}"
-    explained: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,10 +58,7 @@ class Entry:
       graph (list ranking takes a list: ``list:N``); tests run the entry on it. None: any;
     * ``suite``: whether the benchmark suite (``python -m bench all``) runs it on its standard
       graphs; False for list ranking (it takes lists) and APSP (V x V memory), which have
-      benchmarks of their own;
-    * ``explain(graph, target, balancer=..., **options)``: the source of the generated kernels
-      the algorithm's step runs, for the options marked ``explained`` (set by
-      :mod:`algorithms.catalog`).
+      benchmarks of their own.
     """
 
     name: str
@@ -77,7 +73,6 @@ class Entry:
     balanced: bool = True
     example: str | None = None
     suite: bool = True
-    explain: Callable[..., str] | None = None
 
     def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
                **options: Any) -> Result:

@@ -43,10 +43,10 @@ import numpy as np
 from algorithms.entry import Entry, Option
 from frontier import Graph, atomic_add, validate
 from frontier.target import Target, resolve_target
-from operators import compute, explain, reduce
+from operators import compute, reduce
 
 __all__ = ["list_ranking", "ListRankingResult", "ListError", "LIST_RANKING_METHODS",
-           "default_splitters", "explain_list_ranking", "successors", "ENTRIES"]
+           "default_splitters", "successors", "ENTRIES"]
 
 #: The methods, by name.
 LIST_RANKING_METHODS = ("wylie", "random_splitter")
@@ -367,23 +367,6 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
                         "on a cycle apart from it (no node can follow two, so such a cycle is "
                         "the only way)")
     return ListRankingResult(tgt.to_host(ranks), rounds, seconds, splitters)
-
-
-def explain_list_ranking(target: str | Target | None = None,
-                         method: str = "random_splitter") -> str:
-    """The kernels of ``method``'s steps, each under a ``# ---`` heading
-    (:func:`operators.explain` of its computes)."""
-    tgt = resolve_target(target)
-    words, ids = tgt.zeros(2, np.int64), tgt.zeros(2, np.int32)
-    if method not in _METHODS:
-        raise ValueError(f"method={method!r}; expected one of {LIST_RANKING_METHODS}")
-    steps = ([("PJ2: one pointer-jumping round (Wylie)", _jump, (words, words))]
-             if method == "wylie" else
-             [("RS3: walk each splitter's sub-list", _walk_packed, (ids, words, words, words, 1)),
-              ("RS4: one pointer-jumping round over the splitters", _jump, (words, words)),
-              ("RS5: each node's rank from its splitter's", _aggregate_packed, (words, words))])
-    return "".join(f"# --- {title} ---\n" + explain(compute, None, 2, fn, *state, target=tgt)
-                   + "\n" for title, fn, state in steps)
 
 
 # the catalog entry: a graph holding a linked list -------------------------------------------

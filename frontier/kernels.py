@@ -35,7 +35,7 @@ from frontier.target import Target
 if TYPE_CHECKING:
     from frontier.frontier import Frontier, FrontierPool
 
-__all__ = ["fill", "gather", "conversion_source"]
+__all__ = ["fill", "gather"]
 
 #: Parameters through which ``gather`` and ``append`` read their source frontier, and the stamps
 #: of ``unique``.
@@ -55,13 +55,6 @@ def _indent(text: str, levels: int = 1) -> str:
 
 def _text(target: Target, name: str, params: tuple[str, ...], body: Callable[[], str]) -> str:
     return f"def {name}({', '.join(params)}):\n" + _indent(target.prologue) + _indent(body())
-
-
-def conversion_source(target: Target, from_kind: str, to_kind: str) -> str:
-    """The source of the kernel converting a frontier of ``from_kind`` to ``to_kind`` (what
-    ``Frontier.to_dense`` / ``to_sparse`` launch), for ``operators.explain``."""
-    return _text(target, _name("gather", from_kind, to_kind, False), GATHER_PARAMS,
-                 lambda: _gather_body(from_kind, to_kind, False))
 
 
 def _compiled(target: Target, name: str, params: tuple[str, ...], body: Callable[[], str]

@@ -26,6 +26,7 @@ from numba import cuda
 from frontier import simulator
 from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, make_launcher
+from frontier.recording import FUSED, HOST, RECORDER, remember
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
@@ -137,17 +138,38 @@ class Target(ABC):
         """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
         kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
         tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``cuda``
-        and ``np``) as globals. Nothing is cached here: callers cache the result."""
+        and ``np``) as globals, and remembered as the kernel's text for recordings
+        (:func:`frontier.recording.remember`). Nothing is cached here: callers cache the
+        result."""
         filename = f"<frontier-generated {name}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         globals_: dict[str, Any] = {"cuda": _numba_cuda(), "np": np, **namespace}
         exec(compile(source, filename, "exec"), globals_)  # noqa: S102 - our own kernel text
         if name not in globals_:
             raise TargetError(f"kernel text {filename} does not define a function {name!r}")
-        return self.compile_kernel(globals_[name])
+        kernel = self.compile_kernel(globals_[name])
+        remember(kernel, name, source)
+        return kernel
+
+    def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple, *,
+               cooperative: bool = False, balancer: str | None = None,
+               mode: str | None = None) -> None:
+        """Launch ``kernel`` on ``blocks`` blocks of ``threads`` threads: the one place every
+        kernel launch passes, which reports it to the open recordings
+        (:mod:`frontier.recording`) with ``balancer`` (the one its text was generated for, if
+        any) and ``mode`` (default: fused for a cooperative launch, else host).
+        ``cooperative``: the kernel uses ``grid_barrier``, and runs at most ``blocks`` blocks,
+        all resident at once (what a grid-wide barrier needs)."""
+        if RECORDER.open:
+            RECORDER.record(kernel, blocks, threads, balancer,
+                            mode or (FUSED if cooperative else HOST))
+        if cooperative:
+            self._launch_cooperative(kernel, blocks, threads, args)
+        else:
+            self._launch(kernel, blocks, threads, args)
 
     @abstractmethod
-    def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...
+    def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...
 
     #: Whether an exception raised in a compiled functor reaches the caller (see
     #: :func:`operators.functors.check_raises`).
@@ -173,10 +195,8 @@ class Target(ABC):
         return f"{name} = np.empty({shape}, {dtype})\n"
 
     @abstractmethod
-    def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
-                           args: tuple) -> None:
-        """Launch a kernel that uses ``grid_barrier``: at most ``blocks`` blocks, all resident
-        at once (what a grid-wide barrier needs)."""
+    def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
+                            args: tuple) -> None: ...
 
     def persistent_blocks(self, threads_per_block: int) -> int:
         """Default grid of a persistent (fused) kernel: two blocks per multiprocessor, which
@@ -293,11 +313,11 @@ class CpuTarget(Target):
 
         return numba.njit(cache=False)(fn)
 
-    def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+    def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         kernel(*args)
 
-    def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
-                           args: tuple) -> None:
+    def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
+                            args: tuple) -> None:
         kernel(*args)
 
     def resident_blocks(self, threads_per_block: int) -> int:
@@ -436,7 +456,7 @@ class CudaTarget(Target):
             self._launcher = make_launcher(_argument_type) if enabled else None
         return self._launcher  # type: ignore[return-value]
 
-    def launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+    def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         self.launches += 1
         if self.simulated:
             _simulate(kernel, blocks, threads, args)
@@ -448,8 +468,8 @@ class CudaTarget(Target):
         else:
             launcher(kernel, blocks, threads, args)
 
-    def launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
-                           args: tuple) -> None:
+    def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
+                            args: tuple) -> None:
         """A grid of at most as many blocks as the GPU holds at once (asked of the driver once
         per kernel and argument types), launched cooperatively."""
         self.launches += 1

@@ -5,7 +5,7 @@ graph, or run a demo.
 [options]``
 ``frontier info GRAPH [--sweeps K] [--target T]``
 ``frontier convert IN OUT``
-``frontier explain ALGO [--balancer B] [--target T] [options]``
+``frontier explain ALGO GRAPH [--source S] [--balancer B] [--target T] [options]``
 ``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
 ``frontier demo``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
 ``frontier --version``
@@ -15,10 +15,13 @@ graph, or run a demo.
 representation, direction, mode, time (:mod:`frontier_cli.trace`); ``plot`` draws such a
 trace.
 ``calibrate`` measures the runtime's thresholds on the device and keeps them in the per-user
-cache (:mod:`operators.calibrate`).
+cache (:mod:`operators.calibrate`). ``explain`` runs the algorithm once on GRAPH, with the
+options ``run`` takes, under a recording (:mod:`frontier.recording`), and prints each kernel it
+launched (name, balancer, mode, launch shape, source); with ``--json``,
+``{"kernels": [{"name": ..., "source": ...}, ...], ...}``.
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
-options, its summary lines and its explain text: adding an entry adds the commands (an entry with
+options and its summary lines: adding an entry adds the commands (an entry with
 ``source=False`` or ``balanced=False`` gets no ``--source`` or ``--balancer``). GRAPH is a file
 (:func:`frontier.io.load`) or a generator spec (:func:`frontier.generators.from_spec`).
 
@@ -69,7 +72,7 @@ from frontier_cli import summary
 from frontier_cli.completion import SHELLS, script
 from frontier_cli.progress import Progress
 from frontier_cli.trace import plot_trace, read_trace, trace_rows, write_trace
-from operators import available_balancers, get_balancer
+from operators import available_balancers, get_balancer, recording
 from operators.calibrate import FULL, QUICK, calibrate_and_save, describe
 
 EXIT_BAD_INPUT = 2
@@ -110,10 +113,19 @@ def _median_run(fn: Callable[[], object], runs: int, progress: bool = False
     return result, times
 
 
-def _options(entry: Entry, args: argparse.Namespace, explained: bool = False) -> dict[str, str]:
-    """The entry's options as given on the command line (those ``explain`` takes if
-    ``explained``)."""
-    return {o.name: getattr(args, o.name) for o in entry.options if not explained or o.explained}
+def _options(entry: Entry, args: argparse.Namespace) -> dict[str, str]:
+    """The entry's options as given on the command line."""
+    return {o.name: getattr(args, o.name) for o in entry.options}
+
+
+def _source(entry: Entry, args: argparse.Namespace, graph: Graph) -> int | None:
+    """The source vertex ``--source`` gives (None for an entry without one), in range."""
+    if not entry.source:
+        return None
+    if not 0 <= args.source < graph.num_vertices:
+        raise CommandError(f"source {args.source} is out of range: the graph has "
+                           f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
+    return args.source
 
 
 def _balancer(entry: Entry, args: argparse.Namespace) -> dict[str, str]:
@@ -159,10 +171,7 @@ def run_algorithm(args: argparse.Namespace) -> int:
     if args.trace not in (None, "-"):
         check_output(args.trace, _inputs(args.graph))
     graph = load_graph(args.graph, args.progress)
-    source = args.source if entry.source else None
-    if entry.source and not 0 <= source < graph.num_vertices:
-        raise CommandError(f"source {args.source} is out of range: the graph has "
-                           f"{graph.num_vertices} vertices (ids 0..{graph.num_vertices - 1})")
+    source = _source(entry, args, graph)
     options = _options(entry, args)
     inputs = (graph, source) if entry.source else (graph,)
     result, times = _median_run(lambda: entry.run(*inputs, target=target, **balancer, **options),
@@ -355,14 +364,29 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    """Run the algorithm once on the graph, as ``run`` would, under a recording, and print the
+    kernels it launched."""
     entry = CATALOG[args.algorithm]
-    options = {**_options(entry, args, explained=True), **_balancer(entry, args)}
-    if entry.balanced and "balancer" not in options:
-        options["balancer"] = DEFAULT_BALANCER
+    balancer = _balancer(entry, args)
     target = resolve_target(args.target)
-    source = entry.explain(generators.path(4), target, **options)
-    _emit(args, {"command": "explain", "algorithm": entry.name, "target": target.name,
-                 "options": options, "source": source}, [source])
+    graph = load_graph(args.graph, args.progress)
+    source = _source(entry, args, graph)
+    options = _options(entry, args)
+    inputs = (graph, source) if entry.source else (graph,)
+    with recording() as log:
+        entry.run(*inputs, target=target, **balancer, **options)
+    shown_balancer = balancer.get("balancer", DEFAULT_BALANCER) if entry.balanced else None
+    kernels = log.kernels()
+    lines = [f"# {entry.name} on {args.graph}"
+             + (f" from {source}" if entry.source else "")
+             + f", target {target.name}{' (simulator)' if target.simulated else ''}"
+             + (f", balancer {shown_balancer}" if entry.balanced else "")
+             + "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
+             + f": {len(log)} launches of {len(kernels)} kernels", "", log.text()]
+    _emit(args, {"command": "explain", "algorithm": entry.name, "graph": args.graph,
+                 "target": target.name, "simulated": target.simulated,
+                 "balancer": shown_balancer, "options": options, "source": source,
+                 "launches": len(log), **log.as_json()}, lines)
     return 0
 
 
@@ -433,6 +457,18 @@ def _graph_argument(parser: argparse.ArgumentParser) -> None:
                                                        generators.SPECS.values()))
 
 
+def _algorithm_parser(commands: Any, name: str, entry: Entry) -> argparse.ArgumentParser:
+    """The parser of ``run ALGO`` and ``explain ALGO``: the common arguments, the graph, the
+    source where the entry takes one, and the entry's options."""
+    algo = commands.add_parser(name, parents=[_common(entry)], help=entry.description,
+                               description=entry.description)
+    _graph_argument(algo)
+    if entry.source:
+        algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
+    _add_options(algo, entry.options)
+    return algo
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"frontier {__version__}")
@@ -442,12 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run an algorithm on a graph")
     algorithms = run.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in CATALOG.items():
-        algo = algorithms.add_parser(name, parents=[_common(entry)], help=entry.description,
-                                     description=entry.description)
-        _graph_argument(algo)
-        if entry.source:
-            algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
-        _add_options(algo, entry.options)
+        algo = _algorithm_parser(algorithms, name, entry)
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
         algo.add_argument("--validate", action="store_true",
                           help=f"check against scipy: {entry.checks}")
@@ -469,13 +500,11 @@ def build_parser() -> argparse.ArgumentParser:
     _output_flags(demo)
     demo.set_defaults(handler=run_demo)
 
-    explain = sub.add_parser("explain", help="print the kernel an algorithm's step runs")
+    explain = sub.add_parser("explain", help="run an algorithm on a graph once and print the "
+                             "kernels it launched")
     explained = explain.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in CATALOG.items():
-        algo = explained.add_parser(name, parents=[_common(entry)], help=entry.description,
-                                    description=entry.description)
-        _add_options(algo, [o for o in entry.options if o.explained])
-        algo.set_defaults(handler=run_explain)
+        _algorithm_parser(explained, name, entry).set_defaults(handler=run_explain)
 
     convert = sub.add_parser("convert", help="write a graph file or generated graph to .npz "
                              "(binary CSR, fast to load), .mtx or .txt")

@@ -15,7 +15,9 @@
 Frontiers may hold vertex or edge ids (:class:`frontier.Frontier`). User functors are plain
 Python functions (:mod:`operators.functors` says what they may read); the code generator
 (:mod:`operators.codegen`) composes them with a load balancer (:mod:`operators.balancers`) into
-kernels for the frontier's target. :func:`explain` returns those kernels' source.
+kernels for the frontier's target. :func:`recording` logs the kernels launched inside it, in
+order (:mod:`frontier.recording`); :func:`explain` runs a call under one and returns the
+kernels' source.
 
 Lifetime: ``advance``, ``filter``, a conversion or a union is one step of the input frontier's
 pool, and a frontier stays valid until two more steps have run on its pool (the rule in full is
@@ -25,6 +27,7 @@ Keep a frontier longer with ``Frontier.copy()``; a stale one raises ``StaleFront
 
 from __future__ import annotations
 
+from frontier.recording import recording
 from operators.advance import advance
 from operators.balancers import BalancerError, LoadBalancer, available_balancers, get_balancer
 from operators.common import OperatorError
@@ -39,5 +42,5 @@ from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse",
-           "Traversal", "Direction", "explain", "available_balancers", "get_balancer",
+           "Traversal", "Direction", "explain", "recording", "available_balancers", "get_balancer",
            "tile_update", "LoadBalancer", "FunctorError", "BalancerError", "OperatorError"]

@@ -8,7 +8,8 @@ the ring protocol of :mod:`frontier.ring`), and :func:`build` is the one path by
 generated kernel, balancer helper kernels and the fused traversal included, becomes compiled
 code: source text with the parameters of the calling convention (:mod:`operators.convention`),
 compiled by the target and cached per (target, balancer, spec, functors). The source text is
-what :func:`operators.explain` shows.
+what a recording of its launches (:mod:`frontier.recording`) and :func:`operators.explain`
+show.
 
 Busato & Bombieri, *Graph Algorithms on GPUs*, §5, separate exactly these concerns: the per-edge
 work of an operator and the mapping of that work onto threads (the load balancer).
@@ -121,7 +122,8 @@ def for_each_input(spec: KernelSpec, v: str, body: str, index: str = "i") -> str
 
 @dataclass(frozen=True)
 class GeneratedKernel:
-    """A compiled kernel with its source text, parameters and launch shape."""
+    """A compiled kernel with its source text, parameters, launch shape and the balancer it was
+    generated for (as users name it: ``warp:32``)."""
 
     name: str
     source: str
@@ -130,15 +132,15 @@ class GeneratedKernel:
     params: tuple[str, ...]
     functors: tuple[Functor, ...]
     spec: KernelSpec
+    balancer: str | None = None
 
-    def launch(self, target: Target, blocks: int, args: tuple, cooperative: bool = False
-               ) -> None:
-        """Run the kernel; a functor that fails to compile or raises becomes FunctorError."""
+    def launch(self, target: Target, blocks: int, args: tuple, cooperative: bool = False,
+               mode: str | None = None) -> None:
+        """Run the kernel (through :meth:`Target.launch`, which records it with its balancer
+        and ``mode``); a functor that fails to compile or raises becomes FunctorError."""
         try:
-            if cooperative:
-                target.launch_cooperative(self.function, blocks, self.threads_per_block, args)
-            else:
-                target.launch(self.function, blocks, self.threads_per_block, args)
+            target.launch(self.function, blocks, self.threads_per_block, args,
+                          cooperative=cooperative, balancer=self.balancer, mode=mode)
         except FunctorError:
             raise
         except Exception as err:  # noqa: BLE001 - classified below
@@ -224,7 +226,7 @@ def _generate(target: Target, balancer: LoadBalancer, spec: KernelSpec,
     }
     return GeneratedKernel(name, text, target.compile_source(name, text, namespace),
                            balancer.threads_per_block(target), params,
-                           tuple(resolved.values()), spec)
+                           tuple(resolved.values()), spec, str(balancer))
 
 
 def grid_blocks(target: Target, threads_per_block: int, work: int) -> int:

@@ -3,7 +3,7 @@
 An operator call is a :class:`Plan`: the generated kernels it launches, in order, with their
 grids, and the buffers they share. :func:`run_step` runs a plan as one step of the frontier ring
 (it reads the input frontier's slot and writes the next); :func:`launch_plan` runs one that
-produces no frontier. :func:`operators.explain` prints the sources of the same plans.
+produces no frontier.
 """
 
 from __future__ import annotations
@@ -35,10 +35,6 @@ class Plan:
 
     kernels: list[tuple[GeneratedKernel, int]]
     buffers: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def source(self) -> str:
-        return "\n\n".join(k.source for k, _ in self.kernels)
 
 
 #: The graph of work over a range of indices that no graph defines (list ranking, dense

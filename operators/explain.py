@@ -1,92 +1,70 @@
-"""explain: the source of exactly the kernels an operator call would run, launching nothing."""
+"""explain: the source of the kernels an operator call runs, found by running it under a
+recording (:mod:`frontier.recording`) on copies of its frontiers and arrays."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from frontier.frontier import DENSE, EDGES, SPARSE
-from frontier.graph import Graph
-from frontier.kernels import conversion_source
-from operators.adaptive import resolve_auto
-from operators.advance import advance, edge_plan, pull_kernel_plan, push_plan
-from operators.balancers import get_balancer
-from operators.common import OperatorError, check_frontier, for_target
-from operators.compute import compute, compute_plan
-from operators.direction import AUTO, PULL, PUSH, Direction
-from operators.filter import filter, filter_plan
-from operators.neighbors import neighbor_plan, neighbor_reduce
-from operators.reduce import reduce, reduce_plan
-from operators.tiles import tile_update, tiles_source
-from operators.traverse import fused_kernel, traverse
+import numpy as np
+
+from frontier.frontier import Frontier
+from frontier.recording import recording
+from frontier.target import Target, resolve_target
+from operators.common import OperatorError
+from operators.tiles import tile_update
 
 
-def _section(title: str, source: str) -> str:
-    return f"# --- {title} ---\n{source}\n"
+def explain(operator: Callable, *args: Any, **options: Any) -> str:
+    """The source of the kernels ``operator(*args, **options)`` launches, each distinct kernel
+    once, in the order of its first launch, under a ``# ---`` heading with its balancer, mode
+    and launch shape (:meth:`frontier.recording.Recording.text`).
+
+    ``operator`` is any call that launches kernels: an operator (``explain(advance, G, f, fn,
+    *state, balancer="auto")``), ``tile_update`` (``explain(tile_update, D, fn, pivot=0,
+    tiles="rest")``; the earlier form with ``None`` before the matrix works too) or a whole
+    algorithm (``explain(bfs, G, 0)``). It runs, for real, on the graph and frontiers given, so
+    what it shows is what such a call runs, ``balancer="auto"`` and ``direction="auto"``
+    included; it runs on copies of the frontiers and arrays passed (made before the recording
+    starts), so nothing passed in is modified, and a frontier passed in stays current."""
+    if not callable(operator):
+        raise OperatorError(f"explain takes an operator or another call that launches kernels, "
+                            f"not {operator!r}")
+    if operator is tile_update and args and args[0] is None:
+        args = args[1:]  # explain(tile_update, None, matrix, ...), as earlier versions took it
+    target = _target(args, options)
+    copies: dict[int, Any] = {}
+    args = tuple(_copy(a, target, copies) for a in args)
+    options = {k: _copy(v, target, copies) for k, v in options.items()}
+    with recording() as log:
+        operator(*args, **options)
+    return log.text()
 
 
-def _advance_sources(graph: Graph, where: Any, fn: Callable, num_state: int,
-                     options: dict[str, Any], in_traverse: bool) -> str:
-    check_frontier(graph, where)
-    condition = options.get("condition")
-    balancer = options.get("balancer", "thread")
-    output = options.get("output")
-    if where.domain == EDGES:
-        return _section("edge advance", edge_plan(graph, where, fn, condition, num_state,
-                                                  output or SPARSE).source)
-    mode = Direction.of(options.get("direction", PUSH)).mode
-    push_out = where.kind if in_traverse else output or SPARSE
-    pull_out = DENSE if in_traverse else output or DENSE
-    text = ""
-    if mode in (PUSH, AUTO):
-        bal = get_balancer(balancer)
-        if bal.adaptive:  # the kernels of the first step's choice
-            bal = resolve_auto(graph, where, bal)
-            balancer = bal
-        bal = for_target(where.target, bal, graph)
-        if in_traverse and options.get("fused", True) and bal.fusable:
-            kernel = fused_kernel(graph, where, fn, condition, num_state, bal,
-                                  options.get("cull", "none") if where.kind == SPARSE else "none")
-            text += _section("push steps, fused into one persistent kernel", kernel.source)
-        else:
-            plan = push_plan(graph, where, fn, condition, num_state, balancer, push_out,
-                             options.get("cull", "none"))
-            text += _section("push step", plan.source)
-    if mode in (PULL, AUTO):
-        if where.kind != DENSE:
-            text += _section("pull step: the queue converted to a bitmap first",
-                             conversion_source(where.target, where.kind, DENSE))
-        plan = pull_kernel_plan(graph, where.target, fn, condition, num_state, pull_out)
-        text += _section("pull step", plan.source)
-    return text
+def _target(args: tuple, options: dict[str, Any]) -> Target | None:
+    """The target of the call: its first frontier's, else its ``target`` option (None: no
+    array to copy needs one)."""
+    for value in (*args, *options.values()):
+        if isinstance(value, Frontier):
+            return value.target
+    try:
+        return resolve_target(options.get("target"))
+    except (TypeError, ValueError):
+        return None  # the call itself reports the bad target
 
 
-def explain(operator: Callable, graph: Graph, where: Any, fn: Callable, *state: Any,
-            **options: Any) -> str:
-    """The source of the kernels ``operator(graph, where, fn, *state, **options)`` would run,
-    in launch order, for ``operator`` one of advance, filter, compute, reduce,
-    neighbor_reduce or traverse; with ``direction="auto"`` both the push and the pull step's
-    kernels, each under a heading. For ``tile_update`` pass ``graph=None`` and the matrix as
-    ``where``. Nothing is launched."""
-    num_state = len(state)
-    if operator is tile_update:
-        return tiles_source(where, fn, *state, **options)
-    if operator is advance:
-        return _advance_sources(graph, where, fn, num_state, options, in_traverse=False)
-    if operator is traverse:
-        return _advance_sources(graph, where, fn, num_state, options, in_traverse=True)
-    if operator is filter:
-        plan = filter_plan(graph, where, fn, num_state, options.get("output"),
-                           options.get("unique", False))
-    elif operator is compute:
-        plan = compute_plan(graph, where, fn, num_state, options.get("target"))[0]
-    elif operator is reduce:
-        plan = reduce_plan(graph, where, fn, state, options.get("op", "sum"),
-                           options.get("target"))[0]
-    elif operator is neighbor_reduce:
-        plan = neighbor_plan(graph, where, fn, num_state, options.get("op", "sum"),
-                             options.get("edges", "in"), options["out"])[0]
+def _copy(value: Any, target: Target | None, copies: dict[int, Any]) -> Any:
+    """An independent copy of a frontier or an array (the same copy for the same object, so
+    arguments that alias stay aliased); anything else as it is."""
+    if id(value) in copies:
+        return copies[id(value)]
+    if isinstance(value, Frontier):
+        copied = value.copy()
+    elif isinstance(value, np.ndarray):
+        copied = value.copy()
+    elif hasattr(value, "copy_to_host") and target is not None:  # a device array
+        copied = target.to_device(target.to_host(value))
     else:
-        raise OperatorError("explain takes advance, filter, compute, reduce, neighbor_reduce, "
-                            f"traverse or tile_update, not {operator!r}")
-    return plan.source
+        return value
+    copies[id(value)] = copied
+    return copied

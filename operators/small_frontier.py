@@ -39,7 +39,7 @@ from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import STEPS_RAN
 from frontier.target import Target
-from operators.adaptive import BLOCK_CAPACITY, BLOCK_LOCAL
+from operators.adaptive import BLOCK, BLOCK_CAPACITY, BLOCK_LOCAL
 from operators.balancers import snippets
 from operators.balancers.base import LoadBalancer
 from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
@@ -278,7 +278,7 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS
     lengths = pool.run_traversal(
-        frontier.slot, lambda: kernel.launch(target, 1, args),
+        frontier.slot, lambda: kernel.launch(target, 1, args, mode=BLOCK),
         "a small-frontier traverse on its pool failed part-way (its levels wrote the next slot)")
     steps = int(lengths[STEPS_RAN])
     return Frontier(pool, out, SPARSE, pool.adopt(out, SPARSE)), steps, int(lengths[out])

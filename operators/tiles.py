@@ -28,7 +28,7 @@ next step, so each step reads the tile as the previous one left it, whatever ``f
 ``"rest"`` a thread keeps a cell in a register through all the steps, with no barrier between
 them. On the CPU target the same text runs as one block of one thread; in the simulator, blocks
 of ``t * t`` threads as on a GPU, with ``t`` at most 8 there.
-:func:`tiles_source` (and :func:`operators.explain`) shows the generated kernel.
+:func:`operators.explain` shows the generated kernel.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from operators.codegen import NONE, RANGE, GeneratedKernel, KernelSpec, build, i
 from operators.common import NO_GRAPH, OperatorError, Plan, launch_plan
 from operators.functors import as_functor
 
-__all__ = ["tile_update", "tile_plan", "tiles_source", "TILE_SETS", "default_tile",
-           "MAX_TILE", "BLOCK_THREADS"]
+__all__ = ["tile_update", "tile_plan", "TILE_SETS", "default_tile", "MAX_TILE",
+           "BLOCK_THREADS"]
 
 #: The tile sets of one pivot, in the order a blocked Floyd–Warshall round runs them.
 TILE_SETS = ("pivot", "cross", "rest")
@@ -185,9 +185,3 @@ def tile_update(matrix: Any, fn: Callable, *state: Any, pivot: int, tiles: str,
     plan, tgt, io = tile_plan(matrix, fn, len(state), pivot, tiles, tile, target)
     if io["count"]:
         launch_plan(plan, NO_GRAPH, tgt, io, state)
-
-
-def tiles_source(matrix: Any, fn: Callable, *state: Any, pivot: int = 0, tiles: str = "rest",
-                 tile: int | None = None, target: str | Target | None = None) -> str:
-    """The source of the kernel :func:`tile_update` would run, launching nothing."""
-    return tile_plan(matrix, fn, len(state), pivot, tiles, tile, target)[0].source

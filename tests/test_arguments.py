@@ -22,7 +22,6 @@ from algorithms import (
     pagerank,
     sssp,
 )
-from algorithms.components import explain_method
 from frontier import Frontier, Graph, TargetError, generators
 from operators import (
     BalancerError,
@@ -88,7 +87,6 @@ BOOLEANS = {
         Frontier.from_vertices(R, [1], target="cpu"), unique=b),
     "list_ranking(packed)": lambda b: list_ranking(np.array([1, 2, 2]), packed=b,
                                                    target="cpu"),
-    "explain_method(forest)": lambda b: explain_method(R, "cpu", forest=b),
     "load(directed)": lambda b: frontier.load(EDGE_LIST, directed=b),
     "load(symmetrize)": lambda b: frontier.load(EDGE_LIST, symmetrize=b),
     "load(relabel)": lambda b: frontier.load(EDGE_LIST, relabel=b),

@@ -63,10 +63,11 @@ def test_run_accepts_every_generator_spec_form(capsys, kind):
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
-def test_every_catalog_algorithm_explains_its_kernel(capsys, name):
-    code, out, err = run_cli(capsys, "explain", name, "--target", "cpu")
+def test_every_catalog_algorithm_explains_the_kernels_it_ran(capsys, name):
+    code, out, err = run_cli(capsys, "explain", name, CATALOG[name].example or "grid:4x5",
+                             "--target", "cpu")
     assert code == 0, err
-    assert out.startswith("# --- ") and "\ndef " in out
+    assert out.startswith(f"# {name} on ") and "\n# --- " in out and "\ndef " in out
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
@@ -82,12 +83,9 @@ def fake_entry(agrees) -> Entry:
     def run(graph, source, colour="red", **options):
         return CATALOG["bfs"].run(graph, source, **options)
 
-    def explain(graph, target, balancer, colour):
-        return f"{colour} kernel"
-
     return Entry(name="fake", description="a BFS in disguise", run=run,
                  reference=CATALOG["bfs"].reference, check=agrees, checks="it agrees",
-                 report=lambda result: [("colour", "seen")], explain=explain,
+                 report=lambda result: [("colour", "seen")],
                  options=(Option("colour", ("red", "blue"), "red", "a colour",
                                  shown="{} colour"),))
 
@@ -99,7 +97,9 @@ def test_a_new_catalog_entry_is_a_command_with_its_options(capsys, monkeypatch):
     assert code == 0, err
     for line in ("balancer    auto, blue colour", "colour      seen", "validated   it agrees"):
         assert line in out
-    assert run_cli(capsys, "explain", "fake", "--colour", "blue")[1] == "blue kernel\n"
+    code, out, err = run_cli(capsys, "explain", "fake", "path:4", "--colour", "blue",
+                             "--target", "cpu")
+    assert code == 0 and "blue colour" in out.splitlines()[0] and "def traverse_" in out, err
 
 
 def test_an_entry_without_source_or_balancer_offers_neither(capsys, monkeypatch):
@@ -115,7 +115,6 @@ def test_an_entry_without_source_or_balancer_offers_neither(capsys, monkeypatch)
     entry = Entry(name="whole", description="a whole-graph algorithm", run=run,
                   reference=lambda graph, source: None, check=agrees, checks="it agrees",
                   report=lambda result: [],
-                  explain=lambda graph, target: "# --- whole\ndef k(): pass",
                   source=False, balanced=False)
     monkeypatch.setitem(CATALOG, "whole", entry)
     code, out, err = run_cli(capsys, "run", "whole", "path:5", "--target", "cpu", "--runs", "1",
@@ -123,9 +122,10 @@ def test_an_entry_without_source_or_balancer_offers_neither(capsys, monkeypatch)
     assert code == 0, err
     assert seen == {"run": 5, "agrees": 5} and "source" not in out
     assert "balancer    -" in out
-    for refused in (["--source", "1"], ["--balancer", "warp"]):
-        assert run_cli(capsys, "run", "whole", "path:5", *refused)[0] == 2
-    assert run_cli(capsys, "explain", "whole", "--target", "cpu")[0] == 0
+    for command in ("run", "explain"):
+        for refused in (["--source", "1"], ["--balancer", "warp"]):
+            assert run_cli(capsys, command, "whole", "path:5", *refused)[0] == 2
+    assert run_cli(capsys, "explain", "whole", "path:5", "--target", "cpu")[0] == 0
 
 
 def test_a_result_that_disagrees_with_scipy_is_one_line_and_exit_1(capsys, monkeypatch):
@@ -166,6 +166,11 @@ def test_run_bfs_dense_frontier_host_loop_on_rmat(capsys):
     (["run", "bfs", "rmat:31"], "scale is 31"),
     (["run", "nosuch", "path:5"], "invalid choice: 'nosuch'"),
     (["explain", "nosuch"], "invalid choice: 'nosuch'"),
+    (["explain", "bfs", "/no/such/graph.mtx"], "no such file"),
+    (["explain", "bfs", "grid:10xten"], "expected whole numbers"),
+    (["explain", "bfs", "path:5", "--source", "5", "--target", "cpu"],
+     "source 5 is out of range"),
+    (["explain", "bfs", "path:5", "--balancer", "nope", "--target", "cpu"], "unknown balancer"),
     (["run", "bfs", "path:5", "--source", "5", "--target", "cpu"], "source 5 is out of range"),
     (["run", "bfs", "path:5", "--balancer", "nope", "--target", "cpu"], "unknown balancer"),
     (["run", "bfs", "path:5", "--runs", "0"], "--runs must be >= 1"),
@@ -189,12 +194,15 @@ def test_demo_validates_bfs_on_generated_and_shipped_graphs(capsys):
     assert out.count("equal to scipy.sparse.csgraph") == 2 and "luxembourg_osm" in out
 
 
-def test_explain_prints_the_kernels_bfs_runs_in_each_direction(capsys):
-    code, out, _ = run_cli(capsys, "explain", "bfs", "--target", "cpu", "--direction", "push")
+def test_explain_prints_the_kernels_bfs_ran_in_each_direction(capsys):
+    code, out, _ = run_cli(capsys, "explain", "bfs", "rmat:6", "--target", "cpu", "--direction",
+                           "push")
     assert code == 0 and "def traverse_thread_vertices_sparse_to_sparse__visit(" in out
     assert "pull" not in out
-    code, out, _ = run_cli(capsys, "explain", "bfs", "--target", "cpu", "--direction", "auto")
-    assert code == 0 and "push steps, fused" in out and "def pull_thread_" in out
+    code, out, _ = run_cli(capsys, "explain", "bfs", "rmat:6", "--target", "cpu", "--direction",
+                           "pull")
+    assert code == 0 and "def pull_thread_" in out and "mode host" in out
+    assert "def traverse_" not in out
 
 
 def test_console_entry_point_exits_2_on_missing_file():

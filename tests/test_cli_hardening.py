@@ -143,7 +143,7 @@ def test_ctrl_c_at_any_moment_from_start_up_on_exits_130_with_one_line(seconds):
 JSON_COMMANDS = [
     ["run", "bfs", "rmat:6", "--target", "cpu", "--runs", "1", "--validate"],
     ["info", "rmat:6", "--target", "cpu"],
-    ["explain", "bfs", "--target", "cpu"],
+    ["explain", "bfs", "rmat:6", "--target", "cpu"],
     ["balancers"],
     ["completion", "bash"],
     *[["run", name, entry.example or "grid:4x5", "--target", "cpu", "--runs", "1"]

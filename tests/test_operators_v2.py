@@ -371,13 +371,16 @@ def test_a_step_whose_functor_raised_leaves_no_partial_output(target):
 
 
 # explain ---------------------------------------------------------------------------------------
-def test_explain_shows_push_and_pull_kernels_for_auto(target):
+def test_explain_of_auto_shows_the_direction_the_step_took(target):
     g = diamond()
-    f = Frontier.from_vertices(g, [0], target=target)
     seen = target.zeros(6, np.int32)
-    text = explain(advance, g, f, mark, seen, condition=unseen, direction="auto")
-    assert "push step" in text and "pull step" in text and "col_offsets" in text
-    assert "row_indices" not in explain(advance, g, f, mark, seen, direction="push")
+    one = Frontier.from_vertices(g, [0], target=target)
+    pushed = explain(advance, g, one, mark, seen, condition=unseen,
+                     direction=Direction("auto", alpha=1))  # push while |F| <= |V|
+    assert "def advance_" in pushed and "col_offsets" not in pushed
+    pulled = explain(advance, g, one, mark, seen, condition=unseen, direction="auto")
+    assert "def gather_sparse_to_dense(" in pulled  # the queue made a bitmap, then pulled
+    assert "def pull_" in pulled and "col_offsets" in pulled and "def advance_" not in pulled
 
 
 @pytest.mark.parametrize("balancer", BALANCERS)
@@ -388,7 +391,7 @@ def test_explain_of_traverse_shows_the_fused_kernel_or_the_steps_it_runs(target,
     f = Frontier.from_vertices(g, [0], target=target)
     text = explain(traverse, g, f, mark, target.zeros(6, np.int32), balancer=balancer)
     fusable = get_balancer(balancer).fusable or not target.runs_balancers
-    assert ("fused into one persistent kernel" in text) == fusable
+    assert ("def traverse_" in text and "mode fused" in text) == fusable
     if not fusable:
         assert "degree_sums" in text
 

@@ -13,8 +13,8 @@ import pytest
 
 from algorithms import CATALOG, bfs, connected_components, pagerank
 from frontier import Frontier, atomic_cas, generators
-from frontier.cli import main
 from frontier.recording import RECORDER
+from frontier_cli.commands import main
 from operators import advance, explain, recording, traverse
 
 #: Per target: a road-like, a scale-free and a tiny graph (small in the simulator).

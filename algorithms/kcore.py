@@ -30,7 +30,15 @@ import numpy as np
 
 from frontier import Frontier, Graph, atomic_add, out_degree
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, compute, filter, get_balancer, reduce
+from operators import (  # noqa: A004
+    LoadBalancer,
+    advance,
+    compute,
+    filter,
+    get_balancer,
+    reduce,
+    resolve_policy,
+)
 
 __all__ = ["k_core", "KCoreResult"]
 
@@ -96,6 +104,7 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target)
+    policy = resolve_policy(balancer, graph, tgt)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)
     steps, peeled, k = 0, 0, 0
     began = time.perf_counter()
@@ -109,7 +118,7 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
             f = f.union(filter(graph, everyone, claim, core, degree, k, output="sparse"))
             while (size := len(f)) > 0:
                 peeled += size
-                f = advance(graph, f, release, core, degree, k, balancer=balancer)
+                f = advance(graph, f, release, core, degree, k, balancer=policy)
                 steps += 1
             k += 1
     return KCoreResult(tgt.to_host(core), steps, time.perf_counter() - began, graph)

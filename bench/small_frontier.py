@@ -23,8 +23,9 @@ import numpy as np
 
 from algorithms import bfs
 from bench.adaptive import load_graph, scipy_levels
+from frontier.options import Mode
 from frontier.target import resolve_target
-from operators.adaptive import BLOCK, thresholds_for
+from operators.adaptive import thresholds_for
 from operators.balancers import AutoBalancer
 
 
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
                     break
             ms = statistics.median(times) * 1e3
             levels = result.iterations
-            blocks = sum(c.mode == BLOCK for c in result.choices)
+            blocks = sum(c.mode == Mode.BLOCK for c in result.choices)
             rows.append({"graph": name, "config": config, "levels": levels,
                          "block_levels": blocks, "ms": ms, "runs": len(times),
                          "us_per_level": ms * 1e3 / max(levels, 1)})

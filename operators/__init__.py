@@ -15,7 +15,10 @@
 Frontiers may hold vertex or edge ids (:class:`frontier.Frontier`). User functors are plain
 Python functions (:mod:`operators.functors` says what they may read); the code generator
 (:mod:`operators.codegen`) composes them with a load balancer (:mod:`operators.balancers`) into
-kernels for the frontier's target. :func:`explain` returns those kernels' source.
+kernels for the frontier's target. ``balancer=`` is resolved once per call into a policy
+(:func:`resolve_policy`: one balancer, or the adaptive runtime's choice per step), which an
+algorithm may resolve itself and pass to every operator it calls. :func:`explain` returns the
+kernels' source.
 
 Lifetime: ``advance``, ``filter``, a conversion or a union is one step of the input frontier's
 pool, and a frontier stays valid until two more steps have run on its pool (the rule in full is
@@ -34,10 +37,12 @@ from operators.explain import explain
 from operators.filter import filter  # noqa: A004
 from operators.functors import FunctorError
 from operators.neighbors import neighbor_reduce
+from operators.policy import AdaptivePolicy, StaticPolicy, resolve_policy
 from operators.reduce import reduce  # noqa: A004
 from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse",
            "Traversal", "Direction", "explain", "available_balancers", "get_balancer",
-           "tile_update", "LoadBalancer", "FunctorError", "BalancerError", "OperatorError"]
+           "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",
+           "FunctorError", "BalancerError", "OperatorError"]

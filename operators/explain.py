@@ -8,17 +8,17 @@ from typing import Any
 from frontier.frontier import DENSE, EDGES, SPARSE
 from frontier.graph import Graph
 from frontier.kernels import conversion_source
-from operators.adaptive import resolve_auto
 from operators.advance import advance, edge_plan, pull_kernel_plan, push_plan
-from operators.balancers import get_balancer
-from operators.common import OperatorError, check_frontier, for_target
+from operators.common import OperatorError, check_frontier
 from operators.compute import compute, compute_plan
 from operators.direction import AUTO, PULL, PUSH, Direction
 from operators.filter import filter, filter_plan
 from operators.neighbors import neighbor_plan, neighbor_reduce
+from operators.phases import fused_kernel
+from operators.policy import resolve_policy
 from operators.reduce import reduce, reduce_plan
 from operators.tiles import tile_update, tiles_source
-from operators.traverse import fused_kernel, traverse
+from operators.traverse import traverse
 
 
 def _section(title: str, source: str) -> str:
@@ -39,17 +39,14 @@ def _advance_sources(graph: Graph, where: Any, fn: Callable, num_state: int,
     pull_out = DENSE if in_traverse else output or DENSE
     text = ""
     if mode in (PUSH, AUTO):
-        bal = get_balancer(balancer)
-        if bal.adaptive:  # the kernels of the first step's choice
-            bal = resolve_auto(graph, where, bal)
-            balancer = bal
-        bal = for_target(where.target, bal, graph)
+        # the kernels of the first step's choice
+        bal = resolve_policy(balancer, graph, where.target).push_balancer(where)
         if in_traverse and options.get("fused", True) and bal.fusable:
             kernel = fused_kernel(graph, where, fn, condition, num_state, bal,
                                   options.get("cull", "none") if where.kind == SPARSE else "none")
             text += _section("push steps, fused into one persistent kernel", kernel.source)
         else:
-            plan = push_plan(graph, where, fn, condition, num_state, balancer, push_out,
+            plan = push_plan(graph, where, fn, condition, num_state, bal, push_out,
                              options.get("cull", "none"))
             text += _section("push step", plan.source)
     if mode in (PULL, AUTO):

@@ -1,9 +1,12 @@
 """The load-balancer interface: how an advance maps a frontier's edges onto GPU threads.
 
-A balancer writes the body of an advance kernel from a :class:`operators.codegen.KernelSpec`, using
-the code generator's shared pieces (``for_each_input``, ``visit_edge``, ``push``), and says how the
-kernel is launched. Busato & Bombieri, *Graph Algorithms on GPUs*, §5, survey the techniques; each
-lives in its own module.
+A balancer is a technique: it writes the body of an advance kernel from a
+:class:`operators.codegen.KernelSpec`, using the code generator's shared pieces
+(``for_each_input``, ``visit_edge``, ``push``), with the helper kernels and buffers it needs, and
+gives its kernels' launch shape (:class:`operators.shape.LaunchShape`). Which balancer a step
+runs is a policy's business (:mod:`operators.policy`), and kernels that no balancer writes have
+a launch shape of their own. Busato & Bombieri, *Graph Algorithms on GPUs*, §5, survey the
+techniques; each lives in its own module.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 from frontier.graph import Graph
 from frontier.target import Target
 from operators.codegen import KernelSpec
+from operators.shape import LaunchShape
 
 
 class LoadBalancer(ABC):
@@ -26,9 +30,8 @@ class LoadBalancer(ABC):
     #: persistent kernel (its helper kernels' bodies, if any, run there between grid barriers).
     fusable: bool = True
 
-    #: True for ``"auto"``, which operators resolve to a static balancer per step
-    #: (:mod:`operators.adaptive`) before generating code.
-    adaptive: bool = False
+    #: Input elements a block of its advance kernel takes at once (None: one per thread).
+    items_per_block: int | None = None
 
     @property
     def slug(self) -> str:
@@ -43,12 +46,11 @@ class LoadBalancer(ABC):
     @abstractmethod
     def threads_per_block(self, target: Target) -> int: ...
 
-    def blocks(self, target: Target, work: int) -> int:
-        """Blocks to launch for ``work`` input elements (an upper bound when the length lives on
-        the device)."""
-        from operators.codegen import grid_blocks
-
-        return grid_blocks(target, self.threads_per_block(target), work)
+    def shape(self, target: Target) -> LaunchShape:
+        """How this balancer's kernels (its advance and helper kernels) are launched on
+        ``target``."""
+        return LaunchShape(self.slug, self.threads_per_block(target), self.items_per_block,
+                           tuple(sorted(self.namespace().items())), self)
 
     def bind(self, graph: Graph, target: Target) -> LoadBalancer:
         """This balancer with what depends on the graph and the target resolved (block size,

@@ -50,11 +50,11 @@ HASH_TABLE_SIZE = 1 << 16
 CULL_PARAMS = ("cull_marks", "cull_stamp", "cull_base", "cull_mask")
 
 
-def check_cull(cull: str) -> Cull:
-    """``cull`` as a :class:`frontier.options.Cull`; ValueError for another value."""
+def check_cull(cull: str) -> str:
+    """``cull`` if it is one of :class:`frontier.options.Cull`; ValueError otherwise."""
     if not isinstance(cull, str) or cull not in CULLS:
         raise ValueError(f"cull={cull!r}; expected one of {CULLS}")
-    return Cull(cull)
+    return cull
 
 
 def culled(cull: str, v: str, push_text: str) -> str:

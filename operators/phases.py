@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
@@ -41,10 +40,10 @@ from operators.small_frontier import block_push
 __all__ = ["Walk", "Ran", "FusedPhase", "BlockPhase", "HostStep", "phase_for", "fused_kernel"]
 
 
-@dataclass(frozen=True)
-class Walk:
+class Walk(NamedTuple):
     """What every phase of one traversal runs with: the graph, the functor, its condition and
-    state, the culling and the persistent grid (None: the target's default)."""
+    state, the culling, the persistent grid (None: the target's default), and the functors by
+    the names kernels call them (:func:`operators.advance.edge_functors`)."""
 
     graph: Graph
     op: Callable
@@ -52,10 +51,10 @@ class Walk:
     state: tuple
     cull: str
     blocks: int | None
+    functors: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Ran:
+class Ran(NamedTuple):
     """What a phase ran: the frontier it ended on, its steps, the frontier's length, and each
     step's host wall time (None for the steps of a phase on the device, which the host does
     not see)."""
@@ -66,8 +65,7 @@ class Ran:
     seconds: list[float | None]
 
 
-@dataclass(frozen=True)
-class HostStep:
+class HostStep(NamedTuple):
     """One advance going the decision's direction, with its balancer and output form."""
 
     decision: Decision
@@ -83,8 +81,7 @@ class HostStep:
         return Ran(out, 1, len(out), [seconds])
 
 
-@dataclass(frozen=True)
-class FusedPhase:
+class FusedPhase(NamedTuple):
     """Push steps of the decision's balancer in one persistent kernel, over the decision's
     representation, at most ``budget`` of them, stopping before expanding a frontier of more
     than ``stop_above`` elements or (after its first step) of ``stop_below`` or fewer. A phase
@@ -104,8 +101,7 @@ class FusedPhase:
         return Ran(frontier, ran, size, [None] * ran)
 
 
-@dataclass(frozen=True)
-class BlockPhase:
+class BlockPhase(NamedTuple):
     """Levels of the small-frontier mode from a queue, at most ``budget`` of them, until a
     level produces more than ``stop_above`` vertices or the next one has more out-edges than
     the decision's ``until_edges``."""
@@ -116,10 +112,9 @@ class BlockPhase:
 
     def run(self, walk: Walk, frontier: Frontier) -> Ran:
         frontier = _in_form(frontier, SPARSE)
-        functors = edge_functors(walk.op, walk.condition, len(walk.state))
-        spec = edge_spec("traverse", walk.graph, frontier, SPARSE, len(walk.state), functors,
-                         io=KernelIO.RING)
-        frontier, ran, size = block_push(walk.graph, frontier, functors, spec, walk.state,
+        spec = edge_spec("traverse", walk.graph, frontier, SPARSE, len(walk.state),
+                         walk.functors, io=KernelIO.RING)
+        frontier, ran, size = block_push(walk.graph, frontier, walk.functors, spec, walk.state,
                                          self.budget, self.stop_above,
                                          self.decision.until_edges)
         return Ran(frontier, ran, size, [None] * ran)
@@ -156,8 +151,14 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
     """The persistent kernel running push steps of ``balancer`` (bound) until the frontier is
     empty, ``max_steps`` ran or it holds more than ``stop_above`` elements; with ``cull``,
     step ``k`` culls repeats with the stamp ``cull_base + k`` (:mod:`operators.cull`)."""
-    kind = frontier.kind
     functors = edge_functors(op, condition, num_state)
+    return _fused_kernel(graph, frontier, functors, num_state, balancer, cull)
+
+
+def _fused_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state: int,
+                  balancer: LoadBalancer, cull: str) -> GeneratedKernel:
+    """:func:`fused_kernel` of the functors by the names kernels call them."""
+    kind = frontier.kind
     spec = edge_spec("traverse", graph, frontier, kind, num_state, functors, cull=cull,
                      io=KernelIO.RING)
 
@@ -201,7 +202,7 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
     graph, state = walk.graph, walk.state
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     cull = walk.cull if kind == SPARSE else NO_CULL
-    kernel = fused_kernel(graph, frontier, walk.op, walk.condition, len(state), balancer, cull)
+    kernel = _fused_kernel(graph, frontier, walk.functors, len(state), balancer, cull)
     slots = range(pool.SLOTS)
     io: dict[str, Any] = {
         "universe": frontier.universe, "num_words": pool.num_words,

@@ -23,7 +23,6 @@ bound.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Protocol
 
 from frontier.frontier import DENSE, Frontier
@@ -34,7 +33,14 @@ from frontier.target import Target
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
 from operators.adaptive.rule import Decision, decide
 from operators.adaptive.thresholds import Thresholds, thresholds_for
-from operators.balancers import AutoBalancer, LoadBalancer, ThreadMapped, get_balancer
+from operators.balancers import (
+    AUTO,
+    AutoBalancer,
+    BalancerError,
+    LoadBalancer,
+    ThreadMapped,
+    get_balancer,
+)
 from operators.common import OperatorError
 
 __all__ = ["Policy", "Schedule", "StaticPolicy", "AdaptivePolicy", "resolve_policy", "bind"]
@@ -82,17 +88,26 @@ class Policy(Protocol):
 _BOUND: SharedCache[LoadBalancer] = SharedCache("bound balancers")
 
 
-def bind(balancer: LoadBalancer, graph: Graph, target: Target) -> LoadBalancer:
-    """``balancer`` bound to ``graph`` and ``target`` (:meth:`LoadBalancer.bind`); on a target
-    that does not spread work over threads every balancer is the plain loop. Kept per
-    (balancer, target, the graph's sizes): all that binding depends on."""
-    if not target.runs_balancers:
+def bind(balancer: str | LoadBalancer, graph: Graph, target: Target) -> LoadBalancer:
+    """``balancer`` (a static balancer or its name) bound to ``graph`` and ``target``
+    (:meth:`LoadBalancer.bind`); on a target that does not spread work over threads every
+    balancer is the plain loop. Kept per (balancer, target, the graph's sizes): all that
+    binding depends on."""
+    if not target.runs_balancers and isinstance(balancer, LoadBalancer):
         return _PLAIN_LOOP
-    key = (balancer, target.compile_key, graph.num_vertices, graph.num_edges)
-    return _BOUND.get(key, lambda: balancer.bind(graph, target))
+    key = (balancer, target, graph.num_vertices, graph.num_edges)
+    return _BOUND.get(key, lambda: _bind(get_balancer(balancer), graph, target))
+
+
+def _bind(balancer: LoadBalancer | AutoBalancer, graph: Graph, target: Target) -> LoadBalancer:
+    if not isinstance(balancer, LoadBalancer):
+        raise BalancerError(f"balancer {balancer!r} is no static balancer")
+    return balancer.bind(graph, target) if target.runs_balancers else _PLAIN_LOOP
 
 
 _PLAIN_LOOP = ThreadMapped(1)
+#: The pull steps' balancer (a pull kernel maps one vertex to one thread whatever the policy).
+_THREAD = ThreadMapped()
 
 
 class StaticPolicy:
@@ -100,11 +115,10 @@ class StaticPolicy:
 
     min_pull = 0
 
-    def __init__(self, balancer: LoadBalancer, graph: Graph, target: Target) -> None:
+    def __init__(self, balancer: str | LoadBalancer, graph: Graph, target: Target) -> None:
         self.graph = graph
         self.target = target
         self.balancer = bind(balancer, graph, target)
-        self.pull = Decision(bind(ThreadMapped(), graph, target), DENSE, Way.PULL, Mode.HOST)
 
     def push_balancer(self, frontier: Frontier) -> LoadBalancer:
         return self.balancer
@@ -123,7 +137,8 @@ class StaticSchedule:
         fuse = fused and policy.balancer.fusable
         self.reads_size = not fuse
         self._push = Decision(policy.balancer, kind, Way.PUSH, Mode.FUSED if fuse else Mode.HOST)
-        self._pull = policy.pull
+        self._pull = Decision(bind(_THREAD, policy.graph, policy.target), DENSE, Way.PULL,
+                              Mode.HOST)
 
     def decide(self, frontier: Frontier, size: int | None, way: Way,
                small: bool = True) -> Decision:
@@ -150,23 +165,24 @@ class AdaptivePolicy:
         self.profile: GraphProfile = inspect(graph)
         self.thresholds = thresholds if thresholds is not None else thresholds_for(target)
         self.min_pull = int(self.thresholds.t2)
-        self.pull = Decision(self._bind(ThreadMapped()), DENSE, Way.PULL, Mode.HOST)
 
     def _bind(self, balancer: LoadBalancer) -> LoadBalancer:
         return bind(balancer, self.graph, self.target)
 
-    def bound(self, decision: Decision) -> Decision:
-        """``decision`` (the decision maker's) with its balancer bound."""
-        if decision.balancer is None:
-            return decision
-        return replace(decision, balancer=self._bind(decision.balancer))
+    def pull(self) -> Decision:
+        """The decision of a pull step: a host step over a bitmap."""
+        return Decision(self._bind(_THREAD), DENSE, Way.PULL, Mode.HOST)
 
     def decide(self, size: int, degree_sum: int, small: bool, fused: bool) -> Decision:
         """The push decision for a frontier of ``size`` elements and ``degree_sum`` out-edges
-        (``small=False``: not in the small-frontier mode; ``fused=False``: a host step)."""
-        decision = decide(self.profile, size, degree_sum, self.thresholds,
-                          self.target.runs_balancers, small and fused)
-        return self.bound(decision if fused else replace(decision, mode=Mode.HOST))
+        (``small=False``: not in the small-frontier mode; ``fused=False``: a host step), its
+        balancer bound."""
+        d = decide(self.profile, size, degree_sum, self.thresholds, self.target.runs_balancers,
+                   small and fused)
+        if d.balancer is None:
+            return d
+        return Decision(self._bind(d.balancer), d.representation, d.direction,
+                        d.mode if fused else Mode.HOST, d.until, d.until_edges)
 
     def push_balancer(self, frontier: Frontier) -> LoadBalancer:
         """The balancer for one push advance: one read of the frontier's length and one
@@ -199,7 +215,7 @@ class AdaptiveSchedule:
     def decide(self, frontier: Frontier, size: int, way: Way, small: bool = True) -> Decision:
         if way == Way.PULL:
             self._since_sample = None  # the frontier after a pull is another population
-            return self.policy.pull
+            return self.policy.pull()
         return self.policy.decide(size, self.degree_sum(frontier, size), small, self.fused)
 
     def remeasure(self) -> None:
@@ -241,6 +257,8 @@ def resolve_policy(balancer: str | LoadBalancer | AutoBalancer | Policy, graph: 
                                 f"{'graph' if balancer.graph is not graph else 'target'}; "
                                 "resolve it for this one (operators.resolve_policy)")
         return balancer
+    if isinstance(balancer, str) and balancer != AUTO:  # a name: parsed once per graph size
+        return StaticPolicy(balancer, graph, target)
     chosen = get_balancer(balancer)
     if isinstance(chosen, AutoBalancer):
         return AdaptivePolicy(graph, target, chosen.thresholds)

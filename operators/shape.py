@@ -13,7 +13,7 @@ edge advances) take :func:`per_element`, and the small-frontier mode its own one
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from frontier.target import Target
@@ -41,6 +41,15 @@ class LaunchShape:
     items_per_block: int | None = None
     namespace: tuple[tuple[str, Any], ...] = ()
     technique: Hashable = None
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:  # kernels are looked up by their shape on every call
+        object.__setattr__(self, "_hash", hash((self.slug, self.threads_per_block,
+                                                self.items_per_block, self.namespace,
+                                                self.technique)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def blocks(self, target: Target, work: int) -> int:
         """Blocks to launch for ``work`` input elements (an upper bound when the length lives

@@ -111,14 +111,14 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         validate.count("blocks", blocks, low=1)
     validate.flag("fused", fused)
     plan = Direction.of(direction)
-    edge_functors(op, condition, len(state))  # a functor that cannot take the state fails now
+    functors = edge_functors(op, condition, len(state))  # one that cannot take the state fails
     policy = resolve_policy(balancer, graph, frontier.target)
     schedule = policy.schedule(frontier.kind, fused)
     if plan.mode == AUTO and policy.min_pull:
         plan = plan.with_min_pull(policy.min_pull)
     # a fused push-only traversal of one balancer reads nothing before it ends
     size = None if not schedule.reads_size and plan.mode == PUSH else len(frontier)
-    walk = Walk(graph, op, condition, state, cull, blocks)
+    walk = Walk(graph, op, condition, state, cull, blocks, functors)
     n = graph.num_vertices
     steps, seconds, choices = 0, [], []
     small = cull == NO_CULL  # the small-frontier mode, until a phase of it runs no step

@@ -15,9 +15,12 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from frontier.graph import Graph
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.codegen import KernelSpec
 from operators.shape import LaunchShape
+
+_SHAPES: SharedCache[LaunchShape] = SharedCache("launch shapes")
 
 
 class LoadBalancer(ABC):
@@ -48,9 +51,10 @@ class LoadBalancer(ABC):
 
     def shape(self, target: Target) -> LaunchShape:
         """How this balancer's kernels (its advance and helper kernels) are launched on
-        ``target``."""
-        return LaunchShape(self.slug, self.threads_per_block(target), self.items_per_block,
-                           tuple(sorted(self.namespace().items())), self)
+        ``target`` (made once per balancer and target)."""
+        return _SHAPES.get((self, target), lambda: LaunchShape(
+            self.slug, self.threads_per_block(target), self.items_per_block,
+            tuple(sorted(self.namespace().items())), self))
 
     def bind(self, graph: Graph, target: Target) -> LoadBalancer:
         """This balancer with what depends on the graph and the target resolved (block size,

@@ -49,7 +49,7 @@ from operators.codegen import (
 from operators.common import OperatorError, Plan, check_frontier, run_step, work_bound
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.cull import NONE as NO_CULL
-from operators.direction import PULL, PUSH, Direction
+from operators.direction import AUTO, PULL, PUSH, Direction
 from operators.functors import as_functor
 from operators.policy import Policy, resolve_policy
 from operators.shape import per_element
@@ -214,7 +214,7 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         out = output or SPARSE
         return run_step(frontier, edge_plan(graph, frontier, op, condition, len(state), out),
                         state, out)
-    way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == "auto" else plan.mode
+    way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == AUTO else plan.mode
     bound = policy.push_balancer(frontier) if way == PUSH else None
     return advance_step(graph, frontier, op, state, condition, way, bound, output, cull)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from frontier.options import Option
+from frontier.options import Domain, Option
 from frontier.ring import RING_PARAMS
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ _IO_PARAMS = {KernelIO.STEP: RING_PARAMS, KernelIO.READ: INPUT_PARAMS,
 def kernel_params(spec: KernelSpec, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The parameter names of the kernel ``spec`` describes, ``extra`` buffers included."""
     return (GRAPH_PARAMS + (CSC_PARAMS if spec.needs_csc else ())
-            + (COO_PARAMS if spec.domain == "edges" and spec.input != "range" else ())
+            + (COO_PARAMS if spec.domain == Domain.EDGES and spec.input != "range" else ())
             + _IO_PARAMS[spec.io] + extra + tuple(f"s{i}" for i in range(spec.num_state)))
 
 

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from frontier import validate
-from frontier.frontier import Frontier
+from frontier.frontier import VERTICES, Frontier
 from frontier.graph import Graph
 from frontier.options import Mode
 from operators.adaptive.rule import Decision
@@ -100,7 +100,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     """
     check_frontier(graph, frontier)
     check_cull(cull)
-    if frontier.domain != "vertices":
+    if frontier.domain != VERTICES:
         raise OperatorError("traverse runs over vertex frontiers; advance an edge frontier "
                             "with advance")
     unbounded = int(np.iinfo(np.int64).max)

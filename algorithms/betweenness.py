@@ -45,6 +45,7 @@ from operators import (
     get_balancer,
     neighbor_reduce,
     reduce,
+    resolve_policy,
     traverse,
 )
 
@@ -159,6 +160,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     balancer = get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target)
+    policy = resolve_policy(balancer, graph, tgt)
     values = tgt.zeros(n, np.float64)
     depth = tgt.full(n, -1, np.int32)
     sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
@@ -175,7 +177,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             tgt.write_scalar(depth, s, 0)
             tgt.write_scalar(sigma, s, 1.0)
             start = done.union(filter(graph, everyone, at_depth, depth, 0, output="sparse"))
-            run = traverse(graph, start, discover, depth, sigma, balancer=balancer)
+            run = traverse(graph, start, discover, depth, sigma, balancer=policy)
             done = run.frontier
             for d in range(run.steps - 2, 0, -1):
                 level = filter(graph, everyone, at_depth, depth, d, output="sparse")

@@ -49,7 +49,7 @@ from frontier.distributed.dispatch import scales_out
 from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.frontier import split
 from frontier.target import Target, resolve_target
-from operators import Direction, LoadBalancer, compute, get_balancer, traverse
+from operators import Direction, LoadBalancer, compute, get_balancer, resolve_policy, traverse
 from operators.adaptive import Decision
 from operators.cull import CULLS
 from operators.direction import MODES as DIRECTIONS
@@ -180,6 +180,7 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
                         {"balancer": None if balancer == "auto" else balancer, "fused": fused})
     bal = get_balancer(balancer)
     tgt = resolve_target(target)
+    policy = resolve_policy(bal, graph, tgt)
     n = graph.num_vertices
     unordered = order == "unordered"
     # a queue holds each vertex once a step, unless unordered levels drop twice in one step
@@ -200,13 +201,13 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
 
     start = time.perf_counter()
     if unordered:
-        run = traverse(graph, f, lower_level, distances, direction=plan, balancer=bal,
+        run = traverse(graph, f, lower_level, distances, direction=plan, balancer=policy,
                        fused=fused is not False, cull=cull)
-        shortest_path_tree(graph, starts, distances, _UNSET_LEVEL, True, tgt, bal, hops=True,
-                           pred=predecessors)
+        shortest_path_tree(graph, starts, distances, _UNSET_LEVEL, True, tgt, policy,
+                           hops=True, pred=predecessors)
     else:
         run = traverse(graph, f, visit, distances, predecessors, condition=unvisited,
-                       direction=plan, balancer=bal, fused=fused is not False, cull=cull)
+                       direction=plan, balancer=policy, fused=fused is not False, cull=cull)
     seconds = time.perf_counter() - start
     if out == "host":
         distances, predecessors = split(tgt.to_host(both), n, 2)
@@ -251,7 +252,7 @@ def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],
     sizes = np.bincount(distances[reached], minlength=levels)
     edges = np.bincount(distances[reached], weights=graph.out_degrees()[reached],
                         minlength=levels).astype(np.int64)
-    return [LevelStats(i, int(sizes[i]), int(edges[i]), t, c.balancer, c.representation,
+    return [LevelStats(i, int(sizes[i]), int(edges[i]), t, c.label, c.representation,
                        c.direction, c.mode)
             for i, (t, c) in enumerate(zip(times, choices, strict=True))]
 

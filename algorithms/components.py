@@ -62,6 +62,7 @@ from operators import (
     get_balancer,
     neighbor_reduce,
     reduce,
+    resolve_policy,
 )
 
 __all__ = ["connected_components", "spanning_forest", "ComponentsResult",
@@ -487,8 +488,9 @@ def connected_components(graph: Graph, *, method: str = DEFAULT_METHOD,
     _check(graph, method)
     balancer = get_balancer(balancer)
     tgt = resolve_target(target)
+    policy = resolve_policy(balancer, graph, tgt)
     steps = _ComponentSteps(graph, tgt)
-    labels, iterations = _RUNNERS[method](steps, balancer)
+    labels, iterations = _RUNNERS[method](steps, policy)
     host, count = _labels_and_count(tgt, labels)
     return ComponentsResult(host, count, iterations, time.perf_counter() - steps.start, method,
                             graph, steps.stats)

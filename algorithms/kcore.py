@@ -32,7 +32,15 @@ import numpy as np
 from algorithms.entry import Entry
 from frontier import Frontier, Graph, atomic_add, out_degree, validate
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, compute, filter, get_balancer, reduce
+from operators import (  # noqa: A004
+    LoadBalancer,
+    advance,
+    compute,
+    filter,
+    get_balancer,
+    reduce,
+    resolve_policy,
+)
 
 __all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "ENTRIES"]
 
@@ -111,6 +119,7 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     balancer = get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target)
+    policy = resolve_policy(balancer, graph, tgt)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)
     steps, peeled, k = 0, 0, 0
     stats: list[KCoreRoundStats] = []
@@ -126,7 +135,7 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
             f = f.union(filter(graph, everyone, claim, core, degree, k, output="sparse"))
             while (size := len(f)) > 0:
                 peeled += size
-                f = advance(graph, f, release, core, degree, k, balancer=balancer)
+                f = advance(graph, f, release, core, degree, k, balancer=policy)
                 steps += 1
             stats.append(KCoreRoundStats(k, peeled - before, steps - first,
                                          time.perf_counter() - started))

@@ -39,6 +39,7 @@ from operators import (
     get_balancer,
     neighbor_reduce,
     reduce,
+    resolve_policy,
 )
 
 __all__ = ["pagerank", "PageRankResult", "PageRankIterationStats", "ConvergenceError",
@@ -151,6 +152,7 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     tgt = resolve_target(target)
     if n == 0:
         return PageRankResult(np.zeros(0), 0, 0.0, 0.0, graph)
+    policy = resolve_policy(balancer, graph, tgt)
 
     rank, last = tgt.to_device(start), tgt.empty(n, np.float64)
     teleport, spread = tgt.to_device(teleport), tgt.to_device(spread)
@@ -169,7 +171,7 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
                             out=incoming, edges="in")
         else:
             advance(graph, everyone, pushed_share, last, inverse, weighted, incoming,
-                    balancer=balancer, output="none")
+                    balancer=policy, output="none")
         compute(graph, "vertices", update, rank, incoming, teleport, spread, lost, alpha,
                 everyone is not None, target=tgt)
         error = reduce(graph, "vertices", change, rank, last, target=tgt)

@@ -74,7 +74,16 @@ from frontier import (
 from frontier.distributed.dispatch import scales_out
 from frontier.graph import path_bound
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, filter, get_balancer, reduce, traverse  # noqa: A004
+from operators import (  # noqa: A004
+    LoadBalancer,
+    advance,
+    filter,
+    get_balancer,
+    reduce,
+    resolve_policy,
+    traverse,
+)
+from operators.policy import Policy
 
 __all__ = ["sssp", "SSSPResult", "SSSPStepStats", "METHODS", "DEFAULT_METHOD", "AUTO",
            "choose_method", "default_delta", "ENTRIES"]
@@ -234,12 +243,12 @@ def default_delta(graph: Graph) -> float:
 
 @dataclass
 class _Run:
-    """What one method call works with: the graph, target, balancer, the distance array and its
-    'unreached' value, and the statistics gathered so far."""
+    """What one method call works with: the graph, target, balancer policy, the distance array
+    and its 'unreached' value, and the statistics gathered so far."""
 
     graph: Graph
     target: Target
-    balancer: LoadBalancer
+    balancer: Policy
     source: int
     dist: Any
     unreached: Any
@@ -411,17 +420,18 @@ def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
         method = choose_method(graph)
         delta = delta if method in ("delta_stepping", "near_far") else None
     tgt = resolve_target(target)
+    policy = resolve_policy(balancer, graph, tgt)
     dtype, unreached = _distance_type(graph)
     dist = tgt.full(graph.num_vertices, unreached, dtype)
     tgt.write_scalar(dist, source, 0)
     bucketed = method in ("delta_stepping", "near_far")
     width = (delta or default_delta(graph)) if bucketed else math.inf
-    run = _Run(graph, tgt, balancer, int(source), dist, unreached, width)
+    run = _Run(graph, tgt, policy, int(source), dist, unreached, width)
     start = time.perf_counter()
     _METHODS[method](run)
     positive = not graph.weighted or graph.num_edges == 0 or graph.weights.min() > 0
     pred = shortest_path_tree(graph, np.asarray([source]), dist, unreached, positive, tgt,
-                              balancer)
+                              policy)
     host = tgt.to_host(dist)
     seconds = time.perf_counter() - start
     distances = host.astype(np.float64)

@@ -23,6 +23,7 @@ import numpy as np
 from frontier import Frontier, Graph, atomic_cas
 from frontier.target import Target
 from operators import LoadBalancer, advance, traverse
+from operators.policy import Policy
 
 __all__ = ["shortest_path_tree"]
 
@@ -59,7 +60,7 @@ def unclaimed(v: int, dist: Any, pred: Any, claimed: Any, unreached: Any) -> boo
 
 
 def shortest_path_tree(graph: Graph, sources: np.ndarray, dist: Any, unreached: Any,
-                       positive: bool, target: Target, balancer: str | LoadBalancer,
+                       positive: bool, target: Target, balancer: str | LoadBalancer | Policy,
                        hops: bool = False, pred: Any = None) -> Any:
     """Predecessors (int32 on ``target``; -1 at the sources and unreachable vertices) forming a
     shortest-path tree of the final distances ``dist`` (``unreached`` marks unreachable

@@ -53,16 +53,17 @@ import numpy as np
 from frontier import kernels, validate
 from frontier.graph import Graph
 from frontier.limits import check_device, host_limit_bytes
+from frontier.options import Domain, Kind, values
 from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE, STEPS_RAN
 from frontier.target import Target, resolve_target
 
 __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
            "FrontierOverflowError"]
 
-KINDS = (SPARSE, DENSE)
-VERTICES = "vertices"
-EDGES = "edges"
-DOMAINS = (VERTICES, EDGES)
+KINDS = values(Kind)
+VERTICES = Domain.VERTICES
+EDGES = Domain.EDGES
+DOMAINS = values(Domain)
 LENGTH_DTYPE = np.int64
 #: The largest element id a frontier holds: queues are int32 (vertex ids are int32 anyway; an
 #: edge frontier of a graph with more arcs than this cannot be made).

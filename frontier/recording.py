@@ -33,15 +33,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, overload
 
-__all__ = ["Launch", "Kernel", "Recording", "recording", "remember", "RECORDER", "HOST", "FUSED",
-           "BLOCK"]
-
-#: The modes a kernel runs in (the modes of :class:`operators.adaptive.Decision`): one step
-#: launched by the host (every kernel but a traversal's phases), a persistent grid running
-#: steps between grid barriers (a cooperative launch), one block running steps
-#: (:mod:`operators.small_frontier`).
-HOST, FUSED, BLOCK = "host", "fused", "block"
-
+__all__ = ["Launch", "Kernel", "Recording", "recording", "remember", "RECORDER"]
 
 @dataclass(frozen=True)
 class Launch:

@@ -22,13 +22,14 @@ from typing import Any
 import numpy as np
 
 from frontier import atomics
+from frontier.options import Kind
 
 __all__ = ["RING_PARAMS", "OVERFLOW_FLAG", "STEPS_RAN", "SPARSE", "DENSE", "clear_next_slot",
            "push", "is_active", "namespace"]
 
 #: The frontier kinds: a queue of element ids, or a bitmap of ``universe`` bits.
-SPARSE = "sparse"
-DENSE = "dense"
+SPARSE = Kind.SPARSE
+DENSE = Kind.DENSE
 
 #: Index, in a pool's length array, of the sticky flag kernels set when a push overflows.
 OVERFLOW_FLAG = 3

@@ -26,7 +26,8 @@ from numba import cuda
 from frontier import simulator
 from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, make_launcher
-from frontier.recording import FUSED, HOST, RECORDER, remember
+from frontier.options import Mode
+from frontier.recording import RECORDER, remember
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
@@ -162,7 +163,7 @@ class Target(ABC):
         all resident at once (what a grid-wide barrier needs)."""
         if RECORDER.open:
             RECORDER.record(kernel, blocks, threads, balancer,
-                            mode or (FUSED if cooperative else HOST))
+                            mode or (Mode.FUSED if cooperative else Mode.HOST))
         if cooperative:
             self._launch_cooperative(kernel, blocks, threads, args)
         else:

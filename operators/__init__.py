@@ -15,8 +15,11 @@
 Frontiers may hold vertex or edge ids (:class:`frontier.Frontier`). User functors are plain
 Python functions (:mod:`operators.functors` says what they may read); the code generator
 (:mod:`operators.codegen`) composes them with a load balancer (:mod:`operators.balancers`) into
-kernels for the frontier's target. :func:`recording` logs the kernels launched inside it, in
-order (:mod:`frontier.recording`); :func:`explain` runs a call under one and returns the
+kernels for the frontier's target. ``balancer=`` is resolved once per call into a policy
+(:func:`resolve_policy`: one balancer, or the adaptive runtime's choice per step), which an
+algorithm may resolve itself and pass to every operator it calls. :func:`recording` logs the
+kernels launched inside it, in order (:mod:`frontier.recording`); :func:`explain` runs a call
+under one and returns the
 kernels' source.
 
 Lifetime: ``advance``, ``filter``, a conversion or a union is one step of the input frontier's
@@ -37,10 +40,12 @@ from operators.explain import explain
 from operators.filter import filter  # noqa: A004
 from operators.functors import FunctorError
 from operators.neighbors import neighbor_reduce
+from operators.policy import AdaptivePolicy, StaticPolicy, resolve_policy
 from operators.reduce import reduce  # noqa: A004
 from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse",
            "Traversal", "Direction", "explain", "recording", "available_balancers", "get_balancer",
-           "tile_update", "LoadBalancer", "FunctorError", "BalancerError", "OperatorError"]
+           "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",
+           "FunctorError", "BalancerError", "OperatorError"]

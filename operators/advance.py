@@ -19,6 +19,11 @@ edge frontier of the edges it accepts.
 
 ``cull="bitmap"`` or ``"hash"`` drops repeated heads from a push's queue as they are pushed
 (:mod:`operators.cull`).
+
+``balancer=`` is resolved once per call into a policy (:mod:`operators.policy`), which gives a
+push its bound balancer; a policy passed in is used as it is. :func:`advance_step` is one
+advance with the direction and the balancer already chosen: what a host step of
+:func:`operators.traverse` runs.
 """
 
 from __future__ import annotations
@@ -31,24 +36,25 @@ from frontier.graph import Graph
 from frontier.ring import clear_next_slot, is_active
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
-from operators.adaptive import resolve_auto
-from operators.balancers import AUTO, BalancerError, LoadBalancer, ThreadMapped, get_balancer
+from operators.balancers import LoadBalancer
 from operators.codegen import (
     GeneratedKernel,
+    KernelIO,
     KernelSpec,
     build,
     for_each_input,
-    grid_blocks,
     indent,
     push,
 )
-from operators.common import OperatorError, Plan, check_frontier, for_target, run_step, work_bound
+from operators.common import OperatorError, Plan, check_frontier, run_step, work_bound
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.cull import NONE as NO_CULL
-from operators.direction import PULL, PUSH, Direction
+from operators.direction import AUTO, PULL, PUSH, Direction
 from operators.functors import as_functor
+from operators.policy import Policy, resolve_policy
+from operators.shape import per_element
 
-__all__ = ["advance", "push_plan", "pull_plan", "edge_plan"]
+__all__ = ["advance", "advance_step", "push_plan", "pull_plan", "edge_plan"]
 
 
 EDGE_ARGUMENTS = ("src", "dst", "eid", "weight")
@@ -68,47 +74,44 @@ def edge_functors(op: Callable, condition: Callable | None, num_state: int | Non
 
 def edge_spec(operator: str, graph: Graph, frontier: Frontier, output: str, num_state: int,
               functors: dict[str, Any], **more: Any) -> KernelSpec:
-    """The spec of a kernel visiting edges from ``frontier`` with ``functors``."""
+    """The spec of a kernel visiting edges from ``frontier`` with ``functors`` (``more``: the
+    I/O kind and the other fields of :class:`KernelSpec`)."""
     return KernelSpec(operator, frontier.kind, output, graph.weighted, num_state,
                       domain=frontier.domain, condition="condition" in functors,
                       graph_view=any(f.wants_graph for f in functors.values()), **more)
 
 
-_PUSH_KERNELS: SharedCache[tuple[LoadBalancer, list, Any]] = SharedCache("push plans")
+_PUSH_KERNELS: SharedCache[tuple[list, Any]] = SharedCache("push plans")
 
 
 def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
-              num_state: int, balancer: str | LoadBalancer, output: str,
+              num_state: int, balancer: LoadBalancer, output: str,
               cull: str = NO_CULL) -> Plan:
-    """The kernels of a push advance: the balancer's helper kernels, then the advance. The
-    kernels are looked up per call by everything they depend on (the graph only through its
-    sizes, which is all a balancer binds to). ``cull`` removes repeats from a sparse output
-    (:mod:`operators.cull`)."""
+    """The kernels of a push advance with ``balancer`` (bound to the graph and the target: a
+    policy's, :mod:`operators.policy`): the balancer's helper kernels, then the advance. The
+    kernels are looked up per call by everything they depend on. ``cull`` removes repeats from
+    a sparse output (:mod:`operators.cull`)."""
     check_frontier(graph, frontier, output)
-    if not isinstance(balancer, (str, LoadBalancer)):
-        raise BalancerError(f"balancer {balancer!r}; expected a name or a LoadBalancer")
-    if balancer == AUTO or getattr(balancer, "adaptive", False):
-        balancer = resolve_auto(graph, frontier, get_balancer(balancer))
     functors = edge_functors(op, condition, num_state)
     target = frontier.target
     key = (target.compile_key, frontier.kind, frontier.domain, output, balancer,
-           graph.num_vertices, graph.num_edges, graph.weighted, num_state,
-           tuple(functors.items()), cull)
+           graph.weighted, num_state, tuple(functors.items()), cull)
 
-    def generate() -> tuple[LoadBalancer, list, Any]:
-        bal = for_target(target, get_balancer(balancer), graph)
-        spec = edge_spec("advance", graph, frontier, output, num_state, functors, cull=cull)
-        extra = bal.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ())
-        helpers = [build(target, bal, spec, {}, lambda body=body: body, extra, name=name)
-                   for name, body in bal.phases(spec)]
-        main = build(target, bal, spec, functors,
-                     lambda: clear_next_slot() + bal.advance_body(spec), extra)
-        return bal, helpers + [main], spec
+    def generate() -> tuple[list, Any]:
+        shape = balancer.shape(target)
+        spec = edge_spec("advance", graph, frontier, output, num_state, functors, cull=cull,
+                         io=KernelIO.STEP)
+        extra = balancer.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ())
+        helpers = [build(target, shape, spec, {}, lambda body=body: body, extra, name=name)
+                   for name, body in balancer.phases(spec)]
+        main = build(target, shape, spec, functors,
+                     lambda: clear_next_slot() + balancer.advance_body(spec), extra)
+        return helpers + [main], spec
 
-    bal, kernels, spec = _PUSH_KERNELS.get(key, generate)
-    grids = [bal.phase_blocks(target, frontier)] * (len(kernels) - 1)
-    grids.append(bal.blocks(target, work_bound(frontier)))
-    buffers = bal.buffers(spec, frontier)
+    kernels, spec = _PUSH_KERNELS.get(key, generate)
+    grids = [balancer.phase_blocks(target, frontier)] * (len(kernels) - 1)
+    grids.append(kernels[-1].shape.blocks(target, work_bound(frontier)))
+    buffers = balancer.buffers(spec, frontier)
     if cull != NO_CULL and output == SPARSE:
         buffers.update(cull_buffers(frontier.pool, cull))
     return Plan(list(zip(kernels, grids, strict=True)), buffers)
@@ -137,11 +140,12 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
     def generate() -> GeneratedKernel:
         spec = KernelSpec("pull", DENSE, output, graph.weighted, num_state,
                           condition="condition" in functors,
-                          graph_view=any(f.wants_graph for f in functors.values()), csc=True)
-        return build(target, ThreadMapped(), spec, functors, lambda: _pull_body(spec))
+                          graph_view=any(f.wants_graph for f in functors.values()), csc=True,
+                          io=KernelIO.STEP)
+        return build(target, per_element(target), spec, functors, lambda: _pull_body(spec))
 
     kernel = _PULL_KERNELS.get(key, generate)
-    return Plan([(kernel, grid_blocks(target, kernel.threads_per_block, graph.num_vertices))])
+    return Plan([(kernel, kernel.shape.blocks(target, graph.num_vertices))])
 
 
 def _pull_body(spec: KernelSpec) -> str:
@@ -167,29 +171,29 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     """The kernel of an advance over an edge frontier: ``op`` once per edge, keep accepted."""
     check_frontier(graph, frontier, output)
     functors = edge_functors(op, condition, num_state)
-    spec = edge_spec("advance", graph, frontier, output, num_state, functors)
+    spec = edge_spec("advance", graph, frontier, output, num_state, functors, io=KernelIO.STEP)
     call = spec.call("functor", f"edge_src[e], dst, e, {spec.weight_of('e')}")
     if spec.condition:
         call = f"{spec.call('condition', 'dst')} and {call}"
     body = f"dst = col_indices[e]\nif {call}:\n" + indent(push(spec.output, "e"))
-    kernel = build(frontier.target, ThreadMapped(), spec, functors,
+    kernel = build(frontier.target, per_element(frontier.target), spec, functors,
                    lambda: clear_next_slot() + for_each_input(spec, "e", body))
-    return Plan([(kernel, grid_blocks(frontier.target, kernel.threads_per_block,
-                                      work_bound(frontier)))])
+    return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))])
 
 
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             direction: str | Direction = PUSH, condition: Callable | None = None,
-            balancer: str | LoadBalancer = "thread", output: str | None = None,
+            balancer: str | LoadBalancer | Policy = "thread", output: str | None = None,
             cull: str = NO_CULL) -> Frontier | None:
     """Call ``op(src, dst, eid, weight, *state) -> bool`` on the edges leaving ``frontier`` whose
     head satisfies ``condition(dst, *state)`` (every edge without a condition) and return the
     frontier of the heads ``op`` accepted (see the module docstring for push, pull and auto).
 
     ``direction`` is ``"push"``, ``"pull"``, ``"auto"``, or a :class:`Direction` carried from
-    step to step (its switching state is updated). ``balancer`` maps a push onto threads;
-    ``"auto"`` picks one for this call from the frontier's size and degree sum
-    (:mod:`operators.adaptive`; one read of the frontier's length).
+    step to step (its switching state is updated). ``balancer`` maps a push onto threads: a
+    name, a balancer or a policy (:mod:`operators.policy`); ``"auto"`` picks one for this call
+    from the frontier's size and degree sum (:mod:`operators.adaptive`; one read of the
+    frontier's length).
     ``output`` is ``"sparse"`` (a queue: after a push a vertex appears once per accepting edge),
     ``"dense"`` (a bitmap), ``"none"`` (side effects only; returns None) or None: sparse after a
     push, dense after a pull. ``cull`` (``"none"``, ``"bitmap"`` or ``"hash"``) removes repeated
@@ -203,13 +207,24 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     check_frontier(graph, frontier, output)
     check_cull(cull)
     plan = Direction.of(direction)
+    policy = resolve_policy(balancer, graph, frontier.target)
     if frontier.domain == EDGES:
         if plan.mode == PULL:
             raise OperatorError("an edge frontier has no pull direction: advance it with push")
         out = output or SPARSE
         return run_step(frontier, edge_plan(graph, frontier, op, condition, len(state), out),
                         state, out)
-    way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == "auto" else plan.mode
+    way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == AUTO else plan.mode
+    bound = policy.push_balancer(frontier) if way == PUSH else None
+    return advance_step(graph, frontier, op, state, condition, way, bound, output, cull)
+
+
+def advance_step(graph: Graph, frontier: Frontier, op: Callable, state: tuple,
+                 condition: Callable | None, way: str, balancer: LoadBalancer | None,
+                 output: str | None, cull: str = NO_CULL) -> Frontier | None:
+    """One advance of a vertex frontier going ``way`` (``"push"`` or ``"pull"``), a push with
+    ``balancer`` (bound to the graph and the target; None for a pull); ``output`` and ``cull``
+    as in :func:`advance`."""
     if way == PULL:
         dense = frontier if frontier.kind == DENSE else frontier.to_dense()
         out = output or DENSE

@@ -1,15 +1,16 @@
 """The code generator: composes user functors with a load balancer into kernels.
 
 Each kernel an operator runs is described by a :class:`KernelSpec` (which operator, input and
-output frontier forms, weighted or not, how many state arguments, ...). The balancer writes the
-part of an advance that maps work to threads; this module supplies the shared pieces (the loop
-over a frontier's elements, calling the functor on an edge, pushing into the output frontier:
-the ring protocol of :mod:`frontier.ring`), and :func:`build` is the one path by which every
-generated kernel, balancer helper kernels and the fused traversal included, becomes compiled
-code: source text with the parameters of the calling convention (:mod:`operators.convention`),
-compiled by the target and cached per (target, balancer, spec, functors). The source text is
-what a recording of its launches (:mod:`frontier.recording`) and :func:`operators.explain`
-show.
+output frontier forms, its I/O kind, weighted or not, how many state arguments, ...). The
+balancer writes the part of an advance that maps work to threads; this module supplies the
+shared pieces (the loop over a frontier's elements, calling the functor on an edge, pushing into
+the output frontier: the ring protocol of :mod:`frontier.ring`), and :func:`build` is the one
+path by which every generated kernel, balancer helper kernels and the fused traversal included,
+becomes compiled code: source text with the parameters of the calling convention
+(:mod:`operators.convention`), compiled by the target and cached per (target, launch shape,
+spec, functors). Every kernel has a launch shape (:mod:`operators.shape`), whether a load
+balancer wrote it or not. The source text is what a recording of its launches
+(:mod:`frontier.recording`) and :func:`operators.explain` show.
 
 Busato & Bombieri, *Graph Algorithms on GPUs*, §5, separate exactly these concerns: the per-edge
 work of an operator and the mapping of that work onto threads (the load balancer).
@@ -20,8 +21,8 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -31,16 +32,14 @@ from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
-from operators.convention import kernel_params
+from operators.convention import KernelIO, kernel_params
 from operators.cull import culled
 from operators.functors import Functor, FunctorError, as_functor, check_raises, compile_functor
+from operators.shape import LaunchShape
 
-if TYPE_CHECKING:
-    from operators.balancers.base import LoadBalancer
-
-__all__ = ["KernelSpec", "GeneratedKernel", "build", "FunctorError", "FunctorIndexError", "SPARSE",
-           "DENSE", "NONE", "RANGE", "clear_next_slot", "is_active", "push", "indent",
-           "visit_edge", "for_each_input", "grid_blocks", "VERTICES", "EDGES"]
+__all__ = ["KernelSpec", "KernelIO", "GeneratedKernel", "build", "FunctorError",
+           "FunctorIndexError", "SPARSE", "DENSE", "NONE", "RANGE", "clear_next_slot",
+           "is_active", "push", "indent", "visit_edge", "for_each_input", "VERTICES", "EDGES"]
 
 NONE, RANGE = "none", "range"
 
@@ -51,7 +50,9 @@ class KernelSpec:
 
     ``operator`` names the kernel's job (advance, pull, filter, compute, reduce, neighbors,
     traverse, or a balancer helper); ``input`` is the input's form (SPARSE, DENSE or RANGE) over
-    ``domain`` (vertex or edge ids); ``output`` the output frontier's form or NONE. ``condition``
+    ``domain`` (vertex or edge ids); ``output`` the output frontier's form or NONE; ``io`` how
+    the kernel meets the frontier ring, which the operator sets and the calling convention
+    turns into the kernel's parameters (:class:`operators.convention.KernelIO`). ``condition``
     says a condition functor gates each edge (Ligra's ``cond``); ``graph_view`` that a functor
     receives the graph (:mod:`frontier.graphview`), which needs the incoming-edge offsets;
     ``cull`` how a push removes repeated heads from a sparse output (:mod:`operators.cull`)."""
@@ -68,6 +69,7 @@ class KernelSpec:
     csc: bool = False
     variant: str = ""
     cull: str = "none"
+    io: KernelIO = field(kw_only=True)
 
     @property
     def state(self) -> str:
@@ -128,11 +130,15 @@ class GeneratedKernel:
     name: str
     source: str
     function: Callable
-    threads_per_block: int
+    shape: LaunchShape
     params: tuple[str, ...]
     functors: tuple[Functor, ...]
     spec: KernelSpec
     balancer: str | None = None
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.shape.threads_per_block
 
     def launch(self, target: Target, blocks: int, args: tuple, cooperative: bool = False,
                mode: str | None = None) -> None:
@@ -180,34 +186,35 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("generated kernels")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
-def build(target: Target, balancer: LoadBalancer, spec: KernelSpec,
+def build(target: Target, shape: LaunchShape, spec: KernelSpec,
           functors: dict[str, Callable | Functor], body: Callable[[], str],
           extra_params: tuple[str, ...] = (), name: str | None = None) -> GeneratedKernel:
     """Kernel ``def name(<convention params>)``: the target's thread prologue, the graph view
     where a functor wants it, then ``body()``, calling each of ``functors`` by its key; compiled
-    for ``target``. The parameters are those of :func:`operators.convention.kernel_params` of
-    ``spec`` and ``extra_params`` that the kernel's text uses (a launch costs per argument);
-    launch with the arguments :func:`operators.convention.kernel_arguments` builds for them.
+    for ``target`` and launched with ``shape``. The parameters are those of
+    :func:`operators.convention.kernel_params` of ``spec`` and ``extra_params`` that the
+    kernel's text uses (a launch costs per argument); launch with the arguments
+    :func:`operators.convention.kernel_arguments` builds for them.
 
-    Cached per (target and its compile mode, balancer, spec, functors, extra params, name):
+    Cached per (target and its compile mode, shape, spec, functors, extra params, name):
     everything the text and its compilation depend on (the checked mode of
     :func:`frontier.target.bounds_checked` included), so a repeated operator call costs a
     dictionary lookup. Built once when several threads ask for it at once
     (:class:`frontier.shared_cache.SharedCache`)."""
     resolved = {n: as_functor(fn, n) for n, fn in functors.items()}
-    key = (target.compile_key, balancer, spec, extra_params, name,
+    key = (target.compile_key, shape, spec, extra_params, name,
            tuple(sorted(resolved.items())))
-    return _KERNELS.get(key, lambda: _generate(target, balancer, spec, resolved, body,
+    return _KERNELS.get(key, lambda: _generate(target, shape, spec, resolved, body,
                                                extra_params, name))
 
 
-def _generate(target: Target, balancer: LoadBalancer, spec: KernelSpec,
+def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
               resolved: dict[str, Functor], body: Callable[[], str],
               extra_params: tuple[str, ...], name: str | None) -> GeneratedKernel:
     """The kernel :func:`build` describes, generated and compiled."""
     check_raises(target, resolved.values())
     main = resolved.get("functor")
-    name = name or (f"{spec.operator}{spec.variant}_{balancer.slug}_{spec.domain}_"
+    name = name or (f"{spec.operator}{spec.variant}_{shape.slug}_{spec.domain}_"
                     f"{spec.input}_to_{spec.output}__{main.name if main else 'helper'}")
     view = (f"graph = ({', '.join(graphview.GRAPH_VIEW_FIELDS)})\n" if spec.graph_view
             else "")
@@ -222,15 +229,9 @@ def _generate(target: Target, balancer: LoadBalancer, spec: KernelSpec,
         **ring.namespace(),
         **{n: compile_functor(target, f) for n, f in resolved.items()},
         **intrinsics(target.simulated),
-        **balancer.namespace(),
+        **dict(shape.namespace),
     }
-    return GeneratedKernel(name, text, target.compile_source(name, text, namespace),
-                           balancer.threads_per_block(target), params,
-                           tuple(resolved.values()), spec, str(balancer))
-
-
-def grid_blocks(target: Target, threads_per_block: int, work: int) -> int:
-    """Blocks for a grid-stride loop over ``work`` items: enough to cover them, at most what
-    the device runs at once."""
-    need = max(1, -(-max(work, 1) // threads_per_block))
-    return min(need, target.resident_blocks(threads_per_block))
+    technique = shape.technique
+    return GeneratedKernel(name, text, target.compile_source(name, text, namespace), shape,
+                           params, tuple(resolved.values()), spec,
+                           shape.slug if technique is None else str(technique))

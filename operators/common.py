@@ -17,7 +17,6 @@ import numpy as np
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
 from frontier.target import Target
-from operators.balancers import LoadBalancer, ThreadMapped
 from operators.codegen import NONE, GeneratedKernel
 from operators.convention import kernel_arguments
 
@@ -64,12 +63,6 @@ def check_frontier(graph: Graph, frontier: Any, output: str | None = None) -> No
     if output is not None and output not in OUTPUTS:
         raise OperatorError(f"output={output!r}; expected one of {OUTPUTS}")
     frontier.check_current()
-
-
-def for_target(target: Target, balancer: LoadBalancer, graph: Graph) -> LoadBalancer:
-    """The balancer bound to ``graph`` and ``target`` (:meth:`LoadBalancer.bind`); on a target
-    that does not spread work over threads every balancer is the plain loop."""
-    return balancer.bind(graph, target) if target.runs_balancers else ThreadMapped(1)
 
 
 def work_bound(frontier: Frontier) -> int:

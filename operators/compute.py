@@ -12,8 +12,7 @@ import numpy as np
 from frontier.frontier import Frontier
 from frontier.graph import Graph
 from frontier.target import Target, resolve_target
-from operators.balancers import ThreadMapped
-from operators.codegen import NONE, RANGE, KernelSpec, build, for_each_input, grid_blocks
+from operators.codegen import NONE, RANGE, KernelIO, KernelSpec, build, for_each_input
 from operators.common import (
     OperatorError,
     Plan,
@@ -25,6 +24,7 @@ from operators.common import (
     work_bound,
 )
 from operators.functors import as_functor
+from operators.shape import per_element
 
 #: The largest count a range may have: the kernels index it with int64.
 _MOST = int(np.iinfo(np.int64).max)
@@ -34,7 +34,9 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
              operator: str = "compute") -> tuple[Target, str, str, dict[str, Any], int]:
     """What an operator over ``where`` reads: a Frontier (on its own target), ``"vertices"``,
     ``"edges"`` or a count ``n`` (``range(n)``, on ``target``). Returns the target, the input
-    form, the domain, the kernel's input arguments and a bound on the number of elements."""
+    form, the domain, the kernel's input arguments and a bound on the number of elements.
+    Such an operator's kernel reads a frontier or a range: its I/O kind is
+    :func:`reads` of the input form."""
     check_graph(graph)
     if isinstance(where, Frontier):
         check_frontier(graph, where)
@@ -51,16 +53,22 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
     return resolve_target(target), RANGE, domain, {"count": count}, count
 
 
+def reads(kind: str) -> KernelIO:
+    """The I/O kind of a kernel that reads input of form ``kind`` and writes no frontier: a
+    range, or a frontier (not a step of its pool)."""
+    return KernelIO.RANGE if kind == RANGE else KernelIO.READ
+
+
 def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable, num_state: int,
                  target: str | Target | None) -> tuple[Plan, Target, dict[str, Any]]:
     graph = range_graph(graph, where)
     tgt, kind, domain, io, work = elements(graph, where, target)
     functor = as_functor(fn, "compute function", ("i",), num_state)
     spec = KernelSpec("compute", kind, NONE, graph.weighted, num_state, domain=domain,
-                      graph_view=functor.wants_graph)
-    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor},
+                      graph_view=functor.wants_graph, io=reads(kind))
+    kernel = build(tgt, per_element(tgt), spec, {"functor": functor},
                    lambda: for_each_input(spec, "v", spec.call("functor", "v") + "\n"))
-    return Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))]), tgt, io
+    return Plan([(kernel, kernel.shape.blocks(tgt, work))]), tgt, io
 
 
 def compute(graph: Graph | None, where: Frontier | str | int, fn: Callable, *state: Any,

@@ -7,10 +7,12 @@ Every generated kernel takes, in this order:
    incoming-edge (CSC) view ``col_offsets, row_indices, edge_ids`` where the kernel pulls or a
    functor wants the graph view, then ``edge_src`` (the tail of every edge) where the input is an
    edge frontier;
-2. its input and output: the frontier ring (:data:`frontier.ring.RING_PARAMS`) for a kernel that
-   is a step of the ring, its input half (:data:`INPUT_PARAMS`) for one that only reads a
+2. its input and output, by the kernel's I/O kind (:class:`KernelIO`, which the operator sets
+   in the kernel's spec): the frontier ring (:data:`frontier.ring.RING_PARAMS`) for a kernel
+   that is a step of the ring, its input half (:data:`INPUT_PARAMS`) for one that only reads a
    frontier, ``count`` for one over a range, or the three slots of the ring
-   (:data:`FUSED_PARAMS`) for a fused traversal;
+   (:data:`FUSED_PARAMS`) for one that owns the ring (a fused traversal, the small-frontier
+   mode);
 3. the operator's and the balancer's own buffers (``extra``: names the operator or balancer
    declares, e.g. two-phase search's ``offsets``);
 4. the user's state, ``s0, s1, ...``.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from frontier.options import Domain, Option
 from frontier.ring import RING_PARAMS
 
 if TYPE_CHECKING:
@@ -30,8 +33,24 @@ if TYPE_CHECKING:
     from frontier.target import Target
     from operators.codegen import KernelSpec
 
-__all__ = ["GRAPH_PARAMS", "CSC_PARAMS", "COO_PARAMS", "RING_PARAMS", "FUSED_PARAMS",
-           "kernel_params", "kernel_arguments"]
+__all__ = ["KernelIO", "GRAPH_PARAMS", "CSC_PARAMS", "COO_PARAMS", "RING_PARAMS",
+           "FUSED_PARAMS", "kernel_params", "kernel_arguments"]
+
+
+class KernelIO(Option):
+    """How a kernel meets the frontier ring: the part of its parameters after the graph's."""
+
+    #: A step of the ring: reads the input slot, writes the next (advance, filter, pull).
+    STEP = "step"
+    #: Reads a frontier and produces none: not a step of its pool (compute, reduce,
+    #: neighbor_reduce over a frontier).
+    READ = "read"
+    #: Runs over ``range(count)`` (compute, reduce, neighbor_reduce over the vertices, tiles).
+    RANGE = "range"
+    #: Owns every slot of the ring and its own stop rules (a fused traversal, the
+    #: small-frontier mode).
+    RING = "ring"
+
 
 GRAPH_PARAMS = ("num_vertices", "num_edges", "row_offsets", "col_indices", "weights")
 CSC_PARAMS = ("col_offsets", "row_indices", "edge_ids")
@@ -40,25 +59,18 @@ RANGE_PARAMS = ("count",)
 #: A kernel that reads a frontier without producing one (compute, reduce, neighbor_reduce): the
 #: input part of the ring only; it is not a step of the frontier's pool.
 INPUT_PARAMS = RING_PARAMS[:5]
-READ_ONLY = ("compute", "reduce", "neighbors")
 #: A fused traversal owns the whole ring: every slot's queue and bitmap, and its own stop rules.
 FUSED_PARAMS = ("universe", "num_words", "ids0", "ids1", "ids2", "words0", "words1", "words2",
                 "lens", "start_slot", "max_steps", "stop_above", "stop_below")
-
-
-def _io_params(spec: KernelSpec) -> tuple[str, ...]:
-    if spec.operator == "traverse":
-        return FUSED_PARAMS
-    if spec.input == "range":
-        return RANGE_PARAMS
-    return INPUT_PARAMS if spec.operator in READ_ONLY else RING_PARAMS
+_IO_PARAMS = {KernelIO.STEP: RING_PARAMS, KernelIO.READ: INPUT_PARAMS,
+              KernelIO.RANGE: RANGE_PARAMS, KernelIO.RING: FUSED_PARAMS}
 
 
 def kernel_params(spec: KernelSpec, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The parameter names of the kernel ``spec`` describes, ``extra`` buffers included."""
     return (GRAPH_PARAMS + (CSC_PARAMS if spec.needs_csc else ())
-            + (COO_PARAMS if spec.domain == "edges" and spec.input != "range" else ())
-            + _io_params(spec) + extra + tuple(f"s{i}" for i in range(spec.num_state)))
+            + (COO_PARAMS if spec.domain == Domain.EDGES and spec.input != "range" else ())
+            + _IO_PARAMS[spec.io] + extra + tuple(f"s{i}" for i in range(spec.num_state)))
 
 
 def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,

@@ -33,14 +33,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from frontier.options import Cull, values
+
 if TYPE_CHECKING:
     from frontier.frontier import FrontierPool
 
 __all__ = ["CULLS", "NONE", "BITMAP", "HASH", "check_cull", "CULL_PARAMS", "culled",
            "cull_buffers", "HASH_TABLE_SIZE"]
 
-NONE, BITMAP, HASH = "none", "bitmap", "hash"
-CULLS = (NONE, BITMAP, HASH)
+NONE, BITMAP, HASH = Cull.NONE, Cull.BITMAP, Cull.HASH
+CULLS = values(Cull)
 #: Entries of the hash scheme's table (a power of two).
 HASH_TABLE_SIZE = 1 << 16
 #: The buffers a culling kernel takes: the marks (stamp array or hash table), the step's stamp
@@ -49,7 +51,8 @@ CULL_PARAMS = ("cull_marks", "cull_stamp", "cull_base", "cull_mask")
 
 
 def check_cull(cull: str) -> str:
-    if cull not in CULLS:
+    """``cull`` if it is one of :class:`frontier.options.Cull`; ValueError otherwise."""
+    if not isinstance(cull, str) or cull not in CULLS:
         raise ValueError(f"cull={cull!r}; expected one of {CULLS}")
     return cull
 

@@ -22,9 +22,11 @@ being ignored.
 from __future__ import annotations
 
 from frontier import validate
+from frontier.options import Way, values
 
-PUSH, PULL, AUTO = "push", "pull", "auto"
-MODES = (PUSH, PULL, AUTO)
+PUSH, PULL, AUTO = Way.PUSH, Way.PULL, Way.AUTO
+MODES = values(Way)
+_WAYS = {way.value: way for way in Way}
 #: The default switching thresholds (see the module docstring).
 ALPHA, BETA = 64.0, 24.0
 
@@ -42,7 +44,7 @@ class Direction:
             validate.unused(f"direction={mode!r} (the thresholds switch direction='auto' only)",
                             {"alpha": alpha, "beta": beta})
         min_pull = validate.count("min_pull", min_pull)
-        self.mode = mode
+        self.mode = _WAYS[mode]
         self.alpha = ALPHA if alpha is None else validate.positive("alpha", alpha)
         self.beta = BETA if beta is None else validate.positive("beta", beta)
         self.min_pull = min_pull

@@ -10,10 +10,10 @@ from frontier import validate
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, push
-from operators.balancers import ThreadMapped
-from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
+from operators.codegen import NONE, KernelIO, KernelSpec, build, for_each_input, indent
 from operators.common import Plan, check_frontier, run_step, work_bound
 from operators.functors import as_functor
+from operators.shape import per_element
 
 UNIQUE_PARAMS = ("stamps", "stamp")
 
@@ -28,13 +28,12 @@ def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int
     functor = as_functor(pred, "filter predicate", ("v",), num_state)
     spec = KernelSpec("filter", frontier.kind, out, graph.weighted, num_state,
                       unique and out == SPARSE and frontier.kind == SPARSE,
-                      domain=frontier.domain, graph_view=functor.wants_graph)
-    kernel = build(frontier.target, ThreadMapped(), spec, {"functor": functor},
+                      domain=frontier.domain, graph_view=functor.wants_graph, io=KernelIO.STEP)
+    kernel = build(frontier.target, per_element(frontier.target), spec, {"functor": functor},
                    lambda: _filter_body(spec), UNIQUE_PARAMS)
     pool = frontier.pool
     stamps, stamp = pool.next_stamp() if spec.unique else (pool.placeholder, 0)
-    return Plan([(kernel, grid_blocks(frontier.target, kernel.threads_per_block,
-                                      work_bound(frontier)))],
+    return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))],
                 {"stamps": stamps, "stamp": stamp})
 
 

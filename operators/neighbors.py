@@ -17,12 +17,12 @@ import numpy as np
 
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from operators.balancers import ThreadMapped
-from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
+from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
 from operators.common import OperatorError, Plan, check_graph, launch_plan
-from operators.compute import elements
+from operators.compute import elements, reads
 from operators.functors import as_functor
 from operators.reduce import combine, identity_of
+from operators.shape import per_element
 
 __all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
 
@@ -48,7 +48,8 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
         graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
     spec = KernelSpec("neighbors", kind, NONE, graph.weighted, num_state, domain=domain,
-                      graph_view=functor.wants_graph, csc=edges == "in", variant=f"_{edges}_{op}")
+                      graph_view=functor.wants_graph, csc=edges == "in", variant=f"_{edges}_{op}",
+                      io=reads(kind))
     if edges == "in":
         loop = ("for k in range(col_offsets[v], col_offsets[v + 1]):\n"
                 "    e = edge_ids[k]\n"
@@ -57,9 +58,9 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
         loop = ("for e in range(row_offsets[v], row_offsets[v + 1]):\n"
                 f"    x = {spec.call('functor', 'v, col_indices[e], e, ' + spec.weight_of('e'))}\n")
     body = "acc = identity\n" + loop + indent(combine(op, "acc", "x")) + "out[v] = acc\n"
-    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor},
+    kernel = build(tgt, per_element(tgt), spec, {"functor": functor},
                    lambda: for_each_input(spec, "v", body), ("out", "identity"))
-    plan = Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))],
+    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))],
                 {"out": out, "identity": identity_of(op, out.dtype)})
     return plan, tgt, io
 

@@ -31,11 +31,11 @@ import numpy as np
 from frontier.graph import OFFSET_DTYPE, Graph
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
-from operators.balancers import ThreadMapped
-from operators.codegen import NONE, KernelSpec, build, for_each_input, grid_blocks, indent
+from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
 from operators.common import OperatorError, Plan, launch_plan, range_graph
-from operators.compute import elements
+from operators.compute import elements, reads
 from operators.functors import Functor, FunctorError, as_functor
+from operators.shape import per_element
 
 __all__ = ["reduce", "REDUCTIONS", "combine", "identity_of"]
 
@@ -186,16 +186,16 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
     dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)
     spec = KernelSpec("reduce", kind, NONE, graph.weighted, len(state), domain=domain,
                       graph_view=functor.wants_graph,
-                      variant=_variant(op, dtype))
+                      variant=_variant(op, dtype), io=reads(kind))
 
     def body() -> str:  # generated only when the kernel is not cached yet
         return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
                 + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
                 + _publish(op, dtype, tgt.runs_balancers))
 
-    kernel = build(tgt, ThreadMapped(), spec, {"functor": functor}, body,
+    kernel = build(tgt, per_element(tgt), spec, {"functor": functor}, body,
                    ("result", "identity"))
-    return Plan([(kernel, grid_blocks(tgt, kernel.threads_per_block, work))]), tgt, io, dtype
+    return Plan([(kernel, kernel.shape.blocks(tgt, work))]), tgt, io, dtype
 
 
 def _identity(op: str, dtype: np.dtype) -> Any:

@@ -28,7 +28,7 @@ are the grid-wide balancers' work). It then leaves the frontier in the pool's ne
 past the shared capacity were written there directly) with its length and the steps it ran,
 and the traversal goes on in the grid-wide mode. The decision maker (:mod:`operators.adaptive`)
 chooses this mode for a push level over a queue of at most ``Thresholds.block_frontier``
-vertices and ``Thresholds.block_edges`` out-edges.
+vertices (and never more than :data:`CAPACITY`) and ``Thresholds.block_edges`` out-edges.
 """
 
 from __future__ import annotations
@@ -37,32 +37,28 @@ from collections.abc import Callable
 
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
+from frontier.options import Mode
 from frontier.ring import STEPS_RAN
 from frontier.target import Target
-from operators.adaptive import BLOCK, BLOCK_CAPACITY, BLOCK_LOCAL
 from operators.balancers import snippets
-from operators.balancers.base import LoadBalancer
 from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
 from operators.convention import kernel_arguments
+from operators.shape import LaunchShape
 
-__all__ = ["BlockLocal", "block_kernel", "block_push", "CAPACITY"]
+__all__ = ["BLOCK_LOCAL", "CAPACITY", "block_shape", "block_kernel", "block_push"]
+
+#: The name the mode's decisions and kernels carry where a balancer's would be.
+BLOCK_LOCAL = "block_local"
 
 #: Vertices each shared queue holds (two int32 queues, 16 KB of the block's shared memory; the
-#: chunk of a level being gathered takes 20 bytes per thread more).
-CAPACITY = BLOCK_CAPACITY
+#: chunk of a level being gathered takes 20 bytes per thread more): the decision maker caps
+#: ``Thresholds.block_frontier`` at it.
+CAPACITY = 2048
 
 
-class BlockLocal(LoadBalancer):
-    """One block of threads runs whole levels (not a balancer users pick: the mode's kernel
-    shape for the code generator)."""
-
-    name = BLOCK_LOCAL
-
-    def threads_per_block(self, target: Target) -> int:
-        return target.max_threads_per_block
-
-    def advance_body(self, spec: KernelSpec) -> str:  # pragma: no cover - see block_kernel
-        raise NotImplementedError("the small-frontier mode generates whole kernels")
+def block_shape(target: Target) -> LaunchShape:
+    """The mode's launch shape: one block, as large as the target runs."""
+    return LaunchShape(BLOCK_LOCAL, target.max_threads_per_block)
 
 
 #: A level of at most this many vertices is ranked by the block's first warp alone (a shuffle
@@ -254,10 +250,9 @@ def _body(spec: KernelSpec, threads: int) -> str:
 def block_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
                  spec: KernelSpec) -> GeneratedKernel:
     """The small-frontier kernel for a sparse push traversal with these functors."""
-    shape = BlockLocal()
-    threads = shape.threads_per_block(frontier.target)
-    return build(frontier.target, shape, spec, functors, lambda: _body(spec, threads),
-                 ("stop_edges",))
+    shape = block_shape(frontier.target)
+    return build(frontier.target, shape, spec, functors,
+                 lambda: _body(spec, shape.threads_per_block), ("stop_edges",))
 
 
 def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
@@ -278,7 +273,7 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS
     lengths = pool.run_traversal(
-        frontier.slot, lambda: kernel.launch(target, 1, args, mode=BLOCK),
+        frontier.slot, lambda: kernel.launch(target, 1, args, mode=Mode.BLOCK),
         "a small-frontier traverse on its pool failed part-way (its levels wrote the next slot)")
     steps = int(lengths[STEPS_RAN])
     return Frontier(pool, out, SPARSE, pool.adopt(out, SPARSE)), steps, int(lengths[out])

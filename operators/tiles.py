@@ -40,10 +40,10 @@ from typing import Any
 import numpy as np
 
 from frontier.target import Target, resolve_target
-from operators.balancers import ThreadMapped
-from operators.codegen import NONE, RANGE, GeneratedKernel, KernelSpec, build, indent
+from operators.codegen import NONE, RANGE, GeneratedKernel, KernelIO, KernelSpec, build, indent
 from operators.common import NO_GRAPH, OperatorError, Plan, launch_plan
 from operators.functors import as_functor
+from operators.shape import per_element
 
 __all__ = ["tile_update", "tile_plan", "TILE_SETS", "default_tile", "MAX_TILE",
            "BLOCK_THREADS"]
@@ -164,9 +164,10 @@ def tile_plan(matrix: Any, fn: Callable, num_state: int, pivot: int, tiles: str,
     tile = default_tile(tgt) if tile is None else tile
     n, dtype = _check(matrix, pivot, tiles, tile)
     functor = as_functor(fn, "tile function", ("c", "a", "b"), num_state)
-    spec = KernelSpec("tiles", RANGE, NONE, False, num_state, variant=f"_{tiles}_{tile}_{dtype}")
+    spec = KernelSpec("tiles", RANGE, NONE, False, num_state, variant=f"_{tiles}_{tile}_{dtype}",
+                      io=KernelIO.RANGE)
     kernel: GeneratedKernel = build(
-        tgt, ThreadMapped(min(tile * tile, BLOCK_THREADS)), spec, {"functor": functor},
+        tgt, per_element(tgt, min(tile * tile, BLOCK_THREADS)), spec, {"functor": functor},
         lambda: _body(tiles, tile, dtype, tgt, num_state), ("matrix", "n", "pivot"),
         name=f"tiles_{tiles}_{tile}_{dtype}__{functor.name}")
     count = _tile_count(tiles, -(-n // tile)) if n else 0

@@ -13,16 +13,13 @@ from hypothesis import given, settings
 
 from algorithms import bfs
 from frontier import Frontier, Graph, generators
+from frontier.options import Mode, values
 from frontier.testing import check_bfs, graphs_with_source
 from frontier_cli.commands import main
 from frontier_cli.trace import read_trace
 from operators import advance, available_balancers, get_balancer
 from operators.adaptive import (
-    BLOCK_LOCAL,
     CACHE_ENV,
-    FUSED,
-    HOST,
-    MODES,
     Decision,
     Thresholds,
     decide,
@@ -31,7 +28,10 @@ from operators.adaptive import (
     save_calibration,
     thresholds_for,
 )
-from operators.balancers import AutoBalancer
+from operators.balancers import AutoBalancer, DynamicWarp, ThreadMapped, TwoPhase, VirtualWarp
+from operators.small_frontier import BLOCK_LOCAL
+
+FUSED, HOST, MODES = Mode.FUSED, Mode.HOST, values(Mode)
 
 #: Few examples in the simulator (each one runs BFS with every balancer).
 EXAMPLES = 3 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") else 15
@@ -62,14 +62,14 @@ LIMITS = Thresholds(t1=32, t2=500, t3=0.06, hub_edges=100_000, hub_degree=2_000,
 
 
 @pytest.mark.parametrize("size, degree_sum, expected", [
-    (1, 200_000, Decision("two_phase", "sparse", "push", HOST)),
-    (1, 2_000, Decision("two_phase", "sparse", "push", FUSED, 50)),
-    (5_000, 100_000, Decision("two_phase", "dense", "push", HOST)),
-    (10, 5_000, Decision("dynamic_warp", "sparse", "push", FUSED, 200)),
-    (10, 40, Decision("warp", "sparse", "push", FUSED, 499)),
-    (499, 1_996, Decision("warp", "sparse", "push", FUSED, 499)),
-    (500, 2_000, Decision("thread", "sparse", "push", FUSED, 600)),
-    (999, 3_996, Decision("thread", "dense", "push", FUSED)),
+    (1, 200_000, Decision(TwoPhase(), "sparse", "push", HOST)),
+    (1, 2_000, Decision(TwoPhase(), "sparse", "push", FUSED, 50)),
+    (5_000, 100_000, Decision(TwoPhase(), "dense", "push", HOST)),
+    (10, 5_000, Decision(DynamicWarp(), "sparse", "push", FUSED, 200)),
+    (10, 40, Decision(VirtualWarp(), "sparse", "push", FUSED, 499)),
+    (499, 1_996, Decision(VirtualWarp(), "sparse", "push", FUSED, 499)),
+    (500, 2_000, Decision(ThreadMapped(), "sparse", "push", FUSED, 600)),
+    (999, 3_996, Decision(ThreadMapped(), "dense", "push", FUSED)),
 ])
 def test_decisions_follow_the_thresholds(size, degree_sum, expected):
     assert decide(PROFILE, size, degree_sum, LIMITS) == expected
@@ -88,7 +88,7 @@ def test_decisions_are_deterministic():
 
 def test_a_sequential_target_runs_every_step_as_its_one_loop():
     d = decide(PROFILE, 1, 10**6, LIMITS, spreads=False)
-    assert (d.balancer, d.mode) == ("thread", FUSED)
+    assert (d.label, d.mode) == ("thread", FUSED)
 
 
 def test_auto_is_accepted_but_not_listed_with_the_static_balancers():

@@ -8,10 +8,13 @@ from hypothesis import given, settings
 
 from algorithms import bfs
 from frontier import generators
+from frontier.options import Mode
 from frontier.testing import check_bfs, graphs_with_source
-from operators.adaptive import BLOCK, FUSED, Thresholds, decide, inspect
+from operators.adaptive import Thresholds, decide, inspect
 from operators.balancers import AutoBalancer
 from operators.small_frontier import CAPACITY
+
+BLOCK, FUSED = Mode.BLOCK, Mode.FUSED
 
 #: Thresholds under which a few dozen vertices already leave the mode and come back.
 TINY = AutoBalancer(Thresholds(t2=6, block_frontier=4, block_edges=16, sample_every=1))
@@ -93,5 +96,5 @@ def test_small_frontiers_of_thin_vertices_choose_the_mode():
     assert decide(profile, 10, 40, limits).mode == BLOCK
     assert decide(profile, 10, 40, limits, small=False).mode == FUSED
     assert decide(profile, 2_000, 8_000, limits).mode == FUSED  # more than block_frontier
-    assert decide(profile, 2, 10_000, limits).balancer == "dynamic_warp"  # hubs: not one block
+    assert decide(profile, 2, 10_000, limits).label == "dynamic_warp"  # hubs: not one block
     assert decide(profile, 10, 40, limits, spreads=False).mode == FUSED  # the cpu's loop

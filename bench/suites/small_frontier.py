@@ -25,8 +25,9 @@ from algorithms import bfs
 from bench import baselines, options, tables
 from bench.graphs import builder, source_of
 from bench.timing import time_calls
+from frontier.options import Mode
 from frontier.target import resolve_target
-from operators.adaptive import BLOCK, Thresholds, thresholds_for
+from operators.adaptive import Thresholds, thresholds_for
 from operators.balancers import AutoBalancer
 
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             assert np.array_equal(result.distances, expected), (name, config)
             ms = timing.wall_s * 1e3
             levels = result.iterations
-            blocks = sum(c.mode == BLOCK for c in result.choices)
+            blocks = sum(c.mode == Mode.BLOCK for c in result.choices)
             rows.append({"graph": name, "config": config, "levels": levels,
                          "block_levels": blocks, "ms": ms, "runs": timing.runs,
                          "us_per_level": ms * 1e3 / max(levels, 1)})

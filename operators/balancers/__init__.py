@@ -1,11 +1,13 @@
 """The load balancers an advance can use, by name (``"thread"``, ``"warp:8"``) or as objects.
 
 Each technique of Busato & Bombieri, *Graph Algorithms on GPUs*, §5, is one module behind
-:class:`LoadBalancer`.
+:class:`LoadBalancer`. ``"auto"`` is no technique but the adaptive runtime's choice
+(:class:`AutoBalancer`), which a policy resolves per step (:mod:`operators.policy`).
 """
 
 from __future__ import annotations
 
+from frontier.options import BalancerName
 from operators.balancers.auto import AutoBalancer
 from operators.balancers.base import LoadBalancer
 from operators.balancers.block import BlockMapped
@@ -29,7 +31,7 @@ BALANCERS: dict[str, type[LoadBalancer]] = {
 
 #: The adaptive choice (:mod:`operators.adaptive`): accepted by ``balancer=...`` and the default
 #: of the algorithms, but not a static technique, so not listed by :func:`available_balancers`.
-AUTO = AutoBalancer.name
+AUTO = BalancerName.AUTO
 
 
 class BalancerError(ValueError):
@@ -42,10 +44,11 @@ def available_balancers(include_auto: bool = False) -> list[str]:
     return ([AUTO] if include_auto else []) + sorted(BALANCERS)
 
 
-def get_balancer(balancer: str | LoadBalancer) -> LoadBalancer:
+def get_balancer(balancer: str | LoadBalancer | AutoBalancer) -> LoadBalancer | AutoBalancer:
     """A balancer object from a name like ``"thread"`` or ``"warp:8"`` (the part after ``:`` is
-    the balancer's first parameter), or the object itself."""
-    if isinstance(balancer, LoadBalancer):
+    the balancer's first parameter), or the object itself; ``"auto"`` gives an
+    :class:`AutoBalancer`."""
+    if isinstance(balancer, (LoadBalancer, AutoBalancer)):
         return balancer
     if not isinstance(balancer, str):
         raise BalancerError(f"balancer {balancer!r}; expected a name or a LoadBalancer")

@@ -1,9 +1,12 @@
 """The load-balancer interface: how an advance maps a frontier's edges onto GPU threads.
 
-A balancer writes the body of an advance kernel from a :class:`operators.codegen.KernelSpec`, using
-the code generator's shared pieces (``for_each_input``, ``visit_edge``, ``push``), and says how the
-kernel is launched. Busato & Bombieri, *Graph Algorithms on GPUs*, §5, survey the techniques; each
-lives in its own module.
+A balancer is a technique: it writes the body of an advance kernel from a
+:class:`operators.codegen.KernelSpec`, using the code generator's shared pieces
+(``for_each_input``, ``visit_edge``, ``push``), with the helper kernels and buffers it needs, and
+gives its kernels' launch shape (:class:`operators.shape.LaunchShape`). Which balancer a step
+runs is a policy's business (:mod:`operators.policy`), and kernels that no balancer writes have
+a launch shape of their own. Busato & Bombieri, *Graph Algorithms on GPUs*, §5, survey the
+techniques; each lives in its own module.
 """
 
 from __future__ import annotations
@@ -12,8 +15,12 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from frontier.graph import Graph
+from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.codegen import KernelSpec
+from operators.shape import LaunchShape
+
+_SHAPES: SharedCache[LaunchShape] = SharedCache("launch shapes")
 
 
 class LoadBalancer(ABC):
@@ -26,9 +33,8 @@ class LoadBalancer(ABC):
     #: persistent kernel (its helper kernels' bodies, if any, run there between grid barriers).
     fusable: bool = True
 
-    #: True for ``"auto"``, which operators resolve to a static balancer per step
-    #: (:mod:`operators.adaptive`) before generating code.
-    adaptive: bool = False
+    #: Input elements a block of its advance kernel takes at once (None: one per thread).
+    items_per_block: int | None = None
 
     @property
     def slug(self) -> str:
@@ -43,12 +49,12 @@ class LoadBalancer(ABC):
     @abstractmethod
     def threads_per_block(self, target: Target) -> int: ...
 
-    def blocks(self, target: Target, work: int) -> int:
-        """Blocks to launch for ``work`` input elements (an upper bound when the length lives on
-        the device)."""
-        from operators.codegen import grid_blocks
-
-        return grid_blocks(target, self.threads_per_block(target), work)
+    def shape(self, target: Target) -> LaunchShape:
+        """How this balancer's kernels (its advance and helper kernels) are launched on
+        ``target`` (made once per balancer and target)."""
+        return _SHAPES.get((self, target), lambda: LaunchShape(
+            self.slug, self.threads_per_block(target), self.items_per_block,
+            tuple(sorted(self.namespace().items())), self))
 
     def bind(self, graph: Graph, target: Target) -> LoadBalancer:
         """This balancer with what depends on the graph and the target resolved (block size,

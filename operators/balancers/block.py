@@ -12,6 +12,7 @@ average out-degree, which is the default here (within 32..1024, and what the tar
 from __future__ import annotations
 
 from frontier.graph import Graph
+from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import LoadBalancer
@@ -26,7 +27,8 @@ def block_size_for_degree(average_degree: float) -> int:
 class BlockMapped(LoadBalancer):
     """One block per frontier element, its threads striding over the element's edges."""
 
-    name = "block"
+    name = BalancerName.BLOCK
+    items_per_block = 1
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = None if threads is None else snippets.check_threads(threads)
@@ -41,9 +43,6 @@ class BlockMapped(LoadBalancer):
         if self.threads is None:
             raise ValueError("the block balancer's size depends on the graph: bind it first")
         return snippets.block_size(self.threads, target)
-
-    def blocks(self, target: Target, work: int) -> int:
-        return min(max(work, 1), target.resident_blocks(self.threads_per_block(target)))
 
     def advance_body(self, spec: KernelSpec) -> str:
         edges = ("for e in range(row_offsets[src] + cuda.threadIdx.x, row_offsets[src + 1], "

@@ -17,6 +17,7 @@ default threshold is the block size: a vertex with more edges than the block has
 from __future__ import annotations
 
 from frontier.graph import Graph
+from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import SizedBalancer
@@ -27,7 +28,7 @@ from operators.codegen import KernelSpec, indent, visit_edge
 class DynamicWarp(SizedBalancer):
     """Virtual warps whose width follows |F| at each advance; hubs gathered by whole blocks."""
 
-    name = "dynamic_warp"
+    name = BalancerName.DYNAMIC_WARP
     parameter = "min_width"
 
     def __init__(self, min_width: int = 4, threads: int = 256,

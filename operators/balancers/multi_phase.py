@@ -19,6 +19,7 @@ changes in the expansion:
 
 from __future__ import annotations
 
+from frontier.options import BalancerName
 from operators.balancers import snippets
 from operators.balancers.two_phase import TwoPhase, walk
 from operators.codegen import KernelSpec, indent, visit_edge
@@ -28,7 +29,7 @@ class MultiPhase(TwoPhase):
     """Two-phase search with iterated searches over an extended chunk and warp-coalesced
     expansion through shared memory."""
 
-    name = "multi_phase"
+    name = BalancerName.MULTI_PHASE
 
     def __init__(self, items_per_thread: int = 4, iterations: int = 2,
                  threads: int = 256) -> None:

@@ -8,6 +8,7 @@ rest of its warp idles.
 
 from __future__ import annotations
 
+from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers.base import LoadBalancer
 from operators.codegen import KernelSpec, for_each_input, indent, visit_edge
@@ -16,7 +17,7 @@ from operators.codegen import KernelSpec, for_each_input, indent, visit_edge
 class ThreadMapped(LoadBalancer):
     """One thread per frontier element, looping over its edges."""
 
-    name = "thread"
+    name = BalancerName.THREAD
 
     def __init__(self, threads: int = 256) -> None:
         if threads < 1 or threads > 1024:

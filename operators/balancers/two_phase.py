@@ -34,10 +34,12 @@ import numpy as np
 
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
+from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import SizedBalancer
-from operators.codegen import NONE, KernelSpec, grid_blocks, indent, visit_edge
+from operators.codegen import NONE, KernelIO, KernelSpec, indent, visit_edge
+from operators.shape import grid_blocks
 
 #: Static shared memory a block may use (the CUDA limit without opting in to more).
 SHARED_LIMIT = 48 * 1024
@@ -98,7 +100,7 @@ def scan_source(spec: KernelSpec, threads: int) -> tuple[str, str]:
 @cache
 def helpers(kind: str, threads: int) -> tuple[tuple[str, str], ...]:
     """Name and body of the helper kernels for a ``kind`` input, in launch order."""
-    spec = KernelSpec("advance", kind, NONE)
+    spec = KernelSpec("advance", kind, NONE, io=KernelIO.STEP)
     return reduce_source(spec, threads), scan_source(spec, threads)
 
 
@@ -154,7 +156,7 @@ class TwoPhase(SizedBalancer):
     """Merge-path partition of a device-side degree prefix sum, then per-thread expansion of an
     equal number of merge steps."""
 
-    name = "two_phase"
+    name = BalancerName.TWO_PHASE
     parameter = "items_per_thread"
 
     def __init__(self, items_per_thread: int = 8, threads: int = 256) -> None:

@@ -17,6 +17,7 @@ for a width chosen at each step).
 from __future__ import annotations
 
 from frontier.graph import Graph
+from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import SizedBalancer
@@ -38,7 +39,7 @@ def virtual_warp_edges(spec: KernelSpec, width: str) -> str:
 class VirtualWarp(SizedBalancer):
     """Virtual warps of ``width`` lanes, one frontier element each (Algorithm 8)."""
 
-    name = "warp"
+    name = BalancerName.WARP
     parameter = "width"
 
     def __init__(self, width: int = 32, threads: int = 256) -> None:

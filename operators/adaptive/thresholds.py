@@ -1,0 +1,149 @@
+"""The decision maker's thresholds and the calibration cache they may come from.
+
+The thresholds come from the target's properties (:func:`device_thresholds`), overridden by the
+per-user calibration cache that ``frontier calibrate`` writes (:func:`calibration_path`,
+:mod:`operators.calibrate`); everything works without it. Li & Becchi, *Deploying Graph
+Algorithms on GPUs: an Adaptive Solution*, §VII.B, give T1, T2 and T3.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import asdict, dataclass, fields, replace
+from numbers import Real
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from frontier.shared_cache import SharedCache
+from frontier.target import Target
+
+__all__ = ["Thresholds", "device_thresholds", "thresholds_for", "calibration_path",
+           "load_calibration", "save_calibration", "CACHE_ENV"]
+
+#: Environment variable naming the directory of the calibration cache (default
+#: ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``).
+CACHE_ENV = "FRONTIER_CACHE_DIR"
+CACHE_FILE = "calibration.json"
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The decision maker's thresholds (:mod:`operators.adaptive.rule`).
+
+    ``t1``: mean frontier degree from which a vertex's edges are spread over a warp or more;
+    ``t2``: frontier size from which one thread per vertex fills the GPU; ``t3``: fraction of
+    |V| above which the frontier is a bitmap; ``hub_edges``: degree sum from which a step
+    splits its edges evenly over all threads; ``hub_degree``: mean frontier degree from which it
+    does so however few the edges (hubs); ``sample_every``: steps between two measurements of
+    the degree sum; ``block_frontier`` and ``block_edges``: the largest queue and degree sum run
+    in the small-frontier mode (one block, :mod:`operators.small_frontier`); ``source``: where
+    the values come from."""
+
+    t1: float = 32.0
+    t2: int = 256 * 132
+    t3: float = 0.06
+    hub_edges: int = 2048 * 132
+    hub_degree: int = 8192
+    sample_every: int = 6
+    block_frontier: int = 512
+    block_edges: int = 2048
+    source: str = "defaults"
+
+    def __post_init__(self) -> None:
+        for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "sample_every",
+                     "block_frontier", "block_edges"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not value > 0:
+                raise ValueError(f"threshold {name}={value!r}; expected a number > 0")
+
+    def with_values(self, values: dict[str, Any], source: str) -> Thresholds:
+        """These thresholds with the known names of ``values`` replaced."""
+        names = {f.name for f in fields(self)} - {"source"}
+        return replace(self, **{k: v for k, v in values.items() if k in names}, source=source)
+
+
+def device_thresholds(target: Target) -> Thresholds:
+    """Thresholds from the target's properties: T2 = 256 threads per block x multiprocessors
+    (Li & Becchi's threads per block x SMs) and ``hub_edges`` = one edge per thread that runs at
+    once (2,048 per multiprocessor): below that a step cannot give every thread an edge, and
+    two_phase's two extra launches and host read (~3 x 30 µs) cost more than its balance saves.
+    On an H100 (132 SMs): T2 = 33,792, hub_edges = 270,336. ``hub_degree`` keeps its default
+    until ``frontier calibrate`` measures it."""
+    sms = target.multiprocessors
+    return Thresholds(t2=256 * sms, hub_edges=2048 * sms,
+                      source=f"device properties ({sms} multiprocessors)")
+
+
+def calibration_path() -> Path:
+    """The per-user calibration cache: ``$FRONTIER_CACHE_DIR/calibration.json``, else under
+    ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``."""
+    root = os.environ.get(CACHE_ENV)
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "frontier")
+    return Path(root) / CACHE_FILE
+
+
+def load_calibration(device: str) -> dict[str, Any] | None:
+    """The calibrated values stored for ``device``, or None (no cache, no entry, or a file that
+    is not a calibration cache: then the device's defaults apply)."""
+    path = calibration_path()
+    try:
+        entries = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    entry = entries.get(device) if isinstance(entries, dict) else None
+    return entry if isinstance(entry, dict) else None
+
+
+def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, Any]) -> Path:
+    """Store ``thresholds`` (and the measurements they come from) for ``device`` in the cache,
+    keeping other devices' entries; returns the file written. Saves from several threads run
+    one at a time (each keeps the entries of the others)."""
+    path = calibration_path()
+    with _SAVING:
+        try:
+            entries = json.loads(path.read_text())
+            if not isinstance(entries, dict):
+                entries = {}
+        except (OSError, ValueError):
+            entries = {}
+        values = {k: v for k, v in asdict(thresholds).items() if k != "source"}
+        entries[device] = {**values, "measured": measured}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(entries, indent=2, sort_keys=True))
+        tmp.replace(path)
+    return path
+
+
+_THRESHOLDS: SharedCache[Thresholds] = SharedCache("adaptive thresholds")
+_SAVING = threading.Lock()
+
+
+def thresholds_for(target: Target) -> Thresholds:
+    """The thresholds used on ``target``: its device properties, overridden by the calibration
+    cache's entry for its device when there is one (looked up again only when the cache file
+    changes)."""
+    path = calibration_path()
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = None
+    key = (target.name, target.simulated, str(path), stamp)
+    return _THRESHOLDS.get(key, lambda: _read_thresholds(target))
+
+
+def _read_thresholds(target: Target) -> Thresholds:
+    base = device_thresholds(target)
+    stored = load_calibration(target.device_name)
+    if stored is None:
+        return base
+    try:
+        return base.with_values(stored, f"calibrated ({calibration_path()})")
+    except (TypeError, ValueError):
+        return base

@@ -1,0 +1,265 @@
+"""The policy of one call: what ``balancer=`` means, resolved once.
+
+``balancer=`` takes a name (``"thread"``, ``"warp:8"``), a :class:`operators.LoadBalancer`,
+``"auto"`` (or an :class:`operators.balancers.AutoBalancer` carrying thresholds), or a policy
+resolved before. :func:`resolve_policy` turns it, once, at the boundary of an operator or an
+algorithm, into one of two policies for a graph and a target:
+
+* :class:`StaticPolicy`: one balancer, bound to the graph and the target (on a target that
+  does not spread work over threads every balancer is the plain loop); every push step runs it,
+  fused where it can, every pull step is a host step over a bitmap;
+* :class:`AdaptivePolicy`: the graph's profile and the target's thresholds, looked up once
+  (one look at the calibration cache), and the decision maker
+  (:func:`operators.adaptive.decide`) at every step: the adaptive runtime (Li & Becchi,
+  *Deploying Graph Algorithms on GPUs: an Adaptive Solution*, §VI).
+
+``advance``, ``traverse`` and the algorithms take the policy itself as ``balancer=`` and resolve
+nothing again. A policy holds no traversal's state: :meth:`schedule` starts the decisions of one
+traversal (a :class:`Schedule`; the adaptive one samples the frontier's degree sum, Li &
+Becchi's §VI.E), so one policy serves every operator call of an algorithm, and calls from
+several threads. Every :class:`operators.adaptive.Decision` a policy gives carries its balancer
+bound.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from frontier.frontier import DENSE, Frontier
+from frontier.graph import Graph
+from frontier.options import Mode, Way
+from frontier.shared_cache import SharedCache
+from frontier.target import Target
+from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
+from operators.adaptive.rule import Decision, decide
+from operators.adaptive.thresholds import Thresholds, thresholds_for
+from operators.balancers import (
+    AUTO,
+    AutoBalancer,
+    BalancerError,
+    LoadBalancer,
+    ThreadMapped,
+    get_balancer,
+)
+from operators.common import OperatorError
+
+__all__ = ["Policy", "Schedule", "StaticPolicy", "AdaptivePolicy", "resolve_policy", "bind"]
+
+
+class Schedule(Protocol):
+    """The decisions of one traversal."""
+
+    #: Whether a decision needs the frontier's length (a fused push-only traversal of a static
+    #: policy reads nothing before it ends).
+    reads_size: bool
+
+    def decide(self, frontier: Frontier, size: int | None, way: Way,
+               small: bool = True) -> Decision:
+        """The next step's decision, over ``frontier`` of ``size`` elements going ``way``
+        (``small=False``: not in the small-frontier mode)."""
+
+    def advanced(self, steps: int) -> None:
+        """``steps`` more steps ran since the last decision."""
+
+    def remeasure(self) -> None:
+        """The frontier changed in kind: measure it again at the next decision."""
+
+    def block_floor(self, size: int | None, small: bool = True) -> int:
+        """The frontier size at or below which a grid-wide fused phase hands back to the
+        small-frontier mode (0: never)."""
+
+
+class Policy(Protocol):
+    """What ``balancer=`` means for one call on one graph and target."""
+
+    graph: Graph
+    target: Target
+
+    #: The frontier size at or below which a traversal never pulls (0: no floor).
+    min_pull: int
+
+    def push_balancer(self, frontier: Frontier) -> LoadBalancer:
+        """The bound balancer of one push advance of ``frontier``."""
+
+    def schedule(self, kind: str, fused: bool) -> Schedule:
+        """The decisions of one traversal starting from a frontier of ``kind``."""
+
+
+_BOUND: SharedCache[LoadBalancer] = SharedCache("bound balancers")
+
+
+def bind(balancer: str | LoadBalancer, graph: Graph, target: Target) -> LoadBalancer:
+    """``balancer`` (a static balancer or its name) bound to ``graph`` and ``target``
+    (:meth:`LoadBalancer.bind`); on a target that does not spread work over threads every
+    balancer is the plain loop. Kept per (balancer, target, the graph's sizes): all that
+    binding depends on."""
+    if not target.runs_balancers and isinstance(balancer, LoadBalancer):
+        return _PLAIN_LOOP
+    key = (balancer, target, graph.num_vertices, graph.num_edges)
+    return _BOUND.get(key, lambda: _bind(get_balancer(balancer), graph, target))
+
+
+def _bind(balancer: LoadBalancer | AutoBalancer, graph: Graph, target: Target) -> LoadBalancer:
+    if not isinstance(balancer, LoadBalancer):
+        raise BalancerError(f"balancer {balancer!r} is no static balancer")
+    return balancer.bind(graph, target) if target.runs_balancers else _PLAIN_LOOP
+
+
+_PLAIN_LOOP = ThreadMapped(1)
+#: The pull steps' balancer (a pull kernel maps one vertex to one thread whatever the policy).
+_THREAD = ThreadMapped()
+
+
+class StaticPolicy:
+    """One balancer for every push step; every pull step a host step over a bitmap."""
+
+    min_pull = 0
+
+    def __init__(self, balancer: str | LoadBalancer, graph: Graph, target: Target) -> None:
+        self.graph = graph
+        self.target = target
+        self.balancer = bind(balancer, graph, target)
+
+    def push_balancer(self, frontier: Frontier) -> LoadBalancer:
+        return self.balancer
+
+    def schedule(self, kind: str, fused: bool) -> StaticSchedule:
+        return StaticSchedule(self, kind, fused)
+
+    def __repr__(self) -> str:
+        return f"StaticPolicy({self.balancer})"
+
+
+class StaticSchedule:
+    """A static policy's traversal: the same push decision at every push step."""
+
+    def __init__(self, policy: StaticPolicy, kind: str, fused: bool) -> None:
+        fuse = fused and policy.balancer.fusable
+        self.reads_size = not fuse
+        self._push = Decision(policy.balancer, kind, Way.PUSH, Mode.FUSED if fuse else Mode.HOST)
+        self._pull = Decision(bind(_THREAD, policy.graph, policy.target), DENSE, Way.PULL,
+                              Mode.HOST)
+
+    def decide(self, frontier: Frontier, size: int | None, way: Way,
+               small: bool = True) -> Decision:
+        return self._pull if way == Way.PULL else self._push
+
+    def advanced(self, steps: int) -> None:
+        return None
+
+    def remeasure(self) -> None:
+        return None
+
+    def block_floor(self, size: int | None, small: bool = True) -> int:
+        return 0
+
+
+class AdaptivePolicy:
+    """The decision maker fed with the frontier's size and degree sum, under the thresholds of
+    the target (the calibration cache read once, here) or the ones given."""
+
+    def __init__(self, graph: Graph, target: Target,
+                 thresholds: Thresholds | None = None) -> None:
+        self.graph = graph
+        self.target = target
+        self.profile: GraphProfile = inspect(graph)
+        self.thresholds = thresholds if thresholds is not None else thresholds_for(target)
+        self.min_pull = int(self.thresholds.t2)
+
+    def _bind(self, balancer: LoadBalancer) -> LoadBalancer:
+        return bind(balancer, self.graph, self.target)
+
+    def pull(self) -> Decision:
+        """The decision of a pull step: a host step over a bitmap."""
+        return Decision(self._bind(_THREAD), DENSE, Way.PULL, Mode.HOST)
+
+    def decide(self, size: int, degree_sum: int, small: bool, fused: bool) -> Decision:
+        """The push decision for a frontier of ``size`` elements and ``degree_sum`` out-edges
+        (``small=False``: not in the small-frontier mode; ``fused=False``: a host step), its
+        balancer bound."""
+        d = decide(self.profile, size, degree_sum, self.thresholds, self.target.runs_balancers,
+                   small and fused)
+        if d.balancer is None:
+            return d
+        return Decision(self._bind(d.balancer), d.representation, d.direction,
+                        d.mode if fused else Mode.HOST, d.until, d.until_edges)
+
+    def push_balancer(self, frontier: Frontier) -> LoadBalancer:
+        """The balancer for one push advance: one read of the frontier's length and one
+        measurement of its degree sum."""
+        size = len(frontier)
+        degree_sum = measure_degree_sum(self.graph, frontier, size)
+        return self.decide(size, degree_sum, False, False).balancer
+
+    def schedule(self, kind: str, fused: bool) -> AdaptiveSchedule:
+        return AdaptiveSchedule(self, fused)
+
+    def __repr__(self) -> str:
+        return f"AdaptivePolicy({self.thresholds})"
+
+
+class AdaptiveSchedule:
+    """An adaptive policy's traversal: the degree sum is measured (one reduction over the
+    frontier, or a read of a small queue) at the first decision and then every
+    ``sample_every`` steps, and estimated from the frontier's size and the last measured mean
+    degree in between (Li & Becchi's sampling, §VI.E, §VII.B)."""
+
+    reads_size = True
+
+    def __init__(self, policy: AdaptivePolicy, fused: bool) -> None:
+        self.policy = policy
+        self.fused = fused
+        self._mean = policy.profile.mean_degree
+        self._since_sample: int | None = None
+
+    def decide(self, frontier: Frontier, size: int, way: Way, small: bool = True) -> Decision:
+        if way == Way.PULL:
+            self._since_sample = None  # the frontier after a pull is another population
+            return self.policy.pull()
+        return self.policy.decide(size, self.degree_sum(frontier, size), small, self.fused)
+
+    def remeasure(self) -> None:
+        self._since_sample = None
+
+    def block_floor(self, size: int | None, small: bool = True) -> int:
+        """Half ``block_frontier`` (hysteresis: each hand-over costs a launch and a read) for a
+        phase that started above it (one that started below it did so for its degrees: it
+        keeps going), 0 for none."""
+        if not (small and self.fused and self.policy.target.runs_balancers):
+            return 0
+        limit = int(self.policy.thresholds.block_frontier)
+        return limit // 2 if size is not None and size > limit else 0
+
+    def degree_sum(self, frontier: Frontier, size: int) -> int:
+        """The frontier's out-edges: measured at the first call and every ``sample_every``
+        steps after, estimated from the last measured mean degree in between."""
+        every = self.policy.thresholds.sample_every
+        if self._since_sample is not None and self._since_sample < every:
+            return int(round(size * self._mean))
+        measured = measure_degree_sum(self.policy.graph, frontier, size)
+        self._mean = measured / max(size, 1)
+        self._since_sample = 0
+        return measured
+
+    def advanced(self, steps: int) -> None:
+        if self._since_sample is not None:
+            self._since_sample += steps
+
+
+def resolve_policy(balancer: str | LoadBalancer | AutoBalancer | Policy, graph: Graph,
+                   target: Target) -> Policy:
+    """The policy ``balancer`` means on ``graph`` and ``target`` (see the module docstring);
+    a policy is returned as it is, when it was resolved for this graph and target. Raises
+    :class:`operators.BalancerError` for an unknown name or a bad parameter."""
+    if isinstance(balancer, (StaticPolicy, AdaptivePolicy)):
+        if balancer.graph is not graph or balancer.target is not target:
+            raise OperatorError(f"balancer={balancer!r} was resolved for another "
+                                f"{'graph' if balancer.graph is not graph else 'target'}; "
+                                "resolve it for this one (operators.resolve_policy)")
+        return balancer
+    if isinstance(balancer, str) and balancer != AUTO:  # a name: parsed once per graph size
+        return StaticPolicy(balancer, graph, target)
+    chosen = get_balancer(balancer)
+    if isinstance(chosen, AutoBalancer):
+        return AdaptivePolicy(graph, target, chosen.thresholds)
+    return StaticPolicy(chosen, graph, target)

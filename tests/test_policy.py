@@ -1,0 +1,158 @@
+"""One policy per call: ``balancer=`` resolved once at the operator or algorithm boundary
+(operators/policy.py), decisions carrying bound balancers, and traverse as a loop of phases
+(operators/phases.py); issue 21 items 1 and 3."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from algorithms import bfs, connected_components, sssp
+from frontier import Frontier, generators
+from frontier.options import Mode
+from frontier.target import resolve_target
+from operators import (
+    AdaptivePolicy,
+    BalancerError,
+    OperatorError,
+    StaticPolicy,
+    advance,
+    resolve_policy,
+    traverse,
+)
+from operators import policy as policy_module
+from operators.adaptive import Decision, Thresholds
+from operators.balancers import AutoBalancer, ThreadMapped, TwoPhase, VirtualWarp
+from operators.phases import BlockPhase, FusedPhase, HostStep, phase_for
+
+
+def visit(src, dst, eid, weight, dist):
+    if dist[dst] < 0:
+        dist[dst] = dist[src] + 1
+        return True
+    return False
+
+
+def unvisited(v, dist):
+    return dist[v] < 0
+
+
+@pytest.fixture
+def count_threshold_lookups(monkeypatch):
+    """How often the calibration cache is consulted (each lookup stats its file)."""
+    calls = []
+    real = policy_module.thresholds_for
+
+    def counting(target):
+        calls.append(target)
+        return real(target)
+
+    monkeypatch.setattr(policy_module, "thresholds_for", counting)
+    return calls
+
+
+@pytest.mark.parametrize("given, kind", [("thread", StaticPolicy), ("warp:8", StaticPolicy),
+                                         (VirtualWarp(16), StaticPolicy),
+                                         ("auto", AdaptivePolicy),
+                                         (AutoBalancer(Thresholds(t2=7)), AdaptivePolicy)])
+def test_every_form_of_balancer_resolves_to_one_policy(given, kind):
+    g = generators.grid2d(4, 4)
+    policy = resolve_policy(given, g, resolve_target("cpu"))
+    assert isinstance(policy, kind)
+    assert resolve_policy(policy, g, resolve_target("cpu")) is policy
+
+
+def test_auto_thresholds_given_with_the_choice_are_the_policys():
+    g = generators.path(5)
+    policy = resolve_policy(AutoBalancer(Thresholds(t2=7)), g, resolve_target("cpu"))
+    assert policy.thresholds.t2 == 7 and policy.min_pull == 7
+
+
+@pytest.mark.parametrize("bad", ["nope", "warp:3", 12, None])
+def test_a_bad_balancer_is_refused_at_the_boundary(bad):
+    g = generators.path(3)
+    f = Frontier.from_vertices(g, [0], target="cpu")
+    with pytest.raises(BalancerError):
+        advance(g, f, visit, np.zeros(3, np.int64), balancer=bad, direction="pull")
+
+
+def test_a_policy_resolved_for_another_graph_is_refused():
+    g, other = generators.path(4), generators.path(4)
+    policy = resolve_policy("thread", other, resolve_target("cpu"))
+    f = Frontier.from_vertices(g, [0], target="cpu")
+    with pytest.raises(OperatorError, match="another graph"):
+        traverse(g, f, visit, np.full(4, -1, np.int64), balancer=policy)
+
+
+def test_a_default_bfs_looks_the_thresholds_up_once(count_threshold_lookups):
+    g = generators.grid2d(6, 6)
+    bfs(g, 0, target="cpu")
+    assert len(count_threshold_lookups) == 1
+
+
+@pytest.mark.parametrize("method", ["bellman_ford", "delta_stepping"])
+def test_sssp_with_auto_looks_the_thresholds_up_once_not_per_advance(
+        count_threshold_lookups, method):
+    g = generators.grid2d(6, 6, weights=(1, 9))
+    result = sssp(g, 0, method=method, target="cpu")
+    assert result.iterations > 1
+    assert len(count_threshold_lookups) == 1
+
+
+def test_label_propagation_with_auto_looks_the_thresholds_up_once(count_threshold_lookups):
+    g = generators.path(20)
+    result = connected_components(g, method="label_propagation", target="cpu")
+    assert result.iterations > 1
+    assert len(count_threshold_lookups) == 1
+
+
+def test_a_static_traversal_records_the_bound_balancer_it_ran(target):
+    g = generators.grid2d(5, 5)
+    policy = resolve_policy("warp:8", g, target)
+    dist = target.full(g.num_vertices, -1, np.int64)
+    target.write_scalar(dist, 0, 0)
+    run = traverse(g, Frontier.from_vertices(g, [0], target=target), visit, dist,
+                   condition=unvisited, balancer=policy)
+    assert run.steps > 0
+    assert all(c.balancer is policy.balancer for c in run.choices)
+    expected = VirtualWarp(8).bind(g, target) if target.runs_balancers else ThreadMapped(1)
+    assert policy.balancer == expected
+
+
+def test_adaptive_decisions_carry_balancers_bound_to_the_graph_and_target(target):
+    g = generators.star(30)
+    tiny = AutoBalancer(Thresholds(t1=3.0, t2=6, t3=0.2, hub_edges=40, hub_degree=10,
+                                   sample_every=1, block_frontier=3, block_edges=6))
+    policy = resolve_policy(tiny, g, target)
+    dist = target.full(g.num_vertices, -1, np.int64)
+    target.write_scalar(dist, 0, 0)
+    run = traverse(g, Frontier.from_vertices(g, [0], target=target), visit, dist,
+                   condition=unvisited, balancer=policy)
+    np.testing.assert_array_equal(target.to_host(dist), [0] + [1] * 29)
+    for choice in run.choices:
+        assert choice.balancer is None or choice.balancer == policy._bind(choice.balancer)
+    if target.runs_balancers:
+        assert run.choices[0].balancer == TwoPhase().bind(g, target)  # the hub's step
+    else:
+        assert {c.balancer for c in run.choices} == {ThreadMapped(1)}
+
+
+@pytest.mark.parametrize("mode, phase", [(Mode.FUSED, FusedPhase), (Mode.BLOCK, BlockPhase),
+                                         (Mode.HOST, HostStep)])
+def test_each_decision_becomes_the_phase_of_its_mode(mode, phase):
+    decision = Decision(None if mode == Mode.BLOCK else ThreadMapped(), "sparse", "push", mode)
+    made = phase_for(decision, 10, 100, 0)
+    assert type(made) is phase and made.decision is decision
+
+
+def test_a_policy_serves_several_traversals_each_sampling_on_its_own(target):
+    g = generators.path(12)
+    policy = resolve_policy("auto", g, target)
+    runs = []
+    for _ in range(2):
+        dist = target.full(g.num_vertices, -1, np.int64)
+        target.write_scalar(dist, 0, 0)
+        runs.append(traverse(g, Frontier.from_vertices(g, [0], target=target), visit, dist,
+                             condition=unvisited, balancer=policy))
+        np.testing.assert_array_equal(target.to_host(dist), np.arange(12))
+    assert runs[0].choices == runs[1].choices

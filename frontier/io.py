@@ -24,7 +24,7 @@ Formats:
   docstring and docs/io.md); validated like :meth:`Graph.from_csr`, each array's npy header
   checked against its size and the memory available before the array is read.
 
-Every format :func:`save` writes loads back as the same graph (tests/test_io_roundtrip.py);
+Every format :func:`save` writes loads back as the same graph (tests/frontier/test_io_roundtrip.py);
 :func:`save` writes through :func:`frontier.safefile.writing`, so a failed or interrupted save
 never leaves a half-written file.
 
@@ -33,7 +33,7 @@ parallel pieces on a large file) under the same rules as the reference reader he
 stops (a line breaks a rule, or a decimal it cannot convert exactly), the reference reader
 reads the file in line-aligned chunks, each converted in bulk with numpy, and a chunk that fails
 line by line, to report the exact line. Whether a file loads, and the line an error names, do
-not depend on which reader or which chunk size was used (tests/test_io_chunking.py). Every
+not depend on which reader or which chunk size was used (tests/frontier/test_io_chunking.py). Every
 problem with a file raises :class:`GraphFormatError` (a :class:`~frontier.graph.GraphError`).
 
 Size: a file's header (the Matrix Market size line, the DIMACS problem line) or, for an edge

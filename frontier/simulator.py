@@ -20,8 +20,8 @@ imported with the simulator enabled) and :func:`compiled_integers` remove them:
   arithmetic with literals stays at the array's width in the simulator only.
 * **Shared memory.** The simulator's ``cuda.shared.array`` finds a block's array by the calling
   line and creates it on a thread's first call: a thread switch between its lookup and its
-  store (rare, but it happened: ``tests/test_balancers.py`` saw ``two_phase`` visit an edge
-  twice) hands two threads of one block two different arrays, so one thread's writes never
+  store (rare, but it happened: ``tests/operators/test_balancers.py`` saw ``two_phase`` visit an
+  edge twice) hands two threads of one block two different arrays, so one thread's writes never
   reach the others, which read uninitialized memory. The hardware has one array per block.
   :func:`make_faithful` makes the lookup-or-create atomic.
 """

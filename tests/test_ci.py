@@ -26,8 +26,8 @@ def test_ci_runs_every_readme_install_command_verbatim():
 
 def test_ci_runs_the_functor_tests_in_the_checked_mode():
     ci = (ROOT / ".ci" / "run").read_text()
-    assert re.search(r"^FRONTIER_BOUNDSCHECK=1 python3 -m pytest .*tests/test_checked_mode\.py",
-                     ci, re.M)
+    assert re.search(r"^FRONTIER_BOUNDSCHECK=1 python3 -m pytest .*"
+                     r"tests/frontier/test_checked_mode\.py", ci, re.M)
 
 
 def test_ci_lints_checks_the_layering_and_builds_the_docs_after_the_readme_commands():

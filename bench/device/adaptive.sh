@@ -13,7 +13,7 @@ set -uo pipefail
 out=${1:-results}; steps=${2:-tests,sweep,floor,goals,call}
 export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
 . "$(dirname "$0")/env.sh"
-tests=${TESTS:-tests/test_small_frontier.py tests/test_adaptive.py tests/test_bfs.py}
+tests=${TESTS:-tests/operators/test_small_frontier.py tests/operators/test_adaptive.py tests/algorithms/test_bfs.py}
 step tests "${TESTS_S:-150}" python3 -m pytest -q -x -p no:cacheprovider -k "${TESTS_K:-cuda}" $tests
 step sweep "${SWEEP_S:-150}" python3 -m bench small_frontier --out "$out" ${SWEEP_ARGS:-}
 step floor "${FLOOR_S:-120}" python3 -m bench block_floor --out "$out"

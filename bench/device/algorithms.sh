@@ -11,9 +11,9 @@ set -uo pipefail
 out=${1:-results}; steps=${2:-tests,sssp,listrank,components,soak}
 export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
 . "$(dirname "$0")/env.sh"
-tests=${TESTS:-$(ls tests/test_sssp.py tests/test_cull.py tests/test_bfs_variants.py tests/test_components.py \
-  tests/test_list_ranking.py tests/test_apsp.py tests/test_tiles.py tests/test_centrality.py \
-  tests/test_nx_backend.py tests/test_recovery.py tests/test_adaptive.py 2>/dev/null)}
+tests=${TESTS:-$(ls tests/algorithms/test_sssp.py tests/operators/test_cull.py tests/algorithms/test_bfs_variants.py tests/algorithms/test_components.py \
+  tests/algorithms/test_list_ranking.py tests/algorithms/test_apsp.py tests/operators/test_tiles.py tests/algorithms/test_centrality.py \
+  tests/algorithms/test_nx_backend.py tests/operators/test_recovery.py tests/operators/test_adaptive.py 2>/dev/null)}
 step tests "${TESTS_S:-240}" python3 -m pytest -q -x -p no:cacheprovider $tests
 step sssp "${SSSP_S:-150}" python3 -m bench sssp --target cuda --runs 5 --out "$out"
 step listrank "${LISTRANK_S:-150}" python3 -m bench listrank_apsp --out "$out" --runs 5 \

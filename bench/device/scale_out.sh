@@ -48,7 +48,7 @@ echo "[setup] $((SECONDS - start)) s: wheels installed, device listed" | tee "$o
 tests=0
 if [ "${SCALE_OUT_TESTS:-1}" != 0 ]; then
   timeout -k 10 "${GPU_TEST_SECONDS:-120}" python3 -m pytest -q -rs -p no:cacheprovider \
-    tests/test_distributed.py -k two_gpus 2>&1 | tee "$out/pytest-scale-out.txt" | tail -15
+    tests/algorithms/test_distributed.py -k two_gpus 2>&1 | tee "$out/pytest-scale-out.txt" | tail -15
   tests=${PIPESTATUS[0]}
   echo "[tests] $((SECONDS - start)) s: exit $tests" | tee -a "$out/script.log"
 fi

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Builds a graph, runs k-core on the cpu target, prints the core numbers as JSON.
 WORK = """

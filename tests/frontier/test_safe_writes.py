@@ -21,7 +21,7 @@ from frontier.io import load, save
 from frontier.safefile import OutputError, check_output, writing
 from frontier_cli.commands import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 

@@ -24,7 +24,7 @@ from frontier.distributed.cluster import max_local_workers
 from frontier.io import GraphFormatError, load, save
 from frontier.limits import GraphTooLargeError, text_bound
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_dev_zero_is_refused_under_an_address_space_limit():

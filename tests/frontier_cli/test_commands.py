@@ -17,7 +17,7 @@ from frontier import generators
 from frontier_cli.commands import main
 from operators import available_balancers
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(capsys, *argv):

@@ -23,7 +23,7 @@ from frontier.target import cuda_usable
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 GPU = cuda_usable() and not SIMULATED
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Each suite's smallest configuration (seconds on the cpu target), and the marks it needs.
 SMALLEST: dict[str, tuple[list[str], tuple]] = {

@@ -340,7 +340,7 @@ def test_a_functor_that_fails_to_compile_names_itself_and_keeps_numbas_message(t
     with pytest.raises(FunctorError) as info:
         traverse(g, Frontier.from_vertices(g, [0], target=target), untypable, fused=fused)
     text = str(info.value)
-    assert "untypable" in text and "test_operators_v2.py" in text
+    assert "untypable" in text and "test_directions_reductions_edges.py" in text
     assert "undefined_name_here" in text
 
 

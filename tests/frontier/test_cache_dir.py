@@ -15,7 +15,7 @@ import pytest
 
 from frontier.cache_dir import CACHE_DIR_VARIABLE, FrontierCacheLocator, cache_dir
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("frontier", "operators", "algorithms")
 
 #: Runs the library's own cache=True functions: graph construction and the text scanner.

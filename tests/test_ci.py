@@ -43,3 +43,17 @@ def test_the_test_extra_holds_dask_for_the_distributed_tests():
         "optional-dependencies"]
     names = {re.split(r"[\[<>=!~ ]", r, maxsplit=1)[0] for r in extras["test"]}
     assert {"pytest", "hypothesis", "networkx", "dask"} <= names
+
+
+def test_the_wheel_holds_every_package_of_the_library_and_the_command_line():
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    from fnmatch import fnmatchcase
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    include = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = {".".join(init.parent.relative_to(ROOT).parts)
+                for root in ("frontier", "frontier_cli", "operators", "algorithms")
+                for init in (ROOT / root).rglob("__init__.py")}
+    assert {"operators.adaptive", "frontier.distributed", "frontier_cli"} <= packages
+    assert [p for p in sorted(packages) if not any(fnmatchcase(p, i) for i in include)] == []
+    assert not any(fnmatchcase(p, i) for p in ("tests", "bench", "bench.suites") for i in include)

@@ -16,5 +16,5 @@ for side in before after; do
   dir=$here; [ "$side" = before ] && dir=$base
   suite=catalog; [ -d "$dir/bench/suites" ] || suite=all
   (cd "$dir" && PYTHONPATH=/tmp/site:$dir python3 -m bench $suite --out "$out/$side" "$@" 2>&1 \
-     | grep -v '^|' | grep -v '^    (' | grep -iv 'warn')
+     | tee "$out/$side.log" | grep --line-buffered -v -e '^|' -e '^    (' | grep -iv 'warn')
 done

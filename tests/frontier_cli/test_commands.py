@@ -217,7 +217,6 @@ def test_the_console_script_is_the_guard_of_the_command_line_package():
     module, _, function = project["project"]["scripts"]["frontier"].partition(":")
     assert module == "frontier_cli.guard"
     assert callable(getattr(importlib.import_module(module), function))
-    assert "frontier_cli" in project["tool"]["setuptools"]["packages"]
 
 
 def test_the_guard_imports_nothing_but_the_standard_library_before_the_command_starts():

@@ -20,7 +20,7 @@ __all__ = ["CATALOG", "collect"]
 #: Modules of the package that declare no entries and are not imported to look: this one, the
 #: NetworkX backend (it needs networkx, a test dependency, and sits on top of the algorithms),
 #: and the scale-out routines (imported only for a partitioned graph).
-_NOT_SCANNED = frozenset({"catalog", "nx_backend", "distributed"})
+_NOT_SCANNED = frozenset({"catalog", "distributed"})
 
 
 def collect() -> dict[str, Entry]:

@@ -52,7 +52,7 @@ def test_the_wheel_holds_every_package_of_the_library_and_the_command_line():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     include = project["tool"]["setuptools"]["packages"]["find"]["include"]
     packages = {".".join(init.parent.relative_to(ROOT).parts)
-                for root in ("frontier", "frontier_cli", "operators", "algorithms")
+                for root in ("frontier", "frontier_cli", "frontier_nx", "operators", "algorithms")
                 for init in (ROOT / root).rglob("__init__.py")}
     assert {"operators.adaptive", "frontier.distributed", "frontier_cli"} <= packages
     assert [p for p in sorted(packages) if not any(fnmatchcase(p, i) for i in include)] == []

@@ -16,8 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from networkx.utils import backends as nx_backends
 
-from algorithms import nx_backend
 from frontier.testing import graphs
+from frontier_nx import get_info, registry
+from frontier_nx.interface import BackendInterface
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -25,9 +26,9 @@ def frontier_backend():
     """The backend as NetworkX's entry points declare it, on the cpu target."""
     with pytest.MonkeyPatch.context() as patch:
         if "frontier" not in nx_backends.backends:
-            entry = types.SimpleNamespace(load=lambda: nx_backend.BackendInterface)
+            entry = types.SimpleNamespace(load=lambda: BackendInterface)
             patch.setitem(nx_backends.backends, "frontier", entry)
-            patch.setitem(nx_backends.backend_info, "frontier", nx_backend.get_info())
+            patch.setitem(nx_backends.backend_info, "frontier", get_info())
             patch.setattr(nx_backends._dispatchable, "__call__",
                           nx_backends._dispatchable._call_if_any_backends_installed)
             patch.delitem(nx_backends._loaded_backends, "frontier", raising=False)
@@ -36,7 +37,7 @@ def frontier_backend():
         if config is not None:
             patch.setattr(config, "target", "cpu")
         else:
-            patch.setattr(nx_backend, "_target", lambda: "cpu")
+            patch.setattr(registry, "target", lambda: "cpu")
         yield
 
 
@@ -172,11 +173,11 @@ def test_bfs_edges_from_a_missing_node_raises_networkx_error():
 
 
 def test_unsupported_options_are_refused_with_the_reason():
-    assert "sort_neighbors" in nx_backend.BackendInterface.can_run(
+    assert "sort_neighbors" in BackendInterface.can_run(
         "bfs_edges", (nx.Graph(), 0), {"sort_neighbors": sorted})
-    assert "weight" in nx_backend.BackendInterface.can_run(
+    assert "weight" in BackendInterface.can_run(
         "betweenness_centrality", (nx.Graph(),), {"weight": "w"})
-    assert nx_backend.BackendInterface.can_run("pagerank", (nx.Graph(),), {}) is True
+    assert BackendInterface.can_run("pagerank", (nx.Graph(),), {}) is True
 
 
 
@@ -209,5 +210,5 @@ def test_dijkstra_path_lengths_equal_networkx_with_integer_weights(graph, data):
 
 
 def test_dijkstra_with_a_callable_weight_is_refused_with_the_reason():
-    assert "weight" in nx_backend.BackendInterface.can_run(
+    assert "weight" in BackendInterface.can_run(
         "single_source_dijkstra_path_length", (nx.Graph(), 0), {"weight": lambda u, v, d: 1})

@@ -1,0 +1,162 @@
+"""NetworkX graphs as Frontier graphs: one conversion per graph and edge attribute, read from
+NetworkX's adjacency with iterators (no Python loop per edge), kept by NetworkX in
+``G.__networkx_cache__`` (``networkx.config.cache_converted_graphs``).
+
+A :class:`FrontierGraph` keeps one arc per (node, neighbour) pair in NetworkX's adjacency order
+(an undirected edge as two arcs, a self-loop once), the values of the edge attributes NetworkX
+asked for (every parallel edge's value in a multigraph), and builds the
+:class:`frontier.graph.Graph` each call needs on demand: weighted by the attribute the call
+names or unweighted (``weight=None`` is honoured even where the conversion holds weights), with
+parallel edges combined the way the NetworkX function combines them (``min`` for shortest
+paths, ``sum`` for link analysis), reversed or made undirected.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import chain
+from operator import methodcaller
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from frontier.graph import Graph
+
+__all__ = ["FrontierGraph", "from_networkx"]
+
+
+@dataclass(frozen=True, eq=False)
+class FrontierGraph:
+    """A converted NetworkX graph: vertex ``i`` is ``nodes[i]``; arcs ``offsets``/``heads`` in
+    NetworkX's adjacency order (``multiplicity[a]`` parallel edges behind arc ``a`` of a
+    multigraph); ``values[attribute]`` one value per parallel edge, in arc order."""
+
+    nodes: list
+    directed: bool
+    multigraph: bool
+    offsets: np.ndarray
+    heads: np.ndarray
+    multiplicity: np.ndarray | None
+    values: dict[str, list]
+    _built: dict = field(default_factory=dict, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    __networkx_backend__ = "frontier"
+
+    def is_directed(self) -> bool:
+        return self.directed
+
+    def is_multigraph(self) -> bool:
+        return self.multigraph
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def num_arcs(self) -> int:
+        return int(self.heads.size)
+
+    @property
+    def index(self) -> dict:
+        """node -> vertex id (built once)."""
+        return self._once(("index",), lambda: {node: i for i, node in enumerate(self.nodes)})
+
+    def vertex(self, node: Any, error: type[Exception] = nx.NodeNotFound) -> int:
+        """The vertex of ``node``; ``error`` (NetworkX's message) where it is not a node."""
+        try:
+            return self.index[node]
+        except (KeyError, TypeError):
+            if error is nx.NodeNotFound:
+                raise nx.NodeNotFound(f"Source {node} is not in G") from None
+            raise error(f"The node {node} is not in the graph.") from None
+
+    def labelled(self, values: Iterable) -> dict:
+        """``{node: value}`` in node order (values as Python numbers)."""
+        values = values.tolist() if isinstance(values, np.ndarray) else values
+        return dict(zip(self.nodes, values, strict=True))
+
+    def weights(self, weight: str | None, combine: str = "min") -> np.ndarray | None:
+        """One value per arc of attribute ``weight`` (None: unweighted), parallel edges combined
+        by ``combine`` ("min" or "sum"; "sum" of an unweighted multigraph counts the edges).
+        int64 where every value is a Python int that fits, else float64; ValueError where the
+        values are neither."""
+        if weight is None:
+            if combine == "sum" and self.multiplicity is not None:
+                return self.multiplicity.astype(np.float64)
+            return None
+        return self._once(("weights", weight, combine), lambda: self._combined(weight, combine))
+
+    def weight_kinds(self, weight: str) -> frozenset[type]:
+        """The Python types of attribute ``weight``'s values (int, float, bool, ...)."""
+        return self._once(("kinds", weight), lambda: frozenset(map(type, self.values[weight])))
+
+    def graph(self, weight: str | None = None, *, combine: str = "min", reverse: bool = False,
+              undirected: bool = False) -> Graph:
+        """The Frontier graph of this call: weighted by ``weight`` (None: unweighted), parallel
+        edges combined by ``combine``, arcs reversed (``reverse``) or every arc an undirected
+        edge (``undirected``, as NetworkX's ``to_undirected`` of a directed graph)."""
+        key = ("graph", weight, combine, reverse, undirected)
+        return self._once(key, lambda: self._build(weight, combine, reverse, undirected))
+
+    def _once(self, key: tuple, build: Any) -> Any:
+        with self._lock:
+            if key not in self._built:
+                self._built[key] = build()
+            return self._built[key]
+
+    def _combined(self, weight: str, combine: str) -> np.ndarray:
+        raw = self.values[weight]
+        kinds = self.weight_kinds(weight)
+        integral = all(issubclass(kind, (int, np.integer)) for kind in kinds)
+        if not raw or (integral and -2**63 <= min(raw) and max(raw) < 2**63):
+            array = np.array(raw, dtype=np.int64)
+        else:
+            array = np.array(raw, dtype=np.float64)
+        if self.multiplicity is None or array.size == 0:
+            return array
+        starts = np.concatenate(([0], np.cumsum(self.multiplicity)[:-1]))
+        reduce = np.minimum if combine == "min" else np.add
+        return reduce.reduceat(array, starts)
+
+    def _build(self, weight: str | None, combine: str, reverse: bool, undirected: bool) -> Graph:
+        n = len(self.nodes)
+        weights = self.weights(weight, combine)
+        if not (reverse or undirected):
+            return Graph.from_csr(self.offsets, self.heads, weights, directed=self.directed)
+        tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.offsets))
+        if undirected:
+            return Graph.from_edges(tails, self.heads, weights, num_vertices=n, directed=False)
+        return Graph.from_edges(self.heads, tails, weights, num_vertices=n, directed=True)
+
+
+def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGraph:
+    """``G`` converted, with the values of each attribute of ``edge_attrs`` (``{attribute:
+    default}``; an edge without it takes the default)."""
+    nodes = list(G._adj)
+    index = {node: i for i, node in enumerate(nodes)}
+    adjacency = G._adj
+    n = len(nodes)
+    degrees = np.fromiter(map(len, adjacency.values()), np.int64, n)
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(degrees, out=offsets[1:])
+    m = int(offsets[-1])
+    heads = np.fromiter(map(index.__getitem__, chain.from_iterable(adjacency.values())),
+                        np.int64, m)
+    pairs = chain.from_iterable(nbrs.values() for nbrs in adjacency.values())
+    multiplicity = None
+    if G.is_multigraph():
+        keyed = list(pairs)
+        multiplicity = np.fromiter(map(len, keyed), np.int64, m)
+        edges = list(chain.from_iterable(keys.values() for keys in keyed))
+    else:
+        edges = list(pairs)
+    values = {}
+    for attribute, default in (edge_attrs or {}).items():
+        if callable(attribute):
+            continue
+        values[attribute] = list(map(methodcaller("get", attribute, default), edges))
+    return FrontierGraph(nodes, G.is_directed(), G.is_multigraph(), offsets, heads, multiplicity,
+                         values)

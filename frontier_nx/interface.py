@@ -1,0 +1,65 @@
+"""The object the ``networkx.backends`` entry point names: conversion to and from NetworkX,
+``can_run`` (the arguments each function declines, from :mod:`frontier_nx.registry`),
+``should_run`` (graphs too small to gain stay in NetworkX) and one attribute per implemented
+function, from the family modules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from frontier_nx import centrality, components, cores, shortest_paths, traversal  # noqa: F401
+from frontier_nx.convert import FrontierGraph, from_networkx
+from frontier_nx.registry import IMPLEMENTATIONS, declined
+
+__all__ = ["BackendInterface", "MIN_EDGES"]
+
+#: Below this many edges NetworkX itself is faster than converting and launching
+#: (``networkx.config.backends.frontier.min_edges`` overrides it; see docs/networkx.md).
+MIN_EDGES = 10_000
+
+
+class BackendInterface:
+    """Conversions, ``can_run``, ``should_run``, and one static method per function of
+    :data:`frontier_nx.functions.FUNCTIONS`."""
+
+    @staticmethod
+    def convert_from_nx(G: Any, edge_attrs: dict | None = None, node_attrs: Any = None,
+                        preserve_edge_attrs: bool = False, preserve_node_attrs: bool = False,
+                        preserve_graph_attrs: bool = False, name: str | None = None,
+                        graph_name: str | None = None) -> FrontierGraph:
+        """``G`` as a :class:`FrontierGraph` holding the edge attributes ``edge_attrs`` names
+        (``{attribute: default}``)."""
+        if isinstance(G, FrontierGraph):
+            return G
+        if preserve_edge_attrs and not edge_attrs:
+            edge_attrs = {key: None for _, _, data in G.edges(data=True) for key in data}
+        return from_networkx(G, edge_attrs)
+
+    @staticmethod
+    def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
+        """Results are NetworkX's own types already (dicts, sets, lists, generators, graphs)."""
+        return obj
+
+    @staticmethod
+    def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
+        """True where the backend honours every argument exactly; else why not."""
+        reason = declined(name, args, kwargs)
+        return True if reason is None else reason
+
+    @staticmethod
+    def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
+        """Whether running here pays: graphs of fewer than ``min_edges`` edges stay in
+        NetworkX when NetworkX picks the backend itself (an explicit ``backend=`` runs here)."""
+        config = getattr(nx.config.backends, "frontier", None)
+        threshold = getattr(config, "min_edges", None)
+        threshold = MIN_EDGES if threshold is None else threshold
+        graph = args[0] if args else next(iter(kwargs.values()), None)
+        if isinstance(graph, nx.Graph) and graph.number_of_edges() < threshold:
+            return f"fewer than {threshold} edges: NetworkX is faster on this graph"
+        return True
+
+
+for _name, _function in IMPLEMENTATIONS.items():
+    setattr(BackendInterface, _name, staticmethod(_function))

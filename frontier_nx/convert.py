@@ -33,7 +33,8 @@ __all__ = ["FrontierGraph", "from_networkx"]
 class FrontierGraph:
     """A converted NetworkX graph: vertex ``i`` is ``nodes[i]``; arcs ``offsets``/``heads`` in
     NetworkX's adjacency order (``multiplicity[a]`` parallel edges behind arc ``a`` of a
-    multigraph); ``values[attribute]`` one value per parallel edge, in arc order."""
+    multigraph); ``values[attribute]`` one value per parallel edge, in arc order; the NetworkX
+    graph it came from held weakly (:meth:`original`)."""
 
     nodes: list
     directed: bool

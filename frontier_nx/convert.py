@@ -14,6 +14,7 @@ paths, ``sum`` for link analysis), reversed or made undirected.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import chain
@@ -32,7 +33,8 @@ __all__ = ["FrontierGraph", "from_networkx"]
 class FrontierGraph:
     """A converted NetworkX graph: vertex ``i`` is ``nodes[i]``; arcs ``offsets``/``heads`` in
     NetworkX's adjacency order (``multiplicity[a]`` parallel edges behind arc ``a`` of a
-    multigraph); ``values[attribute]`` one value per parallel edge, in arc order."""
+    multigraph); ``values[attribute]`` one value per parallel edge, in arc order; the NetworkX
+    graph it came from held weakly (:meth:`original`)."""
 
     nodes: list
     directed: bool
@@ -41,6 +43,7 @@ class FrontierGraph:
     heads: np.ndarray
     multiplicity: np.ndarray | None
     values: dict[str, list]
+    _source: weakref.ref | None = field(default=None, repr=False)
     _built: dict = field(default_factory=dict, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
@@ -63,6 +66,14 @@ class FrontierGraph:
     def index(self) -> dict:
         """node -> vertex id (built once)."""
         return self._once(("index",), lambda: {node: i for i, node in enumerate(self.nodes)})
+
+    def original(self) -> nx.Graph:
+        """The NetworkX graph this one was converted from (functions that return a subgraph
+        of it, with its attributes, as NetworkX does); ValueError where there is none."""
+        graph = None if self._source is None else self._source()
+        if graph is None:
+            raise ValueError("this graph was not converted from a NetworkX graph still alive")
+        return graph
 
     def vertex(self, node: Any, error: type[Exception] = nx.NodeNotFound) -> int:
         """The vertex of ``node``; ``error`` (NetworkX's message) where it is not a node."""
@@ -159,4 +170,4 @@ def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGra
             continue
         values[attribute] = list(map(methodcaller("get", attribute, default), edges))
     return FrontierGraph(nodes, G.is_directed(), G.is_multigraph(), offsets, heads, multiplicity,
-                         values)
+                         values, weakref.ref(G))

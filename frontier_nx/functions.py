@@ -17,9 +17,28 @@ FUNCTIONS: dict[str, str] = {
     # shortest_paths
     "single_source_dijkstra_path_length": "algorithms.sssp; a callable weight is declined.",
     # components
-    "connected_components": "Afforest (Sutton et al.); one set of nodes per component.",
+    "connected_components": "Afforest (Sutton et al.); one set of nodes per component, in "
+                            "NetworkX's order (by each component's first node).",
+    "number_connected_components": "Afforest (Sutton et al.); the number of labels.",
+    "is_connected": "Afforest (Sutton et al.); NetworkXPointlessConcept on the null graph.",
+    "node_connected_component": "Afforest (Sutton et al.); a node not in the graph is "
+                                "declined (NetworkX raises its own error).",
+    "weakly_connected_components": "Afforest (Sutton et al.) on the arcs as edges; one set of "
+                                   "nodes per component, in NetworkX's order.",
+    "number_weakly_connected_components": "Afforest (Sutton et al.) on the arcs as edges.",
+    "is_weakly_connected": "Afforest (Sutton et al.) on the arcs as edges; "
+                           "NetworkXPointlessConcept on the null graph.",
     # cores
-    "core_number": "Peeling; directed graphs count in + out degree as NetworkX.",
+    "core_number": "Peeling; directed graphs count in + out degree as NetworkX; graph classes "
+                   "that override their neighbour views are declined.",
+    "k_core": "Peeling for the core numbers, then NetworkX's subgraph of the graph given "
+              "(attributes kept); a given ``core_number`` is declined.",
+    "k_shell": "Peeling for the core numbers, then NetworkX's subgraph of the graph given "
+               "(attributes kept); a given ``core_number`` is declined.",
+    "k_crust": "Peeling for the core numbers, then NetworkX's subgraph of the graph given "
+               "(attributes kept); a given ``core_number`` is declined.",
+    "k_corona": "Peeling for the core numbers, then NetworkX's subgraph of the graph given "
+                "(attributes kept); a given ``core_number`` is declined.",
     # centrality
     "pagerank": "Power iteration with NetworkX's stopping rule.",
     "betweenness_centrality": "Brandes' algorithm, level-synchronous; unweighted only.",

@@ -1,0 +1,111 @@
+"""The components functions of the NetworkX backend against NetworkX itself, on the cpu
+target: the same sets in the same order (each component at its first node in ``G``'s order),
+the same counts, the same errors."""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+import networkx as nx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from networkx.algorithms.approximation.kcomponents import _AntiGraph
+from networkx.utils import backends as nx_backends
+
+from frontier_nx import get_info, registry
+from frontier_nx.interface import BackendInterface
+
+
+@pytest.fixture(scope="module", autouse=True)
+def frontier_backend():
+    """The backend as NetworkX's entry points declare it, on the cpu target."""
+    with pytest.MonkeyPatch.context() as patch:
+        if "frontier" not in nx_backends.backends:
+            entry = types.SimpleNamespace(load=lambda: BackendInterface)
+            patch.setitem(nx_backends.backends, "frontier", entry)
+            patch.setitem(nx_backends.backend_info, "frontier", get_info())
+            patch.setattr(nx_backends._dispatchable, "__call__",
+                          nx_backends._dispatchable._call_if_any_backends_installed)
+            patch.delitem(nx_backends._loaded_backends, "frontier", raising=False)
+        patch.setattr(nx.config, "warnings_to_ignore", nx.config.warnings_to_ignore | {"cache"})
+        config = getattr(nx.config.backends, "frontier", None)
+        if config is not None:
+            patch.setattr(config, "target", "cpu")
+        else:
+            patch.setattr(registry, "target", lambda: "cpu")
+        yield
+
+
+@st.composite
+def networkx_graphs(draw, classes):
+    """Graphs of ``classes`` with int or string nodes added in any order, isolated nodes,
+    self-loops and repeated edges."""
+    n = draw(st.integers(0, 12))
+    name = draw(st.sampled_from([lambda i: i, lambda i: f"n{i}"]))
+    nodes = draw(st.permutations([name(i) for i in range(n)]))
+    ends = st.integers(0, max(n - 1, 0))
+    h = draw(st.sampled_from(classes))()
+    h.add_nodes_from(nodes)
+    h.add_edges_from((name(u), name(v)) for u, v in draw(
+        st.lists(st.tuples(ends, ends), max_size=24 if n else 0)))
+    return h
+
+
+@given(h=networkx_graphs([nx.Graph, nx.MultiGraph]))
+def test_connected_components_are_networkx_sets_in_networkx_order(h):
+    got = nx.connected_components(h, backend="frontier")
+    assert inspect.isgenerator(got)
+    assert list(got) == list(nx.connected_components(h))
+    assert nx.number_connected_components(h, backend="frontier") == \
+        nx.number_connected_components(h)
+    if len(h):
+        assert nx.is_connected(h, backend="frontier") is nx.is_connected(h)
+        for node in h:
+            assert nx.node_connected_component(h, node, backend="frontier") == \
+                nx.node_connected_component(h, node)
+
+
+@given(h=networkx_graphs([nx.DiGraph, nx.MultiDiGraph]))
+def test_weakly_connected_components_are_networkx_sets_in_networkx_order(h):
+    got = nx.weakly_connected_components(h, backend="frontier")
+    assert inspect.isgenerator(got)
+    assert list(got) == list(nx.weakly_connected_components(h))
+    assert nx.number_weakly_connected_components(h, backend="frontier") == \
+        nx.number_weakly_connected_components(h)
+    if len(h):
+        assert nx.is_weakly_connected(h, backend="frontier") is nx.is_weakly_connected(h)
+
+
+@pytest.mark.parametrize("function, graph", [(nx.is_connected, nx.Graph),
+                                             (nx.is_weakly_connected, nx.DiGraph)])
+def test_connectivity_of_the_null_graph_raises_pointless_concept(function, graph):
+    with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
+        function(graph(), backend="frontier")
+
+
+@pytest.mark.parametrize("function, graph", [
+    (nx.connected_components, nx.DiGraph), (nx.number_connected_components, nx.DiGraph),
+    (nx.is_connected, nx.DiGraph), (nx.weakly_connected_components, nx.Graph),
+    (nx.number_weakly_connected_components, nx.Graph), (nx.is_weakly_connected, nx.Graph)])
+def test_the_wrong_kind_of_graph_is_refused_as_networkx_does(function, graph):
+    with pytest.raises(nx.NetworkXNotImplemented):
+        result = function(graph([("a", "b")]), backend="frontier")
+        list(result) if inspect.isgenerator(result) else result
+
+
+def test_node_connected_component_of_a_missing_node_is_declined_to_networkx_error():
+    h = nx.path_graph(["a", "b", "c"])
+    assert "not in the graph" in BackendInterface.can_run("node_connected_component",
+                                                          (h, "z"), {})
+    with pytest.raises(KeyError):
+        nx.node_connected_component(h, "z")
+
+
+def test_components_of_an_antigraph_read_the_adjacency_networkx_reads():
+    h = _AntiGraph()
+    h.add_nodes_from(range(6))
+    h.add_edges_from([(0, 1), (2, 3), (3, 4)])
+    assert list(nx.connected_components(h, backend="frontier")) == \
+        list(nx.connected_components(h))

@@ -40,17 +40,37 @@ def _integer(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+def _nodes(graph: Any) -> Any:
+    """What ``in`` tests membership of the graph's nodes with (a NetworkX or converted graph)."""
+    return graph.index if isinstance(graph, FrontierGraph) else graph
+
+
+def _finite(value: Any) -> bool:
+    """A number finite as a float (an int too large for a float is not)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _distribution_declined(name: str, values: Any, graph: Any) -> str | None:
     """Why ``values`` (a dict node -> weight, as pagerank's personalization, nstart, dangling)
-    is not a distribution the library takes: finite non-negative numbers, a positive sum over
-    ``graph``'s nodes (``personalization`` may sum to 0: NetworkX's ZeroDivisionError)."""
+    is not a distribution the library takes: finite non-negative numbers with a finite sum over
+    ``graph``'s nodes, positive (``personalization`` may sum to 0: NetworkX's
+    ZeroDivisionError)."""
     if values is None:
         return None
     if not isinstance(values, dict):
         return f"{name} is a {type(values).__name__}, not a dict"
-    if not all(_real(v) and math.isfinite(v) and v >= 0 for v in values.values()):
+    if not all(_real(v) and _finite(v) and v >= 0 for v in values.values()):
         return f"{name} holds values other than finite non-negative numbers"
-    if name != "personalization" and not any(v > 0 for k, v in values.items() if k in graph):
+    nodes = _nodes(graph)
+    inside = np.array([v for k, v in values.items() if k in nodes], dtype=np.float64)
+    with np.errstate(over="ignore"):
+        total = float(inside.sum())
+    if not math.isfinite(total):
+        return f"{name} sums to more than a float holds"
+    if name != "personalization" and total == 0:
         return f"{name} sums to 0 over the graph's nodes"
     return None
 
@@ -88,7 +108,8 @@ def _start_declined(arguments: dict[str, Any]) -> str | None:
     if not isinstance(nstart, dict) or not all(map(_real, nstart.values())):
         return "nstart is not a dict of numbers"
     graph = arguments["G"]
-    if len(nstart) != len(graph) or not all(node in graph for node in nstart):
+    nodes = _nodes(graph)
+    if len(nstart) != len(graph) or not all(node in nodes for node in nstart):
         return "nstart does not name exactly the graph's nodes"
     return None
 

@@ -75,6 +75,15 @@ def _distribution_declined(name: str, values: Any, graph: Any) -> str | None:
     return None
 
 
+def _attribute_declined(arguments: dict[str, Any]) -> str | None:
+    """A graph converted before the call (not by NetworkX for it) without the weight's values:
+    whether its edges had the attribute is unknown."""
+    graph, weight = arguments["G"], arguments["weight"]
+    if isinstance(graph, FrontierGraph) and weight is not None and weight not in graph.values:
+        return f"the converted graph holds no values of edge attribute {weight!r}"
+    return None
+
+
 def _pagerank_declined(arguments: dict[str, Any]) -> str | None:
     graph = arguments["G"]
     alpha, max_iter, tol = arguments["alpha"], arguments["max_iter"], arguments["tol"]
@@ -88,14 +97,14 @@ def _pagerank_declined(arguments: dict[str, Any]) -> str | None:
         reason = _distribution_declined(name, arguments[name], graph)
         if reason is not None:
             return reason
-    return callable_weight(arguments)
+    return callable_weight(arguments) or _attribute_declined(arguments)
 
 
 def _weight_declined(arguments: dict[str, Any]) -> str | None:
     """The weight of eigenvector and Katz centrality: None or an attribute name."""
     weight = arguments["weight"]
     if weight is None or (isinstance(weight, str) and weight):
-        return None
+        return _attribute_declined(arguments)
     return f"weight={weight!r}: only None or a non-empty attribute name"
 
 

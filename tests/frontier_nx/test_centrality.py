@@ -105,6 +105,18 @@ def test_pagerank_after_a_weighted_call_honours_weight_none():
     assert_close(nx.pagerank(h, weight=None, backend="frontier"), nx.pagerank(h, weight=None))
 
 
+def test_a_weight_attribute_no_edge_has_counts_every_edge_as_one():
+    h = nx.DiGraph([("a", "b", {"weight": 7}), ("b", "c", {}), ("c", "a", {"weight": 2})])
+    for function in (nx.pagerank, nx.katz_centrality, nx.eigenvector_centrality):
+        assert_close(function(h, weight="cost", backend="frontier"), function(h, weight="cost"))
+
+
+def test_a_graph_converted_without_the_weight_values_is_declined():
+    converted = BackendInterface.convert_from_nx(nx.DiGraph([("a", "b", {"w": 3})]), None)
+    for name in ("pagerank", "katz_centrality", "eigenvector_centrality"):
+        assert "'w'" in BackendInterface.can_run(name, (converted,), {"weight": "w"})
+
+
 def test_pagerank_with_negative_weights_equals_networkx():
     h = nx.DiGraph([("a", "b", {"weight": -1.0}), ("b", "c", {"weight": 2}), ("c", "a", {})])
     assert_close(outcome(nx.pagerank, h, backend="frontier"), outcome(nx.pagerank, h))

@@ -40,6 +40,25 @@ FUNCTIONS: dict[str, str] = {
     "k_corona": "Peeling for the core numbers, then NetworkX's subgraph of the graph given "
                 "(attributes kept); a given ``core_number`` is declined.",
     # centrality
-    "pagerank": "Power iteration with NetworkX's stopping rule.",
-    "betweenness_centrality": "Brandes' algorithm, level-synchronous; unweighted only.",
+    "pagerank": "Power iteration with NetworkX's stopping rule; parallel edges' weights summed, "
+                "a missing weight 1. Declined: alpha outside [0, 1], tol <= 0 or infinite, "
+                "non-integer max_iter, negative or non-finite personalization/nstart/dangling "
+                "values, nstart or dangling summing to 0, a callable weight. Negative or "
+                "non-finite weights run NetworkX's own function. Floats may differ from "
+                "NetworkX's in the last bits (sums in another order).",
+    "betweenness_centrality": "Brandes' algorithm, level-synchronous; parallel edges are one "
+                              "neighbour as in NetworkX's BFS; k sources sampled by "
+                              "seed.sample(list(G), k) as NetworkX does; NetworkX's rescaling. "
+                              "Declined: a weight (weighted betweenness), a non-integer k. "
+                              "Floats may differ in the last bits.",
+    "eigenvector_centrality": "Power iteration on A + I with NetworkX's normalization and "
+                              "stopping rule; A^T x by operators.neighbor_reduce. Declined: "
+                              "a weight other than None or an attribute name, non-integer "
+                              "max_iter, an nstart not naming exactly the graph's nodes. Floats "
+                              "may differ in the last bits (neighbour sums in another order).",
+    "katz_centrality": "NetworkX's fixed-point iteration x = alpha A^T x + beta; A^T x by "
+                       "operators.neighbor_reduce. Declined: non-numeric alpha or beta, integer "
+                       "alpha with integer beta values, a weight other than None or an "
+                       "attribute name, non-integer max_iter, an nstart not naming exactly the "
+                       "graph's nodes. Floats may differ in the last bits.",
 }

@@ -54,56 +54,6 @@ def kind(graph):
     return nx.DiGraph if graph.directed else nx.Graph
 
 
-@given(graph=graphs(max_vertices=24, max_edges=60))
-def test_pagerank_equals_networkx_on_labelled_graphs(graph):
-    h = labelled(graph, kind(graph))
-    expected = nx.pagerank(h, tol=1e-10, max_iter=500)
-    got = nx.pagerank(h, tol=1e-10, max_iter=500, backend="frontier")
-    assert got.keys() == expected.keys()
-    assert max((abs(got[v] - expected[v]) for v in got), default=0) < 1e-8
-
-
-def test_pagerank_personalization_and_weights_follow_networkx():
-    h = nx.DiGraph()
-    h.add_weighted_edges_from([("a", "b", 2.0), ("b", "c", 1.0), ("a", "c", 0.5), ("c", "a", 1)])
-    h.add_node("lonely")
-    options = {"personalization": {"a": 1, "lonely": 3}, "tol": 1e-12}
-    expected = nx.pagerank(h, **options)
-    got = nx.pagerank(h, backend="frontier", **options)
-    assert max(abs(got[v] - expected[v]) for v in h) < 1e-9
-    unweighted = nx.pagerank(h, weight=None, backend="frontier", tol=1e-12)
-    reference = nx.pagerank(h, weight=None, tol=1e-12)
-    assert max(abs(unweighted[v] - x) for v, x in reference.items()) < 1e-9
-
-
-def test_pagerank_raises_networkx_convergence_error():
-    h = nx.gnm_random_graph(30, 90, seed=1, directed=True)
-    with pytest.raises(nx.PowerIterationFailedConvergence):
-        nx.pagerank(h, max_iter=2, backend="frontier")
-
-
-@pytest.mark.parametrize("normalized", [False, True])
-@given(graph=graphs(max_vertices=20, max_edges=50, multi_edges=False))
-def test_betweenness_equals_networkx_on_labelled_graphs(normalized, graph):
-    h = labelled(graph, kind(graph))
-    expected = nx.betweenness_centrality(h, normalized=normalized)
-    got = nx.betweenness_centrality(h, normalized=normalized, backend="frontier")
-    assert got.keys() == expected.keys()
-    assert all(got[v] == pytest.approx(expected[v], rel=1e-9, abs=1e-12) for v in got)
-
-
-def test_betweenness_with_k_samples_the_sources_networkx_samples():
-    h = nx.relabel_nodes(nx.karate_club_graph(), lambda v: ("member", v))
-    expected = nx.betweenness_centrality(h, k=5, seed=7)
-    got = nx.betweenness_centrality(h, k=5, seed=7, backend="frontier")
-    assert all(got[v] == pytest.approx(expected[v], rel=1e-9, abs=1e-12) for v in h)
-
-
-def test_betweenness_of_a_multigraph_counts_each_pair_of_neighbours_once():
-    h = nx.MultiGraph([("x", "y"), ("x", "y"), ("y", "z")])
-    assert nx.betweenness_centrality(h, backend="frontier") == nx.betweenness_centrality(h)
-
-
 @given(graph=graphs(max_vertices=30, max_edges=80, self_loops=False, multi_edges=False))
 def test_core_number_equals_networkx_on_directed_and_undirected_graphs(graph):
     h = labelled(graph, kind(graph))

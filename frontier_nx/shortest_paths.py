@@ -180,6 +180,13 @@ def _tight(G: FrontierGraph, distances: np.ndarray, w: np.ndarray | None,
     return np.flatnonzero(tight)
 
 
+def _source_key(n: int, sources: list[int]) -> np.ndarray:
+    """Each source's place in ``sources``, ``n`` for the other vertices."""
+    key = np.full(n, n, np.int64)
+    key[sources] = np.arange(len(sources))
+    return key
+
+
 def _dijkstra_order(G: FrontierGraph, distances: np.ndarray, w: np.ndarray | None,
                     sources: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """NetworkX's pop order of the reached vertices and each one's parent arc (-1 at the
@@ -189,8 +196,7 @@ def _dijkstra_order(G: FrontierGraph, distances: np.ndarray, w: np.ndarray | Non
     tight = _tight(G, distances, w, sources)
     tails, heads = _tails(G)[tight], G.heads[tight]
     reached = np.flatnonzero(np.isfinite(distances))
-    source_key = np.full(n, n, np.int64)
-    source_key[sources] = np.arange(len(sources))
+    source_key = _source_key(n, sources)
     rank = np.empty(n, np.int64)
     rank[reached[np.lexsort((source_key[reached], distances[reached]))]] = np.arange(reached.size)
     parent = np.full(n, -1, np.int64)
@@ -256,8 +262,8 @@ def _dijkstra(G: FrontierGraph, sources: Any, cutoff: Any, weight: str | None, p
         order, parent = _dijkstra_order(G, distances, w, vertices)
     else:
         reached = np.flatnonzero(np.isfinite(distances))
-        first = ~np.isin(reached, vertices)
-        order = reached[np.lexsort((first, distances[reached]))]
+        order = reached[np.lexsort((_source_key(len(G), vertices)[reached],
+                                    distances[reached]))]
         parent = None
     lengths = _labelled(G, order, distances, _integral(w), vertices)
     return lengths, None if parent is None else _paths(G, order, parent)

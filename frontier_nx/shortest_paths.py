@@ -14,10 +14,13 @@ they are unique: every reached node has one tight in-arc.
 Exact fallback: where a float64 result could differ from NetworkX's Python sums (integer path
 sums past 2**53, weights mixing int and float or of other types, non-finite weights), where
 Dijkstra meets a negative weight (NetworkX raises or not depending on its visit order), where
-Dijkstra's paths meet a zero weight, where Bellman–Ford's paths are not unique, and where the
-dense Floyd–Warshall meets a negative cycle, the call runs NetworkX's own pure-Python function
-on a NetworkX graph rebuilt from the conversion (same nodes, arcs in the same adjacency order,
-the same edge values), which returns exactly what NetworkX returns.
+Dijkstra's paths meet a zero weight or their pop order needs more than 64 rounds, where
+Bellman–Ford's paths are not unique, and where Floyd–Warshall meets a negative cycle (or the
+numpy form a reordered ``nodelist`` with float weights, its pivots' order), the call runs
+NetworkX's own pure-Python function on a NetworkX graph rebuilt from the conversion (the same
+nodes, arcs in the same adjacency order, the same edge values), which returns exactly what
+NetworkX returns. Distances of dicts without paths are ordered by distance, not NetworkX's pop
+order among equal distances (dict equality ignores the order).
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ from frontier_nx.registry import callable_weight, implements
 
 #: Integer sums up to this size are exact in the float64 distances the library returns.
 _EXACT_FLOAT = 2 ** 53
+#: Rounds of the pop-order fixed point before NetworkX's own heap takes over (each is O(E)).
+_ORDER_ROUNDS = 64
 _FLOAT_TOP = float(np.finfo(np.float64).max) * (1 - 2.0 ** -20)
 
 
@@ -191,7 +196,8 @@ def _dijkstra_order(G: FrontierGraph, distances: np.ndarray, w: np.ndarray | Non
                     sources: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """NetworkX's pop order of the reached vertices and each one's parent arc (-1 at the
     sources), weights positive: a vertex's key is (distance, pop rank of the first popped
-    tight neighbour, that neighbour's arc), the sources first in their order."""
+    tight neighbour, that neighbour's arc), the sources first in their order. Each round fixes
+    at least the next distance; after :data:`_ORDER_ROUNDS` rounds, :class:`_Fallback`."""
     n = len(G)
     tight = _tight(G, distances, w, sources)
     tails, heads = _tails(G)[tight], G.heads[tight]
@@ -200,7 +206,7 @@ def _dijkstra_order(G: FrontierGraph, distances: np.ndarray, w: np.ndarray | Non
     rank = np.empty(n, np.int64)
     rank[reached[np.lexsort((source_key[reached], distances[reached]))]] = np.arange(reached.size)
     parent = np.full(n, -1, np.int64)
-    while True:
+    for _ in range(_ORDER_ROUNDS):
         by_head = np.lexsort((rank[tails], heads))
         first = by_head[np.r_[True, heads[by_head][1:] != heads[by_head][:-1]]] if (
             by_head.size) else by_head
@@ -215,6 +221,7 @@ def _dijkstra_order(G: FrontierGraph, distances: np.ndarray, w: np.ndarray | Non
         if np.array_equal(new[reached], rank[reached]):
             return order, parent
         rank = new
+    raise _Fallback
 
 
 def _paths(G: FrontierGraph, order: np.ndarray, parent: np.ndarray) -> dict:

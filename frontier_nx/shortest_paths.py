@@ -135,14 +135,12 @@ def _sources(G: FrontierGraph, sources: Any) -> list[int]:
     """Vertices of ``sources`` in their order, first occurrences (NetworkX's errors)."""
     if not sources:
         raise ValueError("sources must not be empty")
-    vertices: list[int] = []
+    vertices: dict[int, None] = {}
     for s in sources:
-        v = G.vertex(s) if _has(G, s) else None
-        if v is None:
+        if not _has(G, s):
             raise nx.NodeNotFound(f"Node {s} not found in graph")
-        if v not in vertices:
-            vertices.append(v)
-    return vertices
+        vertices.setdefault(G.vertex(s))
+    return list(vertices)
 
 
 def _has(G: FrontierGraph, node: Any) -> bool:
@@ -159,15 +157,26 @@ def _distances(G: FrontierGraph, sources: list[int], weight: str | None, negativ
     w = _arc_weights(G, weight)
     if w is not None and w.size and w.min() < 0 and not negative:
         raise _Fallback
-    graph = G.graph(weight)
-    distances = np.full(len(G), np.inf)
-    for s in sources:
-        try:
-            run = sssp(graph, s, target=registry.target())
-        except NegativeCycleError:
-            raise nx.NetworkXUnbounded("Negative cycle detected.") from None
-        np.minimum(distances, run.distances, out=distances)
-    return distances, w
+    graph, root = (G.graph(weight), sources[0]) if len(sources) == 1 else (
+        _rooted(G, w, sources), len(G))
+    try:
+        run = sssp(graph, root, target=registry.target())
+    except NegativeCycleError:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+    return run.distances[:len(G)], w
+
+
+def _rooted(G: FrontierGraph, w: np.ndarray | None, roots: Any) -> Graph:
+    """The conversion's arcs (weights ``w``, 1 where None) and one more vertex, ``len(G)``,
+    with an arc of weight 0 to each of ``roots``: one search from it reaches each vertex at its
+    distance from the nearest root."""
+    n = len(G)
+    roots = np.asarray(roots, np.int64)
+    w = np.ones(G.num_arcs, np.int64) if w is None else w
+    tails = np.concatenate((_tails(G), np.full(roots.size, n, np.int64)))
+    heads = np.concatenate((G.heads, roots))
+    weights = np.concatenate((w, np.zeros(roots.size, w.dtype)))
+    return Graph.from_edges(tails, heads, weights, num_vertices=n + 1, directed=True)
 
 
 def _tails(G: FrontierGraph) -> np.ndarray:
@@ -470,13 +479,9 @@ def negative_edge_cycle(G: FrontierGraph, weight: str | None = "weight",
     w = _arc_weights(G, weight, mixed=True)
     if w is None or w.min() >= 0:
         return False
-    n = len(G)
-    tails = np.concatenate((_tails(G), np.full(n, n, np.int64)))
-    heads = np.concatenate((G.heads, np.arange(n, dtype=np.int64)))
-    weights = np.concatenate((w, np.zeros(n, w.dtype)))
-    rooted = Graph.from_edges(tails, heads, weights, num_vertices=n + 1, directed=True)
     try:
-        sssp(rooted, n, method="bellman_ford", target=registry.target())
+        sssp(_rooted(G, w, np.arange(len(G))), len(G), method="bellman_ford",
+             target=registry.target())
     except NegativeCycleError:
         return True
     return False

@@ -141,24 +141,3 @@ def test_connected_components_are_networkx_node_sets(graph):
 def test_connected_components_of_a_directed_graph_is_refused_as_networkx_does():
     with pytest.raises(nx.NetworkXNotImplemented, match="directed"):
         list(nx.connected_components(nx.DiGraph([("a", "b")]), backend="frontier"))
-
-
-@given(graph=graphs(min_vertices=1, max_vertices=24, max_edges=60, weighted=True,
-                    weight_range=(0, 9)), data=st.data())
-def test_dijkstra_path_lengths_equal_networkx_with_integer_weights(graph, data):
-    h = nx.MultiDiGraph() if graph.directed else nx.MultiGraph()
-    h.add_nodes_from(f"v{i}" for i in range(graph.num_vertices))
-    for u, v, w in zip(graph.coo().src.tolist(), graph.col_indices.tolist(),
-                       graph.weights.astype(int).tolist(), strict=True):
-        h.add_edge(f"v{u}", f"v{v}", weight=w)
-    source = f"v{data.draw(st.integers(0, graph.num_vertices - 1))}"
-    cutoff = data.draw(st.none() | st.integers(0, 12))
-    expected = nx.single_source_dijkstra_path_length(h, source, cutoff=cutoff)
-    got = nx.single_source_dijkstra_path_length(h, source, cutoff=cutoff, backend="frontier")
-    assert got == expected
-    assert all(type(d) is int for d in got.values())
-
-
-def test_dijkstra_with_a_callable_weight_is_refused_with_the_reason():
-    assert "weight" in BackendInterface.can_run(
-        "single_source_dijkstra_path_length", (nx.Graph(), 0), {"weight": lambda u, v, d: 1})

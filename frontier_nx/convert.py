@@ -43,6 +43,9 @@ class FrontierGraph:
     heads: np.ndarray
     multiplicity: np.ndarray | None
     values: dict[str, list]
+    #: a directed graph's arcs in NetworkX's predecessor order (``G._pred``): ``(offsets,
+    #: tails)``, None for an undirected graph (its adjacency serves both ways)
+    in_arcs: tuple[np.ndarray, np.ndarray] | None = None
     _source: weakref.ref | None = field(default=None, repr=False)
     _built: dict = field(default_factory=dict, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
@@ -149,13 +152,8 @@ def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGra
     nodes = list(G._adj)
     index = {node: i for i, node in enumerate(nodes)}
     adjacency = G._adj
-    n = len(nodes)
-    degrees = np.fromiter(map(len, adjacency.values()), np.int64, n)
-    offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(degrees, out=offsets[1:])
+    offsets, heads = _csr(adjacency, index)
     m = int(offsets[-1])
-    heads = np.fromiter(map(index.__getitem__, chain.from_iterable(adjacency.values())),
-                        np.int64, m)
     pairs = chain.from_iterable(nbrs.values() for nbrs in adjacency.values())
     multiplicity = None
     if G.is_multigraph():
@@ -169,5 +167,16 @@ def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGra
         if callable(attribute):
             continue
         values[attribute] = list(map(methodcaller("get", attribute, default), edges))
+    in_arcs = _csr(G._pred, index) if G.is_directed() else None
     return FrontierGraph(nodes, G.is_directed(), G.is_multigraph(), offsets, heads, multiplicity,
-                         values, weakref.ref(G))
+                         values, in_arcs, weakref.ref(G))
+
+
+def _csr(adjacency: dict, index: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets and neighbour ids of a NetworkX adjacency (``_adj`` or ``_pred``), in its order."""
+    n = len(index)
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, adjacency.values()), np.int64, n), out=offsets[1:])
+    neighbours = np.fromiter(map(index.__getitem__, chain.from_iterable(adjacency.values())),
+                             np.int64, int(offsets[-1]))
+    return offsets, neighbours

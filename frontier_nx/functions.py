@@ -12,8 +12,25 @@ from __future__ import annotations
 #: name -> note, one section per family module
 FUNCTIONS: dict[str, str] = {
     # traversal
-    "bfs_edges": "The edges of a breadth-first tree, level by level; ``sort_neighbors`` is "
+    "bfs_edges": "NetworkX's breadth-first tree edges in its order (one BFS; the order rebuilt "
+                 "from the depths); ``reverse`` and ``depth_limit`` honoured, ``sort_neighbors`` "
                  "declined.",
+    "bfs_tree": "As bfs_edges; ``sort_neighbors`` declined.",
+    "bfs_predecessors": "As bfs_edges; ``sort_neighbors`` declined.",
+    "bfs_successors": "As bfs_edges; ``sort_neighbors`` declined.",
+    "bfs_layers": "One multi-source BFS; layers in NetworkX's order.",
+    "descendants_at_distance": "One BFS; a non-numeric ``distance`` is declined.",
+    "single_source_shortest_path_length": "One BFS; NetworkX's order, ``cutoff`` honoured.",
+    "single_source_shortest_path": "One BFS; NetworkX's paths (first parent in its queue order).",
+    "all_pairs_shortest_path_length": "One BFS per node.",
+    "all_pairs_shortest_path": "One BFS per node; NetworkX's paths.",
+    "has_path": "One BFS.",
+    "descendants": "One BFS.",
+    "ancestors": "One BFS over the reversed arcs.",
+    "eccentricity": "One BFS per node; ``weight`` and ``sp`` declined.",
+    "shortest_path": "Unweighted only (``weight`` declined); source and target: NetworkX's "
+                     "bidirectional search replayed from two BFSs, so the same path.",
+    "shortest_path_length": "Unweighted only (``weight`` declined).",
     # shortest_paths
     "single_source_dijkstra": "algorithms.sssp; paths as NetworkX's heap order picks them.",
     "single_source_dijkstra_path": "algorithms.sssp; paths as NetworkX's heap order picks them.",

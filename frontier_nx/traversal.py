@@ -1,9 +1,23 @@
-"""Breadth-first search through NetworkX's traversal functions: one :func:`algorithms.bfs`
-call (Beamer et al.'s direction-optimizing BFS where the policy picks it) gives the depths and a
-breadth-first tree; the functions here turn them into what NetworkX returns."""
+"""Breadth-first search through NetworkX's traversal and unweighted shortest-path functions.
+
+One :func:`algorithms.bfs` call (Beamer et al.'s direction-optimizing BFS, SC 2012, where the
+policy picks it; several sources at once for ``bfs_layers``) gives every vertex's depth. The
+parallel search claims vertices in no fixed order, so the tree and the order NetworkX reports
+are rebuilt from the depths on the host, level by level (:func:`_levels`): NetworkX's queue at
+depth ``d + 1`` lists, in the order they are first met, the vertices of depth ``d + 1`` among the
+neighbours of the depth-``d`` queue scanned in queue order and each in adjacency order, and a
+vertex's parent is the vertex whose scan met it first. Each level is one vectorized pass over
+the arcs leaving the previous level, so the rebuild costs O(|V| + |E|) like the search itself.
+
+The bidirectional search of ``shortest_path(G, source, target)`` is replayed the same way from
+the depths of a forward and a backward search: the side with the smaller fringe expands, and the
+first arc (in NetworkX's scan order) reaching a vertex the other side has seen gives the meeting
+vertex and with it NetworkX's path.
+"""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,22 +29,410 @@ from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
 from frontier_nx.registry import implements
 
-
-def _sorted_neighbours(arguments: dict[str, Any]) -> str | None:
-    value = arguments.get("sort_neighbors")
-    return None if value is None else "sort_neighbors is declined"
+_NONE = np.zeros(0, np.int64)
 
 
-@implements(declines=_sorted_neighbours)
-def bfs_edges(G: FrontierGraph, source: Any, reverse: bool = False,
-              depth_limit: int | None = None, sort_neighbors: Any = None) -> Iterator[tuple]:
-    s = G.vertex(source, error=nx.NetworkXError)
-    graph = G.graph(reverse=reverse and G.directed)
-    result = bfs(graph, s, target=registry.target())
-    depth = result.distances
-    limit = graph.num_vertices if depth_limit is None else depth_limit
-    reached = np.flatnonzero((depth > 0) & (depth <= limit))
-    order = reached[np.argsort(depth[reached], kind="stable")]
-    parents = result.predecessors[order]
+# declined arguments -------------------------------------------------------------------------
+
+def _number(value: Any) -> bool:
+    return value is None or isinstance(value, numbers.Real)
+
+
+def _tree_options(arguments: dict[str, Any]) -> str | None:
+    if arguments.get("sort_neighbors") is not None:
+        return "sort_neighbors is declined"
+    if not _number(arguments.get("depth_limit")):
+        return f"depth_limit={arguments['depth_limit']!r} is not a number"
+    return None
+
+
+def _cutoff(arguments: dict[str, Any]) -> str | None:
+    cutoff = arguments.get("cutoff")
+    return None if _number(cutoff) else f"cutoff={cutoff!r} is not a number"
+
+
+def _distance(arguments: dict[str, Any]) -> str | None:
+    distance = arguments["distance"]
+    return None if isinstance(distance, numbers.Real) else f"distance={distance!r} is declined"
+
+
+def _unweighted(arguments: dict[str, Any]) -> str | None:
+    if arguments.get("weight") is not None:
+        return "weighted shortest paths are declined (weight=None only)"
+    if arguments.get("method") not in ("dijkstra", "bellman-ford"):
+        return f"method={arguments.get('method')!r}: NetworkX reports the error"
+    return None
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _contains(G: Any, node: Any) -> bool:
+    """``node in G`` for a NetworkX graph or a :class:`FrontierGraph` (False if unhashable)."""
+    if not _hashable(node):
+        return False
+    return node in (G.index if isinstance(G, FrontierGraph) else G)
+
+
+def _eccentricity_options(arguments: dict[str, Any]) -> str | None:
+    if arguments.get("weight") is not None:
+        return "weighted eccentricity is declined (weight=None only)"
+    if arguments.get("sp") is not None:
+        return "sp is declined"
+    v = arguments.get("v")
+    if v is None or _contains(arguments["G"], v):
+        return None
+    if isinstance(v, (list, tuple, set, frozenset)) and all(map(_hashable, v)):
+        return None
+    return f"v={v!r} is neither a node nor a list of nodes: NetworkX reports it"
+
+
+# the search and NetworkX's order -------------------------------------------------------------
+
+def _vertex(G: FrontierGraph, node: Any, error: type[Exception], message: str) -> int:
+    try:
+        return G.index[node]
+    except (KeyError, TypeError):
+        raise error(message) from None
+
+
+def _arcs(G: FrontierGraph, backward: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The arcs a search follows, in NetworkX's order: successors, or a directed graph's
+    predecessors (``backward``)."""
+    if backward and G.in_arcs is not None:
+        return G.in_arcs
+    return G.offsets, G.heads
+
+
+def _depths(G: FrontierGraph, starts: list[int], backward: bool) -> np.ndarray:
+    """Every vertex's depth from the vertices ``starts`` (-1 unreached)."""
+    graph = G.graph(reverse=backward and G.directed)
+    if len(starts) == 1:
+        result = bfs(graph, starts[0], target=registry.target())
+    else:
+        result = bfs(graph, sources=starts, target=registry.target())
+    return np.asarray(result.distances, dtype=np.int64)
+
+
+def _levels(offsets: np.ndarray, heads: np.ndarray, depth: np.ndarray, first: np.ndarray
+            ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(queue, parents)`` of depths 1, 2, ... in NetworkX's queue order, from ``first`` (the
+    queue at depth 0): each vertex in the order the scan of the previous queue first meets it,
+    with the vertex whose neighbours met it."""
+    queue = first
+    level = 0
+    while queue.size:
+        starts = offsets[queue]
+        counts = offsets[queue + 1] - starts
+        ends = np.cumsum(counts)
+        arcs = np.repeat(starts - ends + counts, counts) + np.arange(ends[-1])
+        met = heads[arcs]
+        new = np.flatnonzero(depth[met] == level + 1)
+        firsts = new[np.sort(np.unique(met[new], return_index=True)[1])]
+        if not firsts.size:
+            return
+        parents = queue[np.searchsorted(ends, firsts, side="right")]
+        queue = met[firsts]
+        yield queue, parents
+        level += 1
+
+
+def _labels(G: FrontierGraph, vertices: np.ndarray) -> list:
     nodes = G.nodes
-    return ((nodes[p], nodes[c]) for p, c in zip(parents.tolist(), order.tolist(), strict=True))
+    return [nodes[v] for v in vertices.tolist()]
+
+
+def _parent_labels(G: FrontierGraph, source: Any, level: int, parents: np.ndarray) -> list:
+    """The parents' nodes; at the first level, ``source`` as the caller named it (NetworkX
+    reports the object it was given)."""
+    return [source] * parents.size if level == 0 else _labels(G, parents)
+
+
+def _search(G: FrontierGraph, start: int, backward: bool = False
+            ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """NetworkX's breadth-first levels from the vertex ``start`` (lazily, level by level)."""
+    offsets, heads = _arcs(G, backward)
+    return _levels(offsets, heads, _depths(G, [start], backward), np.array([start]))
+
+
+def _tree(G: FrontierGraph, source: Any, backward: bool, depth_limit: Any
+          ) -> Iterator[tuple[Any, Any]]:
+    """NetworkX's ``bfs_edges``: the tree edges in its order, to depth ``depth_limit``."""
+    where = "digraph" if backward and G.directed else "graph"
+    start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
+    limit = len(G) if depth_limit is None else depth_limit
+    levels = _search(G, start, backward)
+    level = 0
+    while level < limit:
+        step = next(levels, None)
+        if step is None:
+            return
+        queue, parents = step
+        yield from zip(_parent_labels(G, source, level, parents), _labels(G, queue), strict=True)
+        level += 1
+
+
+def _reached(G: FrontierGraph, source: Any, backward: bool) -> set:
+    where = "digraph" if backward and G.directed else "graph"
+    start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
+    depth = _depths(G, [start], backward)
+    return set(_labels(G, np.flatnonzero(depth > 0)))
+
+
+def _lengths(G: FrontierGraph, source: Any, cutoff: Any, backward: bool = False,
+             missing: str = "Source {} is not in G") -> dict:
+    """``single_source_shortest_path_length``: depths in NetworkX's order, to ``cutoff``."""
+    start = _vertex(G, source, nx.NodeNotFound, missing.format(source))
+    cutoff = float("inf") if cutoff is None else cutoff
+    lengths = {source: 0}
+    level = 0
+    levels = _search(G, start, backward)
+    while cutoff > level:
+        step = next(levels, None)
+        if step is None:
+            break
+        level += 1
+        lengths.update(dict.fromkeys(_labels(G, step[0]), level))
+    return lengths
+
+
+def _paths(G: FrontierGraph, source: Any, cutoff: Any, backward: bool = False,
+           missing: str = "Source {} not in G") -> dict:
+    """``single_source_shortest_path``: NetworkX's tree paths, in its order, to ``cutoff``."""
+    start = _vertex(G, source, nx.NodeNotFound, missing.format(source))
+    cutoff = float("inf") if cutoff is None else cutoff
+    paths = {source: [source]}
+    level = 0
+    levels = _search(G, start, backward)
+    while cutoff > level:
+        step = next(levels, None)
+        if step is None:
+            break
+        queue, parents = step
+        for parent, child in zip(_parent_labels(G, source, level, parents), _labels(G, queue),
+                                 strict=True):
+            paths[child] = paths[parent] + [child]
+        level += 1
+    return paths
+
+
+def _meeting(G: FrontierGraph, fringe: np.ndarray, backward: bool, seen: np.ndarray
+             ) -> tuple[int, int] | None:
+    """The first arc ``(v, w)`` of NetworkX's scan of ``fringe`` whose head the other side has
+    ``seen``, or None."""
+    offsets, heads = _arcs(G, backward)
+    starts = offsets[fringe]
+    counts = offsets[fringe + 1] - starts
+    ends = np.cumsum(counts)
+    met = heads[np.repeat(starts - ends + counts, counts) + np.arange(ends[-1])]
+    hits = np.flatnonzero(seen[met])
+    if not hits.size:
+        return None
+    return int(fringe[np.searchsorted(ends, hits[0], side="right")]), int(met[hits[0]])
+
+
+def _bidirectional(G: FrontierGraph, source: Any, target: Any) -> list:
+    """``bidirectional_shortest_path``: the path NetworkX's meet-in-the-middle search finds."""
+    s = _vertex(G, source, nx.NodeNotFound, f"Source {source} is not in G")
+    t = _vertex(G, target, nx.NodeNotFound, f"Target {target} is not in G")
+    if s == t:
+        return [source]
+    n = len(G)
+    sides = []
+    for start, backward in ((s, False), (t, True)):
+        depth = _depths(G, [start], backward)
+        offsets, heads = _arcs(G, backward)
+        sides.append({"depth": depth, "fringe": np.array([start]), "level": 0,
+                      "backward": backward, "parent": np.full(n, -1, np.int64),
+                      "levels": _levels(offsets, heads, depth, np.array([start]))})
+    forward, reverse = sides
+    while forward["fringe"].size and reverse["fringe"].size:
+        this, other = ((forward, reverse) if forward["fringe"].size <= reverse["fringe"].size
+                       else (reverse, forward))
+        seen = (other["depth"] >= 0) & (other["depth"] <= other["level"])
+        meeting = _meeting(G, this["fringe"], this["backward"], seen)
+        if meeting is not None:
+            v, w = meeting
+            if this["parent"][w] < 0 and w != (s if this is forward else t):
+                this["parent"][w] = v
+            return _joined(G, forward["parent"], reverse["parent"], w, (s, source),
+                           (t, target))
+        queue, parents = next(this["levels"], (_NONE, _NONE))
+        this["parent"][queue] = parents
+        this["fringe"] = queue
+        this["level"] += 1
+    raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+
+
+def _joined(G: FrontierGraph, before: np.ndarray, after: np.ndarray, w: int,
+            first: tuple[int, Any], last: tuple[int, Any]) -> list:
+    """The path source .. w .. target along the two search trees' parents."""
+    names = {first[0]: first[1], last[0]: last[1]}
+    head = [w]
+    while head[-1] != first[0]:
+        head.append(int(before[head[-1]]))
+    path = head[::-1]
+    while path[-1] != last[0]:
+        path.append(int(after[path[-1]]))
+    nodes = G.nodes
+    return [names.get(v, nodes[v]) for v in path]
+
+
+# NetworkX's functions ------------------------------------------------------------------------
+
+@implements(declines=_tree_options)
+def bfs_edges(G: FrontierGraph, source: Any, reverse: bool = False,
+              depth_limit: Any = None, sort_neighbors: Any = None) -> Iterator[tuple]:
+    yield from _tree(G, source, bool(reverse), depth_limit)
+
+
+@implements(declines=_tree_options)
+def bfs_tree(G: FrontierGraph, source: Any, reverse: bool = False, depth_limit: Any = None,
+             sort_neighbors: Any = None) -> nx.DiGraph:
+    T = nx.DiGraph()
+    T.add_node(source)
+    T.add_edges_from(_tree(G, source, bool(reverse), depth_limit))
+    return T
+
+
+@implements(declines=_tree_options)
+def bfs_predecessors(G: FrontierGraph, source: Any, depth_limit: Any = None,
+                     sort_neighbors: Any = None) -> Iterator[tuple]:
+    for s, t in _tree(G, source, False, depth_limit):
+        yield (t, s)
+
+
+@implements(declines=_tree_options)
+def bfs_successors(G: FrontierGraph, source: Any, depth_limit: Any = None,
+                   sort_neighbors: Any = None) -> Iterator[tuple]:
+    parent = source
+    children = []
+    for p, c in _tree(G, source, False, depth_limit):
+        if p == parent:
+            children.append(c)
+            continue
+        yield (parent, children)
+        children = [c]
+        parent = p
+    yield (parent, children)
+
+
+@implements()
+def bfs_layers(G: FrontierGraph, sources: Any) -> Iterator[list]:
+    if _contains(G, sources):
+        sources = [sources]
+    current = list(set(sources))
+    for source in current:
+        if not _contains(G, source):
+            raise nx.NetworkXError(f"The node {source} is not in the graph.")
+    if not current:
+        return
+    yield current
+    starts = [G.index[source] for source in current]
+    offsets, heads = G.offsets, G.heads
+    for queue, _ in _levels(offsets, heads, _depths(G, starts, False), np.array(starts)):
+        yield _labels(G, queue)
+
+
+@implements(declines=_distance)
+def descendants_at_distance(G: FrontierGraph, source: Any, distance: Any) -> set:
+    start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the graph.")
+    if distance == 0:
+        return {source}
+    depth = _depths(G, [start], False)
+    return set(_labels(G, np.flatnonzero(depth == distance))) if distance > 0 else set()
+
+
+@implements(declines=_cutoff)
+def single_source_shortest_path_length(G: FrontierGraph, source: Any, cutoff: Any = None
+                                       ) -> dict:
+    return _lengths(G, source, cutoff)
+
+
+@implements(declines=_cutoff)
+def single_source_shortest_path(G: FrontierGraph, source: Any, cutoff: Any = None) -> dict:
+    return _paths(G, source, cutoff)
+
+
+@implements(declines=_cutoff)
+def all_pairs_shortest_path_length(G: FrontierGraph, cutoff: Any = None) -> Iterator[tuple]:
+    for n in list(G.nodes):
+        yield (n, _lengths(G, n, cutoff))
+
+
+@implements(declines=_cutoff)
+def all_pairs_shortest_path(G: FrontierGraph, cutoff: Any = None) -> Iterator[tuple]:
+    for n in list(G.nodes):
+        yield (n, _paths(G, n, cutoff))
+
+
+@implements()
+def has_path(G: FrontierGraph, source: Any, target: Any) -> bool:
+    s = _vertex(G, source, nx.NodeNotFound, f"Source {source} is not in G")
+    t = _vertex(G, target, nx.NodeNotFound, f"Target {target} is not in G")
+    return bool(_depths(G, [s], False)[t] >= 0)
+
+
+@implements()
+def descendants(G: FrontierGraph, source: Any) -> set:
+    return _reached(G, source, False)
+
+
+@implements()
+def ancestors(G: FrontierGraph, source: Any) -> set:
+    return _reached(G, source, True)
+
+
+@implements(declines=_unweighted)
+def shortest_path(G: FrontierGraph, source: Any = None, target: Any = None, weight: Any = None,
+                  method: str = "dijkstra") -> Any:
+    if source is None and target is None:
+        return all_pairs_shortest_path(G)
+    if source is None:
+        paths = _paths(G, target, None, backward=True)
+        return {node: path[::-1] for node, path in paths.items()}
+    if target is None:
+        return _paths(G, source, None)
+    return _bidirectional(G, source, target)
+
+
+@implements(declines=_unweighted)
+def shortest_path_length(G: FrontierGraph, source: Any = None, target: Any = None,
+                         weight: Any = None, method: str = "dijkstra") -> Any:
+    if source is None and target is None:
+        return all_pairs_shortest_path_length(G)
+    if source is None:
+        return _lengths(G, target, None, backward=True)
+    if target is None:
+        return _lengths(G, source, None)
+    s = _vertex(G, source, nx.NodeNotFound, f"Source {source} is not in G")
+    t = _vertex(G, target, nx.NodeNotFound, f"Target {target} is not in G")
+    length = int(_depths(G, [s], False)[t])
+    if length < 0:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    return length
+
+
+@implements(declines=_eccentricity_options)
+def eccentricity(G: FrontierGraph, v: Any = None, sp: Any = None, weight: Any = None) -> Any:
+    if v is None:
+        bunch = G.nodes
+    elif _contains(G, v):
+        bunch = [v]
+    else:
+        bunch = [node for node in v if node in G.index]
+    order = len(G)
+    e = {}
+    for n in bunch:
+        depth = _depths(G, [G.index[n]], False)
+        if np.count_nonzero(depth >= 0) != order:
+            kind = "digraph is not strongly" if G.directed else "graph is not"
+            raise nx.NetworkXError(f"Found infinite path length because the {kind} connected")
+        e[n] = int(depth.max())
+    return e[v] if _contains(G, v) else e
+

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import networkx as nx
@@ -125,7 +125,14 @@ class FrontierGraph:
         n = len(self.nodes)
         weights = self.weights(weight, combine)
         if not (reverse or undirected):
-            return Graph.from_csr(self.offsets, self.heads, weights, directed=self.directed)
+            graph = Graph.from_csr(self.offsets, self.heads, weights, directed=True)
+            if self.directed:
+                return graph
+            # NetworkX's undirected adjacency holds u -> v and v -> u with one shared attribute
+            # dict: the arcs pair up with equal weights by construction, so the two sorts of
+            # from_csr(directed=False)'s checks are skipped (as Graph.from_scipy does)
+            return Graph(graph.row_offsets, graph.col_indices, graph.weights, directed=False,
+                         weights_checked=True)
         tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.offsets))
         if undirected:
             return Graph.from_edges(tails, self.heads, weights, num_vertices=n, directed=False)
@@ -135,16 +142,14 @@ class FrontierGraph:
 def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGraph:
     """``G`` converted, with the values of each attribute of ``edge_attrs`` (``{attribute:
     default}``; an edge without it takes the default)."""
-    nodes = list(G._adj)
-    index = {node: i for i, node in enumerate(nodes)}
     adjacency = G._adj
+    nodes = list(adjacency)
     n = len(nodes)
     degrees = np.fromiter(map(len, adjacency.values()), np.int64, n)
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(degrees, out=offsets[1:])
     m = int(offsets[-1])
-    heads = np.fromiter(map(index.__getitem__, chain.from_iterable(adjacency.values())),
-                        np.int64, m)
+    heads = _heads(nodes, adjacency, m)
     pairs = chain.from_iterable(nbrs.values() for nbrs in adjacency.values())
     multiplicity = None
     if G.is_multigraph():
@@ -153,10 +158,30 @@ def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGra
         edges = list(chain.from_iterable(keys.values() for keys in keyed))
     else:
         edges = list(pairs)
-    values = {}
-    for attribute, default in (edge_attrs or {}).items():
-        if callable(attribute):
-            continue
-        values[attribute] = list(map(methodcaller("get", attribute, default), edges))
+    values = {attribute: _values(edges, attribute, default)
+              for attribute, default in (edge_attrs or {}).items() if not callable(attribute)}
     return FrontierGraph(nodes, G.is_directed(), G.is_multigraph(), offsets, heads, multiplicity,
                          values)
+
+
+def _heads(nodes: list, adjacency: dict, m: int) -> np.ndarray:
+    """The vertex of each neighbour in adjacency order: the neighbour itself where the nodes
+    are the ints ``0 .. n-1`` in order (no lookup per arc), else through a node -> vertex
+    dict."""
+    arcs = chain.from_iterable(adjacency.values())
+    if all(type(node) is int for node in nodes) and nodes == list(range(len(nodes))):
+        try:  # a neighbour equal to node i (1.0 for 1) is i
+            return np.fromiter(arcs, np.int64, m)
+        except (TypeError, ValueError, OverflowError):
+            arcs = chain.from_iterable(adjacency.values())
+    index = {node: i for i, node in enumerate(nodes)}
+    return np.fromiter(map(index.__getitem__, arcs), np.int64, m)
+
+
+def _values(edges: list, attribute: str, default: Any) -> list:
+    """Attribute ``attribute`` of each edge dict, ``default`` where an edge lacks it
+    (``itemgetter`` first: a third faster than ``get`` per edge where no edge lacks it)."""
+    try:
+        return list(map(itemgetter(attribute), edges))
+    except KeyError:
+        return list(map(methodcaller("get", attribute, default), edges))

@@ -55,11 +55,10 @@ class BackendInterface:
         config = getattr(nx.config.backends, "frontier", None)
         threshold = getattr(config, "min_edges", None)
         threshold = MIN_EDGES if threshold is None else threshold
-        graph = args[0] if args else next(iter(kwargs.values()), None)
+        graph = args[0] if args else kwargs.get("G")  # every function's graph is its G
         if isinstance(graph, nx.Graph) and graph.number_of_edges() < threshold:
             return f"fewer than {threshold} edges: NetworkX is faster on this graph"
         return True
-
 
 for _name, _function in IMPLEMENTATIONS.items():
     setattr(BackendInterface, _name, staticmethod(_function))

@@ -60,7 +60,7 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
     "kernels": (["--targets", "cpu", "--graphs", "path:10", "--algorithms", "bfs,listrank",
                  "--balancers", "thread"], ()),
     "networkx": (["--target", "cpu", "--edges", "60", "--nodes", "20", "--functions",
-                  "bfs_edges,pagerank"], ()),
+                  "core_number,pagerank"], ()),
 }
 
 

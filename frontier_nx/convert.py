@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import networkx as nx
@@ -139,7 +139,14 @@ class FrontierGraph:
         n = len(self.nodes)
         weights = self.weights(weight, combine)
         if not (reverse or undirected):
-            return Graph.from_csr(self.offsets, self.heads, weights, directed=self.directed)
+            graph = Graph.from_csr(self.offsets, self.heads, weights, directed=True)
+            if self.directed:
+                return graph
+            # NetworkX's undirected adjacency holds u -> v and v -> u with one shared attribute
+            # dict: the arcs pair up with equal weights by construction, so the two sorts of
+            # from_csr(directed=False)'s checks are skipped (as Graph.from_scipy does)
+            return Graph(graph.row_offsets, graph.col_indices, graph.weights, directed=False,
+                         weights_checked=True)
         tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.offsets))
         if undirected:
             return Graph.from_edges(tails, self.heads, weights, num_vertices=n, directed=False)
@@ -149,34 +156,69 @@ class FrontierGraph:
 def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGraph:
     """``G`` converted, with the values of each attribute of ``edge_attrs`` (``{attribute:
     default}``; an edge without it takes the default)."""
-    nodes = list(G._adj)
-    index = {node: i for i, node in enumerate(nodes)}
     adjacency = G._adj
-    offsets, heads = _csr(adjacency, index)
+    multigraph = G.is_multigraph()
+    adjacency = _plain(adjacency, multigraph)
+    nodes = list(adjacency)
+    offsets, heads = _csr(nodes, adjacency)
     m = int(offsets[-1])
-    pairs = chain.from_iterable(nbrs.values() for nbrs in adjacency.values())
     multiplicity = None
-    if G.is_multigraph():
-        keyed = list(pairs)
-        multiplicity = np.fromiter(map(len, keyed), np.int64, m)
-        edges = list(chain.from_iterable(keys.values() for keys in keyed))
-    else:
-        edges = list(pairs)
-    values = {}
-    for attribute, default in (edge_attrs or {}).items():
-        if callable(attribute):
-            continue
-        values[attribute] = list(map(methodcaller("get", attribute, default), edges))
-    in_arcs = _csr(G._pred, index) if G.is_directed() else None
-    return FrontierGraph(nodes, G.is_directed(), G.is_multigraph(), offsets, heads, multiplicity,
+    if multigraph:
+        multiplicity = np.fromiter(map(len, _per_arc(adjacency)), np.int64, m)
+    values = {attribute: _values(adjacency, multigraph, attribute, default)
+              for attribute, default in (edge_attrs or {}).items() if not callable(attribute)}
+    in_arcs = _csr(nodes, _plain(G._pred, multigraph)) if G.is_directed() else None
+    return FrontierGraph(nodes, G.is_directed(), multigraph, offsets, heads, multiplicity,
                          values, in_arcs, weakref.ref(G))
 
 
-def _csr(adjacency: dict, index: dict) -> tuple[np.ndarray, np.ndarray]:
+def _plain(adjacency: Any, multigraph: bool) -> dict:
+    """The adjacency as dicts: NetworkX's graphs hold dicts already; a view's filtered atlases
+    (``subgraph_view``, ``restricted_view``) may count in ``len`` what their filter hides, so
+    they are copied."""
+    if type(adjacency) is dict:
+        return adjacency
+    if multigraph:
+        return {u: {v: dict(keys) for v, keys in nbrs.items()} for u, nbrs in adjacency.items()}
+    return {u: dict(nbrs) for u, nbrs in adjacency.items()}
+
+
+def _csr(nodes: list, adjacency: dict) -> tuple[np.ndarray, np.ndarray]:
     """Offsets and neighbour ids of a NetworkX adjacency (``_adj`` or ``_pred``), in its order."""
-    n = len(index)
-    offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, adjacency.values()), np.int64, n), out=offsets[1:])
-    neighbours = np.fromiter(map(index.__getitem__, chain.from_iterable(adjacency.values())),
-                             np.int64, int(offsets[-1]))
-    return offsets, neighbours
+    offsets = np.zeros(len(nodes) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, adjacency.values()), np.int64, len(nodes)), out=offsets[1:])
+    return offsets, _heads(nodes, adjacency, int(offsets[-1]))
+
+
+def _heads(nodes: list, adjacency: dict, m: int) -> np.ndarray:
+    """The vertex of each neighbour in adjacency order: the neighbour itself where the nodes
+    are the ints ``0 .. n-1`` in order (no lookup per arc), else through a node -> vertex
+    dict."""
+    arcs = chain.from_iterable(adjacency.values())
+    if all(type(node) is int for node in nodes) and nodes == list(range(len(nodes))):
+        try:  # a neighbour equal to node i (1.0 for 1) is i
+            return np.fromiter(arcs, np.int64, m)
+        except (TypeError, ValueError, OverflowError):
+            arcs = chain.from_iterable(adjacency.values())
+    index = {node: i for i, node in enumerate(nodes)}
+    return np.fromiter(map(index.__getitem__, arcs), np.int64, m)
+
+
+def _per_arc(adjacency: dict) -> Iterator:
+    """What each arc holds, in adjacency order: its edge's attribute dict (its dict of parallel
+    edges by key in a multigraph)."""
+    return chain.from_iterable(nbrs.values() for nbrs in adjacency.values())
+
+
+def _values(adjacency: dict, multigraph: bool, attribute: str, default: Any) -> list:
+    """Attribute ``attribute`` of each edge in arc order (every parallel edge of an arc),
+    ``default`` where an edge lacks it: read straight from the adjacency, ``itemgetter``
+    first (a third faster per edge than ``get``, where no edge lacks it)."""
+    def edges() -> Iterator[dict]:
+        arcs = _per_arc(adjacency)
+        return chain.from_iterable(map(methodcaller("values"), arcs)) if multigraph else arcs
+
+    try:
+        return list(map(itemgetter(attribute), edges()))
+    except KeyError:
+        return list(map(methodcaller("get", attribute, default), edges()))

@@ -16,8 +16,13 @@ from frontier_nx.registry import IMPLEMENTATIONS, declined
 __all__ = ["BackendInterface", "MIN_EDGES"]
 
 #: Below this many edges NetworkX itself is faster than converting and launching
-#: (``networkx.config.backends.frontier.min_edges`` overrides it; see docs/networkx.md).
-MIN_EDGES = 10_000
+#: (``networkx.config.backends.frontier.min_edges`` overrides it). Measured with
+#: ``python -m bench networkx --target cpu --edges 5000,10000,20000,30000`` on
+#: ``gnm_random_graph(edges // 10, edges)``: the backend, conversion included, overtakes
+#: NetworkX at about 5,000 edges for pagerank, 20,000 for single_source_dijkstra_path_length
+#: and 30,000 for core_number (connected_components and bfs_edges only on a cached
+#: conversion); see docs/networkx.md.
+MIN_EDGES = 30_000
 
 
 class BackendInterface:
@@ -55,11 +60,10 @@ class BackendInterface:
         config = getattr(nx.config.backends, "frontier", None)
         threshold = getattr(config, "min_edges", None)
         threshold = MIN_EDGES if threshold is None else threshold
-        graph = args[0] if args else next(iter(kwargs.values()), None)
+        graph = args[0] if args else kwargs.get("G")  # every function's graph is its G
         if isinstance(graph, nx.Graph) and graph.number_of_edges() < threshold:
             return f"fewer than {threshold} edges: NetworkX is faster on this graph"
         return True
-
 
 for _name, _function in IMPLEMENTATIONS.items():
     setattr(BackendInterface, _name, staticmethod(_function))

@@ -29,6 +29,7 @@ from bench.suites import (
     listrank_apsp,
     loading,
     memory,
+    networkx,
     profile_bfs,
     scale_limits,
     scale_out,
@@ -69,6 +70,7 @@ SUITES: dict[str, Suite] = {
     "soak": soak,
     "profile_bfs": profile_bfs,
     "kernels": kernels,
+    "networkx": networkx,
 }
 
 

@@ -59,6 +59,8 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
     "profile_bfs": (["--target", "cpu", "--graphs", "path:40"], ()),
     "kernels": (["--targets", "cpu", "--graphs", "path:10", "--algorithms", "bfs,listrank",
                  "--balancers", "thread"], ()),
+    "networkx": (["--target", "cpu", "--edges", "60", "--nodes", "20", "--functions",
+                  "core_number,pagerank"], ()),
 }
 
 

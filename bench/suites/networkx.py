@@ -1,0 +1,202 @@
+"""NetworkX with the frontier backend: each implemented function, NetworkX alone against the
+backend with and without the conversion.
+
+``python -m bench networkx [--edges 200000] [--nodes N] [--target cpu|cuda] [--functions ...]``
+builds ``networkx.gnm_random_graph(nodes, edges, seed)`` (``--nodes`` defaults to a tenth of
+``--edges``; several comma-separated ``--edges`` give one graph each, for the crossover of
+``frontier_nx.interface.MIN_EDGES``), every edge with an integer ``weight`` in 1..100, and
+times, for each function of :data:`frontier_nx.registry.IMPLEMENTATIONS` that :data:`CALLS`
+says how to call: NetworkX's own implementation (``backend="networkx"``), the backend with the
+conversion included (``G.__networkx_cache__`` cleared before each call, off the clock), and the
+backend on the conversion NetworkX cached. Median of ``--runs`` after a warm-up (it compiles),
+milliseconds, and NetworkX's time over each backend time (above 1: the backend is faster).
+Generators are listed inside the timed call. Each backend result is compared with NetworkX's
+(floats to 1e-9 relative, as PageRank's sums may differ in the last bits); the exit status is
+1 where one differs. A function without an entry in :data:`CALLS` is listed as not timed. The
+crossover, per function, is the fewest edges at which the backend with conversion beat
+NetworkX. Writes ``networkx.csv`` and ``networkx.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from bench import options, tables
+from bench.timing import time_calls
+from frontier.target import resolve_target
+from frontier_nx.interface import BackendInterface  # noqa: F401  (registers every function)
+from frontier_nx.registry import IMPLEMENTATIONS
+
+
+@dataclass(frozen=True)
+class Call:
+    """How the suite calls one function: keyword arguments after the graph (``source`` is
+    node 0), and what turns its result into a value (a generator is listed)."""
+
+    arguments: dict[str, Any] = field(default_factory=dict)
+    consume: Callable[[Any], Any] = lambda result: result
+
+
+#: function -> how to call it; one entry per function (a function without one is "not timed")
+CALLS: dict[str, Call] = {
+    "bfs_edges": Call({"source": 0}, list),
+    "single_source_dijkstra_path_length": Call({"source": 0}),
+    "connected_components": Call({}, list),
+    "core_number": Call(),
+    "pagerank": Call(),
+    "betweenness_centrality": Call({"k": 4, "seed": 1}),  # NetworkX takes seconds per source
+}
+
+
+@dataclass
+class Row:
+    nodes: int
+    edges: int
+    function: str
+    networkx_ms: float | None
+    backend_ms: float | None  #: conversion included
+    cached_ms: float | None  #: on the cached conversion
+    speedup: float | None  #: networkx_ms / backend_ms
+    cached_speedup: float | None  #: networkx_ms / cached_ms
+    runs: int
+    same: bool | None  #: backend result equal to NetworkX's (None: not timed)
+
+
+def graph(nodes: int, edges: int, seed: int) -> nx.Graph:
+    """The random graph of one size, every edge weighted 1..100."""
+    G = nx.gnm_random_graph(nodes, edges, seed=seed)
+    draw = random.Random(seed)
+    for _, _, data in G.edges(data=True):
+        data["weight"] = draw.randint(1, 100)
+    return G
+
+
+def same(expected: Any, got: Any) -> bool:
+    """Equal, floats to 1e-9 relative."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        return expected.keys() == got.keys() and all(same(v, got[k])
+                                                       for k, v in expected.items())
+    if isinstance(expected, float) or isinstance(got, float):
+        return math.isclose(expected, got, rel_tol=1e-9, abs_tol=1e-12)
+    return expected == got
+
+
+def measure(G: nx.Graph, name: str, call: Call, runs: int, target: Any) -> Row:
+    """The three timings of ``name`` on ``G``."""
+    function = getattr(nx, name)
+
+    def run(backend: str) -> Callable[[], Any]:
+        return lambda: call.consume(function(G, **call.arguments, backend=backend))
+
+    def uncached() -> None:
+        G.__networkx_cache__.clear()
+
+    alone = time_calls(run("networkx"), runs=runs)
+    converted = time_calls(run("frontier"), runs=runs, target=target, prepare=uncached)
+    cached = time_calls(run("frontier"), runs=runs, target=target)
+    ms = [1e3 * timing.wall_s for timing in (alone, converted, cached)]
+    return Row(G.number_of_nodes(), G.number_of_edges(), name, *ms, ms[0] / ms[1],
+               ms[0] / ms[2], alone.runs,
+               same(alone.first, converted.first) and same(alone.first, cached.first))
+
+
+def not_timed(G: nx.Graph, name: str) -> Row:
+    return Row(G.number_of_nodes(), G.number_of_edges(), name, None, None, None, None, None,
+               0, None)
+
+
+def crossovers(rows: list[Row]) -> dict[str, int | None]:
+    """function -> the fewest edges at which the backend, conversion included, beat NetworkX
+    (None: never)."""
+    timed = sorted((r for r in rows if r.speedup is not None), key=lambda r: r.edges)
+    return {name: next((r.edges for r in timed if r.function == name and r.speedup > 1), None)
+            for name in dict.fromkeys(r.function for r in timed)}
+
+
+def _ms(value: float | None) -> str:
+    return "not timed" if value is None else f"{value:,.2f}"
+
+
+def _ratio(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def line(r: Row) -> str:
+    """One row of the Markdown table."""
+    return (f"| {r.nodes:,} | {r.edges:,} | {r.function} | {_ms(r.networkx_ms)} | "
+            f"{_ms(r.backend_ms)} | {_ms(r.cached_ms)} | {_ratio(r.speedup)} | "
+            f"{_ratio(r.cached_speedup)} | {r.runs} | "
+            f"{'—' if r.same is None else 'yes' if r.same else 'NO'} |")
+
+
+def markdown(rows: list[Row], heading: str) -> str:
+    lines = [heading, "",
+             "| nodes | edges | function | NetworkX ms | backend ms (conversion) | backend ms "
+             "(cached) | × NetworkX | × NetworkX (cached) | runs | same |",
+             "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|", *map(line, rows)]
+    found = crossovers(rows)
+    if len({r.edges for r in rows}) > 1 and found:
+        lines += ["", "| function | fewest edges where the backend (conversion included) "
+                  "beat NetworkX |", "|---|---:|"]
+        lines += [f"| {name} | {'never' if edges is None else f'{edges:,}'} |"
+                  for name, edges in found.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected comma-separated counts") from None
+    if not values or min(values) < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected counts >= 0")
+    return values
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_out(parser)
+    options.add_runs(parser)
+    options.add_target(parser)
+    parser.add_argument("--edges", type=_counts, default=[200_000],
+                        help="comma-separated edge counts, one graph each (default 200000)")
+    parser.add_argument("--nodes", type=_counts, default=None,
+                        help="node counts, one per --edges (default a tenth of each)")
+    parser.add_argument("--seed", type=int, default=1, help="the generator's seed (default 1)")
+    options.add_names(parser, "--functions", ",".join(IMPLEMENTATIONS),
+                      "functions (default every implemented one)", list(IMPLEMENTATIONS))
+
+
+def run(args: argparse.Namespace) -> int:
+    nodes = args.nodes or [max(edges // 10, 2) for edges in args.edges]
+    if len(nodes) != len(args.edges):
+        raise options.UsageError(f"{len(nodes)} --nodes for {len(args.edges)} --edges; "
+                                 "expected one per graph")
+    target = resolve_target(args.target)
+    heading = (f"gnm_random_graph(nodes, edges, seed={args.seed}), weights 1..100; target "
+               f"{target.name}; median of {args.runs} after a warm-up")
+    print(heading, flush=True)
+    config = nx.config.backends.frontier
+    before = config.target, set(nx.config.warnings_to_ignore)
+    config.target = args.target
+    nx.config.warnings_to_ignore.add("cache")  # each cached call would warn
+    rows: list[Row] = []
+    try:
+        for n, m in zip(nodes, args.edges, strict=True):
+            G = graph(n, m, args.seed)
+            for name in args.functions:
+                call = CALLS.get(name)
+                rows.append(not_timed(G, name) if call is None
+                            else measure(G, name, call, args.runs, target))
+                print(line(rows[-1]), flush=True)
+                tables.write(rows, args.out, "networkx", markdown(rows, heading))
+    finally:
+        config.target, nx.config.warnings_to_ignore = before
+    print(markdown(rows, heading))
+    return 0 if all(r.same is not False for r in rows) else 1

@@ -1,0 +1,59 @@
+"""``should_run``: graphs of fewer than ``MIN_EDGES`` edges stay in NetworkX (a reason string),
+larger ones run on the backend, and ``networkx.config.backends.frontier.min_edges`` overrides
+the threshold (see ``python -m bench networkx`` for the crossover it comes from)."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from frontier_nx import get_info
+from frontier_nx.interface import MIN_EDGES, BackendInterface
+
+should_run = BackendInterface.should_run
+
+
+@pytest.fixture
+def config():
+    """The backend's config section, restored after the test."""
+    section = getattr(nx.config.backends, "frontier", None)
+    if section is None:
+        pytest.skip("the frontier backend is not registered with NetworkX here")
+    before = section.min_edges
+    yield section
+    section.min_edges = before
+
+
+def test_the_default_config_declares_min_edges():
+    assert "min_edges" in get_info()["default_config"]
+
+
+def test_a_graph_below_min_edges_stays_in_networkx_with_a_reason(config):
+    config.min_edges = None
+    small = nx.path_graph(10)
+    reason = should_run("pagerank", (small,), {})
+    assert isinstance(reason, str) and f"fewer than {MIN_EDGES} edges" in reason
+    assert isinstance(should_run("pagerank", (), {"alpha": 0.9, "G": small}), str)
+
+
+def test_a_graph_of_min_edges_runs_on_the_backend(config):
+    config.min_edges = None
+    assert should_run("core_number", (nx.path_graph(MIN_EDGES + 1),), {}) is True
+
+
+def test_the_config_overrides_the_threshold(config):
+    small = nx.path_graph(10)
+    config.min_edges = 9
+    assert should_run("bfs_edges", (small, 0), {}) is True
+    config.min_edges = 10
+    assert "fewer than 10 edges" in should_run("bfs_edges", (small, 0), {})
+    with nx.config.backends.frontier(min_edges=0):
+        assert should_run("bfs_edges", (nx.empty_graph(3), 0), {}) is True
+
+
+def test_networkx_picking_the_backend_itself_runs_small_graphs_in_networkx(config):
+    config.min_edges = None
+    with nx.config(backend_priority=["frontier"]):
+        small = nx.path_graph(5)
+        assert nx.pagerank(small) == nx.pagerank(small, backend="networkx")
+        assert "backends" not in small.__networkx_cache__  # never converted

@@ -16,12 +16,8 @@ from frontier_nx.registry import IMPLEMENTATIONS, declined
 __all__ = ["BackendInterface", "MIN_EDGES"]
 
 #: Below this many edges NetworkX itself is faster than converting and launching
-#: (``networkx.config.backends.frontier.min_edges`` overrides it). Measured with
-#: ``python -m bench networkx --target cpu --edges 5000,10000,20000,30000`` on
-#: ``gnm_random_graph(edges // 10, edges)``: the backend, conversion included, overtakes
-#: NetworkX at about 5,000 edges for pagerank, 20,000 for single_source_dijkstra_path_length
-#: and 30,000 for core_number (connected_components and bfs_edges only on a cached
-#: conversion); see docs/networkx.md.
+#: (``networkx.config.backends.frontier.min_edges`` overrides it): the crossover that
+#: ``python -m bench networkx --edges ...`` measures, recorded in docs/networkx.md.
 MIN_EDGES = 30_000
 
 

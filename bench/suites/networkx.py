@@ -44,6 +44,11 @@ class Call:
     consume: Callable[[Any], Any] = lambda result: result
 
 
+def nodes_and_edges(graph: nx.Graph) -> tuple[list, list]:
+    """A returned graph as what is compared: its nodes and edges in order."""
+    return list(graph), list(graph.edges)
+
+
 #: function -> how to call it; one entry per function (a function without one is "not timed")
 CALLS: dict[str, Call] = {
     "bfs_edges": Call({"source": 0}, list),
@@ -52,6 +57,33 @@ CALLS: dict[str, Call] = {
     "core_number": Call(),
     "pagerank": Call(),
     "betweenness_centrality": Call({"k": 4, "seed": 1}),  # NetworkX takes seconds per source
+    "bfs_tree": Call({"source": 0}, nodes_and_edges),
+    "bfs_predecessors": Call({"source": 0}, list),
+    "bfs_successors": Call({"source": 0}, list),
+    "bfs_layers": Call({"sources": [0]}, list),
+    "descendants_at_distance": Call({"source": 0, "distance": 3}),
+    "single_source_shortest_path_length": Call({"source": 0}),
+    "single_source_shortest_path": Call({"source": 0}),
+    "shortest_path": Call({"source": 0, "target": 7}),
+    "shortest_path_length": Call({"source": 0, "target": 7}),
+    "has_path": Call({"source": 0, "target": 7}),
+    "descendants": Call({"source": 0}),
+    "number_connected_components": Call(),
+    "is_connected": Call(),
+    "node_connected_component": Call({"n": 0}),
+    "k_core": Call({}, nodes_and_edges),
+    "k_shell": Call({}, nodes_and_edges),
+    "k_crust": Call({}, nodes_and_edges),
+    "k_corona": Call({"k": 3}, nodes_and_edges),
+    "single_source_dijkstra": Call({"source": 0}),
+    "single_source_dijkstra_path": Call({"source": 0}),
+    "dijkstra_path": Call({"source": 0, "target": 7}),
+    "dijkstra_path_length": Call({"source": 0, "target": 7}),
+    "multi_source_dijkstra_path_length": Call({"sources": {0, 1, 2}}),
+    "single_source_bellman_ford_path_length": Call({"source": 0}),
+    "negative_edge_cycle": Call(),
+    "eigenvector_centrality": Call({"max_iter": 1000}),
+    "katz_centrality": Call({"alpha": 0.005, "max_iter": 1000}),
 }
 
 

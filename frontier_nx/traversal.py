@@ -184,20 +184,27 @@ def _reached(G: FrontierGraph, source: Any, backward: bool) -> set:
     return set(_labels(G, np.flatnonzero(depth > 0)))
 
 
+def _within(G: FrontierGraph, start: int, cutoff: Any, backward: bool) -> Iterator[tuple]:
+    """``(level, (queue, parents))`` of each BFS level below ``cutoff`` (None: every level),
+    level 0 being the one that leaves the source."""
+    cutoff = float("inf") if cutoff is None else cutoff
+    levels = _search(G, start, backward)
+    level = 0
+    while level < cutoff:  # no search past the cutoff (cutoff 0: none at all)
+        step = next(levels, None)
+        if step is None:
+            return
+        yield level, step
+        level += 1
+
+
 def _lengths(G: FrontierGraph, source: Any, cutoff: Any, backward: bool = False,
              missing: str = "Source {} is not in G") -> dict:
     """``single_source_shortest_path_length``: depths in NetworkX's order, to ``cutoff``."""
     start = _vertex(G, source, nx.NodeNotFound, missing.format(source))
-    cutoff = float("inf") if cutoff is None else cutoff
     lengths = {source: 0}
-    level = 0
-    levels = _search(G, start, backward)
-    while cutoff > level:
-        step = next(levels, None)
-        if step is None:
-            break
-        level += 1
-        lengths.update(dict.fromkeys(_labels(G, step[0]), level))
+    for level, (queue, _) in _within(G, start, cutoff, backward):
+        lengths.update(dict.fromkeys(_labels(G, queue), level + 1))
     return lengths
 
 
@@ -205,19 +212,11 @@ def _paths(G: FrontierGraph, source: Any, cutoff: Any, backward: bool = False,
            missing: str = "Source {} not in G") -> dict:
     """``single_source_shortest_path``: NetworkX's tree paths, in its order, to ``cutoff``."""
     start = _vertex(G, source, nx.NodeNotFound, missing.format(source))
-    cutoff = float("inf") if cutoff is None else cutoff
     paths = {source: [source]}
-    level = 0
-    levels = _search(G, start, backward)
-    while cutoff > level:
-        step = next(levels, None)
-        if step is None:
-            break
-        queue, parents = step
+    for level, (queue, parents) in _within(G, start, cutoff, backward):
         for parent, child in zip(_parent_labels(G, source, level, parents), _labels(G, queue),
                                  strict=True):
             paths[child] = paths[parent] + [child]
-        level += 1
     return paths
 
 

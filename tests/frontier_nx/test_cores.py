@@ -4,37 +4,13 @@ attributes, node and edge order) from ``k_core``, ``k_shell``, ``k_crust`` and `
 
 from __future__ import annotations
 
-import types
-
 import networkx as nx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from networkx.algorithms.approximation.kcomponents import _AntiGraph
-from networkx.utils import backends as nx_backends
 
-from frontier_nx import get_info, registry
 from frontier_nx.interface import BackendInterface
-
-
-@pytest.fixture(scope="module", autouse=True)
-def frontier_backend():
-    """The backend as NetworkX's entry points declare it, on the cpu target."""
-    with pytest.MonkeyPatch.context() as patch:
-        if "frontier" not in nx_backends.backends:
-            entry = types.SimpleNamespace(load=lambda: BackendInterface)
-            patch.setitem(nx_backends.backends, "frontier", entry)
-            patch.setitem(nx_backends.backend_info, "frontier", get_info())
-            patch.setattr(nx_backends._dispatchable, "__call__",
-                          nx_backends._dispatchable._call_if_any_backends_installed)
-            patch.delitem(nx_backends._loaded_backends, "frontier", raising=False)
-        patch.setattr(nx.config, "warnings_to_ignore", nx.config.warnings_to_ignore | {"cache"})
-        config = getattr(nx.config.backends, "frontier", None)
-        if config is not None:
-            patch.setattr(config, "target", "cpu")
-        else:
-            patch.setattr(registry, "target", lambda: "cpu")
-        yield
 
 
 @st.composite

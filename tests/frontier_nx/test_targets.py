@@ -1,0 +1,73 @@
+"""Every function of the NetworkX backend on every usable target (cpu; cuda on a GPU or in
+Numba's simulator) equals NetworkX on one small weighted graph: the backend's calls run the
+library's kernels where the user's configuration sends them. The arguments come from each
+implementation's signature, so a new function is covered without editing this file."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from frontier_nx import registry
+from frontier_nx.interface import BackendInterface  # noqa: F401  (registers every function)
+from frontier_nx.registry import IMPLEMENTATIONS
+
+#: arguments by parameter name (everything else keeps its default)
+ARGUMENTS = {"source": 0, "target": 5, "sources": {0, 3}, "n": 0, "v": 0, "distance": 2,
+             "k": 2, "seed": 1, "max_iter": 1000}
+
+
+def small_graph(directed: bool) -> nx.Graph:
+    """Ten nodes in a weighted ring with chords and a pendant node (int weights 1..4)."""
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_weighted_edges_from([(i, (i + 1) % 9, 1 + i % 4) for i in range(9)]
+                              + [(0, 4, 3), (2, 7, 2), (8, 9, 1)])
+    return G
+
+
+def comparable(value: Any) -> Any:
+    """A result as plain data: generators listed, graphs as their nodes and edges."""
+    if isinstance(value, nx.Graph):
+        return list(value), list(value.edges)
+    if inspect.isgenerator(value) or isinstance(value, map):
+        return [comparable(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(comparable(v) for v in value)
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return value
+
+
+def equal(expected: Any, got: Any) -> bool:
+    """Equal; floats to 1e-9 relative (sums on the GPU run in another order)."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        return expected.keys() == got.keys() and all(equal(v, got[k]) for k, v in expected.items())
+    if isinstance(expected, list | tuple) and isinstance(got, list | tuple):
+        return len(expected) == len(got) and all(map(equal, expected, got))
+    if isinstance(expected, float) or isinstance(got, float):
+        return math.isclose(expected, got, rel_tol=1e-9, abs_tol=1e-12)
+    return expected == got
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_every_function_equals_networkx_on_every_target(name, target, monkeypatch):
+    monkeypatch.setattr(registry, "target", lambda: target.name)
+    function = getattr(nx, name)
+    parameters = inspect.signature(IMPLEMENTATIONS[name]).parameters
+    arguments = {p: ARGUMENTS[p] for p in parameters if p in ARGUMENTS}
+    ran = False
+    for directed in (False, True):
+        G = small_graph(directed)
+        try:
+            expected = comparable(function(G, **arguments))
+        except nx.NetworkXNotImplemented:  # the other kind of graph
+            continue
+        assert BackendInterface.can_run(name, (G,), arguments) is True
+        assert equal(expected, comparable(function(G, **arguments, backend="frontier")))
+        ran = True
+    assert ran

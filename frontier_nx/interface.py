@@ -11,7 +11,7 @@ import networkx as nx
 
 from frontier_nx import centrality, components, cores, shortest_paths, traversal  # noqa: F401
 from frontier_nx.convert import FrontierGraph, from_networkx
-from frontier_nx.registry import IMPLEMENTATIONS, declined
+from frontier_nx.registry import IMPLEMENTATIONS, declined, stays_in_networkx
 
 __all__ = ["BackendInterface", "MIN_EDGES"]
 
@@ -51,8 +51,12 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
-        """Whether running here pays: graphs of fewer than ``min_edges`` edges stay in
-        NetworkX when NetworkX picks the backend itself (an explicit ``backend=`` runs here)."""
+        """Whether running here pays, when NetworkX picks the backend itself (an explicit
+        ``backend=`` runs here): searches that NetworkX stops early (at a target, at a
+        distance) and graphs of fewer than ``min_edges`` edges stay in NetworkX."""
+        reason = stays_in_networkx(name, args, kwargs)
+        if reason is not None:
+            return reason
         config = getattr(nx.config.backends, "frontier", None)
         threshold = getattr(config, "min_edges", None)
         threshold = MIN_EDGES if threshold is None else threshold

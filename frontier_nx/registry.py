@@ -16,33 +16,62 @@ import networkx as nx
 
 #: name -> implementation (its signature is NetworkX's)
 IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {}
-_DECLINES: dict[str, Callable[[dict[str, Any]], str | None]] = {}
+Rule = Callable[[dict[str, Any]], str | None]
+_DECLINES: dict[str, Rule] = {}
+_STAYS: dict[str, Rule] = {}
 
 
-def implements(declines: Callable[[dict[str, Any]], str | None] | None = None
+def implements(declines: Rule | None = None, stays_in_networkx: Rule | None = None
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function under its name; ``declines(arguments)`` (arguments by
-    parameter name, defaults applied) returns why the backend cannot honour them, or None."""
+    """Register the decorated function under its name. ``declines(arguments)`` (arguments by
+    parameter name, defaults applied) returns why the backend cannot honour them, or None;
+    ``stays_in_networkx(arguments)`` returns why NetworkX answers such a call faster (a search
+    that stops early), which ``should_run`` reports, or None."""
     def register(function: Callable[..., Any]) -> Callable[..., Any]:
         IMPLEMENTATIONS[function.__name__] = function
         if declines is not None:
             _DECLINES[function.__name__] = declines
+        if stays_in_networkx is not None:
+            _STAYS[function.__name__] = stays_in_networkx
         return function
     return register
 
 
 def declined(name: str, args: tuple, kwargs: dict) -> str | None:
     """Why the backend does not run ``name(*args, **kwargs)``, or None when it does."""
-    function = IMPLEMENTATIONS.get(name)
-    if function is None:
+    if name not in IMPLEMENTATIONS:
         return f"{name} is not implemented by the frontier backend"
     try:
-        bound = inspect.signature(function).bind(*args, **kwargs)
+        arguments = _arguments(name, args, kwargs)
     except TypeError as error:  # NetworkX's own function reports the mistake
         return f"the arguments do not fit {name}: {error}"
-    bound.apply_defaults()
     rule = _DECLINES.get(name)
-    return None if rule is None else rule(bound.arguments)
+    return None if rule is None else rule(arguments)
+
+
+def stays_in_networkx(name: str, args: tuple, kwargs: dict) -> str | None:
+    """Why NetworkX answers ``name(*args, **kwargs)`` faster than the backend, or None."""
+    rule = _STAYS.get(name)
+    if rule is None:
+        return None
+    try:
+        return rule(_arguments(name, args, kwargs))
+    except TypeError:
+        return None
+
+
+def _arguments(name: str, args: tuple, kwargs: dict) -> dict[str, Any]:
+    bound = inspect.signature(IMPLEMENTATIONS[name]).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.arguments
+
+
+def stops_at_the_target(arguments: dict[str, Any]) -> str | None:
+    """The rule of the source-to-target searches: NetworkX stops where it reaches the target
+    (a bidirectional search meets), the backend searches the whole graph."""
+    if arguments.get("source") is None or arguments.get("target") is None:
+        return None
+    return "NetworkX's search stops at the target; the backend would search the whole graph"
 
 
 def target() -> Any:

@@ -40,7 +40,7 @@ from frontier import NegativeCycleError
 from frontier.graph import Graph, path_bound
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
-from frontier_nx.registry import callable_weight, implements
+from frontier_nx.registry import callable_weight, implements, stops_at_the_target
 
 #: Integer sums up to this size are exact in the float64 distances the library returns.
 _EXACT_FLOAT = 2 ** 53
@@ -338,14 +338,14 @@ def single_source_dijkstra_path_length(G: FrontierGraph, source: Any, cutoff: An
     return _dijkstra(G, {source}, cutoff, weight, paths=False)[0]
 
 
-@implements(declines=callable_weight)
+@implements(declines=callable_weight, stays_in_networkx=stops_at_the_target)
 @_exact(lambda H, source, **a: _original("multi_source_dijkstra")(H, {source}, **a)[1])
 def dijkstra_path(G: FrontierGraph, source: Any, target: Any,
                   weight: str | None = "weight") -> list:
     return multi_source_dijkstra(G, {source}, target=target, weight=weight)[1]
 
 
-@implements(declines=callable_weight)
+@implements(declines=callable_weight, stays_in_networkx=stops_at_the_target)
 @_exact(_original("dijkstra_path_length"))
 def dijkstra_path_length(G: FrontierGraph, source: Any, target: Any,
                          weight: str | None = "weight") -> Any:

@@ -27,7 +27,7 @@ import numpy as np
 from algorithms.bfs import bfs
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
-from frontier_nx.registry import implements
+from frontier_nx.registry import implements, stops_at_the_target
 
 _NONE = np.zeros(0, np.int64)
 
@@ -338,7 +338,8 @@ def bfs_layers(G: FrontierGraph, sources: Any) -> Iterator[list]:
         yield _labels(G, queue)
 
 
-@implements(declines=_distance)
+@implements(declines=_distance, stays_in_networkx=lambda arguments: "NetworkX's search stops "
+            "at the distance; the backend would search the whole graph")
 def descendants_at_distance(G: FrontierGraph, source: Any, distance: Any) -> set:
     start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the graph.")
     if distance == 0:
@@ -370,7 +371,7 @@ def all_pairs_shortest_path(G: FrontierGraph, cutoff: Any = None) -> Iterator[tu
         yield (n, _paths(G, n, cutoff))
 
 
-@implements()
+@implements(stays_in_networkx=stops_at_the_target)
 def has_path(G: FrontierGraph, source: Any, target: Any) -> bool:
     s = _vertex(G, source, nx.NodeNotFound, f"Source {source} is not in G")
     t = _vertex(G, target, nx.NodeNotFound, f"Target {target} is not in G")
@@ -387,7 +388,7 @@ def ancestors(G: FrontierGraph, source: Any) -> set:
     return _reached(G, source, True)
 
 
-@implements(declines=_unweighted)
+@implements(declines=_unweighted, stays_in_networkx=stops_at_the_target)
 def shortest_path(G: FrontierGraph, source: Any = None, target: Any = None, weight: Any = None,
                   method: str = "dijkstra") -> Any:
     if source is None and target is None:
@@ -400,7 +401,7 @@ def shortest_path(G: FrontierGraph, source: Any = None, target: Any = None, weig
     return _bidirectional(G, source, target)
 
 
-@implements(declines=_unweighted)
+@implements(declines=_unweighted, stays_in_networkx=stops_at_the_target)
 def shortest_path_length(G: FrontierGraph, source: Any = None, target: Any = None,
                          weight: Any = None, method: str = "dijkstra") -> Any:
     if source is None and target is None:

@@ -57,3 +57,17 @@ def test_networkx_picking_the_backend_itself_runs_small_graphs_in_networkx(confi
         small = nx.path_graph(5)
         assert nx.pagerank(small) == nx.pagerank(small, backend="networkx")
         assert "backends" not in small.__networkx_cache__  # never converted
+
+
+def test_searches_networkx_stops_early_stay_in_networkx_on_any_graph(config):
+    config.min_edges = 0
+    G = nx.path_graph(50)
+    for name, kwargs in [("has_path", {"source": 0, "target": 3}),
+                         ("shortest_path", {"source": 0, "target": 3}),
+                         ("shortest_path_length", {"source": 0, "target": 3}),
+                         ("dijkstra_path", {"source": 0, "target": 3}),
+                         ("dijkstra_path_length", {"source": 0, "target": 3}),
+                         ("descendants_at_distance", {"source": 0, "distance": 2})]:
+        assert "stops" in should_run(name, (G,), kwargs), name
+    assert should_run("shortest_path_length", (G,), {"source": 0}) is True
+    assert should_run("single_source_dijkstra_path_length", (G, 0), {}) is True

@@ -57,3 +57,8 @@ def test_the_wheel_holds_every_package_of_the_library_and_the_command_line():
     assert {"operators.adaptive", "frontier.distributed", "frontier_cli"} <= packages
     assert [p for p in sorted(packages) if not any(fnmatchcase(p, i) for i in include)] == []
     assert not any(fnmatchcase(p, i) for p in ("tests", "bench", "bench.suites") for i in include)
+
+
+def test_test_modules_have_unique_names_as_pytest_imports_them_by_basename():
+    names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
+    assert sorted({n for n in names if names.count(n) > 1}) == []

@@ -1,10 +1,11 @@
 """Frontier: graph algorithms as advance / filter / compute operators over a frontier.
 
 The graph (:class:`Graph`), the frontier (:class:`Frontier`), loaders (:func:`load`),
-generators (:mod:`frontier.generators`), targets (:func:`resolve_target`) and the atomics usable
-inside functors. The operators live in :mod:`operators` (the load balancers' names in
-``operators.available_balancers()``), the algorithms in :mod:`algorithms`, the command line in
-:mod:`frontier_cli`; this package imports none of them.
+generators (:mod:`frontier.generators`), targets (:func:`resolve_target`), and the atomics and
+random numbers (:func:`random`, :func:`random_bits`) usable inside functors. The operators live
+in :mod:`operators` (the load balancers' names in ``operators.available_balancers()``), the
+algorithms in :mod:`algorithms`, the command line in :mod:`frontier_cli`; this package imports
+none of them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degre
 from frontier.interrupts import prepare_numba
 from frontier.io import GraphFormatError, load, load_with_labels, save
 from frontier.limits import GraphTooLargeError
+from frontier.rng import random, random_bits
 from frontier.target import Target, TargetError, resolve_target
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
     "out_degree", "in_degree", "graph_vertices", "graph_edges", "device_function",
+    "random", "random_bits",
 ]
 
 __version__ = "0.1.0"

@@ -3,8 +3,8 @@
 Vertex ids are int32, row offsets int64 (Busato & Bombieri, *Graph Algorithms on GPUs*, §1: the CSR
 representation). The CSC view serves pull-style traversal, and its arrays are the CSR of the
 transpose (every arc reversed; Ligra's ``transpose()``), which backward steps run on; the COO view
-serves edge-parallel work. Device
-copies are made once per target, on first use, and reused by every later operator call.
+serves edge-parallel work. Device copies are made once per target, on first use, and reused by
+every later operator call.
 """
 
 from __future__ import annotations

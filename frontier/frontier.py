@@ -594,7 +594,8 @@ class Frontier:
         """This frontier's elements followed by ``other``'s, as the next ring step of this
         frontier's pool (one operator call on it), of this frontier's kind. ``other`` may live in
         another pool of the same graph, target and domain (a frontier in another slot of this
-        pool is copied first, as the step writes or clears that slot).
+        pool is copied first, as the step writes or clears that slot); a vertex frontier's
+        ``other`` may also be a frontier of the graph's transpose (:meth:`Graph.transpose`).
 
         A sparse result holds this frontier's queue in order, then ``other``'s (in order when
         ``other`` is sparse too). ``unique=True`` drops every repeat from a sparse result: the
@@ -606,14 +607,18 @@ class Frontier:
         self.check_current()
         if not isinstance(other, Frontier):
             raise FrontierError(f"union with a {type(other).__name__}; expected a Frontier")
-        for what, mine, theirs in (("graph", self.graph, other.graph),
-                                   ("target", self.target, other.target)):
-            if mine is not theirs:
-                raise FrontierError(f"union of frontiers on different {what}s ({mine!r} and "
-                                    f"{theirs!r}); expected the same {what}")
+        if self.target is not other.target:
+            raise FrontierError(f"union of frontiers on different targets ({self.target!r} and "
+                                f"{other.target!r}); expected the same target")
         if self.domain != other.domain:
             raise FrontierError(f"union of a frontier of {self.domain} with one of "
                                 f"{other.domain}; expected the same domain")
+        if not (self.graph.same_vertices(other.graph) if self.domain == VERTICES
+                else self.graph is other.graph):
+            raise FrontierError(f"union of frontiers of {self.domain} on different graphs "
+                                f"({self.graph!r} and {other.graph!r}); expected the same "
+                                "graph" + (" or its transpose" if self.domain == VERTICES
+                                           else ""))
         other.check_current()
         if other.pool is self.pool and other.slot != self.slot:
             other = other.copy()

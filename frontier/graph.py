@@ -1,8 +1,10 @@
 """The immutable graph every operator runs on: CSR with lazily built CSC and COO views.
 
 Vertex ids are int32, row offsets int64 (Busato & Bombieri, *Graph Algorithms on GPUs*, §1: the CSR
-representation). The CSC view serves pull-style traversal, the COO view edge-parallel work. Device
-copies are made once per target, on first use, and reused by every later operator call.
+representation). The CSC view serves pull-style traversal, and its arrays are the CSR of the
+transpose (every arc reversed; Ligra's ``transpose()``), which backward steps run on; the COO view
+serves edge-parallel work. Device copies are made once per target, on first use, and reused by
+every later operator call.
 """
 
 from __future__ import annotations
@@ -424,6 +426,7 @@ class Graph:
             a.setflags(write=False)
         self._csc: CSC | None = None
         self._coo: COO | None = None
+        self._transpose: Graph | None = None
         self._device: dict[tuple[str, str], Any] = {}
         self._memo: dict[str, Any] = {}
         # builds each derived view once when several threads ask at once (see memo)
@@ -606,6 +609,38 @@ class Graph:
                     self._coo = COO(src, self._col_indices)
         return self._coo
 
+    def transpose(self) -> Graph:
+        """The graph with every arc reversed (Ligra's ``transpose()``): arc ``u -> v`` of
+        weight ``w`` becomes ``v -> u`` of weight ``w``, self-loops and repeated arcs kept, on
+        the same vertex ids, so a vertex frontier of either graph is valid on the other
+        (:meth:`same_vertices`) and an advance over the transpose visits the in-neighbours of
+        the frontier's vertices. Built once, from the CSC view (whose arrays are its CSR), and
+        kept: every call returns the same object, ``g.transpose().transpose() is g``, and an
+        undirected graph is its own transpose. The transpose's arc ``p`` is this graph's arc
+        ``csc().edge_ids[p]`` (edge ids, and so edge frontiers, differ between the two)."""
+        if not self._directed:
+            return self
+        if self._transpose is None:
+            with self._building:
+                if self._transpose is None:
+                    csc = self.csc()
+                    weights = None if self._weights is None else self._weights[csc.edge_ids]
+                    reverse = Graph(csc.col_offsets, csc.row_indices, weights, True)
+                    # the transpose's CSC is this graph's CSR: column u lists u's heads in arc
+                    # order, each the transpose's arc that is this graph's arc at that position
+                    positions = np.empty_like(csc.edge_ids)
+                    positions[csc.edge_ids] = np.arange(csc.edge_ids.size, dtype=np.int64)
+                    positions.setflags(write=False)
+                    reverse._csc = CSC(self._row_offsets, self._col_indices, positions)
+                    reverse._transpose = self
+                    self._transpose = reverse
+        return self._transpose
+
+    def same_vertices(self, other: object) -> bool:
+        """Whether ``other`` is this graph or its transpose (:meth:`transpose`): the graphs on
+        which a vertex frontier of this graph is valid."""
+        return other is self or (other is not None and other is self._transpose)
+
     def to_scipy(self) -> scipy.sparse.csr_matrix:
         """The adjacency matrix; values are the weights, or ones for an unweighted graph.
         Repeated edges stay separate stored entries. The matrix's arrays are fresh copies the
@@ -648,10 +683,10 @@ class Graph:
         return value
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without its device copies, its memo (per-process, per-thread buffers) and its
-        lock; the copy rebuilds them on use."""
+        """Pickled without its device copies, its memo (per-process, per-thread buffers), its
+        transpose and its lock; the copy rebuilds them on use."""
         state = self.__dict__.copy()
-        state.update(_device={}, _memo={})
+        state.update(_device={}, _memo={}, _transpose=None)
         del state["_building"]
         return state
 

@@ -17,6 +17,11 @@ the frontier of the ``dst`` for which ``op`` returned True. Direction is the ope
 On an edge frontier (elements are edge ids), advance calls ``op`` once per edge and returns the
 edge frontier of the edges it accepts.
 
+``edges="in"`` steps backward: it visits the edges *entering* the frontier's vertices, i.e.
+advances over the graph's transpose (Ligra's ``transpose()``; :meth:`frontier.Graph.transpose`),
+on which the frontier is valid too. Pull is no backward step: it computes the same forward step
+from the heads' side.
+
 ``cull="bitmap"`` or ``"hash"`` drops repeated heads from a push's queue as they are pushed
 (:mod:`operators.cull`).
 
@@ -46,7 +51,14 @@ from operators.codegen import (
     indent,
     push,
 )
-from operators.common import OperatorError, Plan, check_frontier, run_step, work_bound
+from operators.common import (
+    OperatorError,
+    Plan,
+    check_frontier,
+    oriented,
+    run_step,
+    work_bound,
+)
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.cull import NONE as NO_CULL
 from operators.direction import AUTO, PULL, PUSH, Direction
@@ -184,7 +196,7 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             direction: str | Direction = PUSH, condition: Callable | None = None,
             balancer: str | LoadBalancer | Policy = "thread", output: str | None = None,
-            cull: str = NO_CULL) -> Frontier | None:
+            cull: str = NO_CULL, edges: str = "out") -> Frontier | None:
     """Call ``op(src, dst, eid, weight, *state) -> bool`` on the edges leaving ``frontier`` whose
     head satisfies ``condition(dst, *state)`` (every edge without a condition) and return the
     frontier of the heads ``op`` accepted (see the module docstring for push, pull and auto).
@@ -201,10 +213,17 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     graph; ``state`` are arrays on the frontier's target (or scalars), passed through to ``op``
     and ``condition``.
 
+    ``edges="in"`` steps backward, over the edges entering the frontier's vertices: the step
+    runs on ``graph.transpose()`` (:meth:`frontier.Graph.transpose`, built once and kept), so
+    ``op`` sees each arc ``u -> v`` with ``u`` in the frontier as ``src=v``, ``dst=u``, with
+    its weight, and ``eid`` is the transpose's arc id. The same as ``advance(graph.transpose(),
+    frontier, ...)``: a vertex frontier is valid on a graph and on its transpose.
+
     Lifetime: the result lives in the next slot of the input's frontier pool (see
     :class:`frontier.Frontier`); a pull from a queue converts it first, which is one more step.
     """
     check_frontier(graph, frontier, output)
+    graph = oriented(graph, frontier, edges)
     check_cull(cull)
     plan = Direction.of(direction)
     policy = resolve_policy(balancer, graph, frontier.target)
@@ -212,7 +231,7 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         if plan.mode == PULL:
             raise OperatorError("an edge frontier has no pull direction: advance it with push")
         out = output or SPARSE
-        return run_step(frontier, edge_plan(graph, frontier, op, condition, len(state), out),
+        return run_step(graph, frontier, edge_plan(graph, frontier, op, condition, len(state), out),
                         state, out)
     way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == AUTO else plan.mode
     bound = policy.push_balancer(frontier) if way == PUSH else None
@@ -228,8 +247,8 @@ def advance_step(graph: Graph, frontier: Frontier, op: Callable, state: tuple,
     if way == PULL:
         dense = frontier if frontier.kind == DENSE else frontier.to_dense()
         out = output or DENSE
-        return run_step(dense, pull_plan(graph, dense, op, condition, len(state), out), state,
-                        out)
+        return run_step(graph, dense, pull_plan(graph, dense, op, condition, len(state), out),
+                        state, out)
     out = output or SPARSE
-    return run_step(frontier, push_plan(graph, frontier, op, condition, len(state), balancer,
+    return run_step(graph, frontier, push_plan(graph, frontier, op, condition, len(state), balancer,
                                         out, cull), state, out)

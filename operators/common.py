@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier.frontier import DENSE, SPARSE, Frontier
+from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
 from frontier.target import Target
 from operators.codegen import NONE, GeneratedKernel
@@ -54,12 +54,39 @@ def check_graph(graph: Any) -> None:
         raise OperatorError(f"expected a frontier.Graph, got {type(graph).__name__}")
 
 
+#: Which edges of a vertex an operator visits: those entering it or those leaving it.
+EDGE_SETS = ("in", "out")
+
+
+def oriented(graph: Graph, frontier: Frontier, edges: str) -> Graph:
+    """The graph whose out-edges are ``graph``'s ``edges`` (``"out"``: ``graph`` itself;
+    ``"in"``: its transpose, :meth:`frontier.Graph.transpose`) for a step from ``frontier``
+    (checked on ``graph`` already), after checking ``edges`` and, before the transpose is
+    built, that ``frontier`` is valid on it."""
+    if not isinstance(edges, str) or edges not in EDGE_SETS:
+        raise OperatorError(f"edges={edges!r}; expected 'out' (the edges leaving the "
+                            "frontier's vertices) or 'in' (the edges entering them: a step over "
+                            "graph.transpose())")
+    if edges == "out" or not graph.directed:
+        return graph
+    if frontier.domain == EDGES:
+        raise OperatorError("edges='in' steps over graph.transpose(), whose edge ids differ "
+                            "from the graph's; expected a vertex frontier with it (an edge "
+                            "frontier advances over edges='out')")
+    return graph.transpose()
+
+
 def check_frontier(graph: Graph, frontier: Any, output: str | None = None) -> None:
     check_graph(graph)
     if not isinstance(frontier, Frontier):
         raise OperatorError(f"expected a Frontier, got {type(frontier).__name__}")
     if frontier.graph is not graph:
-        raise OperatorError("the frontier belongs to another graph")
+        if frontier.domain == EDGES and graph.same_vertices(frontier.graph):
+            raise OperatorError("an edge frontier of a graph used on its transpose: edge ids "
+                                "differ between the two; expected the edge frontier's own graph")
+        if not graph.same_vertices(frontier.graph):
+            raise OperatorError("the frontier belongs to another graph; expected a frontier of "
+                                "this graph or of its transpose (Graph.transpose())")
     if output is not None and output not in OUTPUTS:
         raise OperatorError(f"output={output!r}; expected one of {OUTPUTS}")
     frontier.check_current()
@@ -83,14 +110,16 @@ def launch_plan(plan: Plan, graph: Graph, target: Target, io: dict[str, Any],
         kernel.launch(target, blocks, kernel_arguments(kernel.params, graph, target, io, state))
 
 
-def run_step(frontier: Frontier, plan: Plan, state: tuple, output: str) -> Frontier | None:
-    """Run ``plan`` as the next step of the frontier's ring and wrap its output. A step whose
-    kernel fails leaves the ring as it was before it (its partial output is discarded)."""
+def run_step(graph: Graph, frontier: Frontier, plan: Plan, state: tuple, output: str
+             ) -> Frontier | None:
+    """Run ``plan`` on ``graph`` (the frontier's graph or its transpose) as the next step of
+    the frontier's ring and wrap its output. A step whose kernel fails leaves the ring as it
+    was before it (its partial output is discarded)."""
     pool = frontier.pool
     out_kind = None if output == NONE else output
     step = pool.begin_step(frontier.slot, out_kind)
     try:
-        launch_plan(plan, frontier.graph, pool.target,
+        launch_plan(plan, graph, pool.target,
                     pool.ring_arguments(frontier, step, out_kind),
                state)
     except BaseException:

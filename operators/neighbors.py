@@ -18,7 +18,7 @@ import numpy as np
 from frontier.frontier import Frontier
 from frontier.graph import Graph
 from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
-from operators.common import OperatorError, Plan, check_graph, launch_plan
+from operators.common import EDGE_SETS, OperatorError, Plan, check_graph, launch_plan
 from operators.compute import elements, reads
 from operators.functors import as_functor
 from operators.reduce import combine, identity_of
@@ -27,7 +27,6 @@ from operators.shape import per_element
 __all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
 
 NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "or")
-EDGE_SETS = ("in", "out")
 
 
 def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: int, op: str,

@@ -53,7 +53,7 @@ from frontier.options import Mode
 from operators.adaptive.rule import Decision
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
-from operators.common import OperatorError, check_frontier
+from operators.common import OperatorError, check_frontier, oriented
 from operators.cull import NONE as NO_CULL
 from operators.cull import check_cull
 from operators.direction import AUTO, PUSH, Direction
@@ -80,7 +80,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
              direction: str | Direction = PUSH, condition: Callable | None = None,
              balancer: str | LoadBalancer | Policy = "thread", fused: bool = True,
              max_steps: int | None = None, stop_above: int | None = None,
-             blocks: int | None = None, cull: str = NO_CULL) -> Traversal:
+             blocks: int | None = None, cull: str = NO_CULL, edges: str = "out") -> Traversal:
     """Advance ``frontier`` with ``op`` (and ``condition``, ``direction``, ``balancer`` as in
     :func:`operators.advance`) step after step until it is empty, ``max_steps`` steps have
     run, or (with ``stop_above``) it holds more than ``stop_above`` elements, returned
@@ -96,9 +96,11 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     ``blocks`` sets the persistent kernel's grid (default: the target's ``persistent_blocks``,
     at most what the GPU holds at once); fewer blocks make the barrier between steps cheaper
     and each step slower. ``cull`` removes repeated heads from each push step's queue
-    (:mod:`operators.cull`).
+    (:mod:`operators.cull`). ``edges="in"`` walks backward, every step over the edges entering
+    the frontier (on ``graph.transpose()``, as :func:`operators.advance` does).
     """
     check_frontier(graph, frontier)
+    graph = oriented(graph, frontier, edges)
     check_cull(cull)
     if frontier.domain != VERTICES:
         raise OperatorError("traverse runs over vertex frontiers; advance an edge frontier "

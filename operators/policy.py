@@ -117,7 +117,7 @@ class NotApplied(ThreadMapped):
 
     def __init__(self, target: Target) -> None:
         super().__init__(1)
-        self.name = f"n/a on {target.name}"
+        self.name = target.no_balancer or BalancerName.THREAD
 
     @property
     def slug(self) -> str:

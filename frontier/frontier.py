@@ -32,7 +32,9 @@ writes or clears slot ``s``:
 Constructors and :meth:`Frontier.copy` make a new pool, so a copy outlives any number of steps
 on the original's pool: ``copy()`` is how to keep a frontier longer. Using a stale frontier (its
 length, ``to_numpy``, ``device_ids``, ``device_words``, a conversion, ``copy``, ``union`` or as
-the input of any kernel) raises :class:`StaleFrontierError`.
+the input of any kernel) raises :class:`StaleFrontierError`, which names the step that retired
+it (the operator, its output form, and the caller's line it was called from: the first frame
+outside the library) and says to copy() that frontier before that step.
 
 Threads. A pool and its frontiers belong to the thread stepping them: steps on one pool from
 two threads at once are not guarded. Calls on one graph from several threads never share a
@@ -43,6 +45,7 @@ pool: constructors make a new one, and the pools kept with a graph for reuse
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 from collections.abc import Callable
 from numbers import Integral
@@ -123,6 +126,8 @@ class FrontierPool:
         self._words: list[Any] = [None] * self.SLOTS
         self._dirty_words = [False] * self.SLOTS
         self._owner: list[int | None] = [None] * self.SLOTS
+        #: Per slot: the token of the last frontier a step retired from it, and that step.
+        self._retired: list[tuple[int, str] | None] = [None] * self.SLOTS
         self._clean = [True] * self.SLOTS
         self._tokens = itertools.count(1)
         self._stamps: Any = None
@@ -159,7 +164,8 @@ class FrontierPool:
             if self._dirty_words[slot] and self._words[slot] is not None:
                 self.target.fill(self._words[slot], 0)
             self._dirty_words[slot] = False
-            self._owner[slot] = None
+            self._retire(slot, "a later call that reused this pool (FrontierPool.restart)",
+                         "reset its slot")
             self._clean[slot] = True
         self.lost = None
         self.target.upload(self.lengths, np.array([first_length] + [0] * STEPS_RAN,
@@ -215,7 +221,7 @@ class FrontierPool:
         """Make ``start_slot``'s successor ready for a fused traversal's first step."""
         out_slot = (start_slot + 1) % self.SLOTS
         if not self._clean[out_slot]:
-            self._reset(out_slot)
+            self._reset(out_slot, "a fused traverse")
 
     def run_traversal(self, start_slot: int, launch: Callable[[], None], what: str
                       ) -> np.ndarray:
@@ -230,11 +236,11 @@ class FrontierPool:
             raise
         return self.read_lengths()
 
-    def adopt(self, slot: int, kind: str) -> int:
-        """After a fused traversal: the frontier it ended on is in ``slot``; nothing is known
-        of the other slots' queues."""
+    def adopt(self, slot: int, kind: str, what: str = "a fused traverse") -> int:
+        """After a fused traversal (``what``): the frontier it ended on is in ``slot``; nothing
+        is known of the other slots' queues."""
         for s in range(self.SLOTS):
-            self._owner[s] = None
+            self._retire(s, what, "may have written its slot")
             self._clean[s] = False
             # a traversal over queues leaves the bitmaps as they were; one over bitmaps may
             # have written any of them
@@ -295,17 +301,33 @@ class FrontierPool:
     def is_current(self, slot: int, token: int) -> bool:
         return self._owner[slot] == token
 
-    def begin_step(self, in_slot: int, out_kind: str | None) -> StepSlots:
-        """Plan one operator call reading ``in_slot``: where its output goes, and which slot (and
-        bitmap) the kernel clears for the call after it."""
+    def retired_by(self, slot: int, token: int) -> str | None:
+        """The step that retired the frontier of ``token`` from ``slot`` (what it was, what it
+        did to the slot, and where it was called), or None when that is not known."""
+        found = self._retired[slot]
+        return found[1] if found is not None and found[0] == token else None
+
+    def _retire(self, slot: int, what: str, how: str) -> None:
+        """Forget the frontier in ``slot``, if any, noting that the step ``what`` retired it
+        (``how``: what the step did to the slot) and the caller's line it ran from."""
+        token = self._owner[slot]
+        if token is not None:
+            self._retired[slot] = (token, f"{what}{_call_site()} {how}")
+            self._owner[slot] = None
+
+    def begin_step(self, in_slot: int, out_kind: str | None, what: str = "a ring step"
+                   ) -> StepSlots:
+        """Plan one operator call (``what``, named in the error of a frontier it retires)
+        reading ``in_slot``: where its output goes, and which slot (and bitmap) the kernel
+        clears for the call after it."""
         out_slot = (in_slot + 1) % self.SLOTS
         clear_slot = (in_slot + 2) % self.SLOTS
         if out_kind is not None and not self._clean[out_slot]:
-            self._reset(out_slot)
+            self._reset(out_slot, what)
         clear_words = self._dirty_words[clear_slot]
         return StepSlots(in_slot, out_slot, clear_slot,
                          self.words(clear_slot) if clear_words else self.placeholder,
-                         self.num_words if clear_words else 0)
+                         self.num_words if clear_words else 0, what)
 
     def abort_step(self, step: StepSlots, out_kind: str | None) -> None:
         """Forget a step whose kernel failed part-way: its output slot may hold part of an output
@@ -314,7 +336,7 @@ class FrontierPool:
         for slot in (step.out_slot, step.clear_slot):
             self._clean[slot] = False
             self._dirty_words[slot] = self._words[slot] is not None
-        self._owner[step.clear_slot] = None
+        self._retire(step.clear_slot, f"{step.what} (which failed)", "cleared its slot")
 
     def abandon(self, reason: str) -> None:
         """Forget every slot after a kernel that owns the whole ring (a fused traversal) failed
@@ -328,7 +350,7 @@ class FrontierPool:
 
     def end_step(self, step: StepSlots, out_kind: str | None) -> int | None:
         """Record what the launched kernel did; returns the token of the output frontier."""
-        self._owner[step.clear_slot] = None
+        self._retire(step.clear_slot, step.what, "cleared its slot for the step after it")
         self._clean[step.clear_slot] = True
         self._dirty_words[step.clear_slot] = False
         if out_kind is None:
@@ -343,28 +365,29 @@ class FrontierPool:
             self._dirty_words[slot] = True
         return token
 
-    def _reset(self, slot: int) -> None:
-        """Clear a slot out of ring order (an older frontier advanced again)."""
+    def _reset(self, slot: int, what: str) -> None:
+        """Clear a slot out of ring order (an older frontier advanced again, by ``what``)."""
         self.target.write_scalar(self.lengths, slot, 0)
         if self._dirty_words[slot] and self._words[slot] is not None:
             self.target.fill(self._words[slot], 0)
         self._dirty_words[slot] = False
-        self._owner[slot] = None
+        self._retire(slot, what, "wrote its output into its slot")
         self._clean[slot] = True
 
 
 class StepSlots:
     """The slots one operator call uses (see :meth:`FrontierPool.begin_step`)."""
 
-    __slots__ = ("in_slot", "out_slot", "clear_slot", "clear_words", "clear_num_words")
+    __slots__ = ("in_slot", "out_slot", "clear_slot", "clear_words", "clear_num_words", "what")
 
     def __init__(self, in_slot: int, out_slot: int, clear_slot: int, clear_words: Any,
-                 clear_num_words: int) -> None:
+                 clear_num_words: int, what: str = "a ring step") -> None:
         self.in_slot = in_slot
         self.out_slot = out_slot
         self.clear_slot = clear_slot
         self.clear_words = clear_words
         self.clear_num_words = clear_num_words
+        self.what = what
 
 
 class Frontier:
@@ -525,6 +548,14 @@ class Frontier:
             if self.pool.lost is not None:
                 raise StaleFrontierError(f"this {self.kind} frontier of {self.domain} is no "
                                          f"longer valid: {self.pool.lost}; make it again")
+            retired = self.pool.retired_by(self.slot, self._token)
+            if retired is not None:
+                raise StaleFrontierError(
+                    f"this {self.kind} frontier of {self.domain} (slot {self.slot} of its pool) "
+                    f"is stale: {retired}. To use this frontier after that step, keep a copy "
+                    "of it made before that step (kept = this_frontier.copy()) and use the copy; "
+                    "a ring step retires the frontier two steps before its output, even one "
+                    "with output='none'")
             raise StaleFrontierError(
                 f"this {self.kind} frontier of {self.domain} (slot {self.slot} of its pool) is "
                 "stale: a later ring step on its pool wrote or cleared its slot. Lifetime rule: "
@@ -575,12 +606,12 @@ class Frontier:
     # device-side frontier operations (each one ring step; see frontier.kernels) -------------
     def to_dense(self) -> Frontier:
         """This frontier as a bitmap: the next ring step of its pool (repeats collapse)."""
-        return self._gathered(DENSE)
+        return self._gathered(DENSE, what="to_dense()")
 
     def to_sparse(self) -> Frontier:
         """This frontier as a queue of ids: the next ring step of its pool (from a dense
         frontier, order unspecified)."""
-        return self._gathered(SPARSE)
+        return self._gathered(SPARSE, what="to_sparse()")
 
     def copy(self) -> Frontier:
         """An independent copy in a new pool (same graph, target, domain, kind and capacity),
@@ -622,18 +653,31 @@ class Frontier:
         other.check_current()
         if other.pool is self.pool and other.slot != self.slot:
             other = other.copy()
-        return self._gathered(self.kind, other, unique)
+        return self._gathered(self.kind, other, unique, "union()")
 
-    def _gathered(self, kind: str, append: Frontier | None = None, unique: bool = False
-                  ) -> Frontier:
-        """The next ring step of this frontier's pool: its elements, then ``append``'s."""
+    def _gathered(self, kind: str, append: Frontier | None = None, unique: bool = False,
+                  what: str = "a conversion") -> Frontier:
+        """The next ring step of this frontier's pool (``what``): its elements, then
+        ``append``'s."""
         self.check_current()
-        slot, token = kernels.gather(self.pool, self, self, kind, append, unique)
+        slot, token = kernels.gather(self.pool, self, self, kind, append, unique, what)
         return Frontier(self.pool, slot, kind, token)
 
     def __repr__(self) -> str:
         state = f"slot {self.slot}" if self.is_current() else "stale"
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
+
+
+#: Top-level packages of the library: a step's call site is the first frame outside them.
+_LIBRARY = frozenset({"frontier", "operators", "algorithms", "frontier_nx"})
+
+
+def _call_site() -> str:
+    """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in _LIBRARY:
+        frame = frame.f_back
+    return "" if frame is None else f" at {frame.f_code.co_filename}:{frame.f_lineno}"
 
 
 def split(array: Any, size: int, parts: int) -> tuple[Any, ...]:

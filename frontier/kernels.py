@@ -157,13 +157,15 @@ def _name(op: str, src_kind: str, out_kind: str, unique: bool) -> str:
 
 
 def gather(pool: FrontierPool, ring_input: Frontier | None, source: Frontier, out_kind: str,
-           append: Frontier | None = None, unique: bool = False) -> tuple[int, int]:
+           append: Frontier | None = None, unique: bool = False, what: str = "a copy"
+           ) -> tuple[int, int]:
     """One ring step of ``pool`` reading ``ring_input`` (a frontier of ``pool``; None: the step
     writes slot 0 of a fresh pool) whose output, of ``out_kind``, holds the elements of
     ``source`` followed by those of ``append`` (a second launch; then ``source`` must be
     ``ring_input``). Either may live in another pool of the same universe, but not in another
     slot of ``pool`` (the step writes or clears those). ``unique`` drops repeats from a sparse
-    output. Returns the slot and the token of the new frontier."""
+    output; ``what`` names the step (for a frontier it retires). Returns the slot and the token
+    of the new frontier."""
     target = pool.target
     unique = unique and out_kind == SPARSE
     assert append is None or source is ring_input, "append after a gather of the ring input"
@@ -173,7 +175,7 @@ def gather(pool: FrontierPool, ring_input: Frontier | None, source: Frontier, ou
             "a source in a slot this step writes or clears"
     stamps, stamp = pool.next_stamp() if unique else (pool.placeholder_ids, 0)
     in_slot = ring_input.slot if ring_input is not None else pool.SLOTS - 1
-    step = pool.begin_step(in_slot, out_kind)
+    step = pool.begin_step(in_slot, out_kind, what)
     ring_args = pool.ring_arguments(ring_input, step, out_kind)
     launches = [("gather", GATHER_PARAMS, _gather_body, source)]
     if append is not None:

@@ -233,6 +233,12 @@ class Target(ABC):
     #: balancer generates the same one-thread loop.
     runs_balancers: bool = True
 
+    @property
+    def no_balancer(self) -> str | None:
+        """Where no balancer applies (``runs_balancers`` False), what recordings and stats show
+        as a kernel's balancer: ``"n/a on cpu"``; None where balancers apply."""
+        return None if self.runs_balancers else f"n/a on {self.name}"
+
     def free_bytes(self) -> int | None:
         """Free device memory, where the target can tell."""
         return None

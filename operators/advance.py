@@ -232,7 +232,7 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             raise OperatorError("an edge frontier has no pull direction: advance it with push")
         out = output or SPARSE
         return run_step(graph, frontier, edge_plan(graph, frontier, op, condition, len(state), out),
-                        state, out)
+                        state, out, "advance")
     way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == AUTO else plan.mode
     bound = policy.push_balancer(frontier) if way == PUSH else None
     return advance_step(graph, frontier, op, state, condition, way, bound, output, cull)
@@ -248,7 +248,7 @@ def advance_step(graph: Graph, frontier: Frontier, op: Callable, state: tuple,
         dense = frontier if frontier.kind == DENSE else frontier.to_dense()
         out = output or DENSE
         return run_step(graph, dense, pull_plan(graph, dense, op, condition, len(state), out),
-                        state, out)
+                        state, out, "advance (pull)")
     out = output or SPARSE
     return run_step(graph, frontier, push_plan(graph, frontier, op, condition, len(state), balancer,
-                                        out, cull), state, out)
+                                               out, cull), state, out, "advance")

@@ -110,14 +110,14 @@ def launch_plan(plan: Plan, graph: Graph, target: Target, io: dict[str, Any],
         kernel.launch(target, blocks, kernel_arguments(kernel.params, graph, target, io, state))
 
 
-def run_step(graph: Graph, frontier: Frontier, plan: Plan, state: tuple, output: str
-             ) -> Frontier | None:
-    """Run ``plan`` on ``graph`` (the frontier's graph or its transpose) as the next step of
-    the frontier's ring and wrap its output. A step whose kernel fails leaves the ring as it
-    was before it (its partial output is discarded)."""
+def run_step(graph: Graph, frontier: Frontier, plan: Plan, state: tuple, output: str,
+             operator: str) -> Frontier | None:
+    """Run ``plan``, a call of ``operator``, on ``graph`` (the frontier's graph or its
+    transpose) as the next step of the frontier's ring and wrap its output. A step whose kernel
+    fails leaves the ring as it was before it (its partial output is discarded)."""
     pool = frontier.pool
     out_kind = None if output == NONE else output
-    step = pool.begin_step(frontier.slot, out_kind)
+    step = pool.begin_step(frontier.slot, out_kind, f"{operator}(output={output!r})")
     try:
         launch_plan(plan, graph, pool.target,
                     pool.ring_arguments(frontier, step, out_kind),

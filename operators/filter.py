@@ -59,4 +59,4 @@ def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noq
     :class:`frontier.Frontier`).
     """
     plan = filter_plan(graph, frontier, pred, len(state), output, unique)
-    return run_step(graph, frontier, plan, state, output or frontier.kind)
+    return run_step(graph, frontier, plan, state, output or frontier.kind, "filter")

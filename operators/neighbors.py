@@ -21,18 +21,19 @@ from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
 from operators.common import EDGE_SETS, OperatorError, Plan, check_graph, launch_plan
 from operators.compute import elements, reads
 from operators.functors import as_functor
-from operators.reduce import combine, identity_of
+from operators.reduce import FOLDS, combine, identity_of, op_named
 from operators.shape import per_element
 
 __all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
 
-NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "or")
+#: The folds ``op=`` takes (:data:`operators.reduce.FOLDS`; the former ``"or"`` is
+#: ``"logical_or"``).
+NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "logical_or", "bit_or")
 
 
 def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: int, op: str,
                   edges: str, out: Any) -> tuple[Plan, Any, dict[str, Any]]:
-    if op not in NEIGHBOR_REDUCTIONS:
-        raise OperatorError(f"op={op!r}; expected one of {NEIGHBOR_REDUCTIONS}")
+    op = op_named(op, NEIGHBOR_REDUCTIONS, "neighbor_reduce")
     if edges not in EDGE_SETS:
         raise OperatorError(f"edges={edges!r}; expected one of {EDGE_SETS}")
     if isinstance(where, Frontier) and where.domain != "vertices":
@@ -43,6 +44,9 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
                             "'vertices'")
     check_graph(graph)
     home = _target_of(out, graph.num_vertices)
+    if out.dtype.kind not in FOLDS[op].kinds:
+        raise OperatorError(f"neighbor_reduce: op={op!r} folds integers or booleans; out= has "
+                            f"dtype {out.dtype}")
     tgt, kind, domain, io, work = elements(
         graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
@@ -81,12 +85,15 @@ def _target_of(out: Any, num_vertices: int) -> str:
 def neighbor_reduce(graph: Graph, where: Frontier | str, fn: Callable, *state: Any, out: Any,
                     op: str = "sum", edges: str = "in") -> None:
     """For every vertex ``v`` of ``where`` (a vertex Frontier or ``"vertices"``) set ``out[v]``
-    to ``op`` (``"sum"``, ``"min"``, ``"max"`` or ``"or"``) of ``fn(src, dst, eid, weight,
-    *state)`` over the edges entering ``v`` (``edges="in"``: ``dst`` is ``v``, through the
-    incoming-edge view) or leaving it (``edges="out"``: ``src`` is ``v``); a vertex without
-    such edges gets the identity (0, +inf / the dtype's maximum for min, -inf / its minimum for
-    max, False). ``out`` is an array of at least |V| elements on the target (a NumPy array runs
-    on the cpu target, a device array on cuda); its dtype is the accumulator's. Other entries
-    of ``out`` are not touched. A frontier stays valid: this is not a step of its pool."""
+    to ``op`` of ``fn(src, dst, eid, weight, *state)`` over the edges entering ``v``
+    (``edges="in"``: ``dst`` is ``v``, through the incoming-edge view) or leaving it
+    (``edges="out"``: ``src`` is ``v``). ``op`` is ``"sum"``, ``"min"``, ``"max"``,
+    ``"logical_or"`` (1, or True, when any value is true) or ``"bit_or"`` (the values' bits
+    or-ed; integer or boolean ``out`` only); the former ``"or"`` still means ``"logical_or"``,
+    with a DeprecationWarning. A vertex without such edges gets the identity (0, +inf / the
+    dtype's maximum for min, -inf / its minimum for max, 0 for the ors). ``out`` is an array of
+    at least |V| elements on the target (a NumPy array runs on the cpu target, a device array
+    on cuda); its dtype is the accumulator's. Other entries of ``out`` are not touched. A
+    frontier stays valid: this is not a step of its pool."""
     plan, tgt, io = neighbor_plan(graph, where, fn, len(state), op, edges, out)
     launch_plan(plan, graph, tgt, io, state)

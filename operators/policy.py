@@ -6,7 +6,9 @@ resolved before. :func:`resolve_policy` turns it, once, at the boundary of an op
 algorithm, into one of two policies for a graph and a target:
 
 * :class:`StaticPolicy`: one balancer, bound to the graph and the target (on a target that
-  does not spread work over threads every balancer is the plain loop); every push step runs it,
+  does not spread work over threads, the cpu target, every balancer is the plain loop,
+  :class:`NotApplied`, which recordings, ``explain`` and per-step stats show as
+  ``"n/a on cpu"``); every push step runs it,
   fused where it can, every pull step is a host step over a bitmap;
 * :class:`AdaptivePolicy`: the graph's profile and the target's thresholds, looked up once
   (one look at the calibration cache), and the decision maker
@@ -27,7 +29,7 @@ from typing import Protocol
 
 from frontier.frontier import DENSE, Frontier
 from frontier.graph import Graph
-from frontier.options import Mode, Way
+from frontier.options import BalancerName, Mode, Way
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
@@ -43,7 +45,8 @@ from operators.balancers import (
 )
 from operators.common import OperatorError
 
-__all__ = ["Policy", "Schedule", "StaticPolicy", "AdaptivePolicy", "resolve_policy", "bind"]
+__all__ = ["Policy", "Schedule", "StaticPolicy", "AdaptivePolicy", "NotApplied", "resolve_policy",
+           "bind"]
 
 
 class Schedule(Protocol):
@@ -91,10 +94,10 @@ _BOUND: SharedCache[LoadBalancer] = SharedCache("bound balancers")
 def bind(balancer: str | LoadBalancer, graph: Graph, target: Target) -> LoadBalancer:
     """``balancer`` (a static balancer or its name) bound to ``graph`` and ``target``
     (:meth:`LoadBalancer.bind`); on a target that does not spread work over threads every
-    balancer is the plain loop. Kept per (balancer, target, the graph's sizes): all that
-    binding depends on."""
+    balancer is the plain loop (:class:`NotApplied`; a name is still checked). Kept per
+    (balancer, target, the graph's sizes): all that binding depends on."""
     if not target.runs_balancers and isinstance(balancer, LoadBalancer):
-        return _PLAIN_LOOP
+        return NotApplied(target)
     key = (balancer, target, graph.num_vertices, graph.num_edges)
     return _BOUND.get(key, lambda: _bind(get_balancer(balancer), graph, target))
 
@@ -102,10 +105,24 @@ def bind(balancer: str | LoadBalancer, graph: Graph, target: Target) -> LoadBala
 def _bind(balancer: LoadBalancer | AutoBalancer, graph: Graph, target: Target) -> LoadBalancer:
     if not isinstance(balancer, LoadBalancer):
         raise BalancerError(f"balancer {balancer!r} is no static balancer")
-    return balancer.bind(graph, target) if target.runs_balancers else _PLAIN_LOOP
+    return balancer.bind(graph, target) if target.runs_balancers else NotApplied(target)
 
 
-_PLAIN_LOOP = ThreadMapped(1)
+class NotApplied(ThreadMapped):
+    """Every balancer on a target that does not spread work over threads (the cpu target runs
+    one loop over the frontier): that loop, named ``"n/a on <target>"`` where a balancer's name
+    is shown (recordings, :func:`operators.explain`, ``frontier explain``, per-step stats), so
+    a ``balancer=`` given there is not mistaken for one that ran. Its kernels are the thread
+    balancer's, one thread per block."""
+
+    def __init__(self, target: Target) -> None:
+        super().__init__(1)
+        self.name = target.no_balancer or BalancerName.THREAD
+
+    @property
+    def slug(self) -> str:
+        return BalancerName.THREAD
+
 #: The pull steps' balancer (a pull kernel maps one vertex to one thread whatever the policy).
 _THREAD = ThreadMapped()
 

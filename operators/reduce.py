@@ -23,7 +23,9 @@ graph or on different ones, never read each other's result.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,33 +39,81 @@ from operators.compute import elements, reads
 from operators.functors import Functor, FunctorError, as_functor
 from operators.shape import per_element
 
-__all__ = ["reduce", "REDUCTIONS", "combine", "identity_of"]
+__all__ = ["reduce", "REDUCTIONS", "FOLDS", "RENAMED", "Fold", "combine", "identity_of", "op_named"]
 
 #: The reductions, by name.
 REDUCTIONS = ("sum", "min", "max", "count")
 
 
+def _zero(dtype: np.dtype) -> Any:
+    return dtype.type(0)
+
+
+def _highest(dtype: np.dtype) -> Any:
+    """+inf, True, or the integer maximum: what a minimum starts from."""
+    if dtype.kind == "f":
+        return dtype.type(np.inf)
+    return dtype.type(True) if dtype.kind == "b" else dtype.type(np.iinfo(dtype).max)
+
+
+def _lowest(dtype: np.dtype) -> Any:
+    """-inf, False, or the integer minimum: what a maximum starts from."""
+    if dtype.kind == "f":
+        return dtype.type(-np.inf)
+    return dtype.type(False) if dtype.kind == "b" else dtype.type(np.iinfo(dtype).min)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """One way of combining values: the statement folding ``{x}`` into ``{acc}``, the value
+    that leaves every element unchanged (given the accumulator's dtype), and the dtype kinds
+    the accumulator may have."""
+
+    statement: str
+    identity: Callable[[np.dtype], Any]
+    kinds: str = "biuf"
+
+
+#: Every fold, by the name ``op=`` takes: the one table the reductions' code comes from.
+#: ``logical_or`` is true when any value is (like ``any``); ``bit_or`` ors the bits of integers
+#: (like ``atomic_or``).
+FOLDS: dict[str, Fold] = {
+    "sum": Fold("{acc} += {x}\n", _zero),
+    "count": Fold("{acc} += {x}\n", _zero),
+    "min": Fold("if {x} < {acc}:\n    {acc} = {x}\n", _highest),
+    "max": Fold("if {x} > {acc}:\n    {acc} = {x}\n", _lowest),
+    "logical_or": Fold("if {x}:\n    {acc} = True\n", _zero),
+    "bit_or": Fold("{acc} |= {x}\n", _zero, "biu"),
+}
+
+#: Former spellings of ``op=``, each with its name now; still accepted, with a
+#: DeprecationWarning.
+RENAMED = {"or": "logical_or"}
+
+
+def op_named(op: Any, choices: Sequence[str], operator: str) -> str:
+    """``op`` checked against ``choices`` (names of :data:`FOLDS`) for ``operator``; a former
+    spelling (:data:`RENAMED`) gives its name now, with a DeprecationWarning pointing at the
+    caller of ``operator``. Raises OperatorError for anything else."""
+    renamed = RENAMED.get(op) if isinstance(op, str) else None
+    if renamed in choices:
+        warnings.warn(f"{operator}(op={op!r}) is deprecated: write op={renamed!r} (a logical "
+                      "or, true when any value is; op='bit_or' ors the bits)",
+                      DeprecationWarning, stacklevel=4)
+        return renamed
+    if not isinstance(op, str) or op not in choices:
+        raise OperatorError(f"{operator}: op={op!r}; expected one of {tuple(choices)}")
+    return op
+
+
 def combine(op: str, acc: str, x: str) -> str:
     """Statements folding value ``x`` into accumulator ``acc`` with ``op``."""
-    if op in ("sum", "count"):
-        return f"{acc} += {x}\n"
-    if op == "or":
-        return f"if {x}:\n    {acc} = True\n"
-    compare = "<" if op == "min" else ">"
-    return f"if {x} {compare} {acc}:\n    {acc} = {x}\n"
+    return FOLDS[op].statement.format(acc=acc, x=x)
 
 
 def identity_of(op: str, dtype: Any) -> Any:
     """The value that leaves every element unchanged under ``op``, in ``dtype``."""
-    dtype = np.dtype(dtype)
-    if op in ("sum", "count", "or"):
-        return dtype.type(0)
-    if dtype.kind == "f":
-        return dtype.type(np.inf if op == "min" else -np.inf)
-    if dtype.kind == "b":
-        return dtype.type(op == "min")
-    info = np.iinfo(dtype)
-    return dtype.type(info.max if op == "min" else info.min)
+    return FOLDS[op].identity(np.dtype(dtype))
 
 
 _ATOMIC = {"sum": "atomic_add", "count": "atomic_add", "min": "atomic_min", "max": "atomic_max"}
@@ -179,8 +229,7 @@ def _publish(op: str, dtype: np.dtype, runs_balancers: bool) -> str:
 def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op: str,
                 target: str | Target | None) -> tuple[Plan, Target, dict[str, Any], np.dtype]:
     graph = range_graph(graph, where)
-    if op not in REDUCTIONS:
-        raise OperatorError(f"op={op!r}; expected one of {REDUCTIONS}")
+    op = op_named(op, REDUCTIONS, "reduce")
     tgt, kind, domain, io, work = elements(graph, where, target, "reduce")
     functor = as_functor(fn, "reduce function", ("i",), len(state))
     dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)

@@ -62,10 +62,12 @@ class LaunchShape:
 
 def per_element(target: Target, threads: int = PER_ELEMENT_THREADS) -> LaunchShape:
     """The shape of a kernel whose threads take one element each in a grid-stride loop:
-    ``threads`` per block (at most the target's)."""
+    ``threads`` per block (at most the target's); where no balancer applies its technique is
+    that note (:attr:`Target.no_balancer`), which recordings show as its balancer."""
     if threads < 1 or threads > 1024:
         raise ValueError(f"threads per block {threads}; expected 1..1024")
-    return LaunchShape("thread", min(threads, target.max_threads_per_block))
+    return LaunchShape("thread", min(threads, target.max_threads_per_block),
+                       technique=target.no_balancer)
 
 
 def grid_blocks(target: Target, threads_per_block: int, work: int) -> int:

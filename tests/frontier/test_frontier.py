@@ -4,6 +4,7 @@ device kernels (fill, conversions, copy, union) and the lifetime rule."""
 from __future__ import annotations
 
 import linecache
+import sys
 import time
 
 import numpy as np
@@ -394,5 +395,42 @@ def test_every_use_of_a_stale_frontier_raises_naming_the_lifetime_rule(target, u
     x0 = Frontier.from_vertices(graph, [0], target=target)
     x1 = advance(graph, x0, accept_all)
     advance(graph, x1, accept_all)
-    with pytest.raises(StaleFrontierError, match="Lifetime rule: a frontier stays valid until"):
+    with pytest.raises(StaleFrontierError, match=r"is stale: advance\(output='sparse'\) at "
+                                                 r".* cleared its slot for the step after it"):
         STALE_USES[use](graph, x0)
+
+
+def test_a_frontier_retired_long_ago_still_names_the_lifetime_rule(target):
+    graph = small_graph()
+    x0 = Frontier.from_vertices(graph, [0], target=target)
+    x = advance(graph, x0, accept_all)
+    for _ in range(4):  # x0's slot is written and cleared again: its retirement is forgotten
+        x = advance(graph, x, accept_all)
+    with pytest.raises(StaleFrontierError, match="Lifetime rule: a frontier stays valid until"):
+        len(x0)
+
+
+def mark(src, dst, eid, weight, marks):
+    marks[dst] = 1
+    return False
+
+
+def test_a_stale_frontier_names_the_step_that_retired_it_and_to_copy_it_before(target):
+    # issue 24 item 6: a side-effect-only advance retires the frontier two steps back; the
+    # error comes where that frontier is next used and must point at the step that retired it
+    graph = small_graph()
+    start = Frontier.from_vertices(graph, [0], target=target)
+    reached = advance(graph, start, accept_all)
+    joined = reached.union(Frontier.from_vertices(graph, [3], target=target))
+    marks = target.zeros(graph.num_vertices, np.int32)
+    kept = reached.copy()
+    line = sys._getframe().f_lineno + 1
+    advance(graph, joined, mark, marks, output="none")  # clears reached's slot
+    with pytest.raises(StaleFrontierError) as raised:
+        reached.to_numpy()
+    message = str(raised.value)
+    assert f"advance(output='none') at {__file__}:{line} cleared its slot" in message
+    assert "keep a copy of it made before that step (kept = this_frontier.copy())" in message
+    with pytest.raises(StaleFrontierError, match=r"is stale: union\(\) at "):
+        len(start)
+    assert sorted(kept.to_numpy().tolist()) == [1, 2]  # the copy outlives the step

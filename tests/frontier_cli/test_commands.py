@@ -4,6 +4,7 @@ and one-line errors with exit status 2."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -68,6 +69,19 @@ def test_every_catalog_algorithm_explains_the_kernels_it_ran(capsys, name):
                              "--target", "cpu")
     assert code == 0, err
     assert out.startswith(f"# {name} on ") and "\n# --- " in out and "\ndef " in out
+
+
+def test_explain_on_the_cpu_says_the_balancer_does_not_apply(capsys):
+    code, out, err = run_cli(capsys, "explain", "bfs", "path:5", "--balancer", "warp:32",
+                             "--target", "cpu")
+    assert code == 0, err
+    headings = [line for line in out.splitlines() if line.startswith("# --- ")]
+    assert headings and all(", balancer n/a on cpu, " in h.replace(":", ",")
+                            or ": balancer -, " in h for h in headings)
+    code, out, err = run_cli(capsys, "explain", "bfs", "path:5", "--balancer", "warp:32",
+                             "--target", "cpu", "--json")
+    assert code == 0, err
+    assert "n/a on cpu" in {k["balancer"] for k in json.loads(out)["kernels"]}
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))

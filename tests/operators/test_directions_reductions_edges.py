@@ -24,6 +24,8 @@ from operators import (
     traverse,
 )
 from operators import functors as functors_module
+from operators.neighbors import NEIGHBOR_REDUCTIONS
+from operators.reduce import FOLDS, REDUCTIONS, RENAMED
 
 BALANCERS = available_balancers()
 
@@ -220,7 +222,7 @@ def dst_id(src, dst, eid, weight):
     return dst
 
 
-@pytest.mark.parametrize("op", ["sum", "min", "max", "or"])
+@pytest.mark.parametrize("op", NEIGHBOR_REDUCTIONS)
 @pytest.mark.parametrize("edges", ["in", "out"])
 @given(graph=graphs(max_vertices=20, max_edges=60))
 def test_neighbor_reduce_folds_each_vertex_edges(target, op, edges, graph):
@@ -230,15 +232,46 @@ def test_neighbor_reduce_folds_each_vertex_edges(target, op, edges, graph):
     neighbor_reduce(graph, "vertices", fn, out=out, op=op, edges=edges)
     coo = graph.coo()
     owner, other = (coo.dst, coo.src) if edges == "in" else (coo.src, coo.dst)
-    ident = {"sum": 0, "or": 0, "min": np.iinfo(np.int64).max, "max": np.iinfo(np.int64).min}
-    want = np.full(max(n, 1), ident[op], np.int64)
-    if op == "sum":
-        np.add.at(want, owner, other)
-    elif op == "or":
-        np.logical_or.at(want, owner, other != 0)
-    else:
-        getattr(np, "minimum" if op == "min" else "maximum").at(want, owner, other)
+    folds = {"sum": (0, np.add, other), "logical_or": (0, np.logical_or, other != 0),
+             "bit_or": (0, np.bitwise_or, other),
+             "min": (np.iinfo(np.int64).max, np.minimum, other),
+             "max": (np.iinfo(np.int64).min, np.maximum, other)}
+    identity, ufunc, values = folds[op]
+    want = np.full(max(n, 1), identity, np.int64)
+    ufunc.at(want, owner, values)
     np.testing.assert_array_equal(target.to_host(out)[:n], want[:n])
+
+
+def test_neighbor_reduce_or_is_logical_and_bit_or_ors_the_bits(target):
+    g = diamond()
+    logical, bits = target.zeros(6, np.int64), target.zeros(6, np.int64)
+    neighbor_reduce(g, "vertices", src_id, out=logical, op="logical_or")
+    neighbor_reduce(g, "vertices", src_id, out=bits, op="bit_or")
+    # in-edges: 1 and 2 from 0; 3 from 1 and 2; 4 from 3
+    assert target.to_host(logical).tolist() == [0, 0, 0, 1, 1, 0]
+    assert target.to_host(bits).tolist() == [0, 0, 0, 1 | 2, 3, 0]
+
+
+def test_neighbor_reduce_or_still_works_and_warns_to_write_logical_or(target):
+    g = diamond()
+    old, new = target.zeros(6, np.int64), target.zeros(6, np.int64)
+    with pytest.warns(DeprecationWarning, match="write op='logical_or'") as caught:
+        neighbor_reduce(g, "vertices", src_id, out=old, op="or")
+    assert caught[0].filename == __file__  # the warning points at the caller
+    neighbor_reduce(g, "vertices", src_id, out=new, op="logical_or")
+    assert target.to_host(old).tolist() == target.to_host(new).tolist()
+
+
+def test_neighbor_reduce_bit_or_refuses_a_float_out(target):
+    with pytest.raises(OperatorError, match="op='bit_or' folds integers or booleans; out= has "
+                                            "dtype float64"):
+        neighbor_reduce(diamond(), "vertices", src_id, out=target.zeros(6, np.float64),
+                        op="bit_or")
+
+
+def test_reduce_and_neighbor_reduce_share_one_table_of_folds():
+    assert set(REDUCTIONS) <= set(FOLDS) and set(NEIGHBOR_REDUCTIONS) <= set(FOLDS)
+    assert all(new in FOLDS for new in RENAMED.values())
 
 
 def test_neighbor_reduce_over_a_frontier_touches_only_its_vertices(target):

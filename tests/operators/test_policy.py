@@ -17,6 +17,10 @@ from operators import (
     OperatorError,
     StaticPolicy,
     advance,
+    available_balancers,
+    explain,
+    get_balancer,
+    recording,
     resolve_policy,
     traverse,
 )
@@ -24,6 +28,7 @@ from operators import policy as policy_module
 from operators.adaptive import Decision, Thresholds
 from operators.balancers import AutoBalancer, ThreadMapped, TwoPhase, VirtualWarp
 from operators.phases import BlockPhase, FusedPhase, HostStep, phase_for
+from operators.policy import NotApplied
 
 
 def visit(src, dst, eid, weight, dist):
@@ -115,7 +120,7 @@ def test_a_static_traversal_records_the_bound_balancer_it_ran(target):
                    condition=unvisited, balancer=policy)
     assert run.steps > 0
     assert all(c.balancer is policy.balancer for c in run.choices)
-    expected = VirtualWarp(8).bind(g, target) if target.runs_balancers else ThreadMapped(1)
+    expected = VirtualWarp(8).bind(g, target) if target.runs_balancers else NotApplied(target)
     assert policy.balancer == expected
 
 
@@ -134,7 +139,7 @@ def test_adaptive_decisions_carry_balancers_bound_to_the_graph_and_target(target
     if target.runs_balancers:
         assert run.choices[0].balancer == TwoPhase().bind(g, target)  # the hub's step
     else:
-        assert {c.balancer for c in run.choices} == {ThreadMapped(1)}
+        assert {c.balancer for c in run.choices} == {NotApplied(target)}
 
 
 @pytest.mark.parametrize("mode, phase", [(Mode.FUSED, FusedPhase), (Mode.BLOCK, BlockPhase),
@@ -156,3 +161,39 @@ def test_a_policy_serves_several_traversals_each_sampling_on_its_own(target):
                              condition=unvisited, balancer=policy))
         np.testing.assert_array_equal(target.to_host(dist), np.arange(12))
     assert runs[0].choices == runs[1].choices
+
+
+# where no balancer applies (issue 24 item 7) -------------------------------------------------
+def shown_balancer(target, balancer):
+    """What a recording of an advance with ``balancer`` on ``target`` names as its balancer."""
+    return f"n/a on {target.name}" if not target.runs_balancers else str(
+        policy_module.bind(balancer, generators.grid2d(3, 3), target))
+
+
+@pytest.mark.parametrize("balancer", available_balancers())
+def test_explain_says_the_balancer_does_not_apply_on_a_target_of_one_loop(target, balancer):
+    g = generators.grid2d(3, 3)
+    dist = target.full(g.num_vertices, -1, np.int64)
+    target.write_scalar(dist, 0, 0)
+    f = Frontier.from_vertices(g, [0], target=target)
+    with recording() as log:
+        advance(g, f, visit, dist, balancer=balancer)
+    shown = {k.balancer for k in log.kernels() if k.balancer not in (None, "element")}
+    assert shown == {shown_balancer(target, balancer)}
+    heading = f"balancer {shown_balancer(target, balancer)}, mode"
+    assert heading in explain(advance, g, f, visit, dist, balancer=balancer)
+
+
+@pytest.mark.parametrize("balancer", available_balancers())
+def test_per_level_stats_say_the_balancer_does_not_apply_on_a_target_of_one_loop(target,
+                                                                                 balancer):
+    r = bfs(generators.grid2d(3, 3), 0, target=target, balancer=balancer, direction="push")
+    want = get_balancer(balancer).name if target.runs_balancers else f"n/a on {target.name}"
+    assert {level.balancer for level in r.stats} == {want}
+
+
+def test_a_balancer_name_is_still_checked_where_no_balancer_applies(target):
+    g = generators.path(3)
+    with pytest.raises(BalancerError, match="unknown balancer 'nosuch'"):
+        advance(g, Frontier.from_vertices(g, [0], target=target), visit,
+                target.full(3, -1, np.int64), balancer="nosuch")

@@ -77,13 +77,17 @@ calls = [lambda: bfs(G, 0, target="cpu").distances,
 outcomes = []
 for call, offset in zip(calls, map(float, sys.argv[1:]), strict=False):
     timer = threading.Timer(offset, _thread.interrupt_main)
+    stage = "during the call"
     try:
         timer.start()
         call()
-        time.sleep(offset + 0.05)  # an interrupt due after the call lands here
-        outcomes.append("finished")
+        stage = "after the call"
+        # an interrupt due after the call lands here, however late a loaded machine fires it
+        # (a fixed sleep let it land after the try, which failed the child under load)
+        timer.join()
+        time.sleep(0.01)
     except KeyboardInterrupt:
-        outcomes.append("interrupted")
+        outcomes.append(stage)
     timer.join()
 print(json.dumps({"outcomes": outcomes, "results": [np.asarray(c()).tolist() for c in calls]}))
 """
@@ -157,7 +161,7 @@ def test_interrupting_first_calls_at_many_offsets_leaves_every_later_call_right(
                                                                                 uninterrupted):
     got = run_child(AT_OFFSETS, *offsets)
     assert got["results"] == uninterrupted["results"]
-    assert "interrupted" in got["outcomes"]
+    assert got["outcomes"]  # interrupts landed (one inside llvmlite's callbacks may be lost)
 
 
 @pytest.mark.simulator

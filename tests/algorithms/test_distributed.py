@@ -299,14 +299,16 @@ def test_a_worker_raising_ends_the_run_with_its_name_and_step(threads, monkeypat
 
 # worker processes: Dask's TCP transport, a worker that dies --------------------------------------
 def collectives(piece, comm, die_at):
-    """Every collective once, on numpy arrays; rank 1 exits at step ``die_at``."""
+    """Every collective once, on numpy arrays; rank 1 exits in step ``die_at`` after its first
+    all-reduce, which rank 0 can only have joined from step 1: the step rank 0 is in when rank 1
+    dies does not depend on scheduling (exiting before it let rank 0 still be in step 0)."""
     comm.doing = "step 0: all-to-all"
     got = comm.alltoallv([(np.full(r + 1, piece.rank, np.int32), np.arange(r + 1) * 0.5)
                           for r in range(comm.size)])
     comm.doing = "step 1: all-reduce"
+    total = comm.allreduce(piece.rank + 1, "sum")
     if die_at == 1 and piece.rank == 1:
         os._exit(1)
-    total = comm.allreduce(piece.rank + 1, "sum")
     largest = comm.allreduce(float(piece.rank), "max")
     comm.doing = "step 2: all-gather"
     gathered = comm.allgather(np.array([piece.lo, piece.hi]))

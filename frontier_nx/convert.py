@@ -160,14 +160,15 @@ def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGra
     multigraph = G.is_multigraph()
     adjacency = _plain(adjacency, multigraph)
     nodes = list(adjacency)
-    offsets, heads = _csr(nodes, adjacency)
+    index = _vertex_ids(nodes)
+    offsets, heads = _csr(nodes, adjacency, index)
     m = int(offsets[-1])
     multiplicity = None
     if multigraph:
         multiplicity = np.fromiter(map(len, _per_arc(adjacency)), np.int64, m)
     values = {attribute: _values(adjacency, multigraph, attribute, default)
               for attribute, default in (edge_attrs or {}).items() if not callable(attribute)}
-    in_arcs = _csr(nodes, _plain(G._pred, multigraph)) if G.is_directed() else None
+    in_arcs = _csr(nodes, _plain(G._pred, multigraph), index) if G.is_directed() else None
     return FrontierGraph(nodes, G.is_directed(), multigraph, offsets, heads, multiplicity,
                          values, in_arcs, weakref.ref(G))
 
@@ -183,24 +184,31 @@ def _plain(adjacency: Any, multigraph: bool) -> dict:
     return {u: dict(nbrs) for u, nbrs in adjacency.items()}
 
 
-def _csr(nodes: list, adjacency: dict) -> tuple[np.ndarray, np.ndarray]:
+def _vertex_ids(nodes: list) -> dict | None:
+    """node -> vertex id; None where the nodes are the ints ``0 .. n-1`` in order, each
+    neighbour its own id (no lookup per arc)."""
+    if all(type(node) is int for node in nodes) and nodes == list(range(len(nodes))):
+        return None
+    return {node: i for i, node in enumerate(nodes)}
+
+
+def _csr(nodes: list, adjacency: dict, index: dict | None) -> tuple[np.ndarray, np.ndarray]:
     """Offsets and neighbour ids of a NetworkX adjacency (``_adj`` or ``_pred``), in its order."""
     offsets = np.zeros(len(nodes) + 1, np.int64)
     np.cumsum(np.fromiter(map(len, adjacency.values()), np.int64, len(nodes)), out=offsets[1:])
-    return offsets, _heads(nodes, adjacency, int(offsets[-1]))
+    return offsets, _heads(nodes, adjacency, int(offsets[-1]), index)
 
 
-def _heads(nodes: list, adjacency: dict, m: int) -> np.ndarray:
-    """The vertex of each neighbour in adjacency order: the neighbour itself where the nodes
-    are the ints ``0 .. n-1`` in order (no lookup per arc), else through a node -> vertex
-    dict."""
+def _heads(nodes: list, adjacency: dict, m: int, index: dict | None) -> np.ndarray:
+    """The vertex of each neighbour in adjacency order: through ``index``, or the neighbour
+    itself where ``index`` is None (see :func:`_vertex_ids`)."""
     arcs = chain.from_iterable(adjacency.values())
-    if all(type(node) is int for node in nodes) and nodes == list(range(len(nodes))):
+    if index is None:
         try:  # a neighbour equal to node i (1.0 for 1) is i
             return np.fromiter(arcs, np.int64, m)
         except (TypeError, ValueError, OverflowError):
             arcs = chain.from_iterable(adjacency.values())
-    index = {node: i for i, node in enumerate(nodes)}
+            index = {node: i for i, node in enumerate(nodes)}
     return np.fromiter(map(index.__getitem__, arcs), np.int64, m)
 
 

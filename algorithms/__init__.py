@@ -26,6 +26,7 @@ from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 from algorithms.pagerank import ConvergenceError, PageRankIterationStats, PageRankResult, pagerank
 from algorithms.result import Result
 from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
+from algorithms.triangles import TriangleResult, triangle_count
 
 #: The name :class:`SSSPStepStats` had before issue 21 (one stats class per meaning).
 IterationStats = SSSPStepStats
@@ -36,5 +37,6 @@ __all__ += ["pagerank", "PageRankResult", "PageRankIterationStats", "Convergence
             "KCoreResult", "KCoreRoundStats"]
 __all__ += ["sssp", "SSSPResult", "SSSPStepStats", "IterationStats"]
 __all__ += ["list_ranking", "ListRankingResult", "ListError", "apsp", "APSPResult", "APSPError"]
+__all__ += ["triangle_count", "TriangleResult"]
 __all__ += ["connected_components", "spanning_forest", "ComponentsResult",
             "SpanningForestResult", "ComponentsStepStats"]

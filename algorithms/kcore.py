@@ -171,9 +171,9 @@ def undirected_simple(graph: Graph) -> Graph:
     by an arc either way (self-loops and repeats dropped), what k-core runs on from the command
     line."""
     n = graph.num_vertices
-    src, dst = graph.coo().src.astype(np.int64), graph.col_indices.astype(np.int64)
+    src, dst = graph.coo().src.astype(np.int64), graph.sorted_neighbors().astype(np.int64)
     apart = src != dst
-    repeated = (src[1:] == src[:-1]) & (dst[1:] == dst[:-1])  # rows are sorted by head
+    repeated = (src[1:] == src[:-1]) & (dst[1:] == dst[:-1])  # repeats are neighbours
     if not graph.directed and apart.all() and not repeated.any():
         return graph
     keys = distinct(np.minimum(src, dst)[apart] * n + np.maximum(src, dst)[apart])

@@ -1,8 +1,9 @@
 """Frontier: graph algorithms as advance / filter / compute operators over a frontier.
 
 The graph (:class:`Graph`), the frontier (:class:`Frontier`), loaders (:func:`load`),
-generators (:mod:`frontier.generators`), targets (:func:`resolve_target`), and the atomics and
-random numbers (:func:`random`, :func:`random_bits`) usable inside functors. The operators live
+generators (:mod:`frontier.generators`), targets (:func:`resolve_target`), and the atomics, the
+graph view (:func:`neighbors`, :func:`intersection_count`, ...) and random numbers
+(:func:`random`, :func:`random_bits`) usable inside functors. The operators live
 in :mod:`operators` (the load balancers' names in ``operators.available_balancers()``), the
 algorithms in :mod:`algorithms`, the command line in :mod:`frontier_cli`; this package imports
 none of them.
@@ -20,7 +21,15 @@ from frontier.frontier import (
     StaleFrontierError,
 )
 from frontier.graph import Graph, GraphError, NegativeCycleError, NegativeWeightsError
-from frontier.graphview import graph_edges, graph_vertices, in_degree, out_degree
+from frontier.graphview import (
+    graph_edges,
+    graph_vertices,
+    in_degree,
+    in_neighbors,
+    intersection_count,
+    neighbors,
+    out_degree,
+)
 from frontier.interrupts import prepare_numba
 from frontier.io import GraphFormatError, load, load_with_labels, save
 from frontier.limits import GraphTooLargeError
@@ -33,7 +42,8 @@ __all__ = [
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
-    "out_degree", "in_degree", "graph_vertices", "graph_edges", "device_function",
+    "out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors", "in_neighbors",
+    "intersection_count", "device_function",
     "random", "random_bits",
 ]
 

@@ -609,6 +609,27 @@ class Graph:
                     self._coo = COO(src, self._col_indices)
         return self._coo
 
+    def sorted_neighbors(self) -> np.ndarray:
+        """Each vertex's out-neighbours in ascending order, row by row under ``row_offsets``:
+        ``col_indices`` itself where every row is sorted already (as :meth:`from_edges` and
+        :func:`frontier.load` build them), else a sorted copy, built once. What a functor's
+        :func:`frontier.neighbors` iterates and :func:`frontier.intersection_count` merges;
+        ``transpose().sorted_neighbors()`` gives the in-neighbours (under the CSC offsets)."""
+        return self.memo("sorted_neighbors", self._sorted_neighbors)
+
+    def _sorted_neighbors(self) -> np.ndarray:
+        cols, offsets = self._col_indices, self._row_offsets
+        if cols.size < 2:
+            return cols
+        falls = cols[1:] < cols[:-1]
+        starts = offsets[1:-1]
+        falls[starts[(starts > 0) & (starts < cols.size)] - 1] = False  # a new row may fall
+        if not falls.any():
+            return cols
+        ordered = cols[np.lexsort((cols, self.coo().src))]
+        ordered.setflags(write=False)
+        return ordered
+
     def transpose(self) -> Graph:
         """The graph with every arc reversed (Ligra's ``transpose()``): arc ``u -> v`` of
         weight ``w`` becomes ``v -> u`` of weight ``w``, self-loops and repeated arcs kept, on
@@ -661,6 +682,27 @@ class Graph:
     def device_csc(self, target: Any) -> Any:
         """The CSC arrays on ``target`` (for pull traversal), built and copied once."""
         return self._on_device(target, "csc", target.csc_arrays)
+
+    def device_neighbors(self, target: Any) -> tuple[Any, Any]:
+        """The sorted out-neighbours and in-neighbours (:meth:`sorted_neighbors`) on ``target``,
+        for the functor graph view: the device CSR's and CSC's own arrays where the rows are
+        sorted already, else copies made once."""
+        def copy(graph: Graph) -> tuple[Any, Any]:
+            heads, tails = graph.sorted_neighbors(), graph.transpose().sorted_neighbors()
+            on_device = graph._device_copy(target, heads)
+            return on_device, (on_device if tails is heads
+                               else graph._device_copy(target, tails))
+
+        return self._on_device(target, "neighbors", copy)
+
+    def _device_copy(self, target: Any, heads: np.ndarray) -> Any:
+        """``heads`` on ``target``: the array already there where it is this graph's own
+        ``col_indices`` or its incoming view's sources."""
+        if heads is self._col_indices:
+            return self.device_arrays(target).col_indices
+        if heads is self.csc().row_indices:
+            return self.device_csc(target).row_indices
+        return target.to_device(heads)
 
     def device_edge_sources(self, target: Any) -> Any:
         """The tail of every edge (the COO view's ``src``) on ``target``, for edge frontiers."""

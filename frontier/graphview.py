@@ -1,4 +1,4 @@
-"""The graph as a functor sees it: degrees and sizes, without passing arrays as state.
+"""The graph as a functor sees it: degrees, sizes and neighbours, without passing arrays as state.
 
 A functor whose last parameter is named ``graph`` receives this view (see
 :mod:`operators.functors`); these functions read it on every target (CUDA, the sequential CPU and
@@ -7,8 +7,26 @@ the simulator)::
     def share(src, dst, eid, weight, rank, graph):
         return rank[src] / out_degree(graph, src)
 
-The view is the tuple ``(num_vertices, num_edges, row_offsets, col_offsets)``: the CSR offsets
-and the incoming-edge (CSC) offsets of the graph on the kernel's target.
+    def triangles_at(v, count, graph):          # Gunrock's neighbour access in a lambda
+        t = 0
+        for u in neighbors(graph, v):
+            if u > v:
+                t += intersection_count(graph, v, u)
+        count[v] = t
+
+The view is the tuple ``(num_vertices, num_edges, row_offsets, col_offsets, sorted_heads,
+sorted_tails)``: the CSR offsets and the incoming-edge (CSC) offsets of the graph on the
+kernel's target, and each vertex's out-neighbours (in-neighbours) in ascending order, row by row
+under the same offsets (:meth:`frontier.Graph.sorted_neighbors`). Where the rows are already
+sorted, as :meth:`frontier.Graph.from_edges` and :func:`frontier.load` build them, the sorted
+heads are the graph's own ``col_indices`` and its incoming view's sources: the view costs no
+memory beyond the CSC offsets.
+
+Costs, per call in a functor: :func:`neighbors` and :func:`in_neighbors` O(1) (a view of the
+row; iterating it reads one arc per step); :func:`intersection_count` of rows of lengths
+``a <= b`` a merge, O(a + b), or, where ``b > 16 a``, a binary search of the longer row for each
+element of the shorter, O(a log b). One work item does all of it: on a graph with hubs, count
+per edge (an ``advance``, which the load balancer spreads) rather than per vertex.
 """
 
 from __future__ import annotations
@@ -17,10 +35,15 @@ from typing import Any
 
 from frontier.devicefn import device_function
 
-__all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "GRAPH_VIEW_FIELDS"]
+__all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors",
+           "in_neighbors", "intersection_count", "GRAPH_VIEW_FIELDS"]
 
 #: What the view holds, in order (kernels build it from their parameters of these names).
-GRAPH_VIEW_FIELDS = ("num_vertices", "num_edges", "row_offsets", "col_offsets")
+GRAPH_VIEW_FIELDS = ("num_vertices", "num_edges", "row_offsets", "col_offsets", "sorted_heads",
+                     "sorted_tails")
+
+#: Longer row / shorter row above which an intersection searches instead of merging.
+_SEARCH_RATIO = 16
 
 
 def out_degree(graph: Any, v: Any) -> Any:
@@ -43,7 +66,60 @@ def graph_edges(graph: Any) -> Any:
     return graph[1]
 
 
+def neighbors(graph: Any, v: Any) -> Any:
+    """The heads of the edges leaving ``v``, ascending (a repeated arc's head as often as it is
+    stored, ``v`` itself for a self-loop): iterate it with ``for u in neighbors(graph, v)``."""
+    return graph[4][graph[2][v]:graph[2][v + 1]]
+
+
+def in_neighbors(graph: Any, v: Any) -> Any:
+    """The tails of the edges entering ``v``, ascending (as :func:`neighbors`)."""
+    return graph[5][graph[3][v]:graph[3][v + 1]]
+
+
+def intersection_count(graph: Any, u: Any, v: Any) -> Any:
+    """The number of common neighbours of ``u`` and ``v``: distinct vertices ``w``, other than
+    ``u`` and ``v``, with edges ``u -> w`` and ``v -> w`` (NetworkX's ``common_neighbors``;
+    repeated arcs count once). A merge of the two sorted rows, or a binary search of the longer
+    one where it is much longer (see the module docstring for the cost)."""
+    offsets, heads = graph[2], graph[4]
+    a, a_end, b, b_end = offsets[u], offsets[u + 1], offsets[v], offsets[v + 1]
+    if a_end - a > b_end - b:
+        a, a_end, b, b_end = b, b_end, a, a_end
+    count = 0
+    previous = -1
+    if b_end - b > _SEARCH_RATIO * (a_end - a):
+        for i in range(a, a_end):
+            w = heads[i]
+            if w != previous and w != u and w != v:
+                low, high = b, b_end
+                while low < high:
+                    middle = (low + high) // 2
+                    if heads[middle] < w:
+                        low = middle + 1
+                    else:
+                        high = middle
+                if low < b_end and heads[low] == w:
+                    count += 1
+            previous = w
+        return count
+    while a < a_end and b < b_end:
+        x, y = heads[a], heads[b]
+        if x < y:
+            a += 1
+        elif y < x:
+            b += 1
+        else:
+            if x != previous and x != u and x != v:
+                count += 1
+            previous = x
+            a += 1
+            b += 1
+    return count
+
+
 # Compiled functors call these through Numba's overloads: each function's own Python body is its
 # implementation on the CPU and on CUDA (the simulator calls it as Python).
-for _fn in (out_degree, in_degree, graph_vertices, graph_edges):
+for _fn in (out_degree, in_degree, graph_vertices, graph_edges, neighbors, in_neighbors,
+            intersection_count):
     device_function(_fn)

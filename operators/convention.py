@@ -5,8 +5,9 @@ Every generated kernel takes, in this order:
 
 1. the graph: ``num_vertices, num_edges, row_offsets, col_indices, weights``, then the
    incoming-edge (CSC) view ``col_offsets, row_indices, edge_ids`` where the kernel pulls or a
-   functor wants the graph view, then ``edge_src`` (the tail of every edge) where the input is an
-   edge frontier;
+   functor wants the graph view, the rows sorted ``sorted_heads, sorted_tails`` where a functor
+   wants the graph view (:mod:`frontier.graphview`), then ``edge_src`` (the tail of every edge)
+   where the input is an edge frontier;
 2. its input and output, by the kernel's I/O kind (:class:`KernelIO`, which the operator sets
    in the kernel's spec): the frontier ring (:data:`frontier.ring.RING_PARAMS`) for a kernel
    that is a step of the ring, its input half (:data:`INPUT_PARAMS`) for one that only reads a
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from frontier.target import Target
     from operators.codegen import KernelSpec
 
-__all__ = ["KernelIO", "GRAPH_PARAMS", "CSC_PARAMS", "COO_PARAMS", "RING_PARAMS",
+__all__ = ["KernelIO", "GRAPH_PARAMS", "CSC_PARAMS", "VIEW_PARAMS", "COO_PARAMS", "RING_PARAMS",
            "FUSED_PARAMS", "kernel_params", "kernel_arguments"]
 
 
@@ -54,6 +55,8 @@ class KernelIO(Option):
 
 GRAPH_PARAMS = ("num_vertices", "num_edges", "row_offsets", "col_indices", "weights")
 CSC_PARAMS = ("col_offsets", "row_indices", "edge_ids")
+#: The sorted rows a functor's graph view iterates and intersects (:mod:`frontier.graphview`).
+VIEW_PARAMS = ("sorted_heads", "sorted_tails")
 COO_PARAMS = ("edge_src",)
 RANGE_PARAMS = ("count",)
 #: A kernel that reads a frontier without producing one (compute, reduce, neighbor_reduce): the
@@ -69,6 +72,7 @@ _IO_PARAMS = {KernelIO.STEP: RING_PARAMS, KernelIO.READ: INPUT_PARAMS,
 def kernel_params(spec: KernelSpec, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The parameter names of the kernel ``spec`` describes, ``extra`` buffers included."""
     return (GRAPH_PARAMS + (CSC_PARAMS if spec.needs_csc else ())
+            + (VIEW_PARAMS if spec.graph_view else ())
             + (COO_PARAMS if spec.domain == Domain.EDGES and spec.input != "range" else ())
             + _IO_PARAMS[spec.io] + extra + tuple(f"s{i}" for i in range(spec.num_state)))
 
@@ -88,6 +92,8 @@ def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,
         csc = graph.device_csc(target)
         values.update(col_offsets=csc.col_offsets, row_indices=csc.row_indices,
                       edge_ids=csc.edge_ids)
+    if "sorted_heads" in params or "sorted_tails" in params:
+        values["sorted_heads"], values["sorted_tails"] = graph.device_neighbors(target)
     if "edge_src" in params:
         values["edge_src"] = graph.device_edge_sources(target)
     try:

@@ -20,7 +20,8 @@ repository).
 The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subsets`) need the
 ``hypothesis`` package (``pip install 'frontier-graph[test]'``) and are imported on first use; the
 references and checks work without it. The references and checks for PageRank, betweenness
-centrality and core numbers are in :mod:`frontier.testing.centrality`.
+centrality and core numbers are in :mod:`frontier.testing.centrality`, for triangles in
+:mod:`frontier.testing.triangles`.
 
 Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
 and ``frontier run --validate`` compare with, and the benchmark suite times as the CPU
@@ -54,6 +55,7 @@ from frontier.testing.reference import (
     reference_list_ranks,
     reference_sssp,
 )
+from frontier.testing.triangles import check_triangles, reference_triangles
 
 if TYPE_CHECKING:
     from frontier.testing.strategies import (
@@ -89,6 +91,8 @@ __all__ = [
     "check_betweenness",
     "reference_core_numbers",
     "check_core_numbers",
+    "reference_triangles",
+    "check_triangles",
 ]
 
 _STRATEGIES = ("graphs", "graphs_with_source", "weighted_graphs_with_source", "vertex_subsets",

@@ -33,10 +33,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from frontier.devicefn import device_function
 
 __all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors",
-           "in_neighbors", "intersection_count", "GRAPH_VIEW_FIELDS"]
+           "in_neighbors", "intersection_count", "GRAPH_VIEW_FIELDS", "view_type"]
 
 #: What the view holds, in order (kernels build it from their parameters of these names).
 GRAPH_VIEW_FIELDS = ("num_vertices", "num_edges", "row_offsets", "col_offsets", "sorted_heads",
@@ -44,6 +46,18 @@ GRAPH_VIEW_FIELDS = ("num_vertices", "num_edges", "row_offsets", "col_offsets", 
 
 #: Longer row / shorter row above which an intersection searches instead of merging.
 _SEARCH_RATIO = 16
+
+
+def view_type() -> Any:
+    """The Numba type of the view on the host (to type a functor that takes it)."""
+    import numba
+    from numba import types
+
+    from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE
+
+    offsets = types.Array(numba.from_dtype(np.dtype(OFFSET_DTYPE)), 1, "C")
+    vertices = types.Array(numba.from_dtype(np.dtype(VERTEX_DTYPE)), 1, "C")
+    return types.Tuple((types.int64, types.int64, offsets, offsets, vertices, vertices))
 
 
 def out_degree(graph: Any, v: Any) -> Any:

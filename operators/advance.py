@@ -59,6 +59,7 @@ from operators.common import (
     run_step,
     work_bound,
 )
+from operators.convention import scalar_arguments
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.cull import NONE as NO_CULL
 from operators.direction import AUTO, PULL, PUSH, Direction
@@ -123,7 +124,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     kernels, spec = _PUSH_KERNELS.get(key, generate)
     grids = [balancer.phase_blocks(target, frontier)] * (len(kernels) - 1)
     grids.append(kernels[-1].shape.blocks(target, work_bound(frontier)))
-    buffers = balancer.buffers(spec, frontier)
+    buffers = balancer.buffers(spec, frontier) | scalar_arguments(functors)
     if cull != NO_CULL and output == SPARSE:
         buffers.update(cull_buffers(frontier.pool, cull))
     return Plan(list(zip(kernels, grids, strict=True)), buffers)
@@ -157,7 +158,8 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
         return build(target, per_element(target), spec, functors, lambda: _pull_body(spec))
 
     kernel = _PULL_KERNELS.get(key, generate)
-    return Plan([(kernel, kernel.shape.blocks(target, graph.num_vertices))])
+    return Plan([(kernel, kernel.shape.blocks(target, graph.num_vertices))],
+                scalar_arguments(functors))
 
 
 def _pull_body(spec: KernelSpec) -> str:
@@ -190,7 +192,8 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     body = f"dst = col_indices[e]\nif {call}:\n" + indent(push(spec.output, "e"))
     kernel = build(frontier.target, per_element(frontier.target), spec, functors,
                    lambda: clear_next_slot() + for_each_input(spec, "e", body))
-    return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))])
+    return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))],
+                scalar_arguments(functors))
 
 
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,

@@ -32,7 +32,7 @@ from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
-from operators.convention import KernelIO, kernel_params
+from operators.convention import KernelIO, kernel_params, scalar_params
 from operators.cull import culled
 from operators.functors import Functor, FunctorError, as_functor, check_raises, compile_functor
 from operators.shape import LaunchShape
@@ -219,8 +219,12 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
     view = (f"graph = ({', '.join(graphview.GRAPH_VIEW_FIELDS)})\n" if spec.graph_view
             else "")
     code = view + body()
+    lifted = scalar_params(resolved)
+    for called, names in lifted.items():  # closure numbers: the functor's leading arguments
+        code = re.sub(rf"\b{called}\(", f"{called}({', '.join(names)}, ", code)
     used = set(_IDENTIFIER.findall(code))  # launches cost per argument: pass only these
-    params = tuple(p for p in kernel_params(spec, extra_params) if p in used)
+    params = tuple(p for p in kernel_params(spec, extra_params) + sum(lifted.values(), ())
+                   if p in used)
     text = (f"def {name}({', '.join(params)}):\n" + indent(target.prologue)
             + indent(code))
     namespace: dict[str, Any] = {

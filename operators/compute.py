@@ -23,6 +23,7 @@ from operators.common import (
     range_graph,
     work_bound,
 )
+from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
 
@@ -68,7 +69,8 @@ def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable,
                       graph_view=functor.wants_graph, io=reads(kind))
     kernel = build(tgt, per_element(tgt), spec, {"functor": functor},
                    lambda: for_each_input(spec, "v", spec.call("functor", "v") + "\n"))
-    return Plan([(kernel, kernel.shape.blocks(tgt, work))]), tgt, io
+    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))], scalar_arguments({"functor": functor}))
+    return plan, tgt, io
 
 
 def compute(graph: Graph | None, where: Frontier | str | int, fn: Callable, *state: Any,

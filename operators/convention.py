@@ -16,7 +16,12 @@ Every generated kernel takes, in this order:
    mode);
 3. the operator's and the balancer's own buffers (``extra``: names the operator or balancer
    declares, e.g. two-phase search's ``offsets``);
-4. the user's state, ``s0, s1, ...``.
+4. the user's state, ``s0, s1, ...``;
+5. the numbers each functor reads from its closure (:mod:`operators.lifting`): ``functor_c0,
+   functor_c1, ...``, ``condition_c0, ...``, by the name the kernel calls the functor, passed
+   to it as its leading arguments. A call's values come with its plan's buffers or arguments
+   (:func:`scalar_arguments` of the functors it resolved), so a kernel cached for one value
+   runs with the next.
 
 :func:`kernel_params` gives the names (the code generator writes them into the kernel's ``def``);
 :func:`kernel_arguments` the values, by the same names, so the two cannot disagree.
@@ -33,9 +38,11 @@ if TYPE_CHECKING:
     from frontier.graph import Graph
     from frontier.target import Target
     from operators.codegen import KernelSpec
+    from operators.functors import Functor
 
 __all__ = ["KernelIO", "GRAPH_PARAMS", "CSC_PARAMS", "VIEW_PARAMS", "COO_PARAMS", "RING_PARAMS",
-           "FUSED_PARAMS", "kernel_params", "kernel_arguments"]
+           "FUSED_PARAMS", "kernel_params", "kernel_arguments", "scalar_params",
+           "scalar_arguments"]
 
 
 class KernelIO(Option):
@@ -75,6 +82,18 @@ def kernel_params(spec: KernelSpec, extra: tuple[str, ...] = ()) -> tuple[str, .
             + (VIEW_PARAMS if spec.graph_view else ())
             + (COO_PARAMS if spec.domain == Domain.EDGES and spec.input != "range" else ())
             + _IO_PARAMS[spec.io] + extra + tuple(f"s{i}" for i in range(spec.num_state)))
+
+
+def scalar_params(functors: dict[str, Functor]) -> dict[str, tuple[str, ...]]:
+    """Per functor name, the kernel parameters of the numbers it reads from its closure."""
+    return {name: tuple(f"{name}_c{i}" for i in range(len(f.lifted)))
+            for name, f in functors.items() if f.lifted}
+
+
+def scalar_arguments(functors: dict[str, Functor]) -> dict[str, Any]:
+    """The values of :func:`scalar_params` at this call, by parameter name."""
+    return {f"{name}_c{i}": value for name, f in functors.items()
+            for i, value in enumerate(f.scalars)}
 
 
 def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,

@@ -12,6 +12,7 @@ from frontier.graph import Graph
 from frontier.ring import clear_next_slot, push
 from operators.codegen import NONE, KernelIO, KernelSpec, build, for_each_input, indent
 from operators.common import Plan, check_frontier, run_step, work_bound
+from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
 
@@ -34,7 +35,7 @@ def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int
     pool = frontier.pool
     stamps, stamp = pool.next_stamp() if spec.unique else (pool.placeholder, 0)
     return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))],
-                {"stamps": stamps, "stamp": stamp})
+                {"stamps": stamps, "stamp": stamp, **scalar_arguments({"functor": functor})})
 
 
 def _filter_body(spec: KernelSpec) -> str:

@@ -9,13 +9,21 @@ Python and reads them live. So that every target computes the same thing, a func
 
 * what its code does: name, bytecode, constants, names (the same lambda written on another
   line, or created anew in every iteration of a loop, is the same functor);
-* its closure values and default arguments;
+* the *types* of the numbers in its closure (bools, ints that fit int64, floats, NumPy
+  numbers): kernels take them as arguments (:mod:`operators.lifting` rewrites the code to read
+  them from leading parameters), so a functor made anew each round around a changing round
+  number or threshold compiles once, not once per value;
+* its other closure values and its default arguments;
 * the current values of the module globals it reads: a functor reading a global ``K`` is compiled
   again when ``K`` changes. Only values Numba can freeze and Python can hash are allowed there
   (numbers, strings, tuples of them, functions); a functor reading a global *array* is refused
   with :class:`FunctorError` naming the global: pass the array as a state argument.
 
-So a lambda written inside a loop compiles once per distinct closure, not once per call.
+So a lambda written inside a loop compiles once per distinct closure, not once per call. When
+one functor's code is compiled more than :data:`RECOMPILE_WARNING_AFTER` times in a process, a
+:class:`RecompileWarning` names what changed between the last two compilations (a module
+global, a default argument, a closure value that is not a number) and says how to pass it
+instead.
 
 A generator function or an ``async def`` is refused with :class:`FunctorError` before anything
 runs: calling one only creates a generator or coroutine, so the kernel would do nothing.
@@ -29,7 +37,9 @@ from __future__ import annotations
 
 import dis
 import inspect
+import threading
 import types
+import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,8 +49,10 @@ import numpy as np
 
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
+from operators.lifting import is_runtime_scalar, lift
 
-__all__ = ["Functor", "FunctorError", "as_functor", "check_raises", "compile_functor"]
+__all__ = ["Functor", "FunctorError", "RecompileWarning", "as_functor", "check_raises",
+           "compile_functor", "RECOMPILE_WARNING_AFTER"]
 
 #: The parameter name through which a functor asks for the graph view.
 GRAPH_PARAMETER = "graph"
@@ -50,11 +62,21 @@ class FunctorError(TypeError):
     """A user functor could not be compiled, called or run for the operator it was given to."""
 
 
+class RecompileWarning(UserWarning):
+    """One functor's code was compiled again and again in this process: something compiled
+    code freezes changed between calls (see :mod:`operators.functors`)."""
+
+
+#: Compilations of one functor's code (per target) after which :class:`RecompileWarning` comes.
+RECOMPILE_WARNING_AFTER = 3
+
+
 @dataclass(frozen=True, eq=False)
 class Functor:
     """A user function with its identity resolved (see the module docstring). Functors are
     equal when their keys are; the hash is computed once, since kernel lookups hash them on
-    every operator call."""
+    every operator call. ``lifted`` names the closure variables that kernels pass as leading
+    arguments, ``scalars`` their values at this call."""
 
     fn: Callable
     key: tuple
@@ -62,6 +84,8 @@ class Functor:
     location: str
     wants_graph: bool
     raises: bool = False
+    lifted: tuple[str, ...] = ()
+    scalars: tuple = ()
     _hash: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -72,6 +96,17 @@ class Functor:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def compiled_form(self) -> Callable:
+        """The function a target compiles: ``fn``, with its ``lifted`` closure variables read
+        from leading parameters (:func:`operators.lifting.lift`)."""
+        if not self.lifted:
+            return self.fn
+        lifted = lift(self.fn, self.lifted)
+        if lifted is None:
+            raise AssertionError(f"functor {self.name}: lifting {self.lifted} failed after it "
+                                 "was found possible")
+        return lifted
 
 
 def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None = None,
@@ -109,14 +144,21 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
             a is b for a, b in zip(cached[0], reads, strict=True)):
         return cached[1]
     code_id, name, location, names, wants_graph, raises = shape
-    closure = tuple(_frozen(f"closure variable {n!r}", c.cell_contents, name, location)
-                    for n, c in zip(code.co_freevars, fn.__closure__ or (), strict=True))
+    values = [c.cell_contents for c in fn.__closure__ or ()]
+    lifted = tuple(n for n, v in zip(code.co_freevars, values, strict=True)
+                   if is_runtime_scalar(v))
+    if lifted and not _LIFTABLE.get((code, lifted), lambda: lift(fn, lifted) is not None):
+        lifted = ()
+    closure = tuple(_Argument(type(v)) if n in lifted
+                    else _frozen(f"closure variable {n!r}", v, name, location)
+                    for n, v in zip(code.co_freevars, values, strict=True))
+    scalars = tuple(v for n, v in zip(code.co_freevars, values, strict=True) if n in lifted)
     defaults = tuple(_frozen("default argument", d, name, location)
                      for d in (fn.__defaults__ or ()))
     glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))
                  for n in names if n in fn.__globals__)
     functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph,
-                      raises)
+                      raises, lifted, scalars)
     _RESOLVED[fn] = (reads, functor)
     return functor
 
@@ -168,6 +210,8 @@ _SHAPES: SharedCache[tuple] = SharedCache("functor shapes")
 #: Per code key, its number (assigned under the cache's build lock: two threads never give
 #: two codes one number).
 _CODE_IDS: dict[tuple, int] = {}
+#: Per (code, closure names): whether :func:`operators.lifting.lift` can rewrite the code.
+_LIFTABLE: SharedCache[bool] = SharedCache("liftable functors")
 
 
 def _shape(code: types.CodeType) -> tuple:
@@ -244,6 +288,63 @@ _COMPILED: SharedCache[Callable] = SharedCache("compiled functors")
 
 def compile_functor(target: Target, functor: Functor) -> Callable:
     """The functor compiled for calling from ``target``'s kernels (cached by its identity and
-    the target's compile mode, built once when several threads ask at once)."""
-    return _COMPILED.get((target.compile_key, functor.key),
-                         lambda: target.compile_device_function(functor.fn))
+    the target's compile mode, built once when several threads ask at once; see
+    :class:`RecompileWarning`)."""
+
+    def build() -> Callable:
+        _count_compilation(target, functor)
+        return target.compile_device_function(functor.compiled_form())
+
+    return _COMPILED.get((target.compile_key, functor.key), build)
+
+
+#: Per (target's compile mode, code number): the keys compiled, in order.
+_COMPILATIONS: dict[tuple, list[tuple]] = {}
+_COMPILATIONS_LOCK = threading.Lock()
+
+
+def _count_compilation(target: Target, functor: Functor) -> None:
+    """Note a compilation of ``functor``; warn when its code has been compiled more than
+    :data:`RECOMPILE_WARNING_AFTER` times on this target, naming what changed."""
+    with _COMPILATIONS_LOCK:
+        keys = _COMPILATIONS.setdefault((target.compile_key, functor.key[0]), [])
+        keys.append(functor.key)
+        count, previous = len(keys), keys[-2] if len(keys) > 1 else None
+    if count <= RECOMPILE_WARNING_AFTER or previous is None:
+        return
+    warnings.warn(RecompileWarning(
+        f"functor {functor.name} ({functor.location}) is being compiled for the {count}th time "
+        f"in this process on {target.name}: {_changed(functor, previous)} changed since the "
+        "last compilation, and compiled code freezes it (each compilation takes 0.2-2 s). Pass "
+        "an array as a state argument, and a changing number as a state argument or a closure "
+        "variable (kernels take those as arguments)"), stacklevel=2)
+
+
+def _changed(functor: Functor, previous: tuple) -> str:
+    """What differs between ``functor``'s key and ``previous``, another key of its code."""
+    _, closure, defaults, glob = functor.key
+    _, closure_before, defaults_before, glob_before = previous
+    names = functor.fn.__code__.co_freevars
+    what = [_closure_change(n, a, b) for n, a, b in zip(names, closure, closure_before,
+                                                         strict=True) if a != b]
+    what += [f"module global {n!r}" for (n, a), (_, b) in zip(glob, glob_before, strict=False)
+             if a != b]
+    if defaults != defaults_before:
+        what.append("a default argument")
+    return ", ".join(what)
+
+
+def _closure_change(name: str, now: Any, before: Any) -> str:
+    """How closure variable ``name`` changed between two keys of its functor."""
+    if isinstance(now, _Argument) and isinstance(before, _Argument):
+        return (f"the type of closure number {name!r} ({before.type.__name__} -> "
+                f"{now.type.__name__})")
+    return f"closure variable {name!r}"
+
+
+@dataclass(frozen=True)
+class _Argument:
+    """In a functor's key, a closure number that kernels take as an argument: only its type
+    identifies the compiled code."""
+
+    type: type

@@ -20,6 +20,7 @@ from frontier.graph import Graph
 from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
 from operators.common import EDGE_SETS, OperatorError, Plan, check_graph, launch_plan
 from operators.compute import elements, reads
+from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.reduce import FOLDS, combine, identity_of, op_named
 from operators.shape import per_element
@@ -64,7 +65,8 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     kernel = build(tgt, per_element(tgt), spec, {"functor": functor},
                    lambda: for_each_input(spec, "v", body), ("out", "identity"))
     plan = Plan([(kernel, kernel.shape.blocks(tgt, work))],
-                {"out": out, "identity": identity_of(op, out.dtype)})
+                {"out": out, "identity": identity_of(op, out.dtype),
+                 **scalar_arguments({"functor": functor})})
     return plan, tgt, io
 
 

@@ -32,7 +32,7 @@ from operators.adaptive.rule import Decision
 from operators.advance import advance_step, edge_functors, edge_spec
 from operators.balancers import LoadBalancer
 from operators.codegen import GeneratedKernel, KernelIO, build, indent
-from operators.convention import kernel_arguments
+from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers
 from operators.cull import NONE as NO_CULL
 from operators.small_frontier import block_push
@@ -210,7 +210,7 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
         **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
         "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
         "stop_above": stop_above, "stop_below": stop_below, **cull_buffers(pool, cull),
-        **balancer.buffers(kernel.spec, frontier)}
+        **balancer.buffers(kernel.spec, frontier), **scalar_arguments(walk.functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     resident = target.resident_blocks(kernel.threads_per_block)
     grid = min(walk.blocks or target.persistent_blocks(kernel.threads_per_block), resident)

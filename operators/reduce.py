@@ -30,12 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from frontier.graph import OFFSET_DTYPE, Graph
+from frontier.graph import Graph
+from frontier.graphview import view_type
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
 from operators.common import OperatorError, Plan, launch_plan, range_graph
 from operators.compute import elements, reads
+from operators.convention import scalar_arguments
 from operators.functors import Functor, FunctorError, as_functor
 from operators.shape import per_element
 
@@ -141,13 +143,13 @@ def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
     import numba
     from numba import types
 
-    argtypes = (types.int64,) + tuple(_numba_type(s) for s in state)
+    argtypes = (tuple(numba.typeof(s) for s in functor.scalars) + (types.int64,)
+                + tuple(_numba_type(s) for s in state))
     if functor.wants_graph:
-        offsets = types.Array(numba.from_dtype(np.dtype(OFFSET_DTYPE)), 1, "C")
-        argtypes += (types.Tuple((types.int64, types.int64, offsets, offsets)),)
+        argtypes += (view_type(),)
 
     def infer() -> np.dtype:
-        dispatcher = numba.njit(functor.fn)
+        dispatcher = numba.njit(functor.compiled_form())
         try:
             dispatcher.compile(argtypes)
         except Exception as err:  # noqa: BLE001 - any typing failure is the functor's
@@ -244,7 +246,8 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
 
     kernel = build(tgt, per_element(tgt), spec, {"functor": functor}, body,
                    ("result", "identity"))
-    return Plan([(kernel, kernel.shape.blocks(tgt, work))]), tgt, io, dtype
+    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))], scalar_arguments({"functor": functor}))
+    return plan, tgt, io, dtype
 
 
 def _identity(op: str, dtype: np.dtype) -> Any:

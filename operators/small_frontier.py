@@ -42,7 +42,7 @@ from frontier.ring import STEPS_RAN
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
-from operators.convention import kernel_arguments
+from operators.convention import kernel_arguments, scalar_arguments
 from operators.shape import LaunchShape
 
 __all__ = ["BLOCK_LOCAL", "CAPACITY", "block_shape", "block_kernel", "block_push"]
@@ -269,7 +269,7 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
           "max_steps": max_steps, "stop_above": min(stop_above, CAPACITY),
           "stop_edges": MAX_STOP_EDGES if stop_edges is None else min(stop_edges,
                                                                       MAX_STOP_EDGES),
-          **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}}
+          **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}, **scalar_arguments(functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS
     lengths = pool.run_traversal(

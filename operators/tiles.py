@@ -42,6 +42,7 @@ import numpy as np
 from frontier.target import Target, resolve_target
 from operators.codegen import NONE, RANGE, GeneratedKernel, KernelIO, KernelSpec, build, indent
 from operators.common import NO_GRAPH, OperatorError, Plan, launch_plan
+from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
 
@@ -172,8 +173,8 @@ def tile_plan(matrix: Any, fn: Callable, num_state: int, pivot: int, tiles: str,
         name=f"tiles_{tiles}_{tile}_{dtype}__{functor.name}")
     count = _tile_count(tiles, -(-n // tile)) if n else 0
     blocks = max(1, min(count, tgt.resident_blocks(kernel.threads_per_block)))
-    return Plan([(kernel, blocks)]), tgt, {"count": count, "matrix": matrix, "n": n,
-                                           "pivot": int(pivot)}
+    return (Plan([(kernel, blocks)], scalar_arguments({"functor": functor})), tgt,
+            {"count": count, "matrix": matrix, "n": n, "pivot": int(pivot)})
 
 
 def tile_update(matrix: Any, fn: Callable, *state: Any, pivot: int, tiles: str,

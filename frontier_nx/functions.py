@@ -3,8 +3,8 @@ shows for it (what is honoured, what is declined so that NetworkX runs the call 
 
 Standard library only: :func:`frontier_nx.get_info` reads this at ``import networkx``. The
 implementations live in the family modules (``traversal``, ``shortest_paths``, ``components``,
-``cores``, ``centrality``); ``tests/frontier_nx`` checks that this table and the implementations
-name the same functions.
+``cores``, ``centrality``, ``clustering``); ``tests/frontier_nx`` checks that this table and the
+implementations name the same functions.
 """
 
 from __future__ import annotations
@@ -99,4 +99,10 @@ FUNCTIONS: dict[str, str] = {
                        "alpha with integer beta values, a weight other than None or an "
                        "attribute name, non-integer max_iter, an nstart not naming exactly the "
                        "graph's nodes. Floats may differ in the last bits.",
+    # clustering
+    "triangles": "Triangle counting by neighbour intersections over the edges; self-loops and "
+                 "parallel edges ignored as NetworkX does; a node or a container of nodes "
+                 "honoured.",
+    "clustering": "From the triangle counts and distinct degrees, NetworkX's arithmetic; "
+                  "``weight`` and directed graphs declined.",
 }

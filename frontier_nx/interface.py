@@ -9,7 +9,14 @@ from typing import Any
 
 import networkx as nx
 
-from frontier_nx import centrality, components, cores, shortest_paths, traversal  # noqa: F401
+from frontier_nx import (  # noqa: F401
+    centrality,
+    clustering,
+    components,
+    cores,
+    shortest_paths,
+    traversal,
+)
 from frontier_nx.convert import FrontierGraph, from_networkx
 from frontier_nx.registry import IMPLEMENTATIONS, declined, stays_in_networkx
 

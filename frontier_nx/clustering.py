@@ -1,0 +1,80 @@
+"""Triangles and clustering through NetworkX's functions: :func:`algorithms.triangle_count`
+(an advance over the edges with neighbour intersections) counts the triangles at every vertex of
+the undirected simple graph, which is what NetworkX counts (self-loops ignored, parallel edges of
+a multigraph one neighbour; as in NetworkX, a multigraph's clustering and its triangles at given
+nodes raise ``NetworkXNotImplemented``).
+
+``triangles`` returns NetworkX's forms: a dict in node order, an int for a single node, a dict
+in ``nbunch_iter`` order for a container of nodes. ``clustering`` of an undirected graph without
+weights is ``t / (d (d - 1))`` with ``t`` twice the triangles and ``d`` the distinct neighbours
+other than the node itself, computed from integers exactly as NetworkX does (its int 0 where
+``t`` is 0). Declined: ``weight`` (Onnela's geometric means) and directed graphs' clustering
+(Fagiolo's directed triangles). NetworkX's ``not_implemented_for("directed")`` keeps directed
+graphs from ``triangles`` before dispatch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from algorithms.kcore import undirected_simple
+from algorithms.triangles import triangle_count
+from frontier_nx import registry
+from frontier_nx.convert import FrontierGraph
+from frontier_nx.registry import implements
+
+
+def _counts(G: FrontierGraph) -> tuple[np.ndarray, np.ndarray]:
+    """Triangles at each vertex and distinct neighbours other than itself, in node order."""
+    simple = undirected_simple(G.graph())
+    result = triangle_count(simple, target=registry.target())
+    return result.per_vertex, simple.out_degrees()
+
+
+def _by_nodes(G: FrontierGraph, nodes: Any, values: list) -> Any:
+    """NetworkX's form of per-node ``values``: all of them, one node's, or a container's (in
+    the order of NetworkX's ``nbunch_iter`` over the graph the call was given)."""
+    if nodes is None:
+        return G.labelled(values)
+    try:
+        single = nodes in G.index
+    except TypeError:  # a list of nodes, say: not a node
+        single = False
+    if single:
+        return values[G.index[nodes]]
+    return {v: values[G.index[v]] for v in G.original().nbunch_iter(nodes)}
+
+
+def _plain_undirected(arguments: dict[str, Any]) -> str | None:
+    if arguments["weight"] is not None:
+        return "weight is given: weighted clustering (geometric means of weights) stays in NetworkX"
+    if arguments["G"].is_directed():
+        return "a directed graph's clustering (Fagiolo's directed triangles) stays in NetworkX"
+    return None
+
+
+def _not_for_multigraphs(G: FrontierGraph) -> None:
+    """NetworkX's per-node triangle iterator refuses multigraphs; so do its callers here."""
+    if G.is_multigraph():
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+
+
+@implements()
+def triangles(G: FrontierGraph, nodes: Any = None) -> Any:
+    if nodes is not None:
+        _not_for_multigraphs(G)
+    per_vertex, _ = _counts(G)
+    return _by_nodes(G, nodes, per_vertex.tolist())
+
+
+@implements(declines=_plain_undirected)
+def clustering(G: FrontierGraph, nodes: Any = None, weight: str | None = None) -> Any:
+    _not_for_multigraphs(G)
+    per_vertex, degrees = _counts(G)
+    values = [0 if t == 0 else 2 * t / (d * (d - 1))
+              for t, d in zip(per_vertex.tolist(), degrees.tolist(), strict=True)]
+    return _by_nodes(G, nodes, values)
+

@@ -20,7 +20,8 @@ repository).
 The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subsets`) need the
 ``hypothesis`` package (``pip install 'frontier-graph[test]'``) and are imported on first use; the
 references and checks work without it. The references and checks for PageRank, betweenness
-centrality and core numbers are in :mod:`frontier.testing.centrality`.
+centrality and core numbers are in :mod:`frontier.testing.centrality`; those for maximal
+independent sets and colourings in :mod:`frontier.testing.structure`.
 
 Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
 and ``frontier run --validate`` compare with, and the benchmark suite times as the CPU
@@ -53,6 +54,13 @@ from frontier.testing.reference import (
     reference_components,
     reference_list_ranks,
     reference_sssp,
+)
+from frontier.testing.structure import (
+    check_coloring,
+    check_independent_set,
+    greedy_order,
+    reference_coloring,
+    reference_mis,
 )
 
 if TYPE_CHECKING:
@@ -89,6 +97,11 @@ __all__ = [
     "check_betweenness",
     "reference_core_numbers",
     "check_core_numbers",
+    "greedy_order",
+    "reference_mis",
+    "check_independent_set",
+    "reference_coloring",
+    "check_coloring",
 ]
 
 _STRATEGIES = ("graphs", "graphs_with_source", "weighted_graphs_with_source", "vertex_subsets",

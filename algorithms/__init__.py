@@ -13,6 +13,7 @@ from algorithms.apsp import APSPError, APSPResult, apsp
 from algorithms.betweenness import BetweennessResult, BetweennessSourceStats, betweenness_centrality
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
+from algorithms.coloring import ColoringResult, ColoringRoundStats, graph_coloring
 from algorithms.components import (
     ComponentsResult,
     ComponentsStepStats,
@@ -21,6 +22,7 @@ from algorithms.components import (
     spanning_forest,
 )
 from algorithms.entry import Entry, Option
+from algorithms.independent_set import MISResult, MISRoundStats, maximal_independent_set
 from algorithms.kcore import KCoreResult, KCoreRoundStats, k_core
 from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 from algorithms.pagerank import ConvergenceError, PageRankIterationStats, PageRankResult, pagerank
@@ -40,3 +42,5 @@ __all__ += ["list_ranking", "ListRankingResult", "ListError", "apsp", "APSPResul
 __all__ += ["triangle_count", "TriangleResult"]
 __all__ += ["connected_components", "spanning_forest", "ComponentsResult",
             "SpanningForestResult", "ComponentsStepStats"]
+__all__ += ["maximal_independent_set", "MISResult", "MISRoundStats", "graph_coloring",
+            "ColoringResult", "ColoringRoundStats"]

@@ -20,7 +20,8 @@ repository).
 The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subsets`) need the
 ``hypothesis`` package (``pip install 'frontier-graph[test]'``) and are imported on first use; the
 references and checks work without it. The references and checks for PageRank, betweenness
-centrality and core numbers are in :mod:`frontier.testing.centrality`, for triangles in
+centrality and core numbers are in :mod:`frontier.testing.centrality`; those for maximal
+independent sets and colourings in :mod:`frontier.testing.structure`, for triangles in
 :mod:`frontier.testing.triangles`.
 
 Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
@@ -54,6 +55,13 @@ from frontier.testing.reference import (
     reference_components,
     reference_list_ranks,
     reference_sssp,
+)
+from frontier.testing.structure import (
+    check_coloring,
+    check_independent_set,
+    greedy_order,
+    reference_coloring,
+    reference_mis,
 )
 from frontier.testing.triangles import check_triangles, reference_triangles
 
@@ -91,6 +99,11 @@ __all__ = [
     "check_betweenness",
     "reference_core_numbers",
     "check_core_numbers",
+    "greedy_order",
+    "reference_mis",
+    "check_independent_set",
+    "reference_coloring",
+    "check_coloring",
     "reference_triangles",
     "check_triangles",
 ]

@@ -1,0 +1,171 @@
+"""Graph colouring by Jones & Plassmann's heuristic (Jones & Plassmann, *A Parallel Graph
+Coloring Heuristic*, SIAM J. Sci. Comput. 14(3), 1993, Section 3), written with the operators.
+
+Every vertex has a random priority fixed by the seed (the order of
+:func:`algorithms.maximal_independent_set`'s priority method: ``random_bits(s, v)`` with
+``s = random_bits(seed, 0)``, ties to the smaller id). In each round every uncoloured vertex
+that comes before all its uncoloured neighbours takes the smallest colour none of its coloured
+neighbours has (first fit). Those vertices form an independent set, so the colouring is proper,
+and it equals the sequential greedy first-fit colouring in decreasing priority
+(:func:`frontier.testing.reference_coloring`), on every target. A round over the frontier of
+uncoloured vertices is two operator calls:
+
+1. ``advance`` (with the load balancer) over their arcs: an uncoloured neighbour of higher
+   priority marks the vertex *beaten*; a coloured neighbour whose colour falls in the vertex's
+   *window* of 63 colours sets that colour's bit of the vertex's mask (``atomic_or`` on an
+   int64);
+2. ``filter``: an unbeaten vertex takes the lowest colour of its window whose bit is clear; if
+   all 63 are taken, its window moves up by 63 and it tries again in the next round (the
+   colours below never free up, so the first fit is unchanged). Uncoloured vertices stay in
+   the frontier.
+
+Cost: O(m) work per round over the uncoloured vertices' arcs; the number of rounds is the
+length of the longest path of decreasing priority, O(log n / log log n) expected on graphs of
+bounded degree (Jones & Plassmann), plus one round per full window of a vertex with more than
+63 colours among its neighbours. At most max degree + 1 colours. State: 17 bytes per vertex
+(colour and window: int32; beaten: a byte; the mask: int64) plus the frontier.
+
+The graph must be undirected (the catalog entry runs on the undirected simple graph underlying
+any graph). A self-loop is ignored, as NetworkX's ``greedy_color`` ignores it; repeated edges
+change nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from algorithms.entry import Entry
+from algorithms.independent_set import arcs_of, check_undirected, comes_first
+from algorithms.kcore import undirected_simple
+from frontier import Frontier, Graph, atomic_or, random_bits, validate
+from frontier.target import Target, resolve_target
+from operators import (  # noqa: A004
+    LoadBalancer,
+    advance,
+    filter,
+    get_balancer,
+    reduce,
+    resolve_policy,
+)
+
+__all__ = ["graph_coloring", "ColoringResult", "ColoringRoundStats", "ENTRIES"]
+
+#: Colours per window: the bits 0..62 of an int64 mask (the sign bit stays clear).
+WINDOW = 63
+FULL = (1 << WINDOW) - 1
+
+
+@dataclass(frozen=True)
+class ColoringRoundStats:
+    """One round: the vertices uncoloured at its start, their arcs, and its host wall time."""
+
+    uncolored: int
+    arcs: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ColoringResult:
+    """``colors`` (int32, one per vertex, from 0), the seed, the rounds run (``iterations``),
+    wall time, and per-round ``stats``."""
+
+    colors: np.ndarray
+    seed: int
+    iterations: int
+    seconds: float
+    graph: Graph = field(repr=False)
+    stats: list[ColoringRoundStats] = field(repr=False, default_factory=list)
+
+    @property
+    def num_colors(self) -> int:
+        """The number of colours used (0 for a graph without vertices)."""
+        return int(self.colors.max(initial=-1)) + 1
+
+    @property
+    def edges_traversed(self) -> int:
+        """The arcs of the uncoloured vertices, summed over the rounds."""
+        return sum(round_.arcs for round_ in self.stats)
+
+
+# functors ------------------------------------------------------------------------------------
+def look(src, dst, eid, weight, colors, window, beaten, used, s):
+    c = colors[dst] - window[src]
+    if dst != src and colors[dst] < 0 and comes_first(dst, src, s):
+        beaten[src] = True
+    elif dst != src and colors[dst] >= 0 and 0 <= c < WINDOW:
+        atomic_or(used, src, 1 << c)
+    return False
+
+
+def settle(v, colors, window, beaten, used):
+    if not beaten[v] and used[v] == FULL:
+        window[v] += WINDOW
+    elif not beaten[v]:
+        k = 0
+        while used[v] >> k & 1:
+            k += 1
+        colors[v] = window[v] + k
+    beaten[v], used[v] = False, 0
+    return colors[v] < 0
+
+
+# the algorithm -------------------------------------------------------------------------------
+def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer = "auto",
+                   target: str | Target | None = None) -> ColoringResult:
+    """A proper colouring of an undirected graph by Jones & Plassmann (see the module
+    docstring): the greedy first-fit colouring in a random order fixed by ``seed`` (an integer
+    ``0 <= seed < 2**63``); ``balancer`` maps each round's advance onto threads."""
+    check_undirected(graph, "graph_coloring")
+    seed = validate.count("seed", seed)
+    balancer = get_balancer(balancer)
+    tgt = resolve_target(target)
+    policy = resolve_policy(balancer, graph, tgt)
+    n, s = graph.num_vertices, random_bits(seed, 0)
+    colors, window = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)
+    beaten, used = tgt.zeros(n, np.bool_), tgt.zeros(n, np.int64)
+    stats: list[ColoringRoundStats] = []
+    began = time.perf_counter()
+    live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
+    while (size := len(live)) > 0:
+        started = time.perf_counter()
+        advance(graph, live, look, colors, window, beaten, used, s, balancer=policy,
+                output="none")
+        arcs = reduce(graph, live, arcs_of)
+        live = filter(graph, live, settle, colors, window, beaten, used)
+        stats.append(ColoringRoundStats(size, arcs, time.perf_counter() - started))
+    return ColoringResult(tgt.to_host(colors), seed, len(stats), time.perf_counter() - began,
+                          graph, stats)
+
+
+# the catalog entry: the undirected simple graph underlying any graph -------------------------
+def _run(graph: Graph, **options: Any) -> ColoringResult:
+    return graph_coloring(undirected_simple(validate.graph(graph)), **options)
+
+
+def _reference(graph: Graph, source: None) -> np.ndarray:
+    from frontier.testing import reference_coloring  # imported when first needed
+
+    return reference_coloring(undirected_simple(graph))
+
+
+def _check(graph: Graph, source: None, result: ColoringResult) -> None:
+    from frontier.testing import check_coloring
+
+    check_coloring(undirected_simple(graph), result.colors, seed=result.seed)
+
+
+def _report(result: ColoringResult) -> list[tuple[str, str]]:
+    return [("colours", f"{result.num_colors} (seed {result.seed})")]
+
+
+ENTRIES = (
+    Entry(name="coloring", description="a proper colouring of the undirected simple graph "
+          "underlying GRAPH by Jones & Plassmann (first fit in a random priority order)",
+          run=_run, reference=_reference, check=_check,
+          checks="proper; equal to the sequential greedy first-fit colouring in the same order",
+          report=_report, source=False),
+)

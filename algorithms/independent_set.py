@@ -1,0 +1,194 @@
+"""Maximal independent sets, written with the operators: the deterministic parallel greedy MIS of
+Blelloch, Fineman & Shun (*Greedy Sequential Maximal Independent Set and Matching are Parallel
+on Average*, SPAA 2012, Section 3) and Luby's randomized algorithm (Luby, *A Simple Parallel
+Algorithm for the Maximal Independent Set Problem*, SIAM J. Comput. 15(4), 1986, in its
+random-priority form: fresh random numbers every round, local maxima join).
+
+Every vertex is *undecided*, *in* the set or *out* of it. Each vertex has a priority, the 64
+bits ``random_bits(s, v)`` (:mod:`frontier.rng`) with ties going to the smaller id; a round
+over the frontier of undecided vertices is three operator calls:
+
+1. ``neighbor_reduce`` (``logical_or`` over each vertex's arcs): is the vertex *beaten*, that
+   is, has it an undecided neighbour of higher priority?
+2. ``advance`` (with the load balancer): every arc of an unbeaten vertex takes its head out of
+   the set (two unbeaten vertices are never adjacent, so no unbeaten vertex is taken out);
+3. ``filter``: the unbeaten vertices join the set; the vertices still undecided stay in the
+   frontier.
+
+``method="priority"`` (the default) draws the priorities once (``s = random_bits(seed, 0)``):
+a vertex then joins exactly when no undecided neighbour comes before it, so the set equals the
+sequential greedy MIS that visits the vertices in decreasing priority, whatever the target and
+the thread order (Blelloch et al.'s Lemma: O(log^2 n) rounds with high probability, O(m) work).
+``method="luby"`` draws new priorities every round (``s = random_bits(seed, round)``): O(log n)
+rounds with high probability (Luby's analysis), a set that depends on the seed but no longer
+equals a sequential greedy one. Both give the same set on every target for one seed.
+
+The graph must be undirected (NetworkX's ``maximal_independent_set`` raises on directed graphs
+too; the catalog entry runs on the undirected simple graph underlying any graph). A self-loop is
+ignored, as NetworkX's greedy loop ignores it (it never takes a vertex out because of its own
+loop); repeated edges change nothing. State: one byte (undecided / in / out) and one boolean
+(beaten) per vertex, plus the frontier.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from algorithms.entry import Entry, Option
+from algorithms.kcore import undirected_simple
+from frontier import Frontier, Graph, device_function, out_degree, random_bits, validate
+from frontier.target import Target, resolve_target
+from operators import (  # noqa: A004
+    LoadBalancer,
+    advance,
+    filter,
+    get_balancer,
+    neighbor_reduce,
+    reduce,
+    resolve_policy,
+)
+
+__all__ = ["maximal_independent_set", "MISResult", "MISRoundStats", "METHODS", "comes_first",
+           "check_undirected", "ENTRIES"]
+
+METHODS = ("priority", "luby")
+UNDECIDED, IN, OUT = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class MISRoundStats:
+    """One round: the vertices undecided at its start, their arcs, and its host wall time."""
+
+    undecided: int
+    arcs: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MISResult:
+    """``in_set`` (bool, one per vertex), the method and seed, the rounds run (``iterations``),
+    wall time, and per-round ``stats``."""
+
+    in_set: np.ndarray
+    method: str
+    seed: int
+    iterations: int
+    seconds: float
+    graph: Graph = field(repr=False)
+    stats: list[MISRoundStats] = field(repr=False, default_factory=list)
+
+    @property
+    def size(self) -> int:
+        """The number of vertices in the set."""
+        return int(np.count_nonzero(self.in_set))
+
+    @property
+    def edges_traversed(self) -> int:
+        """The arcs of the undecided vertices, summed over the rounds (each round reads them
+        twice: the reduction and the advance)."""
+        return sum(round_.arcs for round_ in self.stats)
+
+
+# functors ------------------------------------------------------------------------------------
+@device_function
+def comes_first(u, v, s):
+    """``u`` has the higher priority: more ``random_bits(s, .)``, the smaller id on a tie."""
+    p, q = random_bits(s, u), random_bits(s, v)
+    return p > q or (p == q and u < v)
+
+
+def beats(src, dst, eid, weight, state, s):
+    return dst != src and state[dst] == UNDECIDED and comes_first(dst, src, s)
+
+
+def exclude(src, dst, eid, weight, beaten, state):
+    if not beaten[src] and dst != src:
+        state[dst] = OUT
+    return False
+
+
+def settle(v, beaten, state):
+    if state[v] == UNDECIDED and not beaten[v]:
+        state[v] = IN
+    return state[v] == UNDECIDED
+
+
+def arcs_of(v, graph):
+    return out_degree(graph, v)
+
+
+# the algorithm -------------------------------------------------------------------------------
+def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int = 0,
+                            balancer: str | LoadBalancer = "auto",
+                            target: str | Target | None = None) -> MISResult:
+    """A maximal independent set of an undirected graph (see the module docstring): ``method``
+    ``"priority"`` (the sequential greedy MIS in a random order fixed by ``seed``) or
+    ``"luby"``; ``seed`` an integer ``0 <= seed < 2**63``; ``balancer`` maps each round's
+    advance onto threads."""
+    check_undirected(graph, "maximal_independent_set")
+    method = validate.one_of("method", method, METHODS)
+    seed = validate.count("seed", seed)
+    balancer = get_balancer(balancer)
+    tgt = resolve_target(target)
+    policy = resolve_policy(balancer, graph, tgt)
+    n = graph.num_vertices
+    state, beaten = tgt.zeros(n, np.int8), tgt.zeros(n, np.bool_)
+    stats: list[MISRoundStats] = []
+    began = time.perf_counter()
+    live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
+    while (size := len(live)) > 0:
+        started = time.perf_counter()
+        s = random_bits(seed, len(stats) if method == "luby" else 0)
+        neighbor_reduce(graph, live, beats, state, s, out=beaten, op="logical_or", edges="out")
+        advance(graph, live, exclude, beaten, state, balancer=policy, output="none")
+        arcs = reduce(graph, live, arcs_of)
+        live = filter(graph, live, settle, beaten, state)
+        stats.append(MISRoundStats(size, arcs, time.perf_counter() - started))
+    in_set = tgt.to_host(state) == IN
+    return MISResult(in_set, method, seed, len(stats), time.perf_counter() - began, graph, stats)
+
+
+def check_undirected(graph: Graph, name: str) -> None:
+    """Raises TypeError unless ``graph`` is a Graph, ValueError if it is directed."""
+    if validate.graph(graph).directed:
+        raise ValueError(f"{name} needs an undirected graph (Graph.from_edges(..., "
+                         "directed=False)); NetworkX refuses directed graphs too: build the "
+                         "undirected graph of the arcs first")
+
+
+# the catalog entry: the undirected simple graph underlying any graph -------------------------
+def _run(graph: Graph, **options: Any) -> MISResult:
+    return maximal_independent_set(undirected_simple(validate.graph(graph)), **options)
+
+
+def _reference(graph: Graph, source: None) -> np.ndarray:
+    from frontier.testing import reference_mis  # imported when first needed
+
+    return reference_mis(undirected_simple(graph))
+
+
+def _check(graph: Graph, source: None, result: MISResult) -> None:
+    from frontier.testing import check_independent_set
+
+    check_independent_set(undirected_simple(graph), result.in_set,
+                          seed=result.seed if result.method == "priority" else None)
+
+
+def _report(result: MISResult) -> list[tuple[str, str]]:
+    return [("set size", f"{result.size} of {result.in_set.size} vertices "
+                         f"({result.method}, seed {result.seed})")]
+
+
+ENTRIES = (
+    Entry(name="mis", description="a maximal independent set of the undirected simple graph "
+          "underlying GRAPH (parallel greedy in a random priority order, or Luby)", run=_run,
+          reference=_reference, check=_check,
+          checks="independent and maximal; the priority method equals the sequential greedy "
+          "MIS in the same order", report=_report, source=False,
+          options=(Option("method", METHODS, "priority", "priority: the sequential greedy MIS "
+                          "in a random order (deterministic); luby: new priorities each round"),)),
+)

@@ -1,0 +1,128 @@
+"""Jones-Plassmann colouring: proper, and equal to NetworkX's ``greedy_color`` run in the same
+order, on hypothesis graphs (isolated vertices, repeated edges, self-loops, hubs, several
+components, empty and one-vertex graphs) under every balancer, on every target (tiny graphs in
+the CUDA simulator), the same colours for one seed on every target; more than one window of 63
+colours; bad arguments are refused with clear errors."""
+
+from __future__ import annotations
+
+import os
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from algorithms import graph_coloring
+from frontier import Graph, generators
+from frontier.testing import check_coloring, graphs, greedy_order, reference_coloring
+from operators import BalancerError, available_balancers
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+BALANCERS = available_balancers(include_auto=True)
+tiny = settings(max_examples=3) if SIMULATED else settings()
+TINY_GRAPHS = (graphs(max_vertices=10, max_edges=16, directed=False) if SIMULATED
+               else graphs(max_vertices=20, max_edges=60, directed=False))
+UNDIRECTED = graphs(max_vertices=30, max_edges=80, directed=False)
+
+
+def networkx_greedy(graph: Graph, seed: int) -> np.ndarray:
+    """NetworkX's ``greedy_color`` of the graph's arcs (self-loops kept: NetworkX ignores
+    them), visiting the vertices in :func:`greedy_order`."""
+    h = nx.MultiGraph()
+    h.add_nodes_from(range(graph.num_vertices))
+    h.add_edges_from(zip(graph.coo().src.tolist(), graph.col_indices.tolist(), strict=True))
+    order = greedy_order(graph, seed).tolist()
+    colors = nx.greedy_color(h, strategy=lambda g, colors: iter(order))
+    return np.array([colors[v] for v in range(graph.num_vertices)], dtype=np.int32)
+
+
+def clique(n: int) -> Graph:
+    u, v = np.triu_indices(n, 1)
+    return Graph.from_edges(u, v, num_vertices=n, directed=False)
+
+
+@pytest.mark.parametrize("balancer", BALANCERS)
+@given(graph=UNDIRECTED)
+def test_colours_equal_networkx_greedy_color_in_the_same_order(balancer, graph):
+    result = graph_coloring(graph, balancer=balancer, target="cpu")
+    assert result.colors.dtype == np.int32
+    np.testing.assert_array_equal(result.colors, networkx_greedy(graph, 0))
+    check_coloring(graph, result.colors, seed=0)
+    assert result.num_colors == len(set(result.colors.tolist()))
+
+
+@tiny
+@given(graph=TINY_GRAPHS)
+def test_every_target_gives_the_colours_the_cpu_gives(target, graph):
+    got = graph_coloring(graph, seed=11, target=target)
+    on_cpu = graph_coloring(graph, seed=11, target="cpu")
+    np.testing.assert_array_equal(got.colors, on_cpu.colors)
+    assert got.iterations == on_cpu.iterations
+    check_coloring(graph, got.colors, seed=11)
+
+
+@pytest.mark.parametrize("balancer", BALANCERS)
+@settings(max_examples=2) if SIMULATED else settings()
+@given(graph=TINY_GRAPHS)
+def test_every_balancer_on_every_target(target, balancer, graph):
+    check_coloring(graph, graph_coloring(graph, balancer=balancer, target=target).colors, seed=0)
+
+
+@given(graph=UNDIRECTED)
+def test_reference_equals_networkx_greedy_color_in_the_same_order(graph):
+    np.testing.assert_array_equal(reference_coloring(graph, 4), networkx_greedy(graph, 4))
+
+
+@pytest.mark.parametrize("n", [63, 64, 130])
+def test_more_colours_than_one_window(n):
+    result = graph_coloring(clique(n), seed=2, target="cpu")
+    assert sorted(result.colors.tolist()) == list(range(n)) and result.num_colors == n
+    check_coloring(clique(n), result.colors, seed=2)
+
+
+def test_a_scale_free_graph_with_hubs():
+    g = generators.from_spec("rmat:9")
+    check_coloring(g, graph_coloring(g, target="cpu").colors, seed=0)
+
+
+def test_empty_one_vertex_and_self_loop_graphs():
+    empty = graph_coloring(Graph.from_edges([], [], num_vertices=0, directed=False),
+                           target="cpu")
+    assert empty.num_colors == 0 and empty.iterations == 0 and empty.edges_traversed == 0
+    one = graph_coloring(Graph.from_edges([], [], num_vertices=1, directed=False), target="cpu")
+    assert one.colors.tolist() == [0] and one.num_colors == 1
+    looped = Graph.from_edges([0, 0], [0, 1], num_vertices=2, directed=False)
+    assert sorted(graph_coloring(looped, target="cpu").colors.tolist()) == [0, 1]
+
+
+def test_stats_record_each_round():
+    g = generators.gnm(100, 300, seed=2)
+    result = graph_coloring(g, seed=1, target="cpu")
+    assert len(result.stats) == result.iterations > 0 and result.stats[0].uncolored == 100
+    assert result.stats[0].arcs == g.num_edges
+    assert result.edges_traversed == sum(r.arcs for r in result.stats)
+    assert not np.array_equal(result.colors, graph_coloring(g, seed=0, target="cpu").colors)
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda g: graph_coloring([[0, 1]]), TypeError, "expected a frontier.Graph, got list"),
+    (lambda g: graph_coloring(Graph.from_edges([0], [1])), ValueError,
+     "graph_coloring needs an undirected graph"),
+    (lambda g: graph_coloring(g, seed=2**63), ValueError, "seed=9223372036854775808"),
+    (lambda g: graph_coloring(g, seed="1"), TypeError, "seed='1'; expected an integer"),
+    (lambda g: graph_coloring(g, balancer="nosuch"), BalancerError, "unknown balancer 'nosuch'"),
+])
+def test_bad_arguments_are_refused_clearly(call, error, words):
+    with pytest.raises(error, match=words):
+        call(Graph.from_edges([0], [1], directed=False))
+
+
+def test_the_check_names_the_broken_rule():
+    path = Graph.from_edges([0, 1], [1, 2], directed=False)
+    with pytest.raises(AssertionError, match="not coloured.*vertex 2: colour -1"):
+        check_coloring(path, [0, 1, -1])
+    with pytest.raises(AssertionError, match="not proper.*vertex 0 and its neighbour 1, colour 0"):
+        check_coloring(path, [0, 0, 1])
+    with pytest.raises(AssertionError, match="differs from the greedy first-fit colouring"):
+        check_coloring(path, [5, 6, 5], seed=0)

@@ -48,7 +48,8 @@ def outcome(path: Path, **options) -> tuple:
         g = load(path, **options)
     except GraphFormatError as err:
         return ("error", err.line, str(err))
-    w = None if g.weights is None else (g.weights.dtype.str, g.weights.tolist())
+    w = None if g.weights is None else (g.weights.dtype.str,
+                                        [repr(x) for x in g.weights.tolist()])  # -0.0 != 0.0
     return ("graph", g.num_vertices, g.directed, g.row_offsets.tolist(),
             g.col_indices.tolist(), w)
 

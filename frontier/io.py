@@ -92,6 +92,9 @@ _BAD_SIGN = re.compile(rb"[+-](?![0-9.])|(?<=[^ \t\r\n\x0b\x0ceE])[+-]")
 # an integer token of value zero with a minus sign ("-0", "-00"): where weights may be decimal,
 # the float -0.0 (which save writes as "-0"), not the integer 0
 _NEGATIVE_ZERO = re.compile(rb"(?<![^ \t\r\n\x0b\x0c])-0+(?![^ \t\r\n\x0b\x0c])")
+# a line whose first or second token (a vertex id) holds a decimal point or an exponent
+_DECIMAL_ID = re.compile(rb"(?m)^[ \t\r\x0b\x0c]*(?:[^ \t\r\n\x0b\x0c]+[ \t\r\x0b\x0c]+)?"
+                         rb"[^ \t\r\n\x0b\x0c]*[.eE]")
 _MM_FIELDS = ("pattern", "integer", "real")
 _MM_SYMMETRIES = ("general", "symmetric")
 #: The comment line :func:`save` writes so that a file loads back as the same graph (other tools
@@ -429,7 +432,9 @@ def _bulk_chunk(layout: _Layout, text: bytes, entries_before: int
     values = values.reshape(data_lines, layout.ncols)
     ids = values[:, :2]
     if ids.dtype == np.float64:
-        if np.any(np.abs(ids) > 2.0 ** 53) or np.any(ids != np.floor(ids)):
+        # an id token such as "1.0" or "1e0" converts to a whole number but is not an integer
+        if np.any(np.abs(ids) > 2.0 ** 53) or np.any(ids != np.floor(ids)) or \
+                _DECIMAL_ID.search(text):
             return None
         ids = ids.astype(np.int64)
     if ids.size and (ids.min() < layout.low or ids.max() > layout.high):

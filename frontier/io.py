@@ -89,6 +89,12 @@ _FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+
 _INT_CHARS = b"0123456789+- \t\r\n\x0b\x0c"
 _FLOAT_CHARS = _INT_CHARS + b".eE"
 _BAD_SIGN = re.compile(rb"[+-](?![0-9.])|(?<=[^ \t\r\n\x0b\x0ceE])[+-]")
+# an integer token of value zero with a minus sign ("-0", "-00"): where weights may be decimal,
+# the float -0.0 (which save writes as "-0"), not the integer 0
+_NEGATIVE_ZERO = re.compile(rb"(?<![^ \t\r\n\x0b\x0c])-0+(?![^ \t\r\n\x0b\x0c])")
+# a line whose first or second token (a vertex id) holds a decimal point or an exponent
+_DECIMAL_ID = re.compile(rb"(?m)^[ \t\r\x0b\x0c]*(?:[^ \t\r\n\x0b\x0c]+[ \t\r\x0b\x0c]+)?"
+                         rb"[^ \t\r\n\x0b\x0c]*[.eE]")
 _MM_FIELDS = ("pattern", "integer", "real")
 _MM_SYMMETRIES = ("general", "symmetric")
 #: The comment line :func:`save` writes so that a file loads back as the same graph (other tools
@@ -314,6 +320,8 @@ class _Layout:
                 raise self.error(line, f"weight {_show(token)} does not fit 64 bits",
                                  f"an integer weight between {_INT64.min + 1} and "
                                  f"{_INT64.max - 1}")
+            if w == 0 and self.weight == "number" and token.startswith(b"-"):
+                return -0.0  # "-0": the float -0.0, which an integer cannot hold
             return w
         if self.weight == "number" and _FLOAT_TOKEN.fullmatch(token):
             w = float(token)
@@ -424,7 +432,9 @@ def _bulk_chunk(layout: _Layout, text: bytes, entries_before: int
     values = values.reshape(data_lines, layout.ncols)
     ids = values[:, :2]
     if ids.dtype == np.float64:
-        if np.any(np.abs(ids) > 2.0 ** 53) or np.any(ids != np.floor(ids)):
+        # an id token such as "1.0" or "1e0" converts to a whole number but is not an integer
+        if np.any(np.abs(ids) > 2.0 ** 53) or np.any(ids != np.floor(ids)) or \
+                _DECIMAL_ID.search(text):
             return None
         ids = ids.astype(np.int64)
     if ids.size and (ids.min() < layout.low or ids.max() > layout.high):
@@ -439,6 +449,8 @@ def _bulk_chunk(layout: _Layout, text: bytes, entries_before: int
             return None
     elif w.size and (w.min() == _INT64.min or w.max() == _INT64.max):
         return None
+    elif layout.weight == "number" and np.any(w == 0) and _NEGATIVE_ZERO.search(text):
+        return None  # a "-0" weight is the float -0.0, which the int64 conversion reads as 0
     return ids, w
 
 

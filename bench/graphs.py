@@ -4,8 +4,9 @@ A graph name is one of:
 
 * a generated graph: ``rmat{SCALE}``, ``grid{SIDE}`` (``SIDE x SIDE``), ``star{LEAVES}`` (a hub
   and that many leaves), ``path{N}``, each optionally followed by ``_w{LO}-{HI}`` (integer
-  weights drawn in ``LO..HI``) and ``_seed{S}`` (the generator's seed; 0 by default):
-  ``rmat21``, ``grid2000_w1-63``, ``rmat13_seed1``;
+  weights drawn in ``LO..HI``) and ``_seed{S}`` (the generator's seed; 0 by default), and for
+  R-MAT ``_directed`` (each generated edge one arc): ``rmat21``, ``grid2000_w1-63``,
+  ``rmat13_seed1``, ``rmat21_directed``;
 * a dataset of :func:`frontier.testing.dataset_dir`, by its file name up to the first dot:
   ``luxembourg_osm``, ``email-Enron`` (``facebook_combined`` is symmetrized: its file lists each
   friendship once);
@@ -29,7 +30,8 @@ from frontier.graph import Graph
 from frontier.io import load
 from frontier.testing import dataset_dir
 
-_GENERATED = re.compile(r"(rmat|grid|star|path)(\d+)(?:_w(\d+)-(\d+))?(?:_seed(\d+))?")
+_GENERATED = re.compile(
+    r"(rmat|grid|star|path)(\d+)(?:_w(\d+)-(\d+))?(?:_seed(\d+))?(_directed)?")
 #: Datasets whose file lists each undirected edge once.
 _SYMMETRIZE = frozenset({"facebook_combined"})
 
@@ -42,13 +44,15 @@ def _generated(name: str) -> Callable[[], Graph] | None:
     match = _GENERATED.fullmatch(name)
     if match is None:
         return None
-    kind, size, lo, hi, seed = match.groups()
+    kind, size, lo, hi, seed, directed = match.groups()
     n = int(size)
     options: dict = {"seed": int(seed or 0)}
     if lo is not None:
         options["weights"] = (int(lo), int(hi))
     if kind == "rmat":
-        return lambda: generators.rmat(n, **options)
+        return lambda: generators.rmat(n, directed=directed is not None, **options)
+    if directed:
+        return None
     if kind == "grid":
         return lambda: generators.grid2d(n, n, **options)
     if kind == "star":

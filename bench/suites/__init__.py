@@ -36,6 +36,7 @@ from bench.suites import (
     small_frontier,
     soak,
     sssp,
+    structure,
 )
 
 
@@ -71,6 +72,7 @@ SUITES: dict[str, Suite] = {
     "profile_bfs": profile_bfs,
     "kernels": kernels,
     "networkx": networkx,
+    "structure": structure,
 }
 
 

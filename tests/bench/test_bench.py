@@ -61,6 +61,8 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
                  "--balancers", "thread"], ()),
     "networkx": (["--target", "cpu", "--edges", "60", "--nodes", "20", "--functions",
                   "core_number,pagerank"], ()),
+    "structure": (["--target", "cpu", "--graphs", "rmat:6,rmat6_directed", "--algorithms",
+                   "triangles,mis,coloring"], ()),
 }
 
 

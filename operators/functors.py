@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import racecheck
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 
@@ -242,8 +243,14 @@ def _frozen(what: str, value: Any, name: str, location: str) -> Any:
 _COMPILED: SharedCache[Callable] = SharedCache("compiled functors")
 
 
-def compile_functor(target: Target, functor: Functor) -> Callable:
+def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems) -> Callable:
     """The functor compiled for calling from ``target``'s kernels (cached by its identity and
-    the target's compile mode, built once when several threads ask at once)."""
-    return _COMPILED.get((target.compile_key, functor.key),
-                         lambda: target.compile_device_function(functor.fn))
+    the target's compile mode, built once when several threads ask at once). In the race
+    detector's checking mode (:mod:`frontier.racecheck`), wrapped so that its calls record
+    what they do to the state arrays, each call a work item as ``items`` says."""
+    compiled = _COMPILED.get((target.compile_key, functor.key),
+                             lambda: target.compile_device_function(functor.fn))
+    if not racecheck.checking():
+        return compiled
+    target.check_races_here()
+    return racecheck.recorded(compiled, f"{functor.name} ({functor.location})", items)

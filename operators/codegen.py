@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from frontier import graphview, ring
-from frontier.racecheck import RaceError, WorkItems
 from frontier.frontier import EDGES, VERTICES
+from frontier.racecheck import RaceError, WorkItems
 from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.shared_cache import SharedCache
 from frontier.target import Target

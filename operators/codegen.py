@@ -31,7 +31,7 @@ from frontier.frontier import EDGES, VERTICES
 from frontier.racecheck import RaceError, WorkItems
 from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.target import Target, TargetError
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import KernelIO, kernel_params
 from operators.cull import culled
@@ -165,8 +165,8 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
 
     from frontier.frontier import FrontierError
 
-    if isinstance(err, (FrontierError, MemoryError, RaceError)) or type(err).__module__.startswith(
-            "numba.cuda.cudadrv"):
+    passes = (FrontierError, MemoryError, RaceError, TargetError)
+    if isinstance(err, passes) or type(err).__module__.startswith("numba.cuda.cudadrv"):
         raise err
     who = ", ".join(f"{f.name} ({f.location})" for f in kernel.functors) or "no functor"
     if isinstance(err, NumbaError):

@@ -248,9 +248,11 @@ def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems
     the target's compile mode, built once when several threads ask at once). In the race
     detector's checking mode (:mod:`frontier.racecheck`), wrapped so that its calls record
     what they do to the state arrays, each call a work item as ``items`` says."""
+    checking = racecheck.checking()
+    if checking:
+        target.check_races_here()
     compiled = _COMPILED.get((target.compile_key, functor.key),
                              lambda: target.compile_device_function(functor.fn))
-    if not racecheck.checking():
+    if not checking:
         return compiled
-    target.check_races_here()
     return racecheck.recorded(compiled, f"{functor.name} ({functor.location})", items)

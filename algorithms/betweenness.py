@@ -36,7 +36,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from algorithms.entry import Entry
-from frontier import Frontier, Graph, atomic_add, atomic_cas, out_degree, validate
+from frontier import (
+    Frontier,
+    Graph,
+    atomic_add,
+    atomic_cas,
+    atomic_store,
+    out_degree,
+    validate,
+)
 from frontier.target import Target, resolve_target
 from operators import (
     LoadBalancer,
@@ -118,7 +126,7 @@ def dependency(src, dst, eid, weight, depth, sigma, delta):
 
 def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
     if not math.isfinite(sigma[v]):
-        overflow[0] = 1
+        atomic_store(overflow, 0, 1)  # every vertex that overflowed writes the same flag
     if v == source:
         if endpoints:
             values[v] += reached - 1

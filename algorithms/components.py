@@ -51,7 +51,16 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
-from frontier import Frontier, Graph, atomic_cas, atomic_min, device_function, validate
+from frontier import (
+    Frontier,
+    Graph,
+    atomic_cas,
+    atomic_load,
+    atomic_min,
+    atomic_store,
+    device_function,
+    validate,
+)
 from frontier.distributed.dispatch import scales_out
 from frontier.target import Target, resolve_target
 from operators import (
@@ -134,8 +143,13 @@ def own_id(v, parent):
 
 def jump_to_root(v, parent):
     """Multi-level pointer jumping (Soman et al. §2 (2)): jump until the parent is a root."""
-    while parent[parent[v]] != parent[v]:
-        parent[v] = parent[parent[v]]
+    # the others read parent[v] while v jumps (any ancestor is right): relaxed atomics
+    p = parent[v]
+    up = atomic_load(parent, p)
+    while up != p:
+        p = up
+        atomic_store(parent, v, p)
+        up = atomic_load(parent, p)
 
 
 def offer_id(v, parent, smallest):
@@ -199,16 +213,17 @@ def _labels_and_count(tgt: Target, labels: Any) -> tuple[np.ndarray, int]:
 # Soman, Kothapalli & Narayanan: hooking, pointer jumping, edge hiding ------------------------
 def hook(e, parent, src, dst, upward):
     """Soman et al. Fig. 3: hook the roots of an edge's ends, the larger onto the smaller
-    (``upward``: the smaller onto the larger); plain writes, an arbitrary writer wins."""
-    pu = parent[src[e]]
-    pv = parent[dst[e]]
+    (``upward``: the smaller onto the larger); an arbitrary writer wins (relaxed atomics: the
+    roots are read while other edges hook them)."""
+    pu = atomic_load(parent, src[e])
+    pv = atomic_load(parent, dst[e])
     if pu != pv:
         high = max(pu, pv)
         low = min(pu, pv)
         if upward:
-            parent[low] = high
+            atomic_store(parent, low, high)
         else:
-            parent[high] = low
+            atomic_store(parent, high, low)
 
 
 def hook_once(e, parent, src, dst, upward, hooked_by):
@@ -267,7 +282,7 @@ def sv1b_mark(j, d, d_old, q, s):
     """SV1b: a vertex whose parent changed marks its new parent's tree as active in round s."""
     p = d[j]
     if p != d_old[j]:
-        q[p] = s
+        atomic_store(q, p, s)  # every child of p writes the same s
 
 
 def sv2_hook(e, d, d_old, q, src, dst, s, both_ways):
@@ -276,11 +291,12 @@ def sv2_hook(e, d, d_old, q, src, dst, s, both_ways):
     a = src[e]
     b = dst[e]
     for _ in range(2 if both_ways else 1):
-        pa = d[a]
-        pb = d[b]
+        # d is read while other edges hook (an arbitrary one wins): relaxed atomics
+        pa = atomic_load(d, a)
+        pb = atomic_load(d, b)
         if pa == d_old[a] and pb < pa:
-            d[pa] = pb
-            q[pb] = s
+            atomic_store(d, pa, pb)
+            atomic_store(q, pb, s)
         a, b = b, a
 
 
@@ -289,16 +305,17 @@ def sv3_hook_stagnant(e, d, q, src, dst, s, both_ways):
     a = src[e]
     b = dst[e]
     for _ in range(2 if both_ways else 1):
-        pa = d[a]
-        pb = d[b]
-        if q[pa] < s and pa == d[pa] and pa != pb:
-            d[pa] = pb
+        # d is read while other edges hook (an arbitrary one wins): relaxed atomics
+        pa = atomic_load(d, a)
+        pb = atomic_load(d, b)
+        if q[pa] < s and pa == atomic_load(d, pa) and pa != pb:
+            atomic_store(d, pa, pb)
         a, b = b, a
 
 
 def sv4_short_cut(j, d):
-    """SV4: short-cut again."""
-    d[j] = d[d[j]]
+    """SV4: short-cut again (others read d[j] meanwhile: relaxed atomics)."""
+    atomic_store(d, j, atomic_load(d, d[j]))
 
 
 def sv5_changed(j, q, s):

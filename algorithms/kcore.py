@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry
-from frontier import Frontier, Graph, atomic_add, out_degree, validate
+from frontier import Frontier, Graph, atomic_add, atomic_load, atomic_store, out_degree, validate
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
@@ -102,10 +102,11 @@ def claim(v, core, degree, k):
 def release(src, dst, eid, weight, core, degree, k):
     """Remove the edge ``src -> dst`` from ``dst``'s degree; claim ``dst`` when that takes its
     degree to ``k``."""
-    if core[dst] != -1:
+    # core[dst] is read while the edge taking dst's degree to k claims it: relaxed atomics
+    if atomic_load(core, dst) != -1:
         return False
     if atomic_add(degree, dst, -1) == k + 1:
-        core[dst] = k
+        atomic_store(core, dst, k)
         return True
     return False
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import Frontier, Graph, atomic_cas
+from frontier import Frontier, Graph, atomic_cas, atomic_store
 from frontier.target import Target
 from operators import LoadBalancer, advance, traverse
 from operators.policy import Policy
@@ -33,7 +33,7 @@ def any_tight_parent(src: int, dst: int, eid: int, weight: Any, dist: Any, pred:
     """Record ``src`` as the predecessor of ``dst`` when the edge is tight (any such writer
     is right)."""
     if src != dst and dist[src] != unreached and dist[src] + weight == dist[dst]:
-        pred[dst] = src
+        atomic_store(pred, dst, src)  # several tight edges may write it: any one is right
     return False
 
 
@@ -41,7 +41,7 @@ def any_parent_one_hop_up(src: int, dst: int, eid: int, weight: Any, dist: Any, 
                           unreached: Any) -> bool:
     """As :func:`any_tight_parent` for hop counts (BFS levels): every edge weighs 1."""
     if src != dst and dist[src] != unreached and dist[src] + 1 == dist[dst]:
-        pred[dst] = src
+        atomic_store(pred, dst, src)  # several edges one hop up may write it: any one is right
     return False
 
 

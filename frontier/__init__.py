@@ -12,7 +12,16 @@ none of them.
 from __future__ import annotations
 
 from frontier import generators
-from frontier.atomics import atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_or
+from frontier.atomics import (
+    atomic_add,
+    atomic_cas,
+    atomic_exch,
+    atomic_load,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_store,
+)
 from frontier.devicefn import device_function
 from frontier.frontier import (
     Frontier,
@@ -42,6 +51,7 @@ __all__ = [
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
+    "atomic_load", "atomic_store",
     "out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors", "in_neighbors",
     "intersection_count", "device_function",
     "random", "random_bits",

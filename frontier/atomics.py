@@ -4,6 +4,13 @@ Each function returns the value held before the operation. On the CUDA target it
 hardware atomic (``cuda.atomic.*``); on the sequential CPU target to a plain read-modify-write;
 called as plain Python (the Numba CUDA simulator runs device code that way, one Python thread per
 GPU thread) it takes a lock, so the operation stays atomic there too.
+
+:func:`atomic_load` and :func:`atomic_store` are *relaxed* atomics: a plain load and store on
+every target (on a GPU an aligned load or store of a word is atomic), which mark an intended
+race, such as "any writer's value is right" or reading a value that others may be replacing
+(in the C++ memory model, relaxed atomics are no data race). The race detector
+(:func:`frontier.testing.check_race_free`) accepts them where it reports plain reads and writes;
+on an array it checks (:mod:`frontier.racecheck`), every atomic here logs an atomic access.
 """
 
 from __future__ import annotations
@@ -14,18 +21,22 @@ from typing import Any
 from numba import cuda
 from numba.core.extending import overload as cpu_overload
 
+from frontier.racecheck import atomic_access
+
 try:
     from numba.cuda.extending import overload as cuda_overload
 except ImportError:  # simulator-only installs without the CUDA typing layer
     cuda_overload = None
 
-__all__ = ["atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or"]
+__all__ = ["atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
+           "atomic_load", "atomic_store"]
 
 _lock = threading.Lock()
 
 
 def atomic_add(array: Any, index: Any, value: Any) -> Any:
     """``array[index] += value``; returns the old value."""
+    array = atomic_access(array, index)
     with _lock:
         old = array[index]
         array[index] = old + value
@@ -34,6 +45,7 @@ def atomic_add(array: Any, index: Any, value: Any) -> Any:
 
 def atomic_min(array: Any, index: Any, value: Any) -> Any:
     """``array[index] = min(array[index], value)``; returns the old value."""
+    array = atomic_access(array, index)
     with _lock:
         old = array[index]
         if value < old:
@@ -43,6 +55,7 @@ def atomic_min(array: Any, index: Any, value: Any) -> Any:
 
 def atomic_max(array: Any, index: Any, value: Any) -> Any:
     """``array[index] = max(array[index], value)``; returns the old value."""
+    array = atomic_access(array, index)
     with _lock:
         old = array[index]
         if value > old:
@@ -52,6 +65,7 @@ def atomic_max(array: Any, index: Any, value: Any) -> Any:
 
 def atomic_cas(array: Any, index: Any, expected: Any, value: Any) -> Any:
     """Store ``value`` if ``array[index] == expected``; returns the old value either way."""
+    array = atomic_access(array, index)
     with _lock:
         old = array[index]
         if old == expected:
@@ -61,6 +75,7 @@ def atomic_cas(array: Any, index: Any, expected: Any, value: Any) -> Any:
 
 def atomic_exch(array: Any, index: Any, value: Any) -> Any:
     """Store ``value``; returns the old value."""
+    array = atomic_access(array, index)
     with _lock:
         old = array[index]
         array[index] = value
@@ -69,10 +84,23 @@ def atomic_exch(array: Any, index: Any, value: Any) -> Any:
 
 def atomic_or(array: Any, index: Any, value: Any) -> Any:
     """``array[index] |= value``; returns the old value."""
+    array = atomic_access(array, index)
     with _lock:
         old = array[index]
         array[index] = old | value
         return old
+
+
+def atomic_load(array: Any, index: Any) -> Any:
+    """``array[index]``, a relaxed atomic load: a read that may race with writes (see the
+    module docstring)."""
+    return atomic_access(array, index)[index]
+
+
+def atomic_store(array: Any, index: Any, value: Any) -> None:
+    """``array[index] = value``, a relaxed atomic store: a write that may race with other
+    writes and reads, any of the values written being right (see the module docstring)."""
+    atomic_access(array, index)[index] = value
 
 
 # Sequential CPU target: plain read-modify-write.
@@ -133,7 +161,21 @@ def _cpu_or(array, index, value):
     return impl
 
 
-# CUDA target: the hardware atomics.
+@cpu_overload(atomic_load, target="cpu")
+def _cpu_load(array, index):
+    def impl(array, index):
+        return array[index]
+    return impl
+
+
+@cpu_overload(atomic_store, target="cpu")
+def _cpu_store(array, index, value):
+    def impl(array, index, value):
+        array[index] = value
+    return impl
+
+
+# CUDA target: the hardware atomics; an aligned word load or store is atomic.
 if cuda_overload is not None:
     @cuda_overload(atomic_add, target="cuda")
     def _cuda_add(array, index, value):
@@ -169,4 +211,16 @@ if cuda_overload is not None:
     def _cuda_or(array, index, value):
         def impl(array, index, value):
             return cuda.atomic.or_(array, index, value)
+        return impl
+
+    @cuda_overload(atomic_load, target="cuda")
+    def _cuda_load(array, index):
+        def impl(array, index):
+            return array[index]
+        return impl
+
+    @cuda_overload(atomic_store, target="cuda")
+    def _cuda_store(array, index, value):
+        def impl(array, index, value):
+            array[index] = value
         return impl

@@ -59,7 +59,7 @@ def _text(target: Target, name: str, params: tuple[str, ...], body: Callable[[],
 
 def _compiled(target: Target, name: str, params: tuple[str, ...], body: Callable[[], str]
               ) -> Callable:
-    return _KERNELS.get((target.name, target.simulated, name), lambda: target.compile_source(
+    return _KERNELS.get((target.compile_key, name), lambda: target.compile_source(
         name, _text(target, name, params, body), ring.namespace()))
 
 

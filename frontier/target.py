@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import cuda
 
-from frontier import simulator
+from frontier import racecheck, simulator
 from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, make_launcher
 from frontier.options import Mode
@@ -164,10 +164,32 @@ class Target(ABC):
         if RECORDER.open:
             RECORDER.record(kernel, blocks, threads, balancer,
                             mode or (Mode.FUSED if cooperative else Mode.HOST))
+        checking = racecheck.current()
+        if checking is None:
+            self._run(kernel, blocks, threads, args, cooperative)
+            return
+        self.check_races_here()
+        with checking.step(getattr(kernel, "__name__", str(kernel)), self.simulated):
+            self._run(kernel, blocks, threads, args, cooperative)
+
+    def _run(self, kernel: Callable, blocks: int, threads: int, args: tuple,
+             cooperative: bool) -> None:
         if cooperative:
             self._launch_cooperative(kernel, blocks, threads, args)
         else:
             self._launch(kernel, blocks, threads, args)
+
+    #: Whether the race detector (:func:`frontier.testing.check_race_free`) can run here: it
+    #: runs functors as Python, on the cpu target or in the simulator.
+    checks_races: bool = True
+
+    def check_races_here(self) -> None:
+        """Raise :class:`TargetError` where the race detector cannot run (a real GPU)."""
+        if not self.checks_races:
+            raise TargetError(
+                f"check_race_free runs on the cpu target or in the CUDA simulator "
+                f"(NUMBA_ENABLE_CUDASIM=1), not on {self!r}: it runs the functors as Python to "
+                "see every access; pass target='cpu' (or frontiers made on it)")
 
     @abstractmethod
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...
@@ -222,8 +244,9 @@ class Target(ABC):
     @property
     def compile_key(self) -> tuple:
         """What compiled code for this target depends on besides its source: the target, the
-        simulator, the checked mode. Every cache of compiled kernels and functors keys on it."""
-        return (self.name, self.simulated, self.checks_bounds)
+        simulator, the checked mode, the race detector's checking mode
+        (:mod:`frontier.racecheck`). Every cache of compiled kernels and functors keys on it."""
+        return (self.name, self.simulated, self.checks_bounds, racecheck.checking())
 
     #: Largest block the target runs (the simulator runs each GPU thread as a Python thread,
     #: so its blocks are kept small).
@@ -311,11 +334,19 @@ class CpuTarget(Target):
         return bounds_checked()
 
     def compile_device_function(self, fn: Callable) -> Callable:
+        """``numba.njit``; in the race detector's checking mode, the Python function called
+        with its integers as compiled code holds them (as in the simulator), so that it can
+        take recording proxies (:mod:`frontier.racecheck`)."""
+        if racecheck.checking():
+            return simulator.compiled_integers(fn)
         import numba
 
         return numba.njit(cache=False, boundscheck=self.checks_bounds)(fn)
 
     def compile_kernel(self, fn: Callable) -> Callable:
+        """``numba.njit``; the Python function itself in the race detector's checking mode."""
+        if racecheck.checking():
+            return fn
         import numba
 
         return numba.njit(cache=False)(fn)
@@ -361,6 +392,10 @@ class CudaTarget(Target):
     @property
     def reports_raises(self) -> bool:  # type: ignore[override]
         return self.simulated  # the simulator runs functors as Python
+
+    @property
+    def checks_races(self) -> bool:  # type: ignore[override]
+        return self.simulated
 
     @property
     def max_threads_per_block(self) -> int:  # type: ignore[override]

@@ -28,9 +28,10 @@ import numpy as np
 
 from frontier import graphview, ring
 from frontier.frontier import EDGES, VERTICES
+from frontier.racecheck import RaceError, WorkItems
 from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.target import Target, TargetError
 from frontier.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import KernelIO, kernel_params, scalar_params
 from operators.cull import culled
@@ -164,8 +165,8 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
 
     from frontier.frontier import FrontierError
 
-    if isinstance(err, (FrontierError, MemoryError)) or type(err).__module__.startswith(
-            "numba.cuda.cudadrv"):
+    passes = (FrontierError, MemoryError, RaceError, TargetError)
+    if isinstance(err, passes) or type(err).__module__.startswith("numba.cuda.cudadrv"):
         raise err
     who = ", ".join(f"{f.name} ({f.location})" for f in kernel.functors) or "no functor"
     if isinstance(err, NumbaError):
@@ -180,6 +181,32 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
         "in as state arguments.\nGenerated source (operators.explain shows it too):\n"
         + kernel.source
     ) from err
+
+
+def work_items(spec: KernelSpec, name: str) -> WorkItems:
+    """How the calls of functor ``name`` (``functor`` or ``condition``) in a kernel of ``spec``
+    form work items for the race detector (:mod:`frontier.racecheck`): one per functor call (an
+    edge of an advance, an element of a filter, compute or reduce), a condition joining the
+    call on its edge; the calls one thread makes for one vertex in a pull or a neighbour
+    reduction are one item (a sequential loop); a tile update's calls are one item each."""
+    operator, condition = spec.operator, name == "condition"
+    if operator == "pull":
+        dst = 0 if condition else 1
+        return WorkItems(1 if condition else 4, "vertex {0} (pulling its in-edges)", (dst,),
+                         dst, dst)
+    if operator == "neighbors":
+        owner = 1 if spec.csc else 0
+        return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
+    if operator in ("advance", "traverse"):
+        if condition:
+            return WorkItems(1, "condition on vertex {0}", (0,), leaves=0)
+        return WorkItems(4, "edge {0}->{1} (eid {2})", (0, 1, 2), joins=1)
+    if operator in ("filter", "compute", "reduce"):
+        return WorkItems(1, ("edge" if spec.domain == EDGES else "vertex") + " {0}", (0,))
+    if operator == "tiles":
+        return WorkItems(3, "tile update call", ())
+    raise FunctorError(f"the race detector does not know the work items of a {operator} "
+                       "kernel (operators.codegen.work_items)")
 
 
 _KERNELS: SharedCache[GeneratedKernel] = SharedCache("generated kernels")
@@ -231,7 +258,7 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
         "int32": np.int32, "int64": np.int64, "uint64": np.uint64, "float64": np.float64,
         "FULL": FULL_MASK,
         **ring.namespace(),
-        **{n: compile_functor(target, f) for n, f in resolved.items()},
+        **{n: compile_functor(target, f, work_items(spec, n)) for n, f in resolved.items()},
         **intrinsics(target.simulated),
         **dict(shape.namespace),
     }

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import racecheck
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.lifting import is_runtime_scalar, lift
@@ -286,16 +287,26 @@ def _frozen(what: str, value: Any, name: str, location: str) -> Any:
 _COMPILED: SharedCache[Callable] = SharedCache("compiled functors")
 
 
-def compile_functor(target: Target, functor: Functor) -> Callable:
+def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems) -> Callable:
     """The functor compiled for calling from ``target``'s kernels (cached by its identity and
     the target's compile mode, built once when several threads ask at once; see
-    :class:`RecompileWarning`)."""
+    :class:`RecompileWarning`). In the race detector's checking mode
+    (:mod:`frontier.racecheck`), wrapped so that its calls record what they do to the state
+    arrays, each call a work item as ``items`` says (after the closure numbers it takes
+    first)."""
+    checking = racecheck.checking()
+    if checking:
+        target.check_races_here()
 
     def build() -> Callable:
         _count_compilation(target, functor)
         return target.compile_device_function(functor.compiled_form())
 
-    return _COMPILED.get((target.compile_key, functor.key), build)
+    compiled = _COMPILED.get((target.compile_key, functor.key), build)
+    if not checking:
+        return compiled
+    return racecheck.recorded(compiled, f"{functor.name} ({functor.location})",
+                              items.after(len(functor.lifted)))
 
 
 #: Per (target's compile mode, code number): the keys compiled, in order.

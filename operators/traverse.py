@@ -36,6 +36,10 @@ have reused all three slots): a retry raises :class:`frontier.StaleFrontierError
 instead of reading a half-written slot; a host-loop step that fails leaves the ring as it was
 before that step (:func:`operators.common.run_step`). What the functor wrote into the state
 arrays before the failure stays written.
+
+Under the race detector (:func:`frontier.testing.check_race_free`) every step is a host step
+(as with ``fused=False``): its steps are kernel launches, and a fused phase or the
+small-frontier mode would run many levels in one.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import validate
+from frontier import racecheck, validate
 from frontier.frontier import VERTICES, Frontier
 from frontier.graph import Graph
 from frontier.options import Mode
@@ -112,6 +116,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     if blocks is not None:
         validate.count("blocks", blocks, low=1)
     validate.flag("fused", fused)
+    # the race detector's step is one launch: no levels fused into one (frontier.racecheck)
+    fused = fused and not racecheck.checking()
     plan = Direction.of(direction)
     functors = edge_functors(op, condition, len(state))  # one that cannot take the state fails
     policy = resolve_policy(balancer, graph, frontier.target)

@@ -14,6 +14,10 @@ raises ``AssertionError`` naming the first wrong vertices::
         distances, predecessors = my_bfs(graph, source)   # int32 host arrays, -1 = none
         check_bfs(graph, source, distances, predecessors)
 
+:func:`check_race_free` runs an operator, an algorithm or a host loop with the race detector on
+and raises ``AssertionError`` naming the functor, state array and index of a data race
+(:mod:`frontier.testing.races`).
+
 :func:`dataset_dir` finds the shared real-world datasets (``$FRONTIER_DATASETS``, else beside the
 repository).
 
@@ -42,6 +46,7 @@ from frontier.testing.centrality import (
     reference_pagerank,
 )
 from frontier.testing.datasets import dataset_dir
+from frontier.testing.races import check_race_free
 from frontier.testing.reference import (
     assert_same_set,
     check_apsp,
@@ -106,6 +111,7 @@ __all__ = [
     "check_coloring",
     "reference_triangles",
     "check_triangles",
+    "check_race_free",
 ]
 
 _STRATEGIES = ("graphs", "graphs_with_source", "weighted_graphs_with_source", "vertex_subsets",

@@ -1,0 +1,250 @@
+"""The race detector (issue 24, item 1): frontier.testing.check_race_free catches a plain write
+racing with another work item of the same step, names the functor, the state array and the
+index, accepts atomics and the relaxed atomic_load/atomic_store, and every algorithm of the
+catalog passes it, on the cpu target and in the simulator."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+import pytest
+
+from algorithms import CATALOG
+from frontier import (
+    Frontier,
+    TargetError,
+    atomic_add,
+    atomic_load,
+    atomic_store,
+    generators,
+    racecheck,
+)
+from frontier.target import CpuTarget, cuda_usable, resolve_target
+from frontier.testing import check_race_free
+from operators import advance, compute, filter, traverse
+
+STAR = generators.star(12)
+PATH = generators.from_spec("path:8")
+SMALL = generators.gnm(16, 40, seed=3)
+
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+#: The targets the check runs on: cpu, and cuda where it is the simulator.
+CHECKABLE = [pytest.param("cpu", id="cpu")] + (
+    [pytest.param("cuda", id="cuda-sim", marks=pytest.mark.simulator)] if SIMULATED else [])
+
+
+@pytest.fixture(params=CHECKABLE)
+def target(request):
+    """Each target the check runs on, resolved."""
+    return resolve_target(request.param)
+
+
+# functors -------------------------------------------------------------------------------------
+def racy_count(src, dst, eid, weight, count):
+    count[0] = count[0] + 1
+    return False
+
+
+def atomic_count(src, dst, eid, weight, count):
+    atomic_add(count, 0, 1)
+    return False
+
+
+def racy_keep(v, last):
+    last[0] = v
+    return True
+
+
+def racy_sum(v, total):
+    total[0] += v
+
+
+def atomic_sum(v, total):
+    atomic_add(total, 0, v)
+
+
+def flag_any(v, flag):
+    atomic_store(flag, 0, 1)
+
+
+def racy_pairs(v, seen, halves):
+    halves[v // 2] = v
+
+
+def watch_and_flag(v, flag, seen):
+    seen[v] = atomic_load(flag, 0)
+    atomic_store(flag, 0, v)
+
+
+def unmarked(v, mark):
+    return mark[v] == 0
+
+
+def mark_head(src, dst, eid, weight, mark):
+    mark[dst] = 1
+    return True
+
+
+def count_in_edges(src, dst, eid, weight, hits):
+    hits[dst] += 1
+    return False
+
+
+def next_level(src, dst, eid, weight, dist):
+    if dist[dst] == -1:
+        dist[dst] = dist[src] + 1
+        return True
+    return False
+
+
+# planted races are caught ---------------------------------------------------------------------
+def test_a_racy_counter_in_an_advance_is_caught(target):
+    f = Frontier.from_vertices(STAR, [0], target=target)
+    count = target.zeros(1, np.int64)
+    with pytest.raises(AssertionError, match="racy_count"):
+        check_race_free(advance, STAR, f, racy_count, count, balancer="thread")
+
+
+def test_an_atomic_counter_in_an_advance_passes_and_the_result_comes_back(target):
+    f = Frontier.from_vertices(STAR, [0], target=target)
+    count = target.zeros(1, np.int64)
+    out = check_race_free(advance, STAR, f, atomic_count, count, balancer="thread")
+    assert len(out) == 0
+    assert int(target.to_host(count)[0]) == STAR.num_edges // 2
+
+
+def test_a_racy_filter_is_caught(target):
+    f = Frontier.all_vertices(SMALL, target=target)
+    last = target.zeros(1, np.int64)
+    with pytest.raises(AssertionError, match="racy_keep"):
+        check_race_free(filter, SMALL, f, racy_keep, last)
+
+
+def test_a_racy_compute_is_caught_and_an_atomic_one_passes(target):
+    total = target.zeros(1, np.int64)
+    with pytest.raises(AssertionError, match="racy_sum"):
+        check_race_free(compute, SMALL, "vertices", racy_sum, total, target=target)
+    total = target.zeros(1, np.int64)
+    check_race_free(compute, SMALL, "vertices", atomic_sum, total, target=target)
+    assert int(target.to_host(total)[0]) == sum(range(SMALL.num_vertices))
+
+
+def test_relaxed_atomics_mark_an_intended_race(target):
+    flag = target.zeros(1, np.int32)
+    check_race_free(compute, SMALL, "vertices", flag_any, flag, target=target)
+    assert int(target.to_host(flag)[0]) == 1
+    seen = target.zeros(SMALL.num_vertices, np.int32)
+    check_race_free(compute, SMALL, "vertices", watch_and_flag, flag, seen, target=target)
+
+
+def test_the_message_names_the_functor_the_array_and_the_index(target):
+    seen = target.zeros(4, np.int64)
+    halves = target.zeros(SMALL.num_vertices, np.int32)
+    with pytest.raises(AssertionError) as caught:
+        check_race_free(compute, SMALL, "vertices", racy_pairs, seen, halves, target=target)
+    message = str(caught.value)
+    line = racy_pairs.__code__.co_firstlineno
+    assert f"racy_pairs ({__file__}:{line})" in message
+    assert "state argument 1 (int32 array of shape (16,))" in message
+    assert "index 0:" in message  # the smallest index of a race, whatever the thread order
+    assert "vertex 0" in message and "vertex 1" in message
+    assert "without an atomic" in message
+
+
+# what a work item is --------------------------------------------------------------------------
+def test_a_condition_and_the_functor_on_one_edge_are_one_work_item(target):
+    f = Frontier.from_vertices(STAR, [0], target=target)
+    mark = target.zeros(STAR.num_vertices, np.int32)
+    out = check_race_free(advance, STAR, f, mark_head, mark, condition=unmarked)
+    assert len(out) == STAR.num_vertices - 1
+
+
+def test_edges_of_two_sources_into_one_head_race(target):
+    f = Frontier.all_vertices(SMALL, target=target).to_sparse()
+    mark = target.zeros(SMALL.num_vertices, np.int32)
+    with pytest.raises(AssertionError, match="mark_head"):
+        check_race_free(advance, SMALL, f, mark_head, mark, condition=unmarked)
+
+
+def test_a_pull_is_one_work_item_per_vertex(target):
+    f = Frontier.all_vertices(SMALL, target=target)
+    hits = target.zeros(SMALL.num_vertices, np.int32)
+    check_race_free(advance, SMALL, f, count_in_edges, hits, direction="pull", output="none")
+    assert target.to_host(hits).sum() == SMALL.num_edges
+
+
+def test_each_level_of_a_traversal_is_a_step(target):
+    """A level writes what the next one reads: a race only if two levels shared a launch
+    (a fused traversal), which the check turns into host steps."""
+    dist = target.full(PATH.num_vertices, -1, np.int32)
+    target.write_scalar(dist, 0, 0)
+    f = Frontier.from_vertices(PATH, [0], target=target)
+    ran = check_race_free(traverse, PATH, f, next_level, dist)
+    assert {c.mode for c in ran.choices} == {"host"}
+    assert target.to_host(dist).tolist() == list(range(PATH.num_vertices))
+
+
+def test_threads_keep_their_own_logs():
+    found: dict[str, object] = {}
+
+    def run(name, fn):
+        try:
+            tgt = resolve_target("cpu")
+            count = tgt.zeros(1, np.int64)
+            for _ in range(5):
+                f = Frontier.from_vertices(STAR, [0], target=tgt)
+                check_race_free(advance, STAR, f, fn, count)
+            found[name] = "passed"
+        except AssertionError as err:
+            found[name] = err
+
+    threads = [threading.Thread(target=run, args=(n, fn))
+               for n, fn in (("racy", racy_count), ("safe", atomic_count))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert found["safe"] == "passed"
+    assert isinstance(found["racy"], AssertionError)
+    assert not racecheck.checking()
+
+
+def test_a_target_that_cannot_check_says_where_the_check_runs(monkeypatch):
+    gpu_like = CpuTarget()
+    monkeypatch.setattr(gpu_like, "checks_races", False)
+    total = gpu_like.zeros(1, np.int64)
+    with pytest.raises(TargetError, match="cpu target or in the CUDA simulator"):
+        check_race_free(compute, SMALL, "vertices", atomic_sum, total, target=gpu_like)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(SIMULATED or not cuda_usable(), reason="needs a real GPU")
+def test_a_real_gpu_refuses_the_check():
+    total = resolve_target("cuda").zeros(1, np.int64)
+    with pytest.raises(TargetError, match="cpu target or in the CUDA simulator"):
+        check_race_free(compute, SMALL, "vertices", atomic_sum, total, target="cuda")
+
+
+# every library algorithm passes -----------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_every_catalog_algorithm_is_race_free(name, target):
+    entry = CATALOG[name]
+    graph = generators.from_spec(entry.example or ("rmat:4" if target.simulated else "rmat:5"))
+    source = 0 if entry.source else None
+    result = check_race_free(entry.invoke, graph, source, balancer="thread", target=target)
+    entry.check(graph, source, result)
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not SIMULATED, reason="the balancers spread work only on CUDA")
+@pytest.mark.parametrize("name", sorted(n for n in CATALOG if CATALOG[n].balanced))
+def test_balanced_catalog_algorithms_are_race_free_with_a_warp_per_vertex(name):
+    """Many threads share one vertex's edges: the work items are still the edges."""
+    entry = CATALOG[name]
+    graph = generators.from_spec(entry.example or "rmat:4")
+    source = 0 if entry.source else None
+    result = check_race_free(entry.invoke, graph, source, balancer="warp", target="cuda")
+    entry.check(graph, source, result)

@@ -26,6 +26,7 @@ from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 from algorithms.pagerank import ConvergenceError, PageRankIterationStats, PageRankResult, pagerank
 from algorithms.result import Result
 from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
+from algorithms.strong_components import SCCResult, SCCRoundStats, strongly_connected_components
 
 #: The name :class:`SSSPStepStats` had before issue 21 (one stats class per meaning).
 IterationStats = SSSPStepStats
@@ -38,3 +39,4 @@ __all__ += ["sssp", "SSSPResult", "SSSPStepStats", "IterationStats"]
 __all__ += ["list_ranking", "ListRankingResult", "ListError", "apsp", "APSPResult", "APSPError"]
 __all__ += ["connected_components", "spanning_forest", "ComponentsResult",
             "SpanningForestResult", "ComponentsStepStats"]
+__all__ += ["strongly_connected_components", "SCCResult", "SCCRoundStats"]

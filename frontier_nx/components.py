@@ -7,8 +7,13 @@ NetworkX's own ``not_implemented_for`` decorators run before dispatch, so a dire
 reaches the undirected forms here (nor an undirected one the weak forms). NetworkX reads
 ``G._adj`` (``_succ`` and ``_pred``) and iterates ``G`` for the order of the components, as the
 conversion does, so graph classes that override their adjacency views (``_AntiGraph``) get the
-components of the adjacency NetworkX itself reads. Strongly connected components are not
-implemented (the library has no algorithm for them).
+components of the adjacency NetworkX itself reads.
+
+Strongly connected components: :func:`algorithms.strong_components.strongly_connected_components`
+(forward–backward colouring with trimming) labels every vertex by the smallest vertex id of its
+SCC; the sets come in order of each one's first node in ``G``, where NetworkX's own function
+yields them as its depth-first search completes them (reverse topological order). NetworkX
+promises no order, and its tests compare the sets only.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import networkx as nx
 import numpy as np
 
 from algorithms.components import connected_components as _components
+from algorithms.strong_components import strongly_connected_components as _strong
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
 from frontier_nx.registry import implements
@@ -28,6 +34,11 @@ from frontier_nx.registry import implements
 def _labels(G: FrontierGraph) -> np.ndarray:
     """Each vertex's component label: the smallest vertex id of its component."""
     return _components(G.graph(), target=registry.target()).labels
+
+
+def _strong_labels(G: FrontierGraph) -> np.ndarray:
+    """Each vertex's SCC label: the smallest vertex id of its SCC."""
+    return _strong(G.graph(), target=registry.target()).labels
 
 
 def groups(nodes: list, labels: np.ndarray) -> Iterator[set]:
@@ -92,3 +103,21 @@ def number_weakly_connected_components(G: FrontierGraph) -> int:
 @implements()
 def is_weakly_connected(G: FrontierGraph) -> bool:
     return _is_connected(G)
+
+
+@implements()
+def strongly_connected_components(G: FrontierGraph) -> Iterator[set]:
+    return groups(G.nodes, _strong_labels(G))
+
+
+@implements()
+def number_strongly_connected_components(G: FrontierGraph) -> int:
+    return int(np.unique(_strong_labels(G)).size)
+
+
+@implements()
+def is_strongly_connected(G: FrontierGraph) -> bool:
+    if not G.nodes:
+        raise nx.NetworkXPointlessConcept(
+            "Connectivity is undefined for the null graph.")
+    return bool(np.all(_strong_labels(G) == 0))

@@ -1,6 +1,7 @@
 """The components functions of the NetworkX backend against NetworkX itself, on the cpu
-target: the same sets in the same order (each component at its first node in ``G``'s order),
-the same counts, the same errors."""
+target: the same sets in the same order (each component at its first node in ``G``'s order;
+strongly connected components in that order too, where NetworkX yields them as its search
+completes them), the same counts, the same errors."""
 
 from __future__ import annotations
 
@@ -55,8 +56,33 @@ def test_weakly_connected_components_are_networkx_sets_in_networkx_order(h):
         assert nx.is_weakly_connected(h, backend="frontier") is nx.is_weakly_connected(h)
 
 
+@given(h=networkx_graphs([nx.DiGraph, nx.MultiDiGraph]))
+def test_strongly_connected_components_are_networkx_sets_by_first_node(h):
+    got = nx.strongly_connected_components(h, backend="frontier")
+    assert inspect.isgenerator(got)
+    got = list(got)
+    position = {node: i for i, node in enumerate(h)}
+    expected = sorted(nx.strongly_connected_components(h),
+                      key=lambda members: min(position[v] for v in members))
+    assert got == expected
+    assert nx.number_strongly_connected_components(h, backend="frontier") == len(expected)
+    if len(h):
+        assert nx.is_strongly_connected(h, backend="frontier") is nx.is_strongly_connected(h)
+
+
+def test_strongly_connected_components_of_a_long_cycle_with_a_tail():
+    h = nx.cycle_graph(300, create_using=nx.DiGraph)
+    h.add_edges_from([(299, "tail"), ("tail", "end")])
+    got = list(nx.strongly_connected_components(h, backend="frontier"))
+    assert got == [set(range(300)), {"tail"}, {"end"}]
+    assert not nx.is_strongly_connected(h, backend="frontier")
+    assert nx.is_strongly_connected(nx.cycle_graph(300, create_using=nx.DiGraph),
+                                    backend="frontier")
+
+
 @pytest.mark.parametrize("function, graph", [(nx.is_connected, nx.Graph),
-                                             (nx.is_weakly_connected, nx.DiGraph)])
+                                             (nx.is_weakly_connected, nx.DiGraph),
+                                             (nx.is_strongly_connected, nx.DiGraph)])
 def test_connectivity_of_the_null_graph_raises_pointless_concept(function, graph):
     with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
         function(graph(), backend="frontier")
@@ -65,7 +91,10 @@ def test_connectivity_of_the_null_graph_raises_pointless_concept(function, graph
 @pytest.mark.parametrize("function, graph", [
     (nx.connected_components, nx.DiGraph), (nx.number_connected_components, nx.DiGraph),
     (nx.is_connected, nx.DiGraph), (nx.weakly_connected_components, nx.Graph),
-    (nx.number_weakly_connected_components, nx.Graph), (nx.is_weakly_connected, nx.Graph)])
+    (nx.number_weakly_connected_components, nx.Graph), (nx.is_weakly_connected, nx.Graph),
+    (nx.strongly_connected_components, nx.Graph),
+    (nx.number_strongly_connected_components, nx.Graph),
+    (nx.is_strongly_connected, nx.Graph)])
 def test_the_wrong_kind_of_graph_is_refused_as_networkx_does(function, graph):
     with pytest.raises(nx.NetworkXNotImplemented):
         result = function(graph([("a", "b")]), backend="frontier")

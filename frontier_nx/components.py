@@ -11,9 +11,12 @@ components of the adjacency NetworkX itself reads.
 
 Strongly connected components: :func:`algorithms.strong_components.strongly_connected_components`
 (forward–backward colouring with trimming) labels every vertex by the smallest vertex id of its
-SCC; the sets come in order of each one's first node in ``G``, where NetworkX's own function
-yields them as its depth-first search completes them (reverse topological order). NetworkX
-promises no order, and its tests compare the sets only.
+SCC. NetworkX's own function yields the SCCs as its depth-first search completes them, so each
+comes after every SCC its arcs lead to (a reverse topological order of the condensation, which
+``condensation`` and its tests rely on); the backend yields them in such an order too, by
+peeling the condensation's sinks level by level on the host (vectorized, one pass per level),
+ties by first node. The order among SCCs the condensation leaves unordered may differ from
+NetworkX's.
 """
 
 from __future__ import annotations
@@ -41,9 +44,34 @@ def _strong_labels(G: FrontierGraph) -> np.ndarray:
     return _strong(G.graph(), target=registry.target()).labels
 
 
+def _sinks_first(G: FrontierGraph, labels: np.ndarray) -> np.ndarray:
+    """Each vertex's SCC's rank in a reverse topological order of the condensation (sinks
+    first; within a level by first node), from peeling the sinks level by level."""
+    n = labels.size
+    tails, heads = labels[np.repeat(np.arange(n), np.diff(G.offsets))], labels[G.heads]
+    between = tails != heads
+    tails, heads = tails[between], heads[between]
+    by_head = np.argsort(heads, kind="stable")
+    preds, starts = tails[by_head], np.searchsorted(heads[by_head], np.arange(n + 1))
+    left = np.bincount(tails, minlength=n)  # arcs to SCCs not yet ranked
+    level = np.flatnonzero((labels == np.arange(n)) & (left == 0))
+    ranked = []
+    while level.size:
+        ranked.append(level)
+        lengths = starts[level + 1] - starts[level]
+        touched = preds[np.repeat(starts[level] - np.cumsum(lengths) + lengths, lengths)
+                        + np.arange(lengths.sum())]
+        np.subtract.at(left, touched, 1)
+        touched = np.unique(touched)
+        level = touched[left[touched] == 0]
+    rank = np.empty(n, np.int64)
+    rank[np.concatenate(ranked or [level])] = np.arange(np.count_nonzero(labels == np.arange(n)))
+    return rank[labels]
+
+
 def groups(nodes: list, labels: np.ndarray) -> Iterator[set]:
-    """The nodes of each label, one set per component, in order of each one's first node
-    (labels are the smallest vertex id of their component)."""
+    """The nodes of each label, one set per label, in ascending order of the labels (by each
+    component's first node where labels are the smallest vertex id of their component)."""
     order = np.argsort(labels, kind="stable")
     bounds = np.flatnonzero(np.diff(labels[order])) + 1
     parts = np.split(order, bounds) if order.size else []
@@ -107,7 +135,7 @@ def is_weakly_connected(G: FrontierGraph) -> bool:
 
 @implements()
 def strongly_connected_components(G: FrontierGraph) -> Iterator[set]:
-    return groups(G.nodes, _strong_labels(G))
+    return groups(G.nodes, _sinks_first(G, _strong_labels(G)))
 
 
 @implements()

@@ -67,8 +67,8 @@ FUNCTIONS: dict[str, str] = {
     "is_weakly_connected": "Afforest (Sutton et al.) on the arcs as edges; "
                            "NetworkXPointlessConcept on the null graph.",
     "strongly_connected_components": "Forward-backward colouring with trimming (Slota et al.); "
-                                     "one set of nodes per SCC, by each SCC's first node "
-                                     "(NetworkX yields them in its search's order).",
+                                     "one set of nodes per SCC, each after the SCCs its arcs "
+                                     "lead to, as NetworkX's; ties by first node.",
     "number_strongly_connected_components": "Forward-backward colouring with trimming; the "
                                             "number of labels.",
     "is_strongly_connected": "Forward-backward colouring with trimming; "

@@ -192,8 +192,9 @@ def _check(graph: Graph, source: None, result: SCCResult) -> None:
 
 def _report(result: SCCResult) -> list[tuple[str, str]]:
     largest = np.bincount(result.labels).max(initial=0) if result.labels.size else 0
+    trimmed = sum(s.trimmed for s in result.stats)
     return [("components", f"{result.num_components:,} (the largest holds {largest:,} "
-                           "vertices)"), ("rounds", f"{result.iterations}")]
+                           "vertices)"), ("trimmed", f"{trimmed:,} vertices (SCCs of one)")]
 
 
 ENTRIES = (

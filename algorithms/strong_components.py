@@ -2,29 +2,33 @@
 operators.
 
 A strongly connected component (SCC) is a largest set of vertices that all reach one another.
-The method is the colouring variant (Orzan, *On Distributed Verification and Verified
-Distribution*, PhD thesis, 2004, §5.3; Slota, Rajamanickam & Madduri, *BFS and Coloring-based
-Parallel Algorithms for Strongly Connected Components and Related Problems*, IPDPS 2014, §III.B
-and Algorithm 3) of Fleischer, Hendrickson & Pinar's forward–backward search (*On Identifying
-Strongly Connected Components in Parallel*, IPDPS workshops 2000, §3), with the trimming of
-McLendon, Hendrickson, Plimpton & Rauchwerger (*Finding Strongly Connected Components in
-Distributed Graphs*, JPDC 2005, §3). Every vertex carries a colour class (``part``), at first
-one class for all; an arc *counts* when it joins two distinct unassigned vertices of one class.
+The method is Fleischer, Hendrickson & Pinar's forward–backward search (*On Identifying
+Strongly Connected Components in Parallel*, IPDPS Workshops 2000: the SCC of a vertex is what
+it reaches forward and backward) in its colouring form (Orzan, *On Distributed Verification
+and Verified Distribution*, PhD thesis, VU Amsterdam, 2004; Slota, Rajamanickam & Madduri, *BFS
+and Coloring-based Parallel Algorithms for Strongly Connected Components and Related Problems*,
+IPDPS 2014: the Coloring algorithm their background reviews and their Multistep method ends
+with), with the trimming of McLendon, Hendrickson, Plimpton & Rauchwerger (*Finding Strongly
+Connected Components in Distributed Graphs*, JPDC 2005: vertices without in- or out-arcs are
+SCCs of one, removed repeatedly; Multistep's "simple trimming").
+
+Every vertex carries a colour class (``part``), at first one class for all; an arc *counts*
+when it joins two distinct unassigned vertices of one class.
 Each round:
 
-1. trim (McLendon et al. §3, to its fixed point): ``neighbor_reduce`` counts each unassigned
+1. trim (McLendon et al., to its fixed point): ``neighbor_reduce`` counts each unassigned
    vertex's in-arcs; a ``filter`` claims those with none (each is its own SCC), and a forward
    ``traverse`` peels them: every counted arc out of a claimed vertex decrements its head's
    count with an atomic, and the decrement to 0 claims the head. Then the same for out-arcs,
    backward (``edges="in"``). Removing sources never makes a sink of a vertex left (its arcs
    to the sources were not counted), and removing sinks never makes a source, so after the two
    sweeps no unassigned vertex lacks a counted in- or out-arc: a DAG is trimmed in one round;
-2. colour (Slota et al. Algorithm 3, lines 5-13, with the minimum where they take the maximum):
+2. colour (Slota et al.'s Coloring, with the minimum where they take the maximum):
    every unassigned vertex takes its own id as colour, and a forward ``traverse`` pushes colours
    over the counted arcs with ``atomic_min`` until none drops. A vertex's colour is then the
    smallest vertex of its class that reaches it;
-3. backward search (lines 14-19): the vertices whose colour is their own id are roots (the
-   smallest vertex left in each class reaches itself only, so there is at least one); a
+3. backward search (their Coloring's backward step): the vertices whose colour is their own
+   id are roots (the smallest vertex left in each class is one); a
    backward ``traverse`` (``edges="in"``, the arcs entering the frontier) from every root at
    once claims the vertices of the root's colour. A vertex of colour ``r`` is reached by ``r``,
    and the ones found reach ``r`` too: each root's search is its SCC, labelled ``r``;
@@ -39,8 +43,9 @@ never count (a vertex with only a self-loop is trimmed) and repeated arcs count 
 Cost: each round counts every arc twice and walks the arcs of its colour classes; the
 colouring and the searches take as many steps as the longest path they follow. Trimming
 finishes DAGs and the acyclic parts of a graph in one round. Each round assigns at least one
-SCC per class (the class's smallest vertex's): a chain of SCCs whose ids grow against the arcs
-(``{0, 1} <- {2, 3} <- ...``) takes a round per SCC, O(#SCC x |E|) work. State: four int32
+SCC per class (the class's smallest vertex's): a chain of SCCs whose ids grow along the arcs
+(``{0, 1} -> {2, 3} -> ...``) takes a round per SCC, O(#SCC x |E|) work (with the arcs
+reversed, one round). State: four int32
 arrays (label, class, colour, arc count), 16 bytes per vertex, plus the frontier buffers.
 """
 

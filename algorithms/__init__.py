@@ -28,6 +28,7 @@ from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
 from algorithms.pagerank import ConvergenceError, PageRankIterationStats, PageRankResult, pagerank
 from algorithms.result import Result
 from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
+from algorithms.strong_components import SCCResult, SCCRoundStats, strongly_connected_components
 from algorithms.triangles import TriangleResult, triangle_count
 
 #: The name :class:`SSSPStepStats` had before issue 21 (one stats class per meaning).
@@ -44,3 +45,4 @@ __all__ += ["connected_components", "spanning_forest", "ComponentsResult",
             "SpanningForestResult", "ComponentsStepStats"]
 __all__ += ["maximal_independent_set", "MISResult", "MISRoundStats", "graph_coloring",
             "ColoringResult", "ColoringRoundStats"]
+__all__ += ["strongly_connected_components", "SCCResult", "SCCRoundStats"]

@@ -66,6 +66,13 @@ FUNCTIONS: dict[str, str] = {
     "number_weakly_connected_components": "Afforest (Sutton et al.) on the arcs as edges.",
     "is_weakly_connected": "Afforest (Sutton et al.) on the arcs as edges; "
                            "NetworkXPointlessConcept on the null graph.",
+    "strongly_connected_components": "Forward-backward colouring with trimming (Slota et al.); "
+                                     "one set of nodes per SCC, each after the SCCs its arcs "
+                                     "lead to, as NetworkX's; ties by first node.",
+    "number_strongly_connected_components": "Forward-backward colouring with trimming; the "
+                                            "number of labels.",
+    "is_strongly_connected": "Forward-backward colouring with trimming; "
+                             "NetworkXPointlessConcept on the null graph.",
     # cores
     "core_number": "Peeling; directed graphs count in + out degree as NetworkX; graph classes "
                    "that override their neighbour views are declined.",

@@ -53,12 +53,14 @@ from frontier.testing.reference import (
     check_bfs,
     check_components,
     check_list_ranks,
+    check_scc,
     check_spanning_forest,
     check_sssp,
     reference_apsp,
     reference_bfs,
     reference_components,
     reference_list_ranks,
+    reference_scc,
     reference_sssp,
 )
 from frontier.testing.structure import (
@@ -91,6 +93,8 @@ __all__ = [
     "reference_components",
     "check_components",
     "check_spanning_forest",
+    "reference_scc",
+    "check_scc",
     "assert_same_set",
     "reference_list_ranks",
     "check_list_ranks",

@@ -32,6 +32,8 @@ __all__ = [
     "reference_components",
     "check_components",
     "check_spanning_forest",
+    "reference_scc",
+    "check_scc",
     "assert_same_set",
     "reference_list_ranks",
     "check_list_ranks",
@@ -324,6 +326,95 @@ def check_spanning_forest(graph: Graph, edge_ids: Any) -> None:
                                  f"{graph_rep[w]} and {w} of one component are not connected "
                                  "by the chosen edges")
         root[ru] = rv
+
+
+# strongly connected components ----------------------------------------------------------------
+def reference_scc(graph: Graph) -> np.ndarray:
+    """Each vertex's strongly connected component, labelled by its smallest vertex id (int32),
+    by Tarjan's algorithm (*Depth-First Search and Linear Graph Algorithms*, 1972) written with
+    an explicit stack (no recursion limit) and compiled by Numba. An undirected graph's SCCs are
+    its connected components."""
+    return _tarjan()(graph.row_offsets.astype(np.int64), graph.col_indices.astype(np.int64),
+                     graph.num_vertices)
+
+
+@lru_cache(maxsize=1)
+def _tarjan() -> Any:
+    import numba
+
+    def tarjan(offsets: np.ndarray, heads: np.ndarray, n: int) -> np.ndarray:
+        order = np.full(n, -1, np.int64)  # discovery index
+        low = np.zeros(n, np.int64)
+        held = np.zeros(n, np.bool_)  # on Tarjan's stack
+        stack = np.empty(n, np.int64)
+        path = np.empty(n, np.int64)  # the depth-first path, and each vertex's next arc
+        next_arc = np.empty(n, np.int64)
+        labels = np.full(n, -1, np.int32)
+        seen = held_top = 0
+        for root in range(n):
+            if order[root] != -1:
+                continue
+            order[root] = low[root] = seen
+            seen += 1
+            stack[held_top] = root
+            held_top += 1
+            held[root] = True
+            path[0], next_arc[0], depth = root, offsets[root], 1
+            while depth:
+                v = path[depth - 1]
+                e = next_arc[depth - 1]
+                if e < offsets[v + 1]:
+                    next_arc[depth - 1] = e + 1
+                    w = heads[e]
+                    if order[w] == -1:
+                        order[w] = low[w] = seen
+                        seen += 1
+                        stack[held_top] = w
+                        held_top += 1
+                        held[w] = True
+                        path[depth], next_arc[depth] = w, offsets[w]
+                        depth += 1
+                    elif held[w]:
+                        low[v] = min(low[v], order[w])
+                    continue
+                depth -= 1
+                if depth:
+                    low[path[depth - 1]] = min(low[path[depth - 1]], low[v])
+                if low[v] == order[v]:  # v roots an SCC: the stack down to v
+                    bottom = held_top - 1
+                    while stack[bottom] != v:
+                        bottom -= 1
+                    members = stack[bottom:held_top]
+                    labels[members] = members.min()
+                    held[members] = False
+                    held_top = bottom
+        return labels
+
+    return numba.njit(cache=False)(tarjan)
+
+
+def check_scc(graph: Graph, labels: Any) -> None:
+    """Check that ``labels`` (int32, one per vertex) partition the vertices into the strongly
+    connected components of ``graph`` and label each by its smallest vertex id, as
+    :func:`reference_scc` does."""
+    got = _per_vertex("labels", labels, graph, "int32")
+    expected = reference_scc(graph)
+    got_rep = _canonical(got)
+    bad = np.flatnonzero(got_rep != expected)
+    if bad.size:
+        v = int(bad[0])
+        counts = (f"labels give {np.unique(got).size} components; the graph has "
+                  f"{np.unique(expected).size} SCCs")
+        if got_rep[v] < expected[v]:
+            u = int(got_rep[v])
+            raise AssertionError(f"{counts}: vertices {u} and {v} lie in different SCCs but "
+                                 f"share label {got[v]}")
+        u = int(expected[v])
+        raise AssertionError(f"{counts}: vertices {u} and {v} lie in one SCC but have labels "
+                             f"{got[u]} and {got[v]}")
+    _fail("labels are not each SCC's smallest vertex id",
+          [f"vertex {v}: expected {expected[v]}, got {got[v]}"
+           for v in np.flatnonzero(got != expected)])
 
 
 # sets -----------------------------------------------------------------------------------------

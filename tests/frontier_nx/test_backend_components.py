@@ -1,6 +1,7 @@
 """The components functions of the NetworkX backend against NetworkX itself, on the cpu
-target: the same sets in the same order (each component at its first node in ``G``'s order),
-the same counts, the same errors."""
+target: the same sets in the same order (each component at its first node in ``G``'s order;
+strongly connected components in a reverse topological order, as NetworkX's), the same counts,
+the same errors."""
 
 from __future__ import annotations
 
@@ -44,19 +45,46 @@ def test_connected_components_are_networkx_sets_in_networkx_order(h):
                 nx.node_connected_component(h, node)
 
 
+def assert_sinks_first(h, components: list[set]) -> None:
+    """Each SCC comes after every SCC its arcs lead to, as NetworkX's search yields them."""
+    at = {v: i for i, members in enumerate(components) for v in members}
+    assert all(at[v] <= at[u] for u, v in h.edges())
+
+
 @given(h=networkx_graphs([nx.DiGraph, nx.MultiDiGraph]))
-def test_weakly_connected_components_are_networkx_sets_in_networkx_order(h):
-    got = nx.weakly_connected_components(h, backend="frontier")
+def test_strongly_connected_components_are_networkx_sets_sinks_first(h):
+    got = nx.strongly_connected_components(h, backend="frontier")
     assert inspect.isgenerator(got)
-    assert list(got) == list(nx.weakly_connected_components(h))
-    assert nx.number_weakly_connected_components(h, backend="frontier") == \
-        nx.number_weakly_connected_components(h)
+    got = list(got)
+    expected = list(nx.strongly_connected_components(h))
+    assert sorted(map(sorted, map(list, got)), key=str) == \
+        sorted(map(sorted, map(list, expected)), key=str)
+    assert_sinks_first(h, got)
+    assert nx.number_strongly_connected_components(h, backend="frontier") == len(expected)
     if len(h):
-        assert nx.is_weakly_connected(h, backend="frontier") is nx.is_weakly_connected(h)
+        assert nx.is_strongly_connected(h, backend="frontier") is nx.is_strongly_connected(h)
+
+
+def test_strongly_connected_components_in_a_long_chain_come_sinks_first():
+    h = nx.DiGraph([(i, i + 1) for i in range(500)] + [(10, 9), (400, 300)])
+    got = list(nx.strongly_connected_components(h, backend="frontier"))
+    assert got == list(nx.strongly_connected_components(h))
+    assert_sinks_first(h, got)
+
+
+def test_strongly_connected_components_of_a_long_cycle_with_a_tail():
+    h = nx.cycle_graph(300, create_using=nx.DiGraph)
+    h.add_edges_from([(299, "tail"), ("tail", "end")])
+    got = list(nx.strongly_connected_components(h, backend="frontier"))
+    assert got == [{"end"}, {"tail"}, set(range(300))]
+    assert not nx.is_strongly_connected(h, backend="frontier")
+    assert nx.is_strongly_connected(nx.cycle_graph(300, create_using=nx.DiGraph),
+                                    backend="frontier")
 
 
 @pytest.mark.parametrize("function, graph", [(nx.is_connected, nx.Graph),
-                                             (nx.is_weakly_connected, nx.DiGraph)])
+                                             (nx.is_weakly_connected, nx.DiGraph),
+                                             (nx.is_strongly_connected, nx.DiGraph)])
 def test_connectivity_of_the_null_graph_raises_pointless_concept(function, graph):
     with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
         function(graph(), backend="frontier")
@@ -65,7 +93,10 @@ def test_connectivity_of_the_null_graph_raises_pointless_concept(function, graph
 @pytest.mark.parametrize("function, graph", [
     (nx.connected_components, nx.DiGraph), (nx.number_connected_components, nx.DiGraph),
     (nx.is_connected, nx.DiGraph), (nx.weakly_connected_components, nx.Graph),
-    (nx.number_weakly_connected_components, nx.Graph), (nx.is_weakly_connected, nx.Graph)])
+    (nx.number_weakly_connected_components, nx.Graph), (nx.is_weakly_connected, nx.Graph),
+    (nx.strongly_connected_components, nx.Graph),
+    (nx.number_strongly_connected_components, nx.Graph),
+    (nx.is_strongly_connected, nx.Graph)])
 def test_the_wrong_kind_of_graph_is_refused_as_networkx_does(function, graph):
     with pytest.raises(nx.NetworkXNotImplemented):
         result = function(graph([("a", "b")]), backend="frontier")

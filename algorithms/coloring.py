@@ -41,7 +41,7 @@ import numpy as np
 from algorithms.entry import Entry
 from algorithms.independent_set import arcs_of, check_undirected, comes_first
 from algorithms.kcore import undirected_simple
-from frontier import Frontier, Graph, atomic_or, random_bits, validate
+from frontier import Frontier, Graph, atomic_or, atomic_store, random_bits, validate
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
@@ -95,7 +95,7 @@ class ColoringResult:
 def look(src, dst, eid, weight, colors, window, beaten, used, s):
     c = colors[dst] - window[src]
     if dst != src and colors[dst] < 0 and comes_first(dst, src, s):
-        beaten[src] = True
+        atomic_store(beaten, src, True)  # any of src's edges may say so: an intended race
     elif dst != src and colors[dst] >= 0 and 0 <= c < WINDOW:
         atomic_or(used, src, 1 << c)
     return False

@@ -40,7 +40,15 @@ import numpy as np
 
 from algorithms.entry import Entry, Option
 from algorithms.kcore import undirected_simple
-from frontier import Frontier, Graph, device_function, out_degree, random_bits, validate
+from frontier import (
+    Frontier,
+    Graph,
+    atomic_store,
+    device_function,
+    out_degree,
+    random_bits,
+    validate,
+)
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
@@ -107,7 +115,7 @@ def beats(src, dst, eid, weight, state, s):
 
 def exclude(src, dst, eid, weight, beaten, state):
     if not beaten[src] and dst != src:
-        state[dst] = OUT
+        atomic_store(state, dst, OUT)  # every neighbour in the set says so: an intended race
     return False
 
 

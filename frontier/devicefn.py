@@ -37,13 +37,18 @@ __all__ = ["device_function"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def device_function(fn: F) -> F:
-    """Make ``fn`` callable from compiled functors on every target; returns ``fn``."""
+def device_function(fn: F, *, inline: bool = False) -> F:
+    """Make ``fn`` callable from compiled functors on every target; returns ``fn``.
+
+    ``inline=True`` compiles its body into each caller instead of calling it: what a helper
+    that returns a view of an array it was given (a row of the graph) needs on CUDA, where a
+    device function may return only an array passed to it whole."""
 
     def typer(*args: Any) -> Callable:
         return fn
 
-    cpu_overload(fn, target="cpu", strict=False)(typer)
+    how = "always" if inline else "never"
+    cpu_overload(fn, target="cpu", strict=False, inline=how)(typer)
     if cuda_overload is not None:
-        cuda_overload(fn, target="cuda", strict=False)(typer)
+        cuda_overload(fn, target="cuda", strict=False, inline=how)(typer)
     return fn

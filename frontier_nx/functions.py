@@ -37,7 +37,9 @@ FUNCTIONS: dict[str, str] = {
     "single_source_dijkstra_path_length": "algorithms.sssp; int distances for int weights. "
                                           "Every shortest-path function: a callable weight "
                                           "is declined; NetworkX itself runs (on the converted "
-                                          "graph) where float64 could differ from its sums.",
+                                          "graph) where float64 could differ from its sums. "
+                                          "A negative cutoff gives nothing, not even the "
+                                          "source (NetworkX 3.6.1 returns the source).",
     "multi_source_dijkstra": "algorithms.sssp from each source; NetworkX's paths.",
     "multi_source_dijkstra_path": "algorithms.sssp from each source; NetworkX's paths.",
     "multi_source_dijkstra_path_length": "algorithms.sssp from each source.",

@@ -270,6 +270,10 @@ def _within(distances: np.ndarray, cutoff: Any, sources: list[int]) -> np.ndarra
 def _dijkstra(G: FrontierGraph, sources: Any, cutoff: Any, weight: str | None, paths: bool
               ) -> tuple[dict, dict | None]:
     vertices = _sources(G, sources)
+    if cutoff is not None and cutoff < 0:
+        # nothing lies within a negative distance, the sources neither (issue 25), where
+        # NetworkX 3.6.1 still returns them ({source: 0}); its own tests pass no such cutoff
+        return {}, {} if paths else None
     distances, w = _distances(G, vertices, weight, negative=False)
     if paths and w is not None and w.size and w.min() == 0:
         raise _Fallback

@@ -15,10 +15,14 @@ itself reproduces published SplitMix64 outputs (``tests/frontier/test_random.py`
 
 from __future__ import annotations
 
-__all__ = ["SplitMix64", "reference_splitmix64", "reference_random_bits", "reference_random"]
+import numpy as np
+
+__all__ = ["SplitMix64", "reference_splitmix64", "reference_random_bits", "reference_random",
+           "reference_random_bits_of"]
 
 MODULUS = 2 ** 64
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+MIX1, MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
 class SplitMix64:
@@ -30,8 +34,8 @@ class SplitMix64:
     def next(self) -> int:
         self.state = (self.state + GOLDEN_GAMMA) % MODULUS
         z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % MODULUS
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % MODULUS
+        z = ((z ^ (z >> 30)) * MIX1) % MODULUS
+        z = ((z ^ (z >> 27)) * MIX2) % MODULUS
         return z ^ (z >> 31)
 
 
@@ -48,3 +52,19 @@ def reference_random_bits(seed: int, key: int) -> int:
 def reference_random(seed: int, key: int) -> float:
     """What ``frontier.random(seed, key)`` returns."""
     return (reference_random_bits(seed, key) >> 11) / 2 ** 53
+
+
+def _splitmix64_of(x: np.ndarray) -> np.ndarray:
+    """:func:`reference_splitmix64` of every element of the uint64 array ``x`` (wrapping)."""
+    z = x + np.uint64(GOLDEN_GAMMA)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
+    return z ^ (z >> np.uint64(31))
+
+
+def reference_random_bits_of(seed: int, keys: np.ndarray) -> np.ndarray:
+    """:func:`reference_random_bits` of ``seed`` and every key of ``keys`` at once (uint64),
+    for references that draw one value per vertex of a large graph."""
+    with np.errstate(over="ignore"):
+        return _splitmix64_of(np.uint64(seed % MODULUS)
+                              ^ _splitmix64_of(np.asarray(keys, dtype=np.uint64)))

@@ -7,8 +7,8 @@ before it did; a vertex takes the smallest colour none of its coloured neighbour
 fit). The order is the one :func:`algorithms.maximal_independent_set` (priority method) and
 :func:`algorithms.graph_coloring` (Jones & Plassmann) use, so their results equal these: the
 vertices by decreasing ``random_bits(random_bits(seed, 0), v)``, the smaller id first on a tie.
-The bits are computed here with NumPy from SplitMix64's definition (Steele, Lea & Flood, 2014),
-independently of :mod:`frontier.rng`; the greedy loops are compiled with Numba so that they stay
+The bits come from :mod:`frontier.testing.random_reference` (SplitMix64 from its definition,
+independent of :mod:`frontier.rng`); the greedy loops are compiled with Numba so that they stay
 quick on large graphs. Self-loops are ignored (as NetworkX's greedy loops ignore them); a
 repeated edge counts once.
 
@@ -24,22 +24,12 @@ import numba
 import numpy as np
 
 from frontier.graph import Graph
+from frontier.testing.random_reference import reference_random_bits, reference_random_bits_of
 
 __all__ = ["greedy_order", "reference_mis", "check_independent_set", "reference_coloring",
            "check_coloring"]
 
 _SHOWN = 8
-_GAMMA, _MUL1, _MUL2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-
-
-def _splitmix64(x: np.ndarray) -> np.ndarray:
-    """The first output of SplitMix64 seeded with each element of ``x`` (uint64, wrapping)."""
-    z = x + np.uint64(_GAMMA)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MUL1)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MUL2)
-    return z ^ (z >> np.uint64(31))
-
-
 def _undirected(graph: Graph, what: str) -> Graph:
     if graph.directed:
         raise ValueError(f"{what} needs an undirected graph")
@@ -49,11 +39,8 @@ def _undirected(graph: Graph, what: str) -> Graph:
 def greedy_order(graph: Graph, seed: int = 0) -> np.ndarray:
     """The vertices in the order the greedy references visit them (int64): decreasing
     ``random_bits(random_bits(seed, 0), v)``, the smaller id first on a tie."""
-    with np.errstate(over="ignore"):
-        s = _splitmix64(np.array([seed % 2**64], dtype=np.uint64) ^ _splitmix64(
-            np.zeros(1, dtype=np.uint64)))
-        ids = np.arange(graph.num_vertices, dtype=np.uint64)
-        bits = _splitmix64(s ^ _splitmix64(ids))
+    ids = np.arange(graph.num_vertices, dtype=np.uint64)
+    bits = reference_random_bits_of(reference_random_bits(seed, 0), ids)
     return np.lexsort((ids, ~bits)).astype(np.int64)
 
 

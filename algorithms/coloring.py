@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry
-from algorithms.independent_set import arcs_of, check_undirected, comes_first
-from algorithms.kcore import undirected_simple
+from algorithms.independent_set import arcs_of, comes_first
+from algorithms.kcore import check_undirected, undirected_simple
 from frontier import Frontier, Graph, atomic_or, atomic_store, random_bits, validate
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004

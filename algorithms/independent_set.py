@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
-from algorithms.kcore import undirected_simple
+from algorithms.kcore import check_undirected, undirected_simple
 from frontier import (
     Frontier,
     Graph,
@@ -61,7 +61,7 @@ from operators import (  # noqa: A004
 )
 
 __all__ = ["maximal_independent_set", "MISResult", "MISRoundStats", "METHODS", "comes_first",
-           "check_undirected", "ENTRIES"]
+           "ENTRIES"]
 
 METHODS = ("priority", "luby")
 UNDECIDED, IN, OUT = 0, 1, 2
@@ -158,14 +158,6 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
         stats.append(MISRoundStats(size, arcs, time.perf_counter() - started))
     in_set = tgt.to_host(state) == IN
     return MISResult(in_set, method, seed, len(stats), time.perf_counter() - began, graph, stats)
-
-
-def check_undirected(graph: Graph, name: str) -> None:
-    """Raises TypeError unless ``graph`` is a Graph, ValueError if it is directed."""
-    if validate.graph(graph).directed:
-        raise ValueError(f"{name} needs an undirected graph (Graph.from_edges(..., "
-                         "directed=False)); NetworkX refuses directed graphs too: build the "
-                         "undirected graph of the arcs first")
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------

@@ -42,7 +42,8 @@ from operators import (  # noqa: A004
     resolve_policy,
 )
 
-__all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "ENTRIES"]
+__all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "check_undirected",
+           "ENTRIES"]
 
 #: Larger than any degree: what a removed vertex offers to the minimum-degree reduction.
 _REMOVED = np.iinfo(np.int32).max
@@ -165,6 +166,14 @@ def distinct(keys: np.ndarray) -> np.ndarray:
     if ordered.size == 0:
         return ordered
     return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
+def check_undirected(graph: Graph, name: str) -> None:
+    """Raises TypeError unless ``graph`` is a Graph, ValueError if it is directed."""
+    if validate.graph(graph).directed:
+        raise ValueError(f"{name} needs an undirected graph (Graph.from_edges(..., "
+                         "directed=False)); NetworkX refuses directed graphs too: build the "
+                         "undirected graph of the arcs first")
 
 
 def undirected_simple(graph: Graph) -> Graph:

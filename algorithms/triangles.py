@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from algorithms.entry import Entry
-from algorithms.kcore import undirected_simple
+from algorithms.kcore import check_undirected, undirected_simple
 from frontier import Frontier, Graph, atomic_add, intersection_count, validate
 from frontier.target import Target, resolve_target
 from operators import LoadBalancer, advance, compute, get_balancer, resolve_policy
@@ -72,10 +72,7 @@ def triangle_count(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     """The triangles at every vertex of an undirected graph, and their total (see the module
     docstring); self-loops and repeated edges are dropped first (a copy, where there are
     any). ``balancer`` spreads the edges over threads."""
-    if validate.graph(graph).directed:
-        raise ValueError("triangle_count needs an undirected graph (Graph.from_edges(..., "
-                         "directed=False)); NetworkX counts no triangles of a directed graph "
-                         "either: build the undirected graph of its arcs first")
+    check_undirected(graph, "triangle_count")
     graph = undirected_simple(graph)  # the graph itself where it has no loops or repeats
     tgt = resolve_target(target)
     policy = resolve_policy(get_balancer(balancer), graph, tgt)

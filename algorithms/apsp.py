@@ -10,10 +10,10 @@
   each phase one :func:`operators.tile_update` with the tiles in shared memory. V / t rounds of
   three launches; each cell is read from device memory about 3V / t times instead of V.
 * ``method="repeated_sssp"`` — Harish & Narayanan §3.4, Algorithm 7: one single-source shortest
-  path run per source, each row copied to the host as soon as it is done, so the device holds
-  O(V + E) and only the host the ``rows x V`` result. Each run is a frontier Bellman–Ford (Busato
-  & Bombieri §3.1): advance relaxes the out-edges of the improved vertices with an atomic
-  minimum and the vertices it improved, without repeats, are the next frontier.
+  path run per source, by :func:`algorithms.sssp.sssp` with ``sources=`` in batches of rows
+  (:data:`BATCH_CELLS` distances on the device at once), each batch copied to the host when it
+  is done. Each run is a frontier Bellman–Ford (Busato & Bombieri §3.1) as one stepping
+  traversal (:mod:`operators.stepping`), launched after the last with no host read between.
 
 ``distances`` is float64 ``V x V`` (``inf`` where unreachable; the rows of ``sources`` only,
 in their order, when given). Parallel arcs count with their smallest weight, self-loops of
@@ -22,7 +22,7 @@ weight >= 0 change nothing, an unweighted graph has weight 1 on every arc.
 Negative weights are allowed. A negative cycle has no shortest paths: the Floyd–Warshall
 methods refuse a graph holding one anywhere (a negative diagonal entry once they finish, as
 scipy does); repeated_sssp refuses one that a requested source reaches (a frontier still
-non-empty after V rounds). :class:`APSPError` then, naming a vertex on the cycle.
+non-empty after V + 1 rounds). :class:`APSPError` then, naming a vertex on the cycle.
 
 Weights whose simple paths could sum past float64's largest value (largest |weight| x (|V| - 1),
 or the sum of all |weights| if smaller) are refused with ``ValueError`` before any work: an
@@ -42,11 +42,12 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
-from frontier import Frontier, Graph, atomic_min, validate
+from algorithms.sssp import sssp
+from frontier import Frontier, Graph, NegativeCycleError, atomic_min, validate
 from frontier.graph import path_bound
 from frontier.limits import host_limit_bytes
 from frontier.target import Target, resolve_target
-from operators import advance, compute, filter, reduce, tile_update
+from operators import advance, compute, reduce, tile_update
 from operators.tiles import MAX_TILE, default_tile
 
 __all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "ENTRIES"]
@@ -140,38 +141,27 @@ def _blocked_floyd_warshall(graph: Graph, flat: Any, matrix: Any, tgt: Target,
 
 # repeated SSSP (Harish & Narayanan, Algorithm 7) ------------------------------------------------
 
-def _relax(src: int, dst: int, eid: int, weight: Any, dist: Any) -> bool:
-    new = dist[src] + weight
-    return atomic_min(dist, dst, new) > new
-
-
-def _improved(v: int, dist: Any) -> bool:
-    return True
-
-
-def _unreached(v: int, dist: Any) -> None:
-    dist[v] = np.inf
+#: Rows of one batch of repeated_sssp: at most this many distances on the device at once.
+BATCH_CELLS = 1 << 25
 
 
 def _sssp_rows(graph: Graph, rows: np.ndarray, out: np.ndarray, tgt: Target) -> int:
+    """The rows' distances by SSSP from each source (:func:`algorithms.sssp.sssp` with
+    ``sources=``: Bellman–Ford's stepping traversal per source, no host read between them), in
+    batches of at most :data:`BATCH_CELLS` distances; returns the rounds run."""
     n = graph.num_vertices
-    dist = tgt.empty(n, np.float64)
+    batch = max(1, BATCH_CELLS // max(n, 1))
     rounds = 0
-    for r, source in enumerate(rows):
-        compute(None, n, _unreached, dist, target=tgt)
-        tgt.write_scalar(dist, int(source), 0.0)
-        f = Frontier.from_vertices(graph, [int(source)], target=tgt)
-        steps = 0
-        while not f.is_empty():
-            if steps == n:
-                late = int(f.to_numpy()[0])
-                raise APSPError(f"the graph has a negative cycle reachable from vertex "
-                                f"{int(source)} (vertex {late} still improves after {n} "
-                                "rounds): shortest paths are undefined")
-            f = filter(graph, advance(graph, f, _relax, dist), _improved, dist, unique=True)
-            steps += 1
-        rounds += steps
-        out[r] = tgt.to_host(dist)
+    for first in range(0, rows.size, batch):
+        chunk = rows[first:first + batch]
+        try:
+            found = sssp(graph, sources=chunk, method="bellman_ford", target=tgt,
+                         predecessors=False)
+        except NegativeCycleError as err:
+            raise APSPError(f"the graph has a negative cycle: {err}; shortest paths are "
+                            "undefined") from None
+        out[first:first + chunk.size] = found.distances
+        rounds += found.iterations
     return rounds
 
 

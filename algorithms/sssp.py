@@ -1,47 +1,47 @@
-"""Single-source shortest paths written with the operators: five methods from the GPU
-literature side by side, each a short host loop of operator calls.
+"""Single-source shortest paths written with the operators: six methods from the GPU
+literature side by side. Five are one stepping traversal each (:func:`operators.stepping`: a
+lazy-batched priority queue fused into one persistent kernel, Dong, Gu, Sun & Zhang, SPAA 2021,
+§3), differing only in the rule that picks the next threshold θ; one is a host loop.
 
 * ``"bellman_ford"`` — frontier Bellman–Ford (H-BF; Busato & Bombieri, *Graph Algorithms on
-  GPUs*, §3.2, Algorithm 5): each step relaxes the out-edges of the frontier with an atomic min,
-  and only the vertices whose distance dropped enter the next frontier, each once (duplicate
-  culling, :mod:`operators.cull`). One ``traverse``, fused into one persistent kernel where the
-  balancer allows. Negative weights are fine; after |V| steps a non-empty frontier proves a
-  negative cycle reachable from the source (:class:`frontier.NegativeCycleError`).
+  GPUs*, §3.2, Algorithm 5): every round relaxes the out-edges of every vertex whose distance
+  dropped since it was last expanded (θ = ∞). Negative weights are fine; a queue still live
+  after |V| + 1 rounds proves a negative cycle reachable from the source
+  (:class:`frontier.NegativeCycleError`).
 * ``"harish"`` — Harish & Narayanan, *Accelerating Large Graph Algorithms on the GPU Using
   CUDA*, §3.3, Algorithms 4–5: a mask (a bitmap frontier), the cost array and an *updating
   cost* array; kernel 1 relaxes the masked vertices' edges into the updating costs, kernel 2
   copies lowered updating costs into the costs and sets the mask for the next step. Two kernels
-  (an ``advance`` and a ``filter``) and one host read per step; the steps are synchronous
-  Bellman–Ford rounds, so negative weights and cycles are handled as above. Kernel 2 runs over
-  the vertices kernel 1 lowered (the advance's bitmap) instead of all vertices: elsewhere the
-  updating cost already equals the cost.
+  and one host read per step: the host loop the others replace, kept as the paper's baseline.
+  Negative weights and cycles are handled as above.
 * ``"ordered"`` — Li & Becchi, *Deploying Graph Algorithms on GPUs: an Adaptive Solution*,
-  §IV.A and §V.B: Dijkstra's order, in parallel where it allows. The working set is every
-  reached, unsettled vertex (their bitmap working set, kept implicitly in the distances); each
-  step finds its minimum tentative distance with a device reduction (``reduce``, their
-  *findmin*), settles every vertex at that distance (``filter``) and relaxes their edges
-  (``advance``). As many steps as distinct distances: work-efficient, little parallelism.
-* ``"delta_stepping"`` — Meyer & Sanders' Δ-stepping as Davidson et al. (IPDPS 2014) bucket it
-  on the GPU (Busato & Bombieri, §3.1): vertices are processed by buckets of width Δ of their
-  tentative distance; within a bucket, light edges (weight < Δ) are relaxed until the bucket
-  holds no more improved vertices (one fused ``traverse``), then the bucket's heavy edges once.
-* ``"near_far"`` — Davidson et al.'s Near–Far pile: a threshold splits improved vertices into
-  the near pile (below it, expanded at once by the fused ``traverse``) and the far pile (at or
-  above it); when the near pile is empty the threshold moves up by Δ past the nearest far
-  vertex and the far vertices below it become the near pile.
+  §IV.A and §V.B: Dijkstra's order, in parallel where it allows: θ is the smallest queued
+  distance, so each round expands every vertex at that distance. Work-efficient, little
+  parallelism.
+* ``"delta_stepping"`` — Δ-stepping as Dong et al.'s Δ*-stepping (§4; Meyer & Sanders'
+  buckets, Davidson et al.'s GPU bucketing, Busato & Bombieri §3.1): θ is the end of the Δ-wide
+  bucket holding the nearest queued vertex, recomputed every round, and every out-edge of an
+  extracted vertex is relaxed (no light/heavy split: a heavy edge's head lands in a later
+  bucket and waits there).
+* ``"near_far"`` — Davidson, Baxter, Garland & Owens' near–far pile (IPDPS 2014): θ stays
+  while a queued vertex is below it (the near pile), then moves to the nearest queued (far)
+  vertex plus Δ.
+* ``"rho_stepping"`` — Dong et al.'s ρ-stepping (§4): θ is about the ρ-th smallest queued
+  distance (a histogram of the queue), so each round extracts about ρ vertices whatever the
+  weights.
 
-The last three cannot take negative weights (a settled vertex could still improve) and raise
-``ValueError`` on them before any work. The piles and buckets are the distances themselves:
-a vertex is in the far pile (a later bucket) when its tentative distance is at or above the
-threshold and it has not been expanded at that distance. Each new near pile (bucket) is one
-``filter`` over every vertex (Li & Becchi's working-set generation over a bitmap of all
-vertices), moved into the traversal's frontier pool with ``union``.
+The last four cannot take negative weights (a settled vertex could still improve) and raise
+``ValueError`` on them before any work.
 
-``method="auto"`` (the default) runs near–far on graphs whose non-negative weights are not all
-equal and Bellman–Ford otherwise (:func:`choose_method`; docs/algorithms.md has the measurements).
+``method="auto"`` (the default) picks one from facts of the graph (:func:`choose_method`;
+docs/algorithms.md has the measurements behind it). Δ defaults to Davidson et al.'s heuristic
+Δ = c·w̄/d̄ (Busato & Bombieri, §3.1): c = 32, the warp width, w̄ the mean edge weight (1
+unweighted), d̄ the mean out-degree; ``delta=`` overrides it. ρ defaults to
+:data:`DEFAULT_RHO`; ``rho=`` overrides it. The weights' statistics (smallest, largest, mean,
+the bound on a path's sum) are computed once per graph and kept with it.
 
-Δ defaults to Davidson et al.'s heuristic Δ = c·w̄/d̄ (Busato & Bombieri, §3.1): c = 32, the warp
-width, w̄ the mean edge weight (1 unweighted), d̄ the mean out-degree; ``delta=`` overrides it.
+``sources=[...]`` computes one row of distances (and predecessors) per source, each a stepping
+traversal launched after the last with no host read between them (``sources`` may repeat).
 
 Distances: integer weights (or none: weight 1) are summed exactly in int64 while every simple
 path fits (|V| · max weight < 2^62), then returned as float64; other graphs sum in float64. The
@@ -49,6 +49,7 @@ predecessors come from the final distances (:mod:`algorithms.tree`): a valid sho
 in which every tree edge is tight. A float64 sum can overflow: weights whose simple paths could
 sum past float64's largest value (largest |weight| x (|V| - 1), or the sum of all |weights| if
 smaller) are refused with ``ValueError`` before any work, so ``inf`` always means unreachable.
+``out="device"`` leaves the distances (float64) and predecessors (int32) on the target.
 """
 
 from __future__ import annotations
@@ -77,35 +78,44 @@ from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
     advance,
+    compute,
     filter,
     get_balancer,
-    reduce,
     resolve_policy,
-    traverse,
 )
 from operators.policy import Policy
+from operators.stepping import Rule, stepping
 
 __all__ = ["sssp", "SSSPResult", "SSSPStepStats", "METHODS", "DEFAULT_METHOD", "AUTO",
-           "choose_method", "default_delta", "ENTRIES"]
+           "choose_method", "default_delta", "DEFAULT_RHO", "WeightStats", "weight_stats",
+           "OUTS", "ENTRIES"]
 
 #: The methods, by name.
-METHODS = ("bellman_ford", "harish", "ordered", "delta_stepping", "near_far")
+METHODS = ("bellman_ford", "harish", "ordered", "delta_stepping", "near_far", "rho_stepping")
 #: ``method="auto"``: :func:`choose_method` picks one from the weights (docs/algorithms.md).
 AUTO = "auto"
 DEFAULT_METHOD = AUTO
 #: Methods that accept negative weights (and detect negative cycles).
 NEGATIVE_WEIGHTS_OK = ("bellman_ford", "harish")
+#: Where the results go: numpy arrays, or left on the target.
+OUTS = ("host", "device")
 #: Davidson et al.'s c in Δ = c·w̄/d̄: the warp width.
 WARP_WIDTH = 32
+#: ρ-stepping's default batch: about the threads an H100 keeps busy at once with one vertex
+#: each (Dong et al. size ρ by the machine's parallelism).
+DEFAULT_RHO = 1 << 15
+#: Each stepping method's rule (:class:`operators.stepping.Rule`), by method.
+_RULES = {"bellman_ford": "bellman_ford", "ordered": "ordered", "delta_stepping": "delta",
+          "near_far": "near_far", "rho_stepping": "rho"}
 _INT_UNREACHED = np.iinfo(np.int64).max
 _EXACT_LIMIT = 1 << 62
 
 
 @dataclass(frozen=True)
 class SSSPStepStats:
-    """One relaxation step of an SSSP method: its input frontier's size and host wall time
-    (None where the step ran inside a fused traversal, which the host does not see), and the
-    lower end of the bucket or near pile it belonged to (None for methods without buckets)."""
+    """One relaxation step of a host-stepped SSSP method (``"harish"``): its input frontier's
+    size and host wall time, and the lower end of its bucket (None: no buckets). The stepping
+    methods run every round on the device and report their totals on the result instead."""
 
     iteration: int
     frontier_size: int | None
@@ -114,24 +124,63 @@ class SSSPStepStats:
 
 
 @dataclass(frozen=True)
-class SSSPResult:
-    """``distances`` (float64, ``inf`` unreachable), ``predecessors`` (int32, -1 for the source
-    and unreachable vertices; every tree edge tight), the number of relaxation steps
-    (``iterations``) with per-step ``stats``, the method and Δ used, and the time of the whole
-    computation on the device (first launch to the last read, predecessors included)."""
+class WeightStats:
+    """What SSSP needs to know of a graph's weights, found once per graph
+    (:func:`weight_stats`): the smallest and largest weight and their mean (1, 1, 1 unweighted
+    or with no edge), whether they are integers, and :func:`frontier.graph.path_bound`."""
 
-    distances: np.ndarray
-    predecessors: np.ndarray
+    low: float
+    high: float
+    mean: float
+    integer: bool
+    bound: float
+
+
+def weight_stats(graph: Graph) -> WeightStats:
+    """The graph's :class:`WeightStats`, computed on its first use and kept with the graph."""
+    def find() -> WeightStats:
+        w = graph.weights
+        bound = path_bound(w, graph.num_vertices)
+        if w is None or w.size == 0:
+            return WeightStats(1, 1, 1, True, bound)
+        integer = w.dtype.kind != "f"
+        low, high = (int(w.min()), int(w.max())) if integer else (float(w.min()),
+                                                                  float(w.max()))
+        return WeightStats(low, high, float(np.mean(w)), integer, bound)
+
+    return graph.memo("sssp.weight_stats", find)
+
+
+@dataclass(frozen=True)
+class SSSPResult:
+    """``distances`` (float64, ``inf`` unreachable; one row per source with ``sources=``),
+    ``predecessors`` (int32, -1 for the source and unreachable vertices; every tree edge
+    tight), the rounds run (``iterations``, summed over the sources), the vertices extracted
+    and the out-edges relaxed by the stepping rounds, per-step ``stats`` of a host-stepped
+    method, the method, Δ and ρ used, the time of the whole computation on the device (first
+    launch to the last read, predecessors included), and how the rounds ran (``mode``: fused
+    over the grid, in one block, or host steps). With ``out="device"`` both arrays are the
+    target's."""
+
+    distances: Any
+    predecessors: Any
     iterations: int
     seconds: float
     method: str
-    source: int
+    source: Any
     delta: float | None
     graph: Graph = field(repr=False)
     stats: list[SSSPStepStats] = field(repr=False, default_factory=list)
+    rho: int | None = None
+    extracted: int = 0
+    relaxed: int = 0
+    mode: str = "host"
 
     def path_to(self, vertex: int) -> list[int]:
-        """The vertices of a shortest path from the source to ``vertex``, both included."""
+        """The vertices of a shortest path from the source to ``vertex``, both included (a
+        single-source result on the host)."""
+        if np.ndim(self.source) != 0 or not isinstance(self.distances, np.ndarray):
+            raise ValueError("path_to needs a single-source result on the host (out='host')")
         validate.source(self.graph, vertex, "vertex")
         if not np.isfinite(self.distances[vertex]):
             raise ValueError(f"vertex {vertex} is not reachable from the source {self.source}")
@@ -144,8 +193,11 @@ class SSSPResult:
 
     @cached_property
     def edges_traversed(self) -> int:
-        """Out-edges of every reached vertex (each is relaxed at least once)."""
-        return int(self.graph.out_degrees()[np.isfinite(self.distances)].sum())
+        """Out-edges of every reached vertex (each is relaxed at least once), summed over the
+        rows."""
+        d = self.distances
+        reached = np.isfinite(d if isinstance(d, np.ndarray) else d.copy_to_host())
+        return int((reached * self.graph.out_degrees()).sum())
 
 
 def relax(src: int, dst: int, eid: int, weight: Any, dist: Any) -> bool:
@@ -169,64 +221,13 @@ def commit_updating(v: int, cost: Any, updating: Any) -> bool:
     return False
 
 
-def unsettled_distance(v: int, dist: Any, settled: Any, unreached: Any) -> Any:
-    return dist[v] if settled[v] == 0 else unreached
-
-
-def settle_at(v: int, dist: Any, settled: Any, at: Any) -> bool:
-    """Settle ``v`` when its tentative distance is the working set's minimum."""
-    if settled[v] == 0 and dist[v] == at:
-        settled[v] = 1
-        return True
-    return False
-
-
-def relax_only(src: int, dst: int, eid: int, weight: Any, dist: Any) -> bool:
-    """Relax without pushing: the next working set is read from the distances."""
-    atomic_min(dist, dst, dist[src] + weight)
-    return False
-
-
-def relax_below(src: int, dst: int, eid: int, weight: Any, dist: Any, threshold: Any) -> bool:
-    """Near pile: relax; push ``dst`` when it improved to below the threshold."""
-    new = dist[src] + weight
-    return atomic_min(dist, dst, new) > new and new < threshold
-
-
-def relax_light_below(src: int, dst: int, eid: int, weight: Any, dist: Any, threshold: Any,
-                      delta: Any) -> bool:
-    """Δ-stepping within a bucket: relax light edges only; push improvements in the bucket."""
-    if weight >= delta:
-        return False
-    new = dist[src] + weight
-    return atomic_min(dist, dst, new) > new and new < threshold
-
-
-def relax_heavy(src: int, dst: int, eid: int, weight: Any, dist: Any, delta: Any) -> bool:
-    """Δ-stepping after a bucket: relax its heavy edges once (they land in later buckets)."""
-    if weight >= delta:
-        atomic_min(dist, dst, dist[src] + weight)
-    return False
-
-
-def distance_at_or_above(v: int, dist: Any, threshold: Any, unreached: Any) -> Any:
-    return dist[v] if dist[v] >= threshold else unreached
-
-
-def in_band(v: int, dist: Any, low: Any, high: Any) -> bool:
-    return low <= dist[v] and dist[v] < high
-
-
 def choose_method(graph: Graph) -> str:
     """What ``method="auto"`` runs: ``"near_far"`` on a graph with non-negative weights that are
     not all equal, ``"bellman_ford"`` otherwise (unweighted or uniform weights, where a distance
-    rarely drops twice and one fused kernel does all the steps; negative weights, which only
-    Bellman–Ford methods take). Measured on the cpu target (docs/algorithms.md): Bellman–Ford
-    re-relaxes vertices many times when weights spread on a high-diameter graph (the 2000x2000
-    grid with weights 1..63: 84 s against near–far's 4.5 s), and pays nothing for it with unit
-    weights (luxembourg_osm: 13 ms against 68 ms)."""
-    w = graph.weights
-    if w is None or w.size == 0 or w.min() < 0 or w.min() == w.max():
+    rarely drops twice; negative weights, which only Bellman–Ford methods take). The weights'
+    statistics are the graph's, found once (:func:`weight_stats`)."""
+    stats = weight_stats(graph)
+    if not graph.weighted or stats.low < 0 or stats.low == stats.high:
         return "bellman_ford"
     return "near_far"
 
@@ -236,214 +237,207 @@ def default_delta(graph: Graph) -> float:
     an unweighted graph), d̄ the mean out-degree; 1 where that is not a positive number."""
     if graph.num_edges == 0 or graph.num_vertices == 0:
         return 1.0
-    mean_weight = float(np.mean(graph.weights)) if graph.weighted else 1.0
+    mean_weight = weight_stats(graph).mean if graph.weighted else 1.0
     delta = WARP_WIDTH * mean_weight / (graph.num_edges / graph.num_vertices)
     return delta if math.isfinite(delta) and delta > 0 else 1.0
 
 
 @dataclass
 class _Run:
-    """What one method call works with: the graph, target, balancer policy, the distance array
-    and its 'unreached' value, and the statistics gathered so far."""
+    """What one method call works with: the graph, target, balancer policy, the distance rows
+    and their 'unreached' value, the rule's Δ and ρ, and what the rounds did."""
 
     graph: Graph
     target: Target
     balancer: Policy
-    source: int
-    dist: Any
+    sources: np.ndarray
+    rows: list[Any]
     unreached: Any
     delta: float
+    rho: int
     stats: list[SSSPStepStats] = field(default_factory=list)
+    rounds: int = 0
+    extracted: int = 0
+    relaxed: int = 0
+    mode: str = "host"
 
-    def record(self, size: int | None, seconds: float | None, bucket: float | None = None
-               ) -> None:
-        self.stats.append(SSSPStepStats(len(self.stats), size, seconds, bucket))
-
-    def record_traversal(self, steps: int, seconds: list[float | None],
-                         bucket: float | None = None) -> None:
-        for s in seconds[:steps]:
-            self.record(None, s, bucket)
-
-    def start(self) -> Frontier:
-        """The source as the first frontier; culled steps never hold more than |V| entries."""
-        return Frontier.from_vertices(self.graph, [self.source], target=self.target,
+    def start(self, source: int) -> Frontier:
+        """The source as the first frontier, in a pool that holds every vertex."""
+        return Frontier.from_vertices(self.graph, [source], target=self.target,
                                       capacity=max(self.graph.num_vertices, 1))
 
 
-def _bellman_ford(run: _Run) -> None:
-    n = run.graph.num_vertices
-    done = traverse(run.graph, run.start(), relax, run.dist, balancer=run.balancer,
-                    cull="bitmap", max_steps=n)
-    run.record_traversal(done.steps, done.step_seconds)
-    if done.steps >= n and not done.frontier.is_empty():
-        raise NegativeCycleError(f"a negative cycle is reachable from the source {run.source}: "
-                                 f"distances still drop after {n} Bellman-Ford rounds")
+def _stepping(method: str) -> Any:
+    """The method as one stepping traversal per source."""
+    def run_method(run: _Run) -> None:
+        n = run.graph.num_vertices
+        rule = Rule(_RULES[method], run.delta, run.rho)
+        negative_ok = method in NEGATIVE_WEIGHTS_OK
+        for source, dist in zip(run.sources, run.rows, strict=True):
+            done = stepping(run.graph, run.start(int(source)), relax, dist, rule=rule,
+                            balancer=run.balancer, max_rounds=n + 1 if negative_ok else None)
+            if not done.finished:
+                raise NegativeCycleError(f"a negative cycle is reachable from vertex "
+                                         f"{int(source)}, a source: distances still drop "
+                                         f"after {n + 1} Bellman-Ford rounds")
+            run.rounds += done.rounds
+            run.extracted += done.extracted
+            run.relaxed += done.relaxed
+            run.mode = done.mode
+    return run_method
 
 
 def _harish(run: _Run) -> None:
     g, n = run.graph, run.graph.num_vertices
-    updating = run.target.full(n, run.unreached, run.dist.dtype)
-    run.target.write_scalar(updating, run.source, 0)
-    mask = Frontier.from_vertices(g, [run.source], kind="dense", target=run.target)
-    size = 1
-    while size:
-        if len(run.stats) >= n:
-            raise NegativeCycleError(f"a negative cycle is reachable from the source "
-                                     f"{run.source}: costs still drop after {n} rounds")
-        start = time.perf_counter()
-        lowered = advance(g, mask, relax_into_updating, run.dist, updating,
-                          balancer=run.balancer, output="dense")
-        mask = filter(g, lowered, commit_updating, run.dist, updating)
-        step_size, size = size, len(mask)
-        run.record(step_size, time.perf_counter() - start)
+    for source, dist in zip(run.sources, run.rows, strict=True):
+        updating = run.target.full(n, run.unreached, dist.dtype)
+        run.target.write_scalar(updating, int(source), 0)
+        mask = Frontier.from_vertices(g, [int(source)], kind="dense", target=run.target)
+        size, steps = 1, 0
+        while size:
+            if steps >= n:
+                raise NegativeCycleError(f"a negative cycle is reachable from the source "
+                                         f"{int(source)}: costs still drop after {n} rounds")
+            start = time.perf_counter()
+            lowered = advance(g, mask, relax_into_updating, dist, updating,
+                              balancer=run.balancer, output="dense")
+            mask = filter(g, lowered, commit_updating, dist, updating)
+            step_size, size, steps = size, len(mask), steps + 1
+            run.stats.append(SSSPStepStats(len(run.stats), step_size,
+                                           time.perf_counter() - start))
+        run.rounds += steps
 
 
-def _ordered(run: _Run) -> None:
-    g, tgt = run.graph, run.target
-    settled = tgt.zeros(g.num_vertices, np.uint8)
-    everyone = Frontier.all_vertices(g, target=tgt)
-    work = Frontier.from_vertices(g, np.empty(0, np.int64), target=tgt,
-                                  capacity=max(g.num_vertices, 1))
-    while True:
-        start = time.perf_counter()
-        low = reduce(g, "vertices", unsettled_distance, run.dist, settled, run.unreached,
-                     op="min", target=tgt)
-        if low == run.unreached:
-            return
-        at_min = filter(g, everyone, settle_at, run.dist, settled, low, output="sparse")
-        work = advance(g, work.union(at_min), relax_only, run.dist, balancer=run.balancer)
-        run.record(None, time.perf_counter() - start, float(low))
-
-
-def _next_band(run: _Run, low: Any) -> tuple[Any, float] | None:
-    """The lower end and the threshold of the next near pile or bucket: the nearest vertex at
-    or above ``low``, and Δ past it; None when no reached vertex is left there."""
-    nearest = reduce(run.graph, "vertices", distance_at_or_above, run.dist, low, run.unreached,
-                     op="min", target=run.target)
-    if nearest == run.unreached:
-        return None
-    return nearest, max(float(nearest) + run.delta, float(np.nextafter(nearest, np.inf)))
-
-
-def _near_far(run: _Run) -> None:
-    g = run.graph
-    everyone = Frontier.all_vertices(g, target=run.target)
-    near, low, threshold = run.start(), 0, run.delta
-    while True:
-        done = traverse(g, near, relax_below, run.dist, threshold, balancer=run.balancer,
-                        cull="bitmap")
-        run.record_traversal(done.steps, done.step_seconds, float(low))
-        band = _next_band(run, threshold)
-        if band is None:
-            return
-        low, threshold = band
-        far_to_near = filter(g, everyone, in_band, run.dist, low, threshold, output="sparse")
-        near = done.frontier.union(far_to_near)
-
-
-def _delta_stepping(run: _Run) -> None:
-    g = run.graph
-    everyone = Frontier.all_vertices(g, target=run.target)
-    bucket, low, high = run.start(), 0, run.delta
-    while True:
-        done = traverse(g, bucket, relax_light_below, run.dist, high, run.delta,
-                        balancer=run.balancer, cull="bitmap")
-        run.record_traversal(done.steps, done.step_seconds, float(low))
-        start = time.perf_counter()
-        settled = done.frontier.union(filter(g, everyone, in_band, run.dist, low, high,
-                                             output="sparse"))
-        empty = advance(g, settled, relax_heavy, run.dist, run.delta, balancer=run.balancer)
-        run.record(None, time.perf_counter() - start, float(low))
-        band = _next_band(run, high)
-        if band is None:
-            return
-        low, high = band
-        bucket = empty.union(filter(g, everyone, in_band, run.dist, low, high,
-                                    output="sparse"))
-
-
-_METHODS = {"bellman_ford": _bellman_ford, "harish": _harish, "ordered": _ordered,
-            "delta_stepping": _delta_stepping, "near_far": _near_far}
-assert tuple(_METHODS) == METHODS
+_METHODS = {**{m: _stepping(m) for m in _RULES}, "harish": _harish}
+assert set(_METHODS) == set(METHODS)
 
 
 def _distance_type(graph: Graph) -> tuple[np.dtype, Any]:
     """int64 (exact) for integer or unit weights, non-negative, whose simple paths fit; else
     float64. Returns the dtype and its 'unreached' value."""
-    w = graph.weights
-    if w is None:
+    if not graph.weighted:
         return np.dtype(np.int64), _INT_UNREACHED
-    if np.issubdtype(w.dtype, np.integer) and (w.size == 0 or (
-            w.min() >= 0 and int(w.max()) * max(graph.num_vertices, 1) < _EXACT_LIMIT)):
+    stats = weight_stats(graph)
+    if stats.integer and stats.low >= 0 and int(stats.high) * max(graph.num_vertices, 1) < \
+            _EXACT_LIMIT:
         return np.dtype(np.int64), _INT_UNREACHED
     return np.dtype(np.float64), np.inf
 
 
-def _check_arguments(graph: Graph, source: int, method: str, delta: float | None
-                     ) -> float | None:
-    """Every argument but the balancer checked, before any work; returns ``delta`` as a float
-    (or None)."""
-    validate.source(graph, source)
+def _check_arguments(graph: Graph, source: Any, sources: Any, method: str,
+                     delta: float | None, rho: int | None, out: str
+                     ) -> tuple[np.ndarray, float | None, int | None]:
+    """Every argument but the balancer checked, before any work; returns the sources (one
+    per row), ``delta`` as a float and ``rho`` as an int (or None)."""
+    validate.graph(graph)
+    if (source is None) == (sources is None):
+        raise TypeError("pass a source vertex or sources=[...], exactly one of them")
+    if source is not None:
+        validate.source(graph, source)
+        starts = np.asarray([int(source)], np.int64)
+    else:
+        starts = validate.sources(graph, sources)
+        if starts.size == 0:
+            raise ValueError("sources=[] is empty; expected at least one vertex")
     if not isinstance(method, str) or method not in METHODS + (AUTO,):
         raise ValueError(f"method={method!r}; expected {AUTO!r} or one of {METHODS}")
+    validate.one_of("out", out, OUTS, "place for the results")
     if delta is not None:
         delta = validate.positive("delta", delta)
         if method not in ("delta_stepping", "near_far", AUTO):
             raise ValueError(f"delta= applies to 'delta_stepping' and 'near_far', not "
                              f"{method!r}")
-    if method not in NEGATIVE_WEIGHTS_OK + (AUTO,):
-        validate.non_negative_weights(f"method {method!r}", graph,
-                                      f"use one of {NEGATIVE_WEIGHTS_OK}", NegativeWeightsError)
-    validate.path_sums(f"sssp on a graph of {graph.num_vertices} vertices",
-                       path_bound(graph.weights, graph.num_vertices), _distance_type(graph)[0])
-    return delta
+    if rho is not None:
+        rho = validate.count("rho", rho, low=1)
+        if method not in ("rho_stepping", AUTO):
+            raise ValueError(f"rho= applies to 'rho_stepping', not {method!r}")
+    stats = weight_stats(graph)
+    if method not in NEGATIVE_WEIGHTS_OK + (AUTO,) and graph.weighted and stats.low < 0:
+        raise NegativeWeightsError(f"method {method!r} needs non-negative edge weights; this "
+                                   f"graph has a weight of {stats.low}: use one of "
+                                   f"{NEGATIVE_WEIGHTS_OK}")
+    validate.path_sums(f"sssp on a graph of {graph.num_vertices} vertices", stats.bound,
+                       _distance_type(graph)[0])
+    return starts, delta, rho
+
+
+def _as_float(v: int, dist: Any, out: Any, unreached: Any) -> None:
+    """A distance as float64, ``inf`` where unreached (``out="device"``)."""
+    out[v] = np.inf if dist[v] == unreached else dist[v]
 
 
 @scales_out("sssp")
-def sssp(graph: Graph, source: int, *, method: str = DEFAULT_METHOD,
-         balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
-         delta: float | None = None) -> SSSPResult:
-    """Shortest-path distances and a shortest-path tree from ``source`` (see the module
-    docstring for the methods; ``"auto"`` picks one with :func:`choose_method`, and the
-    result's ``method`` says which ran). Unweighted graphs have weight 1 on every edge; of
-    repeated edges the lightest counts. ``balancer`` maps each push step onto threads
-    (``"auto"``: the adaptive runtime chooses per step, as for BFS);
-    ``delta`` overrides the bucket width of ``"delta_stepping"`` and ``"near_far"``
-    (:func:`default_delta`; with ``"auto"`` it applies when near-far is picked). Raises
+def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
+         method: str = DEFAULT_METHOD, balancer: str | LoadBalancer = "auto",
+         target: str | Target | None = None, delta: float | None = None,
+         rho: int | None = None, out: str = "host", predecessors: bool = True
+         ) -> SSSPResult:
+    """Shortest-path distances and a shortest-path tree from ``source``, or one row of each
+    per vertex of ``sources`` (see the module docstring for the methods; ``"auto"`` picks one
+    with :func:`choose_method`, and the result's ``method`` says which ran). Unweighted graphs
+    have weight 1 on every edge; of repeated edges the lightest counts. ``balancer`` maps the
+    relaxations onto threads (``"auto"``: the adaptive runtime's choice); ``delta`` overrides
+    the bucket width of ``"delta_stepping"`` and ``"near_far"`` (:func:`default_delta`; with
+    ``"auto"`` it applies when one of them is picked), ``rho`` the batch of
+    ``"rho_stepping"``; ``out="device"`` leaves the results on the target;
+    ``predecessors=False`` skips the shortest-path tree (the result's ``predecessors`` is
+    None). Raises
     :class:`frontier.NegativeWeightsError` (a ``ValueError``) for negative weights with a
     method that cannot take them, and :class:`frontier.NegativeCycleError` when a negative
-    cycle is reachable from the source; ``ValueError`` for weights whose path sums could
+    cycle is reachable from a source; ``ValueError`` for weights whose path sums could
     overflow float64 (see the module docstring)."""
-    delta = _check_arguments(graph, source, method, delta)
+    starts, delta, rho = _check_arguments(graph, source, sources, method, delta, rho, out)
+    validate.flag("predecessors", predecessors)
     balancer = get_balancer(balancer)
     if method == AUTO:
         method = choose_method(graph)
-        delta = delta if method in ("delta_stepping", "near_far") else None
+    bucketed = method in ("delta_stepping", "near_far")
+    width = (delta or default_delta(graph)) if bucketed else math.inf
+    batch = (rho or DEFAULT_RHO) if method == "rho_stepping" else 0
     tgt = resolve_target(target)
     policy = resolve_policy(balancer, graph, tgt)
     dtype, unreached = _distance_type(graph)
-    dist = tgt.full(graph.num_vertices, unreached, dtype)
-    tgt.write_scalar(dist, source, 0)
-    bucketed = method in ("delta_stepping", "near_far")
-    width = (delta or default_delta(graph)) if bucketed else math.inf
-    run = _Run(graph, tgt, policy, int(source), dist, unreached, width)
+    n, k = graph.num_vertices, starts.size
+    flat = tgt.full(k * n, unreached, dtype)
+    rows = [flat[i * n:(i + 1) * n] for i in range(k)]
+    for i, s in enumerate(starts):
+        tgt.write_scalar(flat, i * n + int(s), 0)
+    run = _Run(graph, tgt, policy, starts, rows, unreached, width, batch)
     start = time.perf_counter()
     _METHODS[method](run)
-    positive = not graph.weighted or graph.num_edges == 0 or graph.weights.min() > 0
-    pred = shortest_path_tree(graph, np.asarray([source]), dist, unreached, positive, tgt,
-                              policy)
-    host = tgt.to_host(dist)
-    seconds = time.perf_counter() - start
-    distances = host.astype(np.float64)
-    if dtype.kind != "f":
-        distances[host == unreached] = np.inf
-    return SSSPResult(distances, tgt.to_host(pred), len(run.stats), seconds, method,
-                      int(source), width if bucketed else None, graph, run.stats)
+    positive = not graph.weighted or graph.num_edges == 0 or weight_stats(graph).low > 0
+    preds = tgt.full(k * n, -1, np.int32) if predecessors else None
+    for i, s in enumerate(starts if predecessors else ()):
+        shortest_path_tree(graph, np.asarray([s]), rows[i], unreached, positive, tgt, policy,
+                           pred=preds[i * n:(i + 1) * n])
+    if out == "device":
+        distances = flat
+        if dtype.kind != "f":
+            distances = tgt.empty(k * n, np.float64)
+            compute(None, k * n, _as_float, flat, distances, unreached, target=tgt)
+        tgt.synchronize()
+        seconds = time.perf_counter() - start
+        distances = distances.reshape(k, n) if source is None else distances
+        tree = preds if preds is None or source is not None else preds.reshape(k, n)
+    else:
+        host = tgt.to_host(flat)
+        tree = None if preds is None else tgt.to_host(preds)
+        seconds = time.perf_counter() - start
+        distances = host.astype(np.float64)
+        if dtype.kind != "f":
+            distances[host == unreached] = np.inf
+        if source is None:
+            distances = distances.reshape(k, n)
+            tree = None if tree is None else tree.reshape(k, n)
+    return SSSPResult(distances, tree, run.rounds, seconds, method,
+                      int(source) if source is not None else starts,
+                      width if bucketed else None, graph, run.stats, batch or None,
+                      run.extracted, run.relaxed, run.mode)
 
 
 # the catalog entry --------------------------------------------------------------------------
 def _negative(graph: Graph) -> bool:
-    return graph.weighted and graph.num_edges > 0 and bool(graph.weights.min() < 0)
+    return graph.weighted and weight_stats(graph).low < 0
 
 
 def _reference(graph: Graph, source: int) -> np.ndarray:

@@ -197,7 +197,7 @@ def work_items(spec: KernelSpec, name: str) -> WorkItems:
     if operator == "neighbors":
         owner = 1 if spec.csc else 0
         return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
-    if operator in ("advance", "traverse"):
+    if operator in ("advance", "traverse", "stepping"):
         if condition:
             return WorkItems(1, "condition on vertex {0}", (0,), leaves=0)
         return WorkItems(4, "edge {0}->{1} (eid {2})", (0, 1, 2), joins=1)

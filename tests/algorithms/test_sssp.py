@@ -37,7 +37,7 @@ def _check(graph: Graph, source: int, result, negative: bool = False) -> None:
     check_sssp(graph, source, result.distances, result.predecessors,
                rtol=1e-12 if floats else 0, negative_weights=negative)
     assert result.distances.dtype == np.float64 and result.predecessors.dtype == np.int32
-    assert result.iterations == len(result.stats)
+    assert result.iterations >= len(result.stats)
 
 
 def _not_simulated(target) -> None:

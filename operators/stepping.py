@@ -1,0 +1,447 @@
+"""stepping: an ordered traversal over a lazy-batched priority queue, fused into one kernel.
+
+Dong, Gu, Sun & Zhang, *Efficient Stepping Algorithms and Implementations for Parallel Shortest
+Paths* (SPAA 2021), §3: Bellman–Ford, Δ-stepping and ρ-stepping are one program over a priority
+queue that supports *extract every vertex whose priority is below θ* and a batched
+*decrease-key*; the algorithms differ only in the rule that picks θ each round. This module is
+that program as an operator. A vertex's priority is its entry in the first state array (a
+tentative distance); the functor relaxes an edge, lowers the head's priority with an atomic min
+(the decrease-key) and returns True when it did. A round:
+
+1. looks at the queue — the vertices whose priority dropped since they were last extracted
+  (pushed by the last round's relaxations, or left over from earlier rounds) — for the
+  smallest and largest live priority and how many are live;
+2. asks the rule for θ (:class:`Rule`);
+3. extracts every live vertex below θ (the vertex of the smallest priority always: each round
+   makes progress) and keeps the rest queued;
+4. relaxes the out-edges of the extracted vertices with the call's load balancer; heads whose
+   priority dropped join the queue.
+
+The traversal ends when the queue is empty. A vertex is *in the queue* when its priority is
+below the priority it was last extracted at (kept per vertex): a repeated entry or one whose
+vertex was extracted since is dropped on sight, as Dong et al.'s lazy batching does.
+
+The rules (:data:`RULES`):
+
+* ``"bellman_ford"``: θ = ∞, every queued vertex each round (frontier Bellman–Ford; Busato &
+  Bombieri's H-BF, *Graph Algorithms on GPUs*, §3.2); negative weights are fine, and a queue
+  still live after |V| rounds proves a negative cycle;
+* ``"near_far"``: Davidson, Baxter, Garland & Owens' near–far pile (IPDPS 2014): θ stays until
+  no queued vertex is below it (the near pile is empty), then moves to the smallest queued
+  priority plus Δ;
+* ``"delta"``: Δ*-stepping (Dong et al., §4): θ is the end of the Δ-wide bucket holding the
+  smallest queued priority, recomputed every round;
+* ``"rho"``: ρ-stepping (Dong et al., §4): θ is (about) the ρ-th smallest queued priority, found
+  with a 64-bin histogram of the queue between its smallest and largest priority;
+* ``"ordered"``: θ is the smallest queued priority: Dijkstra's order, every vertex at that
+  priority at once (Li & Becchi's ordered SSSP).
+
+Everything runs on the device: the rounds, their reductions and histograms, the extraction and
+the relaxations are phases of one persistent kernel separated by grid barriers (a cooperative
+launch, as :func:`operators.traverse` fuses its steps), and the host reads one small array when
+it ends. A graph whose queue stays small (road networks, meshes: :func:`block_mode`) runs the
+rounds in one thread block instead, where a barrier costs a block barrier (~0.06 µs on an H100)
+instead of a grid barrier (~2.2 µs), as the small-frontier mode of :mod:`operators.small_frontier`
+does for a BFS. Under the race detector each round is its own launch.
+
+Memory: the priority each vertex was extracted at (8 bytes a vertex), two queue buffers and the
+three frontier slots of the traversal's pool (4 bytes a vertex each), and the pool's per-vertex
+stamps (4 bytes) that drop repeated entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from frontier import racecheck, validate
+from frontier.frontier import SPARSE, Frontier, FrontierPool
+from frontier.graph import Graph
+from frontier.options import Mode
+from frontier.ring import STEPS_RAN, push
+from operators.advance import edge_functors, edge_spec
+from operators.balancers import LoadBalancer
+from operators.codegen import GeneratedKernel, build, indent
+from operators.common import OperatorError, check_frontier
+from operators.convention import KernelIO, kernel_arguments, scalar_arguments
+from operators.cull import BITMAP, CULL_PARAMS
+from operators.policy import Policy, bind, resolve_policy
+from operators.shape import LaunchShape
+
+__all__ = ["stepping", "Rule", "Stepped", "RULES", "block_mode"]
+
+#: The rules that pick θ, by name (see the module docstring).
+RULES = ("bellman_ford", "near_far", "delta", "rho", "ordered")
+_RULE_CODE = {name: i for i, name in enumerate(RULES)}
+
+#: Bins of ρ-stepping's histogram of the queue.
+BINS = 64
+#: Per round, in the ``counts`` buffer: the live count, then the histogram's bins.
+_ROUND_INTS = 1 + BINS
+#: After the three rounds' counts: the two queue lengths, then the resumable state (the round,
+#: the current queue, the slot of the candidates, whether the queue emptied) and the profile
+#: (vertices extracted, out-edges relaxed).
+_FAR_LENS = 3 * _ROUND_INTS
+_CTL = _FAR_LENS + 2
+_ROUND, _FCUR, _SLOT, _DONE, _EXTRACTED, _RELAXED = range(_CTL, _CTL + 6)
+_INTS = _CTL + 6
+#: In the ``bounds`` buffer (the priority's type): each rotating round's smallest and largest
+#: live priority, then θ.
+_THETA = 6
+
+#: A graph runs its rounds in one block (:func:`block_mode`) when it has at most this many
+#: vertices and at most :data:`BLOCK_MAX_DEGREE` out-edges on any vertex.
+BLOCK_VERTICES = 1 << 18
+BLOCK_MAX_DEGREE = 64
+
+_PARAMS = ("expanded", "far0", "far1", "counts", "bounds", "top", "bottom", "rule",
+           "rule_delta", "rule_rho", "fresh") + CULL_PARAMS
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How θ is picked each round: ``name`` one of :data:`RULES`, with the bucket width
+    ``delta`` (``"near_far"`` and ``"delta"``; in the priority's type) or the batch size
+    ``rho`` (``"rho"``)."""
+
+    name: str
+    delta: float = 0.0
+    rho: int = 0
+
+    def __post_init__(self) -> None:
+        validate.one_of("rule", self.name, RULES, "stepping rule")
+        if self.name in ("near_far", "delta"):
+            validate.positive("delta", self.delta)
+        if self.name == "rho":
+            validate.count("rho", self.rho, low=1)
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """What a stepping traversal ran: its rounds, the vertices it extracted and the out-edges
+    it relaxed (summed over the rounds), whether its queue emptied (False only when
+    ``max_rounds`` stopped it), and its mode (:class:`frontier.options.Mode`: fused over the
+    grid or in one block)."""
+
+    rounds: int
+    extracted: int
+    relaxed: int
+    finished: bool
+    mode: str
+
+
+def block_mode(graph: Graph, target: Any) -> bool:
+    """Whether the rounds run in one thread block: on a target that spreads work over threads,
+    for graphs of at most :data:`BLOCK_VERTICES` vertices and no vertex of more than
+    :data:`BLOCK_MAX_DEGREE` out-edges (road networks, meshes, small graphs), whose rounds
+    extract few vertices each, so the barrier between phases is what a round costs."""
+    if not target.runs_balancers or target.simulated:
+        return False
+    from operators.adaptive.profile import inspect
+
+    profile = inspect(graph)
+    return graph.num_vertices <= BLOCK_VERTICES and profile.max_degree <= BLOCK_MAX_DEGREE
+
+
+def _fold(name: str, combine: str, runs_balancers: bool) -> str:
+    """Statements folding this thread's ``name`` over its warp into lane 0 (a GPU)."""
+    if not runs_balancers:
+        return ""
+    text = ""
+    for d in (16, 8, 4, 2, 1):
+        text += f"other = shfl_idx(FULL, {name}, lane + {d}, 32)\n"
+        text += f"{name} = {combine.format(a=name, b='other')}\n"
+    return text
+
+
+def _candidates(body: str) -> str:
+    """A loop binding ``v`` to each queued entry: the last relaxations' pushes, then the queue
+    kept from earlier rounds."""
+    return ("pushed = min(lens[in_slot], in_ids.shape[0])\n"
+            "queued = pushed + counts[FAR_LENS + fcur]\n"
+            "for i in range(tid, queued, nthreads):\n"
+            "    if i < pushed:\n"
+            "        v = in_ids[i]\n"
+            "    elif fcur == 0:\n"
+            "        v = far0[i - pushed]\n"
+            "    else:\n"
+            "        v = far1[i - pushed]\n"
+            + indent(body))
+
+
+def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, integer: bool
+           ) -> str:
+    """One round: survey the queue, pick θ, extract, relax."""
+    survey = ("r3 = rnd % 3\n"
+              "if tid == 0:\n"
+              "    nx = (rnd + 1) % 3\n"
+              "    for b in range(ROUND_INTS):\n"
+              "        counts[nx * ROUND_INTS + b] = 0\n"
+              "    bounds[2 * nx] = top\n"
+              "    bounds[2 * nx + 1] = bottom\n"
+              "    counts[FAR_LENS + 1 - fcur] = 0\n"
+              "lo = top\n"
+              "hi = bottom\n"
+              "live = int64(0)\n"
+              + _candidates("d = s0[v]\n"
+                            "if d < expanded[v]:\n"
+                            "    live += 1\n"
+                            "    lo = min(lo, d)\n"
+                            "    hi = max(hi, d)\n")
+              + ("lane = cuda.threadIdx.x & 31\n" if runs_balancers else "lane = 0\n")
+              + _fold("live", "{a} + {b}", runs_balancers)
+              + _fold("lo", "min({a}, {b})", runs_balancers)
+              + _fold("hi", "max({a}, {b})", runs_balancers)
+              + "if lane == 0 and live > 0:\n"
+              "    atomic_add(counts, r3 * ROUND_INTS, live)\n"
+              "    atomic_min(bounds, 2 * r3, lo)\n"
+              "    atomic_max(bounds, 2 * r3 + 1, hi)\n"
+              + barrier)
+    histogram = (_candidates("d = s0[v]\n"
+                             "if d < expanded[v]:\n"
+                             "    b = min(int64((d - lo) / width), BINS - 1)\n"
+                             "    atomic_add(counts, r3 * ROUND_INTS + 1 + b, 1)\n")
+                 + barrier
+                 + "acc = int64(0)\n"
+                 "b = 0\n"
+                 "while b < BINS - 1 and acc + counts[r3 * ROUND_INTS + 1 + b] < rule_rho:\n"
+                 "    acc += counts[r3 * ROUND_INTS + 1 + b]\n"
+                 "    b += 1\n"
+                 + ("cut = width * (b + 1)\n"
+                    "step_up = int64(cut)\n"
+                    "if step_up < cut:\n"
+                    "    step_up += 1\n"
+                    "theta = lo + step_up\n" if integer else "theta = lo + width * (b + 1)\n"))
+    theta = ("lo = bounds[2 * r3]\n"
+             "hi = bounds[2 * r3 + 1]\n"
+             "if rule == 0:\n"
+             "    theta = top\n"
+             "elif rule == 1:\n"
+             "    if lo >= theta:\n"
+             "        theta = lo + rule_delta\n"
+             "elif rule == 2:\n"
+             "    theta = lo - lo % rule_delta + rule_delta\n"
+             "elif rule == 4:\n"
+             "    theta = lo\n"
+             "elif total <= rule_rho or hi == lo:\n"
+             "    theta = top\n"
+             "else:\n"
+             "    width = (hi - lo) / BINS\n"
+             + indent(histogram))
+    split = ("out_slot = (in_slot + 1) % 3\n"
+             "clear_slot = (in_slot + 2) % 3\n"
+             + _select("out_ids", "out_slot")
+             + "if tid == 0:\n"
+             "    lens[clear_slot] = 0\n"
+             "cull_stamp = cull_base + 2 * (rnd - first_round) + 1\n"
+             + _candidates("d = s0[v]\n"
+                           "if d < expanded[v] and atomic_exch(cull_marks, v, cull_stamp) != "
+                           "cull_stamp:\n"
+                           "    if d < theta or d == lo:\n"
+                           "        expanded[v] = d\n"
+                           "        extracted += 1\n"
+                           "        relaxed += row_offsets[v + 1] - row_offsets[v]\n"
+                           + indent(push(SPARSE, "v"), 2)
+                           + "    else:\n"
+                           "        pos = atomic_add(counts, FAR_LENS + 1 - fcur, 1)\n"
+                           "        if fcur == 0:\n"
+                           "            far1[pos] = v\n"
+                           "        else:\n"
+                           "            far0[pos] = v\n")
+             + barrier
+             + "in_slot = out_slot\n"
+             "fcur = 1 - fcur\n")
+    relax = ("out_slot = (in_slot + 1) % 3\n"
+             "clear_slot = (in_slot + 2) % 3\n"
+             + _select("in_ids", "in_slot") + _select("out_ids", "out_slot")
+             + "if tid == 0:\n"
+             "    lens[clear_slot] = 0\n"
+             "cull_stamp = cull_base + 2 * (rnd - first_round)\n"
+             + phases + advance + barrier
+             + "in_slot = out_slot\n")
+    return ("while rnd - first_round < max_steps:\n"
+            + indent(_select("in_ids", "in_slot") + survey
+                     + "total = counts[r3 * ROUND_INTS]\n"
+                     "if total == 0:\n"
+                     "    done = 1\n"
+                     "    break\n"
+                     + theta + split + relax + "rnd += 1\n"))
+
+
+def _select(name: str, slot: str) -> str:
+    return f"{name} = ids0 if {slot} == 0 else (ids1 if {slot} == 1 else ids2)\n"
+
+
+def _body(barrier: str, advance: str, phases: str, runs_balancers: bool, block: bool,
+          integer: bool) -> str:
+    threads = ("tid = cuda.threadIdx.x\nnthreads = cuda.blockDim.x\n" if block else "")
+    # a fresh traversal clears its own buffers: no launches before it
+    fresh = ("if fresh != 0:\n"
+             "    for v in range(tid, num_vertices, nthreads):\n"
+             "        expanded[v] = top\n"
+             "    for i in range(tid, INTS, nthreads):\n"
+             "        counts[i] = 0\n"
+             "    for i in range(tid, 6, nthreads):\n"
+             "        bounds[i] = top if i % 2 == 0 else bottom\n"
+             "    if tid == 0:\n"
+             "        bounds[THETA] = bottom\n"
+             "        counts[SLOT] = start_slot\n"
+             + indent(barrier))
+    placeholders = ("in_words = words0\nout_words = words0\nclear_words = words0\n"
+                    "clear_num_words = 0\n")
+    return (threads + placeholders + fresh
+            + "rnd = counts[ROUND]\n"
+            "first_round = rnd\n"
+            "fcur = counts[FCUR]\n"
+            "in_slot = counts[SLOT]\n"
+            "theta = bounds[THETA]\n"
+            "lo = top\n"
+            "done = 0\n"
+            "extracted = int64(0)\n"
+            "relaxed = int64(0)\n"
+            + _round(barrier, advance, phases, runs_balancers, integer)
+            + ("lane = cuda.threadIdx.x & 31\n" if runs_balancers else "lane = 0\n")
+            + _fold("extracted", "{a} + {b}", runs_balancers)
+            + _fold("relaxed", "{a} + {b}", runs_balancers)
+            + "if lane == 0:\n"
+            "    atomic_add(counts, EXTRACTED, extracted)\n"
+            "    atomic_add(counts, RELAXED, relaxed)\n"
+            + barrier
+            + "if tid == 0:\n"
+            "    counts[ROUND] = rnd\n"
+            "    counts[FCUR] = fcur\n"
+            "    counts[SLOT] = in_slot\n"
+            "    counts[DONE] = done\n"
+            "    bounds[THETA] = theta\n"
+            "    lens[STEPS_RAN] = rnd - first_round\n")
+
+
+def _kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state: int,
+            balancer: LoadBalancer, block: bool, priority: np.dtype) -> GeneratedKernel:
+    target = frontier.target
+    spec = edge_spec("stepping", graph, frontier, SPARSE, num_state, functors, cull=BITMAP,
+                     io=KernelIO.RING, variant=f"_{priority.kind}" + ("_block" if block else ""))
+    shape = (LaunchShape("stepping_block", target.max_threads_per_block) if block
+             else balancer.shape(target))
+    consts = {"ROUND_INTS": _ROUND_INTS, "FAR_LENS": _FAR_LENS, "ROUND": _ROUND, "FCUR": _FCUR,
+              "SLOT": _SLOT, "DONE": _DONE, "EXTRACTED": _EXTRACTED, "RELAXED": _RELAXED,
+              "INTS": _INTS, "THETA": _THETA, "BINS": BINS}
+
+    def body() -> str:
+        barrier = (target.block_barrier if block else target.grid_barrier) + "\n"
+        phases = "".join(text + barrier for _, text in balancer.phases(spec))
+        text = _body(barrier, balancer.advance_body(spec), phases, target.runs_balancers,
+                     block, priority.kind == "i")
+        return "".join(f"{k} = {v}\n" for k, v in consts.items()) + text
+
+    return build(target, shape, spec, functors, body,
+                 balancer.extra_params(spec) + _PARAMS)
+
+
+def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *state: Any,
+             rule: Rule, balancer: str | LoadBalancer | Policy = "auto",
+             max_rounds: int | None = None, blocks: int | None = None) -> Stepped:
+    """Run the stepping traversal from the vertices of ``frontier`` (a sparse frontier of
+    ``graph`` whose pool holds |V| entries, e.g. ``Frontier.from_vertices(G, sources,
+    capacity=G.num_vertices)``; their priorities set by the caller) with the relaxation ``op``
+    (``(src, dst, eid, weight, priority, *state) -> bool``: True when it lowered ``dst``'s
+    priority) under ``rule``, until the queue is empty or ``max_rounds`` rounds ran.
+
+    ``priority`` (a device array of |V| int64 or float64) is read and lowered in place;
+    ``balancer`` maps each round's relaxations onto threads (a static balancer, or ``"auto"``:
+    the adaptive runtime's choice for the whole graph). ``blocks`` sets the persistent grid."""
+    check_frontier(graph, frontier)
+    if frontier.kind != SPARSE or frontier.pool.capacity < graph.num_vertices:
+        raise OperatorError("stepping starts from a sparse frontier whose pool holds every "
+                            f"vertex (capacity >= {graph.num_vertices})")
+    if not isinstance(rule, Rule):
+        raise OperatorError(f"rule={rule!r}; expected an operators.stepping.Rule")
+    dtype = np.dtype(priority.dtype)
+    if dtype not in (np.dtype(np.int64), np.dtype(np.float64)) or priority.shape != (
+            graph.num_vertices,):
+        raise OperatorError(f"the priority is a {dtype} array of shape {priority.shape}; "
+                            f"expected int64 or float64 of shape ({graph.num_vertices},)")
+    unbounded = int(np.iinfo(np.int64).max)
+    max_rounds = unbounded if max_rounds is None else validate.count("max_rounds", max_rounds)
+    target = frontier.target
+    functors = edge_functors(op, None, 1 + len(state))
+    policy = resolve_policy(balancer, graph, target)
+    block = block_mode(graph, target)
+    chosen = bind("thread", graph, target) if block else _balancer(policy)
+    kernel = _kernel(graph, frontier, functors, 1 + len(state), chosen, block, dtype)
+    pool = frontier.pool
+    ints = pool.scratch("stepping_counts", _INTS, np.int64)
+    # the rounds of one launch: every round under the race detector (a launch is its step)
+    per_launch = 1 if racecheck.checking() else max_rounds
+    rounds, fresh, slot = 0, 1, frontier.slot
+    while True:
+        ran = _launch(kernel, graph, frontier, pool, functors, (priority, *state), chosen,
+                      block, min(per_launch, max_rounds - rounds), fresh, slot, ints, rule,
+                      dtype, blocks)
+        rounds, fresh = rounds + ran, 0
+        ctl = target.to_host(ints[_ROUND:])
+        done, slot = bool(ctl[_DONE - _ROUND]), int(ctl[_SLOT - _ROUND])
+        if done or rounds >= max_rounds or ran == 0:
+            break
+    pool.adopt(slot, SPARSE, "a stepping traversal")
+    return Stepped(rounds, int(ctl[_EXTRACTED - _ROUND]), int(ctl[_RELAXED - _ROUND]), done,
+                   Mode.BLOCK if block else Mode.FUSED)
+
+
+def _balancer(policy: Policy) -> LoadBalancer:
+    """The policy's balancer for relaxing a whole graph's edges (a fusable one)."""
+    decide = getattr(policy, "decide", None)
+    if decide is None:
+        chosen = policy.push_balancer(None)  # type: ignore[arg-type]
+    else:
+        g = policy.graph
+        chosen = decide(max(g.num_vertices, 1), g.num_edges, False, True).balancer
+    return chosen if chosen.fusable else bind("thread", policy.graph, policy.target)
+
+
+def _launch(kernel: GeneratedKernel, graph: Graph, frontier: Frontier, pool: FrontierPool,
+            functors: dict[str, Any], state: tuple, balancer: LoadBalancer, block: bool,
+            rounds: int, fresh: int, slot: int, ints: Any, rule: Rule, dtype: np.dtype,
+            blocks: int | None) -> int:
+    """One launch of at most ``rounds`` rounds (``fresh``: the first, which clears the
+    traversal's buffers) from the candidates in ``slot``; returns the rounds it ran."""
+    target = frontier.target
+    far = pool.scratch_parts("stepping_far", pool.capacity, 2, np.int32)
+    marks, base = pool.next_stamp()
+    info = np.iinfo(dtype) if dtype.kind == "i" else None
+    top = dtype.type(info.max if info else np.inf)
+    bottom = dtype.type(info.min if info else -np.inf)
+    width = rule.delta if rule.name in ("near_far", "delta") else 1
+    delta = dtype.type(min(max(np.ceil(width), 1), info.max) if info else width)
+    io: dict[str, Any] = {
+        "universe": frontier.universe, "num_words": pool.num_words,
+        **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)},
+        **{f"words{s}": pool.placeholder for s in range(pool.SLOTS)},
+        "lens": pool.lengths, "start_slot": slot, "max_steps": rounds,
+        "stop_above": 0, "stop_below": 0,
+        "expanded": pool.scratch("stepping_expanded", graph.num_vertices, dtype),
+        "far0": far[1], "far1": far[2], "counts": ints,
+        "bounds": pool.scratch("stepping_bounds", _THETA + 1, dtype), "top": top,
+        "bottom": bottom, "rule": _RULE_CODE[rule.name], "rule_delta": delta,
+        "rule_rho": np.int64(rule.rho), "fresh": fresh, "cull_marks": marks,
+        "cull_stamp": base, "cull_base": base, "cull_mask": 0,
+        **balancer.buffers(kernel.spec, frontier), **scalar_arguments(functors)}
+    args = kernel_arguments(kernel.params, graph, target, io, state)
+    if block:
+        def launch() -> None:
+            kernel.launch(target, 1, args, mode=Mode.BLOCK)
+    else:
+        resident = target.resident_blocks(kernel.threads_per_block)
+        grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
+
+        def launch() -> None:
+            kernel.launch(target, grid, args, cooperative=True)
+    lengths = pool.run_traversal(slot, launch, "a stepping traversal on its pool failed "
+                                 "part-way (its rounds reuse every slot)")
+    ran = int(lengths[STEPS_RAN])
+    pool.use_stamps(2 * ran + 1)  # round k used the stamps base + 2k and base + 2k + 1
+    return ran
+

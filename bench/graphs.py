@@ -9,7 +9,9 @@ A graph name is one of:
   ``rmat13_seed1``, ``rmat21_directed``;
 * a dataset of :func:`frontier.testing.dataset_dir`, by its file name up to the first dot:
   ``luxembourg_osm``, ``email-Enron`` (``facebook_combined`` is symmetrized: its file lists each
-  friendship once);
+  friendship once), optionally followed by ``_w{LO}-{HI}`` (its weights replaced by integers
+  drawn in ``LO..HI``, both arcs of an edge sharing one): ``luxembourg_osm_w1-100``;
+* ``gnm{SCALE}_float``: 2^SCALE vertices, 2^(SCALE+3) random edges, float weights in [0, 1);
 * a generator spec of :func:`frontier.generators.from_spec`: ``rmat:8``, ``grid:12x12``.
 
 A ``--graphs`` list (:func:`expand`) holds names and the names of the sets of :data:`SETS`
@@ -34,6 +36,8 @@ _GENERATED = re.compile(
     r"(rmat|grid|star|path)(\d+)(?:_w(\d+)-(\d+))?(?:_seed(\d+))?(_directed)?")
 #: Datasets whose file lists each undirected edge once.
 _SYMMETRIZE = frozenset({"facebook_combined"})
+_REWEIGHTED = re.compile(r"(.+)_w(\d+)-(\d+)")
+_GNM_FLOAT = re.compile(r"gnm(\d+)_float")
 
 
 class GraphNameError(ValueError):
@@ -60,6 +64,22 @@ def _generated(name: str) -> Callable[[], Graph] | None:
     return lambda: generators.path(n, **options)
 
 
+def reweighted(graph: Graph, low: float, high: float, seed: int = 0, floats: bool = False
+               ) -> Graph:
+    """``graph`` with new weights drawn in ``low..high`` (integers, or floats in ``[low,
+    high)``), one per edge of an undirected graph (both arcs share it)."""
+    coo = graph.coo()
+    src, dst = coo.src, coo.dst
+    if not graph.directed:
+        keep = src <= dst
+        src, dst = src[keep], dst[keep]
+    rng = np.random.default_rng(seed)
+    w = (rng.uniform(low, high, src.size) if floats
+         else rng.integers(int(low), int(high), src.size, endpoint=True))
+    return Graph.from_edges(src, dst, w, directed=graph.directed,
+                            num_vertices=graph.num_vertices)
+
+
 def datasets() -> dict[str, Path]:
     """Name -> file of every dataset here (none without a datasets folder)."""
     folder = dataset_dir()
@@ -77,6 +97,15 @@ def builder(name: str) -> Callable[[], Graph]:
     files = datasets()
     if name in files:
         return lambda: load(files[name], symmetrize=name in _SYMMETRIZE)
+    weighted = _REWEIGHTED.fullmatch(name)
+    if weighted is not None and weighted.group(1) in files:
+        base, lo, hi = weighted.group(1), int(weighted.group(2)), int(weighted.group(3))
+        return lambda: reweighted(load(files[base], symmetrize=base in _SYMMETRIZE), lo, hi)
+    gnm = _GNM_FLOAT.fullmatch(name)
+    if gnm is not None:
+        scale = int(gnm.group(1))
+        return lambda: reweighted(generators.gnm(1 << scale, 1 << (scale + 3)), 0, 1,
+                                  floats=True)
     if ":" in name:
         kind, _, rest = name.partition(":")
         form = generators.SPECS.get(kind)
@@ -124,7 +153,8 @@ SETS: dict[str, Callable[[], list[str]]] = {
     # many-level graphs, for the small-frontier mode
     "many_levels": lambda: ["luxembourg_osm", "grid2000", "rmat21", "path1000000"],
     # SSSP's timed graphs, and their small stand-ins
-    "weighted": lambda: ["luxembourg_osm", "rmat21_w1-63", "grid2000_w1-63"],
+    "weighted": lambda: ["luxembourg_osm", "luxembourg_osm_w1-100", "delaunay_n16", "rome99",
+                         "grid2000_w1-100", "rmat21_w1-100", "gnm20_float"],
     "weighted_quick": lambda: ["rmat16_w1-63", "grid200_w1-63"],
     # shapes and sizes for a least-squares fit of memory per vertex and per arc
     "memory": lambda: ["path20000", "path80000", "grid150", "grid300", "rmat13_seed1",

@@ -10,7 +10,11 @@ wall times of the whole call (one, when the first timed call takes longer than
 its matrix built beforehand. A method whose warm-up run exceeds ``--budget`` seconds is stopped
 and reported as such.
 
-Then every method is validated on every weighted dataset here (rome99).
+Then every method is validated on every weighted dataset here (rome99), and the calls a user
+meets beside the big graphs are timed (``--calls``): the default call on a 7-vertex path, and
+all-pairs shortest paths of rome99 by ``apsp(method="repeated_sssp")`` (one stepping traversal
+per source, through ``sssp(sources=...)``) and by its default method, beside scipy's all-pairs
+Dijkstra, in ``DIR/sssp_calls.md``.
 
 ``python -m bench sssp --out DIR [--target cuda|cpu] [--runs 5] [--quick]`` prints a Markdown
 table and writes ``DIR/sssp.csv`` and ``DIR/sssp.md``; exits 1 if any validation failed.
@@ -148,6 +152,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="small generated graphs")
     parser.add_argument("--no-datasets", action="store_true",
                         help="do not validate on the weighted datasets")
+    parser.add_argument("--calls", action="store_true",
+                        help="also time a tiny call and the all-pairs runs on rome99")
+
+
+@dataclass
+class CallRow:
+    call: str
+    target: str
+    runs: int
+    wall_ms: float
+    scipy_ms: float | None
+
+
+def calls(target: str | None, runs: int) -> list[CallRow]:
+    """The tiny call and rome99's all-pairs runs (ours and scipy's), median of ``runs``."""
+    import scipy.sparse.csgraph as csgraph
+
+    from algorithms import apsp
+    from frontier import generators
+
+    tgt = resolve_target(target)
+    tiny = generators.path(7, weights=(1, 5))
+    rows = [CallRow("sssp(path of 7 vertices, 0)", tgt.name, runs,
+                    1e3 * time_calls(lambda: sssp(tiny, 0, target=tgt), runs=runs).wall_s,
+                    None)]
+    found = datasets()
+    if "rome99" in found:
+        rome = load(found["rome99"])
+        matrix = rome.to_scipy()
+        ref = 1e3 * time_calls(lambda: csgraph.dijkstra(matrix), runs=runs).wall_s
+        for method in ("repeated_sssp", "blocked_floyd_warshall"):
+            wall = time_calls(lambda m=method: apsp(rome, method=m, target=tgt), runs=runs)
+            rows.append(CallRow(f"apsp(rome99, method={method!r})", tgt.name, runs,
+                                1e3 * wall.wall_s, ref))
+    return rows
+
+
+def calls_markdown(rows: list[CallRow]) -> str:
+    head = "| call | target | runs | wall ms (median) | scipy ms |\n" + "|---" * 5 + "|\n"
+    return head + "".join(f"| {r.call} | {r.target} | {r.runs} | {r.wall_ms:.3f} | "
+                          f"{'—' if r.scipy_ms is None else f'{r.scipy_ms:.1f}'} |\n"
+                          for r in rows)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -180,4 +226,8 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
     tables.write(rows, args.out, "sssp", markdown(rows))
     print(markdown(rows))
+    if args.calls:
+        found = calls(args.target, args.runs)
+        tables.write(found, args.out, "sssp_calls", calls_markdown(found))
+        print(calls_markdown(found))
     return 0 if all(r.validated is not False for r in rows) else 1

@@ -96,6 +96,8 @@ _THETA = 6
 #: vertices and at most :data:`BLOCK_MAX_DEGREE` out-edges on any vertex.
 BLOCK_VERTICES = 1 << 18
 BLOCK_MAX_DEGREE = 64
+#: Threads of the one block (the kernel's registers allow no more than 256 on an H100).
+BLOCK_THREADS = 256
 
 _PARAMS = ("expanded", "far0", "far1", "counts", "bounds", "top", "bottom", "rule",
            "rule_delta", "rule_rho", "fresh") + CULL_PARAMS
@@ -324,8 +326,8 @@ def _kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_stat
     target = frontier.target
     spec = edge_spec("stepping", graph, frontier, SPARSE, num_state, functors, cull=BITMAP,
                      io=KernelIO.RING, variant=f"_{priority.kind}" + ("_block" if block else ""))
-    shape = (LaunchShape("stepping_block", target.max_threads_per_block) if block
-             else balancer.shape(target))
+    shape = (LaunchShape("stepping_block", min(BLOCK_THREADS, target.max_threads_per_block))
+             if block else balancer.shape(target))
     consts = {"ROUND_INTS": _ROUND_INTS, "FAR_LENS": _FAR_LENS, "ROUND": _ROUND, "FCUR": _FCUR,
               "SLOT": _SLOT, "DONE": _DONE, "EXTRACTED": _EXTRACTED, "RELAXED": _RELAXED,
               "INTS": _INTS, "THETA": _THETA, "BINS": BINS}

@@ -66,7 +66,8 @@ def _describe(value: Any, active: set[int]) -> str | None:
         parts = [_describe(v, active) for v in value]
         if any(p is None for p in parts):
             return None
-        return f"{type(value).__name__}({'|'.join(sorted(parts) if isinstance(value, frozenset) else parts)})"  # type: ignore[arg-type]
+        ordered = sorted(parts) if isinstance(value, frozenset) else parts  # type: ignore[type-var]
+        return f"{type(value).__name__}({'|'.join(ordered)})"  # type: ignore[arg-type]
     if isinstance(value, types.ModuleType):
         return f"module:{value.__name__}" if _named(value.__name__, "") else None
     if isinstance(value, types.CodeType):

@@ -26,7 +26,7 @@ from numba import cuda
 from frontier import kernel_cache, racecheck, simulator
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.interrupts import prepare_numba
-from frontier.launch import Launcher, make_launcher
+from frontier.launch import Launcher, compiled_for, make_launcher
 from frontier.numba_cache import harden
 from frontier.options import Mode
 from frontier.recording import RECORDER, remember
@@ -560,12 +560,11 @@ class CudaTarget(Target):
         key = (kernel, threads, tuple(_argument_type(a) for a in args))
         found = self._cooperative.get(key)
         if found is None:
-            specialized = kernel.specialize(*args)
-            compiled = next(iter(specialized.overloads.values()))
-            found = (specialized, compiled.max_cooperative_grid_blocks(threads))
+            compiled = compiled_for(kernel, args)
+            found = (kernel, compiled.max_cooperative_grid_blocks(threads))
             self._cooperative[key] = found
-        specialized, most = found
-        specialized[min(blocks, most), threads](*args)
+        _, most = found
+        kernel[min(blocks, most), threads](*args)
 
     @property
     def multiprocessors(self) -> int:  # type: ignore[override]

@@ -24,8 +24,8 @@ __all__ = ["Warmed", "warm_up", "GRAPHS"]
 
 #: The graphs every algorithm runs on (an entry with an example graph runs on that instead).
 GRAPHS: dict[str, Callable[[], Graph]] = {
-    "grid:8x8": lambda: generators.grid2d(8, 8),
-    "grid:8x8 weighted": lambda: generators.grid2d(8, 8, weights=(1, 9)),
+    "grid:32x32": lambda: generators.grid2d(32, 32),
+    "grid:32x32 weighted": lambda: generators.grid2d(32, 32, weights=(1, 9)),
 }
 
 

@@ -34,7 +34,7 @@ def test_every_catalog_algorithm_is_warmed_up_on_small_graphs():
 def test_warmup_writes_the_kernels_into_the_cache_and_reports_them_as_json(capsys, monkeypatch,
                                                                              tmp_path):
     monkeypatch.setenv(CACHE_DIR_VARIABLE, str(tmp_path))
-    monkeypatch.setattr(warmup, "cases", lambda: [("bfs", ["grid:8x8"])])
+    monkeypatch.setattr(warmup, "cases", lambda: [("bfs", ["grid:32x32"])])
     code, out, err = run_cli(capsys, "warmup", "--target", "cpu", "--json")
     assert code == 0, err
     document = json.loads(out)
@@ -46,7 +46,7 @@ def test_warmup_writes_the_kernels_into_the_cache_and_reports_them_as_json(capsy
 
 def test_warmup_prints_one_line_per_algorithm_and_the_totals(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv(CACHE_DIR_VARIABLE, str(tmp_path))
-    monkeypatch.setattr(warmup, "cases", lambda: [("kcore", ["grid:8x8"])])
+    monkeypatch.setattr(warmup, "cases", lambda: [("kcore", ["grid:32x32"])])
     code, out, _ = run_cli(capsys, "warmup", "--target", "cpu")
     assert code == 0
     assert out.splitlines()[1].startswith("kcore") and "loaded from the cache" in out

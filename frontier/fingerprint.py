@@ -45,7 +45,7 @@ _SCALARS = (bool, int, float, complex, str, bytes, type(None), type(Ellipsis))
 def fingerprint(value: Any) -> str | None:
     """The stable description of ``value`` as compiled code freezes it (see the module
     docstring), or None where it has none."""
-    return _describe(value, set())
+    return _describe(value, {})
 
 
 def _named(module: Any, name: Any) -> bool:
@@ -53,7 +53,7 @@ def _named(module: Any, name: Any) -> bool:
             and module.split(".")[0] in _NAMED)
 
 
-def _describe(value: Any, active: set[int]) -> str | None:
+def _describe(value: Any, active: dict[int, str | None]) -> str | None:
     if isinstance(value, _SCALARS):
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, np.generic):
@@ -89,12 +89,12 @@ def _describe(value: Any, active: set[int]) -> str | None:
     return f"named:{module}.{name}" if _named(module, name) else None
 
 
-def _function(fn: types.FunctionType, active: set[int]) -> str | None:
+def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | None:
     if _named(fn.__module__, fn.__qualname__):
         return f"named:{fn.__module__}.{fn.__qualname__}"
-    if id(fn) in active:
-        return f"recursive:{fn.__qualname__}"
-    active.add(id(fn))
+    if id(fn) in active:  # described already in this call, or being described (recursion)
+        return active[id(fn)] or f"recursive:{fn.__qualname__}"
+    active[id(fn)] = None
     try:
         try:
             closure = tuple(c.cell_contents for c in fn.__closure__ or ())
@@ -107,13 +107,14 @@ def _function(fn: types.FunctionType, active: set[int]) -> str | None:
                  _describe(tuple(sorted((fn.__kwdefaults__ or {}).items())), active),
                  _describe(glob, active)]
     finally:
-        active.discard(id(fn))
+        del active[id(fn)]
     if any(p is None for p in parts):
         return None
-    return "function(" + "|".join(parts) + ")"  # type: ignore[arg-type]
+    active[id(fn)] = described = "function(" + "|".join(parts) + ")"  # type: ignore[arg-type]
+    return described
 
 
-def _code(code: types.CodeType, active: set[int]) -> str | None:
+def _code(code: types.CodeType, active: dict[int, str | None]) -> str | None:
     consts = [_describe(c, active) for c in code.co_consts]
     if any(c is None for c in consts):
         return None

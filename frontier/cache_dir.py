@@ -35,6 +35,8 @@ import numba
 from numba.core import caching
 from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 
+from frontier.numba_cache import harden
+
 __all__ = ["cache_dir", "cached_njit", "FrontierCacheLocator", "CACHE_DIR_VARIABLE"]
 
 #: The environment variable that overrides the platform's cache directory.
@@ -115,18 +117,23 @@ class FrontierCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
 _register_lock = threading.Lock()
 #: Numba's cache machinery, whose ``_locator_classes`` it tries in order (``CacheImpl`` since
 #: Numba 0.61, ``_CacheImpl`` before).
-_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 
 
 def _register() -> None:
     """Put :class:`FrontierCacheLocator` first in Numba's cache locators (once)."""
     with _register_lock:
-        if FrontierCacheLocator not in _CACHE_IMPL._locator_classes:
-            _CACHE_IMPL._locator_classes.insert(0, FrontierCacheLocator)
+        if FrontierCacheLocator not in CACHE_IMPL._locator_classes:
+            CACHE_IMPL._locator_classes.insert(0, FrontierCacheLocator)
 
 
 def cached_njit(**options: Any) -> Callable[[Callable], Any]:
     """``numba.njit(cache=True, **options)`` with the cache in :func:`cache_dir` (for this
-    package's functions only: see the module docstring)."""
+    package's functions only: see the module docstring), where an unreadable cache file is a
+    miss, rebuilt (:func:`frontier.numba_cache.harden`)."""
     _register()
-    return numba.njit(cache=True, **options)
+
+    def decorate(fn: Callable) -> Any:
+        return harden(numba.njit(cache=True, **options)(fn))
+
+    return decorate

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Launcher", "make_launcher"]
+__all__ = ["Launcher", "compiled_for", "make_launcher"]
 
 
 class _Slot:
@@ -149,14 +149,20 @@ class Launcher:
         with self._lock:
             entry = self._entries.get(key)
             if entry is None:
-                specialized = kernel.specialize(*args)
-                entry = _Entry(next(iter(specialized.overloads.values())), threads,
-                               cooperative)
+                entry = _Entry(compiled_for(kernel, args), threads, cooperative)
                 self._entries[key] = entry
             mine = list(self._last.get(shape, ()))
             if entry not in mine:  # a new list, so that readers iterate a list nobody changes
                 self._last[shape] = [entry, *mine][:_KNOWN]
         return entry
+
+
+def compiled_for(kernel: Any, args: tuple) -> Any:
+    """The compiled version of a ``cuda.jit`` dispatcher for the types of ``args``: compiled
+    on first use, or loaded from the dispatcher's disk cache (:mod:`frontier.kernel_cache`;
+    ``kernel.specialize``, which made a new dispatcher without that cache, compiled anew in
+    every process)."""
+    return kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
 
 
 def make_launcher(argument_type: Callable[[Any], Any]) -> Launcher | None:

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import cuda
 
-from frontier import racecheck, simulator
+from frontier import kernel_cache, racecheck, simulator
+from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.interrupts import prepare_numba
-from frontier.launch import Launcher, make_launcher
+from frontier.launch import Launcher, compiled_for, make_launcher
+from frontier.numba_cache import harden
 from frontier.options import Mode
 from frontier.recording import RECORDER, remember
 
@@ -132,23 +134,31 @@ class Target(ABC):
         """Compile a user functor for calling from this target's kernels."""
 
     @abstractmethod
-    def compile_kernel(self, fn: Callable) -> Callable:
-        """Compile a generated kernel function."""
+    def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
+        """Compile a generated kernel function; ``cache``: with Numba's disk cache (``fn``'s
+        file is one :func:`frontier.kernel_cache.place` wrote)."""
 
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
         """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
         kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
         tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``cuda``
         and ``np``) as globals, and remembered as the kernel's text for recordings
-        (:func:`frontier.recording.remember`). Nothing is cached here: callers cache the
-        result."""
-        filename = f"<frontier-generated {name}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        (:func:`frontier.recording.remember`). Where the target keeps compiled code
+        (:attr:`disk_key`) and everything the code depends on can be keyed, the text is a file
+        of the disk cache and its compiled code is loaded by a later process instead of
+        compiled (:mod:`frontier.kernel_cache`); callers cache the result in memory."""
+        label = f"<frontier-generated {name}>"
+        linecache.cache[label] = (len(source), None, source.splitlines(True), label)
         globals_: dict[str, Any] = {"cuda": _numba_cuda(), "np": np, **namespace}
+        path = kernel_cache.place(name, source, globals_, self.disk_key)
+        if path is not None:  # an importable module: Numba rebuilds cached code's environment
+            globals_["__name__"] = kernel_cache.__name__
+        filename = label if path is None else str(path)
         exec(compile(source, filename, "exec"), globals_)  # noqa: S102 - our own kernel text
         if name not in globals_:
-            raise TargetError(f"kernel text {filename} does not define a function {name!r}")
-        kernel = self.compile_kernel(globals_[name])
+            raise TargetError(f"kernel text {label} does not define a function {name!r}")
+        kernel = self.compile_kernel(globals_[name], cache=path is not None)
+        kernel_cache.track(kernel, on_disk=path is not None)
         remember(kernel, name, source)
         return kernel
 
@@ -248,6 +258,14 @@ class Target(ABC):
         (:mod:`frontier.racecheck`). Every cache of compiled kernels and functors keys on it."""
         return (self.name, self.simulated, self.checks_bounds, racecheck.checking())
 
+    @property
+    def disk_key(self) -> tuple | None:
+        """What compiled code kept on disk for this target depends on besides its source
+        (:mod:`frontier.kernel_cache`): :attr:`compile_key`, plus the device's architecture
+        where it has one; None where no compiled code is kept (the race detector's checking
+        mode, which runs functors as Python)."""
+        return None if racecheck.checking() else self.compile_key
+
     #: Largest block the target runs (the simulator runs each GPU thread as a Python thread,
     #: so its blocks are kept small).
     max_threads_per_block: int = 1024
@@ -343,13 +361,16 @@ class CpuTarget(Target):
 
         return numba.njit(cache=False, boundscheck=self.checks_bounds)(fn)
 
-    def compile_kernel(self, fn: Callable) -> Callable:
+    def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
         """``numba.njit``; the Python function itself in the race detector's checking mode."""
         if racecheck.checking():
             return fn
         import numba
 
-        return numba.njit(cache=False)(fn)
+        if not cache:
+            return numba.njit(cache=False)(fn)
+        kernel_cache.register_locator(_CACHE_IMPL)
+        return harden(numba.njit(cache=True)(fn))
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         kernel(*args)
@@ -392,6 +413,14 @@ class CudaTarget(Target):
     @property
     def reports_raises(self) -> bool:  # type: ignore[override]
         return self.simulated  # the simulator runs functors as Python
+
+    @property
+    def disk_key(self) -> tuple | None:  # type: ignore[override]
+        """None in the simulator (it compiles nothing); on a GPU, with its compute
+        capability."""
+        if self.simulated or racecheck.checking():
+            return None
+        return (*self.compile_key, tuple(self._cuda.get_current_device().compute_capability))
 
     @property
     def checks_races(self) -> bool:  # type: ignore[override]
@@ -487,8 +516,13 @@ class CudaTarget(Target):
         compiled = self._cuda.jit(device=True)(fn)
         return simulator.compiled_integers(compiled) if self.simulated else compiled
 
-    def compile_kernel(self, fn: Callable) -> Callable:
-        return self._cuda.jit(fn)
+    def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
+        if not cache:
+            return self._cuda.jit(fn)
+        from numba.cuda.core.caching import CacheImpl
+
+        kernel_cache.register_locator(CacheImpl)
+        return harden(self._cuda.jit(fn, cache=True))
 
     def _fast(self) -> Launcher | None:
         """The launcher that reuses converted arguments (:mod:`frontier.launch`), made on first
@@ -526,12 +560,11 @@ class CudaTarget(Target):
         key = (kernel, threads, tuple(_argument_type(a) for a in args))
         found = self._cooperative.get(key)
         if found is None:
-            specialized = kernel.specialize(*args)
-            compiled = next(iter(specialized.overloads.values()))
-            found = (specialized, compiled.max_cooperative_grid_blocks(threads))
+            compiled = compiled_for(kernel, args)
+            found = (kernel, compiled.max_cooperative_grid_blocks(threads))
             self._cooperative[key] = found
-        specialized, most = found
-        specialized[min(blocks, most), threads](*args)
+        _, most = found
+        kernel[min(blocks, most), threads](*args)
 
     @property
     def multiprocessors(self) -> int:  # type: ignore[override]

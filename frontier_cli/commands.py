@@ -7,15 +7,17 @@ graph, or run a demo.
 ``frontier convert IN OUT``
 ``frontier explain ALGO GRAPH [--source S] [--balancer B] [--target T] [options]``
 ``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
-``frontier demo``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
-``frontier --version``
+``frontier warmup [--target T]``, ``frontier demo``, ``frontier balancers``,
+``frontier completion {bash,zsh}``, ``frontier --version``
 
 ``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
 (or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
 representation, direction, mode, time (:mod:`frontier_cli.trace`); ``plot`` draws such a
 trace.
 ``calibrate`` measures the runtime's thresholds on the device and keeps them in the per-user
-cache (:mod:`operators.calibrate`). ``explain`` runs the algorithm once on GRAPH, with the
+cache (:mod:`operators.calibrate`). ``warmup`` compiles every algorithm's default kernels into
+the per-user disk cache once, so that no later process waits for them
+(:mod:`frontier_cli.warmup`). ``explain`` runs the algorithm once on GRAPH, with the
 options ``run`` takes, under a recording (:mod:`frontier.recording`), and prints each kernel it
 launched (name, balancer, mode, launch shape, source); with ``--json``,
 ``{"kernels": [{"name": ..., "source": ...}, ...], ...}``.
@@ -62,13 +64,13 @@ import numpy as np
 
 from algorithms import CATALOG, bfs
 from algorithms.entry import Entry, Option
-from frontier import __version__, generators
+from frontier import __version__, generators, kernel_cache
 from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
 from frontier.safefile import check_output, writing
 from frontier.target import resolve_target
-from frontier_cli import summary
+from frontier_cli import summary, warmup
 from frontier_cli.completion import SHELLS, script
 from frontier_cli.progress import Progress
 from frontier_cli.trace import plot_trace, read_trace, trace_rows, write_trace
@@ -390,6 +392,24 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_warmup(args: argparse.Namespace) -> int:
+    """Compile every algorithm's default kernels into the disk cache (:mod:`frontier_cli.warmup`),
+    with a progress bar."""
+    target = resolve_target(args.target)
+    with Progress(f"warming up kernels on {target.name}", total=len(warmup.cases()),
+                  enabled=args.progress) as progress:
+        found = warmup.warm_up(target, progress.advance)
+    where = kernel_cache.kernels_dir()
+    lines = [f"target      {target.name}{' (simulator)' if target.simulated else ''}"]
+    lines += [f"{w.algorithm:<12}{w.compiled:>4} compiled {w.loaded:>4} loaded  {w.seconds:6.2f} s"
+              + "".join(f"\n{'':<12}skipped {s}" for s in w.skipped) for w in found]
+    lines.append(f"{sum(w.compiled for w in found)} kernels compiled, "
+                 f"{sum(w.loaded for w in found)} loaded from the cache ({where})")
+    _emit(args, {"command": "warmup", "target": target.name, "simulated": target.simulated,
+                 "cache": str(where), "algorithms": [vars(w) for w in found]}, lines)
+    return 0
+
+
 def run_balancers(args: argparse.Namespace) -> int:
     names = available_balancers()
     _emit(args, {"command": "balancers", "balancers": names}, names)
@@ -531,6 +551,13 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("--title", default=None)
     _output_flags(plot)
     plot.set_defaults(handler=run_plot)
+
+    warm = sub.add_parser("warmup", help="compile the default kernels of every algorithm for "
+                          "this machine once, into the per-user cache ($FRONTIER_CACHE_DIR or "
+                          "~/.cache/frontier), so that later processes load them")
+    _target(warm)
+    _output_flags(warm)
+    warm.set_defaults(handler=run_warmup)
 
     balancers = sub.add_parser("balancers", help="list the load balancers")
     _output_flags(balancers)

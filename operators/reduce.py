@@ -136,6 +136,20 @@ def _numba_type(value: Any) -> Any:
     return numba.typeof(value)
 
 
+def _return_type(fn: Callable, argtypes: tuple) -> Any:
+    """The type Numba infers for ``fn``'s result on the host: type inference only, without
+    generating code (a few times cheaper than compiling, which a reduction on a warm disk
+    cache would otherwise pay on the first call of every process)."""
+    from numba.core import compiler, typed_passes
+    from numba.core.registry import cpu_target
+
+    typing, context = cpu_target.typing_context, cpu_target.target_context
+    typing.refresh()
+    context.refresh()
+    ir = compiler.run_frontend(fn)
+    return typed_passes.type_inference_stage(typing, context, ir, argtypes, None).return_type
+
+
 def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
     """int64 where ``functor`` returns a boolean or a signed integer, uint64 where it returns
     an unsigned integer, float64 where it returns a float (its return type, inferred by Numba
@@ -149,13 +163,11 @@ def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
         argtypes += (view_type(),)
 
     def infer() -> np.dtype:
-        dispatcher = numba.njit(functor.compiled_form())
         try:
-            dispatcher.compile(argtypes)
+            returned = _return_type(functor.compiled_form(), argtypes)
         except Exception as err:  # noqa: BLE001 - any typing failure is the functor's
             raise FunctorError(f"reduce function {functor.name} ({functor.location}) could not "
                                f"be typed for arguments {argtypes}: {err}") from err
-        returned = dispatcher.overloads[argtypes].signature.return_type
         if isinstance(returned, types.Integer) and not returned.signed:
             return np.dtype(np.uint64)
         if isinstance(returned, (types.Boolean, types.Integer)):

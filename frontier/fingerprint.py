@@ -1,0 +1,132 @@
+"""Stable fingerprints of what compiled code freezes: the key of a kernel cached on disk.
+
+Numba compiles the values a function reads besides its arguments into its code: the constants
+of its bytecode, its closure cells, the module globals it names, and the code of the jitted
+functions it calls (linked into the caller). A kernel loaded from disk by a later process is
+only right if all of these are what they were when it was compiled, so the file it is kept in
+is named by a hash of them. :func:`fingerprint` is that description, the same text in every
+process (no ``id``, no hash-ordered container), or None where a value cannot be described
+stably (an array, an arbitrary object, a module or class of the user's own): such a kernel is
+compiled in memory instead, never loaded from a possibly stale file.
+
+* numbers, strings, bytes, None, ``...``, NumPy scalars and dtypes, Numba types: their type and
+  value;
+* tuples, lists and frozensets: their elements (a frozenset's sorted);
+* Python functions (and Numba dispatchers, through ``py_func``, with their compile options): the
+  code (name, bytecode, constants, names, variables, argument counts, flags, nested code), the
+  closure values, defaults, and every module global its code names, recursively (a function
+  that calls itself is named once);
+* modules, classes and named objects of this library or of the packages its compiled code is
+  versioned by (NumPy, Numba, llvmlite, the standard ``math``, ``cmath``, ``operator``,
+  builtins): their module and qualified name. The library's own source and those packages'
+  versions are part of every key (:func:`frontier.kernel_cache.library_fingerprint`), so the
+  name is enough; a closure of the library (``<locals>`` in its name) is described by value.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+from numba.core import types as numba_types
+
+__all__ = ["fingerprint", "LIBRARY_PACKAGES", "VERSIONED_PACKAGES"]
+
+#: This library's packages, whose source is part of every key.
+LIBRARY_PACKAGES = ("frontier", "operators", "algorithms")
+#: Packages whose objects are named, not described: their version is part of every key.
+VERSIONED_PACKAGES = ("numpy", "numba", "llvmlite", "math", "cmath", "operator", "builtins")
+
+_NAMED = LIBRARY_PACKAGES + VERSIONED_PACKAGES
+_SCALARS = (bool, int, float, complex, str, bytes, type(None), type(Ellipsis))
+
+
+def fingerprint(value: Any) -> str | None:
+    """The stable description of ``value`` as compiled code freezes it (see the module
+    docstring), or None where it has none."""
+    return _describe(value, {})
+
+
+def _named(module: Any, name: Any) -> bool:
+    return (isinstance(module, str) and isinstance(name, str) and "<locals>" not in name
+            and module.split(".")[0] in _NAMED)
+
+
+def _describe(value: Any, active: dict[int, str | None]) -> str | None:
+    if isinstance(value, _SCALARS):
+        return f"{type(value).__name__}:{value!r}"
+    if isinstance(value, np.generic):
+        return f"numpy.{type(value).__name__}:{value!r}"
+    if isinstance(value, np.dtype):
+        return f"dtype:{value!r}"
+    if isinstance(value, numba_types.Type):
+        return f"numba-type:{value}"
+    if isinstance(value, (tuple, list, frozenset)):
+        parts = [_describe(v, active) for v in value]
+        if any(p is None for p in parts):
+            return None
+        ordered = sorted(parts) if isinstance(value, frozenset) else parts  # type: ignore[type-var]
+        return f"{type(value).__name__}({'|'.join(ordered)})"  # type: ignore[arg-type]
+    if isinstance(value, types.ModuleType):
+        return f"module:{value.__name__}" if _named(value.__name__, "") else None
+    if isinstance(value, types.CodeType):
+        return _code(value, active)
+    py_func = getattr(value, "py_func", None)
+    if isinstance(py_func, types.FunctionType) and not isinstance(value, types.FunctionType):
+        options = getattr(value, "targetoptions", {})
+        described = _describe(tuple(sorted((str(k), v) for k, v in options.items())), active)
+        inner = _describe(py_func, active)
+        if described is None or inner is None:
+            return None
+        return f"{type(value).__module__}.{type(value).__qualname__}[{described}]({inner})"
+    if isinstance(value, types.FunctionType):
+        return _function(value, active)
+    if isinstance(value, np.ufunc):
+        return f"ufunc:{value.__name__}"
+    module = getattr(value, "__module__", None)
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    return f"named:{module}.{name}" if _named(module, name) else None
+
+
+def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | None:
+    if _named(fn.__module__, fn.__qualname__):
+        return f"named:{fn.__module__}.{fn.__qualname__}"
+    if id(fn) in active:  # described already in this call, or being described (recursion)
+        return active[id(fn)] or f"recursive:{fn.__qualname__}"
+    active[id(fn)] = None
+    try:
+        try:
+            closure = tuple(c.cell_contents for c in fn.__closure__ or ())
+        except ValueError:  # an empty cell
+            return None
+        names = sorted(_global_names(fn.__code__))
+        glob = tuple((n, fn.__globals__[n]) for n in names if n in fn.__globals__)
+        parts = [_code(fn.__code__, active), _describe(closure, active),
+                 _describe(fn.__defaults__ or (), active),
+                 _describe(tuple(sorted((fn.__kwdefaults__ or {}).items())), active),
+                 _describe(glob, active)]
+    finally:
+        del active[id(fn)]
+    if any(p is None for p in parts):
+        return None
+    active[id(fn)] = described = "function(" + "|".join(parts) + ")"  # type: ignore[arg-type]
+    return described
+
+
+def _code(code: types.CodeType, active: dict[int, str | None]) -> str | None:
+    consts = [_describe(c, active) for c in code.co_consts]
+    if any(c is None for c in consts):
+        return None
+    return "code" + repr((code.co_name, code.co_code.hex(), consts, code.co_names,
+                          code.co_varnames, code.co_freevars, code.co_cellvars,
+                          code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+                          code.co_flags))
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names

@@ -148,11 +148,11 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     weighted = validate.flag("weighted", weighted) and graph.weighted
     if weighted:
         validate.non_negative_weights("pagerank", graph, "pass weighted=False to ignore them")
-    tgt = resolve_target(target)
-    teleport = _distribution("personalization", personalization, n, tgt)
-    spread = teleport if dangling is None else _distribution("dangling", dangling, n, tgt)
-    start = _distribution("nstart", nstart, n, tgt)
+    teleport = _distribution("personalization", personalization, n, target)
+    spread = teleport if dangling is None else _distribution("dangling", dangling, n, target)
+    start = _distribution("nstart", nstart, n, target)
     balancer = get_balancer(balancer)
+    tgt = resolve_target(target)
     if n == 0:
         return PageRankResult(np.zeros(0), 0, 0.0, 0.0, graph)
     policy = resolve_policy(balancer, graph, tgt)
@@ -223,14 +223,16 @@ def _on_device(name: str, values: Any, n: int, tgt: Target) -> Any:
     return scaled
 
 
-def _distribution(name: str, values: Any, n: int, tgt: Target) -> Any:
+def _distribution(name: str, values: Any, n: int, target: str | Target | None) -> Any:
     """``values`` (one non-negative weight per vertex) normalized to sum 1; uniform if None.
     Scaled by the largest value before summing, so the sum cannot overflow (30 values of
     1e308 sum to inf, which would make every share 0). A device array stays on the device on
-    the cuda target (:func:`_on_device`) and is copied to the host for the cpu target."""
+    the cuda target (:func:`_on_device`) and is copied to the host for the cpu target (the
+    target is resolved here only for a device array)."""
     if values is None:
         return np.full(n, 1.0 / n) if n else np.zeros(0)
     if is_device_array(values):
+        tgt = resolve_target(target)
         if tgt.name == "cuda":
             return _on_device(name, values, n, tgt)
         values = to_host(values)

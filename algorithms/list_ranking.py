@@ -35,13 +35,16 @@ passes in is modified.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from algorithms.entry import Entry, Option
 from frontier import Graph, atomic_add, validate
+from frontier.device_arrays import cast, extremes, is_device_array, to_host, view
 from frontier.target import Target, resolve_target
 from operators import compute, reduce
 
@@ -128,17 +131,33 @@ def _as_successors(succ: Any) -> np.ndarray:
     return a
 
 
-def _check_list(host: np.ndarray, succ: Any, tgt: Target) -> tuple[int, int]:
+def _on_device(succ: Any) -> Any:
+    """A device ``succ``, checked as :func:`_as_successors` checks a host one, as a device array
+    the kernels read: the caller's own (no copy) for signed ids, an int64 copy made on the
+    device for unsigned ones (after a check on the device that they are in range)."""
+    a = view(succ)
+    if a.ndim != 1 or a.dtype.kind not in "iu" or a.shape[0] > np.iinfo(np.int32).max:
+        _as_successors(to_host(a))  # raises the host input's error
+    if a.dtype.kind == "u":
+        if a.shape[0] and extremes(a)[1] >= a.shape[0]:
+            _as_successors(to_host(a))
+        a = cast(a, np.int64)
+    return a
+
+
+def _check_list(host: Callable[[], np.ndarray], succ: Any, tgt: Target) -> tuple[int, int]:
     """Check ``succ`` (on ``tgt``) describes one list, but for cycles apart from it; return its
-    head and tail. The counts run on the
-    target; the message's details are found on the host, once something is wrong."""
-    n = host.size
+    head and tail. The counts run on the target; the message's details are found on the host
+    (``host()``: the ids there), once something is wrong."""
+    n = succ.shape[0]
     if reduce(None, n, _out_of_range, succ, n, op="count", target=tgt):
+        host = host()
         bad = int(np.argmax((host < 0) | (host >= n)))
         raise ListError(f"succ[{bad}] = {int(host[bad])} is out of range; expected "
                         f"0 <= id < {n}")
     tails = reduce(None, n, _is_tail, succ, op="count", target=tgt)
     if tails != 1:
+        host = host()
         found = np.flatnonzero(host == np.arange(n))[:5].tolist()
         raise ListError(f"succ has {tails} tails (nodes v with succ[v] == v"
                         f"{': ' + ', '.join(map(str, found)) if found else ''}); expected "
@@ -146,6 +165,7 @@ def _check_list(host: np.ndarray, succ: Any, tgt: Target) -> tuple[int, int]:
     preds = tgt.zeros(n, np.int32)
     compute(None, n, _count_predecessor, succ, preds, target=tgt)
     if reduce(None, n, _shared, preds, op="count", target=tgt):
+        host = host()
         counts = np.bincount(host[host != np.arange(n)], minlength=n)
         bad = int(np.argmax(counts > 1))
         before = np.flatnonzero((host == bad) & (np.arange(n) != bad))[:3].tolist()
@@ -349,15 +369,28 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
     ``packed`` (default True: owner and offset in one 64-bit word) and ``seed`` (default 0;
     an integer ``0 .. 2**32 - 1``).
     :class:`ListError` when ``succ`` is not one list (see the module docstring); ``succ`` is
-    not modified. An empty array is the empty list."""
+    not modified. An empty array is the empty list.
+
+    ``succ`` may be a device array (CuPy, PyTorch CUDA tensor, Numba device array:
+    :mod:`frontier.device_arrays`): on the cuda target it is checked and read where it is, with
+    no copy (unsigned ids are converted to int64 on the device); on the cpu target it is copied
+    to the host first."""
     validate.one_of("method", method, LIST_RANKING_METHODS)
-    host = _as_successors(succ)
-    n = host.size
+    resident = is_device_array(succ) and resolve_target(target).name == "cuda"
+    if resident:
+        device = _on_device(succ)
+        n = device.shape[0]
+        host = partial(to_host, device)
+    else:
+        array = _as_successors(to_host(succ) if is_device_array(succ) else succ)
+        n = array.size
+        host = partial(np.asarray, array)
     checked = _options(method, options, n)
     tgt = resolve_target(target)
     if n == 0:
         return ListRankingResult(np.zeros(0, np.int64), 0, 0.0)
-    device = tgt.to_device(host)
+    if not resident:
+        device = tgt.to_device(array)
     ends = _check_list(host, device, tgt)
     start = time.perf_counter()
     ranks, rounds, splitters, astray = _METHODS[method](device, n, ends, tgt, checked)

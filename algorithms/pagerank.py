@@ -30,6 +30,7 @@ import numpy as np
 
 from algorithms.entry import Entry, Option
 from frontier import Frontier, Graph, atomic_add, validate
+from frontier.device_arrays import extremes, flaws, is_device_array, to_host, view
 from frontier.target import Target, resolve_target
 from operators import (
     Direction,
@@ -134,8 +135,10 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     ``dangling`` (where dangling vertices send their rank; default: ``personalization``, else
     uniform) are arrays of one finite non-negative value per vertex, with a positive sum,
     normalized to sum 1 (scaled by their largest value first, so values near float64's largest
-    do not overflow the sum). Edge weights are used when the graph has them and ``weighted``
-    (a bool; repeated edges add up; a vertex whose out-edges weigh 0 in total is dangling).
+    do not overflow the sum); they may be device arrays (:mod:`frontier.device_arrays`), read
+    on the device on the cuda target and never written. Edge weights are used when the graph
+    has them and ``weighted`` (a bool; repeated edges add up; a vertex whose out-edges weigh 0
+    in total is dangling).
     ``direction`` is ``"pull"``, ``"push"`` or ``"auto"`` (pull: every vertex is active);
     ``balancer`` maps a push onto threads. Numbers may be Python or NumPy scalars.
     """
@@ -145,17 +148,17 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     weighted = validate.flag("weighted", weighted) and graph.weighted
     if weighted:
         validate.non_negative_weights("pagerank", graph, "pass weighted=False to ignore them")
-    teleport = _distribution("personalization", personalization, n)
-    spread = teleport if dangling is None else _distribution("dangling", dangling, n)
-    start = _distribution("nstart", nstart, n)
+    teleport = _distribution("personalization", personalization, n, target)
+    spread = teleport if dangling is None else _distribution("dangling", dangling, n, target)
+    start = _distribution("nstart", nstart, n, target)
     balancer = get_balancer(balancer)
     tgt = resolve_target(target)
     if n == 0:
         return PageRankResult(np.zeros(0), 0, 0.0, 0.0, graph)
     policy = resolve_policy(balancer, graph, tgt)
 
-    rank, last = tgt.to_device(start), tgt.empty(n, np.float64)
-    teleport, spread = tgt.to_device(teleport), tgt.to_device(spread)
+    rank, last = _placed(start, tgt), tgt.empty(n, np.float64)
+    teleport, spread = _placed(teleport, tgt), _placed(spread, tgt)
     incoming, inverse = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
     began = time.perf_counter()
     neighbor_reduce(graph, "vertices", out_weight, weighted, out=inverse, edges="out")
@@ -190,12 +193,49 @@ def _check_parameters(alpha: Any, max_iter: Any, tol: Any) -> tuple[float, int, 
             validate.count("max_iter", max_iter, 1), validate.positive("tol", tol))
 
 
-def _distribution(name: str, values: Any, n: int) -> np.ndarray:
+def _placed(values: Any, tgt: Target) -> Any:
+    """A distribution on the target: uploaded from the host, or already there (a device array
+    :func:`_distribution` made, which pagerank may overwrite)."""
+    return values if is_device_array(values) else tgt.to_device(values)
+
+
+def _scale(v, values, out, by):
+    out[v] = values[v] * 1.0 / by
+
+
+def _value(v, values):
+    return values[v]
+
+
+def _on_device(name: str, values: Any, n: int, tgt: Target) -> Any:
+    """A device ``values`` normalized as :func:`_distribution` does, on the device: checked
+    there (the host check runs on a copy for the message of a bad one) into a new float64
+    device array."""
+    array = view(values)
+    if (array.shape != (n,) or array.dtype.kind not in "biuf"
+            or (n and (any(flaws(array)[:2]) or extremes(array)[1] <= 0))):
+        return _distribution(name, to_host(array), n, tgt)
+    largest = float(extremes(array)[1])
+    scaled = tgt.empty(n, np.float64)
+    compute(None, n, _scale, array, scaled, largest, target=tgt)
+    total = reduce(None, n, _value, scaled, target=tgt)
+    compute(None, n, _scale, scaled, scaled, total, target=tgt)
+    return scaled
+
+
+def _distribution(name: str, values: Any, n: int, target: str | Target | None) -> Any:
     """``values`` (one non-negative weight per vertex) normalized to sum 1; uniform if None.
     Scaled by the largest value before summing, so the sum cannot overflow (30 values of
-    1e308 sum to inf, which would make every share 0)."""
+    1e308 sum to inf, which would make every share 0). A device array stays on the device on
+    the cuda target (:func:`_on_device`) and is copied to the host for the cpu target (the
+    target is resolved here only for a device array)."""
     if values is None:
         return np.full(n, 1.0 / n) if n else np.zeros(0)
+    if is_device_array(values):
+        tgt = resolve_target(target)
+        if tgt.name == "cuda":
+            return _on_device(name, values, n, tgt)
+        values = to_host(values)
     array = np.asarray(values)
     if array.shape != (n,) or array.dtype.kind not in "biuf":
         raise ValueError(f"{name} has shape {array.shape} and dtype {array.dtype}; expected one "

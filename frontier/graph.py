@@ -19,6 +19,7 @@ import numpy as np
 
 from frontier import validate
 from frontier.cache_dir import cached_njit
+from frontier.device_arrays import is_device_array, to_host
 
 if TYPE_CHECKING:
     import scipy.sparse
@@ -418,12 +419,19 @@ class Graph:
             edge = unequal_arc_weights(row_offsets, col_indices, weights)
             if edge is not None:
                 raise GraphError(unequal_arc_weights_error(edge))
-        self._row_offsets = row_offsets
-        self._col_indices = col_indices
-        self._weights = weights
-        self._directed = directed
         for a in (row_offsets, col_indices) + ((weights,) if weights is not None else ()):
             a.setflags(write=False)
+        self._start(row_offsets.size - 1, col_indices.size, weights is not None, directed)
+        self._host_csr: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = (
+            row_offsets, col_indices, weights)
+
+    def _start(self, num_vertices: int, num_edges: int, weighted: bool, directed: bool) -> None:
+        """The fields every graph has, whichever memory holds its arrays."""
+        self._num_vertices = num_vertices
+        self._num_edges = num_edges
+        self._weighted = weighted
+        self._directed = directed
+        self._on_gpu: tuple[Any, Any, Any] | None = None
         self._csc: CSC | None = None
         self._coo: COO | None = None
         self._transpose: Graph | None = None
@@ -431,6 +439,64 @@ class Graph:
         self._memo: dict[str, Any] = {}
         # builds each derived view once when several threads ask at once (see memo)
         self._building = threading.RLock()
+
+    @classmethod
+    def _resident(cls, row_offsets: Any, col_indices: Any, weights: Any, directed: bool
+                  ) -> Graph:
+        """A graph whose CSR arrays (int64 offsets, int32 ids, stored-dtype weights or None:
+        device arrays the graph owns, checked already) stay on the GPU: the cuda target uses
+        them as they are; a host copy is made on first use by anything that reads the arrays on
+        the host (:meth:`_host`)."""
+        from frontier.device_arrays import cuda_target
+        from frontier.target import GraphArrays
+
+        graph = cls.__new__(cls)
+        graph._start(row_offsets.shape[0] - 1, col_indices.shape[0], weights is not None,
+                     directed)
+        graph._host_csr = None
+        graph._on_gpu = (row_offsets, col_indices, weights)
+        target = cuda_target()
+        placeholder = weights if weights is not None else target.zeros(1, np.int32)
+        target.synchronize()  # the copies that made the arrays are complete for every stream
+        graph._device[(target.name, "csr")] = GraphArrays(
+            graph._num_vertices, graph._num_edges, row_offsets, col_indices, placeholder,
+            weights is not None)
+        return graph
+
+    def _host(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The CSR arrays on the host: a graph built from device arrays copies them once, on
+        first use (whichever thread asks first)."""
+        found = self._host_csr
+        if found is None:
+            with self._building:
+                found = self._host_csr
+                if found is None:
+                    assert self._on_gpu is not None
+                    copies = tuple(None if a is None else a.copy_to_host()
+                                   for a in self._on_gpu)
+                    for a in copies:
+                        if a is not None:
+                            a.setflags(write=False)
+                    found = self._host_csr = copies  # type: ignore[assignment]
+        return found  # type: ignore[return-value]
+
+    @property
+    def _row_offsets(self) -> np.ndarray:
+        return self._host()[0]
+
+    @property
+    def _col_indices(self) -> np.ndarray:
+        return self._host()[1]
+
+    @property
+    def _weights(self) -> np.ndarray | None:
+        return self._host()[2]
+
+    @property
+    def on_device(self) -> bool:
+        """Whether the graph was built from device arrays and keeps them on the GPU
+        (:meth:`from_csr`)."""
+        return self._on_gpu is not None
 
     # construction -------------------------------------------------------------------------
     @classmethod
@@ -448,9 +514,12 @@ class Graph:
         edges keep their input order). ``weights`` are converted to float64 or float32 (float32
         input), int32 or int64, and refused (GraphError) where the conversion loses them. The
         inputs are not modified. GraphTooLargeError (before anything is allocated) when the
-        graph cannot fit in memory; TypeError for a ``directed`` that is not a bool.
+        graph cannot fit in memory; TypeError for a ``directed`` that is not a bool. Device
+        arrays (see :meth:`from_csr`) are copied to the host, where the CSR is built (a sort of
+        the arcs); the graph's arrays are then uploaded on first use, as a host graph's are.
         """
         directed = validate.flag("directed", directed)
+        src, dst, weights = (to_host(a) if is_device_array(a) else a for a in (src, dst, weights))
         s = _vertex_array("src", src)
         d = _vertex_array("dst", dst)
         if s.shape != d.shape:
@@ -479,9 +548,22 @@ class Graph:
         does; rows are then ordered by destination. An undirected graph's two arcs of each edge
         must carry one weight (GraphError naming the edge otherwise). The caller's arrays are
         not modified.
+
+        Device arrays (CuPy, PyTorch CUDA tensors, Numba device arrays: anything with
+        ``__cuda_array_interface__`` or a CUDA DLPack capsule) are checked on the GPU, and the
+        graph keeps device copies of them in its own dtypes, which the cuda target uses without
+        an upload (:mod:`frontier.device_graph`); reading the arrays on the host (the cpu
+        target, the CSC and COO views, ``out_degrees``, ``save``, ``to_scipy``, NetworkX
+        conversion, pickling) copies them to the host once. ``symmetrize=True`` and an
+        undirected weighted graph are built on the host from a copy of device arrays.
         """
         directed = validate.flag("directed", directed)
         symmetrize = validate.flag("symmetrize", symmetrize)
+        if any(is_device_array(a) for a in (row_offsets, col_indices, weights)):
+            from frontier import device_graph
+
+            return device_graph.from_csr(row_offsets, col_indices, weights, directed,
+                                         symmetrize)
         offs = np.asarray(row_offsets)
         if offs.ndim != 1 or offs.size == 0 or not np.issubdtype(offs.dtype, np.integer):
             raise GraphError("row_offsets must be a non-empty 1-D integer array of |V|+1 offsets")
@@ -551,12 +633,12 @@ class Graph:
     # views ------------------------------------------------------------------------------
     @property
     def num_vertices(self) -> int:
-        return self._row_offsets.size - 1
+        return self._num_vertices
 
     @property
     def num_edges(self) -> int:
         """Stored arcs: an undirected edge counts twice, a self-loop once."""
-        return self._col_indices.size
+        return self._num_edges
 
     @property
     def directed(self) -> bool:
@@ -564,7 +646,7 @@ class Graph:
 
     @property
     def weighted(self) -> bool:
-        return self._weights is not None
+        return self._weighted
 
     @property
     def row_offsets(self) -> np.ndarray:
@@ -726,9 +808,11 @@ class Graph:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without its device copies, its memo (per-process, per-thread buffers), its
-        transpose and its lock; the copy rebuilds them on use."""
+        transpose and its lock; the copy rebuilds them on use. A graph built from device arrays
+        is pickled from its host copy (made then, if not before)."""
+        self._host()
         state = self.__dict__.copy()
-        state.update(_device={}, _memo={}, _transpose=None)
+        state.update(_device={}, _memo={}, _transpose=None, _on_gpu=None)
         del state["_building"]
         return state
 

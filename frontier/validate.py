@@ -14,7 +14,7 @@ The helpers, for algorithms and operators to reuse (each returns the checked val
 * :func:`source` — a vertex id of the graph (``source``): an integer in ``0 .. |V|-1``, any
   integer dtype (``np.uint64`` included) when the value fits;
 * :func:`sources` — one vertex id or a list of them (``sources``), as an int64 array in the
-  order given;
+  order given (a device array is copied to the host);
 * :func:`non_negative_weights` — refuse a graph with a negative edge weight where the algorithm
   needs none;
 
@@ -53,6 +53,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from frontier.device_arrays import is_device_array, to_host
+
 if TYPE_CHECKING:
     from frontier.graph import Graph
 
@@ -78,8 +80,12 @@ def source(of: Graph, value: Any, name: str = "source") -> int:
 
 def sources(of: Graph, values: Any, name: str = "sources") -> np.ndarray:
     """``values``, one vertex id of the graph ``of`` or an iterable of them, as a 1-D int64
-    array in the order given (repeats kept: each caller says whether it takes them)."""
+    array in the order given (repeats kept: each caller says whether it takes them). A device
+    array (:mod:`frontier.device_arrays`) is copied to the host: sources seed a frontier, which
+    is built from host ids."""
     n = graph(of).num_vertices
+    if is_device_array(values):
+        values = to_host(values)
     if isinstance(values, Iterable) and not isinstance(values, (str, bytes, np.ndarray)):
         values = list(values)
     if np.ndim(values) == 0:

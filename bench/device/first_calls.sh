@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The first call of a fresh process on the GPU, kernel cache cold then warm (then corrupted):
+# bfs, sssp and connected components on 30x30 grids, each process printing its times and
+# frontier.kernel_cache.stats() (a warm process must compile nothing).
+# Usage on a CUDA machine, from the repository root:  bash bench/device/first_calls.sh OUT
+set -uo pipefail
+out=${1:-results}
+. "$(dirname "$0")/env.sh"
+export FRONTIER_CACHE_DIR=$(mktemp -d)
+first() {
+  python3 - <<'PY'
+import time
+t0 = time.perf_counter()
+from algorithms import bfs, sssp, connected_components
+from frontier import generators, kernel_cache
+print("import", round(time.perf_counter() - t0, 3))
+G = generators.grid2d(30, 30); GW = generators.grid2d(30, 30, weights=(1, 9))
+for n, f in [("bfs", lambda: bfs(G, 0)), ("sssp", lambda: sssp(GW, 0)),
+             ("cc", lambda: connected_components(G))]:
+    t = time.perf_counter(); r = f(); print(n, round(time.perf_counter() - t, 3))
+print(kernel_cache.stats())
+PY
+}
+echo "--- cold"; first
+echo "--- warm"; first
+find "$FRONTIER_CACHE_DIR" -type f -exec sh -c 'printf "\0garbage" > "$1"' _ {} \;
+echo "--- corrupted"; first
+echo "--- warm again"; first

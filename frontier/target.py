@@ -351,6 +351,12 @@ class CpuTarget(Target):
     def checks_bounds(self) -> bool:  # type: ignore[override]
         return bounds_checked()
 
+    @property
+    def compile_key(self) -> tuple:  # type: ignore[override]
+        """:attr:`Target.compile_key`, without the properties between (it is read on every
+        operator call)."""
+        return ("cpu", False, bounds_checked(), racecheck.current() is not None)
+
     def compile_device_function(self, fn: Callable) -> Callable:
         """``numba.njit``; in the race detector's checking mode, the Python function called
         with its integers as compiled code holds them (as in the simulator), so that it can

@@ -11,8 +11,17 @@ import numpy as np
 
 from frontier.frontier import Frontier
 from frontier.graph import Graph
+from frontier.shared_cache import SharedCache
 from frontier.target import Target, resolve_target
-from operators.codegen import NONE, RANGE, KernelIO, KernelSpec, build, for_each_input
+from operators.codegen import (
+    NONE,
+    RANGE,
+    GeneratedKernel,
+    KernelIO,
+    KernelSpec,
+    build,
+    for_each_input,
+)
 from operators.common import (
     OperatorError,
     Plan,
@@ -27,6 +36,8 @@ from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
 
+#: The compute kernels, by everything they depend on (looked up once per call).
+_KERNELS: SharedCache[GeneratedKernel] = SharedCache("compute kernels")
 #: The largest count a range may have: the kernels index it with int64.
 _MOST = int(np.iinfo(np.int64).max)
 
@@ -65,10 +76,16 @@ def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable,
     graph = range_graph(graph, where)
     tgt, kind, domain, io, work = elements(graph, where, target)
     functor = as_functor(fn, "compute function", ("i",), num_state)
-    spec = KernelSpec("compute", kind, NONE, graph.weighted, num_state, domain=domain,
-                      graph_view=functor.wants_graph, io=reads(kind))
-    kernel = build(tgt, per_element(tgt), spec, {"functor": functor},
-                   lambda: for_each_input(spec, "v", spec.call("functor", "v") + "\n"))
+    weighted = graph.weighted
+
+    def generate() -> GeneratedKernel:
+        spec = KernelSpec("compute", kind, NONE, weighted, num_state, domain=domain,
+                          graph_view=functor.wants_graph, io=reads(kind))
+        return build(tgt, per_element(tgt), spec, {"functor": functor},
+                     lambda: for_each_input(spec, "v", spec.call("functor", "v") + "\n"))
+
+    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, functor),
+                          generate)
     plan = Plan([(kernel, kernel.shape.blocks(tgt, work))], scalar_arguments({"functor": functor}))
     return plan, tgt, io
 

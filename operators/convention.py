@@ -102,18 +102,19 @@ def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,
     its text uses): the graph's device arrays on ``target`` (its CSC and edge tails built only
     when named), ``io`` (ring, range or fused arguments and extra buffers, by name), and the
     state ``s0, s1, ...``."""
-    ga = graph.device_arrays(target)
-    values: dict[str, Any] = {"num_vertices": graph.num_vertices,
-                              "num_edges": graph.num_edges, "row_offsets": ga.row_offsets,
-                              "col_indices": ga.col_indices, "weights": ga.weights, **io}
+    values = {**_graph_values(graph, target), **io}
     values.update(zip(_STATE_NAMES, state, strict=False))
-    if "col_offsets" in params or "row_indices" in params:
+    views = _VIEWS.get(params)
+    if views is None:
+        views = _VIEWS[params] = (any(p in params for p in ("col_offsets", "row_indices")),
+                                  any(p in params for p in VIEW_PARAMS), "edge_src" in params)
+    if views[0]:
         csc = graph.device_csc(target)
         values.update(col_offsets=csc.col_offsets, row_indices=csc.row_indices,
                       edge_ids=csc.edge_ids)
-    if "sorted_heads" in params or "sorted_tails" in params:
+    if views[1]:
         values["sorted_heads"], values["sorted_tails"] = graph.device_neighbors(target)
-    if "edge_src" in params:
+    if views[2]:
         values["edge_src"] = graph.device_edge_sources(target)
     try:
         return tuple([values[p] for p in params])
@@ -121,4 +122,19 @@ def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,
         raise AssertionError(f"no value for kernel parameter {err}") from None
 
 
+def _graph_values(graph: Graph, target: Target) -> dict[str, Any]:
+    """The values of :data:`GRAPH_PARAMS` on ``target``, kept with the graph (read-only)."""
+
+    def make() -> dict[str, Any]:
+        ga = graph.device_arrays(target)
+        return {"num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
+                "row_offsets": ga.row_offsets, "col_indices": ga.col_indices,
+                "weights": ga.weights}
+
+    return graph.memo(_ARGUMENTS_KEY + target.name, make)
+
+
+_ARGUMENTS_KEY = "kernel arguments on "
+#: Per parameter tuple: whether it names the CSC view, the sorted rows, the edge tails.
+_VIEWS: dict[tuple[str, ...], tuple[bool, bool, bool]] = {}
 _STATE_NAMES = tuple(f"s{i}" for i in range(256))

@@ -10,13 +10,24 @@ from frontier import validate
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, push
-from operators.codegen import NONE, KernelIO, KernelSpec, build, for_each_input, indent
+from frontier.shared_cache import SharedCache
+from operators.codegen import (
+    NONE,
+    GeneratedKernel,
+    KernelIO,
+    KernelSpec,
+    build,
+    for_each_input,
+    indent,
+)
 from operators.common import Plan, check_frontier, run_step, work_bound
 from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
 
 UNIQUE_PARAMS = ("stamps", "stamp")
+#: The filter kernels, by everything they depend on (looked up once per call).
+_KERNELS: SharedCache[GeneratedKernel] = SharedCache("filter kernels")
 
 
 def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int,
@@ -27,13 +38,19 @@ def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int
         validate.unused("output='none' (no frontier is built to drop repeats from)",
                         {"unique": True})
     functor = as_functor(pred, "filter predicate", ("v",), num_state)
-    spec = KernelSpec("filter", frontier.kind, out, graph.weighted, num_state,
-                      unique and out == SPARSE and frontier.kind == SPARSE,
-                      domain=frontier.domain, graph_view=functor.wants_graph, io=KernelIO.STEP)
-    kernel = build(frontier.target, per_element(frontier.target), spec, {"functor": functor},
-                   lambda: _filter_body(spec), UNIQUE_PARAMS)
+    target, kind, domain, weighted = frontier.target, frontier.kind, frontier.domain, graph.weighted
+    dropping = bool(unique) and out == SPARSE and kind == SPARSE
+
+    def generate() -> GeneratedKernel:
+        spec = KernelSpec("filter", kind, out, weighted, num_state, dropping, domain=domain,
+                          graph_view=functor.wants_graph, io=KernelIO.STEP)
+        return build(target, per_element(target), spec, {"functor": functor},
+                     lambda: _filter_body(spec), UNIQUE_PARAMS)
+
+    kernel = _KERNELS.get((target.compile_key, kind, out, weighted, num_state, dropping, domain,
+                           functor), generate)
     pool = frontier.pool
-    stamps, stamp = pool.next_stamp() if spec.unique else (pool.placeholder, 0)
+    stamps, stamp = pool.next_stamp() if dropping else (pool.placeholder, 0)
     return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))],
                 {"stamps": stamps, "stamp": stamp, **scalar_arguments({"functor": functor})})
 

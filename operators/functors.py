@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dis
 import inspect
+import operator
 import threading
 import types
 import warnings
@@ -121,11 +122,21 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     function is compiled for the target like any other."""
     if isinstance(fn, Functor):
         return fn
-    py_func = getattr(fn, "py_func", None)  # a numba.njit / cuda.jit dispatcher: its Python code
-    if py_func is not None and inspect.isfunction(py_func):
-        fn = py_func
-    if not inspect.isfunction(fn):
-        raise FunctorError(f"{role} {fn!r} is not a plain Python function: {_HOW}")
+    if type(fn) is not types.FunctionType:
+        py_func = getattr(fn, "py_func", None)  # a numba.njit / cuda.jit dispatcher: its code
+        if py_func is not None and inspect.isfunction(py_func):
+            fn = py_func
+        if not inspect.isfunction(fn):
+            raise FunctorError(f"{role} {fn!r} is not a plain Python function: {_HOW}")
+    cached = _RESOLVED.get(fn)
+    if cached is not None:  # resolved before: reused while it reads the same objects
+        reads, functor, shape, checked = cached
+        now = _reads(fn, shape[3])
+        if len(now) == len(reads) and all(map(operator.is_, now, reads)):
+            if arguments is not None and (arguments, num_state) not in checked:
+                _check_arity(fn, shape, role, arguments, num_state)
+                checked.add((arguments, num_state))
+            return functor
     code = fn.__code__
     if code.co_flags & _SUSPENDING:
         kind = ("an async def" if code.co_flags & (inspect.CO_COROUTINE
@@ -140,10 +151,6 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     if arguments is not None:
         _check_arity(fn, shape, role, arguments, num_state)
     reads = _reads(fn, shape[3])
-    cached = _RESOLVED.get(fn)
-    if cached is not None and len(cached[0]) == len(reads) and all(
-            a is b for a, b in zip(cached[0], reads, strict=True)):
-        return cached[1]
     code_id, name, location, names, wants_graph, raises = shape
     values = [c.cell_contents for c in fn.__closure__ or ()]
     lifted = tuple(n for n, v in zip(code.co_freevars, values, strict=True)
@@ -160,7 +167,8 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
                  for n in names if n in fn.__globals__)
     functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph,
                       raises, lifted, scalars)
-    _RESOLVED[fn] = (reads, functor)
+    checked = set() if arguments is None else {(arguments, num_state)}
+    _RESOLVED[fn] = (reads, functor, shape, checked)
     return functor
 
 
@@ -201,7 +209,8 @@ def _reads(fn: Callable, names: tuple[str, ...]) -> tuple:
 
 
 _MISSING = object()
-#: Per function object: what it read when last resolved, and the functor it resolved to.
+#: Per function object: what it read when last resolved, the functor it resolved to, its code's
+#: shape and the (arguments, state count) pairs its arity was checked for.
 _RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
+from frontier.shared_cache import SharedCache
+from operators.codegen import NONE, GeneratedKernel, KernelSpec, build, for_each_input, indent
 from operators.common import EDGE_SETS, OperatorError, Plan, check_graph, launch_plan
 from operators.compute import elements, reads
 from operators.convention import scalar_arguments
@@ -27,6 +28,8 @@ from operators.shape import per_element
 
 __all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
 
+#: The neighbour-reduction kernels, by everything they depend on (looked up once per call).
+_KERNELS: SharedCache[GeneratedKernel] = SharedCache("neighbour reduction kernels")
 #: The folds ``op=`` takes (:data:`operators.reduce.FOLDS`; the former ``"or"`` is
 #: ``"logical_or"``).
 NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "logical_or", "bit_or")
@@ -51,9 +54,26 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     tgt, kind, domain, io, work = elements(
         graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
-    spec = KernelSpec("neighbors", kind, NONE, graph.weighted, num_state, domain=domain,
-                      graph_view=functor.wants_graph, csc=edges == "in", variant=f"_{edges}_{op}",
-                      io=reads(kind))
+    weighted = graph.weighted
+
+    def generate() -> GeneratedKernel:
+        spec = KernelSpec("neighbors", kind, NONE, weighted, num_state, domain=domain,
+                          graph_view=functor.wants_graph, csc=edges == "in",
+                          variant=f"_{edges}_{op}", io=reads(kind))
+        return build(tgt, per_element(tgt), spec, {"functor": functor},
+                     lambda: for_each_input(spec, "v", _body(spec, edges, op)),
+                     ("out", "identity"))
+
+    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, edges, op,
+                           functor), generate)
+    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))],
+                {"out": out, "identity": identity_of(op, out.dtype),
+                 **scalar_arguments({"functor": functor})})
+    return plan, tgt, io
+
+
+def _body(spec: KernelSpec, edges: str, op: str) -> str:
+    """The statements folding vertex ``v``'s ``edges`` with ``op`` into ``out[v]``."""
     if edges == "in":
         loop = ("for k in range(col_offsets[v], col_offsets[v + 1]):\n"
                 "    e = edge_ids[k]\n"
@@ -61,13 +81,7 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     else:
         loop = ("for e in range(row_offsets[v], row_offsets[v + 1]):\n"
                 f"    x = {spec.call('functor', 'v, col_indices[e], e, ' + spec.weight_of('e'))}\n")
-    body = "acc = identity\n" + loop + indent(combine(op, "acc", "x")) + "out[v] = acc\n"
-    kernel = build(tgt, per_element(tgt), spec, {"functor": functor},
-                   lambda: for_each_input(spec, "v", body), ("out", "identity"))
-    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))],
-                {"out": out, "identity": identity_of(op, out.dtype),
-                 **scalar_arguments({"functor": functor})})
-    return plan, tgt, io
+    return "acc = identity\n" + loop + indent(combine(op, "acc", "x")) + "out[v] = acc\n"
 
 
 def _target_of(out: Any, num_vertices: int) -> str:

@@ -34,7 +34,7 @@ from frontier.graph import Graph
 from frontier.graphview import view_type
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
-from operators.codegen import NONE, KernelSpec, build, for_each_input, indent
+from operators.codegen import NONE, GeneratedKernel, KernelSpec, build, for_each_input, indent
 from operators.common import OperatorError, Plan, launch_plan, range_graph
 from operators.compute import elements, reads
 from operators.convention import scalar_arguments
@@ -122,6 +122,8 @@ _ATOMIC = {"sum": "atomic_add", "count": "atomic_add", "min": "atomic_min", "max
 #: The functor's return type, per functor and argument types: int64 (booleans and signed
 #: integers), uint64 (unsigned integers) or float64.
 _RESULT_TYPES: SharedCache[np.dtype] = SharedCache("reduce result types")
+#: The same per functor and :func:`_classes` of its arguments (found without Numba's typing).
+_RESULT_BY_CLASS: SharedCache[np.dtype] = SharedCache("reduce result types by class")
 #: Each thread's result buffers (two elements: the value and, for integer sums, the carries).
 _THREAD = threading.local()
 _SIGN = -(2**63)
@@ -154,6 +156,35 @@ def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
     """int64 where ``functor`` returns a boolean or a signed integer, uint64 where it returns
     an unsigned integer, float64 where it returns a float (its return type, inferred by Numba
     on the host, cached)."""
+    classes = _classes(functor.scalars + state)
+    if classes is None:
+        return _inferred_dtype(functor, state)
+    return _RESULT_BY_CLASS.get((functor, classes), lambda: _inferred_dtype(functor, state))
+
+
+def _classes(values: tuple) -> tuple | None:
+    """What Numba's types of ``values`` depend on, cheaply: an array's dtype and dimensions, a
+    number's type (an int's only while it fits int64); None where a value is anything else."""
+    found = []
+    for value in values:
+        kind = type(value)
+        if kind is int:
+            if not -(2**63) <= value < 2**63:
+                return None
+        elif kind in (bool, float):
+            pass
+        elif isinstance(value, np.generic):
+            kind = value.dtype
+        elif hasattr(value, "dtype") and getattr(value, "ndim", 0) > 0:
+            kind = (value.dtype, value.ndim)
+        else:
+            return None
+        found.append(kind)
+    return tuple(found)
+
+
+def _inferred_dtype(functor: Functor, state: tuple) -> np.dtype:
+    """:func:`result_dtype`, found from the Numba types of the arguments."""
     import numba
     from numba import types
 
@@ -247,17 +278,23 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
     tgt, kind, domain, io, work = elements(graph, where, target, "reduce")
     functor = as_functor(fn, "reduce function", ("i",), len(state))
     dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)
-    spec = KernelSpec("reduce", kind, NONE, graph.weighted, len(state), domain=domain,
-                      graph_view=functor.wants_graph,
-                      variant=_variant(op, dtype), io=reads(kind))
+    weighted = graph.weighted
 
-    def body() -> str:  # generated only when the kernel is not cached yet
-        return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
-                + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
-                + _publish(op, dtype, tgt.runs_balancers))
+    def generate() -> GeneratedKernel:
+        spec = KernelSpec("reduce", kind, NONE, weighted, len(state), domain=domain,
+                          graph_view=functor.wants_graph, variant=_variant(op, dtype),
+                          io=reads(kind))
 
-    kernel = build(tgt, per_element(tgt), spec, {"functor": functor}, body,
-                   ("result", "identity"))
+        def body() -> str:
+            return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
+                    + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
+                    + _publish(op, dtype, tgt.runs_balancers))
+
+        return build(tgt, per_element(tgt), spec, {"functor": functor}, body,
+                     ("result", "identity"))
+
+    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, len(state), op, dtype,
+                           functor), generate)
     plan = Plan([(kernel, kernel.shape.blocks(tgt, work))], scalar_arguments({"functor": functor}))
     return plan, tgt, io, dtype
 
@@ -289,6 +326,8 @@ def _starts(start: Any) -> np.ndarray:
 
 
 _STARTS: SharedCache[np.ndarray] = SharedCache("reduce starting values")
+#: The reduce kernels, by everything they depend on (looked up once per call).
+_KERNELS: SharedCache[GeneratedKernel] = SharedCache("reduce kernels")
 
 
 def _result_buffer(target: Target, dtype: np.dtype) -> Any:

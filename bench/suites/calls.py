@@ -7,8 +7,10 @@ the catalog suite runs):
   the seconds to import the library, of the first call (compilation included) and of a second
   call, with the kernel cache folder (``FRONTIER_CACHE_DIR``) empty (``cold``) and then as the
   cold process left it (``warm``);
-* ``tiny``: the fixed cost of a call: the median wall time of ``--tiny-calls`` calls on a
-  7-vertex path (weighted 1..5 for the algorithms of :data:`WEIGHTED`) after a warm-up;
+* ``tiny``: the fixed cost of a call, for each algorithm of ``--tiny-algorithms`` (default:
+  every catalog entry): the median wall time of ``--tiny-calls`` calls on a 7-vertex path
+  (weighted 1..5 for the algorithms of :data:`WEIGHTED`; a 7-element list for list ranking,
+  whose entry takes its own kind of graph) from vertex 0 after a warm-up;
 * ``device``: wall time against the result's own ``seconds`` (device time) on ``--graphs``
   (default rmat21, the 2000x2000 grid and luxembourg_osm), the median of ``--runs`` after a
   warm-up, and the difference: what the call spends on the host.
@@ -36,6 +38,8 @@ from frontier.target import Target, resolve_target
 #: Algorithms timed on a weighted graph in the tiny and first-call parts.
 WEIGHTED = ("sssp",)
 PARTS = ("first", "tiny", "device")
+#: The vertices of the tiny part's graph.
+TINY = 7
 #: The child of the ``first`` part: prints the seconds of the import and of two calls as JSON.
 _CHILD = """
 import json, sys, time
@@ -106,9 +110,11 @@ def tiny_rows(algorithms: list[str], target: Target, calls: int, progress: Progr
               ) -> list[Row]:
     rows = []
     for algorithm in algorithms:
-        name = _weighted(algorithm, "path7")
+        example = baselines.example(algorithm)
+        name = (_weighted(algorithm, "path7") if example is None
+                else f"{example.partition(':')[0]}:{TINY}")
         graph = build(name)
-        source = source_of(graph) if baselines.takes_source(algorithm) else None
+        source = 0 if baselines.takes_source(algorithm) else None
         timing = time_calls(partial(baselines.run, algorithm, graph, source, target=target),
                             runs=calls, target=target)
         rows.append(Row("tiny", algorithm, name, target.name, "", timing.runs, None, None,
@@ -168,21 +174,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_names(parser, "--parts", ",".join(PARTS), "parts", PARTS)
     parser.add_argument("--first-graph", type=options.graph_name, default="grid30",
                         help="the graph of the first calls (default grid30)")
+    options.add_names(parser, "--tiny-algorithms", ",".join(baselines.names()),
+                      "catalog algorithms of the tiny part", baselines.names())
     parser.add_argument("--tiny-calls", type=options.runs_count, default=200,
                         help="calls of the tiny-call median (default 200)")
 
 
 def run(args: argparse.Namespace) -> int:
     target = resolve_target(args.target)
-    count = len(args.algorithms) * (2 * ("first" in args.parts) + ("tiny" in args.parts)
-                                    + len(args.graphs) * ("device" in args.parts))
+    count = (len(args.algorithms) * (2 * ("first" in args.parts)
+                                     + len(args.graphs) * ("device" in args.parts))
+             + len(args.tiny_algorithms) * ("tiny" in args.parts))
     progress = Progress(count, "calls")
     rows: list[Row] = []
     if "first" in args.parts:
         rows += first_rows(args.algorithms, args.first_graph, target, progress)
         tables.write(rows, args.out, "calls", markdown(rows))
     if "tiny" in args.parts:
-        rows += tiny_rows(args.algorithms, target, args.tiny_calls, progress)
+        rows += tiny_rows(args.tiny_algorithms, target, args.tiny_calls, progress)
         tables.write(rows, args.out, "calls", markdown(rows))
     if "device" in args.parts:
         rows += device_rows(args.algorithms, args.graphs, target, args.runs, progress)

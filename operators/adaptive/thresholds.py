@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from dataclasses import asdict, dataclass, fields, replace
 from numbers import Real
 from pathlib import Path
@@ -81,11 +82,26 @@ def device_thresholds(target: Target) -> Thresholds:
 def calibration_path() -> Path:
     """The per-user calibration cache: ``$FRONTIER_CACHE_DIR/calibration.json``, else under
     ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``."""
-    root = os.environ.get(CACHE_ENV)
-    if not root:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        root = os.path.join(base, "frontier")
-    return Path(root) / CACHE_FILE
+    environ = os.environ
+    env = (environ.get(CACHE_ENV), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    found = _PATHS.get(env)
+    if found is None:
+        root = env[0]
+        if not root:
+            base = env[1] or os.path.join(os.path.expanduser("~"), ".cache")
+            root = os.path.join(base, "frontier")
+        found = _PATHS[env] = Path(root) / CACHE_FILE
+    return found
+
+
+#: The calibration cache's path per value of the environment variables it comes from.
+_PATHS: dict[tuple, Path] = {}
+#: Seconds during which :func:`thresholds_for` trusts its last look at a calibration file's
+#: modification time (a calibration saved by this process is seen at once).
+RESTAT_AFTER_S = 1.0
+#: Per calibration file: when it was last looked at (time.monotonic) and its modification time
+#: then (None: no file).
+_STAMPS: dict[str, tuple[float, int | None]] = {}
 
 
 def load_calibration(device: str) -> dict[str, Any] | None:
@@ -118,6 +134,7 @@ def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, An
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(entries, indent=2, sort_keys=True))
         tmp.replace(path)
+        _STAMPS.pop(str(path), None)
     return path
 
 
@@ -128,13 +145,19 @@ _SAVING = threading.Lock()
 def thresholds_for(target: Target) -> Thresholds:
     """The thresholds used on ``target``: its device properties, overridden by the calibration
     cache's entry for its device when there is one (looked up again only when the cache file
-    changes)."""
+    changes, which is looked at again after :data:`RESTAT_AFTER_S`)."""
     path = calibration_path()
-    try:
-        stamp = path.stat().st_mtime_ns
-    except OSError:
-        stamp = None
-    key = (target.name, target.simulated, str(path), stamp)
+    name, now = str(path), time.monotonic()
+    seen = _STAMPS.get(name)
+    if seen is None or now - seen[0] > RESTAT_AFTER_S:
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            stamp = None
+        _STAMPS[name] = (now, stamp)
+    else:
+        stamp = seen[1]
+    key = (target.name, target.simulated, name, stamp)
     return _THRESHOLDS.get(key, lambda: _read_thresholds(target))
 
 

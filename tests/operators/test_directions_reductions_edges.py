@@ -213,6 +213,36 @@ def test_one_functor_reduces_integers_then_floats_each_in_its_own_type(target, o
                   target=target) == unset
 
 
+def value_at(v, values):
+    return values[v]
+
+
+def scaled(v, values, factor):
+    return values[v] * factor
+
+
+def test_one_functor_sums_unsigned_signed_and_boolean_arrays_each_in_its_own_type(target):
+    g = Graph.from_edges([], [], num_vertices=3)
+    unsigned = target.to_device(np.array([2**63, 2**63, 1], dtype=np.uint64))
+    assert reduce(g, "vertices", value_at, unsigned, target=target) == 2**64 + 1
+    signed = target.to_device(np.array([-1, -2, -3], dtype=np.int64))
+    assert reduce(g, "vertices", value_at, signed, target=target) == -6
+    flags = target.to_device(np.array([True, False, True]))
+    assert reduce(g, "vertices", value_at, flags, target=target) == 2
+    halves = target.to_device(np.array([0.5, 1.5, 2.5]))
+    got = reduce(g, "vertices", value_at, halves, target=target)
+    assert isinstance(got, float) and got == 4.5
+
+
+def test_a_scalar_state_of_another_type_retypes_the_reduction(target):
+    g = Graph.from_edges([], [], num_vertices=3)
+    values = target.to_device(np.array([1, 2, 3], dtype=np.int64))
+    assert reduce(g, "vertices", scaled, values, 2, target=target) == 12
+    got = reduce(g, "vertices", scaled, values, 0.5, target=target)
+    assert isinstance(got, float) and got == 3.0
+    assert reduce(g, "vertices", scaled, values, np.int32(3), target=target) == 18
+
+
 # neighbor_reduce ---------------------------------------------------------------------------------
 def src_id(src, dst, eid, weight):
     return src

@@ -36,12 +36,13 @@ target and the simulator) and the requested rows on the host; repeated_sssp only
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from algorithms.entry import Entry, Option
+from algorithms.output import check_out, on_host
 from frontier import Frontier, Graph, atomic_min, validate
 from frontier.graph import path_bound
 from frontier.limits import host_limit_bytes
@@ -67,14 +68,16 @@ class APSPResult:
     rounds summed over the sources for repeated_sssp), host wall time from the first launch to
     the last read (``seconds``), and ``edges_traversed``: every arc once per row (what a
     single-source run per row would at least look at), so that MTEPS compares the methods.
-    ``stats`` is empty: the rounds run without a read back."""
+    ``stats`` is empty: the rounds run without a read back. ``target``: the target that ran
+    it. With ``out="device"`` ``distances`` stay on the target (:mod:`algorithms.output`)."""
 
-    distances: np.ndarray
+    distances: Any
     sources: np.ndarray
     iterations: int
     seconds: float
     edges_traversed: int
     stats: tuple[Any, ...] = ()
+    target: Target | None = field(repr=False, default=None)
 
 
 # the matrix: 0 on the diagonal, the lightest arc elsewhere --------------------------------------
@@ -153,9 +156,21 @@ def _unreached(v: int, dist: Any) -> None:
     dist[v] = np.inf
 
 
-def _sssp_rows(graph: Graph, rows: np.ndarray, out: np.ndarray, tgt: Target) -> int:
+def _copy_row(v: int, dist: Any, flat: Any, start: int) -> None:
+    flat[start + v] = dist[v]
+
+
+def _gather_rows(c: int, flat: Any, rows: Any, picked: Any, n: int) -> None:
+    picked[c] = flat[rows[c // n] * n + c % n]
+
+
+def _sssp_rows(graph: Graph, rows: np.ndarray, tgt: Target, out: str) -> tuple[Any, int]:
+    """The rows of ``rows`` (as the caller gets them: on the host or the target) and the
+    Bellman–Ford rounds summed over them."""
     n = graph.num_vertices
     dist = tgt.empty(n, np.float64)
+    flat = np.empty(rows.size * n, np.float64) if out == "host" else tgt.empty(rows.size * n,
+                                                                                np.float64)
     rounds = 0
     for r, source in enumerate(rows):
         compute(None, n, _unreached, dist, target=tgt)
@@ -171,8 +186,11 @@ def _sssp_rows(graph: Graph, rows: np.ndarray, out: np.ndarray, tgt: Target) -> 
             f = filter(graph, advance(graph, f, _relax, dist), _improved, dist, unique=True)
             steps += 1
         rounds += steps
-        out[r] = tgt.to_host(dist)
-    return rounds
+        if out == "host":
+            flat[r * n:(r + 1) * n] = tgt.to_host(dist)
+        else:
+            compute(None, n, _copy_row, dist, flat, r * n, target=tgt)
+    return flat.reshape(rows.size, n), rounds
 
 
 # the call ---------------------------------------------------------------------------------------
@@ -190,11 +208,13 @@ def _host_free_bytes() -> int:
     return host_limit_bytes()
 
 
-def _check_room(n: int, rows: int, whole: bool, tgt: Target) -> None:
-    """Refuse a result that would not fit: the rows on the host, and for the Floyd–Warshall
-    methods the whole matrix on the target (on the host where the target cannot tell its free
-    memory: the cpu target and the simulator keep arrays there)."""
+def _check_room(n: int, rows: int, whole: bool, tgt: Target, out: str) -> None:
+    """Refuse a result that would not fit: the rows where ``out`` puts them, and for the
+    Floyd–Warshall methods the whole matrix on the target (on the host where the target cannot
+    tell its free memory: the cpu target and the simulator keep arrays there)."""
     host_need, device_need = rows * n * 8, (n * n * 8 if whole else 0)
+    if out == "device":
+        host_need, device_need = 0, device_need + host_need
     device_free = tgt.free_bytes()
     if device_free is None:
         host_need, device_need = host_need + device_need, 0
@@ -210,16 +230,20 @@ def _check_room(n: int, rows: int, whole: bool, tgt: Target) -> None:
 
 
 def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any = None,
-         target: str | Target | None = None, tile: int | None = None) -> APSPResult:
+         target: str | Target | None = None, tile: int | None = None, out: str = "host"
+         ) -> APSPResult:
     """Shortest-path distances between all pairs of vertices of ``graph`` (the rows of
     ``sources`` only, when given): float64, ``inf`` where unreachable.
 
     ``method`` is ``"blocked_floyd_warshall"`` (the default), ``"floyd_warshall"`` or
     ``"repeated_sssp"`` (see the module docstring); ``tile`` is the blocked method's tile side
-    (default :func:`operators.tiles.default_tile`). :class:`APSPError` on a negative cycle or a
+    (default :func:`operators.tiles.default_tile`); ``target`` and ``out`` as
+    :func:`algorithms.bfs`'s (``"auto"`` weighs the V^3 relaxations of the Floyd–Warshall
+    methods, the traversals of repeated_sssp). :class:`APSPError` on a negative cycle or a
     result that does not fit in memory."""
     validate.graph(graph)
     validate.one_of("method", method, APSP_METHODS)
+    check_out(out)
     if method != "blocked_floyd_warshall":
         validate.unused(f"method={method!r} (tiles are the blocked method's)", {"tile": tile})
     elif tile is not None:
@@ -228,8 +252,11 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
     n = graph.num_vertices
     validate.path_sums(f"apsp on a graph of {n} vertices", path_bound(graph.weights, n),
                        np.float64)
-    tgt = resolve_target(target)
-    _check_room(n, rows.size, method in _FLOYD, tgt)
+    if method in _FLOYD:
+        tgt = resolve_target(target, graph, elements=n ** 3, deep=False)
+    else:
+        tgt = resolve_target(target, graph, elements=rows.size * (n + graph.num_edges))
+    _check_room(n, rows.size, method in _FLOYD, tgt, out)
     start = time.perf_counter()
     if method in _FLOYD:
         flat, matrix = _adjacency(graph, tgt)
@@ -238,13 +265,27 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
         if cycle >= 0:
             raise APSPError(f"the graph has a negative cycle through vertex {cycle}: shortest "
                             "paths are undefined")
-        whole = tgt.to_host(flat).reshape(n, n)
-        distances = whole if sources is None else whole[rows]
+        distances = _requested_rows(flat, matrix, rows, sources is None, tgt, out)
     else:
-        distances = np.empty((rows.size, n), np.float64)
-        rounds = _sssp_rows(graph, rows, distances, tgt)
+        distances, rounds = _sssp_rows(graph, rows, tgt, out)
     return APSPResult(distances, rows, rounds, time.perf_counter() - start,
-                      rows.size * graph.num_edges)
+                      rows.size * graph.num_edges, target=tgt)
+
+
+def _requested_rows(flat: Any, matrix: Any, rows: np.ndarray, every: bool, tgt: Target,
+                    out: str) -> Any:
+    """The rows of the matrix the caller asked for (``every``: all of them), where ``out``
+    puts them."""
+    n = matrix.shape[0]
+    if out == "host":
+        whole = tgt.to_host(flat).reshape(n, n)
+        return whole if every else whole[rows]
+    if every:
+        return matrix
+    picked = tgt.empty(rows.size * n, np.float64)
+    compute(None, rows.size * n, _gather_rows, flat, tgt.to_device(rows), picked, n,
+            target=tgt)
+    return picked.reshape(rows.size, n)
 
 
 # the catalog entry --------------------------------------------------------------------------
@@ -258,7 +299,7 @@ def _check(graph: Graph, source: None, result: APSPResult) -> None:
     from frontier.testing import check_apsp
 
     integral = graph.weights is None or graph.weights.dtype.kind == "i"
-    check_apsp(graph, result.distances, rtol=0 if integral else 1e-12)
+    check_apsp(graph, on_host(result.distances), rtol=0 if integral else 1e-12)
 
 
 def _report(result: APSPResult) -> list[tuple[str, str]]:

@@ -271,7 +271,7 @@ def _reference(graph: Graph, source: int) -> np.ndarray:
 def _check(graph: Graph, source: int, result: BFSResult) -> None:
     from frontier.testing import check_bfs
 
-    check_bfs(graph, source, result.host_distances, result.predecessors)
+    check_bfs(graph, source, result.host_distances, on_host(result.predecessors))
 
 
 def _report(result: BFSResult) -> list[tuple[str, str]]:

@@ -36,12 +36,13 @@ target and the simulator) and the requested rows on the host; repeated_sssp only
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from algorithms.entry import Entry, Option
+from algorithms.output import check_out, on_host
 from algorithms.sssp import sssp
 from frontier import Frontier, Graph, NegativeCycleError, atomic_min, validate
 from frontier.graph import path_bound
@@ -68,14 +69,16 @@ class APSPResult:
     rounds summed over the sources for repeated_sssp), host wall time from the first launch to
     the last read (``seconds``), and ``edges_traversed``: every arc once per row (what a
     single-source run per row would at least look at), so that MTEPS compares the methods.
-    ``stats`` is empty: the rounds run without a read back."""
+    ``stats`` is empty: the rounds run without a read back. ``target``: the target that ran
+    it. With ``out="device"`` ``distances`` stay on the target (:mod:`algorithms.output`)."""
 
-    distances: np.ndarray
+    distances: Any
     sources: np.ndarray
     iterations: int
     seconds: float
     edges_traversed: int
     stats: tuple[Any, ...] = ()
+    target: Target | None = field(repr=False, default=None)
 
 
 # the matrix: 0 on the diagonal, the lightest arc elsewhere --------------------------------------
@@ -145,24 +148,40 @@ def _blocked_floyd_warshall(graph: Graph, flat: Any, matrix: Any, tgt: Target,
 BATCH_CELLS = 1 << 25
 
 
-def _sssp_rows(graph: Graph, rows: np.ndarray, out: np.ndarray, tgt: Target) -> int:
-    """The rows' distances by SSSP from each source (:func:`algorithms.sssp.sssp` with
-    ``sources=``: Bellman–Ford's stepping traversal per source, no host read between them), in
-    batches of at most :data:`BATCH_CELLS` distances; returns the rounds run."""
+def _copy_cell(c: int, source: Any, flat: Any, start: int) -> None:
+    flat[start + c] = source[c]
+
+
+def _gather_rows(c: int, flat: Any, rows: Any, picked: Any, n: int) -> None:
+    picked[c] = flat[rows[c // n] * n + c % n]
+
+
+def _sssp_rows(graph: Graph, rows: np.ndarray, tgt: Target, out: str) -> tuple[Any, int]:
+    """The rows' distances (as the caller gets them: on the host or the target) by SSSP from
+    each source (:func:`algorithms.sssp.sssp` with ``sources=``: Bellman–Ford's stepping
+    traversal per source, no host read between them), in batches of at most
+    :data:`BATCH_CELLS` distances, and the rounds summed over them."""
     n = graph.num_vertices
     batch = max(1, BATCH_CELLS // max(n, 1))
+    flat = (np.empty(rows.size * n, np.float64) if out == "host"
+            else tgt.empty(rows.size * n, np.float64))
     rounds = 0
     for first in range(0, rows.size, batch):
         chunk = rows[first:first + batch]
         try:
             found = sssp(graph, sources=chunk, method="bellman_ford", target=tgt,
-                         predecessors=False)
+                         predecessors=False, out=out)
         except NegativeCycleError as err:
             raise APSPError(f"the graph has a negative cycle: {err}; shortest paths are "
                             "undefined") from None
-        out[first:first + chunk.size] = found.distances
+        cells = chunk.size * n
+        if out == "host":
+            flat[first * n:first * n + cells] = found.distances.ravel()
+        elif cells:
+            compute(None, cells, _copy_cell, found.distances.reshape(cells), flat, first * n,
+                    target=tgt)
         rounds += found.iterations
-    return rounds
+    return flat.reshape(rows.size, n), rounds
 
 
 # the call ---------------------------------------------------------------------------------------
@@ -180,11 +199,13 @@ def _host_free_bytes() -> int:
     return host_limit_bytes()
 
 
-def _check_room(n: int, rows: int, whole: bool, tgt: Target) -> None:
-    """Refuse a result that would not fit: the rows on the host, and for the Floyd–Warshall
-    methods the whole matrix on the target (on the host where the target cannot tell its free
-    memory: the cpu target and the simulator keep arrays there)."""
+def _check_room(n: int, rows: int, whole: bool, tgt: Target, out: str) -> None:
+    """Refuse a result that would not fit: the rows where ``out`` puts them, and for the
+    Floyd–Warshall methods the whole matrix on the target (on the host where the target cannot
+    tell its free memory: the cpu target and the simulator keep arrays there)."""
     host_need, device_need = rows * n * 8, (n * n * 8 if whole else 0)
+    if out == "device":
+        host_need, device_need = 0, device_need + host_need
     device_free = tgt.free_bytes()
     if device_free is None:
         host_need, device_need = host_need + device_need, 0
@@ -200,16 +221,20 @@ def _check_room(n: int, rows: int, whole: bool, tgt: Target) -> None:
 
 
 def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any = None,
-         target: str | Target | None = None, tile: int | None = None) -> APSPResult:
+         target: str | Target | None = None, tile: int | None = None, out: str = "host"
+         ) -> APSPResult:
     """Shortest-path distances between all pairs of vertices of ``graph`` (the rows of
     ``sources`` only, when given): float64, ``inf`` where unreachable.
 
     ``method`` is ``"blocked_floyd_warshall"`` (the default), ``"floyd_warshall"`` or
     ``"repeated_sssp"`` (see the module docstring); ``tile`` is the blocked method's tile side
-    (default :func:`operators.tiles.default_tile`). :class:`APSPError` on a negative cycle or a
+    (default :func:`operators.tiles.default_tile`); ``target`` and ``out`` as
+    :func:`algorithms.bfs`'s (``"auto"`` weighs the V^3 relaxations of the Floyd–Warshall
+    methods, the traversals of repeated_sssp). :class:`APSPError` on a negative cycle or a
     result that does not fit in memory."""
     validate.graph(graph)
     validate.one_of("method", method, APSP_METHODS)
+    check_out(out)
     if method != "blocked_floyd_warshall":
         validate.unused(f"method={method!r} (tiles are the blocked method's)", {"tile": tile})
     elif tile is not None:
@@ -218,8 +243,11 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
     n = graph.num_vertices
     validate.path_sums(f"apsp on a graph of {n} vertices", path_bound(graph.weights, n),
                        np.float64)
-    tgt = resolve_target(target)
-    _check_room(n, rows.size, method in _FLOYD, tgt)
+    if method in _FLOYD:
+        tgt = resolve_target(target, graph, elements=n ** 3, deep=False)
+    else:
+        tgt = resolve_target(target, graph, elements=rows.size * (n + graph.num_edges))
+    _check_room(n, rows.size, method in _FLOYD, tgt, out)
     start = time.perf_counter()
     if method in _FLOYD:
         flat, matrix = _adjacency(graph, tgt)
@@ -228,13 +256,27 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
         if cycle >= 0:
             raise APSPError(f"the graph has a negative cycle through vertex {cycle}: shortest "
                             "paths are undefined")
-        whole = tgt.to_host(flat).reshape(n, n)
-        distances = whole if sources is None else whole[rows]
+        distances = _requested_rows(flat, matrix, rows, sources is None, tgt, out)
     else:
-        distances = np.empty((rows.size, n), np.float64)
-        rounds = _sssp_rows(graph, rows, distances, tgt)
+        distances, rounds = _sssp_rows(graph, rows, tgt, out)
     return APSPResult(distances, rows, rounds, time.perf_counter() - start,
-                      rows.size * graph.num_edges)
+                      rows.size * graph.num_edges, target=tgt)
+
+
+def _requested_rows(flat: Any, matrix: Any, rows: np.ndarray, every: bool, tgt: Target,
+                    out: str) -> Any:
+    """The rows of the matrix the caller asked for (``every``: all of them), where ``out``
+    puts them."""
+    n = matrix.shape[0]
+    if out == "host":
+        whole = tgt.to_host(flat).reshape(n, n)
+        return whole if every else whole[rows]
+    if every:
+        return matrix
+    picked = tgt.empty(rows.size * n, np.float64)
+    compute(None, rows.size * n, _gather_rows, flat, tgt.to_device(rows), picked, n,
+            target=tgt)
+    return picked.reshape(rows.size, n)
 
 
 # the catalog entry --------------------------------------------------------------------------
@@ -248,7 +290,7 @@ def _check(graph: Graph, source: None, result: APSPResult) -> None:
     from frontier.testing import check_apsp
 
     integral = graph.weights is None or graph.weights.dtype.kind == "i"
-    check_apsp(graph, result.distances, rtol=0 if integral else 1e-12)
+    check_apsp(graph, on_host(result.distances), rtol=0 if integral else 1e-12)
 
 
 def _report(result: APSPResult) -> list[tuple[str, str]]:

@@ -32,10 +32,12 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from algorithms.entry import Entry
+from algorithms.output import check_out, deliver, on_host
 from frontier import (
     Frontier,
     Graph,
@@ -82,15 +84,17 @@ class BetweennessSourceStats:
 class BetweennessResult:
     """``values`` (float64, one per vertex), the sources the paths start from, the BFS levels
     run over all sources, the edges they inspected (forward and backward), wall time, and
-    per-source ``stats``."""
+    per-source ``stats``, and the ``target`` that ran it. With ``out="device"`` ``values`` stay
+    on the target (:mod:`algorithms.output`)."""
 
-    values: np.ndarray
+    values: Any
     sources: np.ndarray
     iterations: int
     edges_traversed: int
     seconds: float
     graph: Graph = field(repr=False)
     stats: list[BetweennessSourceStats] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
 
 # functors ------------------------------------------------------------------------------------
@@ -134,6 +138,10 @@ def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overf
         values[v] += delta[v] + 1.0 if endpoints else delta[v]
 
 
+def scale(v, values, factors):
+    values[v] *= factors[v]
+
+
 def reached_arcs(v, depth, graph):
     return out_degree(graph, v) if depth[v] >= 0 else 0
 
@@ -142,7 +150,8 @@ def reached_arcs(v, depth, graph):
 def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = None, *,
                            normalized: bool | None = None, endpoints: bool = False,
                            balancer: str | LoadBalancer = "auto",
-                           target: str | Target | None = None) -> BetweennessResult:
+                           target: str | Target | None = None, out: str = "host"
+                           ) -> BetweennessResult:
     """Betweenness centrality: for every vertex ``v``, the sum over pairs ``(s, t)``, ``s`` in
     ``sources`` (default: every vertex; one vertex id or several distinct ones), of the share of
     the shortest ``s``-``t`` paths that pass through ``v`` (``endpoints=True`` also counts the
@@ -156,9 +165,11 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     whole graph, so it needs at least one source; ``True`` divides by the number of pairs.
     ``normalized`` and ``endpoints`` are bools (``normalized`` also None). ``balancer`` maps
     the forward BFS's advances onto threads. ``OverflowError`` when the shortest paths from a
-    source are too many for float64 (see the module docstring).
+    source are too many for float64 (see the module docstring). ``target`` and ``out`` as
+    :func:`algorithms.bfs`'s.
     """
     chosen = _sources(graph, sources)
+    check_out(out)
     normalized = validate.flag("normalized", normalized, none=True)
     endpoints = validate.flag("endpoints", endpoints)
     if normalized is not None and sources is not None and chosen.size == 0:
@@ -167,7 +178,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
                          "sources, or normalized=None for the (zero) sums")
     balancer = get_balancer(balancer)
     n = graph.num_vertices
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph)
     policy = resolve_policy(balancer, graph, tgt)
     values = tgt.zeros(n, np.float64)
     depth = tgt.full(n, -1, np.int32)
@@ -200,17 +211,18 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             edges += 2 * arcs
             stats.append(BetweennessSourceStats(s, run.steps, 2 * arcs,
                                                 time.perf_counter() - passed))
-    if tgt.to_host(overflow)[0]:
+    if tgt.read_scalar(overflow, 0):
         raise PathCountOverflowError(
             "betweenness_centrality: a source has more shortest paths to some vertex than "
             "float64 can count (about 1.8e308), so the path counts became inf; no exact result "
             "is possible in float64")
-    result = tgt.to_host(values)
     if normalized is not None:
-        result = _rescale(result, n, graph.directed, normalized, endpoints,
-                          None if sources is None else chosen)
-    return BetweennessResult(result, chosen, levels, edges, time.perf_counter() - began, graph,
-                             stats)
+        factors = _rescale(n, graph.directed, normalized, endpoints,
+                           None if sources is None else chosen)
+        if factors is not None:
+            compute(graph, "vertices", scale, values, tgt.to_device(factors), target=tgt)
+    return BetweennessResult(deliver(tgt, values, out), chosen, levels, edges,
+                             time.perf_counter() - began, graph, stats, tgt)
 
 
 def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:
@@ -223,17 +235,18 @@ def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:
     return chosen
 
 
-def _rescale(values: np.ndarray, n: int, directed: bool, normalized: bool, endpoints: bool,
-             sampled: np.ndarray | None) -> np.ndarray:
-    """NetworkX's rescaling (``networkx.algorithms.centrality.betweenness._rescale``, 3.5+):
-    ``sampled`` sources estimate the whole graph's values."""
+def _rescale(n: int, directed: bool, normalized: bool, endpoints: bool,
+             sampled: np.ndarray | None) -> np.ndarray | None:
+    """The factor of each vertex's value in NetworkX's rescaling
+    (``networkx.algorithms.centrality.betweenness._rescale``, 3.5+; ``sampled`` sources
+    estimate the whole graph's values); None: the values stay as they are."""
     pairs = n if endpoints else n - 1  # the vertices t that a path through v may end at
     if pairs < 2:
-        return values
+        return None
     k = pairs if sampled is None else len(sampled)
     if sampled is None or endpoints:
-        scale = 1 / (k * (pairs - 1)) if normalized else pairs / (k * (1 if directed else 2))
-        return values * scale
+        return np.full(n, 1 / (k * (pairs - 1)) if normalized
+                       else pairs / (k * (1 if directed else 2)))
     if normalized:
         at_source = 1 / ((k - 1) * (pairs - 1)) if k > 1 else np.nan
         elsewhere = 1 / (k * (pairs - 1))
@@ -241,9 +254,9 @@ def _rescale(values: np.ndarray, n: int, directed: bool, normalized: bool, endpo
         correction = 1 if directed else 2
         at_source = pairs / ((k - 1) * correction) if k > 1 else np.nan
         elsewhere = pairs / (k * correction)
-    scale = np.full(n, elsewhere)
-    scale[sampled] = at_source
-    return values * scale
+    factors = np.full(n, elsewhere)
+    factors[sampled] = at_source
+    return factors
 
 
 # the catalog entry --------------------------------------------------------------------------
@@ -256,7 +269,7 @@ def _reference(graph: Graph, source: int) -> np.ndarray:
 def _check(graph: Graph, source: int, result: BetweennessResult) -> None:
     from frontier.testing import check_betweenness
 
-    check_betweenness(graph, result.values, [source])
+    check_betweenness(graph, on_host(result.values), [source])
 
 
 def _report(result: BetweennessResult) -> list[tuple[str, str]]:

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
+from algorithms.output import OUTS, check_out, on_host
 from algorithms.tree import shortest_path_tree
 from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
 from frontier.distributed.dispatch import scales_out
@@ -56,8 +57,6 @@ from operators.direction import MODES as DIRECTIONS
 
 __all__ = ["bfs", "BFSResult", "LevelStats", "OUTS", "ORDERS", "ENTRIES"]
 
-#: Where a result's arrays are returned: copied to the host, or left on the target.
-OUTS = ("host", "device")
 #: ``order=`` values: claim each vertex once, or lower levels as shorter ways are found.
 ORDERS = ("ordered", "unordered")
 _UNSET_LEVEL = np.iinfo(np.int32).max
@@ -85,8 +84,8 @@ class BFSResult:
     """``distances`` (int32, -1 unreachable), ``predecessors`` (int32, -1 for the source and
     unreachable vertices), the number of levels (advance steps with a non-empty frontier),
     the time of the traversal on the device (first launch to the read that ends it), and,
-    computed on first use, per-level statistics. With ``out="device"`` the two arrays are the
-    target's (on a GPU they have ``__cuda_array_interface__``)."""
+    computed on first use, per-level statistics, and the ``target`` that ran it. With
+    ``out="device"`` the two arrays are the target's (:mod:`algorithms.output`)."""
 
     distances: Any
     predecessors: Any
@@ -100,9 +99,7 @@ class BFSResult:
     @cached_property
     def host_distances(self) -> np.ndarray:
         """``distances`` as a host array (a copy only when they live on a device)."""
-        if isinstance(self.distances, np.ndarray) or self.target is None:
-            return np.asarray(self.distances)
-        return self.target.to_host(self.distances)
+        return on_host(self.distances)
 
     @cached_property
     def stats(self) -> list[LevelStats]:
@@ -158,8 +155,10 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
     (direction-optimizing: pull while the frontier holds more than |V|/``alpha`` vertices, back
     to push below |V|/``beta``; defaults 64 and 24; :class:`operators.Direction`).
     ``out="host"`` returns numpy arrays; ``out="device"`` leaves them on the target, with no
-    copy. ``order`` is ``"ordered"`` or ``"unordered"`` and ``cull`` ``"none"``, ``"bitmap"`` or
-    ``"hash"`` (see the module docstring).
+    copy (:mod:`algorithms.output`). ``target`` is ``"cuda"``, ``"cpu"`` or ``"auto"`` (None,
+    the default: the cpu target for tiny and long thin graphs where a GPU is usable,
+    :func:`frontier.target.resolve_target`). ``order`` is ``"ordered"`` or ``"unordered"`` and
+    ``cull`` ``"none"``, ``"bitmap"`` or ``"hash"`` (see the module docstring).
     A :class:`frontier.distributed.DistributedGraph` runs over its workers
     (:func:`algorithms.distributed.bfs`).
 
@@ -171,7 +170,7 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
     validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
     validate.one_of("order", order, ORDERS, "BFS order")
     validate.one_of("cull", cull, CULLS, "duplicate culling")
-    validate.one_of("out", out, OUTS, "place for the results")
+    check_out(out)
     if fused is not None:
         validate.flag("fused", fused)
     plan = Direction(direction, alpha, beta)
@@ -179,7 +178,7 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
         validate.unused("direction='pull' (every level pulls; no push level runs)",
                         {"balancer": None if balancer == "auto" else balancer, "fused": fused})
     bal = get_balancer(balancer)
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph)
     policy = resolve_policy(bal, graph, tgt)
     n = graph.num_vertices
     unordered = order == "unordered"
@@ -272,7 +271,7 @@ def _reference(graph: Graph, source: int) -> np.ndarray:
 def _check(graph: Graph, source: int, result: BFSResult) -> None:
     from frontier.testing import check_bfs
 
-    check_bfs(graph, source, result.host_distances, result.predecessors)
+    check_bfs(graph, source, result.host_distances, on_host(result.predecessors))
 
 
 def _report(result: BFSResult) -> list[tuple[str, str]]:

@@ -41,6 +41,7 @@ import numpy as np
 from algorithms.entry import Entry
 from algorithms.independent_set import arcs_of, comes_first
 from algorithms.kcore import check_undirected, undirected_simple
+from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_or, atomic_store, random_bits, validate
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
@@ -70,20 +71,22 @@ class ColoringRoundStats:
 
 @dataclass(frozen=True)
 class ColoringResult:
-    """``colors`` (int32, one per vertex, from 0), the seed, the rounds run (``iterations``),
-    wall time, and per-round ``stats``."""
+    """``colors`` (int32, one per vertex, from 0; on the target with ``out="device"``,
+    :mod:`algorithms.output`), the seed, the rounds run (``iterations``), wall time, per-round
+    ``stats``, and the ``target`` that ran it."""
 
-    colors: np.ndarray
+    colors: Any
     seed: int
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
     stats: list[ColoringRoundStats] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def num_colors(self) -> int:
         """The number of colours used (0 for a graph without vertices)."""
-        return int(self.colors.max(initial=-1)) + 1
+        return int(on_host(self.colors).max(initial=-1)) + 1
 
     @property
     def edges_traversed(self) -> int:
@@ -115,14 +118,16 @@ def settle(v, colors, window, beaten, used):
 
 # the algorithm -------------------------------------------------------------------------------
 def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer = "auto",
-                   target: str | Target | None = None) -> ColoringResult:
+                   target: str | Target | None = None, out: str = "host") -> ColoringResult:
     """A proper colouring of an undirected graph by Jones & Plassmann (see the module
     docstring): the greedy first-fit colouring in a random order fixed by ``seed`` (an integer
-    ``0 <= seed < 2**63``); ``balancer`` maps each round's advance onto threads."""
+    ``0 <= seed < 2**63``); ``balancer`` maps each round's advance onto threads; ``target`` and
+    ``out`` as :func:`algorithms.bfs`'s."""
     check_undirected(graph, "graph_coloring")
+    check_out(out)
     seed = validate.count("seed", seed)
     balancer = get_balancer(balancer)
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph, deep=False)
     policy = resolve_policy(balancer, graph, tgt)
     n, s = graph.num_vertices, random_bits(seed, 0)
     colors, window = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)
@@ -137,8 +142,8 @@ def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer 
         arcs = reduce(graph, live, arcs_of)
         live = filter(graph, live, settle, colors, window, beaten, used)
         stats.append(ColoringRoundStats(size, arcs, time.perf_counter() - started))
-    return ColoringResult(tgt.to_host(colors), seed, len(stats), time.perf_counter() - began,
-                          graph, stats)
+    return ColoringResult(deliver(tgt, colors, out), seed, len(stats),
+                          time.perf_counter() - began, graph, stats, tgt)
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------
@@ -155,7 +160,7 @@ def _reference(graph: Graph, source: None) -> np.ndarray:
 def _check(graph: Graph, source: None, result: ColoringResult) -> None:
     from frontier.testing import check_coloring
 
-    check_coloring(undirected_simple(graph), result.colors, seed=result.seed)
+    check_coloring(undirected_simple(graph), on_host(result.colors), seed=result.seed)
 
 
 def _report(result: ColoringResult) -> list[tuple[str, str]]:

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
+from algorithms.output import check_out, deliver, on_host
 from frontier import (
     Frontier,
     Graph,
@@ -102,15 +103,17 @@ class ComponentsResult:
     """``labels`` (int32: each vertex's smallest component member), ``num_components``, the
     number of ``iterations`` (hooking iterations, SV rounds, propagation rounds, or afforest's
     neighbour rounds plus its final pass), ``seconds`` (wall time from the first launch to the
-    last read) and per-step ``stats``."""
+    last read), per-step ``stats`` and the ``target`` that ran it. With ``out="device"``
+    ``labels`` stay on the target (:mod:`algorithms.output`)."""
 
-    labels: np.ndarray
+    labels: Any
     num_components: int
     iterations: int
     seconds: float
     method: str
     graph: Graph = field(repr=False)
     stats: list[ComponentsStepStats] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def edges_traversed(self) -> int:
@@ -121,15 +124,18 @@ class ComponentsResult:
 @dataclass(frozen=True)
 class SpanningForestResult:
     """``edges``: ascending CSR edge ids (int64) of a spanning forest of the weak components,
-    |V| - ``num_components`` of them; ``labels`` as :class:`ComponentsResult`'s."""
+    |V| - ``num_components`` of them; ``labels`` and ``target`` as
+    :class:`ComponentsResult`'s. With ``out="device"`` both arrays are the target's; the edges
+    are sorted on the host (the one read back of such a call) and copied there."""
 
-    edges: np.ndarray
-    labels: np.ndarray
+    edges: Any
+    labels: Any
     num_components: int
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
     stats: list[ComponentsStepStats] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def edges_traversed(self) -> int:
@@ -205,9 +211,15 @@ class _ComponentSteps:
         compute(self.graph, "vertices", take_smallest, parent, smallest, target=self.tgt)
 
 
-def _labels_and_count(tgt: Target, labels: Any) -> tuple[np.ndarray, int]:
-    host = tgt.to_host(labels).astype(np.int32, copy=False)
-    return host, int(np.count_nonzero(host == np.arange(host.size)))
+def is_root(v, labels):
+    return labels[v] == v
+
+
+def _labels_and_count(graph: Graph, tgt: Target, labels: Any, out: str) -> tuple[Any, int]:
+    """The labels as the caller gets them, and the number of components (the vertices that
+    are their own label, counted on the target)."""
+    count = reduce(graph, "vertices", is_root, labels, op="count", target=tgt)
+    return deliver(tgt, labels, out), count
 
 
 # Soman, Kothapalli & Narayanan: hooking, pointer jumping, edge hiding ------------------------
@@ -497,39 +509,44 @@ def _check(graph: Graph, method: str | None = None, forest: bool = False) -> Non
 @scales_out("connected_components")
 def connected_components(graph: Graph, *, method: str = DEFAULT_METHOD,
                          balancer: str | LoadBalancer = "auto",
-                         target: str | Target | None = None) -> ComponentsResult:
+                         target: str | Target | None = None, out: str = "host"
+                         ) -> ComponentsResult:
     """The weak components of ``graph``: each vertex labelled by the smallest vertex id of its
     component (see the module docstring for the methods). ``balancer`` maps the ``advance``
     steps onto threads (label propagation, afforest's final phase on an undirected graph);
-    the other steps run one thread per edge or vertex. The graph is not modified."""
+    the other steps run one thread per edge or vertex; ``target`` and ``out`` as
+    :func:`algorithms.bfs`'s. The graph is not modified."""
     _check(graph, method)
+    check_out(out)
     balancer = get_balancer(balancer)
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph, deep=method == "label_propagation")
     policy = resolve_policy(balancer, graph, tgt)
     steps = _ComponentSteps(graph, tgt)
     labels, iterations = _RUNNERS[method](steps, policy)
-    host, count = _labels_and_count(tgt, labels)
-    return ComponentsResult(host, count, iterations, time.perf_counter() - steps.start, method,
-                            graph, steps.stats)
+    labels, count = _labels_and_count(graph, tgt, labels, out)
+    return ComponentsResult(labels, count, iterations, time.perf_counter() - steps.start, method,
+                            graph, steps.stats, tgt)
 
 
-def spanning_forest(graph: Graph, *, target: str | Target | None = None
+def spanning_forest(graph: Graph, *, target: str | Target | None = None, out: str = "host"
                     ) -> SpanningForestResult:
     """A spanning forest of the weak components of ``graph`` (arcs taken as undirected): the
     edges that hooked a root in Soman et al.'s hooking loop (§3, §3.1), as ascending CSR edge
-    ids, |V| - #components of them."""
+    ids, |V| - #components of them. ``target`` and ``out`` as :func:`algorithms.bfs`'s."""
     _check(graph, forest=True)
-    tgt = resolve_target(target)
+    check_out(out)
+    tgt = resolve_target(target, graph, deep=False)
     steps = _ComponentSteps(graph, tgt)
     parent = steps.identity()
     hooked_by = tgt.full(graph.num_vertices, -1, np.int64)
     iterations = _hooking_loop(steps, parent, hook_once, hooked_by)
     steps.smallest_members(parent)
-    labels, count = _labels_and_count(tgt, parent)
+    labels, count = _labels_and_count(graph, tgt, parent, out)
     chosen = tgt.to_host(hooked_by)
     edges = np.sort(chosen[chosen >= 0]).astype(np.int64)
-    return SpanningForestResult(edges, labels, count, iterations,
-                                time.perf_counter() - steps.start, graph, steps.stats)
+    return SpanningForestResult(edges if out == "host" else tgt.to_device(edges), labels, count,
+                                iterations, time.perf_counter() - steps.start, graph,
+                                steps.stats, tgt)
 
 
 # the catalog entries ------------------------------------------------------------------------
@@ -542,9 +559,10 @@ def _cc_reference(graph: Graph, source: None) -> np.ndarray:
 def _cc_check(graph: Graph, source: None, result: ComponentsResult) -> None:
     from frontier.testing import check_components
 
-    check_components(graph, result.labels)
-    first = np.unique(result.labels)
-    if not np.array_equal(result.labels[first], first):
+    labels = on_host(result.labels)
+    check_components(graph, labels)
+    first = np.unique(labels)
+    if not np.array_equal(labels[first], first):
         raise AssertionError("labels are not each component's smallest vertex id")
 
 
@@ -555,7 +573,7 @@ def _cc_report(result: ComponentsResult) -> list[tuple[str, str]]:
 def _forest_check(graph: Graph, source: None, result: SpanningForestResult) -> None:
     from frontier.testing import check_spanning_forest
 
-    check_spanning_forest(graph, result.edges)
+    check_spanning_forest(graph, on_host(result.edges))
 
 
 def _forest_report(result: SpanningForestResult) -> list[tuple[str, str]]:

@@ -40,6 +40,7 @@ import numpy as np
 
 from algorithms.entry import Entry, Option
 from algorithms.kcore import check_undirected, undirected_simple
+from algorithms.output import check_out, on_host
 from frontier import (
     Frontier,
     Graph,
@@ -53,6 +54,7 @@ from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
     advance,
+    compute,
     filter,
     get_balancer,
     neighbor_reduce,
@@ -78,21 +80,23 @@ class MISRoundStats:
 
 @dataclass(frozen=True)
 class MISResult:
-    """``in_set`` (bool, one per vertex), the method and seed, the rounds run (``iterations``),
-    wall time, and per-round ``stats``."""
+    """``in_set`` (bool, one per vertex; on the target with ``out="device"``,
+    :mod:`algorithms.output`), the method and seed, the rounds run (``iterations``), wall time,
+    per-round ``stats``, and the ``target`` that ran it."""
 
-    in_set: np.ndarray
+    in_set: Any
     method: str
     seed: int
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
     stats: list[MISRoundStats] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def size(self) -> int:
         """The number of vertices in the set."""
-        return int(np.count_nonzero(self.in_set))
+        return int(np.count_nonzero(on_host(self.in_set)))
 
     @property
     def edges_traversed(self) -> int:
@@ -119,6 +123,11 @@ def exclude(src, dst, eid, weight, beaten, state):
     return False
 
 
+def taken(v, state, in_set):
+    """``out="device"``: whether ``v`` is in the set, from its state."""
+    in_set[v] = state[v] == IN
+
+
 def settle(v, beaten, state):
     if state[v] == UNDECIDED and not beaten[v]:
         state[v] = IN
@@ -132,16 +141,17 @@ def arcs_of(v, graph):
 # the algorithm -------------------------------------------------------------------------------
 def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int = 0,
                             balancer: str | LoadBalancer = "auto",
-                            target: str | Target | None = None) -> MISResult:
+                            target: str | Target | None = None, out: str = "host") -> MISResult:
     """A maximal independent set of an undirected graph (see the module docstring): ``method``
     ``"priority"`` (the sequential greedy MIS in a random order fixed by ``seed``) or
     ``"luby"``; ``seed`` an integer ``0 <= seed < 2**63``; ``balancer`` maps each round's
-    advance onto threads."""
+    advance onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s."""
     check_undirected(graph, "maximal_independent_set")
+    check_out(out)
     method = validate.one_of("method", method, METHODS)
     seed = validate.count("seed", seed)
     balancer = get_balancer(balancer)
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph, deep=False)
     policy = resolve_policy(balancer, graph, tgt)
     n = graph.num_vertices
     state, beaten = tgt.zeros(n, np.int8), tgt.zeros(n, np.bool_)
@@ -156,8 +166,13 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
         arcs = reduce(graph, live, arcs_of)
         live = filter(graph, live, settle, beaten, state)
         stats.append(MISRoundStats(size, arcs, time.perf_counter() - started))
-    in_set = tgt.to_host(state) == IN
-    return MISResult(in_set, method, seed, len(stats), time.perf_counter() - began, graph, stats)
+    if out == "host":
+        in_set = tgt.to_host(state) == IN
+    else:
+        in_set = tgt.empty(n, np.bool_)
+        compute(graph, "vertices", taken, state, in_set, target=tgt)
+    return MISResult(in_set, method, seed, len(stats), time.perf_counter() - began, graph, stats,
+                     tgt)
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------
@@ -174,7 +189,7 @@ def _reference(graph: Graph, source: None) -> np.ndarray:
 def _check(graph: Graph, source: None, result: MISResult) -> None:
     from frontier.testing import check_independent_set
 
-    check_independent_set(undirected_simple(graph), result.in_set,
+    check_independent_set(undirected_simple(graph), on_host(result.in_set),
                           seed=result.seed if result.method == "priority" else None)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry
+from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_load, atomic_store, out_degree, validate
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
@@ -62,19 +63,21 @@ class KCoreRoundStats:
 
 @dataclass(frozen=True)
 class KCoreResult:
-    """``core_numbers`` (int32, one per vertex), the advance steps run, wall time, and
-    per-round ``stats``."""
+    """``core_numbers`` (int32, one per vertex; on the target with ``out="device"``,
+    :mod:`algorithms.output`), the advance steps run, wall time, per-round ``stats``, and the
+    ``target`` that ran it."""
 
-    core_numbers: np.ndarray
+    core_numbers: Any
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
     stats: list[KCoreRoundStats] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def degeneracy(self) -> int:
         """The largest core number (0 for a graph without edges or vertices)."""
-        return int(self.core_numbers.max(initial=0))
+        return int(on_host(self.core_numbers).max(initial=0))
 
     @property
     def edges_traversed(self) -> int:
@@ -114,13 +117,15 @@ def release(src, dst, eid, weight, core, degree, k):
 
 # the algorithm -------------------------------------------------------------------------------
 def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
-           target: str | Target | None = None) -> KCoreResult:
+           target: str | Target | None = None, out: str = "host") -> KCoreResult:
     """The core number of every vertex of an undirected graph without self-loops (see the
-    module docstring). ``balancer`` maps each peeling advance onto threads."""
+    module docstring). ``balancer`` maps each peeling advance onto threads; ``target`` and
+    ``out`` as :func:`algorithms.bfs`'s."""
     _check_graph(graph)
+    check_out(out)
     balancer = get_balancer(balancer)
     n = graph.num_vertices
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph)
     policy = resolve_policy(balancer, graph, tgt)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)
     steps, peeled, k = 0, 0, 0
@@ -142,7 +147,8 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
             stats.append(KCoreRoundStats(k, peeled - before, steps - first,
                                          time.perf_counter() - started))
             k += 1
-    return KCoreResult(tgt.to_host(core), steps, time.perf_counter() - began, graph, stats)
+    return KCoreResult(deliver(tgt, core, out), steps, time.perf_counter() - began, graph, stats,
+                       tgt)
 
 
 def _check_graph(graph: Graph) -> None:
@@ -210,7 +216,7 @@ def _reference(graph: Graph, source: None) -> np.ndarray:
 def _check(graph: Graph, source: None, result: KCoreResult) -> None:
     from frontier.testing import check_core_numbers
 
-    check_core_numbers(undirected_simple(graph), result.core_numbers)
+    check_core_numbers(undirected_simple(graph), on_host(result.core_numbers))
 
 
 def _report(result: KCoreResult) -> list[tuple[str, str]]:

@@ -36,13 +36,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import numpy as np
 
 from algorithms.entry import Entry, Option
+from algorithms.output import check_out, deliver, on_host
 from frontier import Graph, atomic_add, validate
 from frontier.device_arrays import cast, extremes, is_device_array, to_host, view
 from frontier.target import Target, resolve_target
@@ -66,13 +67,16 @@ class ListRankingResult:
     for random_splitter those of the splitter list), host wall time of the ranking on the
     target (``seconds``: from its first launch until its last kernel has finished; the upload,
     the input checks and copying the ranks back are not included), and the number of
-    splitters (0 for wylie). ``stats`` is empty: the rounds run without a read back."""
+    splitters (0 for wylie). ``stats`` is empty: the rounds run without a read back.
+    ``target``: the target that ran it. With ``out="device"`` ``ranks`` stay on the target
+    (:mod:`algorithms.output`)."""
 
-    ranks: np.ndarray
+    ranks: Any
     iterations: int
     seconds: float
     splitters: int = 0
     stats: tuple[Any, ...] = ()
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def edges_traversed(self) -> int:
@@ -360,14 +364,16 @@ def _options(method: str, options: dict[str, Any], n: int) -> dict[str, Any]:
 
 
 def list_ranking(succ: Any, *, method: str = "random_splitter",
-                 target: str | Target | None = None, **options: Any) -> ListRankingResult:
+                 target: str | Target | None = None, out: str = "host", **options: Any
+                 ) -> ListRankingResult:
     """Rank the linked list ``succ`` (``succ[v]``: the node after ``v``; the tail points to
     itself): each node's number of links to the tail.
 
     ``method`` is ``"random_splitter"`` (Reid-Miller, the default: O(n) work) or ``"wylie"``
     (pointer jumping). random_splitter takes ``splitters`` (default :func:`default_splitters`),
     ``packed`` (default True: owner and offset in one 64-bit word) and ``seed`` (default 0;
-    an integer ``0 .. 2**32 - 1``).
+    an integer ``0 .. 2**32 - 1``). ``target`` and ``out`` as :func:`algorithms.bfs`'s
+    (``"auto"`` weighs the list's length only: the rounds do not follow it).
     :class:`ListError` when ``succ`` is not one list (see the module docstring); ``succ`` is
     not modified. An empty array is the empty list.
 
@@ -376,6 +382,9 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
     no copy (unsigned ids are converted to int64 on the device); on the cpu target it is copied
     to the host first."""
     validate.one_of("method", method, LIST_RANKING_METHODS)
+    check_out(out)
+    if is_device_array(succ) and target in (None, "auto"):
+        target = "cuda"  # the list is there already
     resident = is_device_array(succ) and resolve_target(target).name == "cuda"
     if resident:
         device = _on_device(succ)
@@ -386,9 +395,9 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
         n = array.size
         host = partial(np.asarray, array)
     checked = _options(method, options, n)
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, elements=n, deep=False)
     if n == 0:
-        return ListRankingResult(np.zeros(0, np.int64), 0, 0.0)
+        return ListRankingResult(deliver(tgt, tgt.empty(0, np.int64), out), 0, 0.0, target=tgt)
     if not resident:
         device = tgt.to_device(array)
     ends = _check_list(host, device, tgt)
@@ -399,7 +408,7 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
         raise ListError(f"the list from head {ends[0]} does not reach every node: the rest lie "
                         "on a cycle apart from it (no node can follow two, so such a cycle is "
                         "the only way)")
-    return ListRankingResult(tgt.to_host(ranks), rounds, seconds, splitters)
+    return ListRankingResult(deliver(tgt, ranks, out), rounds, seconds, splitters, target=tgt)
 
 
 # the catalog entry: a graph holding a linked list -------------------------------------------
@@ -415,9 +424,9 @@ def successors(graph: Graph) -> np.ndarray:
     return graph.col_indices
 
 
-def _run(graph: Graph, *, target: str | Target | None = None,
-         method: str = "random_splitter") -> ListRankingResult:
-    return list_ranking(successors(graph), method=method, target=target)
+def _run(graph: Graph, *, target: str | Target | None = None, method: str = "random_splitter",
+         out: str = "host") -> ListRankingResult:
+    return list_ranking(successors(graph), method=method, target=target, out=out)
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
@@ -429,7 +438,7 @@ def _reference(graph: Graph, source: None) -> np.ndarray:
 def _check(graph: Graph, source: None, result: ListRankingResult) -> None:
     from frontier.testing import check_list_ranks
 
-    check_list_ranks(successors(graph), result.ranks)
+    check_list_ranks(successors(graph), on_host(result.ranks))
 
 
 def _report(result: ListRankingResult) -> list[tuple[str, str]]:

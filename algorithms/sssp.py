@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
+from algorithms.output import OUTS, check_out, deliver, on_host
 from algorithms.tree import shortest_path_tree
 from frontier import (
     Frontier,
@@ -97,8 +98,6 @@ AUTO = "auto"
 DEFAULT_METHOD = AUTO
 #: Methods that accept negative weights (and detect negative cycles).
 NEGATIVE_WEIGHTS_OK = ("bellman_ford", "harish")
-#: Where the results go: numpy arrays, or left on the target.
-OUTS = ("host", "device")
 #: Davidson et al.'s c in Δ = c·w̄/d̄: the warp width.
 WARP_WIDTH = 32
 #: ρ-stepping's default batch: about the threads an H100 keeps busy at once with one vertex
@@ -175,6 +174,7 @@ class SSSPResult:
     extracted: int = 0
     relaxed: int = 0
     mode: str = "host"
+    target: Target | None = field(repr=False, default=None)
 
     def path_to(self, vertex: int) -> list[int]:
         """The vertices of a shortest path from the source to ``vertex``, both included (a
@@ -195,8 +195,7 @@ class SSSPResult:
     def edges_traversed(self) -> int:
         """Out-edges of every reached vertex (each is relaxed at least once), summed over the
         rows."""
-        d = self.distances
-        reached = np.isfinite(d if isinstance(d, np.ndarray) else d.copy_to_host())
+        reached = np.isfinite(on_host(self.distances))
         return int((reached * self.graph.out_degrees()).sum())
 
 
@@ -341,7 +340,7 @@ def _check_arguments(graph: Graph, source: Any, sources: Any, method: str,
             raise ValueError("sources=[] is empty; expected at least one vertex")
     if not isinstance(method, str) or method not in METHODS + (AUTO,):
         raise ValueError(f"method={method!r}; expected {AUTO!r} or one of {METHODS}")
-    validate.one_of("out", out, OUTS, "place for the results")
+    check_out(out)
     if delta is not None:
         delta = validate.positive("delta", delta)
         if method not in ("delta_stepping", "near_far", AUTO):
@@ -394,7 +393,7 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     bucketed = method in ("delta_stepping", "near_far")
     width = (delta or default_delta(graph)) if bucketed else math.inf
     batch = (rho or DEFAULT_RHO) if method == "rho_stepping" else 0
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph)
     policy = resolve_policy(balancer, graph, tgt)
     dtype, unreached = _distance_type(graph)
     n, k = graph.num_vertices, starts.size
@@ -417,7 +416,7 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
             compute(None, k * n, _as_float, flat, distances, unreached, target=tgt)
         tgt.synchronize()
         seconds = time.perf_counter() - start
-        distances = distances.reshape(k, n) if source is None else distances
+        distances = deliver(tgt, distances.reshape(k, n) if source is None else distances, out)
         tree = preds if preds is None or source is not None else preds.reshape(k, n)
     else:
         host = tgt.to_host(flat)
@@ -432,7 +431,7 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     return SSSPResult(distances, tree, run.rounds, seconds, method,
                       int(source) if source is not None else starts,
                       width if bucketed else None, graph, run.stats, batch or None,
-                      run.extracted, run.relaxed, run.mode)
+                      run.extracted, run.relaxed, run.mode, tgt)
 
 
 # the catalog entry --------------------------------------------------------------------------
@@ -450,13 +449,14 @@ def _check(graph: Graph, source: int, result: SSSPResult) -> None:
     from frontier.testing import check_sssp
 
     floats = graph.weighted and graph.weights.dtype.kind == "f"
-    check_sssp(graph, source, result.distances, result.predecessors,
+    check_sssp(graph, source, on_host(result.distances), on_host(result.predecessors),
                rtol=1e-12 if floats else 0, negative_weights=_negative(graph))
 
 
 def _report(result: SSSPResult) -> list[tuple[str, str]]:
-    reached = np.isfinite(result.distances)
-    far = float(result.distances[reached].max()) if reached.any() else 0.0
+    distances = on_host(result.distances)
+    reached = np.isfinite(distances)
+    far = float(distances[reached].max()) if reached.any() else 0.0
     return [("reached", f"{int(np.count_nonzero(reached)):,} vertices"),
             ("farthest", f"{far:g}"), ("method", result.method)]
 

@@ -53,11 +53,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from algorithms.components import own_id
+from algorithms.components import is_root, own_id
 from algorithms.entry import Entry
+from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_cas, atomic_min, validate
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
@@ -91,14 +93,16 @@ class SCCRoundStats:
 class SCCResult:
     """``labels`` (int32: each vertex's smallest SCC member), ``num_components``, the number of
     rounds (``iterations``), ``seconds`` (wall time from the first launch to the last read) and
-    per-round ``stats``."""
+    per-round ``stats``, and the ``target`` that ran it. With ``out="device"`` ``labels`` stay
+    on the target (:mod:`algorithms.output`)."""
 
-    labels: np.ndarray
+    labels: Any
     num_components: int
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
     stats: list[SCCRoundStats] = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def edges_traversed(self) -> int:
@@ -144,13 +148,16 @@ def gather(src, dst, eid, weight, label, colour):
 
 # the algorithm -------------------------------------------------------------------------------
 def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer = "auto",
-                                  target: str | Target | None = None) -> SCCResult:
+                                  target: str | Target | None = None, out: str = "host"
+                                  ) -> SCCResult:
     """The SCCs of ``graph`` (of an undirected graph: its connected components), each vertex
     labelled by the smallest vertex id of its SCC (see the module docstring). ``balancer``
-    maps the traversals' steps onto threads. The graph is not modified."""
+    maps the traversals' steps onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s.
+    The graph is not modified."""
     validate.graph(graph)
+    check_out(out)
     balancer = get_balancer(balancer)
-    g, n, tgt = graph, graph.num_vertices, resolve_target(target)
+    g, n, tgt = graph, graph.num_vertices, resolve_target(target, graph)
     ahead = resolve_policy(balancer, g, tgt)
     back = resolve_policy(balancer, g.transpose(), tgt) if g.directed else ahead
     label, part, colour, count = (tgt.full(n, v, np.int32) for v in (-1, 0, 0, 0))
@@ -177,9 +184,9 @@ def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer 
         stats.append(SCCRoundStats(len(stats) + 1, trimmed, roots, assigned, walk.steps,
                                    time.perf_counter() - started))
         part, colour = colour, part
-    labels = tgt.to_host(label)
-    return SCCResult(labels, int(np.count_nonzero(labels == np.arange(n))), len(stats),
-                     time.perf_counter() - began, graph, stats)
+    components = reduce(g, "vertices", is_root, label, op="count", target=tgt)
+    return SCCResult(deliver(tgt, label, out), components, len(stats), time.perf_counter() - began,
+                     graph, stats, tgt)
 
 
 # the catalog entry ---------------------------------------------------------------------------
@@ -192,7 +199,7 @@ def _reference(graph: Graph, source: None) -> np.ndarray:
 def _check(graph: Graph, source: None, result: SCCResult) -> None:
     from frontier.testing import check_scc
 
-    check_scc(graph, result.labels)
+    check_scc(graph, on_host(result.labels))
 
 
 def _report(result: SCCResult) -> list[tuple[str, str]]:

@@ -20,29 +20,33 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from algorithms.entry import Entry
 from algorithms.kcore import check_undirected, undirected_simple
+from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, intersection_count, validate
 from frontier.target import Target, resolve_target
-from operators import LoadBalancer, advance, compute, get_balancer, resolve_policy
+from operators import LoadBalancer, advance, compute, get_balancer, reduce, resolve_policy
 
 __all__ = ["triangle_count", "TriangleResult", "ENTRIES"]
 
 
 @dataclass(frozen=True)
 class TriangleResult:
-    """``per_vertex`` (int64, the triangles at each vertex), ``total`` (the triangles of the
-    graph), one advance step, wall time, and the simple graph counted on."""
+    """``per_vertex`` (int64, the triangles at each vertex; on the target with
+    ``out="device"``, :mod:`algorithms.output`), ``total`` (the triangles of the graph), one
+    advance step, wall time, the simple graph counted on, and the ``target`` that ran it."""
 
-    per_vertex: np.ndarray
+    per_vertex: Any
     total: int
     seconds: float
     graph: Graph = field(repr=False)
     iterations: int = 1
     stats: list = field(repr=False, default_factory=list)
+    target: Target | None = field(repr=False, default=None)
 
     @property
     def edges_traversed(self) -> int:
@@ -66,15 +70,21 @@ def halve(v, per_vertex):
     per_vertex[v] //= 2
 
 
+def at_vertex(v, per_vertex):
+    return per_vertex[v]
+
+
 # the algorithm -------------------------------------------------------------------------------
 def triangle_count(graph: Graph, *, balancer: str | LoadBalancer = "auto",
-                   target: str | Target | None = None) -> TriangleResult:
+                   target: str | Target | None = None, out: str = "host") -> TriangleResult:
     """The triangles at every vertex of an undirected graph, and their total (see the module
     docstring); self-loops and repeated edges are dropped first (a copy, where there are
-    any). ``balancer`` spreads the edges over threads."""
+    any). ``balancer`` spreads the edges over threads; ``target`` and ``out`` as
+    :func:`algorithms.bfs`'s."""
     check_undirected(graph, "triangle_count")
+    check_out(out)
     graph = undirected_simple(graph)  # the graph itself where it has no loops or repeats
-    tgt = resolve_target(target)
+    tgt = resolve_target(target, graph, deep=False)
     policy = resolve_policy(get_balancer(balancer), graph, tgt)
     began = time.perf_counter()
     per_vertex = tgt.zeros(graph.num_vertices, np.int64)
@@ -82,8 +92,9 @@ def triangle_count(graph: Graph, *, balancer: str | LoadBalancer = "auto",
         everyone = Frontier.all_vertices(graph, target=tgt)
         advance(graph, everyone, close_triangles, per_vertex, balancer=policy, output="none")
         compute(graph, "vertices", halve, per_vertex, target=tgt)
-    counts = tgt.to_host(per_vertex)
-    return TriangleResult(counts, int(counts.sum()) // 3, time.perf_counter() - began, graph)
+    total = reduce(graph, "vertices", at_vertex, per_vertex, target=tgt) if graph.num_edges else 0
+    return TriangleResult(deliver(tgt, per_vertex, out), int(total) // 3,
+                          time.perf_counter() - began, graph, target=tgt)
 
 
 # the catalog entry: triangles of any graph's undirected simple graph -------------------------
@@ -100,7 +111,7 @@ def _reference(graph: Graph, source: None) -> np.ndarray:
 def _check(graph: Graph, source: None, result: TriangleResult) -> None:
     from frontier.testing import check_triangles
 
-    check_triangles(undirected_simple(graph), result.per_vertex, result.total)
+    check_triangles(undirected_simple(graph), on_host(result.per_vertex), result.total)
 
 
 def _report(result: TriangleResult) -> list[tuple[str, str]]:

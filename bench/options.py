@@ -62,8 +62,12 @@ def add_runs(parser: argparse.ArgumentParser, default: int = MIN_RUNS) -> None:
                              f"default {default})")
 
 
-def add_target(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    parser.add_argument("--target", default=default, choices=["cuda", "cpu"],
+def add_target(parser: argparse.ArgumentParser, default: str | None = None,
+               auto: bool = False) -> None:
+    """``--target``: ``cuda`` or ``cpu``, and ``auto`` (chosen per graph) where the suite passes
+    the name on to every call (``auto``)."""
+    parser.add_argument("--target", default=default,
+                        choices=["cuda", "cpu", "auto"] if auto else ["cuda", "cpu"],
                         help="default: " + (default or "cuda where usable, else cpu"))
 
 

@@ -478,7 +478,7 @@ class Frontier:
             raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
-        tgt = resolve_target(target)
+        tgt = resolve_target(target, graph)
         if isinstance(capacity, Integral) and capacity > _default_capacity(graph):
             _check_room(graph, tgt, int(capacity))  # before count's int64 bound: too large first
         capacity = validate.count("capacity", capacity, low=0)
@@ -511,7 +511,8 @@ class Frontier:
              ) -> Frontier:
         _check_graph(graph)
         _check_kind(kind)
-        pool = FrontierPool(graph, resolve_target(target), _default_capacity(graph), domain)
+        pool = FrontierPool(graph, resolve_target(target, graph), _default_capacity(graph),
+                            domain)
         slot, token = kernels.fill(pool, kind)
         return cls(pool, slot, kind, token)
 

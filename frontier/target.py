@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from frontier.graph import Graph
 
 __all__ = ["Target", "CudaTarget", "CpuTarget", "resolve_target", "TargetError", "GraphArrays",
-           "CscArrays", "bounds_checked"]
+           "CscArrays", "bounds_checked", "TARGET_NAMES"]
 
 #: The environment variable of the checked mode (see :func:`bounds_checked`).
 BOUNDSCHECK_VARIABLE = "FRONTIER_BOUNDSCHECK"
@@ -718,15 +718,31 @@ _TARGETS: dict[str, Target] = {}
 _TARGETS_LOCK = threading.Lock()
 
 
-def resolve_target(target: str | Target | None = None) -> Target:
-    """The target for ``target``: a name (``"cuda"``, ``"cpu"``), a :class:`Target`, or None
-    for CUDA when a GPU (or the simulator) is usable and the CPU otherwise."""
+#: Target names :func:`resolve_target` takes besides a :class:`Target` and None.
+TARGET_NAMES = ("cuda", "cpu", "auto")
+
+
+def resolve_target(target: str | Target | None = None, graph: Graph | None = None, *,
+                   elements: int | None = None, deep: bool = True) -> Target:
+    """The target for ``target``: a name (``"cuda"``, ``"cpu"``, ``"auto"``), a
+    :class:`Target`, or None, which means ``"auto"``.
+
+    ``"auto"`` is the cpu target where no GPU is usable; on a GPU, the target that
+    :func:`frontier.placement.choose` picks for ``graph`` (the graph the call runs on) and the
+    call's ``elements`` and ``deep`` (see there): the cpu target for tiny inputs and for
+    traversals of long thin graphs, the GPU otherwise. Without a graph or a count there is
+    nothing to measure, and ``"auto"`` is the GPU. In the CUDA simulator
+    (``NUMBA_ENABLE_CUDASIM=1``) ``"auto"`` is always the simulated GPU: the simulator is there
+    to run the GPU's code in tests, and the rule's thresholds are a real GPU's fixed costs
+    (under them every test graph would go to the cpu target). Arrays made for a call must be
+    on the target it runs on: ``resolve_target(None, graph)`` gives it."""
     if isinstance(target, Target):
         return target
-    if target is None:
-        target = "cuda" if cuda_usable() else "cpu"
-    if not isinstance(target, str) or target not in _KINDS:
-        raise TargetError(f"unknown target {target!r}; expected 'cuda', 'cpu' or None")
+    if target is not None and (not isinstance(target, str) or target not in TARGET_NAMES):
+        raise TargetError(f"unknown target {target!r}; expected one of {TARGET_NAMES}, a "
+                          "Target, or None (auto)")
+    if target in (None, "auto"):
+        target = _auto(graph, elements, deep)
     if target == "cuda" and not cuda_usable():
         raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "
                           "(set NUMBA_ENABLE_CUDASIM=1 to run the kernels in the simulator)")
@@ -737,6 +753,17 @@ def resolve_target(target: str | Target | None = None) -> Target:
             if found is None:
                 found = _TARGETS[target] = _KINDS[target]()
     return found
+
+
+def _auto(graph: Graph | None, elements: int | None, deep: bool) -> str:
+    """The name ``"auto"`` resolves to (see :func:`resolve_target`)."""
+    if not cuda_usable():
+        return "cpu"
+    if _simulator_enabled():
+        return "cuda"
+    from frontier.placement import choose
+
+    return choose(graph, elements=elements, deep=deep).target
 
 
 if _simulator_enabled():

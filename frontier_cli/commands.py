@@ -69,7 +69,7 @@ from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
 from frontier.safefile import check_output, writing
-from frontier.target import resolve_target
+from frontier.target import TARGET_NAMES, Target, resolve_target
 from frontier_cli import summary, warmup
 from frontier_cli.completion import SHELLS, script
 from frontier_cli.progress import Progress
@@ -176,8 +176,10 @@ def run_algorithm(args: argparse.Namespace) -> int:
     source = _source(entry, args, graph)
     options = _options(entry, args)
     inputs = (graph, source) if entry.source else (graph,)
-    result, times = _median_run(lambda: entry.run(*inputs, target=target, **balancer, **options),
-                                args.runs, args.progress)
+    result, times = _median_run(
+        lambda: entry.run(*inputs, target=args.target, **balancer, **options), args.runs,
+        args.progress)
+    target = _ran_on(result, target)
     seconds = statistics.median(times)
     edges = result.edges_traversed
     mteps = edges / seconds / 1e6 if seconds > 0 else 0.0
@@ -196,7 +198,7 @@ def run_algorithm(args: argparse.Namespace) -> int:
     shown = "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
     lines = [f"graph       {args.graph}", f"|V|         {graph.num_vertices:,}",
              f"|E|         {graph.num_edges:,} arcs",
-             f"target      {target.name}{' (simulator)' if target.simulated else ''}",
+             f"target      {_shown_target(target, args.target)}",
              f"balancer    {shown_balancer}{shown}"]
     if entry.source:
         lines.append(f"source      {source}")
@@ -210,7 +212,7 @@ def run_algorithm(args: argparse.Namespace) -> int:
     _emit(args, {"command": "run", "trace": trace, "algorithm": entry.name, "graph": args.graph,
                  "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
                  "directed": graph.directed, "target": target.name,
-                 "simulated": target.simulated,
+                 "simulated": target.simulated, "auto": _auto(args.target),
                  "balancer": shown_balancer if entry.balanced else None, "options": options,
                  "source": source, "runs": args.runs, "seconds": times,
                  "median_seconds": seconds, "edges_traversed": edges, "mteps": mteps,
@@ -221,8 +223,9 @@ def run_algorithm(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    target = resolve_target(args.target)
+    resolve_target(args.target)  # an unusable target fails before the graph is read
     graph = load_graph(args.graph, args.progress)
+    target = resolve_target(args.target, graph)
     out_degrees = graph.out_degrees()
     degrees = {"out": out_degrees}
     if graph.directed:
@@ -376,12 +379,12 @@ def run_explain(args: argparse.Namespace) -> int:
     options = _options(entry, args)
     inputs = (graph, source) if entry.source else (graph,)
     with recording() as log:
-        entry.run(*inputs, target=target, **balancer, **options)
+        target = _ran_on(entry.run(*inputs, target=args.target, **balancer, **options), target)
     shown_balancer = balancer.get("balancer", DEFAULT_BALANCER) if entry.balanced else None
     kernels = log.kernels()
     lines = [f"# {entry.name} on {args.graph}"
              + (f" from {source}" if entry.source else "")
-             + f", target {target.name}{' (simulator)' if target.simulated else ''}"
+             + f", target {_shown_target(target, args.target)}"
              + (f", balancer {shown_balancer}" if entry.balanced else "")
              + "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
              + f": {len(log)} launches of {len(kernels)} kernels", "", log.text()]
@@ -467,8 +470,25 @@ def _common(entry: Entry) -> argparse.ArgumentParser:
 
 
 def _target(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--target", choices=["cuda", "cpu"], default=None,
-                        help="default: cuda when a GPU is usable, else cpu")
+    parser.add_argument("--target", choices=list(TARGET_NAMES), default=None,
+                        help="default: auto (on a GPU, the cpu target for tiny and long thin "
+                        "graphs, the GPU otherwise; docs/adaptive.md)")
+
+
+def _auto(name: str | None) -> bool:
+    """Whether the target was left to ``auto``."""
+    return name in (None, "auto")
+
+
+def _ran_on(result: Any, resolved: Target) -> Target:
+    """The target that ran a result: the result's own ``target`` (what ``auto`` picked), else
+    the one resolved from ``--target`` alone."""
+    return getattr(result, "target", None) or resolved
+
+
+def _shown_target(target: Target, name: str | None) -> str:
+    return (f"{target.name}{' (simulator)' if target.simulated else ''}"
+            f"{' (auto)' if _auto(name) else ''}")
 
 
 def _graph_argument(parser: argparse.ArgumentParser) -> None:

@@ -62,7 +62,7 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
         raise OperatorError(f"{operator} over {where!r:.80}; expected a Frontier, 'vertices', "
                             "'edges' or a count 0 <= n < 2**63 (an integer)")
     domain = "edges" if where == "edges" else "vertices"
-    return resolve_target(target), RANGE, domain, {"count": count}, count
+    return resolve_target(target, graph), RANGE, domain, {"count": count}, count
 
 
 def reads(kind: str) -> KernelIO:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from frontier.frontier import Frontier
+from frontier.graph import Graph
 from frontier.recording import recording
 from frontier.target import Target, resolve_target
 from operators.common import OperatorError
@@ -42,13 +43,14 @@ def explain(operator: Callable, *args: Any, **options: Any) -> str:
 
 
 def _target(args: tuple, options: dict[str, Any]) -> Target | None:
-    """The target of the call: its first frontier's, else its ``target`` option (None: no
-    array to copy needs one)."""
+    """The target of the call: its first frontier's, else its ``target`` option resolved for
+    its first graph (None: no array to copy needs one)."""
     for value in (*args, *options.values()):
         if isinstance(value, Frontier):
             return value.target
     try:
-        return resolve_target(options.get("target"))
+        graph = next((a for a in (*args, *options.values()) if isinstance(a, Graph)), None)
+        return resolve_target(options.get("target"), graph)
     except (TypeError, ValueError):
         return None  # the call itself reports the bad target
 

@@ -7,8 +7,13 @@ reference timed on the same machine for the ratio (the median of at least 3 afte
 launches and host reads per run, device memory per arc and Gunrock's BFS time on the same H100
 where shared/anchors.md has it. The source is the vertex of largest degree.
 
+``--target auto`` passes ``target="auto"`` to every call, and the ``target`` column says what
+each call ran on (docs/adaptive.md, "Which target": the table of the default call against
+scipy on one core).
+
 ``python -m bench catalog --out results/ [--graphs quick] [--algorithms bfs,bfs_do]
-[--balancers thread,warp] [--target cuda]``; writes ``catalog.csv`` and ``catalog.md``
+[--balancers thread,warp] [--target cuda|cpu|auto]``; writes ``catalog.csv`` and
+``catalog.md``
 (the former ``python -m bench all`` wrote the same columns to ``suite.csv`` and ``suite.md``).
 """
 
@@ -37,6 +42,7 @@ class Row:
     algorithm: str
     graph: str
     balancer: str
+    target: str
     vertices: int
     arcs: int
     levels: int
@@ -64,13 +70,17 @@ def device_bytes(graph: Graph) -> int:
 
 
 def measure(name: str, graph: Graph, algorithm: str, balancer: str, target: Target,
-            runs: int) -> Row:
+            runs: int, auto: bool = False) -> Row:
+    """One row; ``auto``: every call gets ``target="auto"`` (``target`` is then the one that
+    launches and reads are counted on, and synchronized around each call: the GPU where
+    usable)."""
     source = source_of(graph)
     counts: list[tuple[int, int]] = []  # launches and host reads of each call
 
     def call() -> object:
         launches, reads = target.launches, target.host_reads
-        result = baselines.run(algorithm, graph, source, balancer=balancer, target=target)
+        result = baselines.run(algorithm, graph, source, balancer=balancer,
+                               target="auto" if auto else target)
         counts.append((target.launches - launches, target.host_reads - reads))
         return result
 
@@ -84,7 +94,10 @@ def measure(name: str, graph: Graph, algorithm: str, balancer: str, target: Targ
                                 budget_s=BUDGET_S, at_least=3).wall_s
     gunrock = GUNROCK_BFS_MS.get(name) if algorithm == "bfs" else None
     levels = max(first.iterations, 1)
-    return Row(algorithm, name, balancer, graph.num_vertices, graph.num_edges, first.iterations,
+    ran = getattr(first, "target", None) or target
+    shown = f"auto: {ran.name}" if auto else ran.name
+    return Row(algorithm, name, balancer, shown, graph.num_vertices, graph.num_edges,
+               first.iterations,
                round(ms, 3), round(1e3 * timing.wall_s, 3),
                round(first.edges_traversed / (ms / 1e3) / 1e6, 1) if ms else 0.0,
                round(ms * 1e3 / levels, 2), sum(c[0] for c in timed) / len(timed),
@@ -95,10 +108,11 @@ def measure(name: str, graph: Graph, algorithm: str, balancer: str, target: Targ
 
 
 def markdown(rows: list[Row]) -> str:
-    head = ("| algorithm | graph | balancer | \\|V\\| | arcs | levels | ms | wall ms | MTEPS | "
-            "µs/level | launches/run | host reads/run | scipy ms | × scipy | Gunrock ms | "
-            "ours/Gunrock | bytes/arc | valid |\n" + "|---" * 18 + "|\n")
-    lines = [f"| {r.algorithm} | {r.graph} | {r.balancer} | {r.vertices:,} | {r.arcs:,} | "
+    head = ("| algorithm | graph | balancer | target | \\|V\\| | arcs | levels | ms | wall ms | "
+            "MTEPS | µs/level | launches/run | host reads/run | scipy ms | × scipy | Gunrock ms | "
+            "ours/Gunrock | bytes/arc | valid |\n" + "|---" * 19 + "|\n")
+    lines = [f"| {r.algorithm} | {r.graph} | {r.balancer} | {r.target} | {r.vertices:,} | "
+             f"{r.arcs:,} | "
              f"{r.levels:,} | {r.ms:.3f} | {r.wall_ms:.1f} | {r.mteps:,.0f} | "
              f"{r.us_per_level:.1f} | "
              f"{r.launches_per_run:.0f} | {r.host_reads_per_run:.0f} | {r.scipy_ms:.1f} | "
@@ -110,7 +124,7 @@ def markdown(rows: list[Row]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_out(parser)
-    options.add_target(parser)
+    options.add_target(parser, auto=True)
     options.add_runs(parser)
     options.add_graphs(parser, "standard")
     options.add_names(parser, "--algorithms", ",".join(baselines.names(suite_only=True)),
@@ -129,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
                      f"(built in {time.perf_counter() - clock:.1f} s)")
         for algorithm in args.algorithms:
             for balancer in args.balancers:
-                row = measure(name, graph, algorithm, balancer, target, args.runs)
+                row = measure(name, graph, algorithm, balancer, target, args.runs,
+                              auto=args.target == "auto")
                 rows.append(row)
                 progress.step(f"{name} {algorithm} {balancer}: {row.ms:.3f} ms, "
                               f"{row.mteps:.0f} MTEPS, scipy {row.scipy_ms:.1f} ms, "

@@ -1,0 +1,81 @@
+"""The rule of ``target="auto"``: which target runs a call on a given graph, the sequential cpu
+target or the GPU, from a few cheap facts about the graph (docs/adaptive.md, "Which target").
+
+A GPU call has a fixed cost (launches, the reads that end steps, about 0.1-4 ms whatever the
+graph) and a cost per step of a traversal (a level of BFS, a round of peeling); one core has
+neither, but works through the elements one at a time. So one core wins
+
+* on a **tiny** input: fewer than :data:`TINY_ELEMENTS` vertices + arcs (or the call's own count
+  of elements), where the whole sequential call takes less than the GPU's fixed cost;
+* on a **long thin** graph, for a call whose steps follow the graph's depth (``deep``: BFS,
+  SSSP, betweenness, label propagation, peeling): a mean out-degree of at most
+  :data:`THIN_MEAN_DEGREE` with no vertex of more than :data:`THIN_MAX_DEGREE` out-arcs. Paths,
+  chains and road networks look so and have a large diameter: thousands of levels of a few
+  vertices each, where every level costs the GPU a step and one core almost nothing. A graph
+  with hubs (scale-free) or more neighbours per vertex (meshes, social graphs) reaches its
+  vertices in few, wide levels, which the GPU spreads over its threads.
+
+The GPU runs everything else. The facts are O(1) (|V|, |E|) or computed once per graph and kept
+with it (the largest out-degree, :meth:`frontier.Graph.memo`), so a repeated call decides at no
+cost. The rule cannot see the diameter itself: a graph of degree <= 3 and low depth (a binary
+tree) counts as thin and runs on one core, which is never slower than one core's reference.
+
+:func:`choose` is the rule, a pure function of the graph and the call; where it applies (a GPU
+usable, not the simulator) is decided by :func:`frontier.target.resolve_target`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from frontier.graph import Graph
+
+__all__ = ["Placement", "choose", "TINY_ELEMENTS", "THIN_MEAN_DEGREE", "THIN_MAX_DEGREE"]
+
+#: Elements (vertices + arcs, or a call's own count) below which one core finishes the whole
+#: call before a GPU call's fixed cost is paid.
+TINY_ELEMENTS = 100_000
+#: Mean out-degree (arcs per vertex; an undirected edge is two arcs) at or below which a graph
+#: without hubs is long and thin: a path has 2, a directed chain 1, road networks 2-3.
+THIN_MEAN_DEGREE = 2.5
+#: Largest out-degree a long thin graph may have: more marks a hub, which shortens the paths.
+THIN_MAX_DEGREE = 16
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The rule's answer: ``target`` (``"cpu"`` or ``"cuda"``) and ``reason``, in words."""
+
+    target: str
+    reason: str
+
+
+def choose(graph: Graph | None, *, elements: int | None = None, deep: bool = True
+           ) -> Placement:
+    """Where a call on ``graph`` runs best (see the module docstring). ``elements`` is the
+    call's work when it is not the graph's vertices + arcs (list ranking's nodes, APSP's
+    V x V cells); ``deep`` says whether its steps follow the graph's depth (a traversal), so
+    that a long thin graph makes it a long chain of small steps. With neither a graph nor a
+    count there is nothing to measure: the GPU."""
+    if elements is None and graph is not None:
+        elements = graph.num_vertices + graph.num_edges
+    if elements is not None and elements < TINY_ELEMENTS:
+        return Placement("cpu", f"tiny: {elements:,} elements < {TINY_ELEMENTS:,}")
+    if graph is not None and deep and graph.num_vertices:
+        mean = graph.num_edges / graph.num_vertices
+        if mean <= THIN_MEAN_DEGREE:
+            most = _max_degree(graph)
+            if most <= THIN_MAX_DEGREE:
+                return Placement("cpu", f"long and thin: mean out-degree {mean:.2f} <= "
+                                        f"{THIN_MEAN_DEGREE}, max {most} <= {THIN_MAX_DEGREE}")
+    return Placement("cuda", "large enough, and wide or not a traversal")
+
+
+def _max_degree(graph: Graph) -> int:
+    """The largest out-degree, computed once per graph."""
+    return graph.memo("placement.max_degree",
+                      lambda: int(np.diff(graph.row_offsets).max(initial=0)))

@@ -1,0 +1,85 @@
+"""The rule of ``target="auto"`` (:mod:`frontier.placement`) and where it applies
+(:func:`frontier.target.resolve_target`): the cpu target for tiny inputs and for traversals of
+long thin graphs, the GPU otherwise; the cpu target without a GPU, the simulated GPU in the
+simulator."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontier import generators
+from frontier import target as target_module
+from frontier.placement import TINY_ELEMENTS, choose
+from frontier.target import TargetError, cuda_usable, resolve_target
+
+
+def test_a_tiny_graph_runs_on_one_core():
+    assert choose(generators.grid2d(6, 6)).target == "cpu"
+    assert "tiny" in choose(generators.grid2d(6, 6)).reason
+
+
+def test_a_long_path_runs_on_one_core_and_its_reason_says_why():
+    placement = choose(generators.path(10**6))
+    assert placement.target == "cpu"
+    assert "long and thin" in placement.reason
+
+
+def test_wide_graphs_and_graphs_with_hubs_run_on_the_gpu():
+    assert choose(generators.grid2d(300, 300)).target == "cuda"  # mean out-degree ~4
+    assert choose(generators.star(100_000)).target == "cuda"  # thin on average, one hub
+    assert choose(generators.rmat(14)).target == "cuda"
+
+
+def test_a_call_whose_steps_do_not_follow_the_depth_runs_a_long_path_on_the_gpu():
+    assert choose(generators.path(10**6), deep=False).target == "cuda"
+
+
+def test_a_calls_own_count_of_elements_decides_tininess():
+    assert choose(None, elements=TINY_ELEMENTS - 1).target == "cpu"
+    assert choose(None, elements=TINY_ELEMENTS).target == "cuda"
+    assert choose(generators.path(10), elements=10**9, deep=False).target == "cuda"
+
+
+def test_with_nothing_to_measure_the_rule_picks_the_gpu():
+    assert choose(None).target == "cuda"
+
+
+def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
+    monkeypatch.setattr(target_module, "cuda_usable", lambda: True)
+    monkeypatch.setattr(target_module, "_simulator_enabled", lambda: False)
+    assert target_module._auto(generators.path(10**6), None, True) == "cpu"
+    assert target_module._auto(generators.rmat(14), None, True) == "cuda"
+    assert resolve_target(None, generators.path(50)).name == "cpu"  # None means auto
+    assert resolve_target("auto", generators.path(50)).name == "cpu"
+
+
+def test_auto_without_a_gpu_is_the_cpu_target(monkeypatch):
+    monkeypatch.setattr(target_module, "cuda_usable", lambda: False)
+    assert resolve_target("auto", generators.rmat(14)).name == "cpu"
+    assert resolve_target(None).name == "cpu"
+
+
+@pytest.mark.skipif(not target_module._simulator_enabled(), reason="the simulator's choice")
+def test_auto_in_the_simulator_is_the_simulated_gpu_for_every_graph():
+    assert resolve_target("auto", generators.path(5)).simulated
+    assert resolve_target(None, generators.path(10**6)).simulated
+
+
+def test_a_named_target_or_a_target_is_taken_as_given():
+    cpu = resolve_target("cpu")
+    assert resolve_target(cpu, generators.rmat(10)) is cpu
+    assert resolve_target("cpu", generators.rmat(14)) is cpu
+    if cuda_usable():
+        assert resolve_target("cuda", generators.path(5)).name == "cuda"
+
+
+@pytest.mark.parametrize("bad", ["gpu", "Auto", 3, []])
+def test_an_unknown_target_is_refused_naming_the_choices(bad):
+    with pytest.raises(TargetError, match=r"unknown target .*'cuda', 'cpu', 'auto'"):
+        resolve_target(bad, generators.path(5))
+
+
+def test_the_largest_degree_is_computed_once_per_graph():
+    graph = generators.path(200_000)
+    choose(graph)
+    assert graph.memo("placement.max_degree", lambda: pytest.fail("built again")) == 2

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One GPU session for the fast-calls issue (23) and SSSP on the device (22): the tests of the
+# kernel cache, device inputs, out= and target="auto" and the stepping operator on the real GPU,
+# the tiny-call cost of every catalog entry, the first calls of fresh processes (cache cold,
+# warm, corrupted), SSSP on the large weighted graphs with the tiny call and rome99's APSP, and
+# BFS on a path of 10^6 vertices with the default (auto) target; each step bounded in time.
+# Usage on a CUDA machine, from the repository root:  bash bench/device/fast_calls.sh OUT [STEPS]
+# STEPS: comma-separated subset of tests,tiny,first,sssp,path (default: all).
+set -uo pipefail
+out=${1:-results}; steps=${2:-tests,tiny,first,sssp,path}
+export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
+export FRONTIER_CACHE_DIR=${FRONTIER_CACHE_DIR:-/tmp/frontier-cache}
+. "$(dirname "$0")/env.sh"
+step tests "${TESTS_S:-200}" python3 -m pytest -q -p no:cacheprovider -n "${TEST_WORKERS:-14}" \
+  -rfE tests/algorithms/test_output.py tests/frontier/test_placement.py \
+  tests/frontier/test_kernel_cache.py tests/frontier/test_launch.py tests/operators/test_stepping.py \
+  tests/algorithms/test_threads.py tests/frontier/test_device_arrays.py \
+  tests/algorithms/test_device_inputs.py
+step tiny "${TINY_S:-90}" python3 -m bench calls --target cuda --parts tiny --tiny-calls 50 \
+  --out "$out"
+step first "${FIRST_S:-120}" bash bench/device/first_calls.sh "$out"
+step sssp "${SSSP_S:-200}" python3 -m bench sssp --target cuda --runs 5 --budget 20 --calls \
+  --no-datasets --graphs "${GRAPHS:-rmat21_w1-100,gnm20_float,luxembourg_osm_w1-100}" \
+  --methods "${METHODS:-near_far,delta_stepping,rho_stepping,bellman_ford}" --out "$out"
+step path "${PATH_S:-60}" python3 -c "
+import time
+from algorithms import bfs
+from bench.graphs import build
+g = build('path1000000'); bfs(g, 0); ts = []
+for _ in range(5):
+    t = time.perf_counter(); r = bfs(g, 0); ts.append(time.perf_counter() - t)
+print('bfs path1000000 default call', sorted(ts)[2] * 1e3, 'ms on', r.target.name)"
+exit $status

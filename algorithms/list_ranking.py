@@ -442,7 +442,8 @@ def _check(graph: Graph, source: None, result: ListRankingResult) -> None:
 
 
 def _report(result: ListRankingResult) -> list[tuple[str, str]]:
-    head = f"{int(result.ranks.max()) if result.ranks.size else 0:,} links to the tail"
+    ranks = on_host(result.ranks)
+    head = f"{int(ranks.max()) if ranks.size else 0:,} links to the tail"
     shown = [("head rank", head)]
     if result.splitters:
         shown.append(("splitters", f"{result.splitters:,}"))

@@ -22,7 +22,7 @@ weight >= 0 change nothing, an unweighted graph has weight 1 on every arc.
 Negative weights are allowed. A negative cycle has no shortest paths: the Floyd–Warshall
 methods refuse a graph holding one anywhere (a negative diagonal entry once they finish, as
 scipy does); repeated_sssp refuses one that a requested source reaches (a frontier still
-non-empty after V + 1 rounds). :class:`APSPError` then, naming a vertex on the cycle.
+non-empty after V + 2 rounds). :class:`APSPError` then, naming a vertex on the cycle.
 
 Weights whose simple paths could sum past float64's largest value (largest |weight| x (|V| - 1),
 or the sum of all |weights| if smaller) are refused with ``ValueError`` before any work: an

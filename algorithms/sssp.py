@@ -6,7 +6,7 @@ lazy-batched priority queue fused into one persistent kernel, Dong, Gu, Sun & Zh
 * ``"bellman_ford"`` — frontier Bellman–Ford (H-BF; Busato & Bombieri, *Graph Algorithms on
   GPUs*, §3.2, Algorithm 5): every round relaxes the out-edges of every vertex whose distance
   dropped since it was last expanded (θ = ∞). Negative weights are fine; a queue still live
-  after |V| + 1 rounds proves a negative cycle reachable from the source
+  after |V| + 2 rounds proves a negative cycle reachable from the source
   (:class:`frontier.NegativeCycleError`).
 * ``"harish"`` — Harish & Narayanan, *Accelerating Large Graph Algorithms on the GPU Using
   CUDA*, §3.3, Algorithms 4–5: a mask (a bitmap frontier), the cost array and an *updating
@@ -18,11 +18,11 @@ lazy-batched priority queue fused into one persistent kernel, Dong, Gu, Sun & Zh
   §IV.A and §V.B: Dijkstra's order, in parallel where it allows: θ is the smallest queued
   distance, so each round expands every vertex at that distance. Work-efficient, little
   parallelism.
-* ``"delta_stepping"`` — Δ-stepping as Dong et al.'s Δ*-stepping (§4; Meyer & Sanders'
-  buckets, Davidson et al.'s GPU bucketing, Busato & Bombieri §3.1): θ is the end of the Δ-wide
-  bucket holding the nearest queued vertex, recomputed every round, and every out-edge of an
-  extracted vertex is relaxed (no light/heavy split: a heavy edge's head lands in a later
-  bucket and waits there).
+* ``"delta_stepping"`` — Δ-stepping's buckets (Meyer & Sanders; Davidson et al.'s GPU
+  bucketing, Busato & Bombieri §3.1) as Dong et al.'s Δ*-stepping relaxes them (§4): θ is the
+  end of the Δ-wide bucket holding the nearest queued vertex, kept until the bucket holds no
+  queued vertex, and every out-edge of an extracted vertex is relaxed (no light/heavy split: a
+  heavy edge's head lands in a later bucket and waits there).
 * ``"near_far"`` — Davidson, Baxter, Garland & Owens' near–far pile (IPDPS 2014): θ stays
   while a queued vertex is below it (the near pile), then moves to the nearest queued (far)
   vertex plus Δ.
@@ -274,11 +274,11 @@ def _stepping(method: str) -> Any:
         negative_ok = method in NEGATIVE_WEIGHTS_OK
         for source, dist in zip(run.sources, run.rows, strict=True):
             done = stepping(run.graph, run.start(int(source)), relax, dist, rule=rule,
-                            balancer=run.balancer, max_rounds=n + 1 if negative_ok else None)
+                            balancer=run.balancer, max_rounds=n + 2 if negative_ok else None)
             if not done.finished:
                 raise NegativeCycleError(f"a negative cycle is reachable from vertex "
                                          f"{int(source)}, a source: distances still drop "
-                                         f"after {n + 1} Bellman-Ford rounds")
+                                         f"after {n + 2} Bellman-Ford rounds")
             run.rounds += done.rounds
             run.extracted += done.extracted
             run.relaxed += done.relaxed

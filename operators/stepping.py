@@ -9,12 +9,14 @@ tentative distance); the functor relaxes an edge, lowers the head's priority wit
 (the decrease-key) and returns True when it did. A round:
 
 1. looks at the queue — the vertices whose priority dropped since they were last extracted
-  (pushed by the last round's relaxations, or left over from earlier rounds) — for the
-  smallest and largest live priority and how many are live;
-2. asks the rule for θ (:class:`Rule`);
-3. extracts every live vertex below θ (the vertex of the smallest priority always: each round
-   makes progress) and keeps the rest queued;
-4. relaxes the out-edges of the extracted vertices with the call's load balancer; heads whose
+   (pushed by the last round's relaxations, or left over from earlier rounds) — for the
+   smallest and largest live priority and how many are live, and asks the rule for θ
+   (:class:`Rule`); the rules that keep θ while a queued vertex is below it (Bellman–Ford,
+   near–far, Δ) skip this survey until a round extracts nothing;
+2. extracts every live vertex below θ (the vertex of the smallest priority surveyed last,
+   always: each surveyed round makes progress) and keeps the rest queued; a round that
+   extracts nothing relaxes nothing, and the next one surveys;
+3. relaxes the out-edges of the extracted vertices with the call's load balancer; heads whose
    priority dropped join the queue.
 
 The traversal ends when the queue is empty. A vertex is *in the queue* when its priority is
@@ -25,12 +27,13 @@ The rules (:data:`RULES`):
 
 * ``"bellman_ford"``: θ = ∞, every queued vertex each round (frontier Bellman–Ford; Busato &
   Bombieri's H-BF, *Graph Algorithms on GPUs*, §3.2); negative weights are fine, and a queue
-  still live after |V| rounds proves a negative cycle;
+  still live after |V| + 2 rounds (the first and last survey the queue) proves a negative cycle;
 * ``"near_far"``: Davidson, Baxter, Garland & Owens' near–far pile (IPDPS 2014): θ stays until
   no queued vertex is below it (the near pile is empty), then moves to the smallest queued
   priority plus Δ;
-* ``"delta"``: Δ*-stepping (Dong et al., §4): θ is the end of the Δ-wide bucket holding the
-  smallest queued priority, recomputed every round;
+* ``"delta"``: Δ-stepping's buckets (Meyer & Sanders; Dong et al.'s Δ*-stepping relaxes every
+  edge of an extracted vertex, as here): θ is the end of the Δ-wide bucket holding the smallest
+  queued priority, kept until no queued vertex is below it;
 * ``"rho"``: ρ-stepping (Dong et al., §4): θ is (about) the ρ-th smallest queued priority, found
   with a 64-bin histogram of the queue between its smallest and largest priority;
 * ``"ordered"``: θ is the smallest queued priority: Dijkstra's order, every vertex at that
@@ -177,15 +180,7 @@ def _candidates(body: str) -> str:
 def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, integer: bool
            ) -> str:
     """One round: survey the queue, pick θ, extract, relax."""
-    survey = ("r3 = rnd % 3\n"
-              "if tid == 0:\n"
-              "    nx = (rnd + 1) % 3\n"
-              "    for b in range(ROUND_INTS):\n"
-              "        counts[nx * ROUND_INTS + b] = 0\n"
-              "    bounds[2 * nx] = top\n"
-              "    bounds[2 * nx + 1] = bottom\n"
-              "    counts[FAR_LENS + 1 - fcur] = 0\n"
-              "lo = top\n"
+    survey = ("lo = top\n"
               "hi = bottom\n"
               "live = int64(0)\n"
               + _candidates("d = s0[v]\n"
@@ -255,7 +250,11 @@ def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, intege
                            "            far0[pos] = v\n")
              + barrier
              + "in_slot = out_slot\n"
-             "fcur = 1 - fcur\n")
+             "fcur = 1 - fcur\n"
+             # the queue the next split writes (read by this one): empty it; a barrier (the
+             # relaxations' or the next survey's) comes before that split
+             "if tid == 0:\n"
+             "    counts[FAR_LENS + 1 - fcur] = 0\n")
     relax = ("out_slot = (in_slot + 1) % 3\n"
              "clear_slot = (in_slot + 2) % 3\n"
              + _select("in_ids", "in_slot") + _select("out_ids", "out_slot")
@@ -264,13 +263,31 @@ def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, intege
              "cull_stamp = cull_base + 2 * (rnd - first_round)\n"
              + phases + advance + barrier
              + "in_slot = out_slot\n")
-    return ("while rnd - first_round < max_steps:\n"
-            + indent(_select("in_ids", "in_slot") + survey
-                     + "total = counts[r3 * ROUND_INTS]\n"
-                     "if total == 0:\n"
-                     "    done = 1\n"
-                     "    break\n"
-                     + theta + split + relax + "rnd += 1\n"))
+    # Bellman-Ford, near-far and Δ-stepping keep θ until nothing queued is below it: a round
+    # surveys the queue only then (and at the start); ρ-stepping and the ordered rule every round
+    surveyed = (survey
+                + "total = counts[r3 * ROUND_INTS]\n"
+                  "if total == 0:\n"
+                  "    done = 1\n"
+                  "    break\n"
+                + theta
+                + "force = 0\n")
+    return ("force = 1\n"
+            "while rnd - first_round < max_steps:\n"
+            + indent(_select("in_ids", "in_slot")
+                     + "r3 = rnd % 3\n"
+                       "if tid == 0:\n"
+                       "    nx = (rnd + 1) % 3\n"
+                       "    for b in range(ROUND_INTS):\n"
+                       "        counts[nx * ROUND_INTS + b] = 0\n"
+                       "    bounds[2 * nx] = top\n"
+                       "    bounds[2 * nx + 1] = bottom\n"
+                     + "if force != 0 or rule >= 3:\n" + indent(surveyed)
+                     + split
+                     + "if rule <= 2 and lens[in_slot] == 0:\n"
+                       "    force = 1\n"
+                       "else:\n"
+                     + indent(relax) + "rnd += 1\n"))
 
 
 def _select(name: str, slot: str) -> str:

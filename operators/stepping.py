@@ -54,6 +54,7 @@ stamps (4 bytes) that drop repeated entries.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -67,14 +68,14 @@ from frontier.options import Mode
 from frontier.ring import STEPS_RAN, push
 from operators.advance import edge_functors, edge_spec
 from operators.balancers import LoadBalancer
-from operators.codegen import GeneratedKernel, build, indent
+from operators.codegen import GeneratedKernel, build, indent, visit_edge
 from operators.common import OperatorError, check_frontier
 from operators.convention import KernelIO, kernel_arguments, scalar_arguments
 from operators.cull import BITMAP, CULL_PARAMS
 from operators.policy import Policy, bind, resolve_policy
 from operators.shape import LaunchShape
 
-__all__ = ["stepping", "Rule", "Stepped", "RULES", "block_mode"]
+__all__ = ["stepping", "Rule", "Stepped", "RULES", "MODES", "block_mode"]
 
 #: The rules that pick θ, by name (see the module docstring).
 RULES = ("bellman_ford", "near_far", "delta", "rho", "ordered")
@@ -99,11 +100,13 @@ _THETA = 6
 #: vertices and at most :data:`BLOCK_MAX_DEGREE` out-edges on any vertex.
 BLOCK_VERTICES = 1 << 18
 BLOCK_MAX_DEGREE = 64
+#: What ``mode=`` takes: the rounds over the persistent grid, or in one block.
+MODES = ("grid", "block")
 #: Threads of the one block (the kernel's registers allow no more than 256 on an H100).
 BLOCK_THREADS = 256
 
 _PARAMS = ("expanded", "far0", "far1", "counts", "bounds", "top", "bottom", "rule",
-           "rule_delta", "rule_rho", "fresh") + CULL_PARAMS
+           "rule_delta", "rule_rho", "fresh", "relax_marks") + CULL_PARAMS
 
 
 @dataclass(frozen=True)
@@ -177,8 +180,8 @@ def _candidates(body: str) -> str:
             + indent(body))
 
 
-def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, integer: bool
-           ) -> str:
+def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, integer: bool,
+           edges: str | None) -> str:
     """One round: survey the queue, pick θ, extract, relax."""
     survey = ("lo = top\n"
               "hi = bottom\n"
@@ -272,22 +275,64 @@ def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, intege
                   "    break\n"
                 + theta
                 + "force = 0\n")
+    starts = (_select("in_ids", "in_slot")
+              + "r3 = rnd % 3\n"
+                "if tid == 0:\n"
+                "    nx = (rnd + 1) % 3\n"
+                "    for b in range(ROUND_INTS):\n"
+                "        counts[nx * ROUND_INTS + b] = 0\n"
+                "    bounds[2 * nx] = top\n"
+                "    bounds[2 * nx + 1] = bottom\n"
+              + ("    took_now[nx] = 0\n" if edges is not None else "")
+              + "if force != 0 or rule >= 3:\n" + indent(surveyed))
+    if edges is not None:  # one block: each extracted vertex's edges relaxed where it is taken
+        return ("force = 1\n"
+                "while rnd - first_round < max_steps:\n"
+                + indent(starts + _taken(barrier, edges) + "rnd += 1\n"))
     return ("force = 1\n"
             "while rnd - first_round < max_steps:\n"
-            + indent(_select("in_ids", "in_slot")
-                     + "r3 = rnd % 3\n"
-                       "if tid == 0:\n"
-                       "    nx = (rnd + 1) % 3\n"
-                       "    for b in range(ROUND_INTS):\n"
-                       "        counts[nx * ROUND_INTS + b] = 0\n"
-                       "    bounds[2 * nx] = top\n"
-                       "    bounds[2 * nx + 1] = bottom\n"
-                     + "if force != 0 or rule >= 3:\n" + indent(surveyed)
-                     + split
+            + indent(starts + split
                      + "if rule <= 2 and lens[in_slot] == 0:\n"
                        "    force = 1\n"
                        "else:\n"
                      + indent(relax) + "rnd += 1\n"))
+
+
+def _taken(barrier: str, edges: str) -> str:
+    """The one-block round after the survey: extract and relax in one pass (a thread relaxes
+    the out-edges of each vertex it extracts at once, pushing improved heads for the next
+    round, deduplicated by ``relax_marks``), one block barrier, then the next θ's test."""
+    return ("out_slot = (in_slot + 1) % 3\n"
+            "clear_slot = (in_slot + 2) % 3\n"
+            + _select("out_ids", "out_slot")
+            + "if tid == 0:\n"
+              "    lens[clear_slot] = 0\n"
+              "cull_stamp = cull_base + 2 * (rnd - first_round)\n"
+              "pick = cull_stamp + 1\n"
+              "took = int64(0)\n"
+            + _candidates("d = s0[v]\n"
+                          "if d < expanded[v] and atomic_exch(cull_marks, v, pick) != pick:\n"
+                          "    if d < theta or d == lo:\n"
+                          "        expanded[v] = d\n"
+                          "        took += 1\n"
+                          "        extracted += 1\n"
+                          "        relaxed += row_offsets[v + 1] - row_offsets[v]\n"
+                          + indent(edges, 2)
+                          + "    else:\n"
+                          "        pos = atomic_add(counts, FAR_LENS + 1 - fcur, 1)\n"
+                          "        if fcur == 0:\n"
+                          "            far1[pos] = v\n"
+                          "        else:\n"
+                          "            far0[pos] = v\n")
+            + "if took > 0:\n"
+              "    atomic_add(took_now, r3, took)\n"
+            + barrier
+            + "in_slot = out_slot\n"
+              "fcur = 1 - fcur\n"
+              "if tid == 0:\n"
+              "    counts[FAR_LENS + 1 - fcur] = 0\n"
+              "if rule <= 2 and took_now[r3] == 0:\n"
+              "    force = 1\n")
 
 
 def _select(name: str, slot: str) -> str:
@@ -295,8 +340,11 @@ def _select(name: str, slot: str) -> str:
 
 
 def _body(barrier: str, advance: str, phases: str, runs_balancers: bool, block: bool,
-          integer: bool) -> str:
-    threads = ("tid = cuda.threadIdx.x\nnthreads = cuda.blockDim.x\n" if block else "")
+          integer: bool, edges: str | None) -> str:
+    threads = ("tid = cuda.threadIdx.x\nnthreads = cuda.blockDim.x\n"
+               "took_now = cuda.shared.array(3, int64)\n"
+               "if tid < 3:\n"
+               "    took_now[tid] = 0\n" if block else "")
     # a fresh traversal clears its own buffers: no launches before it
     fresh = ("if fresh != 0:\n"
              "    for v in range(tid, num_vertices, nthreads):\n"
@@ -321,7 +369,7 @@ def _body(barrier: str, advance: str, phases: str, runs_balancers: bool, block: 
             "done = 0\n"
             "extracted = int64(0)\n"
             "relaxed = int64(0)\n"
-            + _round(barrier, advance, phases, runs_balancers, integer)
+            + _round(barrier, advance, phases, runs_balancers, integer, edges)
             + ("lane = cuda.threadIdx.x & 31\n" if runs_balancers else "lane = 0\n")
             + _fold("extracted", "{a} + {b}", runs_balancers)
             + _fold("relaxed", "{a} + {b}", runs_balancers)
@@ -352,8 +400,12 @@ def _kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_stat
     def body() -> str:
         barrier = (target.block_barrier if block else target.grid_barrier) + "\n"
         phases = "".join(text + barrier for _, text in balancer.phases(spec))
+        edges = None
+        if block:
+            visit = visit_edge(spec, "v", "e").replace("cull_marks", "relax_marks")
+            edges = "for e in range(row_offsets[v], row_offsets[v + 1]):\n" + indent(visit)
         text = _body(barrier, balancer.advance_body(spec), phases, target.runs_balancers,
-                     block, priority.kind == "i")
+                     block, priority.kind == "i", edges)
         return "".join(f"{k} = {v}\n" for k, v in consts.items()) + text
 
     return build(target, shape, spec, functors, body,
@@ -362,7 +414,8 @@ def _kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_stat
 
 def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *state: Any,
              rule: Rule, balancer: str | LoadBalancer | Policy = "auto",
-             max_rounds: int | None = None, blocks: int | None = None) -> Stepped:
+             max_rounds: int | None = None, blocks: int | None = None,
+             mode: str | None = None) -> Stepped:
     """Run the stepping traversal from the vertices of ``frontier`` (a sparse frontier of
     ``graph`` whose pool holds |V| entries, e.g. ``Frontier.from_vertices(G, sources,
     capacity=G.num_vertices)``; their priorities set by the caller) with the relaxation ``op``
@@ -371,7 +424,9 @@ def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *sta
 
     ``priority`` (a device array of |V| int64 or float64) is read and lowered in place;
     ``balancer`` maps each round's relaxations onto threads (a static balancer, or ``"auto"``:
-    the adaptive runtime's choice for the whole graph). ``blocks`` sets the persistent grid."""
+    the adaptive runtime's choice for the whole graph). ``blocks`` sets the persistent grid;
+    ``mode`` (``"grid"`` or ``"block"``, on a target that spreads work over threads) overrides
+    :func:`block_mode`."""
     check_frontier(graph, frontier)
     if frontier.kind != SPARSE or frontier.pool.capacity < graph.num_vertices:
         raise OperatorError("stepping starts from a sparse frontier whose pool holds every "
@@ -388,7 +443,13 @@ def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *sta
     target = frontier.target
     functors = edge_functors(op, None, 1 + len(state))
     policy = resolve_policy(balancer, graph, target)
-    block = block_mode(graph, target)
+    if mode is None:
+        block = block_mode(graph, target)
+    else:
+        validate.one_of("mode", mode, MODES, "stepping mode")
+        if mode == "block" and not target.runs_balancers:
+            raise OperatorError(f"mode='block' runs on a GPU target, not {target.name}")
+        block = mode == "block"
     chosen = bind("thread", graph, target) if block else _balancer(policy)
     kernel = _kernel(graph, frontier, functors, 1 + len(state), chosen, block, dtype)
     pool = frontier.pool
@@ -408,6 +469,19 @@ def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *sta
     pool.adopt(slot, SPARSE, "a stepping traversal")
     return Stepped(rounds, int(ctl[_EXTRACTED - _ROUND]), int(ctl[_RELAXED - _ROUND]), done,
                    Mode.BLOCK if block else Mode.FUSED)
+
+
+_RELAX_MARKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _relax_marks(pool: FrontierPool) -> Any:
+    """The one-block mode's marks of heads pushed in a round (stamped with the pool's stamps,
+    so made zero once per pool: no stamp is 0)."""
+    marks = _RELAX_MARKS.get(pool)
+    if marks is None:
+        marks = pool.target.zeros(max(pool.universe, 1), np.int32)
+        _RELAX_MARKS[pool] = marks
+    return marks
 
 
 def _balancer(policy: Policy) -> LoadBalancer:
@@ -446,6 +520,7 @@ def _launch(kernel: GeneratedKernel, graph: Graph, frontier: Frontier, pool: Fro
         "bounds": pool.scratch("stepping_bounds", _THETA + 1, dtype), "top": top,
         "bottom": bottom, "rule": _RULE_CODE[rule.name], "rule_delta": delta,
         "rule_rho": np.int64(rule.rho), "fresh": fresh, "cull_marks": marks,
+        "relax_marks": _relax_marks(pool),
         "cull_stamp": base, "cull_base": base, "cull_mask": 0,
         **balancer.buffers(kernel.spec, frontier), **scalar_arguments(functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)

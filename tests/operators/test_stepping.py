@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from frontier import Frontier, Graph, atomic_min, generators
 from frontier.testing import reference_sssp, weighted_graphs_with_source
 from operators import OperatorError, recording
-from operators.stepping import RULES, Rule, stepping
+from operators.stepping import MODES, RULES, Rule, stepping
 
 
 def relax(src, dst, eid, weight, dist):
@@ -23,13 +23,13 @@ def _rule(name: str) -> Rule:
     return Rule(name, delta=3.0, rho=4)
 
 
-def _distances(graph: Graph, source: int, rule: Rule, target, dtype=np.float64):
+def _distances(graph: Graph, source: int, rule: Rule, target, dtype=np.float64, mode=None):
     top = np.inf if dtype == np.float64 else np.iinfo(np.int64).max
     dist = target.full(graph.num_vertices, top, dtype)
     target.write_scalar(dist, source, 0)
     start = Frontier.from_vertices(graph, [source], target=target,
                                    capacity=max(graph.num_vertices, 1))
-    done = stepping(graph, start, relax, dist, rule=rule, balancer="thread")
+    done = stepping(graph, start, relax, dist, rule=rule, balancer="thread", mode=mode)
     found = target.to_host(dist).astype(np.float64)
     found[found == top] = np.inf
     return found, done
@@ -44,6 +44,27 @@ def test_every_rule_reaches_dijkstras_distances(target, rule, case):
     found, done = _distances(graph, source, _rule(rule), target)
     np.testing.assert_array_equal(found, reference_sssp(graph, source))
     assert done.finished and done.rounds >= 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=5, deadline=None)
+@given(case=weighted_graphs_with_source(kinds=("small", "float"), max_vertices=10,
+                                        max_edges=24))
+def test_both_modes_of_a_gpu_reach_dijkstras_distances(target, rule, mode, case):
+    if not target.runs_balancers:
+        pytest.skip("the modes are a GPU's (the cpu target runs one loop)")
+    graph, source = case
+    found, done = _distances(graph, source, _rule(rule), target, mode=mode)
+    np.testing.assert_array_equal(found, reference_sssp(graph, source))
+    assert done.mode == ("block" if mode == "block" else "fused")
+
+
+def test_the_block_mode_is_a_gpus():
+    g = generators.path(4)
+    start = Frontier.from_vertices(g, [0], target="cpu", capacity=4)
+    with pytest.raises(OperatorError, match="mode='block' runs on a GPU target"):
+        stepping(g, start, relax, np.zeros(4), rule=Rule("ordered"), mode="block")
 
 
 @pytest.mark.parametrize("rule", RULES)

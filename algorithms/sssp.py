@@ -74,6 +74,7 @@ from frontier import (
     validate,
 )
 from frontier.distributed.dispatch import scales_out
+from frontier.frontier import FrontierPool
 from frontier.graph import path_bound
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
@@ -263,7 +264,7 @@ class _Run:
     def start(self, source: int) -> Frontier:
         """The source as the first frontier, in a pool that holds every vertex."""
         return Frontier.from_vertices(self.graph, [source], target=self.target,
-                                      capacity=max(self.graph.num_vertices, 1))
+                                      capacity=max(self.graph.num_vertices, 1), shared=True)
 
 
 def _stepping(method: str) -> Any:
@@ -360,6 +361,17 @@ def _check_arguments(graph: Graph, source: Any, sources: Any, method: str,
     return starts, delta, rho
 
 
+def _filled(target: Target, pool: FrontierPool | None, name: str, size: int, value: Any,
+            dtype: Any) -> Any:
+    """``size`` elements of ``value``: a new array of the target, or (a result copied to the
+    host) the pool's scratch buffer of that name, reused by the thread's later calls."""
+    if pool is None:
+        return target.full(size, value, dtype)
+    array = pool.scratch(name, size, dtype)[:size]
+    target.fill(array, value)
+    return array
+
+
 def _as_float(v: int, dist: Any, out: Any, unreached: Any) -> None:
     """A distance as float64, ``inf`` where unreached (``out="device"``)."""
     out[v] = np.inf if dist[v] == unreached else dist[v]
@@ -397,7 +409,9 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     policy = resolve_policy(balancer, graph, tgt)
     dtype, unreached = _distance_type(graph)
     n, k = graph.num_vertices, starts.size
-    flat = tgt.full(k * n, unreached, dtype)
+    # results copied to the host live in the thread's pooled buffers of the graph
+    pool = FrontierPool.shared(graph, tgt, max(n, 1)) if out == "host" else None
+    flat = _filled(tgt, pool, "sssp.distances", k * n, unreached, dtype)
     rows = [flat[i * n:(i + 1) * n] for i in range(k)]
     for i, s in enumerate(starts):
         tgt.write_scalar(flat, i * n + int(s), 0)
@@ -405,7 +419,7 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     start = time.perf_counter()
     _METHODS[method](run)
     positive = not graph.weighted or graph.num_edges == 0 or weight_stats(graph).low > 0
-    preds = tgt.full(k * n, -1, np.int32) if predecessors else None
+    preds = _filled(tgt, pool, "sssp.predecessors", k * n, -1, np.int32) if predecessors else None
     for i, s in enumerate(starts if predecessors else ()):
         shortest_path_tree(graph, np.asarray([s]), rows[i], unreached, positive, tgt, policy,
                            pred=preds[i * n:(i + 1) * n])

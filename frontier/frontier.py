@@ -450,9 +450,11 @@ class Frontier:
 
     @classmethod
     def all_vertices(cls, graph: Graph, *, kind: str = DENSE,
-                     target: str | Target | None = None) -> Frontier:
-        """A frontier holding every vertex, filled on the device (no host array)."""
-        return cls._all(graph, VERTICES, kind, target)
+                     target: str | Target | None = None, shared: bool = False) -> Frontier:
+        """A frontier holding every vertex, filled on the device (no host array);
+        ``shared=True`` fills the calling thread's pooled buffers (as :meth:`from_vertices`)."""
+        validate.flag("shared", shared)
+        return cls._all(graph, VERTICES, kind, target, shared)
 
     @classmethod
     def all_edges(cls, graph: Graph, *, kind: str = DENSE,
@@ -507,12 +509,16 @@ class Frontier:
         return cls(pool, 0, kind, pool.claim(0, kind), known)
 
     @classmethod
-    def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None
-             ) -> Frontier:
+    def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None,
+             shared: bool = False) -> Frontier:
         _check_graph(graph)
         _check_kind(kind)
-        pool = FrontierPool(graph, resolve_target(target, graph), _default_capacity(graph),
-                            domain)
+        tgt = resolve_target(target, graph)
+        if shared:
+            pool = FrontierPool.shared(graph, tgt, _default_capacity(graph), domain)
+            pool.restart(0)
+        else:
+            pool = FrontierPool(graph, tgt, _default_capacity(graph), domain)
         slot, token = kernels.fill(pool, kind)
         return cls(pool, slot, kind, token)
 

@@ -37,10 +37,11 @@ def main(scale: int = 12) -> None:
         measured = np.asarray(run.rank_bytes)
         model = push_bfs_bytes(graph, dg.bounds, got.distances)
         for level in range(run.steps):
+            sent, predicted = measured[:, level], model[:, level]
+            agrees = "same" if np.array_equal(predicted, sent) else ", ".join(map(str, predicted))
             print(f"| {parts} | {level} | {run.frontier_sizes[level]:,} | "
-                  f"{', '.join(map(str, measured[:, level]))} | "
-                  f"{'same' if np.array_equal(model[:, level], measured[:, level]) else model[:, level]} "
-                  f"| {measured[:, level].sum():,} | {run.round_trips} |")
+                  f"{', '.join(map(str, sent))} | {agrees} | {sent.sum():,} | "
+                  f"{run.round_trips} |")
     client.close()
     cluster.close()
 

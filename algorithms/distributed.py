@@ -43,10 +43,11 @@ import numpy as np
 from algorithms.bfs import OUTS, BFSResult, unvisited, visit
 from algorithms.components import ComponentsResult, ComponentsStepStats
 from algorithms.sssp import SSSPResult, SSSPStepStats
-from frontier import Frontier, atomic_cas, atomic_min, validate
+from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.distributed.dispatch import register_version
 from frontier.distributed.exchange import any_left, exchange, gather, moved, refresh
+from frontier.distributed.result import Distributed
 from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, advance, filter, get_balancer  # noqa: A004
@@ -67,6 +68,14 @@ class RankResult:
     step_seconds: list[float] = field(default_factory=list)
     seconds: float = 0.0
     step_sizes: list[int] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+def summarized(result: RankResult) -> RankResult:
+    """What a rank sends the client after a run (run on the worker): its result without the
+    arrays, which stay on the worker until gathered."""
+    return RankResult((), result.steps, result.step_bytes, result.step_seconds, result.seconds,
+                      result.step_sizes, result.facts)
 
 
 def owned(v: int, lo: int, hi: int) -> bool:
@@ -143,17 +152,35 @@ class _RankSteps:
         self._bytes, self._time = self.comm.sent_bytes, now
         return count
 
-    def result(self, *arrays: np.ndarray) -> RankResult:
+    def mark(self, size: int) -> None:
+        """Close a step whose end needs no vote (a step every rank runs once): its bytes and
+        time, and ``size``, the elements it worked on over all ranks."""
+        now = time.perf_counter()
+        self.step_bytes.append(self.comm.sent_bytes - self._bytes)
+        self.step_seconds.append(now - self._time)
+        self.sizes.append(size)
+        self._bytes, self._time = self.comm.sent_bytes, now
+
+    def result(self, *arrays: np.ndarray, **facts: Any) -> RankResult:
         return RankResult(arrays, len(self.step_bytes), self.step_bytes, self.step_seconds,
-                          time.perf_counter() - self.start, self.sizes)
+                          time.perf_counter() - self.start, self.sizes, facts)
 
 
 def _report(graph: DistributedGraph, algorithm: str, ranks: list[RankResult]) -> RunReport:
     steps = max(r.steps for r in ranks)
     sent = [sum(r.step_bytes[i] for r in ranks if i < len(r.step_bytes)) for i in range(steps)]
-    report = RunReport(algorithm, steps, sent, [r.seconds for r in ranks], ranks[0].step_sizes)
+    report = RunReport(algorithm, steps, sent, [r.seconds for r in ranks], ranks[0].step_sizes,
+                       [list(r.step_bytes) for r in ranks], graph.runner.round_trips)
     graph.runner.last_run = report
     return report
+
+
+def _run_kept(graph: DistributedGraph, algorithm: str, fn: Any, *args: Any,
+              what: str) -> tuple[RunReport, list[RankResult], list[Any]]:
+    """``fn`` on every partition, its arrays left on the workers: the run's report, every
+    rank's summary and the futures of the full rank results."""
+    summaries, futures = graph.runner.run(fn, *args, what=what, summarize=summarized)
+    return _report(graph, algorithm, summaries), summaries, futures
 
 
 def _joined(ranks: list[RankResult], which: int) -> np.ndarray:
@@ -256,15 +283,18 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
         balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
         frontier: str = "sparse", fused: bool | None = None, direction: str | None = None,
         alpha: float | None = None, beta: float | None = None, out: str = "host",
-        order: str = "ordered", cull: str = "none") -> BFSResult:
+        order: str = "ordered", cull: str = "none") -> Distributed:
     """:func:`algorithms.bfs` over the partitions of ``graph``: the same distances, number of
     levels and a valid shortest-path tree. Push levels exchange the reached remote vertices;
     pull levels (``direction="pull"`` or ``"auto"``) all-gather the frontier bitmaps and scan
     the owned vertices' in-arcs. ``direction`` defaults to ``"auto"`` where the pieces hold
     in-arcs (an undirected graph, or one partitioned with ``reverse=True``) and to ``"push"``
     otherwise. Levels are host loops of operator calls on every worker with collectives
-    between them, so ``fused=True`` is refused; the results are gathered on the client
-    (``out="host"``); levels are ordered (``order="ordered"``) and each partition sends a vertex
+    between them, so ``fused=True`` is refused. The level loop runs on the workers (one task
+    per worker per call) and the distances and predecessors stay there: the call returns a
+    :class:`~frontier.distributed.result.Distributed` whose ``gather()`` is the
+    ``BFSResult`` (host arrays, ``out="host"``), and whose ``distances`` and ``predecessors``
+    gather too. Levels are ordered (``order="ordered"``) and each partition sends a vertex
     once per level without culling (``cull="none"``). ``sources`` starts from several vertices,
     as on one device. ``graph.last_run`` gets the bytes exchanged per level. Every argument is
     checked on the client before any work, as on one device."""
@@ -291,12 +321,18 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
     _check_balancer(balancer)
     target = _target_name(target)
     what = f"bfs from vertex {source}" if source is not None else f"bfs from {starts.size} sources"
-    ranks = graph.runner.run(_bfs_rank, starts, target, balancer, frontier, direction, alpha,
-                             beta, what=what)
-    report = _report(graph, "bfs", ranks)
-    seconds = [max(r.step_seconds[i] for r in ranks) for i in range(report.steps)]
-    return BFSResult(_joined(ranks, 0), _joined(ranks, 1), report.steps,
-                     max(r.seconds for r in ranks), graph, seconds)  # type: ignore[arg-type]
+    report, ranks, futures = _run_kept(graph, "bfs", _bfs_rank, starts, target, balancer,
+                                       frontier, direction, alpha, beta, what=what)
+    seconds = [max(r.step_seconds[i] for r in ranks if i < len(r.step_seconds))
+               for i in range(report.steps)]
+    took = max(r.seconds for r in ranks)
+
+    def build(full: list[RankResult]) -> BFSResult:
+        return BFSResult(_joined(full, 0), _joined(full, 1), report.steps, took,
+                         graph, seconds)  # type: ignore[arg-type]
+
+    return Distributed(graph.client, futures, {"iterations": report.steps, "seconds": took,
+                                               "level_seconds": seconds}, build)
 
 
 # SSSP -----------------------------------------------------------------------------------------
@@ -343,20 +379,93 @@ def has_predecessor(v: int, pred: np.ndarray, source: int) -> bool:
     return pred[v] != -1 or v == source
 
 
+def extract(v: int, dist: np.ndarray, done: np.ndarray, low: float, theta: float) -> bool:
+    """A stepping round's extraction: a queued vertex (its distance dropped below the one it
+    was last extracted at) below the threshold ``theta``, or at the smallest queued distance
+    ``low`` (every round makes progress, also with zero weights), leaves the queue."""
+    d = dist[v]
+    if d < done[v] and (d < theta or d <= low):
+        done[v] = d
+        return True
+    return False
+
+
+#: The rules that pick a distributed stepping round's threshold θ from the smallest queued
+#: distance ``low`` (all-reduced over the ranks) and Δ.
+STEPPING_RULES = ("near_far", "delta_stepping", "bellman_ford")
+
+
+def _threshold(rule: str, low: float, delta: float) -> float:
+    if rule == "bellman_ford":
+        return np.inf
+    if rule == "near_far":
+        return low + delta
+    return (np.floor(low / delta) + 1) * delta  # delta_stepping: the end of low's bucket
+
+
+def _delta(piece: Piece, comm: Communicator) -> float:
+    """The single device's default Δ (:func:`algorithms.sssp.default_delta`: 32 · mean weight
+    / mean out-degree) over the whole graph, from every rank's sums (two all-reduces)."""
+    arcs = comm.allreduce(piece.num_arcs, "sum")
+    weight = float(piece.weights.sum()) if piece.weights is not None else float(piece.num_arcs)
+    total = comm.allreduce(weight, "sum")
+    if arcs == 0 or piece.num_vertices == 0:
+        return 1.0
+    delta = 32 * (total / arcs) / (arcs / piece.num_vertices)
+    return float(delta) if np.isfinite(delta) and delta > 0 else 1.0
+
+
 def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None,
-               balancer: str | LoadBalancer) -> RankResult:
+               balancer: str | LoadBalancer, rule: str, delta: float | None) -> RankResult:
+    """Stepping over partitions (the rounds of :mod:`operators.stepping`, Dong et al., SPAA
+    2021, with the queue spread over the ranks): each outer round all-reduces the smallest
+    queued distance and picks θ by ``rule``; each inner round extracts the owned queued
+    vertices below θ, relaxes their arcs, sends the remote heads it lowered to their owners
+    (which queue them if lower) and all-reduces the count extracted; zero ends the inner
+    rounds, an empty queue everywhere the run."""
     g, tgt = piece.graph, resolve_target(target)
     n, lo, hi = g.num_vertices, piece.lo, piece.hi
     dist = tgt.full(n, np.inf, np.float64)
+    done = tgt.full(n, np.inf, np.float64)  # the distance each vertex was last extracted at
     inbox = tgt.full(n, np.inf, np.float64)
-    start = [source] if piece.owns(source) else []
-    if start:
+    if piece.owns(source):
         tgt.write_scalar(dist, source, 0)
     steps = _RankSteps("sssp", comm)
-    _propagate(piece, comm, steps, Frontier.from_vertices(g, start, target=tgt), relax, (dist,),
-               dist, inbox, improve, lambda step: (dist, inbox), balancer=balancer,
-               unique=True)
-    # predecessors: tight positive arcs, then a BFS along tight zero-weight arcs
+    steps.doing("Δ (all-reduce of the weight sums)")
+    delta = _delta(piece, comm) if delta is None else delta
+    owned_ids = np.arange(lo, hi)
+    while True:
+        steps.doing("the smallest queued distance (all-reduce)")
+        d, last = tgt.to_host(dist[lo:hi]), tgt.to_host(done[lo:hi])
+        queued = d[d < last]
+        low = comm.allreduce(float(queued.min()) if queued.size else np.inf, "min")
+        if low == np.inf:
+            break
+        theta = _threshold(rule, low, delta)
+        while True:
+            steps.doing("extraction below θ")
+            f = filter(g, Frontier.from_vertices(g, owned_ids, target=tgt), extract, dist, done,
+                       low, theta)
+            if not steps.left(f):
+                break
+            steps.doing("relaxation")
+            out = advance(g, f, relax, dist, balancer=balancer, output=f.kind)
+            out = filter(g, out, everywhere, unique=True)
+            steps.doing("exchange of the lowered remote vertices")
+            got = exchange(piece, comm, out, dist, inbox)
+            steps.doing("merging the received distances")
+            filter(g, got, improve, dist, inbox, output="none")
+    pred = _predecessors(piece, comm, steps, tgt, dist, source, balancer)
+    return steps.result(tgt.to_host(dist[lo:hi]), tgt.to_host(pred[lo:hi]), delta=delta)
+
+
+def _predecessors(piece: Piece, comm: Communicator, steps: _RankSteps, tgt: Target, dist: Any,
+                  source: int, balancer: str | LoadBalancer) -> Any:
+    """The predecessors once the distances settled: tight arcs of positive weight (after every
+    rank refreshed its view of the remote heads of its arcs), then a BFS along tight
+    zero-weight arcs."""
+    g = piece.graph
+    n, lo, hi = g.num_vertices, piece.lo, piece.hi
     steps.doing("refreshing the distances of remote heads")
     refresh(piece, comm, dist)
     steps.doing("choosing predecessors")
@@ -375,16 +484,11 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
     _propagate(piece, comm, zero, f, tight_zero, (dist, pred, source), pred, theirs,
                take_predecessor, lambda step: (pred, theirs), condition=without_predecessor,
                balancer=balancer, unique=False)
-    return steps.result(tgt.to_host(dist[lo:hi]), tgt.to_host(pred[lo:hi]))
+    return pred
 
 
-def sssp_arrays(graph: DistributedGraph, source: int, *,
-                balancer: str | LoadBalancer | None = None,
-                target: str | Target | None = None) -> tuple[np.ndarray, np.ndarray, RunReport]:
-    """Bellman–Ford over the partitions: distances (float64, ``inf`` unreachable; weight 1 on
-    an unweighted graph) and predecessors (int32, -1 for the source and unreachable vertices).
-    Weights must not be negative, nor sum past float64 along a path (ValueError before any
-    work, as on one device)."""
+def _check_sssp(graph: DistributedGraph, source: int,
+                balancer: str | LoadBalancer | None) -> None:
     _check_source(graph, source)
     if graph.min_weight < 0:
         raise ValueError(f"the graph has a negative weight ({graph.min_weight}); shortest paths "
@@ -392,27 +496,56 @@ def sssp_arrays(graph: DistributedGraph, source: int, *,
     validate.path_sums(f"sssp over partitions of a graph of {graph.num_vertices} vertices",
                        graph.path_bound, np.float64)
     _check_balancer(balancer)
-    target = _target_name(target)
-    ranks = graph.runner.run(_sssp_rank, int(source), target,
-                             "thread" if balancer is None else balancer,
-                             what=f"sssp from vertex {source}")
-    return _joined(ranks, 0), _joined(ranks, 1), _report(graph, "sssp", ranks)
+
+
+def sssp_arrays(graph: DistributedGraph, source: int, *,
+                balancer: str | LoadBalancer | None = None,
+                target: str | Target | None = None,
+                method: str = "near_far") -> tuple[np.ndarray, np.ndarray, RunReport]:
+    """:func:`sssp` gathered: distances (float64, ``inf`` unreachable; weight 1 on an
+    unweighted graph), predecessors (int32, -1 for the source and unreachable vertices) and the
+    run's report."""
+    result = sssp(graph, source, method=method, balancer=balancer, target=target)
+    gathered = result.gather()
+    return gathered.distances, gathered.predecessors, graph.last_run  # type: ignore[return-value]
 
 
 def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
          balancer: str | LoadBalancer | None = None, target: str | Target | None = None,
-         delta: float | None = None) -> Any:
-    """:func:`algorithms.sssp` over the partitions of ``graph``, returning its
-    ``SSSPResult``: Bellman–Ford (:func:`sssp_arrays`), the method that runs over partitions
-    (``method`` ``"auto"`` or ``"bellman_ford"``; no ``delta``); weights must be >= 0."""
-    _check_source(graph, source)
-    validate.one_of("method", method, ("auto", "bellman_ford"), "method over partitions")
-    validate.unused("Bellman–Ford over partitions", {"delta": delta})
-    distances, predecessors, report = sssp_arrays(graph, source, balancer=balancer,
-                                                  target=target)
+         delta: float | None = None) -> Distributed:
+    """:func:`algorithms.sssp` over the partitions of ``graph``: stepping rounds synchronized
+    by all-reduces (:func:`_sssp_rank`), with ``method`` ``"near_far"`` (``"auto"``: θ = the
+    smallest queued distance + Δ, kept while a queued vertex is below it),
+    ``"delta_stepping"`` (θ = the end of that distance's Δ-wide bucket) or ``"bellman_ford"``
+    (θ = ∞). ``delta`` defaults to the single device's Δ over the whole graph. Weights must be
+    >= 0 and must not sum past float64 along a path (ValueError before any work, as on one
+    device). Returns a :class:`~frontier.distributed.result.Distributed` whose ``gather()`` is
+    the ``SSSPResult``."""
+    _check_sssp(graph, source, balancer)
+    method = validate.one_of("method", method, ("auto", *STEPPING_RULES),
+                             "method over partitions")
+    rule = "near_far" if method == "auto" else method
+    if rule == "bellman_ford":
+        validate.unused("Bellman–Ford over partitions", {"delta": delta})
+    elif delta is not None and not (isinstance(delta, (int, float)) and np.isfinite(delta)
+                                    and delta > 0):
+        raise ValueError(f"delta={delta!r}; expected a positive finite number")
+    target = _target_name(target)
+    report, ranks, futures = _run_kept(
+        graph, "sssp", _sssp_rank, int(source), target,
+        "thread" if balancer is None else balancer, rule,
+        None if delta is None else float(delta), what=f"sssp from vertex {source}")
+    took = max(r.seconds for r in ranks)
+    used = None if rule == "bellman_ford" else ranks[0].facts["delta"]
     stats = [SSSPStepStats(i, size, None) for i, size in enumerate(report.frontier_sizes)]
-    return SSSPResult(distances, predecessors, report.steps, max(report.rank_seconds, default=0),
-                      "bellman_ford", int(source), None, graph, stats)
+
+    def build(full: list[RankResult]) -> SSSPResult:
+        return SSSPResult(_joined(full, 0), _joined(full, 1), report.steps, took, rule,
+                          int(source), used, graph, stats)  # type: ignore[arg-type]
+
+    return Distributed(graph.client, futures, {"iterations": report.steps, "seconds": took,
+                                               "method": rule, "delta": used,
+                                               "source": int(source)}, build)
 
 
 # connected components -------------------------------------------------------------------------
@@ -431,40 +564,131 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
     steps = _RankSteps("connected components", comm)
     _propagate(piece, comm, steps, f, lower_label, (labels,), labels, inbox, improve,
                lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)
-    return steps.result(tgt.to_host(labels[lo:hi]))
+    mine = tgt.to_host(labels[lo:hi])
+    return steps.result(mine, roots=int(np.count_nonzero(mine == np.arange(lo, hi))))
+
+
+def _host(array: Any) -> np.ndarray:
+    return np.asarray(array.get() if hasattr(array, "get") else array)
+
+
+def _smallest_labels(tails: np.ndarray, heads: np.ndarray, size: int, target: Target,
+                     balancer: str | LoadBalancer) -> np.ndarray:
+    """Each of ``size`` vertices labelled by the smallest vertex of its component in the
+    undirected graph of the arcs ``tails -> heads``: the single device's afforest."""
+    from algorithms.components import connected_components as one_device
+
+    if size == 0:
+        return np.zeros(0, np.int64)
+    graph = Graph.from_edges(tails, heads, num_vertices=size, directed=False)
+    return np.asarray(one_device(graph, method="afforest", balancer=balancer,
+                                 target=target).labels, np.int64)
+
+
+def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
+                   balancer: str | LoadBalancer) -> RankResult:
+    """Afforest over partitions (Sutton, Ben-Nun & Barak, IPDPS 2018, run per partition):
+
+    1. local sampling and linking: afforest on the arcs between owned vertices, each owned
+       vertex labelled by the smallest owned vertex of its local component;
+    2. the remote arcs, exchanged once: each rank sends every arc to a higher rank's vertex,
+       as (remote vertex, local label of its tail), to the vertex's owner, which answers with
+       nothing but turns it into a link between two local labels; the links are all-gathered
+       (two all-to-alls, the second sending every rank the same links);
+    3. the final compress: every rank links the local labels along the links (afforest on the
+       graph of the labels) and relabels its vertices by their component's smallest label,
+       the smallest vertex of the component."""
+    g, tgt = piece.symmetric_graph, resolve_target(target)
+    lo, hi, xp = piece.lo, piece.hi, comm.xp
+    steps = _RankSteps("connected components (afforest)", comm)
+    steps.doing("local sampling and linking")
+    rows = g.row_offsets[lo:hi + 1]
+    tails = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(rows))
+    heads = g.col_indices[rows[0]:rows[-1]].astype(np.int64)
+    inside = (heads >= lo) & (heads < hi)
+    local = _smallest_labels(tails[inside] - lo, heads[inside] - lo, hi - lo, tgt, balancer) + lo
+    steps.mark(hi - lo)
+    steps.doing("exchange of the remote arcs")
+    up = heads >= hi  # each remote arc once: the lower rank's side sends it
+    pairs = np.unique(np.stack([heads[up], local[tails[up] - lo]]), axis=1)
+    cuts = np.searchsorted(pairs[0], piece.bounds).tolist()
+    got = comm.alltoallv([(xp.asarray(pairs[0, cuts[r]:cuts[r + 1]].astype(np.int32)),
+                           xp.asarray(pairs[1, cuts[r]:cuts[r + 1]].astype(np.int32)))
+                          for r in range(piece.parts)])
+    mine = np.concatenate([_host(b[0]) for b in got]).astype(np.int64)
+    theirs = np.concatenate([_host(b[1]) for b in got]).astype(np.int64)
+    links = np.unique(np.stack([theirs, local[mine - lo]]), axis=1).astype(np.int32)
+    # an all-gather of arrays of different lengths: the same bucket to every rank
+    shared = (xp.asarray(links[0]), xp.asarray(links[1]))
+    everyone = comm.alltoallv([shared] * piece.parts)
+    every = np.stack([np.concatenate([_host(b[i]) for b in everyone])
+                      for i in (0, 1)]).astype(np.int64)
+    steps.mark(int(every.shape[1]))
+    steps.doing("final compress")
+    ends, linked = np.unique(every.ravel(), return_inverse=True)
+    labels = local
+    if ends.size:
+        linked = linked.reshape(2, -1)
+        smallest = ends[_smallest_labels(linked[0], linked[1], ends.size, tgt, balancer)]
+        at = np.minimum(np.searchsorted(ends, local), ends.size - 1)
+        labels = np.where(ends[at] == local, smallest[at], local)
+    steps.mark(hi - lo)
+    labels = labels.astype(np.int32)
+    return steps.result(labels, roots=int(np.count_nonzero(labels == np.arange(lo, hi))))
+
+
+#: The methods of connected components over partitions.
+COMPONENT_METHODS = ("afforest", "label_propagation")
 
 
 def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer | None = None,
-                      target: str | Target | None = None) -> tuple[np.ndarray, RunReport]:
-    """Weak components over the partitions by label propagation: each vertex labelled by the
-    smallest vertex id of its component (int32)."""
+                      target: str | Target | None = None,
+                      method: str = "afforest") -> tuple[np.ndarray, RunReport]:
+    """:func:`connected_components` gathered: each vertex labelled by the smallest vertex id of
+    its component (int32), and the run's report."""
+    result = connected_components(graph, method=method, balancer=balancer, target=target)
+    return result.gather().labels, graph.last_run  # type: ignore[return-value]
+
+
+def connected_components(graph: DistributedGraph, *, method: str = "afforest",
+                         balancer: str | LoadBalancer | None = None,
+                         target: str | Target | None = None) -> Distributed:
+    """:func:`algorithms.connected_components` over the partitions of ``graph`` (weak
+    components): ``"afforest"`` (:func:`_afforest_rank`: local afforest, the remote arcs
+    exchanged once, a final compress) or ``"label_propagation"`` (labels cross partitions
+    like distances, one exchange per round). Labels are each component's smallest vertex id,
+    as with every method. Returns a :class:`~frontier.distributed.result.Distributed` whose
+    ``gather()`` is the ``ComponentsResult``."""
     _check_graph(graph)
+    method = validate.one_of("method", method, COMPONENT_METHODS, "method over partitions")
     _check_balancer(balancer)
     target = _target_name(target)
     if graph.directed and not graph.has_reverse:
         raise ValueError("connected components of a directed graph follow arcs both ways: "
                          "partition it with partition(G, P, reverse=True)")
     if graph.num_vertices == 0:
-        return np.zeros(0, np.int32), RunReport("connected components", 0)
-    ranks = graph.runner.run(_components_rank, target,
-                             "thread" if balancer is None else balancer,
-                             what="connected components")
-    return _joined(ranks, 0), _report(graph, "connected components", ranks)
-
-
-def connected_components(graph: DistributedGraph, *, method: str = "label_propagation",
-                         balancer: str | LoadBalancer | None = None,
-                         target: str | Target | None = None) -> Any:
-    """:func:`algorithms.connected_components` over the partitions of ``graph``, returning its
-    ``ComponentsResult``: label propagation (:func:`components_arrays`), the method that runs
-    over partitions; labels are each component's smallest vertex id, as with every method."""
-    validate.one_of("method", method, ("label_propagation",), "method over partitions")
-    labels, report = components_arrays(graph, balancer=balancer, target=target)
-    count = int(np.count_nonzero(labels == np.arange(labels.size)))
-    stats = [ComponentsStepStats(i, "label propagation", size, 0.0)
+        empty = ComponentsResult(np.zeros(0, np.int32), 0, 0, 0.0, method, graph)  # type: ignore[arg-type]
+        graph.runner.last_run = RunReport("connected components", 0)
+        return Distributed(graph.client, [], {"num_components": 0, "iterations": 0,
+                                              "seconds": 0.0, "method": method},
+                           lambda full: empty)
+    rank = _afforest_rank if method == "afforest" else _components_rank
+    phase = "afforest" if method == "afforest" else "label propagation"
+    report, ranks, futures = _run_kept(graph, "connected components", rank, target,
+                                       "thread" if balancer is None else balancer,
+                                       what=f"connected components ({method})")
+    count = sum(r.facts["roots"] for r in ranks)
+    took = max(r.seconds for r in ranks)
+    stats = [ComponentsStepStats(i, phase, size, 0.0)
              for i, size in enumerate(report.frontier_sizes)]
-    return ComponentsResult(labels, count, report.steps, max(report.rank_seconds, default=0),
-                            "label_propagation", graph, stats)
+
+    def build(full: list[RankResult]) -> ComponentsResult:
+        return ComponentsResult(_joined(full, 0), count, report.steps, took, method,
+                                graph, stats)  # type: ignore[arg-type]
+
+    return Distributed(graph.client, futures, {"num_components": count,
+                                               "iterations": report.steps, "seconds": took,
+                                               "method": method}, build)
 
 
 # algorithms.bfs, sssp and connected_components run these on a DistributedGraph

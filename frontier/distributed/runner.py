@@ -60,14 +60,18 @@ _POLL = 0.25
 @dataclass
 class RunReport:
     """What the last run over a distributed graph did: the algorithm, its steps, the bytes all
-    ranks together sent to other ranks in each step, each rank's wall time, and the size of each
-    step's frontier over all ranks."""
+    ranks together sent to other ranks in each step, each rank's wall time, the size of each
+    step's frontier over all ranks, the bytes each rank sent in each step (``rank_bytes[r][i]``:
+    rank ``r``, step ``i``) and the client–worker round trips of the call (``round_trips``: a
+    constant, whatever the number of steps; see :meth:`Runner.run`)."""
 
     algorithm: str
     steps: int
     exchanged_bytes: list[int] = field(default_factory=list)
     rank_seconds: list[float] = field(default_factory=list)
     frontier_sizes: list[int] = field(default_factory=list)
+    rank_bytes: list[list[int]] = field(default_factory=list)
+    round_trips: int = 0
 
     @property
     def total_bytes(self) -> int:
@@ -118,16 +122,31 @@ class Runner:
         #: The :class:`RunReport` of the last run (``graph.last_run``), set by the algorithm
         #: that ran.
         self.last_run: RunReport | None = None
+        #: Client–worker round trips of the last call (see :meth:`run`).
+        self.round_trips = 0
 
-    def run(self, fn: Callable, *args: Any, what: str,
-            timeout: float = DEFAULT_TIMEOUT) -> list[Any]:
+    def run(self, fn: Callable, *args: Any, what: str, timeout: float = DEFAULT_TIMEOUT,
+            summarize: Callable[[Any], Any] | None = None) -> list[Any]:
         """``fn(piece, comm, *args)`` on every partition at once; the results by rank. ``fn``
         must be importable on the workers (a module-level function); ``what`` names the run in
-        errors; ``timeout`` bounds each rank's wait for a peer's message."""
-        with _RUNS:
-            return self._run(fn, args, what, timeout)
+        errors; ``timeout`` bounds each rank's wait for a peer's message.
 
-    def _run(self, fn: Callable, args: tuple, what: str, timeout: float) -> list[Any]:
+        With ``summarize`` (a module-level function) each rank's result stays on its worker:
+        the client receives ``summarize(result)`` of every rank and the run returns
+        ``(summaries, futures)``, the futures of the full results (fetched later with
+        ``client.gather``; released with the futures).
+
+        A call is one client–worker round trip (the tasks submitted together, their results
+        or summaries received together), plus one the first time the graph runs (installing
+        the exchange handler on its workers) and, for NCCL, one for the unique id:
+        :attr:`round_trips` says how many the last call made. The step loop runs inside the
+        tasks: its collectives are between the workers."""
+        with _RUNS:
+            self.round_trips = 0
+            return self._run(fn, args, what, timeout, summarize)
+
+    def _run(self, fn: Callable, args: tuple, what: str, timeout: float,
+             summarize: Callable[[Any], Any] | None) -> Any:
         graph = self._graph
         client = graph.client
         alive = self._alive()
@@ -143,28 +162,36 @@ class Runner:
                                  workers=[worker], allow_other_workers=False, pure=False)
                    for rank, (piece, worker) in enumerate(zip(graph.pieces, graph.workers,
                                                               strict=True))]
+        kept = futures
+        if summarize is not None:
+            futures = [client.submit(summarize, future, key=f"frontier-{run}-summary-{rank}",
+                                     workers=[worker], allow_other_workers=False, pure=False)
+                       for rank, (future, worker) in enumerate(zip(kept, graph.workers,
+                                                                   strict=True))]
+        self.round_trips += 1
         checked, pause = time.monotonic(), 0.0005
         while True:
-            failed = next((f for f in futures if f.status == "error"), None)
+            failed = next((f for f in kept + futures if f.status == "error"), None)
             if failed is not None or time.monotonic() - checked >= _POLL:
                 # a worker that died is the cause even when a peer failed first talking to it
                 lost = [w for w in graph.workers if w not in self._alive()]
                 if lost:
-                    self._died(run, futures, lost[0], what)
+                    self._died(run, kept + futures, lost[0], what)
                 checked = time.monotonic()
             if failed is not None:
                 error = failed.exception()
-                self._end(run, futures)
+                self._end(run, kept + futures)
                 if isinstance(error, WorkerFailedError):
                     raise WorkerFailedError(f"{what}: {error}", error.worker, error.rank,
                                             error.doing) from error
-                rank = futures.index(failed)
+                rank = (kept + futures).index(failed) % graph.parts
                 raise WorkerFailedError(f"{what}: partition {rank} on worker "
                                         f"{graph.workers[rank]} failed: {type(error).__name__}: "
                                         f"{error}", graph.workers[rank], rank,
                                         "running") from error
             if all(f.done() for f in futures):
-                return client.gather(futures)
+                done = client.gather(futures)
+                return done if summarize is None else (done, kept)
             time.sleep(pause)  # Future.result(timeout=) cancels Dask's own wait when it expires
             pause = min(2 * pause, 0.002)
 
@@ -178,9 +205,11 @@ class Runner:
         if not self._handlers_installed:
             graph.client.run(install_handler, workers=graph.workers)
             self._handlers_installed = True
+            self.round_trips += 1
         if graph.transport == "nccl" and self._nccl_uid is None:
             first = graph.workers[0]
             self._nccl_uid = graph.client.run(unique_id, workers=[first])[first]
+            self.round_trips += 1
         if graph.transport == "nccl":
             return ("nccl", self._nccl_uid, graph.parts)
         return ("dask", run, graph.workers, timeout)

@@ -408,7 +408,7 @@ def test_sssp_entry_point_takes_a_distributed_graph(threads, case):
     one = sssp(graph, source, target="cpu")
     for parts in parts_for(graph):
         got = sssp(partition(graph, parts, client=threads), source, target="cpu")
-        assert type(got) is type(one) and got.method == "bellman_ford"
+        assert type(got.gather()) is type(one) and got.method == "near_far"
         np.testing.assert_array_equal(got.distances, one.distances)
         check_sssp(graph, source, got.distances, got.predecessors)
 
@@ -421,7 +421,8 @@ def test_connected_components_entry_point_takes_a_distributed_graph(threads, gra
     for parts in parts_for(graph):
         got = connected_components(partition(graph, parts, client=threads, reverse=True),
                                    target="cpu")
-        assert type(got) is type(one) and got.num_components == one.num_components
+        assert type(got.gather()) is type(one) and got.num_components == one.num_components
+        assert got.method == "afforest"
         np.testing.assert_array_equal(got.labels, one.labels)
 
 
@@ -444,3 +445,48 @@ def test_a_graph_one_device_refuses_runs_partitioned_over_two(threads, monkeypat
         bfs(partition(graph, 1, client=threads), 0, target="cpu", direction="push")
     got = bfs(partition(graph, 2, client=threads), 0, target="cpu", direction="push")
     np.testing.assert_array_equal(got.distances, expected)
+
+
+# scale-out II: the loop on the workers, results gathered on demand, the communication model ---
+def test_a_69_level_bfs_is_one_round_trip_and_its_arrays_stay_on_the_workers(threads):
+    graph = generators.grid2d(30, 40)
+    dg = partition(graph, 2, client=threads)
+    bfs(dg, 0, target="cpu")  # the first call also installs the exchange handler
+    got = bfs(dg, 0, target="cpu", direction="push")
+    assert dg.last_run.steps == 69 and dg.last_run.round_trips == 1
+    assert not got.gathered and got.iterations == 69 and got.gather_seconds is None
+    one = bfs(graph, 0, target="cpu")
+    np.testing.assert_array_equal(got.gather().distances, one.distances)
+    assert got.gathered and got.gather_seconds > 0
+    assert got.gather() is got.gather()
+
+
+@pytest.mark.parametrize("method", ["near_far", "delta_stepping", "bellman_ford"])
+def test_stepping_sssp_over_partitions_equals_dijkstra(threads, method):
+    graph = generators.grid2d(12, 12, weights=(0, 50), seed=3)
+    for parts in (2, 3):
+        got = sssp(partition(graph, parts, client=threads), 0, target="cpu", method=method)
+        assert got.method == method
+        check_sssp(graph, 0, got.distances, got.predecessors)
+
+
+def test_afforest_over_partitions_exchanges_the_remote_arcs_once(threads):
+    graph = generators.rmat(8, seed=2)
+    dg = partition(graph, 3, client=threads)
+    got = connected_components(dg, target="cpu")
+    np.testing.assert_array_equal(got.labels, smallest_member_labels(graph))
+    assert got.method == "afforest" and dg.last_run.steps == 3
+    assert dg.last_run.round_trips == 2  # the first run on a graph installs the handler
+    connected_components(dg, target="cpu")
+    assert dg.last_run.round_trips == 1
+
+
+@pytest.mark.parametrize("parts", [2, 4])
+def test_bytes_per_level_and_rank_of_a_push_bfs_equal_the_model(threads, parts):
+    from frontier.distributed.model import push_bfs_bytes
+
+    graph = generators.rmat(9, edge_factor=8, seed=11)
+    dg = partition(graph, parts, client=threads)
+    got = bfs(dg, 0, target="cpu", direction="push")
+    expected = push_bfs_bytes(graph, dg.bounds, got.distances)
+    np.testing.assert_array_equal(np.asarray(dg.last_run.rank_bytes), expected)

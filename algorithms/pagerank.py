@@ -110,10 +110,6 @@ def dangling_rank(v, rank, inverse):
     return rank[v] if inverse[v] == 0.0 else 0.0
 
 
-def pulled_share(src, dst, eid, weight, rank, inverse, weighted):
-    return rank[src] * inverse[src] * (weight * 1.0 if weighted else 1.0)
-
-
 def pushed_share(src, dst, eid, weight, rank, inverse, weighted, incoming):
     atomic_add(incoming, dst, rank[src] * inverse[src] * (weight * 1.0 if weighted else 1.0))
     return False

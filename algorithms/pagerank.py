@@ -14,6 +14,12 @@ vertices:
 3. ``compute``: ``next[v] = alpha * (incoming[v] + lost * dangling[v]) + (1 - alpha) * p[v]``;
 4. ``reduce``: the L1 change ``sum |next - rank|``, tested against ``N * tol``.
 
+A pull iteration runs these phases as one :func:`operators.iterate` call: every iteration in
+one persistent kernel, phases separated by grid barriers, the convergence test on the device and
+one host read at the end (on the cpu target a sequential loop making the same operations in the
+same order as the four calls). A push iteration (atomics per edge, which ``iterate`` does not
+fuse) runs the four calls from the host each iteration.
+
 That is NetworkX's ``pagerank`` iteration exactly (its convergence test, its handling of
 dangling vertices, ``personalization`` ``p``, ``nstart`` and ``dangling`` weights, edge weights),
 so results agree with it to the tolerance. ``direction="auto"`` picks pull: the frontier is every
@@ -174,6 +180,9 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     in total is dangling).
     ``direction`` is ``"pull"``, ``"push"`` or ``"auto"`` (pull: every vertex is active);
     ``balancer`` maps a push onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s.
+    A pull runs every iteration in one launch, so its ``stats`` give each iteration's change
+    and an even share of the loop's wall time; a push runs from the host (see the module
+    docstring).
     Numbers may be Python or NumPy scalars.
     """
     n = validate.graph(graph).num_vertices

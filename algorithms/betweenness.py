@@ -98,9 +98,10 @@ class BetweennessResult:
 
 
 # functors ------------------------------------------------------------------------------------
-def reset(v, depth, sigma, delta):
-    depth[v] = -1
-    sigma[v] = 0.0
+def reset(v, depth, sigma, delta, source):
+    """Before a source's pass: only the source is reached, at depth 0 by one path."""
+    depth[v] = 0 if v == source else -1
+    sigma[v] = 1.0 if v == source else 0.0
     delta[v] = 0.0
 
 
@@ -189,15 +190,12 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     began = time.perf_counter()
     if n:
         everyone = Frontier.all_vertices(graph, target=tgt)
-        done = Frontier.from_vertices(graph, [], target=tgt)  # the traversals' pool, empty
         for s in chosen.tolist():
             passed = time.perf_counter()
-            compute(graph, "vertices", reset, depth, sigma, delta, target=tgt)
-            tgt.write_scalar(depth, s, 0)
-            tgt.write_scalar(sigma, s, 1.0)
-            start = done.union(filter(graph, everyone, at_depth, depth, 0, output="sparse"))
+            compute(graph, "vertices", reset, depth, sigma, delta, s, target=tgt)
+            # the traversals run on the thread's pooled buffers of the graph, from the source
+            start = Frontier.from_vertices(graph, [s], target=tgt, shared=True)
             run = traverse(graph, start, discover, depth, sigma, balancer=policy)
-            done = run.frontier
             for d in range(run.steps - 2, 0, -1):
                 level = filter(graph, everyone, at_depth, depth, d, output="sparse")
                 neighbor_reduce(graph, level, dependency, depth, sigma, delta, out=delta,

@@ -14,6 +14,12 @@ vertices:
 3. ``compute``: ``next[v] = alpha * (incoming[v] + lost * dangling[v]) + (1 - alpha) * p[v]``;
 4. ``reduce``: the L1 change ``sum |next - rank|``, tested against ``N * tol``.
 
+A pull iteration runs these phases as one :func:`operators.iterate` call: every iteration in
+one persistent kernel, phases separated by grid barriers, the convergence test on the device and
+one host read at the end (on the cpu target a sequential loop making the same operations in the
+same order as the four calls). A push iteration (atomics per edge, which ``iterate`` does not
+fuse) runs the four calls from the host each iteration.
+
 That is NetworkX's ``pagerank`` iteration exactly (its convergence test, its handling of
 dangling vertices, ``personalization`` ``p``, ``nstart`` and ``dangling`` weights, edge weights),
 so results agree with it to the tolerance. ``direction="auto"`` picks pull: the frontier is every
@@ -35,10 +41,14 @@ from frontier.device_arrays import extremes, flaws, is_device_array, to_host, vi
 from frontier.target import Target, resolve_target
 from operators import (
     Direction,
+    Each,
+    Gather,
     LoadBalancer,
+    Total,
     advance,
     compute,
     get_balancer,
+    iterate,
     neighbor_reduce,
     reduce,
     resolve_policy,
@@ -106,10 +116,6 @@ def dangling_rank(v, rank, inverse):
     return rank[v] if inverse[v] == 0.0 else 0.0
 
 
-def pulled_share(src, dst, eid, weight, rank, inverse, weighted):
-    return rank[src] * inverse[src] * (weight * 1.0 if weighted else 1.0)
-
-
 def pushed_share(src, dst, eid, weight, rank, inverse, weighted, incoming):
     atomic_add(incoming, dst, rank[src] * inverse[src] * (weight * 1.0 if weighted else 1.0))
     return False
@@ -123,6 +129,35 @@ def update(v, rank, incoming, teleport, dangling, lost, alpha, clear):
 
 def change(v, rank, last):
     return abs(rank[v] - last[v])
+
+
+# the fused pull iteration's phases (operators.iterate): every functor takes the state
+# (rank, last, incoming, inverse, teleport, dangling, alpha, weighted) and the totals
+def fused_dangling(v, rank, last, incoming, inverse, teleport, dangling, alpha, weighted,
+                   totals):
+    return rank[v] if inverse[v] == 0.0 else 0.0
+
+
+def fused_share(src, dst, eid, weight, rank, last, incoming, inverse, teleport, dangling, alpha,
+                weighted, totals):
+    return rank[src] * inverse[src] * (weight * 1.0 if weighted else 1.0)
+
+
+def fused_update(v, rank, last, incoming, inverse, teleport, dangling, alpha, weighted, totals):
+    """The step of :func:`update`, keeping the previous rank in ``last`` (totals[0] is the
+    dangling rank ``lost``)."""
+    last[v] = rank[v]
+    rank[v] = alpha * (incoming[v] + totals[0] * dangling[v]) + (1.0 - alpha) * teleport[v]
+
+
+def fused_change(v, rank, last, incoming, inverse, teleport, dangling, alpha, weighted, totals):
+    return abs(rank[v] - last[v])
+
+
+#: One pull iteration as the phases of :func:`operators.iterate`: the dangling rank, the
+#: neighbour sum over in-edges (into ``incoming``, state 2), the update, the L1 change.
+_FUSED = (Total(fused_dangling), Gather(fused_share, into=2), Each(fused_update),
+          Total(fused_change))
 
 
 # the algorithm -------------------------------------------------------------------------------
@@ -145,6 +180,9 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     in total is dangling).
     ``direction`` is ``"pull"``, ``"push"`` or ``"auto"`` (pull: every vertex is active);
     ``balancer`` maps a push onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s.
+    A pull runs every iteration in one launch, so its ``stats`` give each iteration's change
+    and an even share of the loop's wall time; a push runs from the host (see the module
+    docstring).
     Numbers may be Python or NumPy scalars.
     """
     n = validate.graph(graph).num_vertices
@@ -162,28 +200,43 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     if n == 0:
         return PageRankResult(deliver(tgt, tgt.empty(0, np.float64), out), 0, 0.0, 0.0, graph,
                               target=tgt)
-    policy = resolve_policy(balancer, graph, tgt)
-
     rank, last = _placed(start, tgt), tgt.empty(n, np.float64)
     teleport, spread = _placed(teleport, tgt), _placed(spread, tgt)
     incoming, inverse = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
     began = time.perf_counter()
     neighbor_reduce(graph, "vertices", out_weight, weighted, out=inverse, edges="out")
     compute(graph, "vertices", invert, inverse, target=tgt)
-    everyone = Frontier.all_vertices(graph, target=tgt) if way == "push" else None
+    if way == "pull":
+        ran = iterate(graph, _FUSED, rank, last, incoming, inverse, teleport, spread, alpha,
+                      weighted, stop_below=n * tol, max_iter=max_iter, target=tgt)
+        seconds = time.perf_counter() - began
+        stats = [PageRankIterationStats(i + 1, float(e), seconds / ran.iterations)
+                 for i, e in enumerate(ran.history.tolist())]
+        error = ran.totals[-1]
+        if error < n * tol:
+            return PageRankResult(deliver(tgt, rank, out), ran.iterations, error, seconds,
+                                  graph, stats, tgt)
+        raise ConvergenceError(max_iter, error, n * tol)
+    return _pushed(graph, rank, last, incoming, inverse, teleport, spread, alpha, max_iter,
+                   tol, weighted, resolve_policy(balancer, graph, tgt), out, tgt, began)
+
+
+def _pushed(graph: Graph, rank: Any, last: Any, incoming: Any, inverse: Any, teleport: Any,
+            spread: Any, alpha: float, max_iter: int, tol: float, weighted: bool, policy: Any,
+            out: str, tgt: Target, began: float) -> PageRankResult:
+    """The push iteration, four operator calls an iteration from the host (its neighbour sum
+    is an advance with atomics, which :func:`operators.iterate` does not fuse)."""
+    n = graph.num_vertices
+    everyone = Frontier.all_vertices(graph, target=tgt)
     stats: list[PageRankIterationStats] = []
     for iteration in range(1, max_iter + 1):
         stepped = time.perf_counter()
         rank, last = last, rank
         lost = reduce(graph, "vertices", dangling_rank, last, inverse, target=tgt)
-        if everyone is None:
-            neighbor_reduce(graph, "vertices", pulled_share, last, inverse, weighted,
-                            out=incoming, edges="in")
-        else:
-            advance(graph, everyone, pushed_share, last, inverse, weighted, incoming,
-                    balancer=policy, output="none")
+        advance(graph, everyone, pushed_share, last, inverse, weighted, incoming,
+                balancer=policy, output="none")
         compute(graph, "vertices", update, rank, incoming, teleport, spread, lost, alpha,
-                everyone is not None, target=tgt)
+                True, target=tgt)
         error = reduce(graph, "vertices", change, rank, last, target=tgt)
         stats.append(PageRankIterationStats(iteration, float(error),
                                             time.perf_counter() - stepped))

@@ -8,6 +8,9 @@
 * :func:`reduce` folds a function over a frontier or a range into one scalar;
 * :func:`neighbor_reduce` folds a function over each vertex's in- or out-edges into a value per
   vertex;
+* :func:`iterate` runs per-vertex phases (:class:`Each`, :class:`Gather`, :class:`Total`)
+  iteration after iteration until a total drops below a bound, fused into one persistent
+  kernel (power iterations: PageRank);
 * :func:`traverse` advances until the frontier is empty, fused into one persistent kernel;
 * :func:`tile_update` updates the tiles of a dense matrix around a pivot tile, tiles in shared
   memory (the phases of blocked Floyd–Warshall; :mod:`operators.tiles`).
@@ -39,13 +42,15 @@ from operators.direction import Direction
 from operators.explain import explain
 from operators.filter import filter  # noqa: A004
 from operators.functors import FunctorError
+from operators.iterate import Each, Gather, Iterated, Total, iterate
 from operators.neighbors import neighbor_reduce
 from operators.policy import AdaptivePolicy, StaticPolicy, resolve_policy
 from operators.reduce import reduce  # noqa: A004
 from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
-__all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse",
+__all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse", "iterate",
+           "Each", "Gather", "Total", "Iterated",
            "Traversal", "Direction", "explain", "recording", "available_balancers", "get_balancer",
            "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",
            "FunctorError", "BalancerError", "OperatorError"]

@@ -209,6 +209,11 @@ def work_items(spec: KernelSpec, name: str) -> WorkItems:
         if condition:
             return WorkItems(1, "condition on vertex {0}", (0,), leaves=0)
         return WorkItems(4, "edge {0}->{1} (eid {2})", (0, 1, 2), joins=1)
+    if operator == "iterate":  # operators.iterate names its functors by their phase's kind
+        if name.startswith("gather_"):
+            owner = 1 if name.startswith("gather_in") else 0
+            return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
+        return WorkItems(1, "vertex {0}", (0,))
     if operator in ("filter", "compute", "reduce"):
         return WorkItems(1, ("edge" if spec.domain == EDGES else "vertex") + " {0}", (0,))
     if operator == "tiles":

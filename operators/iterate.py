@@ -1,0 +1,330 @@
+"""iterate: a loop of per-vertex phases run to convergence inside one persistent kernel.
+
+Power iterations (PageRank, label propagation by sums, Jacobi sweeps) repeat the same few
+operator calls over every vertex until a reduced value (an L1 change) drops below a bound.
+Called from the host, each iteration costs a launch per phase and a device read for the test.
+:func:`iterate` runs every iteration in one cooperative launch instead: the phases of an
+iteration are separated by grid barriers (Busato & Bombieri, *Graph Algorithms on GPUs*,
+inter-block synchronization; as :func:`operators.traverse` fuses its steps), the stop test runs
+on the device, and the host reads one small buffer when the loop ends. On the cpu target the
+same text compiles to one sequential loop.
+
+The phases (each over ``range(|V|)``):
+
+* :class:`Each`: ``fn(v, *state, totals)`` for every vertex (``compute``);
+* :class:`Gather`: ``state[into][v] = op`` of ``fn(src, dst, eid, weight, *state, totals)``
+  over the edges entering (``edges="in"``) or leaving ``v`` (``neighbor_reduce``: one thread
+  per vertex, folding its edges in order, no atomics);
+* :class:`Total`: the float64 sum of ``fn(v, *state, totals)`` over the vertices (``reduce``),
+  published as ``totals[k]`` for the phases after it in the same iteration, ``k`` its rank
+  among the call's Total phases.
+
+Every functor receives, after the state, ``totals``: a float64 array of this iteration's
+totals (entry ``k`` is valid once Total phase ``k`` has run). The loop stops after the first
+iteration whose last total is below ``stop_below``, or after ``max_iter`` iterations.
+
+Each per-vertex computation is the one its host operator makes, in the same order (on the cpu
+target a Total starts from 0.0 and adds the elements in order, as :func:`operators.reduce`
+does), so a loop of operator calls rewritten as one :func:`iterate` gives the same numbers
+there. The totals live in three rotating rows, one per iteration (thread 0 clears the next
+iteration's row while the phases of this one run, so no extra barrier is needed). Under the
+race detector every phase is its own launch (a launch is the detector's step).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from frontier import racecheck, validate
+from frontier.graph import Graph
+from frontier.target import Target, resolve_target
+from operators.codegen import RANGE, GeneratedKernel, KernelIO, KernelSpec, build, indent
+from operators.common import EDGE_SETS, OperatorError, check_graph
+from operators.convention import kernel_arguments, scalar_arguments
+from operators.functors import Functor, as_functor
+from operators.reduce import combine, identity_of
+from operators.shape import per_element
+
+__all__ = ["iterate", "Each", "Gather", "Total", "Iterated"]
+
+#: The folds a :class:`Gather` takes (over float64 values).
+GATHER_FOLDS = ("sum", "min", "max")
+
+
+@dataclass(frozen=True)
+class Each:
+    """A phase calling ``fn(v, *state, totals)`` for every vertex."""
+
+    fn: Callable
+
+
+@dataclass(frozen=True)
+class Gather:
+    """A phase setting ``state[into][v]`` (a float64 array) to ``op`` (sum, min or max) of
+    ``fn(src, dst, eid, weight, *state, totals)`` over the edges entering ``v``
+    (``edges="in"``) or leaving it (``"out"``)."""
+
+    fn: Callable
+    into: int
+    op: str = "sum"
+    edges: str = "in"
+
+
+@dataclass(frozen=True)
+class Total:
+    """A phase summing ``fn(v, *state, totals)`` (a float) over the vertices into the
+    iteration's next total."""
+
+    fn: Callable
+
+
+Phase = Each | Gather | Total
+
+
+class Iterated(NamedTuple):
+    """What an :func:`iterate` loop ran: its iterations, the totals of the last one, and the
+    last total of every iteration (``history[i]``: iteration ``i + 1``'s)."""
+
+    iterations: int
+    totals: tuple[float, ...]
+    history: np.ndarray
+
+
+def _role(phase: Phase, i: int) -> str:
+    """The name kernels call phase ``i``'s functor by (the race detector reads its kind from
+    it: :func:`operators.codegen.work_items`)."""
+    if isinstance(phase, Gather):
+        return f"gather_{phase.edges}{i}"
+    return f"{'each' if isinstance(phase, Each) else 'total'}{i}"
+
+
+def _check(graph: Graph, phases: Any, state: tuple) -> tuple[Phase, ...]:
+    """The phases, checked: a non-empty sequence of Each, Gather and Total holding at least
+    one Total, each Gather writing a float64 state array of at least |V| entries."""
+    check_graph(graph)
+    if isinstance(phases, (str, bytes)) or not isinstance(phases, Sequence) or not phases:
+        raise OperatorError(f"iterate: phases={phases!r:.80}; expected a non-empty sequence of "
+                            "Each, Gather and Total")
+    for i, phase in enumerate(phases):
+        if not isinstance(phase, (Each, Gather, Total)):
+            raise OperatorError(f"iterate: phase {i} is {phase!r:.80}; expected Each, Gather or "
+                                "Total")
+        if isinstance(phase, Gather):
+            _check_gather(graph, phase, i, state)
+    if not any(isinstance(p, Total) for p in phases):
+        raise OperatorError("iterate: no Total phase; the stop test reads the last Total")
+    return tuple(phases)
+
+
+def _check_gather(graph: Graph, phase: Gather, i: int, state: tuple) -> None:
+    if phase.op not in GATHER_FOLDS:
+        raise OperatorError(f"iterate: phase {i} folds with op={phase.op!r}; expected one of "
+                            f"{GATHER_FOLDS}")
+    if phase.edges not in EDGE_SETS:
+        raise OperatorError(f"iterate: phase {i} has edges={phase.edges!r}; expected one of "
+                            f"{EDGE_SETS}")
+    into = phase.into
+    if not isinstance(into, int) or isinstance(into, bool) or not 0 <= into < len(state):
+        raise OperatorError(f"iterate: phase {i} gathers into state[{into!r}]; expected the "
+                            f"index of a state argument (0..{len(state) - 1})")
+    out = state[into]
+    if (getattr(out, "dtype", None) != np.float64 or getattr(out, "ndim", 0) != 1
+            or out.shape[0] < graph.num_vertices):
+        raise OperatorError(f"iterate: phase {i} gathers into state[{into}], which must be a "
+                            f"float64 array of at least |V| = {graph.num_vertices} entries")
+
+
+def _call(spec: KernelSpec, name: str, args: str) -> str:
+    """Expression calling functor ``name`` with ``args``, the state, the totals and the graph
+    view."""
+    return f"{name}({args}{spec.state}, totals{', graph' if spec.graph_view else ''})"
+
+
+def _gather(spec: KernelSpec, name: str, phase: Gather, i: int) -> str:
+    """Statements folding each vertex's edges into ``state[into]`` (as neighbor_reduce)."""
+    if phase.edges == "in":
+        loop = ("for k in range(col_offsets[v], col_offsets[v + 1]):\n"
+                "    e = edge_ids[k]\n"
+                f"    x = {_call(spec, name, 'row_indices[k], v, e, ' + spec.weight_of('e'))}\n")
+    else:
+        loop = ("for e in range(row_offsets[v], row_offsets[v + 1]):\n"
+                f"    x = {_call(spec, name, 'v, col_indices[e], e, ' + spec.weight_of('e'))}\n")
+    body = (f"acc = identity{i}\n" + loop + indent(combine(phase.op, "acc", "x"))
+            + f"s{phase.into}[v] = acc\n")
+    return "for v in range(tid, count, nthreads):\n" + indent(body)
+
+
+def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
+    """Statements adding ``name``'s values into ``sums[row * K + k]``: each thread's sum, on a
+    GPU folded over its warp first (one atomic per warp)."""
+    text = ("acc = 0.0\n"
+            "for v in range(tid, count, nthreads):\n"
+            f"    acc += {_call(spec, name, 'v')}\n")
+    if runs_balancers:
+        text += "lane = cuda.threadIdx.x & 31\n"
+        for d in (16, 8, 4, 2, 1):
+            text += f"acc += shfl_idx(FULL, acc, lane + {d}, 32)\n"
+        return text + f"if lane == 0:\n    atomic_add(sums, row * K + {k}, acc)\n"
+    return text + f"atomic_add(sums, row * K + {k}, acc)\n"
+
+
+def _phase_text(spec: KernelSpec, phases: tuple[Phase, ...], i: int,
+                runs_balancers: bool) -> str:
+    phase, name = phases[i], _role(phases[i], i)
+    if isinstance(phase, Each):
+        return "for v in range(tid, count, nthreads):\n" + indent(_call(spec, name, "v") + "\n")
+    if isinstance(phase, Gather):
+        return _gather(spec, name, phase, i)
+    k = sum(isinstance(p, Total) for p in phases[:i])
+    return _total(spec, name, k, runs_balancers)
+
+
+def _open(clear: bool = True) -> str:
+    """Statements opening an iteration: its row of totals, and (``clear``) thread 0 clearing
+    the next iteration's."""
+    return ("row = it % 3\n"
+            "totals = sums[row * K:(row + 1) * K]\n"
+            + ("if tid == 0:\n"
+               "    nxt = ((it + 1) % 3) * K\n"
+               "    for k in range(K):\n"
+               "        sums[nxt + k] = 0.0\n" if clear else ""))
+
+
+def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
+                runs_balancers: bool) -> str:
+    """Every iteration in one launch: the phases between grid barriers, the stop test on the
+    device, then the last totals, the count and the history written by thread 0."""
+    steps = "".join(_phase_text(spec, phases, i, runs_balancers) + barrier
+                    for i in range(len(phases)))
+    return ("for i in range(tid, 3 * K, nthreads):\n"
+            "    sums[i] = 0.0\n"
+            + barrier
+            + "it = 0\n"
+            "totals = sums[0:K]\n"
+            "while it < max_iter:\n"
+            + indent(_open() + steps
+                     + "if tid == 0:\n"
+                       "    sums[HISTORY + it] = totals[K - 1]\n"
+                       "it += 1\n"
+                       "if totals[K - 1] < stop_below:\n"
+                       "    break\n")
+            + "if tid == 0:\n"
+              "    for k in range(K):\n"
+              "        sums[3 * K + k] = totals[k]\n"
+              "    sums[4 * K] = it\n")
+
+
+def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int,
+                 runs_balancers: bool) -> str:
+    """Phase ``i`` of iteration ``it`` alone (the race detector's launches; the first phase of
+    the first iteration clears every row)."""
+    first = ("if it == 0:\n"
+             "    for i in range(tid, 3 * K, nthreads):\n"
+             "        sums[i] = 0.0\n") if i == 0 else ""
+    return first + _open(i == 0) + _phase_text(spec, phases, i, runs_balancers)
+
+
+_PARAMS = ("sums", "max_iter", "stop_below", "it")
+
+
+def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
+            functors: dict[str, Functor], num_state: int, only: int | None) -> GeneratedKernel:
+    """The fused loop's kernel, or (``only``) the kernel of one phase."""
+    variant = "_" + "_".join(
+        f"{_role(p, i)}_into{p.into}_{p.op}" if isinstance(p, Gather) else _role(p, i)
+        for i, p in enumerate(phases)) + ("" if only is None else f"_only{only}")
+    spec = KernelSpec("iterate", RANGE, "none", graph.weighted, num_state,
+                      graph_view=any(f.wants_graph for f in functors.values()),
+                      csc=any(isinstance(p, Gather) and p.edges == "in" for p in phases),
+                      variant=variant, io=KernelIO.RANGE)
+    totals = sum(isinstance(p, Total) for p in phases)
+    identities = tuple(f"identity{i}" for i, p in enumerate(phases) if isinstance(p, Gather))
+
+    def body() -> str:
+        consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
+        if only is not None:
+            return consts + _single_body(spec, phases, only, tgt.runs_balancers)
+        return consts + _fused_body(spec, phases, tgt.grid_barrier + "\n", tgt.runs_balancers)
+
+    return build(tgt, per_element(tgt), spec, functors, body, _PARAMS + identities,
+                 name=f"iterate{variant}")
+
+
+_THREAD = threading.local()
+
+
+def _sums(tgt: Target, size: int) -> Any:
+    """This thread's float64 buffer of at least ``size`` entries on ``tgt`` (grown as
+    needed): the rotating totals, the last totals, the count and the history."""
+    buffers = getattr(_THREAD, "buffers", None)
+    if buffers is None:
+        buffers = _THREAD.buffers = {}
+    key = (tgt.name, tgt.simulated)
+    found = buffers.get(key)
+    if found is None or found.shape[0] < size:
+        found = buffers[key] = tgt.empty(max(size, 64), np.float64)
+    return found
+
+
+def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: float,
+            max_iter: int, target: str | Target | None = None) -> Iterated:
+    """Run ``phases`` (:class:`Each`, :class:`Gather`, :class:`Total`; see the module
+    docstring) over every vertex of ``graph``, iteration after iteration, until the last
+    Total of an iteration is below ``stop_below`` or ``max_iter`` iterations ran: one
+    cooperative launch and one device read (a launch per phase under the race detector).
+    ``state`` are the functors' state arguments (arrays on the target); ``totals`` comes after
+    them. Returns the iterations run, the last iteration's totals and the history of the
+    stop value."""
+    phases = _check(graph, phases, state)
+    max_iter = validate.count("max_iter", max_iter, 1)
+    stop_below = float(stop_below)
+    tgt = resolve_target(target, graph)
+    functors = {}
+    for i, phase in enumerate(phases):
+        lead = ("src", "dst", "eid", "weight") if isinstance(phase, Gather) else ("v",)
+        functors[_role(phase, i)] = as_functor(phase.fn, f"iterate phase {i}", lead,
+                                               len(state) + 1)
+    count = sum(isinstance(p, Total) for p in phases)
+    sums = _sums(tgt, 4 * count + 1 + max_iter)
+    io: dict[str, Any] = {"count": graph.num_vertices, "sums": sums, "max_iter": max_iter,
+                          "stop_below": stop_below, "it": 0,
+                          **{f"identity{i}": identity_of(p.op, np.float64)
+                             for i, p in enumerate(phases) if isinstance(p, Gather)},
+                          **scalar_arguments(functors)}
+    if racecheck.checking():
+        return _phase_by_phase(graph, tgt, phases, functors, state, io, count)
+    kernel = _kernel(graph, tgt, phases, functors, len(state), None)
+    args = kernel_arguments(kernel.params, graph, tgt, io, state)
+    grid = min(tgt.persistent_blocks(kernel.threads_per_block),
+               tgt.resident_blocks(kernel.threads_per_block))
+    kernel.launch(tgt, grid, args, cooperative=True)
+    held = tgt.to_host(sums[:4 * count + 1 + max_iter])
+    ran = int(held[4 * count])
+    return Iterated(ran, tuple(float(x) for x in held[3 * count:4 * count]),
+                    held[4 * count + 1:4 * count + 1 + ran])
+
+
+def _phase_by_phase(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
+                    functors: dict[str, Functor], state: tuple, io: dict[str, Any],
+                    count: int) -> Iterated:
+    """:func:`iterate` with a launch per phase and the stop test on the host (the race
+    detector's step is a launch: phases of one launch would race with each other)."""
+    kernels = [_kernel(graph, tgt, phases, functors, len(state), i) for i in range(len(phases))]
+    history: list[float] = []
+    totals = np.zeros(count)
+    for it in range(io["max_iter"]):
+        io["it"] = it
+        for kernel in kernels:
+            args = kernel_arguments(kernel.params, graph, tgt, io, state)
+            kernel.launch(tgt, kernel.shape.blocks(tgt, graph.num_vertices), args)
+        row = it % 3
+        totals = tgt.to_host(io["sums"][row * count:(row + 1) * count])
+        history.append(float(totals[-1]))
+        if totals[-1] < io["stop_below"]:
+            break
+    return Iterated(len(history), tuple(float(x) for x in totals), np.array(history))

@@ -372,6 +372,11 @@ def _filled(target: Target, pool: FrontierPool | None, name: str, size: int, val
     return array
 
 
+def _start(c: int, flat: Any, sources: Any, n: int, unreached: Any) -> None:
+    """Row ``c // n`` of the distances before any relaxation: 0 at its source."""
+    flat[c] = 0 if sources[c // n] == c % n else unreached
+
+
 def _as_float(v: int, dist: Any, out: Any, unreached: Any) -> None:
     """A distance as float64, ``inf`` where unreached (``out="device"``)."""
     out[v] = np.inf if dist[v] == unreached else dist[v]
@@ -411,10 +416,11 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     n, k = graph.num_vertices, starts.size
     # results copied to the host live in the thread's pooled buffers of the graph
     pool = FrontierPool.shared(graph, tgt, max(n, 1)) if out == "host" else None
-    flat = _filled(tgt, pool, "sssp.distances", k * n, unreached, dtype)
+    flat = (tgt.empty(k * n, dtype) if pool is None
+            else pool.scratch("sssp.distances", k * n, dtype)[:k * n])
+    if k * n:
+        compute(None, k * n, _start, flat, tgt.to_device(starts), n, unreached, target=tgt)
     rows = [flat[i * n:(i + 1) * n] for i in range(k)]
-    for i, s in enumerate(starts):
-        tgt.write_scalar(flat, i * n + int(s), 0)
     run = _Run(graph, tgt, policy, starts, rows, unreached, width, batch)
     start = time.perf_counter()
     _METHODS[method](run)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier.frontier import SPARSE, Frontier
+from frontier.frontier import DENSE, SPARSE, VERTICES, Frontier
 from frontier.graph import Graph
 from operators.reduce import reduce  # noqa: A004
 
@@ -54,9 +54,11 @@ def _degree(v: int, row_offsets: Any) -> int:
 
 
 def measure_degree_sum(graph: Graph, frontier: Frontier, size: int) -> int:
-    """The out-degree sum of ``frontier``'s elements, summed on the host when it knows the ids
-    (a frontier made from host ids) or can read them cheaply (a small queue), else reduced on
-    the device."""
+    """The out-degree sum of ``frontier``'s elements: |E| for a bitmap of every vertex, summed
+    on the host when it knows the ids (a frontier made from host ids) or can read them cheaply
+    (a small queue), else reduced on the device."""
+    if frontier.kind == DENSE and size == frontier.universe and frontier.domain == VERTICES:
+        return graph.num_edges  # every vertex: nothing to measure
     ids = frontier.known_ids()
     if ids is None and frontier.kind == SPARSE and size <= _HOST_SAMPLE:
         ids = frontier.target.to_host(frontier.device_ids()[:size])

@@ -121,7 +121,8 @@ class FrontierPool:
             raise FrontierError(f"a frontier of {domain} holds int32 ids, but this graph has "
                                 f"{self.universe:,} {domain} (at most {ID_LIMIT:,})")
         self.num_words = _words_for(self.universe)
-        self.lengths = target.zeros(STEPS_RAN + 1, LENGTH_DTYPE)
+        # a few zeros: copied up rather than filled by a launch each
+        self.lengths = target.to_device(np.zeros(STEPS_RAN + 1, LENGTH_DTYPE))
         self._ids: list[Any] = [None] * self.SLOTS
         self._words: list[Any] = [None] * self.SLOTS
         self._dirty_words = [False] * self.SLOTS
@@ -134,8 +135,8 @@ class FrontierPool:
         self._stamp_value = 0
         self._scratch: dict[str, Any] = {}
         self._parts: dict[tuple, tuple[Any, ...]] = {}
-        self.placeholder = target.zeros(1, WORD_DTYPE)
-        self.placeholder_ids = target.zeros(1, np.int32)
+        self.placeholder = target.to_device(np.zeros(1, WORD_DTYPE))
+        self.placeholder_ids = target.to_device(np.zeros(1, np.int32))
         self.lost: str | None = None
 
     @classmethod

@@ -520,7 +520,7 @@ def _launch(kernel: GeneratedKernel, graph: Graph, frontier: Frontier, pool: Fro
         "bounds": pool.scratch("stepping_bounds", _THETA + 1, dtype), "top": top,
         "bottom": bottom, "rule": _RULE_CODE[rule.name], "rule_delta": delta,
         "rule_rho": np.int64(rule.rho), "fresh": fresh, "cull_marks": marks,
-        "relax_marks": _relax_marks(pool),
+        "relax_marks": _relax_marks(pool) if block else pool.placeholder_ids,
         "cull_stamp": base, "cull_base": base, "cull_mask": 0,
         **balancer.buffers(kernel.spec, frontier), **scalar_arguments(functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)

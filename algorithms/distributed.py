@@ -585,6 +585,27 @@ def _smallest_labels(tails: np.ndarray, heads: np.ndarray, size: int, target: Ta
                                  target=target).labels, np.int64)
 
 
+def _afforest_arcs(piece: Piece, g: Graph, xp: Any) -> tuple[Graph, Any, Any]:
+    """The piece's arcs as afforest uses them, built once per piece (kept in the memo of its
+    symmetric graph, on its worker): the arcs between owned vertices as an undirected graph
+    over the owned vertices (vertex ``v - lo``), and the arcs to higher ranks' vertices, their
+    tails (``v - lo``) and heads (global ids), in ``xp``'s memory (the device's, with NCCL)."""
+    def build() -> tuple[Graph, Any, Any]:
+        lo, hi = piece.lo, piece.hi
+        rows = np.asarray(g.row_offsets[lo:hi + 1], dtype=np.int64)
+        heads = np.asarray(g.col_indices[rows[0]:rows[-1]])
+        inside = (heads >= lo) & (heads < hi)
+        kept = np.zeros(heads.size + 1, dtype=np.int64)
+        np.cumsum(inside, out=kept[1:])
+        local = Graph(kept[rows - rows[0]], (heads[inside] - lo).astype(np.int32), None,
+                      directed=False)
+        up = np.flatnonzero(heads >= hi)
+        tails = (np.searchsorted(rows, up + rows[0], side="right") - 1).astype(np.int32)
+        return local, xp.asarray(tails), xp.asarray(heads[up].astype(np.int32))
+
+    return g.memo(f"afforest arcs {xp.__name__}", build)
+
+
 def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
                    balancer: str | LoadBalancer) -> RankResult:
     """Afforest over partitions (Sutton, Ben-Nun & Barak, IPDPS 2018, run per partition):
@@ -597,41 +618,44 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
        (two all-to-alls, the second sending every rank the same links);
     3. the final compress: every rank links the local labels along the links (afforest on the
        graph of the labels) and relabels its vertices by their component's smallest label,
-       the smallest vertex of the component."""
+       the smallest vertex of the component.
+
+    The per-arc work of steps 1 and 2 runs in the communicator's memory (the GPU's with NCCL:
+    the pairs are made unique there, by sorting keys ``vertex * |V| + label``); the graphs of
+    step 1 and the arcs of step 2 are built once per piece."""
+    from algorithms.components import connected_components as one_device
+
     g, tgt = piece.symmetric_graph, resolve_target(target)
-    lo, hi, xp = piece.lo, piece.hi, comm.xp
+    n, lo, hi, xp = piece.num_vertices, piece.lo, piece.hi, comm.xp
     steps = _RankSteps("connected components (afforest)", comm)
     steps.doing("local sampling and linking")
-    rows = g.row_offsets[lo:hi + 1]
-    tails = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(rows))
-    heads = g.col_indices[rows[0]:rows[-1]].astype(np.int64)
-    inside = (heads >= lo) & (heads < hi)
-    local = _smallest_labels(tails[inside] - lo, heads[inside] - lo, hi - lo, tgt, balancer) + lo
+    inner, tails, heads = _afforest_arcs(piece, g, xp)
+    local = xp.asarray(one_device(inner, method="afforest", balancer=balancer, target=tgt,
+                                  out="device").labels).astype(np.int64) + lo
     steps.mark(hi - lo)
     steps.doing("exchange of the remote arcs")
-    up = heads >= hi  # each remote arc once: the lower rank's side sends it
-    pairs = np.unique(np.stack([heads[up], local[tails[up] - lo]]), axis=1)
-    cuts = np.searchsorted(pairs[0], piece.bounds).tolist()
-    got = comm.alltoallv([(xp.asarray(pairs[0, cuts[r]:cuts[r + 1]].astype(np.int32)),
-                           xp.asarray(pairs[1, cuts[r]:cuts[r + 1]].astype(np.int32)))
+    pairs = xp.unique(heads.astype(np.int64) * n + local[tails])  # by remote vertex
+    cuts = _host(xp.searchsorted(pairs, xp.asarray(piece.bounds, dtype=np.int64) * n)).tolist()
+    got = comm.alltoallv([((pairs[cuts[r]:cuts[r + 1]] // n).astype(np.int32),
+                           (pairs[cuts[r]:cuts[r + 1]] % n).astype(np.int32))
                           for r in range(piece.parts)])
-    mine = np.concatenate([_host(b[0]) for b in got]).astype(np.int64)
-    theirs = np.concatenate([_host(b[1]) for b in got]).astype(np.int64)
-    links = np.unique(np.stack([theirs, local[mine - lo]]), axis=1).astype(np.int32)
+    mine = xp.concatenate([xp.asarray(b[0]) for b in got]).astype(np.int64)
+    theirs = xp.concatenate([xp.asarray(b[1]) for b in got]).astype(np.int64)
+    links = xp.unique(theirs * n + local[mine - lo])
     # an all-gather of arrays of different lengths: the same bucket to every rank
-    shared = (xp.asarray(links[0]), xp.asarray(links[1]))
+    shared = ((links // n).astype(np.int32), (links % n).astype(np.int32))
     everyone = comm.alltoallv([shared] * piece.parts)
     every = np.stack([np.concatenate([_host(b[i]) for b in everyone])
                       for i in (0, 1)]).astype(np.int64)
     steps.mark(int(every.shape[1]))
     steps.doing("final compress")
+    labels = _host(local)
     ends, linked = np.unique(every.ravel(), return_inverse=True)
-    labels = local
     if ends.size:
         linked = linked.reshape(2, -1)
         smallest = ends[_smallest_labels(linked[0], linked[1], ends.size, tgt, balancer)]
-        at = np.minimum(np.searchsorted(ends, local), ends.size - 1)
-        labels = np.where(ends[at] == local, smallest[at], local)
+        at = np.minimum(np.searchsorted(ends, labels), ends.size - 1)
+        labels = np.where(ends[at] == labels, smallest[at], labels)
     steps.mark(hi - lo)
     labels = labels.astype(np.int32)
     return steps.result(labels, roots=int(np.count_nonzero(labels == np.arange(lo, hi))))

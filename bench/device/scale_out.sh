@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Scale-out on a machine with two GPUs (nvidia-h200-x2): optionally the two-GPU tests (BFS, SSSP
-# and connected components through NCCL equal the references), then the scale_out suite (one
-# GPU against two, R-MAT scales in the order given, most valuable first). Usage, from the
-# repository root:
+# Scale-out on a machine with several GPUs (nvidia-h100-x2, -x4): optionally the tests on two and
+# four GPUs (BFS, SSSP and connected components through NCCL equal the references; NCCL_TESTS
+# picks them by -k, those needing more GPUs than the machine has skip), then the scale_out
+# suite (one GPU against PARTS workers, default 1,2; R-MAT scales in the order given, most
+# valuable first). Usage, from the repository root:
 #   bash bench/device/scale_out.sh OUT [SCALES]        SCALES default 24,22,26
 # SCALE_OUT_SECONDS bounds the whole script (default 460): the benchmark gets what the install
 # and the tests left, less 25 s for its exit, skips the scales that would not fit and writes
 # OUT/scale_out.{csv,md} after every row and OUT/phases.log as it goes, so a cut-short run keeps
 # what it measured. SCALE_OUT_TESTS=0 skips the tests (default: run them, bounded by
 # GPU_TEST_SECONDS, default 120); ALGORITHMS picks the benchmark's algorithms, in order
-# (default bfs,cc: bfs_do also builds each piece's in-arc graph on the host first); RUNS the
+# (default bfs,cc,sssp: bfs_do also builds each piece's in-arc graph on the host first); RUNS the
 # timed runs per row (default 5); FIT_DEMO the scale after whose rows BFS runs on devices limited
 # (FRONTIER_MAX_DEVICE_BYTES) below the graph's arrays and above the larger half's: one device
 # refuses it, two run it (default 22).
@@ -48,7 +49,7 @@ echo "[setup] $((SECONDS - start)) s: wheels installed, device listed" | tee "$o
 tests=0
 if [ "${SCALE_OUT_TESTS:-1}" != 0 ]; then
   timeout -k 10 "${GPU_TEST_SECONDS:-120}" python3 -m pytest -q -rs -p no:cacheprovider \
-    tests/algorithms/test_distributed.py -k two_gpus 2>&1 | tee "$out/pytest-scale-out.txt" | tail -15
+    tests/algorithms/test_distributed.py -k "${NCCL_TESTS:-two_gpus or four_gpus}" 2>&1 | tee "$out/pytest-scale-out.txt" | tail -15
   tests=${PIPESTATUS[0]}
   echo "[tests] $((SECONDS - start)) s: exit $tests" | tee -a "$out/script.log"
 fi
@@ -58,8 +59,8 @@ if [ "$left" -lt 60 ]; then
   exit 1
 fi
 # the benchmark plans with 25 s less than it is given: the cluster's shutdown at exit
-timeout -k 10 "$left" python3 -m bench scale_out --workers gpu --parts 1,2 --scales "$scales" \
-  --out "$out" --algorithms "${ALGORITHMS:-bfs,cc}" --runs "${RUNS:-5}" \
+timeout -k 10 "$left" python3 -m bench scale_out --workers gpu --parts "${PARTS:-1,2}" --scales "$scales" \
+  --out "$out" --algorithms "${ALGORITHMS:-bfs,cc,sssp}" --runs "${RUNS:-5}" \
   --budget $(( left - 25 )) --fit-demo "${FIT_DEMO:-22}" \
   2> >(grep --line-buffered -v 'distributed\.\|^ \|UserWarning\|Perhaps\|Hosting' >&2) \
   | tee "$out/scale_out.log"

@@ -1,11 +1,14 @@
-"""Scale-out: BFS and connected components on R-MAT graphs, one device against P Dask workers.
+"""Scale-out: BFS, connected components and SSSP on R-MAT graphs, one device against P workers.
 
-BFS (push, and direction-optimizing ``bfs_do``) and connected components, one device against P
-Dask workers (one per GPU with NCCL, or cpu workers over Dask's transport): the median wall time
-of the whole call over several runs after a warm-up, the workers' own time, and the bytes the
-workers exchanged per step.
+BFS (push, and direction-optimizing ``bfs_do``), connected components (afforest) and SSSP
+(near-far, weights 1..100), one device against P Dask workers (one per GPU with NCCL, or cpu
+workers over Dask's transport): the median wall time of the default call over several runs
+after a warm-up, the workers' own time, the bytes the workers exchanged per step, and the time
+to gather the result. A call over partitions returns with its arrays still on the workers; the
+gather (``result.gather()``) is timed apart, once, on the last timed call's result, whose
+array is then compared with the single device's.
 
-    python -m bench scale_out --workers gpu --parts 1,2 --scales 24,22,26 --budget 420 --out OUT
+    python -m bench scale_out --workers gpu --parts 1,2,4 --scales 24,25 --budget 420 --out OUT
     python -m bench scale_out --workers cpu --parts 1,2,4 --scales 14,16 --out results/
 
 Rows: ``single`` is the algorithm on one device in this process (no Dask); ``P=k`` runs over k
@@ -40,14 +43,13 @@ import numpy as np
 
 os.environ["NCCL_NVLS_ENABLE"] = "0"  # before any NCCL or worker process starts
 
-import algorithms  # noqa: E402
-from algorithms import bfs  # noqa: E402
-from algorithms.distributed import components_arrays  # noqa: E402
+from algorithms import bfs, connected_components, sssp  # noqa: E402
 from bench import options, tables  # noqa: E402
 from bench.timing import Timing, time_calls  # noqa: E402
 from frontier import generators  # noqa: E402
 from frontier.distributed import DistributedGraph, partition, start_cluster  # noqa: E402
 from frontier.distributed.cluster import worker_addresses  # noqa: E402
+from frontier.distributed.result import Distributed  # noqa: E402
 from frontier.target import resolve_target  # noqa: E402
 
 #: The graph of the warm-up that compiles every kernel before the first measured scale.
@@ -80,6 +82,7 @@ class Row:
     speedup_vs_p1: float | None
     ranks_speedup_vs_p1: float | None
     speedup_vs_single: float | None
+    gather_s: float | None
     agrees: bool
 
 
@@ -107,24 +110,34 @@ class Clock:
                 f.write(line + "\n")
 
 
-def _bfs(graph: Any, source: int, target: str) -> np.ndarray:
-    return bfs(graph, source, target=target, direction="push").distances
+@dataclass(frozen=True)
+class Call:
+    """One benchmarked algorithm: ``run(graph, source, target)`` is the default call (a
+    single-device result, or a :class:`~frontier.distributed.result.Distributed` over
+    partitions), ``array`` the result's attribute compared between configurations, ``weighted``
+    whether it needs arc weights."""
+
+    run: Callable[[Any, int, str], Any]
+    array: str
+    weighted: bool = False
 
 
-def _bfs_do(graph: Any, source: int, target: str) -> np.ndarray:
-    return bfs(graph, source, target=target, direction="auto").distances
+CALLS: dict[str, Call] = {
+    "bfs": Call(lambda g, s, t: bfs(g, s, target=t, direction="push"), "distances"),
+    "bfs_do": Call(lambda g, s, t: bfs(g, s, target=t, direction="auto"), "distances"),
+    "cc": Call(lambda g, s, t: connected_components(g, target=t), "labels"),
+    "sssp": Call(lambda g, s, t: sssp(g, s, target=t), "distances", weighted=True),
+}
+#: Arc weights of the graphs when an algorithm needs them (SSSP): integers in this range.
+WEIGHTS = (1, 100)
 
 
-def _components(graph: Any, source: int, target: str) -> np.ndarray | None:
-    """Labels by smallest member; None where the single-device version is not available."""
-    if isinstance(graph, DistributedGraph):
-        return components_arrays(graph, target=target)[0]
-    found = getattr(algorithms, "connected_components", None)
-    return None if found is None else found(graph, target=target).labels
-
-
-CALLS: dict[str, Callable[[Any, int, str], np.ndarray | None]] = {
-    "bfs": _bfs, "bfs_do": _bfs_do, "cc": _components}
+def _arrays(result: Any, array: str) -> tuple[np.ndarray, float | None]:
+    """The compared array of a result and the seconds its gather took (None for a
+    single-device result, whose arrays are on the client already)."""
+    if isinstance(result, Distributed):
+        return np.asarray(getattr(result.gather(), array)), result.gather_seconds
+    return np.asarray(getattr(result, array)), None
 
 
 def _timed(call: Callable[[], Any], runs: int, target: str,
@@ -142,7 +155,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--parts", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--scales", default="24,22,26",
                         help="comma-separated R-MAT scales, in the order they are measured")
-    options.add_names(parser, "--algorithms", "bfs,cc,bfs_do",
+    options.add_names(parser, "--algorithms", "bfs,cc,sssp,bfs_do",
                       "algorithms, in the order measured", list(CALLS))
     options.add_runs(parser)
     parser.add_argument("--budget", type=float, default=None,
@@ -183,7 +196,7 @@ def _warm_up(wanted: list[str], parts: list[int], client: Any, pool: list[str], 
     """Compile every kernel the rows use, on a small R-MAT graph: over all workers (in a
     thread, the calls wait on Dask) while this process compiles its own (in the main thread,
     where Numba's CUDA context lives)."""
-    graph = generators.rmat(WARM_UP_SCALE, seed=1)
+    graph = generators.rmat(WARM_UP_SCALE, seed=1, weights=_weights(wanted))
     source = int(np.argmax(graph.out_degrees()))
     errors: list[str] = []
 
@@ -192,7 +205,7 @@ def _warm_up(wanted: list[str], parts: list[int], client: Any, pool: list[str], 
             for p in sorted(set(parts), reverse=True):
                 dg = partition(graph, p, client=client, workers=pool[:p], transport=transport)
                 for algorithm in wanted:
-                    CALLS[algorithm](dg, source, target)
+                    CALLS[algorithm].run(dg, source, target)
                 client.cancel(dg.pieces)
         except Exception as e:  # noqa: BLE001 - reported, the rows say what failed
             errors.append(f"{type(e).__name__}: {e}")
@@ -200,7 +213,7 @@ def _warm_up(wanted: list[str], parts: list[int], client: Any, pool: list[str], 
     thread = threading.Thread(target=workers, name="warm-up of the workers")
     thread.start()
     for algorithm in wanted:
-        CALLS[algorithm](graph, source, target)
+        CALLS[algorithm].run(graph, source, target)
     clock.log("warm-up: this process compiled", f"rmat{WARM_UP_SCALE}, {', '.join(wanted)}")
     thread.join()
     clock.log("warm-up: workers compiled", f"P in {sorted(set(parts), reverse=True)}"
@@ -242,7 +255,7 @@ class Bench:
                        f" s, the scale about {estimate:.0f} s")
         start = began = time.perf_counter()
         try:
-            graph = generators.rmat(scale, seed=scale)
+            graph = generators.rmat(scale, seed=scale, weights=_weights(self.wanted))
         except Exception as e:  # noqa: BLE001 - too large for this host: said, next scale
             self.note(f"{name} not generated: {type(e).__name__}: {e}")
             return
@@ -280,34 +293,38 @@ class Bench:
 
     def _algorithm(self, algorithm: str, name: str, graph: Any, source: int,
                    graphs: dict[int, DistributedGraph]) -> None:
+        """The single-device call, then each worker count's: the call timed without the
+        gather of its result (the arrays stay on the workers), the gather of the last timed
+        call's result timed apart, and its array compared with the single device's."""
         call = CALLS[algorithm]
         expected, single, baseline = None, None, None
         try:
-            timing = _timed(lambda: call(graph, source, self.target), self.runs, self.target,
-                            None)
+            timing = _timed(lambda: call.run(graph, source, self.target), self.runs,
+                            self.target, None)
         except Exception as e:  # noqa: BLE001 - said, the distributed rows go on
             self.note(f"{algorithm} {name} single failed: {type(e).__name__}: {e}")
         else:
-            if timing.result is not None:
-                expected, single = timing.result, timing.wall_s
-                self._add(algorithm, name, graph, "single", "this process", "-", timing, None,
-                          True, None, single)
+            expected, _ = _arrays(timing.result, call.array)
+            single = timing.wall_s
+            self._add(algorithm, name, graph, "single", "this process", "-", timing, None,
+                      True, None, single, None)
         for p, dg in graphs.items():
             try:
-                timing = _timed(lambda dg=dg: call(dg, source, self.target), self.runs,
+                timing = _timed(lambda dg=dg: call.run(dg, source, self.target), self.runs,
                                 self.target, lambda dg=dg: dg.last_run)
+                got, gather_s = _arrays(timing.result, call.array)
             except Exception as e:  # noqa: BLE001 - said, the next worker count goes on
                 self.failed = True
                 self.note(f"{algorithm} {name} P={p} failed: {type(e).__name__}: {e}")
                 continue
             if expected is None:
-                expected = timing.result
+                expected = got
             self.expected[algorithm] = expected
             if baseline is None:
                 baseline = (timing.wall_s, timing.own_s)
             self._add(algorithm, name, graph, f"P={p}", ",".join(self.pool[:p]),
-                      self.transport, timing, dg.last_run,
-                      bool(np.array_equal(timing.result, expected)), baseline, single)
+                      self.transport, timing, dg.last_run, bool(np.array_equal(got, expected)),
+                      baseline, single, gather_s)
 
     def _fit_demo(self, name: str, graph: Any, source: int) -> None:
         """BFS on devices limited to ``cap`` bytes for a graph's arrays: less than the whole
@@ -332,8 +349,9 @@ class Bench:
         try:
             fresh = Graph(offsets, graph.col_indices, graph.weights, graph.directed)
             for config, run in (
-                    ("single", lambda: _bfs(fresh, source, self.target)),
-                    ("P=1", lambda: _bfs(graphs[-1], source, self.target))):
+                    ("single", lambda: CALLS["bfs"].run(fresh, source, self.target)),
+                    ("P=1", lambda: _arrays(CALLS["bfs"].run(graphs[-1], source,
+                                                             self.target), "distances"))):
                 if config == "P=1":
                     graphs.append(partition(graph, 1, client=self.client, workers=self.pool[:1],
                                             transport=self.transport))
@@ -348,12 +366,13 @@ class Bench:
             dg = partition(graph, 2, client=self.client, workers=self.pool[:2],
                            transport=self.transport)
             graphs.append(dg)
-            timing = _timed(lambda: _bfs(dg, source, self.target), self.runs, self.target,
-                            lambda: dg.last_run)
-            expected = self.expected.get("bfs", timing.result)
+            timing = _timed(lambda: CALLS["bfs"].run(dg, source, self.target), self.runs,
+                            self.target, lambda: dg.last_run)
+            got, gather_s = _arrays(timing.result, "distances")
+            expected = self.expected.get("bfs", got)
             self._add("bfs", name, graph, f"P=2, devices limited to {cap / 1e9:.3f} GB",
                       ",".join(self.pool[:2]), self.transport, timing, dg.last_run,
-                      bool(np.array_equal(timing.result, expected)), None, None)
+                      bool(np.array_equal(got, expected)), None, None, gather_s)
         except Exception as e:  # noqa: BLE001 - said
             self.failed = True
             self.note(f"fit demo {name} failed: {type(e).__name__}: {e}")
@@ -365,7 +384,8 @@ class Bench:
 
     def _add(self, algorithm: str, name: str, graph: Any, config: str, workers: str,
              transport: str, timing: Timing, report: Any, agrees: bool,
-             baseline: tuple[float, float] | None, single: float | None) -> None:
+             baseline: tuple[float, float] | None, single: float | None,
+             gather_s: float | None) -> None:
         median = timing.wall_s
         ranks = timing.own_s if timing.own else None
         sent = report.exchanged_bytes if report is not None else []
@@ -375,7 +395,8 @@ class Bench:
                   graph.num_edges / median, sum(sent), ";".join(str(b) for b in sent),
                   None if baseline is None else baseline[0] / median,
                   None if baseline is None or not ranks else baseline[1] / ranks,
-                  None if single is None or report is None else single / median, agrees)
+                  None if single is None or report is None else single / median, gather_s,
+                  agrees)
         self.rows.append(row)
         self.write()
         self.clock.log(f"{name} {algorithm} {config}",
@@ -402,6 +423,11 @@ def _set_env(key: str, value: str | None) -> None:
         os.environ[key] = value
 
 
+def _weights(wanted: list[str]) -> tuple[int, int] | None:
+    """The graphs' arc weights: :data:`WEIGHTS` when a wanted algorithm needs them."""
+    return WEIGHTS if any(CALLS[a].weighted for a in wanted) else None
+
+
 def _ms(seconds: float | None) -> str:
     return "" if seconds is None else f"{seconds * 1e3:.1f}"
 
@@ -413,8 +439,8 @@ def _x(ratio: float | None) -> str:
 def _markdown(rows: list[Row]) -> str:
     lines = ["| algorithm | graph | arcs | config | median ms | min ms | ranks ms | first s | "
              "steps | Garcs/s | exchanged MB | largest step MB | speedup vs P=1 | "
-             "ranks speedup vs P=1 | speedup vs single | agrees |",
-             "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "ranks speedup vs P=1 | speedup vs single | gather ms | agrees |",
+             "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         per = [int(b) for b in r.bytes_per_step.split(";") if b]
         lines.append(
@@ -423,5 +449,5 @@ def _markdown(rows: list[Row]) -> str:
             f"{'' if r.steps is None else r.steps} | {r.edges_per_s / 1e9:.3f} | "
             f"{r.exchanged_bytes / 1e6:.2f} | {max(per, default=0) / 1e6:.2f} | "
             f"{_x(r.speedup_vs_p1)} | {_x(r.ranks_speedup_vs_p1)} | "
-            f"{_x(r.speedup_vs_single)} | {r.agrees} |")
+            f"{_x(r.speedup_vs_single)} | {_ms(r.gather_s)} | {r.agrees} |")
     return "\n".join(lines)

@@ -375,25 +375,31 @@ def _gpus() -> int:
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(_gpus() < 2, reason="needs two CUDA GPUs")
-def test_two_gpus_through_nccl_equal_scipy():
+@pytest.mark.parametrize("gpus", [2, 4], ids=["two_gpus", "four_gpus"])
+def test_gpus_through_nccl_equal_scipy_and_keep_results_on_the_workers(gpus):
+    if _gpus() < gpus:
+        pytest.skip(f"needs {gpus} CUDA GPUs")
     pytest.importorskip("dask_cuda")
     pytest.importorskip("cupy")
     from frontier.distributed import start_cluster
 
-    client = start_cluster(2, gpus=True)
+    client = start_cluster(gpus, gpus=True)
     try:
         graph = generators.rmat(14, edge_factor=8, seed=21, weights=(0, 9))
         source = int(np.argmax(graph.out_degrees()))
-        dg = partition(graph, 2, client=client, transport="nccl")
+        dg = partition(graph, gpus, client=client, transport="nccl")
         got = bfs(dg, source, target="cuda")
+        assert not got.gathered and dg.last_run.total_bytes > 0
         check_bfs(graph, source, got.distances, got.predecessors)
         np.testing.assert_array_equal(got.distances, bfs(graph, source, target="cpu").distances)
-        assert dg.last_run.total_bytes > 0
-        distances, predecessors, _ = sssp_arrays(dg, source, target="cuda")
-        check_sssp(graph, source, distances, predecessors)
-        labels, _ = components_arrays(dg, target="cuda")
-        np.testing.assert_array_equal(labels, smallest_member_labels(graph))
+        again = bfs(dg, source, target="cuda")
+        assert dg.last_run.round_trips == 1 and not again.gathered
+        for method in ("near_far", "delta_stepping", "bellman_ford"):
+            distances, predecessors, _ = sssp_arrays(dg, source, target="cuda", method=method)
+            check_sssp(graph, source, distances, predecessors)
+        for method in ("afforest", "label_propagation"):
+            labels, _ = components_arrays(dg, target="cuda", method=method)
+            np.testing.assert_array_equal(labels, smallest_member_labels(graph))
     finally:
         client.close()
 

@@ -572,19 +572,6 @@ def _host(array: Any) -> np.ndarray:
     return np.asarray(array.get() if hasattr(array, "get") else array)
 
 
-def _smallest_labels(tails: np.ndarray, heads: np.ndarray, size: int, target: Target,
-                     balancer: str | LoadBalancer) -> np.ndarray:
-    """Each of ``size`` vertices labelled by the smallest vertex of its component in the
-    undirected graph of the arcs ``tails -> heads``: the single device's afforest."""
-    from algorithms.components import connected_components as one_device
-
-    if size == 0:
-        return np.zeros(0, np.int64)
-    graph = Graph.from_edges(tails, heads, num_vertices=size, directed=False)
-    return np.asarray(one_device(graph, method="afforest", balancer=balancer,
-                                 target=target).labels, np.int64)
-
-
 def _afforest_arcs(piece: Piece, g: Graph, xp: Any) -> tuple[Graph, Any, Any]:
     """The piece's arcs as afforest uses them, built once per piece (kept in the memo of its
     symmetric graph, on its worker): the arcs between owned vertices as an undirected graph
@@ -645,20 +632,51 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
     # an all-gather of arrays of different lengths: the same bucket to every rank
     shared = ((links // n).astype(np.int32), (links % n).astype(np.int32))
     everyone = comm.alltoallv([shared] * piece.parts)
-    every = np.stack([np.concatenate([_host(b[i]) for b in everyone])
-                      for i in (0, 1)]).astype(np.int64)
-    steps.mark(int(every.shape[1]))
+    ends_a, ends_b = (xp.concatenate([xp.asarray(b[i]) for b in everyone]).astype(np.int64)
+                      for i in (0, 1))
+    steps.mark(int(ends_a.size))
     steps.doing("final compress")
-    labels = _host(local)
-    ends, linked = np.unique(every.ravel(), return_inverse=True)
-    if ends.size:
-        linked = linked.reshape(2, -1)
-        smallest = ends[_smallest_labels(linked[0], linked[1], ends.size, tgt, balancer)]
-        at = np.minimum(np.searchsorted(ends, labels), ends.size - 1)
-        labels = np.where(ends[at] == labels, smallest[at], labels)
+    labels = local
+    if ends_a.size:
+        ends = xp.unique(xp.concatenate([ends_a, ends_b]))
+        roots = _linked_roots(xp, xp.searchsorted(ends, ends_a), xp.searchsorted(ends, ends_b),
+                              int(ends.size))
+        at = xp.minimum(xp.searchsorted(ends, local), ends.size - 1)
+        labels = xp.where(ends[at] == local, ends[roots[at]], local)
     steps.mark(hi - lo)
-    labels = labels.astype(np.int32)
+    labels = _host(labels).astype(np.int32)
     return steps.result(labels, roots=int(np.count_nonzero(labels == np.arange(lo, hi))))
+
+
+def _linked_roots(xp: Any, a: Any, b: Any, size: int) -> Any:
+    """Each of ``size`` vertices mapped to the smallest vertex of its component in the
+    undirected graph of the links ``a[i] - b[i]``, by hooking and pointer jumping (Shiloach &
+    Vishkin) in ``xp``'s memory: every round hooks the larger root of each link's ends onto the
+    smaller (a scatter-min), then jumps pointers until every vertex points at a root. A parent
+    is never larger than its child, so a root is the smallest vertex of its tree."""
+    parent = xp.arange(size, dtype=np.int64)
+    while True:
+        pa, pb = parent[a], parent[b]
+        low, high = xp.minimum(pa, pb), xp.maximum(pa, pb)
+        if not bool((low != high).any()):
+            return parent
+        _scatter_min(xp, parent, high, low)
+        while True:
+            up = parent[parent]
+            if bool((up == parent).all()):
+                break
+            parent = up
+
+
+def _scatter_min(xp: Any, array: Any, at: Any, values: Any) -> None:
+    """``array[at[i]] = min(array[at[i]], values[i])`` for every ``i``, repeated indices
+    included, in place (NumPy's ``minimum.at``; CuPy's ``cupyx.scatter_min``)."""
+    if xp is np:
+        np.minimum.at(array, at, values)
+    else:
+        import cupyx
+
+        cupyx.scatter_min(array, at, values)
 
 
 #: The methods of connected components over partitions.

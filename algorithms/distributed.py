@@ -379,12 +379,14 @@ def has_predecessor(v: int, pred: np.ndarray, source: int) -> bool:
     return pred[v] != -1 or v == source
 
 
-def extract(v: int, dist: np.ndarray, done: np.ndarray, low: float, theta: float) -> bool:
-    """A stepping round's extraction: a queued vertex (its distance dropped below the one it
-    was last extracted at) below the threshold ``theta``, or at the smallest queued distance
-    ``low`` (every round makes progress, also with zero weights), leaves the queue."""
+def extract(v: int, dist: np.ndarray, done: np.ndarray, low: float, theta: float, lo: int,
+            hi: int) -> bool:
+    """A stepping round's extraction: an owned (``lo <= v < hi``) queued vertex (its distance
+    dropped below the one it was last extracted at) below the threshold ``theta``, or at the
+    smallest queued distance ``low`` (every round makes progress, also with zero weights),
+    leaves the queue."""
     d = dist[v]
-    if d < done[v] and (d < theta or d <= low):
+    if lo <= v and v < hi and d < done[v] and (d < theta or d <= low):
         done[v] = d
         return True
     return False
@@ -433,19 +435,19 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
     steps = _RankSteps("sssp", comm)
     steps.doing("Δ (all-reduce of the weight sums)")
     delta = _delta(piece, comm) if delta is None else delta
-    owned_ids = np.arange(lo, hi)
+    xp = comm.xp
     while True:
         steps.doing("the smallest queued distance (all-reduce)")
-        d, last = tgt.to_host(dist[lo:hi]), tgt.to_host(done[lo:hi])
-        queued = d[d < last]
-        low = comm.allreduce(float(queued.min()) if queued.size else np.inf, "min")
+        d, last = _in_memory_of(xp, tgt, dist[lo:hi]), _in_memory_of(xp, tgt, done[lo:hi])
+        low = comm.allreduce(float(xp.where(d < last, d, np.inf).min()) if hi > lo else np.inf,
+                             "min")
         if low == np.inf:
             break
         theta = _threshold(rule, low, delta)
         while True:
             steps.doing("extraction below θ")
-            f = filter(g, Frontier.from_vertices(g, owned_ids, target=tgt), extract, dist, done,
-                       low, theta)
+            f = filter(g, Frontier.all_vertices(g, target=tgt, shared=True), extract, dist,
+                       done, low, theta, lo, hi)
             if not steps.left(f):
                 break
             steps.doing("relaxation")
@@ -566,6 +568,12 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
                lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)
     mine = tgt.to_host(labels[lo:hi])
     return steps.result(mine, roots=int(np.count_nonzero(mine == np.arange(lo, hi))))
+
+
+def _in_memory_of(xp: Any, tgt: Target, array: Any) -> Any:
+    """A target's array as an array of the communicator's module ``xp``: a host copy for
+    NumPy, a view of the device array for CuPy (no copy)."""
+    return tgt.to_host(array) if xp is np else xp.asarray(array)
 
 
 def _host(array: Any) -> np.ndarray:

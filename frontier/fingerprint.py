@@ -100,7 +100,7 @@ def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | No
             closure = tuple(c.cell_contents for c in fn.__closure__ or ())
         except ValueError:  # an empty cell
             return None
-        names = sorted(_global_names(fn.__code__))
+        names = sorted(global_names(fn.__code__))
         glob = tuple((n, fn.__globals__[n]) for n in names if n in fn.__globals__)
         parts = [_code(fn.__code__, active), _describe(closure, active),
                  _describe(fn.__defaults__ or (), active),
@@ -124,9 +124,10 @@ def _code(code: types.CodeType, active: dict[int, str | None]) -> str | None:
                           code.co_flags))
 
 
-def _global_names(code: types.CodeType) -> set[str]:
+def global_names(code: types.CodeType) -> set[str]:
+    """The global names ``code`` and the code objects nested in it read."""
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            names |= _global_names(const)
+            names |= global_names(const)
     return names

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from frontier import racecheck
+from frontier.fingerprint import global_names
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.lifting import is_runtime_scalar, lift
@@ -230,7 +231,7 @@ def _shape(code: types.CodeType) -> tuple:
     params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     wants_graph = bool(params) and params[-1] == GRAPH_PARAMETER
     return (code_id, name, f"{code.co_filename}:{code.co_firstlineno}",
-            tuple(sorted(_global_names(code))), wants_graph, _raises(code))
+            tuple(sorted(global_names(code))), wants_graph, _raises(code))
 
 
 def _raises(code: types.CodeType) -> bool:
@@ -265,14 +266,6 @@ def _code_key(code: types.CodeType) -> tuple:
     return (code.co_name, code.co_code, consts, code.co_names, code.co_varnames,
             code.co_freevars, code.co_cellvars, code.co_argcount, code.co_posonlyargcount,
             code.co_kwonlyargcount, code.co_flags)
-
-
-def _global_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _global_names(const)
-    return names
 
 
 def _frozen(what: str, value: Any, name: str, location: str) -> Any:

@@ -245,12 +245,7 @@ def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, intege
                            "        extracted += 1\n"
                            "        relaxed += row_offsets[v + 1] - row_offsets[v]\n"
                            + indent(push(SPARSE, "v"), 2)
-                           + "    else:\n"
-                           "        pos = atomic_add(counts, FAR_LENS + 1 - fcur, 1)\n"
-                           "        if fcur == 0:\n"
-                           "            far1[pos] = v\n"
-                           "        else:\n"
-                           "            far0[pos] = v\n")
+                           + "    else:\n" + indent(_KEEP_QUEUED, 2))
              + barrier
              + "in_slot = out_slot\n"
              "fcur = 1 - fcur\n"
@@ -318,12 +313,7 @@ def _taken(barrier: str, edges: str) -> str:
                           "        extracted += 1\n"
                           "        relaxed += row_offsets[v + 1] - row_offsets[v]\n"
                           + indent(edges, 2)
-                          + "    else:\n"
-                          "        pos = atomic_add(counts, FAR_LENS + 1 - fcur, 1)\n"
-                          "        if fcur == 0:\n"
-                          "            far1[pos] = v\n"
-                          "        else:\n"
-                          "            far0[pos] = v\n")
+                          + "    else:\n" + indent(_KEEP_QUEUED, 2))
             + "if took > 0:\n"
               "    atomic_add(took_now, r3, took)\n"
             + barrier
@@ -333,6 +323,14 @@ def _taken(barrier: str, edges: str) -> str:
               "    counts[FAR_LENS + 1 - fcur] = 0\n"
               "if rule <= 2 and took_now[r3] == 0:\n"
               "    force = 1\n")
+
+
+#: Statements keeping queued vertex ``v`` (not extracted this round) for the next round's queue.
+_KEEP_QUEUED = ("pos = atomic_add(counts, FAR_LENS + 1 - fcur, 1)\n"
+                "if fcur == 0:\n"
+                "    far1[pos] = v\n"
+                "else:\n"
+                "    far0[pos] = v\n")
 
 
 def _select(name: str, slot: str) -> str:

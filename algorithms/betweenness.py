@@ -9,10 +9,12 @@ For each source ``s``:
    newly reached vertex with a compare-and-swap on its depth, as BFS does, and adds the tail's
    path count to the head's, ``sigma[v] += sigma[u]``, on every edge ``u -> v`` that joins
    consecutive levels: the number of shortest paths from ``s`` per vertex, level by level;
-2. *backward*: from the deepest level up, the vertices of level ``d`` (a ``filter`` of all
-   vertices by depth) gather the dependency of their successors, ``delta[u] = sum sigma[u] /
-   sigma[v] * (1 + delta[v])`` over the edges ``u -> v`` into level ``d + 1``
-   (:func:`operators.neighbor_reduce` over out-edges: one thread per vertex, no atomics);
+2. *backward*: from the deepest level up, the vertices of level ``d`` gather the dependency of
+   their successors, ``delta[u] = sum sigma[u] / sigma[v] * (1 + delta[v])`` over the edges
+   ``u -> v`` into level ``d + 1`` (one thread per vertex folding its out-edges in order, as
+   :func:`operators.neighbor_reduce` does: no atomics); every level is an iteration of one
+   :func:`operators.iterate` call (one launch, a grid barrier between levels), whose ``Total``
+   counts the levels left;
 3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
 
 Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs have no repeated
@@ -49,11 +51,12 @@ from frontier import (
 )
 from frontier.target import Target, resolve_target
 from operators import (
+    Each,
     LoadBalancer,
+    Total,
     compute,
-    filter,
     get_balancer,
-    neighbor_reduce,
+    iterate,
     reduce,
     resolve_policy,
     traverse,
@@ -98,15 +101,14 @@ class BetweennessResult:
 
 
 # functors ------------------------------------------------------------------------------------
-def reset(v, depth, sigma, delta, source):
-    """Before a source's pass: only the source is reached, at depth 0 by one path."""
+def reset(v, depth, sigma, delta, source, climbed):
+    """Before a source's pass: only the source is reached, at depth 0 by one path, and the
+    backward sweep has climbed no level."""
     depth[v] = 0 if v == source else -1
     sigma[v] = 1.0 if v == source else 0.0
     delta[v] = 0.0
-
-
-def at_depth(v, depth, d):
-    return depth[v] == d
+    if v == source:
+        climbed[0] = 0
 
 
 def at_depth_or_more(v, depth, d):
@@ -123,10 +125,32 @@ def discover(src, dst, eid, weight, depth, sigma):
     return old == -1
 
 
-def dependency(src, dst, eid, weight, depth, sigma, delta):
-    if depth[dst] == depth[src] + 1:
-        return sigma[src] / sigma[dst] * (1.0 + delta[dst])
+# the backward sweep's phases (operators.iterate): level ``top - climbed[0]`` gathers, then
+# vertex 0 moves the sweep a level up; every functor takes the state (depth, sigma, delta,
+# climbed, top, row_offsets, col_indices) and the totals
+def dependency(v, depth, sigma, delta, climbed, top, row_offsets, col_indices, totals):
+    """``delta[v]``, for ``v`` on the sweep's level: the sum over its out-edges ``v -> w`` into
+    the next level of ``sigma[v] / sigma[w] * (1 + delta[w])``, in the order of the edges (as
+    ``neighbor_reduce(..., edges="out")`` folds them)."""
+    if depth[v] == top - climbed[0]:
+        acc = 0.0
+        for e in range(row_offsets[v], row_offsets[v + 1]):
+            w = col_indices[e]
+            x = sigma[v] / sigma[w] * (1.0 + delta[w]) if depth[w] == depth[v] + 1 else 0.0
+            acc += x
+        delta[v] = acc
+
+
+def climb(v, depth, sigma, delta, climbed, top, row_offsets, col_indices, totals):
+    """After a level: vertex 0 moves the sweep one level up; the sum is the levels left."""
+    if v == 0:
+        climbed[0] += 1
+        return float(top - climbed[0])
     return 0.0
+
+
+#: The backward sweep, a level an iteration, up to level 1 (the stop test: no level left).
+_BACKWARD = (Each(dependency), Total(climb))
 
 
 def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
@@ -184,22 +208,23 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     values = tgt.zeros(n, np.float64)
     depth = tgt.full(n, -1, np.int32)
     sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
-    overflow = tgt.zeros(1, np.int32)
+    overflow, climbed = tgt.zeros(1, np.int32), tgt.zeros(1, np.int32)
     levels = edges = 0
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
     if n:
-        everyone = Frontier.all_vertices(graph, target=tgt)
+        arrays = graph.device_arrays(tgt)
         for s in chosen.tolist():
             passed = time.perf_counter()
-            compute(graph, "vertices", reset, depth, sigma, delta, s, target=tgt)
-            # the traversals run on the thread's pooled buffers of the graph, from the source
+            compute(graph, "vertices", reset, depth, sigma, delta, s, climbed, target=tgt)
+            # the traversal runs on the thread's pooled buffers of the graph, from the source
             start = Frontier.from_vertices(graph, [s], target=tgt, shared=True)
             run = traverse(graph, start, discover, depth, sigma, balancer=policy)
-            for d in range(run.steps - 2, 0, -1):
-                level = filter(graph, everyone, at_depth, depth, d, output="sparse")
-                neighbor_reduce(graph, level, dependency, depth, sigma, delta, out=delta,
-                                edges="out")
+            top = run.steps - 2  # the level above the deepest (whose delta stays 0)
+            if top > 0:
+                iterate(graph, _BACKWARD, depth, sigma, delta, climbed, top,
+                        arrays.row_offsets, arrays.col_indices, stop_below=1.0, max_iter=top,
+                        target=tgt)
             arcs = reduce(graph, "vertices", reached_arcs, depth, target=tgt)
             reached = reduce(graph, "vertices", at_depth_or_more, depth, 0, op="count",
                              target=tgt) if endpoints else 0

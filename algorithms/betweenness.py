@@ -12,9 +12,11 @@ For each source ``s``:
 2. *backward*: from the deepest level up, the vertices of level ``d`` gather the dependency of
    their successors, ``delta[u] = sum sigma[u] / sigma[v] * (1 + delta[v])`` over the edges
    ``u -> v`` into level ``d + 1`` (one thread per vertex folding its out-edges in order, as
-   :func:`operators.neighbor_reduce` does: no atomics); every level is an iteration of one
-   :func:`operators.iterate` call (one launch, a grid barrier between levels), whose ``Total``
-   counts the levels left;
+   :func:`operators.neighbor_reduce` does: no atomics). On a graph of at most
+   :data:`ONE_CALL_SWEEP` vertices the whole sweep is one :func:`operators.iterate` call, a
+   level an iteration (one launch, a grid barrier between levels; its ``Total`` counts the
+   levels left); on a larger one each level is a ``filter`` of all vertices by depth and a
+   ``neighbor_reduce`` over it. Both add the same terms in the same order;
 3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
 
 Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs have no repeated
@@ -46,6 +48,7 @@ from frontier import (
     atomic_add,
     atomic_cas,
     atomic_store,
+    device_function,
     out_degree,
     validate,
 )
@@ -55,8 +58,10 @@ from operators import (
     LoadBalancer,
     Total,
     compute,
+    filter,
     get_balancer,
     iterate,
+    neighbor_reduce,
     reduce,
     resolve_policy,
     traverse,
@@ -125,19 +130,29 @@ def discover(src, dst, eid, weight, depth, sigma):
     return old == -1
 
 
-# the backward sweep's phases (operators.iterate): level ``top - climbed[0]`` gathers, then
-# vertex 0 moves the sweep a level up; every functor takes the state (depth, sigma, delta,
+def at_depth(v, depth, d):
+    return depth[v] == d
+
+
+@device_function
+def dependency(src, dst, eid, weight, depth, sigma, delta):
+    """What edge ``src -> dst`` adds to ``delta[src]``: ``sigma[src] / sigma[dst] * (1 +
+    delta[dst])`` if ``dst`` is on the next level, else 0."""
+    if depth[dst] == depth[src] + 1:
+        return sigma[src] / sigma[dst] * (1.0 + delta[dst])
+    return 0.0
+
+
+# the backward sweep in one operators.iterate call: level ``top - climbed[0]`` gathers, then
+# vertex 0 moves the sweep a level up; both functors take the state (depth, sigma, delta,
 # climbed, top, row_offsets, col_indices) and the totals
-def dependency(v, depth, sigma, delta, climbed, top, row_offsets, col_indices, totals):
-    """``delta[v]``, for ``v`` on the sweep's level: the sum over its out-edges ``v -> w`` into
-    the next level of ``sigma[v] / sigma[w] * (1 + delta[w])``, in the order of the edges (as
-    ``neighbor_reduce(..., edges="out")`` folds them)."""
+def gather_level(v, depth, sigma, delta, climbed, top, row_offsets, col_indices, totals):
+    """``delta[v]`` for ``v`` on the sweep's level: its out-edges' :func:`dependency`, summed
+    in the order of the edges as ``neighbor_reduce(..., edges="out")`` folds them."""
     if depth[v] == top - climbed[0]:
         acc = 0.0
         for e in range(row_offsets[v], row_offsets[v + 1]):
-            w = col_indices[e]
-            x = sigma[v] / sigma[w] * (1.0 + delta[w]) if depth[w] == depth[v] + 1 else 0.0
-            acc += x
+            acc += dependency(v, col_indices[e], e, 1, depth, sigma, delta)
         delta[v] = acc
 
 
@@ -150,7 +165,12 @@ def climb(v, depth, sigma, delta, climbed, top, row_offsets, col_indices, totals
 
 
 #: The backward sweep, a level an iteration, up to level 1 (the stop test: no level left).
-_BACKWARD = (Each(dependency), Total(climb))
+_SWEEP = (Each(gather_level), Total(climb))
+#: The most vertices of a graph whose backward sweep is one :func:`operators.iterate` call;
+#: above, a ``filter`` of the level and a ``neighbor_reduce`` per level (each iteration of the
+#: one call visits every vertex with a functor of nine arguments, which the cpu target's
+#: compiler calls rather than inlines: cheaper than two operator calls only on small graphs).
+ONE_CALL_SWEEP = 256
 
 
 def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
@@ -214,6 +234,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     began = time.perf_counter()
     if n:
         arrays = graph.device_arrays(tgt)
+        everyone = None if n <= ONE_CALL_SWEEP else Frontier.all_vertices(graph, target=tgt)
         for s in chosen.tolist():
             passed = time.perf_counter()
             compute(graph, "vertices", reset, depth, sigma, delta, s, climbed, target=tgt)
@@ -221,10 +242,14 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             start = Frontier.from_vertices(graph, [s], target=tgt, shared=True)
             run = traverse(graph, start, discover, depth, sigma, balancer=policy)
             top = run.steps - 2  # the level above the deepest (whose delta stays 0)
-            if top > 0:
-                iterate(graph, _BACKWARD, depth, sigma, delta, climbed, top,
-                        arrays.row_offsets, arrays.col_indices, stop_below=1.0, max_iter=top,
-                        target=tgt)
+            if everyone is None and top > 0:
+                iterate(graph, _SWEEP, depth, sigma, delta, climbed, top, arrays.row_offsets,
+                        arrays.col_indices, stop_below=1.0, max_iter=top, target=tgt)
+            elif everyone is not None:
+                for d in range(top, 0, -1):
+                    level = filter(graph, everyone, at_depth, depth, d, output="sparse")
+                    neighbor_reduce(graph, level, dependency, depth, sigma, delta, out=delta,
+                                    edges="out")
             arcs = reduce(graph, "vertices", reached_arcs, depth, target=tgt)
             reached = reduce(graph, "vertices", at_depth_or_more, depth, 0, op="count",
                              target=tgt) if endpoints else 0

@@ -3,11 +3,13 @@
 # kernel cache, device inputs, out= and target="auto" and the stepping operator on the real GPU,
 # the tiny-call cost of every catalog entry, the first calls of fresh processes (cache cold,
 # warm, corrupted), SSSP on the large weighted graphs with the tiny call and rome99's APSP, and
-# BFS on a path of 10^6 vertices with the default (auto) target; each step bounded in time.
+# BFS on a path of 10^6 vertices with the default (auto) target, and the target auto picks with its
+# default call against scipy on the bench's graphs (catalog --target auto, AUTO_GRAPHS and
+# AUTO_ALGORITHMS); each step bounded in time.
 # Usage on a CUDA machine, from the repository root:  bash bench/device/fast_calls.sh OUT [STEPS]
-# STEPS: comma-separated subset of tests,tiny,first,sssp,path (default: all).
+# STEPS: comma-separated subset of tests,tiny,first,sssp,path,auto (default: all).
 set -uo pipefail
-out=${1:-results}; steps=${2:-tests,tiny,first,sssp,path}
+out=${1:-results}; steps=${2:-tests,tiny,first,sssp,path,auto}
 export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
 export FRONTIER_CACHE_DIR=${FRONTIER_CACHE_DIR:-/tmp/frontier-cache}
 . "$(dirname "$0")/env.sh"
@@ -15,7 +17,8 @@ step tests "${TESTS_S:-200}" python3 -m pytest -q -p no:cacheprovider -n "${TEST
   -rfE tests/algorithms/test_output.py tests/frontier/test_placement.py \
   tests/frontier/test_kernel_cache.py tests/frontier/test_launch.py tests/operators/test_stepping.py \
   tests/algorithms/test_threads.py tests/frontier/test_device_arrays.py \
-  tests/algorithms/test_device_inputs.py tests/algorithms/test_pagerank_fused.py
+  tests/algorithms/test_device_inputs.py tests/algorithms/test_pagerank_fused.py \
+  tests/algorithms/test_centrality.py
 step tiny "${TINY_S:-90}" python3 -m bench calls --target cuda --parts tiny --tiny-calls 50 \
   --out "$out"
 step first "${FIRST_S:-120}" bash bench/device/first_calls.sh "$out"
@@ -30,4 +33,7 @@ g = build('path1000000'); bfs(g, 0); ts = []
 for _ in range(5):
     t = time.perf_counter(); r = bfs(g, 0); ts.append(time.perf_counter() - t)
 print('bfs path1000000 default call', sorted(ts)[2] * 1e3, 'ms on', r.target.name)"
+step auto "${AUTO_S:-180}" python3 -m bench catalog --target auto --runs 5 --out "$out/auto" \
+  --graphs "${AUTO_GRAPHS:-path1000000,luxembourg_osm,star1000000,grid2000,rmat20}" \
+  --algorithms "${AUTO_ALGORITHMS:-bfs,sssp,cc,pagerank}"
 exit $status

@@ -37,7 +37,10 @@ Each round:
 
 Labels: every vertex gets the **smallest vertex id of its SCC** (a trimmed vertex its own id, a
 root is the smallest of its class's SCC), the same on every target and balancer. An undirected
-graph stores both arcs of each edge, so its SCCs are its connected components. Self-loops
+graph stores both arcs of each edge, so its SCCs are its connected components: they are
+computed as such (:func:`algorithms.connected_components`, afforest, with the same labels), in
+one round (its stats: the components and the vertices they hold, afforest's iterations as the
+colouring steps). A round whose trimming assigns every vertex left ends the run. Self-loops
 never count (a vertex with only a self-loop is trimmed) and repeated arcs count once each.
 
 Cost: each round counts every arc twice and walks the arcs of its colour classes; the
@@ -57,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.components import is_root, own_id
+from algorithms.components import connected_components, is_root, own_id
 from algorithms.entry import Entry
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_cas, atomic_min, validate
@@ -158,6 +161,12 @@ def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer 
     check_out(out)
     balancer = get_balancer(balancer)
     g, n, tgt = graph, graph.num_vertices, resolve_target(target, graph)
+    if not g.directed:  # both arcs of every edge: the SCCs are the connected components
+        found = connected_components(g, balancer=balancer, target=tgt, out=out)
+        rounds = [SCCRoundStats(1, 0, found.num_components, n, found.iterations,
+                                found.seconds)] if n else []
+        return SCCResult(found.labels, found.num_components, len(rounds), found.seconds, graph,
+                         rounds, tgt)
     ahead = resolve_policy(balancer, g, tgt)
     back = resolve_policy(balancer, g.transpose(), tgt) if g.directed else ahead
     label, part, colour, count = (tgt.full(n, v, np.int32) for v in (-1, 0, 0, 0))
@@ -173,6 +182,10 @@ def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer 
             pool = traverse(g, pool, peel, label, part, count, balancer=policy,
                             edges=sweep).frontier
         trimmed = left - (left := reduce(g, "vertices", unassigned, label, target=tgt))
+        if not left:  # trimming assigned every vertex: no class left to colour
+            stats.append(SCCRoundStats(len(stats) + 1, trimmed, 0, 0, 0,
+                                       time.perf_counter() - started))
+            break
         compute(g, "vertices", own_id, colour, target=tgt)
         pool = pool.union(filter(g, everyone, unassigned, label, output="sparse"))
         walk = traverse(g, pool, spread, label, part, colour, balancer=ahead)

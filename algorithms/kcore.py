@@ -10,10 +10,14 @@ rounds of increasing ``k``:
 1. ``reduce``: ``k`` becomes the smallest degree left (rounds with nothing to peel are skipped);
 2. ``filter`` over all vertices: every vertex still present with degree ``<= k`` is claimed, its
    core number set to ``k``;
-3. ``advance`` from the claimed vertices: each edge to a vertex still present decrements that
+3. ``traverse`` from the claimed vertices (advance steps until the frontier is empty, fused
+   into one launch where the target can): each edge to a vertex still present decrements that
    vertex's degree with an atomic; the one decrement that takes it from ``k + 1`` to ``k``
-   claims it for this round and puts it in the next frontier. Repeat until the frontier is
-   empty, then go to the next round.
+   claims it for this round and puts it in the next frontier;
+4. ``reduce``: the vertices left; the next round, if any.
+
+A round's peeling runs as many steps as its longest chain of vertices each freed by the last
+(half a path's length): fused, they cost a barrier each, not a launch and a read.
 
 The degree of a vertex is its number of stored arcs, so a repeated edge counts as often as it is
 stored (NetworkX refuses multigraphs; ``networkx.Graph(multigraph)`` collapses them). The graph
@@ -35,12 +39,12 @@ from frontier import Frontier, Graph, atomic_add, atomic_load, atomic_store, out
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
-    advance,
     compute,
     filter,
     get_balancer,
     reduce,
     resolve_policy,
+    traverse,
 )
 
 __all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "check_undirected",
@@ -95,6 +99,10 @@ def remaining_degree(v, core, degree):
     return degree[v] if core[v] == -1 else _REMOVED
 
 
+def unpeeled(v, core):
+    return core[v] == -1
+
+
 def claim(v, core, degree, k):
     """Take ``v`` into this round's frontier if it is still present with degree ``<= k``."""
     if core[v] == -1 and degree[v] <= k:
@@ -128,24 +136,22 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     tgt = resolve_target(target, graph)
     policy = resolve_policy(balancer, graph, tgt)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)
-    steps, peeled, k = 0, 0, 0
+    steps, left, k = 0, n, 0
     stats: list[KCoreRoundStats] = []
     began = time.perf_counter()
     if n:
         compute(graph, "vertices", count_arcs, degree, core, target=tgt)
         everyone = Frontier.all_vertices(graph, target=tgt)
         f = Frontier.from_vertices(graph, [], target=tgt)  # the peeling steps' pool
-        while peeled < n:
-            started, before, first = time.perf_counter(), peeled, steps
+        while left:
+            started = time.perf_counter()
             k = max(k, reduce(graph, "vertices", remaining_degree, core, degree, op="min",
                               target=tgt))
             f = f.union(filter(graph, everyone, claim, core, degree, k, output="sparse"))
-            while (size := len(f)) > 0:
-                peeled += size
-                f = advance(graph, f, release, core, degree, k, balancer=policy)
-                steps += 1
-            stats.append(KCoreRoundStats(k, peeled - before, steps - first,
-                                         time.perf_counter() - started))
+            walk = traverse(graph, f, release, core, degree, k, balancer=policy)
+            f, steps = walk.frontier, steps + walk.steps
+            peeled = left - (left := reduce(graph, "vertices", unpeeled, core, target=tgt))
+            stats.append(KCoreRoundStats(k, peeled, walk.steps, time.perf_counter() - started))
             k += 1
     return KCoreResult(deliver(tgt, core, out), steps, time.perf_counter() - began, graph, stats,
                        tgt)
@@ -156,7 +162,8 @@ def _check_graph(graph: Graph) -> None:
         raise ValueError("k_core needs an undirected graph (Graph.from_edges(..., "
                          "directed=False)); for a directed graph's in + out degree cores, "
                          "build the undirected graph of its arcs")
-    loops = np.flatnonzero(graph.coo().src == graph.col_indices)
+    loops = graph.memo("kcore.self_loops",
+                       lambda: np.flatnonzero(graph.coo().src == graph.col_indices))
     if loops.size:
         v = int(graph.col_indices[loops[0]])
         raise ValueError(f"k_core: the graph has {loops.size} self-loop(s) (vertex {v} first); "

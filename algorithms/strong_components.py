@@ -38,10 +38,11 @@ Each round:
 Labels: every vertex gets the **smallest vertex id of its SCC** (a trimmed vertex its own id, a
 root is the smallest of its class's SCC), the same on every target and balancer. An undirected
 graph stores both arcs of each edge, so its SCCs are its connected components: they are
-computed as such (:func:`algorithms.connected_components`, afforest, with the same labels), in
-one round (its stats: the components and the vertices they hold, afforest's iterations as the
-colouring steps). A round whose trimming assigns every vertex left ends the run. Self-loops
-never count (a vertex with only a self-loop is trimmed) and repeated arcs count once each.
+computed as such (:func:`algorithms.connected_components`, afforest, with the same labels and
+its choice of target), in one round (its stats: the components and the vertices they hold,
+afforest's iterations as the colouring steps). A round whose trimming assigns every vertex left
+ends the run. Self-loops never count (a vertex with only a self-loop is trimmed) and repeated
+arcs count once each.
 
 Cost: each round counts every arc twice and walks the arcs of its colour classes; the
 colouring and the searches take as many steps as the longest path they follow. Trimming
@@ -160,13 +161,14 @@ def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer 
     validate.graph(graph)
     check_out(out)
     balancer = get_balancer(balancer)
-    g, n, tgt = graph, graph.num_vertices, resolve_target(target, graph)
+    g, n = graph, graph.num_vertices
     if not g.directed:  # both arcs of every edge: the SCCs are the connected components
-        found = connected_components(g, balancer=balancer, target=tgt, out=out)
+        found = connected_components(g, balancer=balancer, target=target, out=out)
         rounds = [SCCRoundStats(1, 0, found.num_components, n, found.iterations,
                                 found.seconds)] if n else []
         return SCCResult(found.labels, found.num_components, len(rounds), found.seconds, graph,
-                         rounds, tgt)
+                         rounds, found.target)
+    tgt = resolve_target(target, graph)
     ahead = resolve_policy(balancer, g, tgt)
     back = resolve_policy(balancer, g.transpose(), tgt) if g.directed else ahead
     label, part, colour, count = (tgt.full(n, v, np.int32) for v in (-1, 0, 0, 0))

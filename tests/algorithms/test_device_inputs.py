@@ -12,7 +12,9 @@ import pytest
 from algorithms import bfs, list_ranking, pagerank
 from algorithms.list_ranking import ListError
 from frontier import Graph
+from frontier import target as target_module
 from frontier.device_arrays import to_host
+from frontier.placement import choose
 from frontier.target import cuda_usable
 from tests.frontier.test_device_arrays import DEVICE_KINDS
 
@@ -36,6 +38,17 @@ def test_list_ranking_of_device_successors_equals_host_successors(device, target
     ranks = list_ranking(given, method=method, target=target).ranks
     assert np.array_equal(ranks, list_ranking(succ, method=method, target=target).ranks)
     assert np.array_equal(to_host(given), succ)  # not written
+
+
+def test_auto_ranks_a_device_list_on_the_gpu_and_a_tiny_host_list_on_one_core(device,
+                                                                              monkeypatch):
+    # "auto" as on a real GPU (the simulator's "auto" is the simulated GPU for every call)
+    monkeypatch.setattr(target_module, "_auto", lambda graph, elements, deep, inputs=(): choose(
+        graph, elements=elements, deep=deep, inputs=inputs).target)
+    on_gpu, on_host = list_ranking(device(SUCC)), list_ranking(SUCC)
+    assert (on_gpu.target.name, on_host.target.name) == ("cuda", "cpu")
+    assert np.array_equal(on_gpu.ranks, on_host.ranks)
+    assert list_ranking(device(SUCC), target="cpu").target.name == "cpu"  # copied, as named
 
 
 BAD_LISTS = [("out of range", np.array([3, 0, 9, 1, 4])), ("two tails", np.array([1, 1, 4, 1, 4])),

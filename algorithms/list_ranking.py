@@ -149,6 +149,26 @@ def _on_device(succ: Any) -> Any:
     return a
 
 
+def _placed(succ: Any, target: str | Target | None
+            ) -> tuple[Target, Any, Callable[[], np.ndarray]]:
+    """The target that ranks ``succ`` (:func:`frontier.target.resolve_target`, weighing the
+    list's length; a list given on the GPU is an input there), the ids checked as
+    :func:`_as_successors` checks them, and how to get them on the host (for the messages of
+    failed checks). The ids are a device array on the target when ``succ`` is one and the
+    target the cuda one (read in place); else a host array, which the caller uploads (a device
+    ``succ`` is copied to the host for the cpu target)."""
+    if is_device_array(succ):
+        tgt = resolve_target(target, elements=view(succ).size, deep=False, inputs=(succ,))
+        if tgt.name == "cuda":
+            device = _on_device(succ)
+            return tgt, device, partial(to_host, device)
+        array = _as_successors(to_host(succ))
+    else:
+        array = _as_successors(succ)
+        tgt = resolve_target(target, elements=array.size, deep=False)
+    return tgt, array, partial(np.asarray, array)
+
+
 def _check_list(host: Callable[[], np.ndarray], succ: Any, tgt: Target) -> tuple[int, int]:
     """Check ``succ`` (on ``tgt``) describes one list, but for cycles apart from it; return its
     head and tail. The counts run on the target; the message's details are found on the host
@@ -378,28 +398,18 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
     not modified. An empty array is the empty list.
 
     ``succ`` may be a device array (CuPy, PyTorch CUDA tensor, Numba device array:
-    :mod:`frontier.device_arrays`): on the cuda target it is checked and read where it is, with
-    no copy (unsigned ids are converted to int64 on the device); on the cpu target it is copied
-    to the host first."""
+    :mod:`frontier.device_arrays`): ``"auto"`` then runs on the GPU, whatever the length
+    (:func:`frontier.placement.choose`); on the cuda target it is checked and read where it is,
+    with no copy (unsigned ids are converted to int64 on the device); on the cpu target it is
+    copied to the host first."""
     validate.one_of("method", method, LIST_RANKING_METHODS)
     check_out(out)
-    if is_device_array(succ) and target in (None, "auto"):
-        target = "cuda"  # the list is there already
-    resident = is_device_array(succ) and resolve_target(target).name == "cuda"
-    if resident:
-        device = _on_device(succ)
-        n = device.shape[0]
-        host = partial(to_host, device)
-    else:
-        array = _as_successors(to_host(succ) if is_device_array(succ) else succ)
-        n = array.size
-        host = partial(np.asarray, array)
+    tgt, ids, host = _placed(succ, target)
+    n = ids.shape[0]
     checked = _options(method, options, n)
-    tgt = resolve_target(target, elements=n, deep=False)
     if n == 0:
         return ListRankingResult(deliver(tgt, tgt.empty(0, np.int64), out), 0, 0.0, target=tgt)
-    if not resident:
-        device = tgt.to_device(array)
+    device = ids if is_device_array(ids) else tgt.to_device(ids)
     ends = _check_list(host, device, tgt)
     start = time.perf_counter()
     ranks, rounds, splitters, astray = _METHODS[method](device, n, ends, tgt, checked)

@@ -175,7 +175,8 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     uniform) are arrays of one finite non-negative value per vertex, with a positive sum,
     normalized to sum 1 (scaled by their largest value first, so values near float64's largest
     do not overflow the sum); they may be device arrays (:mod:`frontier.device_arrays`), read
-    on the device on the cuda target and never written. Edge weights are used when the graph
+    on the device on the cuda target (which ``"auto"`` then picks, whatever the graph) and
+    never written. Edge weights are used when the graph
     has them and ``weighted`` (a bool; repeated edges add up; a vertex whose out-edges weigh 0
     in total is dangling).
     ``direction`` is ``"pull"``, ``"push"`` or ``"auto"`` (pull: every vertex is active);
@@ -192,11 +193,11 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     weighted = validate.flag("weighted", weighted) and graph.weighted
     if weighted:
         validate.non_negative_weights("pagerank", graph, "pass weighted=False to ignore them")
-    teleport = _distribution("personalization", personalization, n, target)
-    spread = teleport if dangling is None else _distribution("dangling", dangling, n, target)
-    start = _distribution("nstart", nstart, n, target)
+    tgt = resolve_target(target, graph, deep=False, inputs=(personalization, dangling, nstart))
+    teleport = _distribution("personalization", personalization, n, tgt)
+    spread = teleport if dangling is None else _distribution("dangling", dangling, n, tgt)
+    start = _distribution("nstart", nstart, n, tgt)
     balancer = get_balancer(balancer)
-    tgt = resolve_target(target, graph, deep=False)
     if n == 0:
         return PageRankResult(deliver(tgt, tgt.empty(0, np.float64), out), 0, 0.0, 0.0, graph,
                               target=tgt)
@@ -283,16 +284,14 @@ def _on_device(name: str, values: Any, n: int, tgt: Target) -> Any:
     return scaled
 
 
-def _distribution(name: str, values: Any, n: int, target: str | Target | None) -> Any:
+def _distribution(name: str, values: Any, n: int, tgt: Target) -> Any:
     """``values`` (one non-negative weight per vertex) normalized to sum 1; uniform if None.
     Scaled by the largest value before summing, so the sum cannot overflow (30 values of
     1e308 sum to inf, which would make every share 0). A device array stays on the device on
-    the cuda target (:func:`_on_device`) and is copied to the host for the cpu target (the
-    target is resolved here only for a device array)."""
+    the cuda target (:func:`_on_device`) and is copied to the host for the cpu target."""
     if values is None:
         return np.full(n, 1.0 / n) if n else np.zeros(0)
     if is_device_array(values):
-        tgt = resolve_target(target)
         if tgt.name == "cuda":
             return _on_device(name, values, n, tgt)
         values = to_host(values)

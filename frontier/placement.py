@@ -1,9 +1,15 @@
 """The rule of ``target="auto"``: which target runs a call on a given graph, the sequential cpu
-target or the GPU, from a few cheap facts about the graph (docs/adaptive.md, "Which target").
+target or the GPU, from where the call's inputs live and a few cheap facts about the graph
+(docs/adaptive.md, "Which target").
 
-A GPU call has a fixed cost (launches, the reads that end steps, about 0.1-4 ms whatever the
-graph) and a cost per step of a traversal (a level of BFS, a round of peeling); one core has
-neither, but works through the elements one at a time. So one core wins
+An input the caller already holds on the GPU (a **device array** among the call's ``inputs``:
+CuPy, PyTorch CUDA tensors, Numba device arrays, CUDA DLPack; :mod:`frontier.device_arrays`)
+makes the GPU the target, whatever the size: the GPU reads it where it is, where the cpu target
+would first copy it to the host.
+
+Otherwise, a GPU call has a fixed cost (launches, the reads that end steps, about 0.1-4 ms
+whatever the graph) and a cost per step of a traversal (a level of BFS, a round of peeling); one
+core has neither, but works through the elements one at a time. So one core wins
 
 * on a **tiny** input: fewer than :data:`TINY_ELEMENTS` vertices + arcs (or the call's own count
   of elements), where the whole sequential call takes less than the GPU's fixed cost;
@@ -15,10 +21,11 @@ neither, but works through the elements one at a time. So one core wins
   with hubs (scale-free) or more neighbours per vertex (meshes, social graphs) reaches its
   vertices in few, wide levels, which the GPU spreads over its threads.
 
-The GPU runs everything else. The facts are O(1) (|V|, |E|) or computed once per graph and kept
-with it (the largest out-degree, :meth:`frontier.Graph.memo`), so a repeated call decides at no
-cost. The rule cannot see the diameter itself: a graph of degree <= 3 and low depth (a binary
-tree) counts as thin and runs on one core, which is never slower than one core's reference.
+The GPU runs everything else. The facts are O(1) (where an input lives, |V|, |E|) or computed
+once per graph and kept with it (the largest out-degree, :meth:`frontier.Graph.memo`), so a
+repeated call decides at no cost. The rule cannot see the diameter itself: a graph of degree
+<= 3 and low depth (a binary tree) counts as thin and runs on one core, which is never slower
+than one core's reference.
 
 :func:`choose` is the rule, a pure function of the graph and the call; where it applies (a GPU
 usable, not the simulator) is decided by :func:`frontier.target.resolve_target`.
@@ -26,10 +33,13 @@ usable, not the simulator) is decided by :func:`frontier.target.resolve_target`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from frontier.device_arrays import is_device_array
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
@@ -54,13 +64,17 @@ class Placement:
     reason: str
 
 
-def choose(graph: Graph | None, *, elements: int | None = None, deep: bool = True
-           ) -> Placement:
+def choose(graph: Graph | None, *, elements: int | None = None, deep: bool = True,
+           inputs: Sequence[Any] = ()) -> Placement:
     """Where a call on ``graph`` runs best (see the module docstring). ``elements`` is the
     call's work when it is not the graph's vertices + arcs (list ranking's nodes, APSP's
     V x V cells); ``deep`` says whether its steps follow the graph's depth (a traversal), so
-    that a long thin graph makes it a long chain of small steps. With neither a graph nor a
-    count there is nothing to measure: the GPU."""
+    that a long thin graph makes it a long chain of small steps; ``inputs`` are the arrays the
+    call reads besides the graph (list ranking's successors), of which one on the GPU (a
+    device array) places the call there. With neither a graph nor a count there is nothing to
+    measure: the GPU."""
+    if any(is_device_array(a) for a in inputs):
+        return Placement("cuda", "an input lives on the GPU: read there, not copied to the host")
     if elements is None and graph is not None:
         elements = graph.num_vertices + graph.num_edges
     if elements is not None and elements < TINY_ELEMENTS:

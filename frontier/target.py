@@ -15,7 +15,7 @@ import os
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -723,15 +723,17 @@ TARGET_NAMES = ("cuda", "cpu", "auto")
 
 
 def resolve_target(target: str | Target | None = None, graph: Graph | None = None, *,
-                   elements: int | None = None, deep: bool = True) -> Target:
+                   elements: int | None = None, deep: bool = True,
+                   inputs: Sequence[Any] = ()) -> Target:
     """The target for ``target``: a name (``"cuda"``, ``"cpu"``, ``"auto"``), a
     :class:`Target`, or None, which means ``"auto"``.
 
     ``"auto"`` is the cpu target where no GPU is usable; on a GPU, the target that
     :func:`frontier.placement.choose` picks for ``graph`` (the graph the call runs on) and the
-    call's ``elements`` and ``deep`` (see there): the cpu target for tiny inputs and for
-    traversals of long thin graphs, the GPU otherwise. Without a graph or a count there is
-    nothing to measure, and ``"auto"`` is the GPU. In the CUDA simulator
+    call's ``elements``, ``deep`` and ``inputs`` (the arrays it reads besides the graph; see
+    there): the GPU when one of the inputs is a device array, else the cpu target for tiny
+    inputs and for traversals of long thin graphs, the GPU otherwise. Without a graph or a
+    count there is nothing to measure, and ``"auto"`` is the GPU. In the CUDA simulator
     (``NUMBA_ENABLE_CUDASIM=1``) ``"auto"`` is always the simulated GPU: the simulator is there
     to run the GPU's code in tests, and the rule's thresholds are a real GPU's fixed costs
     (under them every test graph would go to the cpu target). Arrays made for a call must be
@@ -742,7 +744,7 @@ def resolve_target(target: str | Target | None = None, graph: Graph | None = Non
         raise TargetError(f"unknown target {target!r}; expected one of {TARGET_NAMES}, a "
                           "Target, or None (auto)")
     if target in (None, "auto"):
-        target = _auto(graph, elements, deep)
+        target = _auto(graph, elements, deep, inputs)
     if target == "cuda" and not cuda_usable():
         raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "
                           "(set NUMBA_ENABLE_CUDASIM=1 to run the kernels in the simulator)")
@@ -755,7 +757,8 @@ def resolve_target(target: str | Target | None = None, graph: Graph | None = Non
     return found
 
 
-def _auto(graph: Graph | None, elements: int | None, deep: bool) -> str:
+def _auto(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequence[Any] = ()
+          ) -> str:
     """The name ``"auto"`` resolves to (see :func:`resolve_target`)."""
     if not cuda_usable():
         return "cpu"
@@ -763,7 +766,7 @@ def _auto(graph: Graph | None, elements: int | None, deep: bool) -> str:
         return "cuda"
     from frontier.placement import choose
 
-    return choose(graph, elements=elements, deep=deep).target
+    return choose(graph, elements=elements, deep=deep, inputs=inputs).target
 
 
 if _simulator_enabled():

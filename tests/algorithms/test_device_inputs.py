@@ -1,6 +1,7 @@
 """Algorithm inputs given as device arrays (list_ranking's successors, bfs ``sources``,
 pagerank's vectors, graphs from device CSR arrays) give the results of the same inputs given as
-host arrays, on either target, and bad ones raise the host inputs' errors. The device kinds
+host arrays, on either target, and bad ones raise the host inputs' errors; ``target="auto"`` runs
+a call with a device input (list_ranking, pagerank) on the GPU, however small. The device kinds
 (Numba in the simulator; CuPy, PyTorch and DLPack on a real GPU) come from
 tests/frontier/test_device_arrays.py."""
 
@@ -12,7 +13,9 @@ import pytest
 from algorithms import bfs, list_ranking, pagerank
 from algorithms.list_ranking import ListError
 from frontier import Graph
+from frontier import target as target_module
 from frontier.device_arrays import to_host
+from frontier.placement import choose
 from frontier.target import cuda_usable
 from tests.frontier.test_device_arrays import DEVICE_KINDS
 
@@ -36,6 +39,22 @@ def test_list_ranking_of_device_successors_equals_host_successors(device, target
     ranks = list_ranking(given, method=method, target=target).ranks
     assert np.array_equal(ranks, list_ranking(succ, method=method, target=target).ranks)
     assert np.array_equal(to_host(given), succ)  # not written
+
+
+@pytest.fixture
+def auto_as_on_a_gpu(monkeypatch):
+    """``"auto"`` decided by the rule, as on a real GPU (the simulator's ``"auto"`` is the
+    simulated GPU for every call)."""
+    monkeypatch.setattr(target_module, "_auto", lambda graph, elements, deep, inputs=(): choose(
+        graph, elements=elements, deep=deep, inputs=inputs).target)
+
+
+@pytest.mark.usefixtures("auto_as_on_a_gpu")
+def test_auto_ranks_a_device_list_on_the_gpu_and_a_tiny_host_list_on_one_core(device):
+    on_gpu, on_host = list_ranking(device(SUCC)), list_ranking(SUCC)
+    assert (on_gpu.target.name, on_host.target.name) == ("cuda", "cpu")
+    assert np.array_equal(on_gpu.ranks, on_host.ranks)
+    assert list_ranking(device(SUCC), target="cpu").target.name == "cpu"  # copied, as named
 
 
 BAD_LISTS = [("out of range", np.array([3, 0, 9, 1, 4])), ("two tails", np.array([1, 1, 4, 1, 4])),
@@ -92,3 +111,11 @@ def test_bad_device_vectors_raise_the_host_error(device, target, case, values):
     with pytest.raises(ValueError) as on_gpu:
         pagerank(GRAPH, personalization=device(values), target=target)
     assert str(on_gpu.value) == str(host.value)
+
+
+@pytest.mark.usefixtures("auto_as_on_a_gpu")
+def test_auto_runs_pagerank_with_a_device_vector_on_the_gpu_whatever_the_graph(device):
+    p = np.array([1.0, 2, 0, 1])
+    on_gpu, on_host = pagerank(GRAPH, personalization=device(p)), pagerank(GRAPH, personalization=p)
+    assert (on_gpu.target.name, on_host.target.name) == ("cuda", "cpu")
+    assert np.allclose(on_gpu.ranks, on_host.ranks, rtol=1e-12, atol=1e-15)

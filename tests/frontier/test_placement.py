@@ -1,10 +1,11 @@
 """The rule of ``target="auto"`` (:mod:`frontier.placement`) and where it applies
-(:func:`frontier.target.resolve_target`): the cpu target for tiny inputs and for traversals of
-long thin graphs, the GPU otherwise; the cpu target without a GPU, the simulated GPU in the
-simulator."""
+(:func:`frontier.target.resolve_target`): the GPU for a call with an input on the GPU, else the
+cpu target for tiny inputs and for traversals of long thin graphs, the GPU otherwise; the cpu
+target without a GPU, the simulated GPU in the simulator."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from frontier import generators
@@ -44,6 +45,37 @@ def test_with_nothing_to_measure_the_rule_picks_the_gpu():
     assert choose(None).target == "cuda"
 
 
+class _OnTheGpu:
+    """Stands in for a CuPy array or a PyTorch CUDA tensor: the rule only asks where it lives."""
+
+    __cuda_array_interface__ = {"shape": (3,), "typestr": "<i8", "data": (0, False),
+                                "version": 3}
+
+
+class _DLPackOnTheGpu:
+    """Stands in for an array that says through DLPack that it lives on a CUDA device."""
+
+    def __dlpack__(self, stream=None):
+        raise AssertionError("the rule reads no data")
+
+    def __dlpack_device__(self):
+        return (2, 0)  # kDLCUDA, device 0
+
+
+@pytest.mark.parametrize("given", [_OnTheGpu, _DLPackOnTheGpu])
+def test_an_input_on_the_gpu_runs_the_call_there_whatever_its_size(given):
+    placement = choose(None, elements=10, deep=False, inputs=(np.arange(3), given()))
+    assert placement.target == "cuda"
+    assert "lives on the GPU" in placement.reason
+    assert choose(generators.path(10**6), inputs=(given(),)).target == "cuda"
+
+
+def test_host_inputs_leave_the_rule_to_the_size_and_shape():
+    assert choose(None, elements=10, inputs=(np.arange(3), [1, 2], None)).target == "cpu"
+    assert choose(generators.path(10**6), inputs=(np.arange(3),)).target == "cpu"
+    assert choose(None, elements=TINY_ELEMENTS, inputs=(np.arange(3),)).target == "cuda"
+
+
 def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
     monkeypatch.setattr(target_module, "cuda_usable", lambda: True)
     monkeypatch.setattr(target_module, "_simulator_enabled", lambda: False)
@@ -51,6 +83,8 @@ def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
     assert target_module._auto(generators.rmat(14), None, True) == "cuda"
     assert resolve_target(None, generators.path(50)).name == "cpu"  # None means auto
     assert resolve_target("auto", generators.path(50)).name == "cpu"
+    assert target_module._auto(None, 10, False, (_OnTheGpu(),)) == "cuda"
+    assert target_module._auto(None, 10, False, (np.arange(10),)) == "cpu"
 
 
 def test_auto_without_a_gpu_is_the_cpu_target(monkeypatch):
@@ -69,6 +103,7 @@ def test_a_named_target_or_a_target_is_taken_as_given():
     cpu = resolve_target("cpu")
     assert resolve_target(cpu, generators.rmat(10)) is cpu
     assert resolve_target("cpu", generators.rmat(14)) is cpu
+    assert resolve_target("cpu", elements=10**9, inputs=(_OnTheGpu(),)) is cpu
     if cuda_usable():
         assert resolve_target("cuda", generators.path(5)).name == "cuda"
 

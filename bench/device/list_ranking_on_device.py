@@ -37,7 +37,7 @@ def main() -> int:
     from frontier.target import resolve_target
 
     n = int(args.nodes)
-    order = cupy.random.default_rng(1).permutation(n)
+    order = cupy.random.RandomState(1).permutation(n)
     succ = cupy.empty(n, dtype=cupy.int32)
     succ[order[:-1]] = order[1:].astype(cupy.int32)
     succ[order[-1]] = order[-1]

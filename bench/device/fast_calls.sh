@@ -18,7 +18,8 @@ step tests "${TESTS_S:-200}" python3 -m pytest -q -p no:cacheprovider -n "${TEST
   tests/frontier/test_kernel_cache.py tests/frontier/test_launch.py tests/operators/test_stepping.py \
   tests/algorithms/test_threads.py tests/frontier/test_device_arrays.py \
   tests/algorithms/test_device_inputs.py tests/algorithms/test_pagerank_fused.py \
-  tests/algorithms/test_centrality.py
+  tests/algorithms/test_centrality.py tests/algorithms/test_list_ranking.py \
+  tests/algorithms/test_strong_components.py
 step tiny "${TINY_S:-90}" python3 -m bench calls --target cuda --parts tiny --tiny-calls 50 \
   --out "$out"
 step first "${FIRST_S:-120}" bash bench/device/first_calls.sh "$out"

@@ -19,9 +19,10 @@ The target then compiles the function of that file with Numba's ``cache=True``: 
 object code (cpu) or cubin (CUDA) beside it (``<key>.<name>-k.py311.nbi`` / ``.nbc``) and loads
 it in a later process, after checking the file's content and the function's bytecode, whatever
 the argument types. A file that exists with other content (a corrupt entry) is rewritten; an
-unreadable index or data file is a miss and is rebuilt (:func:`frontier.numba_cache.harden`).
-All files are written to a temporary file and renamed into place, so processes that write one
-entry at once leave one whole copy.
+unreadable index or data file, or a data file holding another signature's code, is a miss and is
+rebuilt, and the processes saving versions of one kernel at once take turns on its index
+(:func:`frontier.numba_cache.harden`). All files are written to a temporary file and renamed
+into place, so processes that write one entry at once leave one whole copy.
 
 Where something cannot be keyed (a functor reading an object with no stable fingerprint), the
 kernel is compiled in memory (:func:`place` returns None), as it is where no compiled code is

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier.safefile import writing
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 
@@ -119,7 +120,8 @@ def load_calibration(device: str) -> dict[str, Any] | None:
 def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, Any]) -> Path:
     """Store ``thresholds`` (and the measurements they come from) for ``device`` in the cache,
     keeping other devices' entries; returns the file written. Saves from several threads run
-    one at a time (each keeps the entries of the others)."""
+    one at a time (each keeps the entries of the others); a save from another process at once
+    leaves one whole file, never a mixed one (each writes a temporary file of its own)."""
     path = calibration_path()
     with _SAVING:
         try:
@@ -131,9 +133,8 @@ def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, An
         values = {k: v for k, v in asdict(thresholds).items() if k != "source"}
         entries[device] = {**values, "measured": measured}
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(entries, indent=2, sort_keys=True))
-        tmp.replace(path)
+        with writing(path) as partial:  # a temporary file of its own, renamed into place
+            Path(partial).write_text(json.dumps(entries, indent=2, sort_keys=True))
         _STAMPS.pop(str(path), None)
     return path
 

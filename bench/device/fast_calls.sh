@@ -15,7 +15,7 @@ export FRONTIER_CACHE_DIR=${FRONTIER_CACHE_DIR:-/tmp/frontier-cache}
 . "$(dirname "$0")/env.sh"
 step tests "${TESTS_S:-200}" python3 -m pytest -q -p no:cacheprovider -n "${TEST_WORKERS:-14}" \
   -rfE tests/algorithms/test_output.py tests/frontier/test_placement.py \
-  tests/frontier/test_kernel_cache.py tests/frontier/test_launch.py tests/operators/test_stepping.py \
+  tests/frontier/test_kernel_cache.py tests/frontier/test_numba_cache.py tests/frontier/test_launch.py tests/operators/test_stepping.py \
   tests/algorithms/test_threads.py tests/frontier/test_device_arrays.py \
   tests/algorithms/test_device_inputs.py tests/algorithms/test_pagerank_fused.py \
   tests/algorithms/test_centrality.py tests/algorithms/test_list_ranking.py \

@@ -24,6 +24,7 @@ import numpy as np
 from numba import cuda
 
 from frontier import kernel_cache, racecheck, simulator
+from frontier.borrowed import borrowed
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, compiled_for, make_launcher
@@ -95,6 +96,10 @@ class Target(ABC):
     @abstractmethod
     def prologue(self) -> str: ...
 
+    def kernel_entry(self, params: tuple[str, ...]) -> str:
+        """The first lines of a generated kernel of ``params``: the :attr:`prologue`."""
+        return self.prologue
+
     @abstractmethod
     def to_device(self, array: np.ndarray) -> Any: ...
 
@@ -149,7 +154,8 @@ class Target(ABC):
         compiled (:mod:`frontier.kernel_cache`); callers cache the result in memory."""
         label = f"<frontier-generated {name}>"
         linecache.cache[label] = (len(source), None, source.splitlines(True), label)
-        globals_: dict[str, Any] = {"cuda": _numba_cuda(), "np": np, **namespace}
+        globals_: dict[str, Any] = {"cuda": _numba_cuda(), "np": np, "borrowed": borrowed,
+                                    **namespace}
         path = kernel_cache.place(name, source, globals_, self.disk_key)
         if path is not None:  # an importable module: Numba rebuilds cached code's environment
             globals_["__name__"] = kernel_cache.__name__
@@ -325,6 +331,11 @@ class CpuTarget(Target):
     name = "cpu"
     prologue = "tid = 0\nnthreads = 1\n"
     runs_balancers = False
+
+    def kernel_entry(self, params: tuple[str, ...]) -> str:
+        """The prologue, then every argument rebound :func:`~frontier.borrowed.borrowed`: the
+        arrays without reference counting, so that a functor's call costs no atomics."""
+        return self.prologue + "".join(f"{p} = borrowed({p})\n" for p in params)
 
     def to_device(self, array: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(array).copy()

@@ -265,7 +265,7 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
     used = set(_IDENTIFIER.findall(code))  # launches cost per argument: pass only these
     params = tuple(p for p in kernel_params(spec, extra_params) + sum(lifted.values(), ())
                    if p in used)
-    text = (f"def {name}({', '.join(params)}):\n" + indent(target.prologue)
+    text = (f"def {name}({', '.join(params)}):\n" + indent(target.kernel_entry(params))
             + indent(code))
     namespace: dict[str, Any] = {
         "int32": np.int32, "int64": np.int64, "uint64": np.uint64, "float64": np.float64,

@@ -50,6 +50,7 @@ import math
 import os
 import re
 import stat
+import threading
 import warnings
 import zipfile
 import zlib
@@ -984,6 +985,13 @@ def _npz_arrays(path: str, archive: zipfile.ZipFile) -> dict[str, np.ndarray]:
             for info in infos}
 
 
+#: NumPy parses an npy header with ``ast.literal_eval``, and CPython before 3.11.8 and 3.12.1
+#: keeps the AST conversion's recursion depth in state shared by all threads (gh-106905): two
+#: threads parsing at once fail with "SystemError: AST constructor recursion depth mismatch".
+#: Headers are parsed one at a time.
+_NPY_HEADERS = threading.Lock()
+
+
 def _npz_array(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> np.ndarray:
     """One array of a .npz archive. Its npy header is read and checked first: a shape whose
     data would not fit in memory is GraphTooLargeError, one that does not match the member's
@@ -996,7 +1004,8 @@ def _npz_array(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> np
                 raise ValueError(f"npy format version {version[0]}.{version[1]}")
             read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
                            else np.lib.format.read_array_header_2_0)
-            shape, fortran, dtype = read_header(member)
+            with _NPY_HEADERS:
+                shape, fortran, dtype = read_header(member)
         except ValueError as err:
             raise _npz_error(path, f"array {name} has no readable npy header ({err})") from None
         if dtype.hasobject:

@@ -13,7 +13,8 @@ the catalog suite runs):
   whose entry takes its own kind of graph) from vertex 0 after a warm-up;
 * ``device``: wall time against the result's own ``seconds`` (device time) on ``--graphs``
   (default rmat21, the 2000x2000 grid and luxembourg_osm), the median of ``--runs`` after a
-  warm-up, and the difference: what the call spends on the host.
+  warm-up, and the difference: what the call spends on the host. A graph an algorithm refuses
+  (betweenness's path counts overflow float64 on the grid) is a row saying why.
 
 The source is the vertex of largest degree. ``python -m bench calls --out DIR [--target cuda]``
 writes ``calls.csv`` (one row per measurement, ``part`` saying which) and ``calls.md`` (a table
@@ -70,9 +71,10 @@ class Row:
     runs: int
     import_ms: float | None
     first_ms: float | None
-    wall_ms: float
+    wall_ms: float | None
     device_ms: float | None
     host_ms: float | None
+    refused: str = ""
 
 
 def _weighted(algorithm: str, graph: str) -> str:
@@ -130,8 +132,15 @@ def device_rows(algorithms: list[str], graphs: list[str], target: Target, runs: 
         graph = build(name)
         for algorithm in algorithms:
             source = source_of(graph) if baselines.takes_source(algorithm) else None
-            timing = time_calls(partial(baselines.run, algorithm, graph, source, target=target),
-                                runs=runs, target=target, own=lambda result: result.seconds)
+            try:
+                timing = time_calls(partial(baselines.run, algorithm, graph, source,
+                                            target=target),
+                                    runs=runs, target=target, own=lambda result: result.seconds)
+            except ValueError as err:  # the algorithm refuses this graph: a row that says why
+                rows.append(Row("device", algorithm, name, target.name, "", 0, None, None,
+                                None, None, None, f"{type(err).__name__}: {err}"))
+                progress.step(f"{algorithm} on {name}: refused ({type(err).__name__})")
+                continue
             wall, device = 1e3 * timing.wall_s, 1e3 * timing.own_s
             rows.append(Row("device", algorithm, name, target.name, "", timing.runs, None, None,
                             wall, device, wall - device))
@@ -159,7 +168,8 @@ def markdown(rows: list[Row]) -> str:
         parts.append("Wall against device (median)\n\n| algorithm | graph | target | runs | "
                      "wall ms | device ms | host ms |\n|---|---|---|---|---|---|---|\n"
                      + "".join(f"| {r.algorithm} | {r.graph} | {r.target} | {r.runs} | "
-                               f"{r.wall_ms:,.3f} | {r.device_ms:,.3f} | {r.host_ms:,.3f} |\n"
+                               + (f"{r.wall_ms:,.3f} | {r.device_ms:,.3f} | {r.host_ms:,.3f} |\n"
+                                  if not r.refused else f"refused: {r.refused[:80]} | | |\n")
                                for r in device))
     return "\n".join(parts) or "(no rows)\n"
 

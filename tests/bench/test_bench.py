@@ -168,3 +168,24 @@ def test_tables_write_the_rows_as_csv_and_markdown_whole(tmp_path):
     assert csv_path.read_text() == "graph,ms\na,1.5\nb|c,2.0\n"
     assert md_path.read_text() == "| graph | ms |\n|---|---|\n| a | 1.500 |\n| b\\|c | 2.000 |\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.md"]  # nothing partial
+
+
+def test_calls_device_part_reports_a_refused_graph_as_a_row_and_goes_on(monkeypatch, tmp_path):
+    from algorithms.betweenness import PathCountOverflowError
+    from bench.progress import Progress
+    from bench.suites import calls
+    from frontier.target import resolve_target
+
+    real = calls.baselines.run
+
+    def run(name, *args, **kwargs):
+        if name == "bc":
+            raise PathCountOverflowError("path counts overflow")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(calls.baselines, "run", run)
+    rows = calls.device_rows(["bc", "bfs"], ["path:40"], resolve_target("cpu"), 5,
+                             Progress(2, "calls"))
+    assert [(r.algorithm, bool(r.refused)) for r in rows] == [("bc", True), ("bfs", False)]
+    assert "PathCountOverflowError: path counts overflow" in rows[0].refused
+    assert "refused: PathCountOverflowError" in calls.markdown(rows)

@@ -124,7 +124,8 @@ def _starts(graph: DistributedGraph, source: int | None, sources: Any) -> np.nda
 
 class _RankSteps:
     """The step loop's bookkeeping on one partition: what it is doing (for error reports), the
-    bytes it sent and the time of each step."""
+    bytes it sent and the time of each step, and, in a timed run (``comm.timed``), the seconds
+    of each phase (what it is doing), the device synchronized at every change."""
 
     def __init__(self, name: str, comm: Communicator) -> None:
         self.name, self.comm = name, comm
@@ -134,9 +135,19 @@ class _RankSteps:
         self._bytes, self._time = comm.sent_bytes, self.start
         self._stepping = False  # a step ran since the last count
         self.sizes: list[int] = []
+        self.phases: dict[str, float] = {}
+        self._phase, self._phase_start = "setup", self.start
 
     def doing(self, what: str) -> None:
+        if self.comm.timed:
+            self._close_phase(what)
         self.comm.doing = f"{self.name} step {len(self.step_bytes)}: {what}"
+
+    def _close_phase(self, following: str) -> None:
+        self.comm.synchronize()
+        now = time.perf_counter()
+        self.phases[self._phase] = self.phases.get(self._phase, 0.0) + now - self._phase_start
+        self._phase, self._phase_start = following, now
 
     def left(self, frontier: Frontier) -> int:
         """Close the step just run; the number of frontier elements all partitions have left."""
@@ -162,6 +173,9 @@ class _RankSteps:
         self._bytes, self._time = self.comm.sent_bytes, now
 
     def result(self, *arrays: np.ndarray, **facts: Any) -> RankResult:
+        if self.comm.timed:
+            self._close_phase("")
+            facts["phases"] = self.phases
         return RankResult(arrays, len(self.step_bytes), self.step_bytes, self.step_seconds,
                           time.perf_counter() - self.start, self.sizes, facts)
 
@@ -170,7 +184,8 @@ def _report(graph: DistributedGraph, algorithm: str, ranks: list[RankResult]) ->
     steps = max(r.steps for r in ranks)
     sent = [sum(r.step_bytes[i] for r in ranks if i < len(r.step_bytes)) for i in range(steps)]
     report = RunReport(algorithm, steps, sent, [r.seconds for r in ranks], ranks[0].step_sizes,
-                       [list(r.step_bytes) for r in ranks], graph.runner.round_trips)
+                       [list(r.step_bytes) for r in ranks], graph.runner.round_trips,
+                       [r.facts.get("phases", {}) for r in ranks])
     graph.runner.last_run = report
     return report
 
@@ -276,6 +291,7 @@ def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str 
                            predecessors, inbox, claim,
                            lambda step: (distances, predecessors, inbox, step + 1), unvisited,
                            balancer, unique=False)
+    steps.doing("results to the host")
     return steps.result(tgt.to_host(distances[lo:hi]), tgt.to_host(predecessors[lo:hi]))
 
 
@@ -458,6 +474,7 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
             steps.doing("merging the received distances")
             filter(g, got, improve, dist, inbox, output="none")
     pred = _predecessors(piece, comm, steps, tgt, dist, source, balancer)
+    steps.doing("results to the host")
     return steps.result(tgt.to_host(dist[lo:hi]), tgt.to_host(pred[lo:hi]), delta=delta)
 
 
@@ -566,6 +583,7 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
     steps = _RankSteps("connected components", comm)
     _propagate(piece, comm, steps, f, lower_label, (labels,), labels, inbox, improve,
                lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)
+    steps.doing("results to the host")
     mine = tgt.to_host(labels[lo:hi])
     return steps.result(mine, roots=int(np.count_nonzero(mine == np.arange(lo, hi))))
 
@@ -652,6 +670,7 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
         at = xp.minimum(xp.searchsorted(ends, local), ends.size - 1)
         labels = xp.where(ends[at] == local, ends[roots[at]], local)
     steps.mark(hi - lo)
+    steps.doing("results to the host")
     labels = _host(labels).astype(np.int32)
     return steps.result(labels, roots=int(np.count_nonzero(labels == np.arange(lo, hi))))
 

@@ -4,9 +4,10 @@ BFS (push, and direction-optimizing ``bfs_do``), connected components (afforest)
 (near-far, weights 1..100), one device against P Dask workers (one per GPU with NCCL, or cpu
 workers over Dask's transport): the median wall time of the default call over several runs
 after a warm-up, the workers' own time, the bytes the workers exchanged per step, and the time
-to gather the result. A call over partitions returns with its arrays still on the workers; the
-gather (``result.gather()``) is timed apart, once, on the last timed call's result, whose
-array is then compared with the single device's.
+to gather the result, and where a call's time goes on the ranks (one more call, each rank
+timing its phases: ``scale_out_phases.csv``). A call over partitions returns with its arrays
+still on the workers; the gather (``result.gather()``) is timed apart, once, on the last timed
+call's result, whose array is then compared with the single device's.
 
     python -m bench scale_out --workers gpu --parts 1,2,4 --scales 24,25 --budget 420 --out OUT
     python -m bench scale_out --workers cpu --parts 1,2,4 --scales 14,16 --out results/
@@ -84,6 +85,19 @@ class Row:
     speedup_vs_single: float | None
     gather_s: float | None
     agrees: bool
+
+
+@dataclass
+class PhaseRow:
+    """A phase of a call over partitions, from one more call with the ranks timing their
+    phases: its seconds on the slowest and the fastest rank."""
+
+    algorithm: str
+    graph: str
+    config: str
+    phase: str
+    slowest_rank_ms: float
+    fastest_rank_ms: float
 
 
 class Clock:
@@ -235,6 +249,7 @@ class Bench:
         self.over_generation = SCALE_OVER_GENERATION
         self.fit_demo: int | None = None
         self.expected: dict[str, np.ndarray] = {}
+        self.phase_rows: list[PhaseRow] = []
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -325,6 +340,31 @@ class Bench:
             self._add(algorithm, name, graph, f"P={p}", ",".join(self.pool[:p]),
                       self.transport, timing, dg.last_run, bool(np.array_equal(got, expected)),
                       baseline, single, gather_s)
+            self._phases(algorithm, name, f"P={p}", dg, lambda dg=dg: call.run(dg, source,
+                                                                                self.target))
+
+    def _phases(self, algorithm: str, name: str, config: str, dg: DistributedGraph,
+                run: Callable[[], Any]) -> None:
+        """One more call, with the ranks timing their phases (``Runner.timed``: the device
+        synchronized at every change of phase): each phase's seconds on the slowest and the
+        fastest rank, in ``scale_out_phases.csv`` and ``phases.log``."""
+        dg.runner.timed = True
+        try:
+            run()
+        except Exception as e:  # noqa: BLE001 - said, the rows stand
+            self.note(f"{algorithm} {name} {config} timed phases failed: {type(e).__name__}: {e}")
+            return
+        finally:
+            dg.runner.timed = False
+        ranks = dg.last_run.phase_seconds
+        phases = sorted({p for r in ranks for p in r},
+                        key=lambda p: -max(r.get(p, 0.0) for r in ranks))
+        rows = [PhaseRow(algorithm, name, config, p, 1e3 * max(r.get(p, 0.0) for r in ranks),
+                         1e3 * min(r.get(p, 0.0) for r in ranks)) for p in phases]
+        self.phase_rows += rows
+        tables.write(self.phase_rows, self.out, "scale_out_phases")
+        self.clock.log(f"{name} {algorithm} {config} phases (slowest rank, ms)",
+                       "; ".join(f"{r.phase} {r.slowest_rank_ms:.1f}" for r in rows))
 
     def _fit_demo(self, name: str, graph: Any, source: int) -> None:
         """BFS on devices limited to ``cap`` bytes for a graph's arrays: less than the whole

@@ -53,6 +53,12 @@ class Communicator(ABC):
     def __init__(self) -> None:
         self.sent_bytes = 0
         self.doing = "starting"
+        #: Whether the run times its phases (:attr:`Runner.timed`), synchronizing the device
+        #: between them.
+        self.timed = False
+
+    def synchronize(self) -> None:  # noqa: B027 - host arrays: nothing is queued
+        """Wait for the work this rank queued on its device."""
 
     @abstractmethod
     def alltoallv(self, buckets: list[Bucket]) -> list[Bucket]:

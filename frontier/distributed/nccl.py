@@ -66,6 +66,9 @@ class NcclComm(Communicator):
         self._nccl = _nccl()
         self._comm = communicator(uid, rank, size)
 
+    def synchronize(self) -> None:
+        self.xp.cuda.Device().synchronize()
+
     def _stream(self) -> int:
         return self.xp.cuda.get_current_stream().ptr
 

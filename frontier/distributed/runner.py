@@ -62,8 +62,10 @@ class RunReport:
     """What the last run over a distributed graph did: the algorithm, its steps, the bytes all
     ranks together sent to other ranks in each step, each rank's wall time, the size of each
     step's frontier over all ranks, the bytes each rank sent in each step (``rank_bytes[r][i]``:
-    rank ``r``, step ``i``) and the client–worker round trips of the call (``round_trips``: a
-    constant, whatever the number of steps; see :meth:`Runner.run`)."""
+    rank ``r``, step ``i``), the client–worker round trips of the call (``round_trips``: a
+    constant, whatever the number of steps; see :meth:`Runner.run`) and, for a run with
+    :attr:`Runner.timed` set, each rank's seconds per phase of its steps (``phase_seconds[r]``:
+    phase name to seconds, summed over the steps; empty otherwise)."""
 
     algorithm: str
     steps: int
@@ -72,6 +74,7 @@ class RunReport:
     frontier_sizes: list[int] = field(default_factory=list)
     rank_bytes: list[list[int]] = field(default_factory=list)
     round_trips: int = 0
+    phase_seconds: list[dict[str, float]] = field(default_factory=list)
 
     @property
     def total_bytes(self) -> int:
@@ -91,11 +94,13 @@ def _vertices(lo: int, hi: int) -> str:
     return f"vertices {lo}..{hi - 1}" if hi > lo else "no vertices"
 
 
-def _rank_task(fn: Callable, piece: Piece, spec: tuple, args: tuple) -> Any:
-    """What each worker runs: ``fn(piece, comm, *args)``, its failures named."""
+def _rank_task(fn: Callable, piece: Piece, spec: tuple, args: tuple, timed: bool) -> Any:
+    """What each worker runs: ``fn(piece, comm, *args)``, its failures named; ``timed``: the
+    rank times its phases (:attr:`Runner.timed`)."""
     from distributed import get_worker  # on a worker: Dask is there
 
     comm = _communicator(spec, piece.rank)
+    comm.timed = timed
     try:
         result = fn(piece, comm, *args)
     except ExchangeAbortedError:
@@ -124,6 +129,10 @@ class Runner:
         self.last_run: RunReport | None = None
         #: Client–worker round trips of the last call (see :meth:`run`).
         self.round_trips = 0
+        #: Whether runs time their phases: each rank synchronizes its device at every change
+        #: of phase and reports the seconds per phase (``last_run.phase_seconds``). A
+        #: profile, slower than an untimed run: off by default.
+        self.timed = False
 
     def run(self, fn: Callable, *args: Any, what: str, timeout: float = DEFAULT_TIMEOUT,
             summarize: Callable[[Any], Any] | None = None) -> list[Any]:
@@ -158,7 +167,8 @@ class Runner:
                 "were restarted, and the partition with them); partition the graph again")
         run = f"{what.split()[0]}-{uuid.uuid4().hex[:12]}"
         spec = self._spec(run, timeout)
-        futures = [client.submit(_rank_task, fn, piece, spec, args, key=f"frontier-{run}-{rank}",
+        futures = [client.submit(_rank_task, fn, piece, spec, args, self.timed,
+                                 key=f"frontier-{run}-{rank}",
                                  workers=[worker], allow_other_workers=False, pure=False)
                    for rank, (piece, worker) in enumerate(zip(graph.pieces, graph.workers,
                                                               strict=True))]

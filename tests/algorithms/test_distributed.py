@@ -496,3 +496,22 @@ def test_bytes_per_level_and_rank_of_a_push_bfs_equal_the_model(threads, parts):
     got = bfs(dg, 0, target="cpu", direction="push")
     expected = push_bfs_bytes(graph, dg.bounds, got.distances)
     np.testing.assert_array_equal(np.asarray(dg.last_run.rank_bytes), expected)
+
+
+def test_a_timed_run_reports_each_ranks_seconds_per_phase_and_an_untimed_one_none(threads):
+    graph = generators.grid2d(12, 12, weights=(1, 9), seed=4)
+    dg = partition(graph, 2, client=threads)
+    sssp(dg, 0, target="cpu")
+    assert dg.last_run.phase_seconds == [{}, {}]
+    dg.runner.timed = True
+    got = sssp(dg, 0, target="cpu").gather()
+    check_sssp(graph, 0, got.distances, got.predecessors)
+    for phases in dg.last_run.phase_seconds:
+        assert {"setup", "relaxation", "exchange of the lowered remote vertices",
+                "results to the host"} <= set(phases)
+        assert all(seconds >= 0 for seconds in phases.values())
+        assert sum(phases.values()) <= max(dg.last_run.rank_seconds) + 1e-3
+    bfs(dg, 0, target="cpu")
+    assert all("pull" in p or "advance" in p for p in dg.last_run.phase_seconds)
+    connected_components(dg, target="cpu")
+    assert all("final compress" in p for p in dg.last_run.phase_seconds)

@@ -43,7 +43,7 @@ import numpy as np
 from algorithms.bfs import OUTS, BFSResult, unvisited, visit
 from algorithms.components import ComponentsResult, ComponentsStepStats
 from algorithms.sssp import SSSPResult, SSSPStepStats
-from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
+from frontier import Frontier, Graph, atomic_cas, atomic_min, device_arrays, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.distributed.dispatch import register_version
 from frontier.distributed.exchange import any_left, exchange, gather, moved, refresh
@@ -69,6 +69,20 @@ class RankResult:
     seconds: float = 0.0
     step_sizes: list[int] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
+
+
+def on_host(result: RankResult) -> RankResult:
+    """A rank's result with its arrays in host memory (run on the worker, by the gather):
+    the runs leave them where they computed them, in the device's memory on GPU workers."""
+    return RankResult(tuple(_host(a) for a in result.arrays), result.steps, result.step_bytes,
+                      result.step_seconds, result.seconds, result.step_sizes, result.facts)
+
+
+def _host(array: Any) -> np.ndarray:
+    """A host copy of a numpy, CuPy or Numba device array (a numpy array as it is)."""
+    if isinstance(array, np.ndarray):
+        return array
+    return np.asarray(array.get() if hasattr(array, "get") else device_arrays.to_host(array))
 
 
 def summarized(result: RankResult) -> RankResult:
@@ -291,8 +305,7 @@ def _bfs_rank(piece: Piece, comm: Communicator, starts: np.ndarray, target: str 
                            predecessors, inbox, claim,
                            lambda step: (distances, predecessors, inbox, step + 1), unvisited,
                            balancer, unique=False)
-    steps.doing("results to the host")
-    return steps.result(tgt.to_host(distances[lo:hi]), tgt.to_host(predecessors[lo:hi]))
+    return steps.result(distances[lo:hi], predecessors[lo:hi])
 
 
 def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = None,
@@ -348,7 +361,8 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
                          graph, seconds)  # type: ignore[arg-type]
 
     return Distributed(graph.client, futures, {"iterations": report.steps, "seconds": took,
-                                               "level_seconds": seconds}, build)
+                                               "level_seconds": seconds}, build, graph.workers,
+                       on_host)
 
 
 # SSSP -----------------------------------------------------------------------------------------
@@ -425,7 +439,8 @@ def _delta(piece: Piece, comm: Communicator) -> float:
     """The single device's default Δ (:func:`algorithms.sssp.default_delta`: 32 · mean weight
     / mean out-degree) over the whole graph, from every rank's sums (two all-reduces)."""
     arcs = comm.allreduce(piece.num_arcs, "sum")
-    weight = float(piece.weights.sum()) if piece.weights is not None else float(piece.num_arcs)
+    weight = piece.graph.memo("sum of the weights", lambda: float(
+        piece.weights.sum() if piece.weights is not None else piece.num_arcs))
     total = comm.allreduce(weight, "sum")
     if arcs == 0 or piece.num_vertices == 0:
         return 1.0
@@ -474,8 +489,7 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
             steps.doing("merging the received distances")
             filter(g, got, improve, dist, inbox, output="none")
     pred = _predecessors(piece, comm, steps, tgt, dist, source, balancer)
-    steps.doing("results to the host")
-    return steps.result(tgt.to_host(dist[lo:hi]), tgt.to_host(pred[lo:hi]), delta=delta)
+    return steps.result(dist[lo:hi], pred[lo:hi], delta=delta)
 
 
 def _predecessors(piece: Piece, comm: Communicator, steps: _RankSteps, tgt: Target, dist: Any,
@@ -552,7 +566,7 @@ def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
     target = _target_name(target)
     report, ranks, futures = _run_kept(
         graph, "sssp", _sssp_rank, int(source), target,
-        "thread" if balancer is None else balancer, rule,
+        "auto" if balancer is None else balancer, rule,
         None if delta is None else float(delta), what=f"sssp from vertex {source}")
     took = max(r.seconds for r in ranks)
     used = None if rule == "bellman_ford" else ranks[0].facts["delta"]
@@ -564,7 +578,8 @@ def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
 
     return Distributed(graph.client, futures, {"iterations": report.steps, "seconds": took,
                                                "method": rule, "delta": used,
-                                               "source": int(source)}, build)
+                                               "source": int(source)}, build, graph.workers,
+                       on_host)
 
 
 # connected components -------------------------------------------------------------------------
@@ -583,19 +598,15 @@ def _components_rank(piece: Piece, comm: Communicator, target: str | None,
     steps = _RankSteps("connected components", comm)
     _propagate(piece, comm, steps, f, lower_label, (labels,), labels, inbox, improve,
                lambda step: (labels, inbox), graph=g, balancer=balancer, unique=True)
-    steps.doing("results to the host")
-    mine = tgt.to_host(labels[lo:hi])
-    return steps.result(mine, roots=int(np.count_nonzero(mine == np.arange(lo, hi))))
+    steps.doing("counting the roots")
+    return steps.result(labels[lo:hi], roots=_roots(comm.xp, _in_memory_of(comm.xp, tgt,
+                                                                            labels[lo:hi]), lo))
 
 
 def _in_memory_of(xp: Any, tgt: Target, array: Any) -> Any:
     """A target's array as an array of the communicator's module ``xp``: a host copy for
     NumPy, a view of the device array for CuPy (no copy)."""
     return tgt.to_host(array) if xp is np else xp.asarray(array)
-
-
-def _host(array: Any) -> np.ndarray:
-    return np.asarray(array.get() if hasattr(array, "get") else array)
 
 
 def _afforest_arcs(piece: Piece, g: Graph, xp: Any) -> tuple[Graph, Any, Any]:
@@ -670,9 +681,15 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
         at = xp.minimum(xp.searchsorted(ends, local), ends.size - 1)
         labels = xp.where(ends[at] == local, ends[roots[at]], local)
     steps.mark(hi - lo)
-    steps.doing("results to the host")
-    labels = _host(labels).astype(np.int32)
-    return steps.result(labels, roots=int(np.count_nonzero(labels == np.arange(lo, hi))))
+    steps.doing("counting the roots")
+    labels = labels.astype(np.int32)
+    return steps.result(labels, roots=_roots(xp, labels, lo))
+
+
+def _roots(xp: Any, labels: Any, lo: int) -> int:
+    """The vertices ``lo + i`` labelled by themselves (``labels[i] == lo + i``): one per
+    component whose smallest vertex is this rank's."""
+    return int((labels == xp.arange(lo, lo + labels.size, dtype=labels.dtype)).sum())
 
 
 def _linked_roots(xp: Any, a: Any, b: Any, size: int) -> Any:
@@ -740,7 +757,7 @@ def connected_components(graph: DistributedGraph, *, method: str = "afforest",
         graph.runner.last_run = RunReport("connected components", 0)
         return Distributed(graph.client, [], {"num_components": 0, "iterations": 0,
                                               "seconds": 0.0, "method": method},
-                           lambda full: empty)
+                           lambda full: empty, [], on_host)
     rank = _afforest_rank if method == "afforest" else _components_rank
     phase = "afforest" if method == "afforest" else "label propagation"
     report, ranks, futures = _run_kept(graph, "connected components", rank, target,
@@ -757,7 +774,7 @@ def connected_components(graph: DistributedGraph, *, method: str = "afforest",
 
     return Distributed(graph.client, futures, {"num_components": count,
                                                "iterations": report.steps, "seconds": took,
-                                               "method": method}, build)
+                                               "method": method}, build, graph.workers, on_host)
 
 
 # algorithms.bfs, sssp and connected_components run these on a DistributedGraph

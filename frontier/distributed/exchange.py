@@ -74,11 +74,13 @@ def _check_current(frontier: Any) -> None:
 
 
 def _frontier_ids(frontier: Frontier, xp: Any) -> Any:
-    """The frontier's elements as an array of ``xp`` (a sparse frontier's queue without a
-    copy)."""
+    """The frontier's elements as an array of ``xp``, in the target's memory: a sparse
+    frontier's queue without a copy, a dense one's set bits in ascending order."""
     if frontier.kind == SPARSE:
         return _view(xp, frontier.device_ids())[: len(frontier)]
-    return xp.asarray(frontier.to_numpy())
+    words = _view(xp, frontier.device_words())
+    bits = xp.unpackbits(words.view(xp.uint8), bitorder="little")[: frontier.universe]
+    return xp.flatnonzero(bits).astype(np.int32)
 
 
 def _smallest_first(ids: Any, values: Any, xp: Any) -> Any:

@@ -3,12 +3,13 @@
 A call over a :class:`~frontier.distributed.DistributedGraph` returns a :class:`Distributed`:
 the call's small summary (levels or rounds, the ranks' time, the method, the number of
 components: whatever the algorithm put in ``summary``) on the client, and each rank's slice of
-the result arrays on its worker, as Dask futures. :meth:`Distributed.gather` brings the slices
-to the client once and builds the single-device result from them (``build``, given by the
-algorithm); the time it took is :attr:`Distributed.gather_seconds`, apart from the call's own
-time. Reading an attribute that is not in the summary (``distances``, ``labels``,
-``predecessors``, ``path_to``) is asking for the arrays: it gathers, then reads the
-single-device result's attribute.
+the result arrays on its worker, as Dask futures: in the device's memory on GPU workers, where
+the run left them. :meth:`Distributed.gather` copies each slice to its worker's host memory (on
+the worker, ``to_host``, given by the algorithm), brings the slices to the client once and
+builds the single-device result from them (``build``, given by the algorithm); the time it took
+is :attr:`Distributed.gather_seconds`, apart from the call's own time. Reading an attribute that
+is not in the summary (``distances``, ``labels``, ``predecessors``, ``path_to``) is asking for
+the arrays: it gathers, then reads the single-device result's attribute.
 
 The slices live as long as the result (the futures are released with it).
 """
@@ -27,14 +28,19 @@ class Distributed:
     """A result over partitions (see the module docstring): ``summary`` (a dict of the call's
     small facts, also readable as attributes), ``futures`` (each rank's full result on its
     worker, in rank order), ``build(ranks)`` (the single-device result from the fetched rank
-    results). Safe to gather from several threads: the arrays are fetched once."""
+    results), ``workers`` (each rank's worker) and ``to_host`` (a module-level function run on
+    each worker: its rank result with the arrays in host memory). Safe to gather from several
+    threads: the arrays are fetched once."""
 
     def __init__(self, client: Any, futures: list[Any], summary: dict[str, Any],
-                 build: Callable[[list[Any]], Any]) -> None:
+                 build: Callable[[list[Any]], Any], workers: list[str],
+                 to_host: Callable[[Any], Any]) -> None:
         self._client = client
         self.futures = list(futures)
         self.summary = dict(summary)
         self._build = build
+        self._workers = list(workers)
+        self._to_host = to_host
         self._lock = threading.Lock()
         self._gathered: Any = None
         #: Seconds the one gather took (None until :meth:`gather` ran).
@@ -45,7 +51,11 @@ class Distributed:
         with self._lock:
             if self._gathered is None:
                 start = time.perf_counter()
-                ranks = self._client.gather(self.futures)
+                client = self._client
+                ranks = client.gather([
+                    client.submit(self._to_host, future, workers=[worker],
+                                  allow_other_workers=False, pure=False)
+                    for future, worker in zip(self.futures, self._workers, strict=True)])
                 self._gathered = self._build(ranks)
                 self.gather_seconds = time.perf_counter() - start
             return self._gathered

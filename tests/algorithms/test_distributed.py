@@ -508,10 +508,23 @@ def test_a_timed_run_reports_each_ranks_seconds_per_phase_and_an_untimed_one_non
     check_sssp(graph, 0, got.distances, got.predecessors)
     for phases in dg.last_run.phase_seconds:
         assert {"setup", "relaxation", "exchange of the lowered remote vertices",
-                "results to the host"} <= set(phases)
+                "choosing predecessors"} <= set(phases)
         assert all(seconds >= 0 for seconds in phases.values())
         assert sum(phases.values()) <= max(dg.last_run.rank_seconds) + 1e-3
     bfs(dg, 0, target="cpu")
     assert all("pull" in p or "advance" in p for p in dg.last_run.phase_seconds)
     connected_components(dg, target="cpu")
     assert all("final compress" in p for p in dg.last_run.phase_seconds)
+
+
+@pytest.mark.parametrize("method", ["afforest", "label_propagation"])
+def test_results_stay_where_the_ranks_computed_them_until_gathered(threads, method):
+    graph = generators.rmat(7, seed=5, weights=(1, 9))
+    dg = partition(graph, 3, client=threads)
+    on_workers = [connected_components(dg, method=method, target="cpu"),
+                  bfs(dg, 0, target="cpu"), sssp(dg, 0, target="cpu")]
+    assert not any(result.gathered for result in on_workers)
+    np.testing.assert_array_equal(on_workers[0].labels, smallest_member_labels(graph))
+    check_bfs(graph, 0, on_workers[1].distances, on_workers[1].predecessors)
+    check_sssp(graph, 0, on_workers[2].distances, on_workers[2].predecessors)
+    assert on_workers[0].num_components == len(np.unique(on_workers[0].labels))

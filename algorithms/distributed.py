@@ -409,6 +409,15 @@ def has_predecessor(v: int, pred: np.ndarray, source: int) -> bool:
     return pred[v] != -1 or v == source
 
 
+def owned_with_predecessor(v: int, pred: np.ndarray, source: int, lo: int, hi: int) -> bool:
+    return lo <= v and v < hi and (pred[v] != -1 or v == source)
+
+
+def _every_vertex(g: Graph, tgt: Target) -> Frontier:
+    """Every vertex of ``g``, in the calling thread's pooled buffers, filled on the device."""
+    return Frontier.all_vertices(g, target=tgt, shared=True)
+
+
 def extract(v: int, dist: np.ndarray, done: np.ndarray, low: float, theta: float, lo: int,
             hi: int) -> bool:
     """A stepping round's extraction: an owned (``lo <= v < hi``) queued vertex (its distance
@@ -477,8 +486,7 @@ def _sssp_rank(piece: Piece, comm: Communicator, source: int, target: str | None
         theta = _threshold(rule, low, delta)
         while True:
             steps.doing("extraction below θ")
-            f = filter(g, Frontier.all_vertices(g, target=tgt, shared=True), extract, dist,
-                       done, low, theta, lo, hi)
+            f = filter(g, _every_vertex(g, tgt), extract, dist, done, low, theta, lo, hi)
             if not steps.left(f):
                 break
             steps.doing("relaxation")
@@ -504,14 +512,14 @@ def _predecessors(piece: Piece, comm: Communicator, steps: _RankSteps, tgt: Targ
     steps.doing("choosing predecessors")
     pred = tgt.full(n, -1, np.int32)
     theirs = tgt.full(n, -1, np.int32)
-    mine = Frontier.from_vertices(g, np.arange(lo, hi), target=tgt)
+    # every frontier here is filtered from the thread's pooled all-vertex frontier, filled on
+    # the device (a frontier from host ids would upload them, into a new pool of |E| ids)
+    mine = filter(g, _every_vertex(g, tgt), owned, lo, hi)
     advance(g, mine, tight_positive, dist, pred, balancer=balancer, output="none")
-    chosen = filter(g, Frontier.all_vertices(g, target=tgt), has_predecessor, pred, -1,
-                    output="sparse")
+    chosen = filter(g, _every_vertex(g, tgt), has_predecessor, pred, -1, output="sparse")
     got = exchange(piece, comm, chosen, pred, theirs)
     filter(g, got, take_predecessor, pred, theirs)
-    f = filter(g, Frontier.from_vertices(g, np.arange(lo, hi), target=tgt), has_predecessor,
-               pred, source)
+    f = filter(g, _every_vertex(g, tgt), owned_with_predecessor, pred, source, lo, hi)
     steps.doing("predecessors along zero-weight arcs")
     zero = _RankSteps("sssp predecessors", comm)
     _propagate(piece, comm, zero, f, tight_zero, (dist, pred, source), pred, theirs,

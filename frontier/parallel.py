@@ -180,7 +180,6 @@ def sorted_unique(keys: np.ndarray) -> np.ndarray:
     kept = each(bucket, [(j,) for j in range(len(runs))])
     at = np.zeros(len(kept) + 1, dtype=np.int64)
     np.cumsum(kept, out=at[1:])
-    del runs
 
     def move(j: int) -> None:
         keys[at[j]:at[j + 1]] = out[starts[j]:starts[j] + kept[j]]

@@ -26,7 +26,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from frontier import validate
+from frontier import parallel, validate
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph, from_sorted_keys
 from frontier.limits import GraphTooLargeError, check_graph
 
@@ -39,7 +39,9 @@ WeightRange = tuple[int, int]
 _MAX_VERTICES = int(np.iinfo(VERTEX_DTYPE).max)
 _MAX_SCALE = 30
 # R-MAT edges are generated this many at a time, all bit levels of a block while it is in cache.
-_RMAT_BLOCK = 1 << 18
+_RMAT_BLOCK = 1 << 18  # even: see _rmat_edges
+# R-MAT edges are drawn by several threads only above this many per thread.
+_PARALLEL_EDGES = 1 << 22
 
 
 # argument checks ------------------------------------------------------------------------------
@@ -88,57 +90,176 @@ def _fits(what: str, n: int, edges: int, directed: bool, weights: WeightRange | 
 
 # building -------------------------------------------------------------------------------------
 
-def _sorted_unique(keys: np.ndarray) -> np.ndarray:
-    """The distinct values of ``keys``, ascending; sorts ``keys`` in place. (np.unique takes
-    about 40 times as long on large int64 arrays with numpy 2.4.)"""
-    keys.sort()
-    if keys.size:
-        keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])]
+def _edge_keys(src: np.ndarray, dst: np.ndarray, n: int, directed: bool) -> np.ndarray:
+    """``src * n + dst`` (int64; ``min * n + max`` of each pair if undirected) of the pairs with
+    ``src != dst``, in input order; built piece by piece in parallel threads."""
+    parts = parallel.spans(src.size)
+
+    def count(a: int, b: int) -> int:
+        return sum(int(np.count_nonzero(src[c:d] != dst[c:d])) for c, d in parallel.chunks(a, b))
+
+    kept = parallel.each(count, parts)
+    at = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum(kept, out=at[1:])
+    keys = np.empty(int(at[-1]), dtype=np.int64)
+
+    def fill(piece: int, a: int, b: int) -> None:
+        out = int(at[piece])
+        for c, d in parallel.chunks(a, b):
+            s, t = src[c:d], dst[c:d]
+            keep = s != t
+            s, t = s[keep], t[keep]
+            if not directed:
+                s, t = np.minimum(s, t), np.maximum(s, t)
+            k = keys[out:out + s.size]
+            k[:] = s
+            k *= n
+            k += t
+            out += s.size
+
+    parallel.each(fill, [(i, a, b) for i, (a, b) in enumerate(parts)])
     return keys
+
+
+def _mirrored(keys: np.ndarray, n: int) -> np.ndarray:
+    """``keys`` (arcs ``u * n + v``) followed by their reverses ``v * n + u``."""
+    out = np.empty(2 * keys.size, dtype=np.int64)
+
+    def fill(a: int, b: int) -> None:
+        for c, d in parallel.chunks(a, b):
+            k = keys[c:d]
+            out[c:d] = k
+            u, v = np.divmod(k, n)
+            v *= n
+            v += u
+            out[keys.size + c:keys.size + d] = v
+
+    parallel.each(fill, parallel.spans(keys.size))
+    return out
+
+
+def _packed(keys: np.ndarray, w: np.ndarray, low: int, bits: int) -> np.ndarray:
+    """``(keys << bits) | (w - low)``, arc keys and weights packed into one int64."""
+    out = np.empty(keys.size, dtype=np.int64)
+
+    def fill(a: int, b: int) -> None:
+        for c, d in parallel.chunks(a, b):
+            p = out[c:d]
+            np.left_shift(keys[c:d], bits, out=p)
+            p |= w[c:d] - low
+
+    parallel.each(fill, parallel.spans(keys.size))
+    return out
+
+
+def _unpacked(packed: np.ndarray, low: int, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The keys and weights of :func:`_packed` keys."""
+    keys = np.empty_like(packed)
+    w = np.empty_like(packed)
+
+    def fill(a: int, b: int) -> None:
+        for c, d in parallel.chunks(a, b):
+            np.right_shift(packed[c:d], bits, out=keys[c:d])
+            v = w[c:d]
+            np.bitwise_and(packed[c:d], (1 << bits) - 1, out=v)
+            v += low
+
+    parallel.each(fill, parallel.spans(packed.size))
+    return keys, w
 
 
 def _graph(src: np.ndarray, dst: np.ndarray, n: int, directed: bool,
            weights: WeightRange | None, rng: np.random.Generator) -> Graph:
     """The graph on ``n`` vertices with edges ``src[i] - dst[i]`` (arcs ``src -> dst`` if
     directed), self-loops and repeated edges dropped, weights drawn from ``rng``."""
-    keep = src != dst
-    src, dst = src[keep], dst[keep]
-    if not directed:
-        src, dst = np.minimum(src, dst), np.maximum(src, dst)
-    keys = src.astype(np.int64)
-    keys *= n
-    keys += dst
-    del src, dst
-    keys = _sorted_unique(keys)
+    return _keyed_graph(_edge_keys(src, dst, n, directed), n, directed, weights, rng)
+
+
+def _keyed_graph(keys: np.ndarray, n: int, directed: bool, weights: WeightRange | None,
+                 rng: np.random.Generator) -> Graph:
+    """:func:`_graph` of the :func:`_edge_keys` ``keys`` (used as scratch space). The large
+    passes run on every core (:mod:`frontier.parallel`); the result does not depend on how
+    many there are."""
+    keys = parallel.sorted_unique(keys)
     w = None
     if weights is not None:
         w = rng.integers(weights[0], weights[1], size=keys.size, dtype=np.int64, endpoint=True)
     if directed:
         return from_sorted_keys(keys, w, n, directed=True)
-    src, dst = np.divmod(keys, max(n, 1))
-    dst *= n
-    dst += src
-    keys = np.concatenate([keys, dst])
-    del src, dst
+    keys = _mirrored(keys, max(n, 1))
     if w is None:
-        keys.sort()
-        return from_sorted_keys(keys, None, n, directed=False)
+        return from_sorted_keys(parallel.sort(keys), None, n, directed=False)
     w = np.concatenate([w, w])
     span_bits = (weights[1] - weights[0]).bit_length()
     if max(n * n - 1, 1).bit_length() + span_bits <= 63:
         # sort (key, weight) packed into one int64: keys are distinct, so this is the arc order
-        packed = (keys << span_bits) | (w - weights[0])
+        packed = _packed(keys, w, weights[0], span_bits)
         del keys, w
-        packed.sort()
-        keys = packed >> span_bits
-        w = (packed & ((1 << span_bits) - 1)) + weights[0]
+        keys, w = _unpacked(parallel.sort(packed), weights[0], span_bits)
     else:
-        order = np.argsort(keys)
-        keys, w = keys[order], w[order]
+        keys, w = parallel.sort_pairs(keys, w)
     return from_sorted_keys(keys, w, n, directed=False)
 
 
 # generators -----------------------------------------------------------------------------------
+
+def _rmat_blocks(rng: np.random.Generator, first: int, last: int, scale: int,
+                 thresholds: tuple[int, int, int], src: np.ndarray, dst: np.ndarray) -> None:
+    """Blocks ``first .. last-1`` of :func:`rmat`'s endpoints, drawn from ``rng`` (positioned
+    at the start of block ``first``), into ``src`` and ``dst``."""
+    t1, t2, t3 = thresholds
+    for block in range(first, last):
+        start = block * _RMAT_BLOCK
+        s = src[start:start + _RMAT_BLOCK]
+        d = dst[start:start + _RMAT_BLOCK]
+        s[:] = 0
+        d[:] = 0
+        for _ in range(scale):
+            r = rng.integers(0, 1 << 32, size=s.size, dtype=np.uint32)
+            lower = r >= t2
+            s <<= 1
+            s |= lower
+            d <<= 1
+            d |= (r >= t1) ^ lower ^ (r >= t3)
+
+
+def _rmat_edges(rng: np.random.Generator, m: int, scale: int,
+                thresholds: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rmat`'s ``m`` edges (int32 endpoint arrays), ``_RMAT_BLOCK`` at a time: each bit
+    level of a block draws one uint32 per edge from ``rng``, the levels of a block in turn.
+
+    Many edges are drawn by one thread per run of blocks, each from a copy of ``rng``'s PCG64
+    advanced to its run's first draw; the last run draws from ``rng`` itself, which so ends
+    where drawing everything in turn leaves it. A PCG64 step gives two uint32 draws and every
+    run starts after an even number of them (blocks are even-sized), so the copies draw
+    exactly the sequential stream."""
+    src = np.empty(m, dtype=np.int32)
+    dst = np.empty(m, dtype=np.int32)
+    blocks = -(-m // _RMAT_BLOCK)
+    runs = parallel.spans(blocks, max(1, _PARALLEL_EDGES // _RMAT_BLOCK))
+    state = rng.bit_generator.state
+    if state["bit_generator"] != "PCG64" or state["has_uint32"]:
+        runs = [(0, blocks)]
+    calls = []
+    for i, (first, last) in enumerate(runs):
+        gen = rng
+        if i < len(runs) - 1:
+            bits = np.random.PCG64(0)
+            bits.state = state
+            gen = np.random.Generator(bits)
+        if first:
+            gen.bit_generator.advance(first * _RMAT_BLOCK * scale // 2)
+        calls.append((gen, first, last, scale, thresholds, src, dst))
+    parallel.each(_rmat_blocks, calls)
+    return src, dst
+
+
+def _rmat_keys(rng: np.random.Generator, m: int, scale: int, thresholds: tuple[int, int, int],
+               directed: bool) -> np.ndarray:
+    """The :func:`_edge_keys` of :func:`_rmat_edges` (whose arrays are freed on return)."""
+    src, dst = _rmat_edges(rng, m, scale, thresholds)
+    return _edge_keys(src, dst, 1 << scale, directed)
+
 
 def rmat(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19, c: float = 0.19,
          seed: int = 0, directed: bool = False, weights: WeightRange | None = None) -> Graph:
@@ -166,22 +287,8 @@ def rmat(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19, c:
     # per bit: r < t1 picks quadrant a (src bit 0, dst bit 0), t1 <= r < t2 b (0, 1),
     # t2 <= r < t3 c (1, 0), r >= t3 d (1, 1)
     t1, t2, t3 = (round(sum(probs[:i]) * 2.0 ** 32) for i in (1, 2, 3))
-    src = np.empty(m, dtype=np.int32)
-    dst = np.empty(m, dtype=np.int32)
-    for start in range(0, m, _RMAT_BLOCK):
-        size = min(_RMAT_BLOCK, m - start)
-        s = np.zeros(size, dtype=np.int32)
-        d = np.zeros(size, dtype=np.int32)
-        for _ in range(scale):
-            r = rng.integers(0, 1 << 32, size=size, dtype=np.uint32)
-            lower = r >= t2
-            s <<= 1
-            s |= lower
-            d <<= 1
-            d |= (r >= t1) ^ lower ^ (r >= t3)
-        src[start:start + size] = s
-        dst[start:start + size] = d
-    return _graph(src, dst, n, directed, weights, rng)
+    return _keyed_graph(_rmat_keys(rng, m, scale, (t1, t2, t3), directed), n, directed, weights,
+                        rng)
 
 
 def gnm(n: int, m: int, seed: int = 0, directed: bool = False,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from frontier import validate
+from frontier import parallel, validate
 from frontier.cache_dir import cached_njit
 from frontier.device_arrays import is_device_array, to_host
 
@@ -386,8 +386,18 @@ def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices:
     hold both arcs of every edge, with one weight (the caller mirrored them)."""
     directed = validate.flag("directed", directed)
     n = num_vertices
-    offsets = np.searchsorted(keys, np.arange(n + 1, dtype=np.int64) * n).astype(OFFSET_DTYPE)
-    cols = (keys % max(n, 1)).astype(VERTEX_DTYPE)
+    offsets = np.empty(n + 1, dtype=OFFSET_DTYPE)
+    cols = np.empty(keys.size, dtype=VERTEX_DTYPE)
+
+    def rows(a: int, b: int) -> None:
+        offsets[a:b] = np.searchsorted(keys, np.arange(a, b, dtype=np.int64) * n)
+
+    def columns(a: int, b: int) -> None:
+        for c, d in parallel.chunks(a, b):
+            np.remainder(keys[c:d], max(n, 1), out=cols[c:d], casting="unsafe")
+
+    parallel.each(rows, parallel.spans(n + 1))
+    parallel.each(columns, parallel.spans(keys.size))
     return Graph(offsets, cols, _weights_array(weights, keys.size), directed,
                  weights_checked=not directed)
 

@@ -55,9 +55,10 @@ from frontier.target import resolve_target  # noqa: E402
 
 #: The graph of the warm-up that compiles every kernel before the first measured scale.
 WARM_UP_SCALE = 12
-#: Seconds per generated edge of ``generators.rmat`` on the client (rmat22: 67M edges in
-#: 11.8 s on the H200 host), until a generation in this run measures it.
-EDGE_SECONDS = 1.8e-7
+#: Seconds per generated edge of ``generators.rmat`` on the client (rmat25, weighted: 537M
+#: edges in 48 s on the 32 cores of the 2 x H200 host), until a generation in this run
+#: measures it.
+EDGE_SECONDS = 9e-8
 #: A scale takes about this many times its generation (partitions, copies, runs).
 SCALE_OVER_GENERATION = 2.0
 

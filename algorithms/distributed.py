@@ -137,9 +137,9 @@ def _starts(graph: DistributedGraph, source: int | None, sources: Any) -> np.nda
 
 
 class _RankSteps:
-    """The step loop's bookkeeping on one partition: what it is doing (for error reports), the
-    bytes it sent and the time of each step, and, in a timed run (``comm.timed``), the seconds
-    of each phase (what it is doing), the device synchronized at every change."""
+    """The step loop's bookkeeping on one partition: what it is doing (the communicator's
+    phase: for error reports and, in a timed run, the seconds of each phase), the bytes it sent
+    and the time of each step."""
 
     def __init__(self, name: str, comm: Communicator) -> None:
         self.name, self.comm = name, comm
@@ -149,19 +149,9 @@ class _RankSteps:
         self._bytes, self._time = comm.sent_bytes, self.start
         self._stepping = False  # a step ran since the last count
         self.sizes: list[int] = []
-        self.phases: dict[str, float] = {}
-        self._phase, self._phase_start = "setup", self.start
 
     def doing(self, what: str) -> None:
-        if self.comm.timed:
-            self._close_phase(what)
-        self.comm.doing = f"{self.name} step {len(self.step_bytes)}: {what}"
-
-    def _close_phase(self, following: str) -> None:
-        self.comm.synchronize()
-        now = time.perf_counter()
-        self.phases[self._phase] = self.phases.get(self._phase, 0.0) + now - self._phase_start
-        self._phase, self._phase_start = following, now
+        self.comm.phase(what, f"{self.name} step {len(self.step_bytes)}: ")
 
     def left(self, frontier: Frontier) -> int:
         """Close the step just run; the number of frontier elements all partitions have left."""
@@ -188,8 +178,8 @@ class _RankSteps:
 
     def result(self, *arrays: np.ndarray, **facts: Any) -> RankResult:
         if self.comm.timed:
-            self._close_phase("")
-            facts["phases"] = self.phases
+            self.comm.phase("")
+            facts["phases"] = {what: s for what, s in self.comm.phases.items() if what}
         return RankResult(arrays, len(self.step_bytes), self.step_bytes, self.step_seconds,
                           time.perf_counter() - self.start, self.sizes, facts)
 

@@ -56,6 +56,23 @@ class Communicator(ABC):
         #: Whether the run times its phases (:attr:`Runner.timed`), synchronizing the device
         #: between them.
         self.timed = False
+        #: In a timed run, the seconds of each phase so far (see :meth:`phase`).
+        self.phases: dict[str, float] = {}
+        self._phase, self._where, self._since = "setup", "", time.perf_counter()
+
+    def phase(self, what: str, where: str | None = None) -> None:
+        """Say what this rank does from now on: ``what``, after ``where`` (the step; the last
+        one given when None) in error reports. In a timed run the phase that ends is timed:
+        the device is synchronized and the phase's seconds are added to :attr:`phases`, under
+        its ``what``."""
+        if where is not None:
+            self._where = where
+        if self.timed:
+            self.synchronize()
+            now = time.perf_counter()
+            self.phases[self._phase] = self.phases.get(self._phase, 0.0) + now - self._since
+            self._phase, self._since = what, now
+        self.doing = f"{self._where}{what}"
 
     def synchronize(self) -> None:  # noqa: B027 - host arrays: nothing is queued
         """Wait for the work this rank queued on its device."""

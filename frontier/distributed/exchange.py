@@ -84,9 +84,11 @@ def _frontier_ids(frontier: Frontier, xp: Any) -> Any:
 
 
 def _smallest_first(ids: Any, values: Any, xp: Any) -> Any:
-    """Positions picking each distinct id once, the one with the smallest value, in id order
-    (one lexicographic sort by id, then value; numpy and CuPy both have ``lexsort``)."""
-    order = xp.lexsort(xp.stack([values, ids]))
+    """Positions picking each distinct id once, the one with the smallest value, in id order:
+    a stable sort by value, then a stable sort by id (two radix sorts on the GPU, where CuPy's
+    ``lexsort`` is a comparison sort)."""
+    order = xp.argsort(values, kind="stable")
+    order = order[xp.argsort(ids[order], kind="stable")]
     first = xp.ones(order.size, dtype=bool)
     first[1:] = ids[order][1:] != ids[order][:-1]
     return order[first]
@@ -115,20 +117,26 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     if comm.size == 1:  # every vertex is this partition's: nothing to send or receive
         return _from_device_ids(frontier.graph, frontier.target, xp.zeros(0, np.int32),
                                 frontier.kind, xp)
+    comm.phase("exchange: buckets by owner")
     ids = _frontier_ids(frontier, xp)
-    ids = xp.unique(ids[(ids < piece.lo) | (ids >= piece.hi)])  # the remote ones, sorted
+    ids = ids[(ids < piece.lo) | (ids >= piece.hi)]  # the remote ones
+    # sorted (a dense frontier's ids are), once each (a sparse one may repeat)
+    ids = ids if frontier.kind == DENSE else xp.unique(ids)
     cuts = _host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
     sent = [_view(xp, a)[ids] for a in values]
     buckets = [(ids[cuts[r]:cuts[r + 1]], *(a[cuts[r]:cuts[r + 1]] for a in sent))
                if r != piece.rank else (ids[:0], *(a[:0] for a in sent))
                for r in range(piece.parts)]
+    comm.phase("exchange: all-to-all")
     got = comm.alltoallv(buckets)
+    comm.phase("exchange: the smallest value of each received vertex")
     columns = [xp.concatenate([b[i] for b in got]) for i in range(len(values) + 1)]
     received = columns[0].astype(np.int32)
     order = _smallest_first(received, columns[1], xp)
     mine = received[order]
     for column, box in zip(columns[1:], inbox, strict=True):
         _view(xp, box)[mine] = column[order]
+    comm.phase("exchange: the frontier of received vertices")
     return _from_device_ids(frontier.graph, frontier.target, mine, frontier.kind, xp)
 
 

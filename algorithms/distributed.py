@@ -195,11 +195,11 @@ def _report(graph: DistributedGraph, algorithm: str, ranks: list[RankResult]) ->
 
 
 def _run_kept(graph: DistributedGraph, algorithm: str, fn: Any, *args: Any,
-              what: str) -> tuple[RunReport, list[RankResult], list[Any]]:
+              what: str) -> tuple[RunReport, list[RankResult], Any]:
     """``fn`` on every partition, its arrays left on the workers: the run's report, every
-    rank's summary and the futures of the full rank results."""
-    summaries, futures = graph.runner.run(fn, *args, what=what, summarize=summarized)
-    return _report(graph, algorithm, summaries), summaries, futures
+    rank's summary and the handle on the full rank results, kept on the workers."""
+    summaries, kept = graph.runner.run(fn, *args, what=what, summarize=summarized)
+    return _report(graph, algorithm, summaries), summaries, kept
 
 
 def _joined(ranks: list[RankResult], which: int) -> np.ndarray:
@@ -340,7 +340,7 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
     _check_balancer(balancer)
     target = _target_name(target)
     what = f"bfs from vertex {source}" if source is not None else f"bfs from {starts.size} sources"
-    report, ranks, futures = _run_kept(graph, "bfs", _bfs_rank, starts, target, balancer,
+    report, ranks, kept = _run_kept(graph, "bfs", _bfs_rank, starts, target, balancer,
                                        frontier, direction, alpha, beta, what=what)
     seconds = [max(r.step_seconds[i] for r in ranks if i < len(r.step_seconds))
                for i in range(report.steps)]
@@ -350,9 +350,8 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
         return BFSResult(_joined(full, 0), _joined(full, 1), report.steps, took,
                          graph, seconds)  # type: ignore[arg-type]
 
-    return Distributed(graph.client, futures, {"iterations": report.steps, "seconds": took,
-                                               "level_seconds": seconds}, build, graph.workers,
-                       on_host)
+    return Distributed(kept, {"iterations": report.steps, "seconds": took,
+                              "level_seconds": seconds}, build, on_host)
 
 
 # SSSP -----------------------------------------------------------------------------------------
@@ -562,7 +561,7 @@ def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
                                     and delta > 0):
         raise ValueError(f"delta={delta!r}; expected a positive finite number")
     target = _target_name(target)
-    report, ranks, futures = _run_kept(
+    report, ranks, kept = _run_kept(
         graph, "sssp", _sssp_rank, int(source), target,
         "auto" if balancer is None else balancer, rule,
         None if delta is None else float(delta), what=f"sssp from vertex {source}")
@@ -574,10 +573,8 @@ def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
         return SSSPResult(_joined(full, 0), _joined(full, 1), report.steps, took, rule,
                           int(source), used, graph, stats)  # type: ignore[arg-type]
 
-    return Distributed(graph.client, futures, {"iterations": report.steps, "seconds": took,
-                                               "method": rule, "delta": used,
-                                               "source": int(source)}, build, graph.workers,
-                       on_host)
+    return Distributed(kept, {"iterations": report.steps, "seconds": took, "method": rule,
+                              "delta": used, "source": int(source)}, build, on_host)
 
 
 # connected components -------------------------------------------------------------------------
@@ -753,12 +750,11 @@ def connected_components(graph: DistributedGraph, *, method: str = "afforest",
     if graph.num_vertices == 0:
         empty = ComponentsResult(np.zeros(0, np.int32), 0, 0, 0.0, method, graph)  # type: ignore[arg-type]
         graph.runner.last_run = RunReport("connected components", 0)
-        return Distributed(graph.client, [], {"num_components": 0, "iterations": 0,
-                                              "seconds": 0.0, "method": method},
-                           lambda full: empty, [], on_host)
+        return Distributed(None, {"num_components": 0, "iterations": 0, "seconds": 0.0,
+                                  "method": method}, lambda full: empty, on_host)
     rank = _afforest_rank if method == "afforest" else _components_rank
     phase = "afforest" if method == "afforest" else "label propagation"
-    report, ranks, futures = _run_kept(graph, "connected components", rank, target,
+    report, ranks, kept = _run_kept(graph, "connected components", rank, target,
                                        "thread" if balancer is None else balancer,
                                        what=f"connected components ({method})")
     count = sum(r.facts["roots"] for r in ranks)
@@ -770,9 +766,8 @@ def connected_components(graph: DistributedGraph, *, method: str = "afforest",
         return ComponentsResult(_joined(full, 0), count, report.steps, took, method,
                                 graph, stats)  # type: ignore[arg-type]
 
-    return Distributed(graph.client, futures, {"num_components": count,
-                                               "iterations": report.steps, "seconds": took,
-                                               "method": method}, build, graph.workers, on_host)
+    return Distributed(kept, {"num_components": count, "iterations": report.steps,
+                              "seconds": took, "method": method}, build, on_host)
 
 
 # algorithms.bfs, sssp and connected_components run these on a DistributedGraph

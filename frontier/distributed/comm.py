@@ -173,14 +173,13 @@ class DaskComm(Communicator):
     one RPC to the peer's ``frontier_exchange`` handler. ``addresses[r]`` is the worker of rank
     ``r``; ``timeout`` bounds every wait for a peer's message."""
 
-    def __init__(self, run: str, rank: int, addresses: list[str], timeout: float) -> None:
-        from distributed import get_worker
-
+    def __init__(self, run: str, rank: int, addresses: list[str], timeout: float,
+                 worker: Any) -> None:
         super().__init__()
         self.run, self.rank, self.size = run, rank, len(addresses)
         self.addresses = addresses
         self.timeout = timeout
-        self._worker = get_worker()
+        self._worker = worker
         self._box = mailbox(run, rank)
         self._sequence = 0
 

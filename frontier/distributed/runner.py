@@ -1,7 +1,10 @@
 """Running a step function on every partition of a :class:`frontier.distributed.DistributedGraph`
-at once (SPMD), with Dask: one task per partition, pinned to the worker holding that partition,
-all running the same function on their piece with a communicator joining them
-(:mod:`frontier.distributed.comm`: Dask's transport, or NCCL between GPUs).
+at once (SPMD), with Dask: one rank per partition, started on the worker holding that partition
+through ``Client.run`` (directly, not as a scheduled task: a scheduled task and its summary cost
+10-17 ms of Dask's bookkeeping per call where ``Client.run`` costs about 1 ms), run in the
+worker's thread pool, all running the same function on their piece with a communicator joining
+them (:mod:`frontier.distributed.comm`: Dask's transport, or NCCL between GPUs). What a rank
+leaves for later stays on its worker (:mod:`frontier.distributed.kept`).
 
 Each graph has one :class:`Runner` (``graph.runner``), which keeps what the graph's runs share:
 whether the exchange handler is installed on its workers, the NCCL unique id their
@@ -13,7 +16,7 @@ once: each rank holds its worker's thread until its peers reach the same collect
 runs whose ranks share workers, each started on some of them first, would wait for each other
 until a rank's timeout (8 threads calling ``bfs`` on one graph of 3 partitions hung so).
 
-The client watches the tasks. When one raises (a ``MemoryError``, a bad kernel) or its worker
+The client watches the ranks. When one raises (a ``MemoryError``, a bad kernel) or its worker
 dies, the run ends at once with a :class:`~frontier.distributed.WorkerFailedError` naming the
 worker, its partition and what it (or, when it died, its peers) was doing; the other ranks,
 blocked in a collective, are told to stop; no partial result is returned; the client and the
@@ -22,10 +25,12 @@ surviving workers stay usable (a partition whose worker died must be partitioned
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +47,7 @@ from frontier.distributed.errors import (
     ExchangeAbortedError,
     WorkerFailedError,
 )
+from frontier.distributed.kept import Kept, keep
 from frontier.distributed.nccl import NcclComm, unique_id
 from frontier.distributed.partition import Piece
 
@@ -55,6 +61,9 @@ _RUNS = threading.Lock()
 #: Seconds a rank waits for a peer's message before giving up (a hung peer, a lost client).
 DEFAULT_TIMEOUT = 600.0
 _POLL = 0.25
+#: Seconds a run whose call to a worker failed (not the rank: the call) waits for the scheduler
+#: to report that worker gone, the failure's cause.
+_LOSS_SECONDS = 5.0
 
 
 @dataclass
@@ -81,38 +90,62 @@ class RunReport:
         return int(sum(self.exchanged_bytes))
 
 
-def _communicator(spec: tuple, rank: int) -> Communicator:
+def _communicator(spec: tuple, rank: int, worker: Any) -> Communicator:
     kind, *args = spec
     if kind == "nccl":
         uid, size = args
         return NcclComm(uid, rank, size)
     run, addresses, timeout = args
-    return DaskComm(run, rank, addresses, timeout)
+    return DaskComm(run, rank, addresses, timeout, worker)
 
 
 def _vertices(lo: int, hi: int) -> str:
     return f"vertices {lo}..{hi - 1}" if hi > lo else "no vertices"
 
 
-def _rank_task(fn: Callable, piece: Piece, spec: tuple, args: tuple, timed: bool) -> Any:
-    """What each worker runs: ``fn(piece, comm, *args)``, its failures named; ``timed``: the
-    rank times its phases (:attr:`Runner.timed`)."""
-    from distributed import get_worker  # on a worker: Dask is there
+async def _rank_call(fn: Callable, piece_key: str, spec: tuple, args: tuple, timed: bool,
+                     run: str, summarize: Callable[[Any], Any] | None,
+                     dask_worker: Any = None) -> Any:
+    """What each worker runs (through ``Client.run``): the rank on its piece in the worker's
+    thread pool (the event loop stays free for the exchange's messages), its result kept on
+    the worker and its summary returned, or, without ``summarize``, the result returned."""
+    piece = dask_worker.data[piece_key]
+    result = await asyncio.get_running_loop().run_in_executor(
+        dask_worker.executors["default"], _rank, fn, piece, spec, args, timed, dask_worker)
+    if summarize is None:
+        return result
+    keep(run, piece.rank, result)
+    return summarize(result)
 
-    comm = _communicator(spec, piece.rank)
+
+def _rank(fn: Callable, piece: Piece, spec: tuple, args: tuple, timed: bool,
+          worker: Any) -> Any:
+    """``fn(piece, comm, *args)`` on ``worker``, its failures named; ``timed``: the rank times
+    its phases (:attr:`Runner.timed`)."""
+    comm = _communicator(spec, piece.rank, worker)
     comm.timed = timed
     try:
         result = fn(piece, comm, *args)
     except ExchangeAbortedError:
         raise
     except Exception as e:  # noqa: BLE001 - any failure of the rank ends the run, named
-        address = get_worker().address
         raise WorkerFailedError(
             f"partition {piece.rank} of {piece.parts} ({_vertices(piece.lo, piece.hi)}) on worker "
-            f"{address} failed while {comm.doing}: {type(e).__name__}: {e}",
-            address, piece.rank, comm.doing) from e
+            f"{worker.address} failed while {comm.doing}: {type(e).__name__}: {e}",
+            worker.address, piece.rank, comm.doing) from e
     comm.close()  # after a failure the rank's state stays: the client asks what it was doing
     return result
+
+
+def _answer(call: Future, worker: str) -> Any:
+    """What a rank's ``Client.run`` call gave: its value, the exception it returned or raised
+    (a worker lost in the call), or None while it runs."""
+    if not call.done():
+        return None
+    if call.exception() is not None:
+        return call.exception()
+    return call.result()[worker] if worker in call.result() else DistributedError(
+        f"worker {worker} gave no answer")
 
 
 class Runner:
@@ -135,21 +168,22 @@ class Runner:
         self.timed = False
 
     def run(self, fn: Callable, *args: Any, what: str, timeout: float = DEFAULT_TIMEOUT,
-            summarize: Callable[[Any], Any] | None = None) -> list[Any]:
+            summarize: Callable[[Any], Any] | None = None) -> Any:
         """``fn(piece, comm, *args)`` on every partition at once; the results by rank. ``fn``
         must be importable on the workers (a module-level function); ``what`` names the run in
         errors; ``timeout`` bounds each rank's wait for a peer's message.
 
         With ``summarize`` (a module-level function) each rank's result stays on its worker:
         the client receives ``summarize(result)`` of every rank and the run returns
-        ``(summaries, futures)``, the futures of the full results (fetched later with
-        ``client.gather``; released with the futures).
+        ``(summaries, kept)``, a :class:`~frontier.distributed.kept.Kept` handle on the full
+        results (fetched with ``kept.fetch``; dropped on the workers with the handle).
 
-        A call is one client–worker round trip (the tasks submitted together, their results
-        or summaries received together), plus one the first time the graph runs (installing
-        the exchange handler on its workers) and, for NCCL, one for the unique id:
-        :attr:`round_trips` says how many the last call made. The step loop runs inside the
-        tasks: its collectives are between the workers."""
+        A call is one client–worker round trip (every rank started through ``Client.run``,
+        directly on its worker, not as a scheduled task; their results or summaries received
+        together), plus one the first time the graph runs (installing the exchange handler on
+        its workers) and, for NCCL, one for the unique id: :attr:`round_trips` says how many
+        the last call made. The step loop runs inside the ranks: its collectives are between
+        the workers."""
         with _RUNS:
             self.round_trips = 0
             return self._run(fn, args, what, timeout, summarize)
@@ -167,46 +201,53 @@ class Runner:
                 "were restarted, and the partition with them); partition the graph again")
         run = f"{what.split()[0]}-{uuid.uuid4().hex[:12]}"
         spec = self._spec(run, timeout)
-        futures = [client.submit(_rank_task, fn, piece, spec, args, self.timed,
-                                 key=f"frontier-{run}-{rank}",
-                                 workers=[worker], allow_other_workers=False, pure=False)
-                   for rank, (piece, worker) in enumerate(zip(graph.pieces, graph.workers,
-                                                              strict=True))]
-        kept = futures
-        if summarize is not None:
-            futures = [client.submit(summarize, future, key=f"frontier-{run}-summary-{rank}",
-                                     workers=[worker], allow_other_workers=False, pure=False)
-                       for rank, (future, worker) in enumerate(zip(kept, graph.workers,
-                                                                   strict=True))]
+        kept = Kept(client, graph.workers, run) if summarize is not None else None
+        calls = ThreadPoolExecutor(graph.parts, thread_name_prefix=f"frontier-{run}")
+        ranks = [calls.submit(client.run, _rank_call, fn, piece.key, spec, args, self.timed, run,
+                              summarize, workers=[worker], on_error="return")
+                 for piece, worker in zip(graph.pieces, graph.workers, strict=True)]
         self.round_trips += 1
-        checked, pause = time.monotonic(), 0.0005
-        while True:
-            failed = next((f for f in kept + futures if f.status == "error"), None)
-            if failed is not None or time.monotonic() - checked >= _POLL:
+        try:
+            while True:
+                wait([c for c in ranks if not c.done()], timeout=_POLL,
+                     return_when=FIRST_COMPLETED)
+                finished = all(c.done() for c in ranks)
+                answers = [_answer(c, w) for c, w in zip(ranks, graph.workers, strict=True)]
+                failed = next((r for r, a in enumerate(answers)
+                               if isinstance(a, BaseException)), None)
                 # a worker that died is the cause even when a peer failed first talking to it
-                lost = [w for w in graph.workers if w not in self._alive()]
+                # (the scheduler may learn of the death after the call to it failed)
+                lost = self._lost(graph.workers, patience=0.0 if failed is None or isinstance(
+                    answers[failed], WorkerFailedError) else _LOSS_SECONDS)
                 if lost:
-                    self._died(run, kept + futures, lost[0], what)
-                checked = time.monotonic()
-            if failed is not None:
-                error = failed.exception()
-                self._end(run, kept + futures)
-                if isinstance(error, WorkerFailedError):
-                    raise WorkerFailedError(f"{what}: {error}", error.worker, error.rank,
-                                            error.doing) from error
-                rank = (kept + futures).index(failed) % graph.parts
-                raise WorkerFailedError(f"{what}: partition {rank} on worker "
-                                        f"{graph.workers[rank]} failed: {type(error).__name__}: "
-                                        f"{error}", graph.workers[rank], rank,
-                                        "running") from error
-            if all(f.done() for f in futures):
-                done = client.gather(futures)
-                return done if summarize is None else (done, kept)
-            time.sleep(pause)  # Future.result(timeout=) cancels Dask's own wait when it expires
-            pause = min(2 * pause, 0.002)
+                    self._died(run, lost[0], what)
+                if failed is not None:
+                    error = answers[failed]
+                    self._end(run)
+                    if isinstance(error, WorkerFailedError):
+                        raise WorkerFailedError(f"{what}: {error}", error.worker, error.rank,
+                                                error.doing) from error
+                    raise WorkerFailedError(f"{what}: partition {failed} on worker "
+                                            f"{graph.workers[failed]} failed: "
+                                            f"{type(error).__name__}: {error}",
+                                            graph.workers[failed], failed, "running") from error
+                if finished:
+                    return answers if kept is None else (answers, kept)
+        finally:
+            calls.shutdown(wait=False)  # ranks a failure left blocked are not waited for
 
     def _alive(self) -> set[str]:
         return set(worker_addresses(self._graph.client))
+
+    def _lost(self, workers: list[str], patience: float) -> list[str]:
+        """The ``workers`` gone from the cluster, waiting up to ``patience`` seconds for the
+        scheduler to notice one."""
+        deadline = time.monotonic() + patience
+        while True:
+            lost = [w for w in workers if w not in self._alive()]
+            if lost or time.monotonic() >= deadline:
+                return lost
+            time.sleep(0.05)
 
     def _spec(self, run: str, timeout: float) -> tuple:
         """How the ranks of ``run`` reach each other; the first run installs the exchange
@@ -224,7 +265,7 @@ class Runner:
             return ("nccl", self._nccl_uid, graph.parts)
         return ("dask", run, graph.workers, timeout)
 
-    def _died(self, run: str, futures: list[Any], worker: str, what: str) -> None:
+    def _died(self, run: str, worker: str, what: str) -> None:
         """End a run whose ``worker`` left the cluster, with an error naming it and where the
         other partitions were."""
         graph = self._graph
@@ -234,7 +275,7 @@ class Runner:
         found = graph.client.run(doing_of, run, workers=peers) if peers else {}
         doing = {graph.workers.index(w): "no step yet (not started)" for w in peers}
         doing.update({r: d for ranks in found.values() for r, d in ranks.items() if r != rank})
-        self._end(run, futures, peers)
+        self._end(run, peers)
         at = "; ".join(f"partition {r} was at {d}" for r, d in sorted(doing.items()))
         raise WorkerFailedError(
             f"{what}: worker {worker} holding partition {rank} of {graph.parts} "
@@ -242,12 +283,11 @@ class Runner:
             f"({at or 'no other partitions'}); its partition is lost: partition the graph again",
             worker, rank, next(iter(doing.values()), "running"))
 
-    def _end(self, run: str, futures: list[Any], workers: list[str] | None = None) -> None:
-        """Stop the ranks still running (their collectives raise) and drop the run's tasks."""
+    def _end(self, run: str, workers: list[str] | None = None) -> None:
+        """Stop the ranks still running (their collectives raise)."""
         graph = self._graph
         alive = self._alive()
         workers = [w for w in (workers or graph.workers) if w in alive]
         if workers:
             graph.client.run(abort_run, run, list(range(graph.parts)),
                              "the run was ended: another partition failed", workers=workers)
-        graph.client.cancel(futures)

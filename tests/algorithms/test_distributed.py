@@ -528,3 +528,23 @@ def test_results_stay_where_the_ranks_computed_them_until_gathered(threads, meth
     check_bfs(graph, 0, on_workers[1].distances, on_workers[1].predecessors)
     check_sssp(graph, 0, on_workers[2].distances, on_workers[2].predecessors)
     assert on_workers[0].num_components == len(np.unique(on_workers[0].labels))
+
+
+def test_results_kept_on_the_workers_are_dropped_with_the_result(threads):
+    import gc
+    import time
+
+    from frontier.distributed.kept import kept_count
+
+    dg = partition(generators.rmat(6, seed=1), 2, client=threads)
+    before = kept_count()
+    got = bfs(dg, 0, target="cpu")
+    assert kept_count() == before + 2  # the workers run in this process: their registry
+    got.gather()
+    assert kept_count() == before + 2  # gathered, still held by the result
+    del got
+    gc.collect()
+    deadline = time.monotonic() + 10
+    while kept_count() != before and time.monotonic() < deadline:
+        time.sleep(0.02)  # dropped from a thread of their own
+    assert kept_count() == before

@@ -209,18 +209,20 @@ class Runner:
         self.round_trips += 1
         try:
             while True:
-                wait([c for c in ranks if not c.done()], timeout=_POLL,
-                     return_when=FIRST_COMPLETED)
+                polled = not wait([c for c in ranks if not c.done()], timeout=_POLL,
+                                  return_when=FIRST_COMPLETED).done
                 finished = all(c.done() for c in ranks)
                 answers = [_answer(c, w) for c, w in zip(ranks, graph.workers, strict=True)]
                 failed = next((r for r, a in enumerate(answers)
                                if isinstance(a, BaseException)), None)
-                # a worker that died is the cause even when a peer failed first talking to it
-                # (the scheduler may learn of the death after the call to it failed)
-                lost = self._lost(graph.workers, patience=0.0 if failed is None or isinstance(
-                    answers[failed], WorkerFailedError) else _LOSS_SECONDS)
-                if lost:
-                    self._died(run, lost[0], what)
+                if failed is not None or polled:
+                    # a worker that died is the cause even when a peer failed first talking
+                    # to it (the scheduler may learn of the death after the call to it failed)
+                    lost = self._lost(graph.workers, patience=0.0 if failed is None or
+                                      isinstance(answers[failed], WorkerFailedError)
+                                      else _LOSS_SECONDS)
+                    if lost:
+                        self._died(run, lost[0], what)
                 if failed is not None:
                     error = answers[failed]
                     self._end(run)

@@ -341,7 +341,7 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
     target = _target_name(target)
     what = f"bfs from vertex {source}" if source is not None else f"bfs from {starts.size} sources"
     report, ranks, kept = _run_kept(graph, "bfs", _bfs_rank, starts, target, balancer,
-                                       frontier, direction, alpha, beta, what=what)
+                                    frontier, direction, alpha, beta, what=what)
     seconds = [max(r.step_seconds[i] for r in ranks if i < len(r.step_seconds))
                for i in range(report.steps)]
     took = max(r.seconds for r in ranks)
@@ -755,8 +755,8 @@ def connected_components(graph: DistributedGraph, *, method: str = "afforest",
     rank = _afforest_rank if method == "afforest" else _components_rank
     phase = "afforest" if method == "afforest" else "label propagation"
     report, ranks, kept = _run_kept(graph, "connected components", rank, target,
-                                       "thread" if balancer is None else balancer,
-                                       what=f"connected components ({method})")
+                                    "thread" if balancer is None else balancer,
+                                    what=f"connected components ({method})")
     count = sum(r.facts["roots"] for r in ranks)
     took = max(r.seconds for r in ranks)
     stats = [ComponentsStepStats(i, phase, size, 0.0)

@@ -74,15 +74,9 @@ class RankResult:
 def on_host(result: RankResult) -> RankResult:
     """A rank's result with its arrays in host memory (run on the worker, by the gather):
     the runs leave them where they computed them, in the device's memory on GPU workers."""
-    return RankResult(tuple(_host(a) for a in result.arrays), result.steps, result.step_bytes,
-                      result.step_seconds, result.seconds, result.step_sizes, result.facts)
-
-
-def _host(array: Any) -> np.ndarray:
-    """A host copy of a numpy, CuPy or Numba device array (a numpy array as it is)."""
-    if isinstance(array, np.ndarray):
-        return array
-    return np.asarray(array.get() if hasattr(array, "get") else device_arrays.to_host(array))
+    return RankResult(tuple(device_arrays.on_host(a) for a in result.arrays), result.steps,
+                      result.step_bytes, result.step_seconds, result.seconds, result.step_sizes,
+                      result.facts)
 
 
 def summarized(result: RankResult) -> RankResult:
@@ -654,7 +648,8 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
     steps.mark(hi - lo)
     steps.doing("exchange of the remote arcs")
     pairs = xp.unique(heads.astype(np.int64) * n + local[tails])  # by remote vertex
-    cuts = _host(xp.searchsorted(pairs, xp.asarray(piece.bounds, dtype=np.int64) * n)).tolist()
+    bounds = xp.asarray(piece.bounds, dtype=np.int64) * n
+    cuts = device_arrays.on_host(xp.searchsorted(pairs, bounds)).tolist()
     got = comm.alltoallv([((pairs[cuts[r]:cuts[r + 1]] // n).astype(np.int32),
                            (pairs[cuts[r]:cuts[r + 1]] % n).astype(np.int32))
                           for r in range(piece.parts)])

@@ -28,7 +28,7 @@ import numpy as np
 from frontier.shared_cache import SharedCache
 from frontier.target import Target, resolve_target
 
-__all__ = ["is_device_array", "view", "to_host", "extremes", "flaws", "descents", "cast",
+__all__ = ["is_device_array", "view", "to_host", "on_host", "extremes", "flaws", "descents", "cast",
            "arc_hash_sums", "cuda_target"]
 
 #: DLPack device types of memory a CUDA kernel reads: kDLCUDA, kDLCUDAManaged.
@@ -80,6 +80,12 @@ def to_host(array: Any) -> np.ndarray:
     """A host copy of a device array (for the cpu target, host-side consumers and the messages
     of failed checks)."""
     return np.asarray(view(array).copy_to_host())
+
+
+def on_host(value: Any) -> Any:
+    """``value`` in host memory: a device array copied (:func:`to_host`), anything else (a
+    numpy array, a scalar) as it is."""
+    return to_host(value) if is_device_array(value) else value
 
 
 def cuda_target() -> Target:

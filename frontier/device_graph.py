@@ -46,10 +46,6 @@ def _on_device(value: Any) -> Any:
     return device_arrays.cuda_target().to_device(np.asarray(value))
 
 
-def _host(value: Any) -> Any:
-    return device_arrays.to_host(value) if is_device_array(value) else value
-
-
 def from_csr(row_offsets: Any, col_indices: Any, weights: Any, directed: bool,
              symmetrize: bool) -> Graph:
     """:meth:`Graph.from_csr` for arrays of which at least one is a device array (a host one
@@ -57,7 +53,8 @@ def from_csr(row_offsets: Any, col_indices: Any, weights: Any, directed: bool,
     from frontier.graph import Graph
 
     def on_host() -> Graph:
-        return Graph.from_csr(_host(row_offsets), _host(col_indices), _host(weights),
+        host = device_arrays.on_host
+        return Graph.from_csr(host(row_offsets), host(col_indices), host(weights),
                               directed=directed, symmetrize=symmetrize)
 
     if symmetrize or (not directed and weights is not None):

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from frontier import kernels
+from frontier.device_arrays import on_host
 from frontier.distributed.comm import Communicator
 from frontier.distributed.errors import DistributedError
 from frontier.distributed.partition import Piece
@@ -35,11 +36,6 @@ from frontier.frontier import DENSE, SPARSE, Frontier, FrontierError, FrontierPo
 from frontier.graph import Graph
 
 __all__ = ["exchange", "refresh", "gather", "any_left", "moved"]
-
-
-def _host(array: Any) -> np.ndarray:
-    """A host copy of an array of the communicator's module (CuPy arrays have ``get``)."""
-    return array.get() if hasattr(array, "get") else np.asarray(array)
 
 
 def _address(array: Any) -> int | None:
@@ -122,7 +118,7 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     ids = ids[(ids < piece.lo) | (ids >= piece.hi)]  # the remote ones
     # sorted (a dense frontier's ids are), once each (a sparse one may repeat)
     ids = ids if frontier.kind == DENSE else xp.unique(ids)
-    cuts = _host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
+    cuts = on_host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
     sent = [_view(xp, a)[ids] for a in values]
     buckets = [(ids[cuts[r]:cuts[r + 1]], *(a[cuts[r]:cuts[r + 1]] for a in sent))
                if r != piece.rank else (ids[:0], *(a[:0] for a in sent))
@@ -171,7 +167,7 @@ def refresh(piece: Piece, comm: Communicator, values: Any) -> None:
     their owners' values (a request and a reply, all-to-all). Every rank must call it."""
     xp = comm.xp
     heads = xp.asarray(piece.remote_heads)
-    cuts = _host(xp.searchsorted(heads, xp.asarray(piece.bounds))).tolist()
+    cuts = on_host(xp.searchsorted(heads, xp.asarray(piece.bounds))).tolist()
     wanted = comm.alltoallv([(heads[cuts[r]:cuts[r + 1]],) for r in range(piece.parts)])
     mine = _view(xp, values)
     replies = comm.alltoallv([(mine[ids],) if r != piece.rank else (mine[:0],)
@@ -197,7 +193,7 @@ def gather(comm: Communicator, frontier: Frontier, graph: Graph) -> Frontier:
     for part in parts:
         words |= part
     # bits past |V| are clear in every rank's bitmap, so the count is the frontier's length
-    count = int(np.unpackbits(_host(words).view(np.uint8)).sum(dtype=np.int64))
+    count = int(np.unpackbits(on_host(words).view(np.uint8)).sum(dtype=np.int64))
     frontier.target.write_scalar(pool.lengths, 0, count)
     return Frontier(pool, 0, DENSE, pool.claim(0, DENSE))
 

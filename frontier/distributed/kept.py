@@ -30,10 +30,11 @@ def keep(run: str, rank: int, result: Any) -> None:
         _KEPT[run, rank] = result
 
 
-def kept_count() -> int:
-    """The rank results kept in this process (for tests and diagnostics)."""
+def kept_count(run: str | None = None) -> int:
+    """The rank results of ``run`` (of every run when None) kept in this process (for tests and
+    diagnostics)."""
     with _LOCK:
-        return len(_KEPT)
+        return sum(1 for key in _KEPT if run is None or key[0] == run)
 
 
 def _fetch(run: str, rank: int, convert: Callable[[Any], Any]) -> Any:

@@ -536,14 +536,14 @@ def test_results_kept_on_the_workers_are_dropped_with_the_result(threads):
     from frontier.distributed.kept import kept_count
 
     dg = partition(generators.rmat(6, seed=1), 2, client=threads)
-    before = kept_count()
     got = bfs(dg, 0, target="cpu")
-    assert kept_count() == before + 2  # the workers run in this process: their registry
+    run = got.kept.run
+    assert kept_count(run) == 2  # the workers run in this process: their registry
     got.gather()
-    assert kept_count() == before + 2  # gathered, still held by the result
+    assert kept_count(run) == 2  # gathered, still held by the result
     del got
     gc.collect()
     deadline = time.monotonic() + 10
-    while kept_count() != before and time.monotonic() < deadline:
+    while kept_count(run) and time.monotonic() < deadline:
         time.sleep(0.02)  # dropped from a thread of their own
-    assert kept_count() == before
+    assert kept_count(run) == 0

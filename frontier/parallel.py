@@ -127,16 +127,24 @@ def sort(keys: np.ndarray) -> np.ndarray:
     sorted_runs = _sorted_runs(keys)
     if sorted_runs is None:
         return keys
+    return _bucket_sorted(keys, sorted_runs, lambda region: None)[0]
+
+
+def _bucket_sorted(keys: np.ndarray, sorted_runs: tuple, finish: Callable[[np.ndarray], Any]
+                   ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """Every bucket of ``sorted_runs`` gathered into its region of a new array and sorted
+    there, then ``finish(region)``, one thread per bucket: the array, the buckets' starts in
+    it and what ``finish`` returned for each."""
     runs, cut, starts = sorted_runs
     out = np.empty_like(keys)
 
-    def bucket(j: int) -> None:
+    def bucket(j: int) -> Any:
         region = out[starts[j]:starts[j + 1]]
         _gather(runs, cut, j, region)
         _sort_parts(region, len(runs))
+        return finish(region)
 
-    each(bucket, [(j,) for j in range(len(runs))])
-    return out
+    return out, starts, each(bucket, [(j,) for j in range(len(runs))])
 
 
 def _compact(region: np.ndarray) -> int:
@@ -168,16 +176,7 @@ def sorted_unique(keys: np.ndarray) -> np.ndarray:
         keep[0] = True
         np.not_equal(keys[1:], keys[:-1], out=keep[1:])
         return keys[keep]
-    runs, cut, starts = sorted_runs
-    out = np.empty_like(keys)
-
-    def bucket(j: int) -> int:
-        region = out[starts[j]:starts[j + 1]]
-        _gather(runs, cut, j, region)
-        _sort_parts(region, len(runs))
-        return _compact(region)
-
-    kept = each(bucket, [(j,) for j in range(len(runs))])
+    out, starts, kept = _bucket_sorted(keys, sorted_runs, _compact)
     at = np.zeros(len(kept) + 1, dtype=np.int64)
     np.cumsum(kept, out=at[1:])
 

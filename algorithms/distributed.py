@@ -625,17 +625,20 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
 
     1. local sampling and linking: afforest on the arcs between owned vertices, each owned
        vertex labelled by the smallest owned vertex of its local component;
-    2. the remote arcs, exchanged once: each rank sends every arc to a higher rank's vertex,
-       as (remote vertex, local label of its tail), to the vertex's owner, which answers with
-       nothing but turns it into a link between two local labels; the links are all-gathered
-       (two all-to-alls, the second sending every rank the same links);
+    2. the remote arcs, exchanged once: each rank takes, for every vertex of a higher rank
+       its arcs reach, the smallest local label of those arcs' tails (a scatter-min), keeps
+       a link between that label and the tail's label of each arc whose two differ, and
+       sends the vertex with its smallest label to the vertex's owner, which turns it into
+       a link between two labels; the links are all-gathered (two all-to-alls, the second
+       sending every rank the same links);
     3. the final compress: every rank links the local labels along the links (afforest on the
        graph of the labels) and relabels its vertices by their component's smallest label,
        the smallest vertex of the component.
 
-    The per-arc work of steps 1 and 2 runs in the communicator's memory (the GPU's with NCCL:
-    the pairs are made unique there, by sorting keys ``vertex * |V| + label``); the graphs of
-    step 1 and the arcs of step 2 are built once per piece."""
+    The per-arc work of steps 1 and 2 runs in the communicator's memory (the GPU's with
+    NCCL), without a sort of the remote arcs: after local linking most tails of a remote
+    vertex share a label, so few arcs give a link of their own. The graphs of step 1 and the
+    arcs of step 2 are built once per piece."""
     from algorithms.components import connected_components as one_device
 
     g, tgt = piece.symmetric_graph, resolve_target(target)
@@ -647,15 +650,20 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
                                   out="device").labels).astype(np.int64) + lo
     steps.mark(hi - lo)
     steps.doing("exchange of the remote arcs")
-    pairs = xp.unique(heads.astype(np.int64) * n + local[tails])  # by remote vertex
-    bounds = xp.asarray(piece.bounds, dtype=np.int64) * n
-    cuts = device_arrays.on_host(xp.searchsorted(pairs, bounds)).tolist()
-    got = comm.alltoallv([((pairs[cuts[r]:cuts[r + 1]] // n).astype(np.int32),
-                           (pairs[cuts[r]:cuts[r + 1]] % n).astype(np.int32))
+    label = local[tails]
+    smallest = xp.full(n, n, dtype=np.int64)  # n: no arc reaches the vertex
+    _scatter_min(xp, smallest, heads, label)
+    other = smallest[heads]
+    differ = label != other
+    inside = xp.unique(label[differ] * n + other[differ])  # links between this rank's labels
+    reached = xp.flatnonzero(smallest < n)  # ascending: buckets by owner
+    cuts = device_arrays.on_host(xp.searchsorted(reached, xp.asarray(piece.bounds))).tolist()
+    got = comm.alltoallv([(reached[cuts[r]:cuts[r + 1]].astype(np.int32),
+                           smallest[reached[cuts[r]:cuts[r + 1]]].astype(np.int32))
                           for r in range(piece.parts)])
     mine = xp.concatenate([xp.asarray(b[0]) for b in got]).astype(np.int64)
     theirs = xp.concatenate([xp.asarray(b[1]) for b in got]).astype(np.int64)
-    links = xp.unique(theirs * n + local[mine - lo])
+    links = xp.unique(xp.concatenate([theirs * n + local[mine - lo], inside]))
     # an all-gather of arrays of different lengths: the same bucket to every rank
     shared = ((links // n).astype(np.int32), (links % n).astype(np.int32))
     everyone = comm.alltoallv([shared] * piece.parts)

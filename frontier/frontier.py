@@ -140,10 +140,12 @@ class FrontierPool:
         self.lost: str | None = None
 
     @classmethod
-    def shared(cls, graph: Graph, target: Target, capacity: int, domain: str = VERTICES
-               ) -> FrontierPool:
-        """The calling thread's pool kept with ``graph`` for ``target``, ``capacity`` and
-        ``domain``, made on its first use in that thread and :meth:`restart`-ed by the caller:
+    def shared(cls, graph: Graph, target: Target, capacity: int, domain: str = VERTICES,
+               purpose: str = "") -> FrontierPool:
+        """The calling thread's pool kept with ``graph`` for ``target``, ``capacity``,
+        ``domain`` and ``purpose`` (a caller whose frontiers must outlive another's in the same
+        thread names its own), made on its first use in that thread and :meth:`restart`-ed by
+        the caller:
         a traversal that keeps no frontier beyond its call reuses its buffers instead of
         allocating them per call (every frontier of an earlier use of the pool becomes stale).
 
@@ -151,7 +153,7 @@ class FrontierPool:
         calls from several threads on one graph never share buffers, and a thread's pools are
         freed when the thread ends (or the graph goes)."""
         mine = graph.memo(_POOLS, threading.local).__dict__  # this thread's own dict
-        key = (target.name, target.simulated, domain, max(int(capacity), 1))
+        key = (target.name, target.simulated, domain, max(int(capacity), 1), purpose)
         pool = mine.get(key)
         if pool is None:
             pool = cls(graph, target, capacity, domain)

@@ -35,7 +35,7 @@ from frontier.distributed.partition import Piece
 from frontier.frontier import DENSE, SPARSE, Frontier, FrontierError, FrontierPool
 from frontier.graph import Graph
 
-__all__ = ["exchange", "refresh", "gather", "any_left", "moved"]
+__all__ = ["exchange", "refresh", "gather", "any_left", "moved", "DENSE_SHARE"]
 
 
 def _address(array: Any) -> int | None:
@@ -95,10 +95,17 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     """Send every element ``v`` of ``frontier`` owned by another partition, with ``values[v]``
     (an array, or a tuple of arrays sent side by side), to its owner; write the values received
     for this partition's vertices into ``inbox`` (the same shape: arrays on the target) and
-    return the frontier of those vertices (a new pool on ``frontier``'s target, ordered by id).
-    Where several partitions sent the same vertex, the one with the smallest first value wins.
+    return the frontier of those vertices (ordered by id, in buffers this rank's thread reuses
+    at its next exchange on the graph, on ``frontier``'s target). Where several partitions sent
+    the same vertex, the one with the smallest first value wins (the lowest rank on a tie).
     Every rank of ``comm`` must call it in the same step. ``frontier`` stays valid: this is not
-    a step of its pool."""
+    a step of its pool.
+
+    The ranks first agree (an all-reduce) on the number of remote elements of their frontiers,
+    repeats counted. At least |V| / :data:`DENSE_SHARE` of them make the step dense: each owner
+    gets a flag and the values for every vertex of its range, and takes the smallest sent value
+    per vertex elementwise (no sort). Fewer make it sparse: each owner gets the ids sent, once
+    each, and their values, and sorts what it received."""
     _check_current(frontier)
     if frontier.domain != "vertices":
         raise FrontierError("exchange moves vertex frontiers; got a frontier of edges")
@@ -111,40 +118,94 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
         raise FrontierError(f"exchange of {len(values)} value arrays into {len(inbox)} inboxes")
     xp = comm.xp
     if comm.size == 1:  # every vertex is this partition's: nothing to send or receive
-        return _from_device_ids(frontier.graph, frontier.target, xp.zeros(0, np.int32),
-                                frontier.kind, xp)
+        return _received(piece, frontier, xp.zeros(0, np.int32), xp)
     comm.phase("exchange: buckets by owner")
     ids = _frontier_ids(frontier, xp)
     ids = ids[(ids < piece.lo) | (ids >= piece.hi)]  # the remote ones
-    # sorted (a dense frontier's ids are), once each (a sparse one may repeat)
-    ids = ids if frontier.kind == DENSE else xp.unique(ids)
-    cuts = on_host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
-    sent = [_view(xp, a)[ids] for a in values]
-    buckets = [(ids[cuts[r]:cuts[r + 1]], *(a[cuts[r]:cuts[r + 1]] for a in sent))
-               if r != piece.rank else (ids[:0], *(a[:0] for a in sent))
-               for r in range(piece.parts)]
+    values = tuple(_view(xp, a) for a in values)
+    comm.phase("exchange: dense or sparse (all-reduce)")
+    dense = comm.allreduce(int(ids.size), "sum") * DENSE_SHARE >= piece.num_vertices
+    comm.phase("exchange: buckets by owner")
+    buckets = (_dense_buckets if dense else _sparse_buckets)(piece, ids, values, frontier.kind,
+                                                             xp)
     comm.phase("exchange: all-to-all")
     got = comm.alltoallv(buckets)
     comm.phase("exchange: the smallest value of each received vertex")
-    columns = [xp.concatenate([b[i] for b in got]) for i in range(len(values) + 1)]
+    mine, columns = (_dense_smallest if dense else _sparse_smallest)(piece, got, xp)
+    for column, box in zip(columns, inbox, strict=True):
+        _view(xp, box)[mine] = column
+    comm.phase("exchange: the frontier of received vertices")
+    return _received(piece, frontier, mine, xp)
+
+
+#: The share of |V| at which a step's exchange goes dense: there, sending a flag and a value
+#: for every vertex and taking elementwise minima costs less than sorting the ids sent.
+DENSE_SHARE = 32
+
+
+def _sparse_buckets(piece: Piece, ids: Any, values: tuple, kind: str, xp: Any) -> list:
+    """Per owner: the remote ids it owns, once each and sorted, and their values."""
+    # a dense frontier's ids are sorted and distinct; a sparse one's may repeat
+    ids = ids if kind == DENSE else xp.unique(ids)
+    cuts = on_host(xp.searchsorted(ids, xp.asarray(piece.bounds))).tolist()
+    sent = [a[ids] for a in values]
+    return [(ids[cuts[r]:cuts[r + 1]], *(a[cuts[r]:cuts[r + 1]] for a in sent))
+            if r != piece.rank else (ids[:0], *(a[:0] for a in sent))
+            for r in range(piece.parts)]
+
+
+def _sparse_smallest(piece: Piece, got: list, xp: Any) -> tuple[Any, list]:
+    """The received ids, once each in ascending order, and their smallest-first values."""
+    columns = [xp.concatenate([b[i] for b in got]) for i in range(len(got[0]))]
     received = columns[0].astype(np.int32)
     order = _smallest_first(received, columns[1], xp)
-    mine = received[order]
-    for column, box in zip(columns[1:], inbox, strict=True):
-        _view(xp, box)[mine] = column[order]
-    comm.phase("exchange: the frontier of received vertices")
-    return _from_device_ids(frontier.graph, frontier.target, mine, frontier.kind, xp)
+    return received[order], [c[order] for c in columns[1:]]
 
 
-def _from_device_ids(graph: Graph, target: Any, ids: Any, kind: str, xp: Any) -> Frontier:
-    """A frontier of ``ids`` (int32, an array of ``xp`` on the target) in a new pool of their
-    size, copied on the device (no host round trip), of ``kind``."""
-    pool = FrontierPool(graph, target, max(int(ids.size), 1))
+def _dense_buckets(piece: Piece, ids: Any, values: tuple, kind: str, xp: Any) -> list:
+    """Per owner: a flag for each vertex of its range (uint8: 1 where sent) and the values of
+    the whole range (read by the owner only where flagged)."""
+    flags = xp.zeros(piece.num_vertices, np.uint8)
+    flags[ids] = 1
+    bounds = piece.bounds.tolist()
+    return [(flags[bounds[r]:bounds[r + 1]], *(a[bounds[r]:bounds[r + 1]] for a in values))
+            if r != piece.rank else (flags[:0], *(a[:0] for a in values))
+            for r in range(piece.parts)]
+
+
+def _dense_smallest(piece: Piece, got: list, xp: Any) -> tuple[Any, list]:
+    """The vertices some rank flagged, in ascending order, and the values of the rank that sent
+    the smallest first value for each (the lowest such rank)."""
+    sent = xp.zeros(piece.hi - piece.lo, dtype=bool)
+    best: list[Any] = []
+    for r, bucket in enumerate(got):
+        if r == piece.rank:
+            continue
+        flags = bucket[0].view(bool)
+        if not best:
+            best = [xp.array(a) for a in bucket[1:]]
+            sent |= flags
+            continue
+        better = flags & (~sent | (bucket[1] < best[0]))
+        for kept, theirs in zip(best, bucket[1:], strict=True):
+            xp.copyto(kept, theirs, where=better)
+        sent |= flags
+    local = xp.flatnonzero(sent)
+    return (local + piece.lo).astype(np.int32), [a[local] for a in best]
+
+
+def _received(piece: Piece, frontier: Frontier, ids: Any, xp: Any) -> Frontier:
+    """A frontier of the received ``ids`` (int32, an array of ``xp`` on the target, at most
+    the piece's range), of ``frontier``'s kind, copied on the device into the calling thread's
+    pooled buffers of the graph kept for received vertices (no host round trip, no allocation
+    per step); the previous received frontier of the thread becomes stale."""
+    graph, target = frontier.graph, frontier.target
+    pool = FrontierPool.shared(graph, target, max(piece.hi - piece.lo, 1), purpose="received")
+    pool.restart(int(ids.size))
     if ids.size:
         _view(xp, pool.ids(0))[: ids.size] = ids
-    target.write_scalar(pool.lengths, 0, int(ids.size))
     received = Frontier(pool, 0, SPARSE, pool.claim(0, SPARSE))
-    return received if kind == SPARSE else received.to_dense()
+    return received if frontier.kind == SPARSE else received.to_dense()
 
 
 def moved(frontier: Frontier, graph: Graph, kind: str | None = None) -> Frontier:

@@ -74,9 +74,9 @@ class NcclComm(Communicator):
 
     def _type(self, dtype: Any) -> int:
         nccl = self._nccl
-        types = {np.dtype(np.int32): nccl.NCCL_INT32, np.dtype(np.int64): nccl.NCCL_INT64,
-                 np.dtype(np.uint32): nccl.NCCL_UINT32, np.dtype(np.float32): nccl.NCCL_FLOAT32,
-                 np.dtype(np.float64): nccl.NCCL_FLOAT64}
+        types = {np.dtype(np.uint8): nccl.NCCL_UINT8, np.dtype(np.int32): nccl.NCCL_INT32,
+                 np.dtype(np.int64): nccl.NCCL_INT64, np.dtype(np.uint32): nccl.NCCL_UINT32,
+                 np.dtype(np.float32): nccl.NCCL_FLOAT32, np.dtype(np.float64): nccl.NCCL_FLOAT64}
         found = types.get(np.dtype(dtype))
         if found is None:
             raise TypeError(f"NCCL exchange of dtype {np.dtype(dtype)}; expected one of "

@@ -487,6 +487,16 @@ def test_afforest_over_partitions_exchanges_the_remote_arcs_once(threads):
     assert dg.last_run.round_trips == 1
 
 
+def test_afforest_joins_local_components_that_meet_only_at_a_remote_vertex(threads):
+    # partition 0 holds 0, 1, 2 and partition 1 holds 3, 4, 5: 0 and 1 are apart on
+    # partition 0 and meet at 4; 2 meets 5; 3 is alone
+    graph = Graph.from_edges([0, 1, 2], [4, 4, 5], num_vertices=6, directed=False)
+    dg = partition(graph, 2, client=threads, by="vertices")
+    assert dg.bounds.tolist() == [0, 3, 6]
+    got = connected_components(dg, target="cpu")
+    np.testing.assert_array_equal(got.labels, [0, 0, 2, 3, 0, 2])
+
+
 @pytest.mark.parametrize("parts", [2, 4])
 def test_bytes_per_level_and_rank_of_a_push_bfs_equal_the_model(threads, parts):
     from frontier.distributed.model import push_bfs_bytes

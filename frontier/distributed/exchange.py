@@ -121,11 +121,14 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
         return _received(piece, frontier, xp.zeros(0, np.int32), xp)
     comm.phase("exchange: buckets by owner")
     ids = _frontier_ids(frontier, xp)
-    ids = ids[(ids < piece.lo) | (ids >= piece.hi)]  # the remote ones
+    remote = (ids < piece.lo) | (ids >= piece.hi)
     values = tuple(_view(xp, a) for a in values)
     comm.phase("exchange: dense or sparse (all-reduce)")
-    dense = comm.allreduce(int(ids.size), "sum") * DENSE_SHARE >= piece.num_vertices
+    dense = (comm.allreduce(int(xp.count_nonzero(remote)), "sum") * DENSE_SHARE
+             >= piece.num_vertices)
     comm.phase("exchange: buckets by owner")
+    if not dense:
+        ids = ids[remote]
     buckets = (_dense_buckets if dense else _sparse_buckets)(piece, ids, values, frontier.kind,
                                                              xp)
     comm.phase("exchange: all-to-all")
@@ -164,7 +167,8 @@ def _sparse_smallest(piece: Piece, got: list, xp: Any) -> tuple[Any, list]:
 
 def _dense_buckets(piece: Piece, ids: Any, values: tuple, kind: str, xp: Any) -> list:
     """Per owner: a flag for each vertex of its range (uint8: 1 where sent) and the values of
-    the whole range (read by the owner only where flagged)."""
+    the whole range (read by the owner only where flagged). ``ids`` may hold owned vertices:
+    this rank's own range is not sent."""
     flags = xp.zeros(piece.num_vertices, np.uint8)
     flags[ids] = 1
     bounds = piece.bounds.tolist()
@@ -176,20 +180,19 @@ def _dense_buckets(piece: Piece, ids: Any, values: tuple, kind: str, xp: Any) ->
 def _dense_smallest(piece: Piece, got: list, xp: Any) -> tuple[Any, list]:
     """The vertices some rank flagged, in ascending order, and the values of the rank that sent
     the smallest first value for each (the lowest such rank)."""
-    sent = xp.zeros(piece.hi - piece.lo, dtype=bool)
+    sent: Any = None
     best: list[Any] = []
     for r, bucket in enumerate(got):
         if r == piece.rank:
             continue
         flags = bucket[0].view(bool)
-        if not best:
-            best = [xp.array(a) for a in bucket[1:]]
-            sent |= flags
+        if sent is None:
+            sent, best = flags, list(bucket[1:])
             continue
         better = flags & (~sent | (bucket[1] < best[0]))
-        for kept, theirs in zip(best, bucket[1:], strict=True):
-            xp.copyto(kept, theirs, where=better)
-        sent |= flags
+        best = [xp.where(better, theirs, kept) for kept, theirs in zip(best, bucket[1:],
+                                                                       strict=True)]
+        sent = sent | flags
     local = xp.flatnonzero(sent)
     return (local + piece.lo).astype(np.int32), [a[local] for a in best]
 

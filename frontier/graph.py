@@ -9,7 +9,6 @@ every later operator call.
 
 from __future__ import annotations
 
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -305,10 +304,6 @@ def _sort_rows(offsets, first, last, cols, arcs, track):  # pragma: no cover - c
 _PARALLEL_ARCS = 1 << 18  # the CSR is built by several threads only above this many arcs each
 
 
-def _threads() -> int:
-    return os.cpu_count() or 1
-
-
 def _counting_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track: bool
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CSR of the arcs ``src[k] -> dst[k]`` (and, if ``mirror``, ``dst[k] -> src[k]`` for
@@ -322,7 +317,7 @@ def _counting_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track:
     in parallel threads (the compiled loops release the GIL), into disjoint slots of each row
     laid out in piece order, so the result is the sequential one."""
     m = src.size
-    pieces = max(1, min(_threads(), m // _PARALLEL_ARCS))
+    pieces = max(1, min(parallel.threads(), m // _PARALLEL_ARCS))
     cuts = [m * i // pieces for i in range(pieces + 1)]
     spans = list(zip(cuts[:-1], cuts[1:], strict=True))
     kinds = [(src, dst, 0, False)] + ([(dst, src, m, True)] if mirror else [])

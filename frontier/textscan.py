@@ -20,11 +20,11 @@ call on a machine compiles (about a second), later processes load it from the pe
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from frontier import parallel
 from frontier.cache_dir import cached_njit
 
 __all__ = ["scan_entries", "DONE", "FULL", "STOP"]
@@ -202,11 +202,6 @@ def _scan_piece(buf: np.ndarray, start: int, stop: int, prefix: int, c1: int, c2
     return src[:entries], dst[:entries], weights, any_float, top
 
 
-def _threads() -> int:
-    """Threads that read one text: one per CPU core."""
-    return os.cpu_count() or 1
-
-
 def _split(data: bytes, start: int, pieces: int) -> list[int]:
     """Offsets that cut ``data[start:]`` into about ``pieces`` runs of whole lines."""
     cuts = [start]
@@ -234,7 +229,7 @@ def scan_entries(data: bytes, start: int, *, prefix: bytes | None, comments: byt
     CPU core, read in parallel threads (the compiled pass releases the GIL) and joined in
     order; lines are independent, so the result does not depend on the cuts."""
     buf = np.frombuffer(data, dtype=np.uint8)
-    pieces = max(1, min(_threads(), (len(data) - start) // _PARALLEL_BYTES))
+    pieces = max(1, min(parallel.threads(), (len(data) - start) // _PARALLEL_BYTES))
     cuts = _split(data, start, pieces)
     limit = -1 if max_entries is None else max_entries
     args = [(buf, a, b, -1 if prefix is None else prefix[0], comments[0], comments[-1], ncols,

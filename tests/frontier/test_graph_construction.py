@@ -363,13 +363,14 @@ def test_from_edges_orders_long_rows_stably_like_a_stable_sort(seed):
 
 def test_csr_built_in_parallel_pieces_equals_the_sequential_build(monkeypatch):
     import frontier.graph as graph_module
+    from frontier import parallel
 
     rng = np.random.default_rng(7)
     src, dst = rng.integers(0, 30, 500), rng.integers(0, 30, 500)
     w = rng.integers(-9, 9, 500)
     want = [Graph.from_edges(src, dst, w, 31, directed=d) for d in (True, False)]
     monkeypatch.setattr(graph_module, "_PARALLEL_ARCS", 1)
-    monkeypatch.setattr(graph_module, "_threads", lambda: 3)
+    monkeypatch.setattr(parallel, "threads", lambda: 3)
     for d, expected in zip((True, False), want, strict=True):
         assert_graphs_equal(Graph.from_edges(src, dst, w, 31, directed=d), expected)
 

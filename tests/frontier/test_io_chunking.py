@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import frontier.io as fio
+import frontier.parallel as parallel
 import frontier.textscan as textscan
 from frontier.io import GraphFormatError, load
 
@@ -32,7 +33,7 @@ def _force_reference(*args, **kwargs):
 CONFIGURATIONS: list[tuple[str, dict[tuple[object, str], object]]] = [
     ("fast reader, one piece", {}),
     ("fast reader, cut into many pieces", {(textscan, "_PARALLEL_BYTES"): 5,
-                                           (textscan, "_threads"): lambda: 7}),
+                                           (parallel, "threads"): lambda: 7}),
     ("reference reader, default chunks", {(fio, "scan_entries"): _force_reference}),
     ("reference reader, 1-byte chunks", {(fio, "scan_entries"): _force_reference,
                                          (fio, "_CHUNK_BYTES"): 1}),

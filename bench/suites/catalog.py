@@ -129,7 +129,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_graphs(parser, "standard")
     options.add_names(parser, "--algorithms", ",".join(baselines.names(suite_only=True)),
                       "catalog algorithms", baselines.names())
-    options.add_names(parser, "--balancers", "thread", "balancers")
+    options.add_names(parser, "--balancers", "auto", "balancers")
 
 
 def run(args: argparse.Namespace) -> int:

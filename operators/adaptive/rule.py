@@ -24,7 +24,11 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
   small graphs a conversion costs more than a short queue), a queue below;
 - the mode is ``"fused"`` (the steps run in one persistent kernel until the frontier leaves
   the decision's range, ``Decision.until``) for the balancers that can fuse, ``"host"``
-  (one launch sequence and one read per step) otherwise.
+  (one launch sequence and one read per step) otherwise;
+- a target that runs every balancer as one sequential loop (the CPU) takes that loop over a
+  queue in one fused phase for every step: the loop touches only the frontier's vertices,
+  where a bitmap costs a scan of |V| / 32 words per step and a conversion (on luxembourg_osm
+  k-core's eight bitmap steps took twice the time of the same steps on a queue).
 
 The direction is not the rule's: it is the caller's :class:`operators.Direction`, a pull step
 being a host-loop step over a bitmap. The rule names the balancer as a technique (unbound); the
@@ -76,13 +80,13 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
     (deterministic: the same inputs give the same decision). ``spreads`` is False on a target
     that runs every balancer as one sequential loop (the CPU): the decision is then the loop.
     ``small=False`` leaves out the small-frontier mode."""
+    push, fused, host = Way.PUSH, Mode.FUSED, Mode.HOST
+    if not spreads:
+        return Decision(_THREAD, Kind.SPARSE, push, fused)
     bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
     dense = size > bitmap_from
     representation = Kind.DENSE if dense else Kind.SPARSE
     limit_t3 = None if dense else int(bitmap_from)
-    push, fused, host = Way.PUSH, Mode.FUSED, Mode.HOST
-    if not spreads:
-        return Decision(_THREAD, representation, push, fused, limit_t3)
     block_frontier = min(int(thresholds.block_frontier), CAPACITY)
     if small and size <= block_frontier and degree_sum <= thresholds.block_edges:
         return Decision(None, Kind.SPARSE, push, Mode.BLOCK, block_frontier,

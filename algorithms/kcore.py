@@ -14,7 +14,8 @@ rounds of increasing ``k``:
    into one launch where the target can): each edge to a vertex still present decrements that
    vertex's degree with an atomic; the one decrement that takes it from ``k + 1`` to ``k``
    claims it for this round and puts it in the next frontier;
-4. ``reduce``: the vertices left; the next round, if any.
+4. the next round, until the smallest degree left says no vertex is (a removed vertex offers
+   :data:`_REMOVED`).
 
 A round's peeling runs as many steps as its longest chain of vertices each freed by the last
 (half a path's length): fused, they cost a barrier each, not a launch and a read.
@@ -68,15 +69,26 @@ class KCoreRoundStats:
 @dataclass(frozen=True)
 class KCoreResult:
     """``core_numbers`` (int32, one per vertex; on the target with ``out="device"``,
-    :mod:`algorithms.output`), the advance steps run, wall time, per-round ``stats``, and the
-    ``target`` that ran it."""
+    :mod:`algorithms.output`), the advance steps run, wall time, ``rounds`` (each round's ``k``,
+    advance steps and seconds; :attr:`stats` adds what each peeled), and the ``target`` that
+    ran it."""
 
     core_numbers: Any
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    stats: list[KCoreRoundStats] = field(repr=False, default_factory=list)
+    rounds: list[tuple[int, int, float]] = field(repr=False, default_factory=list)
     target: Target | None = field(repr=False, default=None)
+
+    @property
+    def stats(self) -> list[KCoreRoundStats]:
+        """One :class:`KCoreRoundStats` per round. A round peels exactly the vertices of core
+        number ``k``, so they are counted from the core numbers when asked (a host copy of
+        them with ``out="device"``), not by a reduction per round."""
+        counts = np.bincount(on_host(self.core_numbers), minlength=1 + max(
+            (k for k, _, _ in self.rounds), default=0))
+        return [KCoreRoundStats(k, int(counts[k]), steps, seconds)
+                for k, steps, seconds in self.rounds]
 
     @property
     def degeneracy(self) -> int:
@@ -97,10 +109,6 @@ def count_arcs(v, degree, core, graph):
 
 def remaining_degree(v, core, degree):
     return degree[v] if core[v] == -1 else _REMOVED
-
-
-def unpeeled(v, core):
-    return core[v] == -1
 
 
 def claim(v, core, degree, k):
@@ -136,25 +144,27 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     tgt = resolve_target(target, graph)
     policy = resolve_policy(balancer, graph, tgt)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)
-    steps, left, k = 0, n, 0
-    stats: list[KCoreRoundStats] = []
+    steps, k = 0, 0
+    rounds: list[tuple[int, int, float]] = []
     began = time.perf_counter()
     if n:
         compute(graph, "vertices", count_arcs, degree, core, target=tgt)
         everyone = Frontier.all_vertices(graph, target=tgt)
         f = Frontier.from_vertices(graph, [], target=tgt)  # the peeling steps' pool
-        while left:
+        while True:
             started = time.perf_counter()
-            k = max(k, reduce(graph, "vertices", remaining_degree, core, degree, op="min",
-                              target=tgt))
+            least = reduce(graph, "vertices", remaining_degree, core, degree, op="min",
+                           target=tgt)
+            if least == _REMOVED:  # every vertex is peeled
+                break
+            k = max(k, least)
             f = f.union(filter(graph, everyone, claim, core, degree, k, output="sparse"))
             walk = traverse(graph, f, release, core, degree, k, balancer=policy)
             f, steps = walk.frontier, steps + walk.steps
-            peeled = left - (left := reduce(graph, "vertices", unpeeled, core, target=tgt))
-            stats.append(KCoreRoundStats(k, peeled, walk.steps, time.perf_counter() - started))
+            rounds.append((k, walk.steps, time.perf_counter() - started))
             k += 1
-    return KCoreResult(deliver(tgt, core, out), steps, time.perf_counter() - began, graph, stats,
-                       tgt)
+    return KCoreResult(deliver(tgt, core, out), steps, time.perf_counter() - began, graph,
+                       rounds, tgt)
 
 
 def _check_graph(graph: Graph) -> None:

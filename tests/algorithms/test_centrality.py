@@ -289,3 +289,12 @@ def test_k_core_of_a_clique_with_a_tail():
     result = k_core(g, target="cpu")
     np.testing.assert_array_equal(result.core_numbers, [2, 2, 2, 1])
     assert result.degeneracy == 2
+
+
+def test_k_core_rounds_report_each_k_and_the_vertices_it_peeled():
+    # a triangle with a tail, an isolated vertex and a separate edge: k = 0, 1, 2
+    g = Graph.from_edges([0, 0, 1, 2, 5], [1, 2, 2, 3, 6], num_vertices=7, directed=False)
+    result = k_core(g, target="cpu")
+    np.testing.assert_array_equal(result.core_numbers, [2, 2, 2, 1, 0, 1, 1])
+    assert [(s.k, s.peeled) for s in result.stats] == [(0, 1), (1, 3), (2, 3)]
+    assert sum(s.steps for s in result.stats) == result.iterations

@@ -317,9 +317,8 @@ def _counting_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track:
     in parallel threads (the compiled loops release the GIL), into disjoint slots of each row
     laid out in piece order, so the result is the sequential one."""
     m = src.size
-    pieces = max(1, min(parallel.threads(), m // _PARALLEL_ARCS))
-    cuts = [m * i // pieces for i in range(pieces + 1)]
-    spans = list(zip(cuts[:-1], cuts[1:], strict=True))
+    spans = parallel.spans(m, _PARALLEL_ARCS)
+    pieces = len(spans)
     kinds = [(src, dst, 0, False)] + ([(dst, src, m, True)] if mirror else [])
     jobs = [(heads[a:b], tails[a:b], first + a, skip) for heads, tails, first, skip in kinds
             for a, b in spans]

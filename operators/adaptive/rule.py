@@ -27,8 +27,8 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
   (one launch sequence and one read per step) otherwise;
 - a target that runs every balancer as one sequential loop (the CPU) takes that loop over a
   queue in one fused phase for every step: the loop touches only the frontier's vertices,
-  where a bitmap costs a scan of |V| / 32 words per step and a conversion (on luxembourg_osm
-  k-core's eight bitmap steps took twice the time of the same steps on a queue).
+  where a bitmap costs a scan of |V| / 32 words per step and a conversion (docs/adaptive.md,
+  "Mode", has the measurement).
 
 The direction is not the rule's: it is the caller's :class:`operators.Direction`, a pull step
 being a host-loop step over a bitmap. The rule names the balancer as a technique (unbound); the

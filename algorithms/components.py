@@ -458,10 +458,11 @@ def gather(i, comp, picks, sampled):
 
 
 def _most_frequent_label(steps: _ComponentSteps, comp: Any) -> int:
-    """Sutton et al.'s sampling: the most frequent of 1,024 labels at random vertices."""
+    """Sutton et al.'s sampling: the most frequent of 1,024 labels at random vertices (the same
+    vertices every call: drawn once per graph and target, kept with the graph)."""
     g, tgt = steps.graph, steps.tgt
-    rng = np.random.default_rng(27491095)
-    picks = tgt.to_device(rng.integers(0, g.num_vertices, SAMPLES, dtype=np.int32))
+    picks = g.memo(f"afforest.samples.{tgt.name}", lambda: tgt.to_device(
+        np.random.default_rng(27491095).integers(0, g.num_vertices, SAMPLES, dtype=np.int32)))
     sampled = tgt.empty(SAMPLES, np.int32)
     compute(g, SAMPLES, gather, comp, picks, sampled, target=tgt)
     values, counts = np.unique(tgt.to_host(sampled), return_counts=True)

@@ -201,8 +201,8 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     if n == 0:
         return PageRankResult(deliver(tgt, tgt.empty(0, np.float64), out), 0, 0.0, 0.0, graph,
                               target=tgt)
-    rank, last = _placed(start, tgt), tgt.empty(n, np.float64)
-    teleport, spread = _placed(teleport, tgt), _placed(spread, tgt)
+    rank, last = _placed(start, n, tgt), tgt.empty(n, np.float64)
+    teleport, spread = _placed(teleport, n, tgt), _placed(spread, n, tgt)
     incoming, inverse = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
     began = time.perf_counter()
     neighbor_reduce(graph, "vertices", out_weight, weighted, out=inverse, edges="out")
@@ -254,9 +254,11 @@ def _check_parameters(alpha: Any, max_iter: Any, tol: Any) -> tuple[float, int, 
             validate.count("max_iter", max_iter, 1), validate.positive("tol", tol))
 
 
-def _placed(values: Any, tgt: Target) -> Any:
-    """A distribution on the target: uploaded from the host, or already there (a device array
-    :func:`_distribution` made, which pagerank may overwrite)."""
+def _placed(values: Any, n: int, tgt: Target) -> Any:
+    """A distribution on the target: the uniform one (None) filled there, a host array uploaded,
+    or a device array :func:`_distribution` made (which pagerank may overwrite) as it is."""
+    if values is None:
+        return tgt.full(n, 1.0 / n, np.float64)
     return values if is_device_array(values) else tgt.to_device(values)
 
 
@@ -285,12 +287,13 @@ def _on_device(name: str, values: Any, n: int, tgt: Target) -> Any:
 
 
 def _distribution(name: str, values: Any, n: int, tgt: Target) -> Any:
-    """``values`` (one non-negative weight per vertex) normalized to sum 1; uniform if None.
+    """``values`` (one non-negative weight per vertex) normalized to sum 1; None (uniform, which
+    :func:`_placed` fills on the target: no host array to build and copy) if None.
     Scaled by the largest value before summing, so the sum cannot overflow (30 values of
     1e308 sum to inf, which would make every share 0). A device array stays on the device on
     the cuda target (:func:`_on_device`) and is copied to the host for the cpu target."""
     if values is None:
-        return np.full(n, 1.0 / n) if n else np.zeros(0)
+        return None
     if is_device_array(values):
         if tgt.name == "cuda":
             return _on_device(name, values, n, tgt)

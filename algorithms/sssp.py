@@ -378,7 +378,8 @@ def _start(c: int, flat: Any, sources: Any, n: int, unreached: Any) -> None:
 
 
 def _as_float(v: int, dist: Any, out: Any, unreached: Any) -> None:
-    """A distance as float64, ``inf`` where unreached (``out="device"``)."""
+    """A distance as float64, ``inf`` where unreached (integer distances, converted on the
+    target before any copy to the host)."""
     out[v] = np.inf if dist[v] == unreached else dist[v]
 
 
@@ -429,22 +430,20 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     for i, s in enumerate(starts if predecessors else ()):
         shortest_path_tree(graph, np.asarray([s]), rows[i], unreached, positive, tgt, policy,
                            pred=preds[i * n:(i + 1) * n])
+    finished = flat
+    if dtype.kind != "f":  # exact integer sums, returned as float64 with inf where unreached
+        finished = (tgt.empty(k * n, np.float64) if pool is None
+                    else pool.scratch("sssp.float_distances", k * n, np.float64)[:k * n])
+        compute(None, k * n, _as_float, flat, finished, unreached, target=tgt)
     if out == "device":
-        distances = flat
-        if dtype.kind != "f":
-            distances = tgt.empty(k * n, np.float64)
-            compute(None, k * n, _as_float, flat, distances, unreached, target=tgt)
         tgt.synchronize()
         seconds = time.perf_counter() - start
-        distances = deliver(tgt, distances.reshape(k, n) if source is None else distances, out)
+        distances = deliver(tgt, finished.reshape(k, n) if source is None else finished, out)
         tree = preds if preds is None or source is not None else preds.reshape(k, n)
     else:
-        host = tgt.to_host(flat)
+        distances = tgt.to_host(finished)
         tree = None if preds is None else tgt.to_host(preds)
         seconds = time.perf_counter() - start
-        distances = host.astype(np.float64)
-        if dtype.kind != "f":
-            distances[host == unreached] = np.inf
         if source is None:
             distances = distances.reshape(k, n)
             tree = None if tree is None else tree.reshape(k, n)

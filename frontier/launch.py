@@ -25,6 +25,7 @@ thread converts it.
 
 from __future__ import annotations
 
+import ctypes
 import threading
 import weakref
 from collections.abc import Callable
@@ -68,13 +69,15 @@ class _Entry:
     """A kernel compiled for one list of argument types and one block size: the compiled kernel,
     its function handle, its argument types and the per-position cache."""
 
-    __slots__ = ("compiled", "function", "types", "slots", "most_blocks")
+    __slots__ = ("compiled", "function", "types", "slots", "converters", "most_blocks")
 
     def __init__(self, compiled: Any, threads: int, cooperative: bool) -> None:
         self.compiled = compiled
         self.function = compiled._codelibrary.get_cufunc().kernel
         self.types = tuple(compiled.argument_types)
         self.slots = [_Slot() for _ in self.types]
+        self.converters = tuple(None if compiled.extensions else _scalar_converter(ty)
+                                for ty in self.types)
         self.most_blocks = (compiled.max_cooperative_grid_blocks(threads) if cooperative
                             else None)
 
@@ -114,19 +117,27 @@ class Launcher:
         compiled = entry.compiled
         flat: list = []
         written_back: list = []  # a host array argument is copied back after the kernel
-        for ty, value, slot in zip(entry.types, args, entry.slots, strict=True):
-            if hasattr(value, "__cuda_array_interface__"):
-                fields = slot.fields(value)
-                if fields is None:
-                    fields = []
-                    compiled._prepare_args(ty, value, self._stream, [], fields)
-                    with self._lock:
-                        slot.keep(value, fields)
+        for ty, value, slot, convert in zip(entry.types, args, entry.slots, entry.converters,
+                                            strict=True):
+            fields = slot.fields(value)
+            if fields is not None:
                 flat.extend(fields)
-            else:
+            elif hasattr(value, "__cuda_array_interface__"):
+                fields = []
+                compiled._prepare_args(ty, value, self._stream, [], fields)
+                with self._lock:
+                    slot.keep(value, fields)
+                flat.extend(fields)
+            elif isinstance(value, np.ndarray):
                 # a host array is typed again at every launch (its dtype is not its type)
-                slot.scalar = None if isinstance(value, np.ndarray) else type(value)
+                slot.scalar = None
                 compiled._prepare_args(ty, value, self._stream, written_back, flat)
+            else:
+                slot.scalar = type(value)
+                if convert is None:
+                    compiled._prepare_args(ty, value, self._stream, written_back, flat)
+                else:
+                    flat.append(convert(value))
         key = (blocks, threads, compiled.cooperative)
         config = self._configs.get(key)
         if config is None:
@@ -155,6 +166,27 @@ class Launcher:
             if entry not in mine:  # a new list, so that readers iterate a list nobody changes
                 self._last[shape] = [entry, *mine][:_KNOWN]
         return entry
+
+
+def _scalar_converter(ty: Any) -> Callable[[Any], Any] | None:
+    """How Numba's ``_prepare_args`` converts a scalar of Numba type ``ty`` (a ctypes value of
+    the type's width, a bool as it is), taken once per kernel instead of found again at every
+    launch; None for any other type (converted by Numba's own code)."""
+    from numba.cuda import types
+
+    if isinstance(ty, types.Integer):
+        return getattr(ctypes, f"c_{ty}", None)
+    if ty == types.float64:
+        return ctypes.c_double
+    if ty == types.float32:
+        return ctypes.c_float
+    if ty == types.boolean:
+        return _as_is
+    return None
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 def compiled_for(kernel: Any, args: tuple) -> Any:

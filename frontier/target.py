@@ -414,12 +414,12 @@ class CudaTarget(Target):
         return f"{name} = cuda.shared.array({shape}, {dtype})\n"
 
     def __init__(self) -> None:
-        from numba import cuda
 
         self._cuda = cuda
         self._sm_count: int | None = None
         self._launcher: Launcher | None | bool = False  # False: not made yet
         self._cooperative: dict[tuple, tuple[Any, int]] = {}
+        self._helpers: dict[str, Callable] = {}
         if not self.simulated:
             prepare_numba("cuda")
 
@@ -448,7 +448,15 @@ class CudaTarget(Target):
         return 64 if self.simulated else 1024
 
     def to_device(self, array: np.ndarray) -> Any:
+        """A device copy of ``array``; a few numbers (a pool's lengths, a placeholder) are
+        written by one launch of the put kernel instead of a host-to-device copy, which waits
+        for the device (:meth:`_put`)."""
         array = np.ascontiguousarray(array)
+        if (array.ndim == 1 and 0 < array.size <= _PUT_VALUES and array.dtype.char in _PUT_TYPES
+                and not self.simulated):
+            device = self.empty(array.size, array.dtype)
+            self._put(device, 0, array.tolist())
+            return device
         try:
             return self._cuda.to_device(array)
         except Exception as err:  # noqa: BLE001 - only out-of-memory is turned into another
@@ -487,7 +495,7 @@ class CudaTarget(Target):
         """One launch of a grid-stride fill kernel."""
         if array.size:
             blocks = min(-(-array.size // 256), self.resident_blocks(256))
-            self.launch(_fill_kernel(), blocks, min(256, self.max_threads_per_block),
+            self.launch(self.helper("_fill"), blocks, min(256, self.max_threads_per_block),
                         (array, array.dtype.type(value)))
 
     def zeros(self, shape: int, dtype: Any) -> Any:
@@ -521,7 +529,7 @@ class CudaTarget(Target):
         waits for the device and costs ~80 µs on an H100 (python -m bench call_profile)."""
         cast = array.dtype.type
         padded = [cast(v) for v in values] + [cast(0)] * (_PUT_VALUES - len(values))
-        self.launch(_put_kernel(), 1, 1, (array, np.int64(start), np.int64(len(values)),
+        self.launch(self.helper("_put"), 1, 1, (array, np.int64(start), np.int64(len(values)),
                                           *padded))
 
     def synchronize(self) -> None:
@@ -540,6 +548,18 @@ class CudaTarget(Target):
 
         kernel_cache.register_locator(CacheImpl)
         return harden(self._cuda.jit(fn, cache=True))
+
+    def helper(self, name: str) -> Callable:
+        """The target's own kernel ``name`` of :data:`_HELPERS`, compiled through
+        :meth:`compile_source` on first use (once, whichever threads ask)."""
+        kernel = self._helpers.get(name)
+        if kernel is None:
+            with _HELPERS_LOCK:
+                kernel = self._helpers.get(name)
+                if kernel is None:
+                    kernel = self.compile_source(name, _HELPERS[name], {})
+                    self._helpers[name] = kernel
+        return kernel
 
     def _fast(self) -> Launcher | None:
         """The launcher that reuses converted arguments (:mod:`frontier.launch`), made on first
@@ -672,39 +692,40 @@ def _argument_type(value: Any) -> Any:
 
 
 def _numba_cuda() -> Any:
-    """Numba's ``cuda`` module itself. This module's global ``cuda`` is not it while the
-    simulator runs ``_fill`` or ``_put`` (it swaps the globals of a kernel's module for its fake
-    module during a launch), so a kernel compiled meanwhile in another thread would keep that
-    launch's fake module for good."""
+    """Numba's ``cuda`` module itself, as the globals of kernel text get it: a module's global
+    ``cuda`` is not it while the simulator runs a kernel of that module (it swaps the global for
+    its fake module during the launch), and a kernel compiled meanwhile in another thread would
+    keep the fake module for good."""
     from numba import cuda as module
 
     return module
 
 
-def _fill(array: Any, value: Any) -> None:
+#: How many values :meth:`CudaTarget.upload` and :meth:`CudaTarget.to_device` write through
+#: kernel arguments instead of a copy, and the element types they write so (integers, float32
+#: and float64).
+_PUT_VALUES = 8
+_PUT_TYPES = np.typecodes["AllInteger"] + "fd"
+
+
+#: The target's own kernels, compiled by :meth:`CudaTarget.helper` from their text as generated
+#: kernels are (so kept on disk and loaded, not compiled, by a later process): a grid-stride
+#: fill, and a one-thread write of up to :data:`_PUT_VALUES` values passed as arguments.
+_HELPERS = {
+    "_fill": """
+def _fill(array, value):
     for i in range(cuda.grid(1), array.size, cuda.gridsize(1)):
         array[i] = value
-
-
-@lru_cache(maxsize=1)
-def _fill_kernel() -> Callable:
-    return _numba_cuda().jit(_fill)
-
-
-#: How many values :meth:`CudaTarget.upload` writes through kernel arguments instead of a copy.
-_PUT_VALUES = 8
-
-
-def _put(array, start, count, v0, v1, v2, v3, v4, v5, v6, v7):  # pragma: no cover - device code
+""",
+    "_put": """
+def _put(array, start, count, v0, v1, v2, v3, v4, v5, v6, v7):
     values = (v0, v1, v2, v3, v4, v5, v6, v7)
     for i in range(8):
         if i < count:
             array[start + i] = values[i]
-
-
-@lru_cache(maxsize=1)
-def _put_kernel() -> Callable:
-    return _numba_cuda().jit(_put)
+""",
+}
+_HELPERS_LOCK = threading.Lock()
 
 
 def _simulator_enabled() -> bool:

@@ -203,7 +203,10 @@ class AdaptivePolicy:
 
     def push_balancer(self, frontier: Frontier) -> LoadBalancer:
         """The balancer for one push advance: one read of the frontier's length and one
-        measurement of its degree sum."""
+        measurement of its degree sum; nothing read on a target that runs every balancer as the
+        same sequential loop (the decision is that loop whatever the frontier)."""
+        if not self.target.runs_balancers:
+            return self.decide(0, 0, False, False).balancer
         size = len(frontier)
         degree_sum = measure_degree_sum(self.graph, frontier, size)
         return self.decide(size, degree_sum, False, False).balancer

@@ -77,10 +77,18 @@ class Row:
     refused: str = ""
 
 
-def _weighted(algorithm: str, graph: str) -> str:
+def weighted_name(algorithm: str, graph: str) -> str:
     """The weighted form of a generated graph's name for the algorithms of :data:`WEIGHTED`."""
     plain = re.fullmatch(r"(rmat|grid|star|path)\d+", graph) is not None
     return f"{graph}_w1-5" if algorithm in WEIGHTED and plain else graph
+
+
+def tiny_graph(algorithm: str) -> str:
+    """The name of the tiny part's graph for ``algorithm``: a 7-vertex path (weighted for the
+    algorithms of :data:`WEIGHTED`), or the algorithm's own kind of input of that size."""
+    example = baselines.example(algorithm)
+    return (weighted_name(algorithm, f"path{TINY}") if example is None
+            else f"{example.partition(':')[0]}:{TINY}")
 
 
 def first_call(algorithm: str, graph: str, target: str, cache: Path) -> dict[str, float]:
@@ -96,7 +104,7 @@ def first_rows(algorithms: list[str], graph: str, target: Target, progress: Prog
                ) -> list[Row]:
     rows = []
     for algorithm in algorithms:
-        name = _weighted(algorithm, graph)
+        name = weighted_name(algorithm, graph)
         with tempfile.TemporaryDirectory(prefix="frontier-calls-") as cache:
             for state in ("cold", "warm"):
                 seconds = first_call(algorithm, name, target.name, Path(cache))
@@ -112,9 +120,7 @@ def tiny_rows(algorithms: list[str], target: Target, calls: int, progress: Progr
               ) -> list[Row]:
     rows = []
     for algorithm in algorithms:
-        example = baselines.example(algorithm)
-        name = (_weighted(algorithm, "path7") if example is None
-                else f"{example.partition(':')[0]}:{TINY}")
+        name = tiny_graph(algorithm)
         graph = build(name)
         source = 0 if baselines.takes_source(algorithm) else None
         timing = time_calls(partial(baselines.run, algorithm, graph, source, target=target),

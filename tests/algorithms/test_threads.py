@@ -284,11 +284,11 @@ def test_a_kernel_compiled_while_another_thread_simulates_a_fill_gets_the_real_c
     from numba import cuda
     from numba.cuda.simulator.kernelapi import FakeCUDAModule, swapped_cuda_module
 
-    import frontier.target as module
 
     target = resolve_target("cuda")
     text = "def probe(out):\n    out[0] = cuda.gridsize(1)\n"
-    with swapped_cuda_module(module._fill, FakeCUDAModule((1, 1, 1), (1, 1, 1), 0)):
+    fill = target.helper("_fill").fn
+    with swapped_cuda_module(fill, FakeCUDAModule((1, 1, 1), (1, 1, 1), 0)):
         kernel = target.compile_source("probe", text, {})
     assert kernel.fn.__globals__["cuda"] is cuda
     out = np.zeros(1, np.int64)

@@ -20,6 +20,7 @@ class Array:
 
 class Compiled:
     cooperative = False
+    extensions: list = []
 
     def __init__(self, types: tuple, conversions: list) -> None:
         self.argument_types = types
@@ -55,6 +56,18 @@ class Kernel:
         return Compiled(argtypes, self.conversions)
 
 
+class TypedKernel(Kernel):
+    """A stand-in dispatcher whose compiled kernel takes ``types`` (Numba types)."""
+
+    def __init__(self, types: tuple) -> None:
+        super().__init__()
+        self.types = types
+
+    def compile(self, argtypes):
+        self.compiled += 1
+        return Compiled(self.types, self.conversions)
+
+
 def launcher(calls: list) -> Launcher:
     return Launcher(lambda stream, config, fn, *flat: calls.append((config, flat)),
                     lambda **kw: tuple(sorted(kw.items())), "stream",
@@ -70,6 +83,22 @@ def test_the_same_arrays_are_converted_once_and_scalars_every_launch():
     assert kernel.compiled == 1
     assert [x for x in kernel.conversions if isinstance(x, Array)] == [a, b]
     assert calls[-1][1] == ("a", 5, "b")
+
+
+def test_a_scalar_is_converted_by_the_ctypes_type_numba_gives_its_type_without_numba():
+    import ctypes
+
+    from numba.cuda import types
+
+    calls: list = []
+    kernel = TypedKernel((types.int64, types.uint32, types.float64, types.float32,
+                          types.boolean))
+    launcher(calls)(kernel, 1, 32, (7, 3, 2.5, 0.5, True))
+    flat = calls[-1][1]
+    assert [type(x) for x in flat] == [ctypes.c_int64, ctypes.c_uint32, ctypes.c_double,
+                                       ctypes.c_float, bool]
+    assert [getattr(x, "value", x) for x in flat] == [7, 3, 2.5, 0.5, True]
+    assert kernel.conversions == []  # none went through the kernel's own conversion
 
 
 def test_a_new_array_object_at_a_position_is_converted_again():

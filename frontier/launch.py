@@ -8,9 +8,11 @@ of a call on a small graph and of every host-loop step. The operators launch the
 again and again with the same arrays (the graph's arrays, a pool's buffers, the state), so
 :class:`Launcher` keeps, per kernel and launch shape, the compiled kernel and each array
 argument's converted fields, with a weak reference to the array: an argument that is the same
-(still living) array object reuses its fields; any other is converted again, by Numba's own
-code. Scalars (and host arrays, copied in and back as Numba does) are converted at every
-launch. The kernel is then launched with ``cuda.core``'s ``launch`` on the default stream,
+(still living) array object reuses its fields; any other is converted again (a Numba device
+array read directly, :func:`device_array_fields`; anything else by Numba's own code). Scalars
+(and host arrays, copied in and back as Numba does) are converted at every launch, a scalar by
+the ctypes type Numba's conversion picks for its type, looked up once per kernel. The kernel is
+then launched with ``cuda.core``'s ``launch`` on the default stream,
 exactly as Numba's dispatcher does after its conversion.
 
 Where Numba's internals differ from what this module expects (another numba-cuda version),
@@ -33,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Launcher", "compiled_for", "make_launcher"]
+__all__ = ["Launcher", "compiled_for", "device_array_fields", "make_launcher"]
 
 
 class _Slot:
@@ -98,8 +100,10 @@ class Launcher:
     """Launches kernels (Numba CUDA dispatchers) reusing converted array arguments."""
 
     def __init__(self, launch: Callable, config: Callable, stream: Any,
-                 argument_type: Callable[[Any], Any]) -> None:
+                 argument_type: Callable[[Any], Any], device_array: type | None = None
+                 ) -> None:
         self._launch = launch
+        self._device_array = device_array
         self._config_type = config
         self._stream = stream
         self._argument_type = argument_type
@@ -123,8 +127,11 @@ class Launcher:
             if fields is not None:
                 flat.extend(fields)
             elif hasattr(value, "__cuda_array_interface__"):
-                fields = []
-                compiled._prepare_args(ty, value, self._stream, [], fields)
+                if type(value) is self._device_array and not compiled.extensions:
+                    fields = device_array_fields(value)
+                else:
+                    fields = []
+                    compiled._prepare_args(ty, value, self._stream, [], fields)
                 with self._lock:
                     slot.keep(value, fields)
                 flat.extend(fields)
@@ -168,6 +175,15 @@ class Launcher:
         return entry
 
 
+def device_array_fields(array: Any) -> list:
+    """The flat fields Numba's ``_prepare_args`` makes of a Numba device array passed for an
+    array parameter (a null memory-info and parent, the size, the item size, the data pointer,
+    the shape, the strides in bytes), read from the array itself instead of through a strided
+    memory view made for the launch."""
+    return [0, 0, array.size, array.dtype.itemsize, array.device_ctypes_pointer.value,
+            *array.shape, *array.strides]
+
+
 def _scalar_converter(ty: Any) -> Callable[[Any], Any] | None:
     """How Numba's ``_prepare_args`` converts a scalar of Numba type ``ty`` (a ctypes value of
     the type's width, a bool as it is), taken once per kernel instead of found again at every
@@ -204,10 +220,12 @@ def make_launcher(argument_type: Callable[[Any], Any]) -> Launcher | None:
         from cuda.core import LaunchConfig, launch
         from numba.cuda._compat import CUDA_CORE_GE_1_0
         from numba.cuda.cudadrv import driver
+        from numba.cuda.cudadrv.devicearray import DeviceNDArray
         from numba.cuda.dispatcher import _Kernel
     except ImportError:
         return None
     if not CUDA_CORE_GE_1_0 or not all(hasattr(_Kernel, name) for name in (
             "_prepare_args", "argument_types", "max_cooperative_grid_blocks")):
         return None
-    return Launcher(launch, LaunchConfig, driver._to_core_stream(0), argument_type)
+    return Launcher(launch, LaunchConfig, driver._to_core_stream(0), argument_type,
+                    DeviceNDArray)

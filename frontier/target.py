@@ -420,8 +420,13 @@ class CudaTarget(Target):
         self._launcher: Launcher | None | bool = False  # False: not made yet
         self._cooperative: dict[tuple, tuple[Any, int]] = {}
         self._helpers: dict[str, Callable] = {}
+        self._device_array: type | None = None  # Numba's device array class, on a GPU
         if not self.simulated:
             prepare_numba("cuda")
+            from numba.cuda.cudadrv.devicearray import DeviceNDArray
+            from numba.cuda.cudadrv.driver import driver
+
+            self._device_array, self._driver = DeviceNDArray, driver
 
     @property
     def simulated(self) -> bool:
@@ -448,15 +453,7 @@ class CudaTarget(Target):
         return 64 if self.simulated else 1024
 
     def to_device(self, array: np.ndarray) -> Any:
-        """A device copy of ``array``; a few numbers (a pool's lengths, a placeholder) are
-        written by one launch of the put kernel instead of a host-to-device copy, which waits
-        for the device (:meth:`_put`)."""
         array = np.ascontiguousarray(array)
-        if (array.ndim == 1 and 0 < array.size <= _PUT_VALUES and array.dtype.char in _PUT_TYPES
-                and not self.simulated):
-            device = self.empty(array.size, array.dtype)
-            self._put(device, 0, array.tolist())
-            return device
         try:
             return self._cuda.to_device(array)
         except Exception as err:  # noqa: BLE001 - only out-of-memory is turned into another
@@ -511,8 +508,19 @@ class CudaTarget(Target):
         return int(self._cuda.current_context().get_memory_info()[0])
 
     def read_scalar(self, array: Any, index: int) -> int:
+        """One element copied straight from its address on a GPU (no one-element view of the
+        array made for it, which costs more than the copy); through a view elsewhere."""
         self.host_reads += 1
-        return array[index : index + 1].copy_to_host()[0].item()
+        if type(array) is not self._device_array or array.ndim != 1 or self.simulated:
+            return array[index : index + 1].copy_to_host()[0].item()
+        if not 0 <= index < array.shape[0]:
+            raise IndexError(f"index {index} is out of range for a device array of "
+                             f"{array.shape[0]} elements")
+        value = np.empty(1, array.dtype)
+        _use_context(self._cuda)
+        self._driver.cuMemcpyDtoH(value.ctypes.data, array.device_ctypes_pointer.value
+                                  + index * array.strides[0], array.dtype.itemsize)
+        return value[0].item()
 
     def write_scalar(self, array: Any, index: int, value: int) -> None:
         self._put(array, index, [value])
@@ -701,11 +709,8 @@ def _numba_cuda() -> Any:
     return module
 
 
-#: How many values :meth:`CudaTarget.upload` and :meth:`CudaTarget.to_device` write through
-#: kernel arguments instead of a copy, and the element types they write so (integers, float32
-#: and float64).
+#: How many values :meth:`CudaTarget.upload` writes through kernel arguments instead of a copy.
 _PUT_VALUES = 8
-_PUT_TYPES = np.typecodes["AllInteger"] + "fd"
 
 
 #: The target's own kernels, compiled by :meth:`CudaTarget.helper` from their text as generated

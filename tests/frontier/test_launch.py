@@ -176,3 +176,29 @@ def test_launches_from_several_threads_each_pass_their_own_arrays_and_compile_on
     assert sorted(flat for _, flat in calls) == sorted(
         (f"{k}.{i}", i, f"{k}.{i}") for k in range(4) for i in range(300))
     assert kernel.compiled == 1
+
+
+def test_a_device_array_read_directly_gives_the_fields_numba_s_own_conversion_gives():
+    import os
+
+    import numpy as np
+    import pytest
+
+    from frontier.launch import device_array_fields
+    from frontier.target import cuda_usable
+
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") or not cuda_usable():
+        pytest.skip("needs a GPU: Numba's conversion of device arrays")
+    from numba import cuda
+
+    @cuda.jit
+    def takes(a):
+        pass
+
+    base = cuda.to_device(np.arange(24, dtype=np.float64))
+    for array in (base, base[3:11], base[::3], base[:0], cuda.device_array((4, 6), np.int32),
+                  cuda.device_array((4, 6), np.int32)[:, 1:4], cuda.device_array(5, np.uint8)):
+        compiled = takes.compile((takes.typeof_pyval(array),))
+        numba_fields: list = []
+        compiled._prepare_args(compiled.argument_types[0], array, 0, [], numba_fields)
+        assert device_array_fields(array) == numba_fields, array.shape

@@ -23,6 +23,7 @@ SMALL = {
     "path": lambda **kw: generators.path(50, **kw),
     "star": lambda **kw: generators.star(50, **kw),
     "binary_tree": lambda **kw: generators.binary_tree(50, **kw),
+    "forest": lambda **kw: generators.forest(60, 7, **kw),
     "chung_lu": lambda **kw: generators.chung_lu(2000, 6, **kw),
 }
 RANDOM_STRUCTURE = ["rmat", "rmat_directed", "gnm", "gnm_directed", "chung_lu"]
@@ -278,6 +279,25 @@ def test_binary_tree_children_are_2i_plus_1_and_2i_plus_2(n):
     assert u.num_edges == 2 * max(n - 1, 0) and not u.directed
 
 
+@pytest.mark.parametrize(("n", "trees"), [(0, 0), (1, 1), (9, 1), (9, 9), (500, 37)])
+def test_a_forest_has_its_trees_as_components_and_no_cycle(n, trees):
+    import scipy.sparse.csgraph as csgraph
+
+    g = generators.forest(n, trees, seed=n)
+    assert g.num_vertices == n and g.num_edges == 2 * (n - trees) and not g.directed
+    assert_simple(g)
+    if n:
+        count, _ = csgraph.connected_components(g.to_scipy(), directed=False)
+        assert count == trees  # n - trees edges joining n vertices into trees components: acyclic
+
+
+def test_a_forest_scatters_its_trees_over_the_ids():
+    from frontier.testing import reference_components
+
+    labels = reference_components(generators.forest(1000, 10, seed=3))
+    assert len(set(labels[:100].tolist())) > 1
+
+
 @pytest.mark.parametrize("make", [generators.path, generators.star, generators.binary_tree])
 @pytest.mark.parametrize("n", [-1, 2.5, "3"])
 def test_structured_generators_refuse_bad_sizes(make, n):
@@ -329,6 +349,7 @@ SPEC_EXAMPLES = {
     "path": lambda: generators.path(10),
     "star": lambda: generators.star(10),
     "tree": lambda: generators.binary_tree(10),
+    "forest": lambda: generators.forest(20, 3),
     "chunglu": lambda: generators.chung_lu(50, 4),
     "list": lambda: generators.list_graph(10),
 }

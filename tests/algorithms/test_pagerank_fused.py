@@ -1,7 +1,7 @@
 """PageRank's pull iteration runs in one persistent kernel (operators.iterate) and gives what the
 host loop of operator calls it replaced gave: bit for bit on the cpu target (same operations in
-the same order), within rounding in the CUDA simulator (tiny graphs); one launch for all the
-iterations; free of races."""
+the same order, on graphs without hubs: tests/operators/test_iterate.py), within rounding in the
+CUDA simulator (tiny graphs); one launch for all the iterations; free of races."""
 
 from __future__ import annotations
 

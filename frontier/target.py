@@ -414,7 +414,6 @@ class CudaTarget(Target):
         return f"{name} = cuda.shared.array({shape}, {dtype})\n"
 
     def __init__(self) -> None:
-
         self._cuda = cuda
         self._sm_count: int | None = None
         self._launcher: Launcher | None | bool = False  # False: not made yet

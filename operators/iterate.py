@@ -173,14 +173,14 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
     if runs_balancers:  # a warp per hub, its lanes' values combined by shuffles
         tree = "".join(f"other = shfl_idx(FULL, acc, lane + {d}, {LANES})\n"
                        + combine(phase.op, "acc", "other") for d in _TREE)
-        hubs = ("lane = cuda.threadIdx.x & 31\n"
+        hubs = (f"lane = cuda.threadIdx.x & {LANES - 1}\n"
                 f"for h in range(tid >> 5, hub_count{i}, nthreads >> 5):\n"
                 f"    v = hubs{i}[h]\n"
                 + indent(lanes_of_hub + tree)
                 + "    if lane == 0:\n"
                 f"        s{phase.into}[v] = acc\n")
     else:  # the same lanes and the same tree, one after the other
-        tree = ("for d in (16, 8, 4, 2, 1):\n"
+        tree = (f"for d in {_TREE}:\n"
                 "    for low in range(d):\n"
                 + indent(combine(phase.op, "lanes[low]", "lanes[low + d]"), 2))
         hubs = (f"lanes = np.empty({LANES}, np.float64)\n"

@@ -26,10 +26,12 @@ from numba import cuda
 from frontier import kernel_cache, racecheck, simulator
 from frontier.borrowed import borrowed
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
+from frontier.device_pool import DevicePool, make_pool
 from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, compiled_for, make_launcher
 from frontier.numba_cache import harden
 from frontier.options import Mode
+from frontier.pinned import PinnedPool
 from frontier.recording import RECORDER, remember
 
 if TYPE_CHECKING:
@@ -426,6 +428,9 @@ class CudaTarget(Target):
             from numba.cuda.cudadrv.driver import driver
 
             self._device_array, self._driver = DeviceNDArray, driver
+        self._pinned = PinnedPool(self._pin)
+        self._pool: DevicePool | None | bool = False  # False: not made yet
+        self._pool_lock = threading.Lock()
 
     @property
     def simulated(self) -> bool:
@@ -453,24 +458,59 @@ class CudaTarget(Target):
 
     def to_device(self, array: np.ndarray) -> Any:
         array = np.ascontiguousarray(array)
-        try:
-            return self._cuda.to_device(array)
-        except Exception as err:  # noqa: BLE001 - only out-of-memory is turned into another
-            self._raise_if_out_of_memory(err, array.nbytes)
-            raise
+        return self._allocating(lambda: self._cuda.to_device(array), array.nbytes)
 
-    def empty(self, shape: int, dtype: Any) -> Any:
+    def empty(self, shape: int | tuple[int, ...], dtype: Any) -> Any:
+        """An uninitialized array: from the target's :class:`frontier.device_pool.DevicePool`
+        on a GPU with memory pools, else from Numba."""
+        dtype = np.dtype(dtype)
+        shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(x) for x in shape)
+        size = int(np.prod(shape, dtype=np.int64))
+        pool = self._device_pool() if size else None
+        if pool is None:
+            return self._allocating(lambda: self._cuda.device_array(shape, dtype=dtype),
+                                    size * dtype.itemsize)
+        _use_context(self._cuda)
+        return self._allocating(lambda: pool.empty(self._cuda.current_context(), shape, dtype),
+                                size * dtype.itemsize)
+
+    def _device_pool(self) -> DevicePool | None:
+        """The target's pool of working memory, made on first use (None in the simulator and
+        where the device has no memory pools)."""
+        if self._pool is False:
+            with self._pool_lock:
+                if self._pool is False:
+                    pool = None
+                    if not self.simulated:
+                        _use_context(self._cuda)
+                        device = self._cuda.get_current_device().id
+                        total = self._cuda.current_context().get_memory_info()[1]
+                        pool = make_pool(self._driver, device, int(total))
+                    self._pool = pool
+        return self._pool  # type: ignore[return-value]
+
+    def _allocating(self, allocate: Callable[[], Any], nbytes: int) -> Any:
+        """``allocate()``; refused for lack of memory, retried once after the device pool gave
+        back what it keeps unused, then raised as :class:`frontier.limits.GraphTooLargeError`."""
         try:
-            return self._cuda.device_array(shape, dtype=dtype)
+            return allocate()
+        except Exception as err:  # noqa: BLE001 - only out-of-memory is retried or turned
+            if not _out_of_memory(err) or not self._pool:
+                self._raise_if_out_of_memory(err, nbytes)
+                raise
+        _use_context(self._cuda)
+        self._pool.trim()  # type: ignore[union-attr]
+        try:
+            return allocate()
         except Exception as err:  # noqa: BLE001 - only out-of-memory is turned into another
-            self._raise_if_out_of_memory(err, int(np.prod(shape)) * np.dtype(dtype).itemsize)
+            self._raise_if_out_of_memory(err, nbytes)
             raise
 
     def _raise_if_out_of_memory(self, err: Exception, nbytes: int) -> None:
         """A device allocation the driver refused for lack of memory, as GraphTooLargeError
         naming the array's size and the free memory (the size checks before a graph is copied
         cannot see every working array of every algorithm)."""
-        if "OUT_OF_MEMORY" not in str(err) and getattr(err, "code", None) != 2:
+        if not _out_of_memory(err):
             return
         from frontier.limits import GraphTooLargeError
 
@@ -498,13 +538,34 @@ class CudaTarget(Target):
         return self.full(shape, 0, dtype)
 
     def to_host(self, array: Any) -> np.ndarray:
+        """A copy of ``array`` in host memory: on a GPU a contiguous array of a megabyte or more
+        is copied into a recycled page-locked block where :class:`frontier.pinned.PinnedPool`
+        lends one (several times faster than into a fresh NumPy array), else by Numba."""
         self.host_reads += 1
+        if type(array) is self._device_array and array.is_c_contiguous():
+            host = self._pinned.borrow(array.shape, array.dtype)
+            if host is not None:
+                _use_context(self._cuda)
+                self._driver.cuMemcpyDtoH(host.ctypes.data, array.device_ctypes_pointer.value,
+                                          array.nbytes)
+                return host
         return array.copy_to_host()
 
+    def _pin(self, nbytes: int) -> np.ndarray:
+        """``nbytes`` of page-locked host memory, portable to every context (freed by the
+        driver when the array is collected)."""
+        _use_context(self._cuda)
+        memory = self._cuda.current_context().memhostalloc(nbytes, portable=True)
+        return np.ndarray(nbytes, np.uint8, buffer=memory)
+
     def free_bytes(self) -> int | None:
+        """The device's free memory, with what the device pool keeps unused."""
         if self.simulated:
             return None
-        return int(self._cuda.current_context().get_memory_info()[0])
+        _use_context(self._cuda)
+        pool = self._device_pool()
+        idle = pool.idle_bytes() if pool is not None else 0
+        return int(self._cuda.current_context().get_memory_info()[0]) + idle
 
     def read_scalar(self, array: Any, index: int) -> int:
         """One element copied straight from its address on a GPU (no one-element view of the
@@ -730,6 +791,11 @@ def _put(array, start, count, v0, v1, v2, v3, v4, v5, v6, v7):
 """,
 }
 _HELPERS_LOCK = threading.Lock()
+
+
+def _out_of_memory(err: Exception) -> bool:
+    """Whether ``err`` is the driver refusing an allocation for lack of memory."""
+    return "OUT_OF_MEMORY" in str(err) or getattr(err, "code", None) == 2
 
 
 def _simulator_enabled() -> bool:

@@ -393,11 +393,53 @@ def test_a_device_allocation_refused_for_memory_becomes_graph_too_large_naming_t
             Driver.device_array(array.shape, array.dtype)
 
     target = CudaTarget()
-    target._cuda = Driver()
+    target._cuda, target._pool = Driver(), None  # Numba's allocations, no device pool
     with pytest.raises(GraphTooLargeError, match="8,000,000 bytes"):
         target.empty(1_000_000, np.int64)
     with pytest.raises(GraphTooLargeError, match="400 bytes"):
         target.to_device(np.zeros(100, np.int32))
+
+
+class _OutOfMemory(Exception):
+    code = 2
+
+
+class _Pool:
+    """A device pool refusing its first ``refusals`` allocations for lack of memory."""
+
+    def __init__(self, refusals: int) -> None:
+        self.refusals, self.trims = refusals, 0
+
+    def empty(self, context, shape, dtype):
+        if self.refusals:
+            self.refusals -= 1
+            raise _OutOfMemory("Call to cuMemAllocFromPoolAsync results in "
+                               "CUDA_ERROR_OUT_OF_MEMORY")
+        return np.empty(shape, dtype)
+
+    def trim(self) -> None:
+        self.trims += 1
+
+
+class _Context:
+    @staticmethod
+    def current_context():
+        return None
+
+
+@pytest.mark.parametrize("refusals", [1, 2])
+def test_a_pool_allocation_refused_for_memory_is_retried_once_after_the_pool_trims(refusals):
+    from frontier.limits import GraphTooLargeError
+    from frontier.target import CudaTarget
+
+    target = CudaTarget()
+    target._cuda, target._pool = _Context(), _Pool(refusals)
+    if refusals == 1:  # the retry, after the pool gave back what it kept, succeeds
+        assert target.empty(10, np.int64).shape == (10,)
+    else:
+        with pytest.raises(GraphTooLargeError, match="80 bytes"):
+            target.empty(10, np.int64)
+    assert target._pool.trims == 1
 
 
 def test_other_device_allocation_failures_pass_through_unchanged():
@@ -409,6 +451,6 @@ def test_other_device_allocation_failures_pass_through_unchanged():
             raise RuntimeError("context is destroyed")
 
     target = CudaTarget()
-    target._cuda = Driver()
+    target._cuda, target._pool = Driver(), None
     with pytest.raises(RuntimeError, match="context is destroyed"):
         target.empty(10, np.int32)

@@ -15,7 +15,8 @@ The phases (each over ``range(|V|)``):
 * :class:`Gather`: ``state[into][v] = op`` of ``fn(src, dst, eid, weight, *state, totals)``
   over the edges entering (``edges="in"``) or leaving ``v`` (``neighbor_reduce``: one thread
   per vertex, folding its edges in order, no atomics; a hub of more than :data:`HUB_DEGREE`
-  edges over 32 lanes and a fixed tree, the same on every target);
+  edges in chunks spread over the grid's warps, then its chunks' values, each over
+  :data:`LANES` lanes and a fixed tree, the same on every target);
 * :class:`Total`: the float64 sum of ``fn(v, *state, totals)`` over the vertices (``reduce``),
   published as ``totals[k]`` for the phases after it in the same iteration, ``k`` its rank
   among the call's Total phases.
@@ -147,18 +148,44 @@ def _call(spec: KernelSpec, name: str, args: str) -> str:
     return f"{name}({args}{spec.state}, totals{', graph' if spec.graph_view else ''})"
 
 
-def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: bool) -> str:
-    """Statements folding each vertex's edges into ``state[into]`` (as neighbor_reduce): in
-    order by one thread, or, for a hub (degree above :data:`HUB_DEGREE`, listed in ``hubs{i}``),
-    over :data:`LANES` lanes: a GPU warp's lanes, the same lanes one after the other on a
+def _edge_fold(spec: KernelSpec, name: str, phase: Gather) -> str:
+    """Statements folding edge ``k`` of vertex ``v`` (its functor value ``x``) into ``acc``."""
+    if phase.edges == "in":
+        edge = ("e = edge_ids[k]\n"
+                f"x = {_call(spec, name, 'row_indices[k], v, e, ' + spec.weight_of('e'))}\n")
+    else:
+        edge = ("e = k\n"
+                f"x = {_call(spec, name, 'v, col_indices[k], e, ' + spec.weight_of('e'))}\n")
+    return edge + combine(phase.op, "acc", "x")
+
+
+def _over_lanes(op: str, i: int, loop: str, fold: str, runs_balancers: bool, result: str) -> str:
+    """Statements folding ``loop`` (a ``for`` header over ``lane``'s share, stepping by
+    :data:`LANES`) over the lanes, combining the lanes by the fixed tree, and storing lane 0's
+    value with ``result`` (a statement taking ``acc``): a warp's lanes and shuffles on a GPU (the
+    calling loop is the same for the warp's lanes), the lanes one after the other on a
     sequential target."""
+    lane_fold = f"acc = identity{i}\n" + loop + indent(fold)
+    if runs_balancers:
+        tree = "".join(f"other = shfl_idx(FULL, acc, lane + {d}, {LANES})\n"
+                       + combine(op, "acc", "other") for d in _TREE)
+        return lane_fold + tree + "if lane == 0:\n" + indent(result)
+    tree = (f"for d in {_TREE}:\n"
+            "    for low in range(d):\n"
+            + indent(combine(op, "lanes[low]", "lanes[low + d]"), 2))
+    return (f"for lane in range({LANES}):\n" + indent(lane_fold + "lanes[lane] = acc\n")
+            + tree + "acc = lanes[0]\n" + result)
+
+
+def _gather(spec: KernelSpec, name: str, phase: Gather, i: int,
+            runs_balancers: bool) -> tuple[str, str]:
+    """The two steps of a Gather (a grid barrier between them where the graph has hubs):
+    every vertex of at most :data:`HUB_DEGREE` edges folded in order by one thread (as
+    neighbor_reduce), and each chunk of :data:`CHUNK` edges of a hub (listed in ``chunk_vertex{i}``
+    and ``chunk_first{i}``) folded over the lanes into ``partials{i}``; then each hub's chunks'
+    values (``hub_chunks{i}``) folded over the lanes into ``state[into]``."""
     offsets = "col_offsets" if phase.edges == "in" else "row_offsets"
-    edge = ("e = edge_ids[k]\n"
-            f"x = {_call(spec, name, 'row_indices[k], v, e, ' + spec.weight_of('e'))}\n"
-            if phase.edges == "in" else
-            "e = k\n"
-            f"x = {_call(spec, name, 'v, col_indices[k], e, ' + spec.weight_of('e'))}\n")
-    fold = edge + combine(phase.op, "acc", "x")
+    fold = _edge_fold(spec, name, phase)
     light = ("for v in range(tid, count, nthreads):\n"
              f"    first = {offsets}[v]\n"
              f"    last = {offsets}[v + 1]\n"
@@ -167,52 +194,82 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
              "        for k in range(first, last):\n"
              + indent(fold, 3)
              + f"        s{phase.into}[v] = acc\n")
-    lanes_of_hub = (f"acc = identity{i}\n"
-                    f"for k in range({offsets}[v] + lane, {offsets}[v + 1], {LANES}):\n"
-                    + indent(fold))
-    if runs_balancers:  # a warp per hub, its lanes' values combined by shuffles
-        tree = "".join(f"other = shfl_idx(FULL, acc, lane + {d}, {LANES})\n"
-                       + combine(phase.op, "acc", "other") for d in _TREE)
-        hubs = (f"lane = cuda.threadIdx.x & {LANES - 1}\n"
-                f"for h in range(tid >> 5, hub_count{i}, nthreads >> 5):\n"
-                f"    v = hubs{i}[h]\n"
-                + indent(lanes_of_hub + tree)
-                + "    if lane == 0:\n"
-                f"        s{phase.into}[v] = acc\n")
-    else:  # the same lanes and the same tree, one after the other
-        tree = (f"for d in {_TREE}:\n"
-                "    for low in range(d):\n"
-                + indent(combine(phase.op, "lanes[low]", "lanes[low + d]"), 2))
-        hubs = (f"lanes = np.empty({LANES}, np.float64)\n"
-                f"for h in range(hub_count{i}):\n"
-                f"    v = hubs{i}[h]\n"
-                f"    for lane in range({LANES}):\n"
-                + indent(lanes_of_hub + "lanes[lane] = acc\n", 2)
-                + indent(tree)
-                + f"    s{phase.into}[v] = lanes[0]\n")
-    return light + hubs
+    if runs_balancers:  # a warp per chunk, per hub
+        preamble = (f"lane = cuda.threadIdx.x & {LANES - 1}\nwarp = tid // {LANES}\n"
+                    f"warps = nthreads // {LANES}\n")
+        per_chunk, per_hub = (f"for c in range(warp, chunk_count{i}, warps):\n",
+                              f"for h in range(warp, hub_count{i}, warps):\n")
+    else:  # the same lanes, one after the other
+        preamble = f"lanes = np.empty({LANES}, np.float64)\n"
+        per_chunk, per_hub = (f"for c in range(chunk_count{i}):\n",
+                              f"for h in range(hub_count{i}):\n")
+    chunks = (preamble + per_chunk
+              + indent(f"v = chunk_vertex{i}[c]\n"
+                       f"first = chunk_first{i}[c]\n"
+                       f"last = min(first + {CHUNK}, {offsets}[v + 1])\n"
+                       + _over_lanes(phase.op, i, "for k in range(first + lane, last, "
+                                     f"{LANES}):\n", fold, runs_balancers,
+                                     f"partials{i}[c] = acc\n")))
+    hubs = (preamble + per_hub
+            + indent(f"v = hubs{i}[h]\n"
+                     + _over_lanes(phase.op, i, f"for c in range(hub_chunks{i}[h] + lane, "
+                                   f"hub_chunks{i}[h + 1], {LANES}):\n",
+                                   f"x = partials{i}[c]\n" + combine(phase.op, "acc", "x"),
+                                   runs_balancers, f"s{phase.into}[v] = acc\n")))
+    return light + chunks, hubs
 
 
-#: A Gather folds the edges of a vertex of more than this many (in- or out-) edges over
-#: :data:`LANES` lanes: lane ``l`` folds the vertex's edges ``l, l + 32, l + 64, ...`` in
-#: order, then lane ``l`` takes in lane ``l + d`` for ``d`` = 16, 8, 4, 2, 1 and lane 0 holds the
-#: result. A GPU folds a hub with a warp (one thread folding a star's million edges took 124 ms an
-#: iteration); the cpu target runs the same lanes and tree in a loop, so every target computes
-#: the same sums.
+#: A Gather folds the edges of a vertex of more than this many (in- or out-) edges apart from
+#: the others: in chunks of :data:`CHUNK` edges, each folded over :data:`LANES` lanes (lane
+#: ``l`` folds the chunk's edges ``l, l + 32, ...`` in order, then lane ``l`` takes in lane
+#: ``l + d`` for ``d`` = 16, 8, 4, 2, 1 and lane 0 holds the chunk's value), then the chunks'
+#: values over the lanes and the same tree. A GPU folds each chunk and each hub with a warp, so a
+#: hub's edges are spread over the grid (one thread folding a star's million edges took 124 ms
+#: an iteration, one warp 4 ms); the cpu target runs the same lanes and tree in a loop, so every
+#: target computes the same sums.
 HUB_DEGREE = 1024
 LANES = 32
+CHUNK = 1024
 _TREE = (16, 8, 4, 2, 1)
 
 
-def _hubs(graph: Graph, edges: str, tgt: Target) -> tuple[Any, int]:
-    """The vertices of more than :data:`HUB_DEGREE` edges of ``edges`` (``"in"`` or
-    ``"out"``), ascending, on ``tgt`` (one placeholder id where there are none), and their
-    count; found once per graph, direction and target."""
+class _Hubs(NamedTuple):
+    """A graph's hubs in one direction, on a target: the hubs (ascending), each hub's first
+    chunk (``hub_chunks[h]`` to ``hub_chunks[h + 1]``), and each chunk's vertex and first edge
+    (a one-element placeholder where there are none)."""
 
-    def find() -> tuple[Any, int]:
-        degrees = graph.in_degrees() if edges == "in" else graph.out_degrees()
-        hubs = np.flatnonzero(degrees > HUB_DEGREE).astype(np.int32)
-        return tgt.to_device(hubs if hubs.size else np.zeros(1, np.int32)), int(hubs.size)
+    hubs: Any
+    hub_count: int
+    hub_chunks: Any
+    chunk_vertex: Any
+    chunk_first: Any
+    chunk_count: int
+
+
+def _hubs(graph: Graph, edges: str, tgt: Target) -> _Hubs:
+    """The vertices of more than :data:`HUB_DEGREE` edges of ``edges`` (``"in"`` or
+    ``"out"``) and their chunks of :data:`CHUNK` edges, on ``tgt``; found once per graph,
+    direction and target."""
+
+    def find() -> _Hubs:
+        degrees = np.asarray(graph.in_degrees() if edges == "in" else graph.out_degrees(),
+                             dtype=np.int64)
+        hubs = np.flatnonzero(degrees > HUB_DEGREE)
+        per_hub = -(-degrees[hubs] // CHUNK)
+        hub_chunks = np.zeros(hubs.size + 1, np.int64)
+        np.cumsum(per_hub, out=hub_chunks[1:])
+        starts = np.zeros(degrees.size + 1, np.int64)
+        np.cumsum(degrees, out=starts[1:])
+        chunk_vertex = np.repeat(hubs, per_hub)
+        within = np.arange(int(hub_chunks[-1])) - np.repeat(hub_chunks[:-1], per_hub)
+        chunk_first = starts[chunk_vertex] + within * CHUNK
+
+        def placed(values: np.ndarray, dtype: Any) -> Any:
+            return tgt.to_device(values.astype(dtype) if values.size else np.zeros(1, dtype))
+
+        return _Hubs(placed(hubs, np.int32), int(hubs.size), placed(hub_chunks, np.int64),
+                     placed(chunk_vertex, np.int32), placed(chunk_first, np.int64),
+                     int(hub_chunks[-1]))
 
     return graph.memo(f"iterate.hubs.{edges}.{tgt.name}", find)
 
@@ -231,15 +288,23 @@ def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
     return text + f"atomic_add(sums, row * K + {k}, acc)\n"
 
 
-def _phase_text(spec: KernelSpec, phases: tuple[Phase, ...], i: int,
-                runs_balancers: bool) -> str:
-    phase, name = phases[i], _role(phases[i], i)
-    if isinstance(phase, Each):
-        return "for v in range(tid, count, nthreads):\n" + indent(_call(spec, name, "v") + "\n")
-    if isinstance(phase, Gather):
-        return _gather(spec, name, phase, i, runs_balancers)
-    k = sum(isinstance(p, Total) for p in phases[:i])
-    return _total(spec, name, k, runs_balancers)
+def _steps(spec: KernelSpec, phases: tuple[Phase, ...],
+           runs_balancers: bool) -> list[tuple[str, str]]:
+    """The steps of one iteration, each with the condition of the grid barrier after it (a
+    Gather is two steps, with a barrier between them only where the graph has hubs)."""
+    steps: list[tuple[str, str]] = []
+    for i, phase in enumerate(phases):
+        name = _role(phase, i)
+        if isinstance(phase, Each):
+            steps.append(("for v in range(tid, count, nthreads):\n"
+                          + indent(_call(spec, name, "v") + "\n"), ""))
+        elif isinstance(phase, Gather):
+            first, second = _gather(spec, name, phase, i, runs_balancers)
+            steps += [(first, f"hub_count{i} > 0"), (second, "")]
+        else:
+            k = sum(isinstance(p, Total) for p in phases[:i])
+            steps.append((_total(spec, name, k, runs_balancers), ""))
+    return steps
 
 
 def _open(clear: bool = True) -> str:
@@ -257,8 +322,8 @@ def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
                 runs_balancers: bool) -> str:
     """Every iteration in one launch: the phases between grid barriers, the stop test on the
     device, then the last totals, the count and the history written by thread 0."""
-    steps = "".join(_phase_text(spec, phases, i, runs_balancers) + barrier
-                    for i in range(len(phases)))
+    steps = "".join(text + (f"if {when}:\n" + indent(barrier) if when else barrier)
+                    for text, when in _steps(spec, phases, runs_balancers))
     return ("for i in range(tid, 3 * K, nthreads):\n"
             "    sums[i] = 0.0\n"
             + barrier
@@ -279,15 +344,17 @@ def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
 
 def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int,
                  runs_balancers: bool) -> str:
-    """Phase ``i`` of iteration ``it`` alone (the race detector's launches; the first phase of
+    """Step ``i`` of iteration ``it`` alone (the race detector's launches; the first step of
     the first iteration clears every row)."""
     first = ("if it == 0:\n"
              "    for i in range(tid, 3 * K, nthreads):\n"
              "        sums[i] = 0.0\n") if i == 0 else ""
-    return first + _open(i == 0) + _phase_text(spec, phases, i, runs_balancers)
+    return first + _open(i == 0) + _steps(spec, phases, runs_balancers)[i][0]
 
 
 _PARAMS = ("sums", "max_iter", "stop_below", "it")
+#: A Gather phase ``i``'s parameters, each named with ``i`` after it.
+_GATHER_PARAMS = ("identity", *_Hubs._fields, "partials")
 
 
 def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
@@ -302,7 +369,7 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
                       variant=variant, io=KernelIO.RANGE)
     totals = sum(isinstance(p, Total) for p in phases)
     identities = tuple(f"{param}{i}" for i, p in enumerate(phases) if isinstance(p, Gather)
-                       for param in ("identity", "hubs", "hub_count"))
+                       for param in _GATHER_PARAMS)
 
     def body() -> str:
         consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
@@ -351,13 +418,13 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     count = sum(isinstance(p, Total) for p in phases)
     sums = _sums(tgt, 4 * count + 1 + max_iter)
     io: dict[str, Any] = {"count": graph.num_vertices, "sums": sums, "max_iter": max_iter,
-                          "stop_below": stop_below, "it": 0,
-                          **{f"identity{i}": identity_of(p.op, np.float64)
-                             for i, p in enumerate(phases) if isinstance(p, Gather)},
-                          **scalar_arguments(functors)}
+                          "stop_below": stop_below, "it": 0, **scalar_arguments(functors)}
     for i, phase in enumerate(phases):
         if isinstance(phase, Gather):
-            io[f"hubs{i}"], io[f"hub_count{i}"] = _hubs(graph, phase.edges, tgt)
+            hubs = _hubs(graph, phase.edges, tgt)
+            io.update({f"{field}{i}": value for field, value in hubs._asdict().items()})
+            io[f"identity{i}"] = identity_of(phase.op, np.float64)
+            io[f"partials{i}"] = tgt.empty(max(hubs.chunk_count, 1), np.float64)
     if racecheck.checking():
         return _phase_by_phase(graph, tgt, phases, functors, state, io, count)
     kernel = _kernel(graph, tgt, phases, functors, len(state), None)
@@ -374,9 +441,11 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
 def _phase_by_phase(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
                     functors: dict[str, Functor], state: tuple, io: dict[str, Any],
                     count: int) -> Iterated:
-    """:func:`iterate` with a launch per phase and the stop test on the host (the race
-    detector's step is a launch: phases of one launch would race with each other)."""
-    kernels = [_kernel(graph, tgt, phases, functors, len(state), i) for i in range(len(phases))]
+    """:func:`iterate` with a launch per step (a phase, or half a Gather) and the stop test on
+    the host (the race detector's step is a launch: steps of one launch would race with each
+    other)."""
+    steps = len(phases) + sum(isinstance(p, Gather) for p in phases)  # a Gather is two
+    kernels = [_kernel(graph, tgt, phases, functors, len(state), i) for i in range(steps)]
     history: list[float] = []
     totals = np.zeros(count)
     for it in range(io["max_iter"]):

@@ -1,6 +1,7 @@
-"""operators.iterate's Gather on hubs: a vertex of more than HUB_DEGREE edges is folded over 32
-lanes (a warp on a GPU, a loop on the cpu target) whose values combine in a fixed tree, so every
-target computes the same sums; every other vertex is folded in order, as neighbor_reduce does."""
+"""operators.iterate's Gather on hubs: a vertex of more than HUB_DEGREE edges is folded in chunks
+of CHUNK edges, each over 32 lanes (a warp on a GPU, a loop on the cpu target) whose values
+combine in a fixed tree, then its chunks' values the same way, so every target computes the same
+sums; every other vertex is folded in order, as neighbor_reduce does."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ import pytest
 
 from frontier import Graph
 from frontier.target import cuda_usable, resolve_target
-from operators.iterate import HUB_DEGREE, LANES, Gather, Total, iterate
+from operators.iterate import CHUNK, HUB_DEGREE, LANES, Gather, Total, iterate
 
 TARGETS = ["cpu"] + (["cuda"] if cuda_usable() else [])
+
+
+def simulated() -> bool:
+    return cuda_usable() and resolve_target("cuda").simulated
 
 
 def pulled(src, dst, eid, weight, x, out, totals):
@@ -37,6 +42,13 @@ def lanes_and_tree(values: np.ndarray) -> float:
     return float(lanes[0])
 
 
+def chunked(values: np.ndarray) -> float:
+    """The hub's sum as a Gather folds it: each chunk of CHUNK values over the lanes and the
+    tree, then the chunks' sums over the lanes and the tree."""
+    partials = [lanes_and_tree(values[j:j + CHUNK]) for j in range(0, values.size, CHUNK)]
+    return lanes_and_tree(np.array(partials))
+
+
 def in_order(values: np.ndarray) -> float:
     acc = 0.0
     for value in values:
@@ -45,8 +57,8 @@ def in_order(values: np.ndarray) -> float:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("extra", [1, 77])
-def test_a_hub_is_gathered_over_lanes_and_a_fixed_tree_on_every_target(target, extra):
+@pytest.mark.parametrize("extra", [1, 77, 3 * CHUNK + 5])
+def test_a_hub_is_gathered_in_chunks_over_lanes_and_a_fixed_tree_on_every_target(target, extra):
     leaves = HUB_DEGREE + extra
     tails = np.concatenate([np.arange(1, leaves + 1), np.zeros(3, np.int64)])
     heads = np.concatenate([np.zeros(leaves, np.int64), [1, 2, 3]])
@@ -60,8 +72,60 @@ def test_a_hub_is_gathered_over_lanes_and_a_fixed_tree_on_every_target(target, e
     gathered = tgt.to_host(out)
     csc = graph.csc()
     into_hub = x[csc.row_indices[csc.col_offsets[0]:csc.col_offsets[1]]]
-    assert gathered[0] == lanes_and_tree(into_hub)
-    assert lanes_and_tree(into_hub) != in_order(into_hub) or extra == 1  # the order shows
+    assert gathered[0] == chunked(into_hub)
+    assert chunked(into_hub) != in_order(into_hub) or extra == 1  # the order shows
     for v in (1, 2, 3, leaves):
         tails_of_v = csc.row_indices[csc.col_offsets[v]:csc.col_offsets[v + 1]]
         assert gathered[v] == in_order(x[tails_of_v])
+
+
+def reached(src, dst, eid, weight, x, out, totals):
+    return x[dst]
+
+
+def hubs_both_ways(big: int, small: int) -> Graph:
+    """Vertex 0 takes ``big`` in-edges and vertex 1 sends ``small`` out-edges, to leaves 2..;
+    leaf 2 also sends one edge to 1."""
+    leaves = np.arange(2, 2 + max(big, small))
+    tails = np.concatenate([leaves[:big], np.ones(small, np.int64), [2]])
+    heads = np.concatenate([np.zeros(big, np.int64), leaves[:small], [1]])
+    return Graph.from_edges(tails, heads, num_vertices=2 + leaves.size, directed=True)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("op", ["sum", "min", "max"])
+@pytest.mark.parametrize("edges", ["in", "out"])
+def test_hubs_of_either_direction_fold_as_the_chunked_model_says(target, op, edges):
+    graph = hubs_both_ways(2 * CHUNK + 3, CHUNK + 10)
+    n, tgt = graph.num_vertices, resolve_target(target)
+    x = np.random.default_rng(7).random(n) * 1e3 - 500
+    out = tgt.zeros(n, np.float64)
+    fn = pulled if edges == "in" else reached
+    iterate(graph, (Gather(fn, into=1, op=op, edges=edges), Total(nothing)), tgt.to_device(x),
+            out, stop_below=1.0, max_iter=1, target=tgt)
+    gathered = tgt.to_host(out)
+    view = graph.csc() if edges == "in" else graph
+    offsets = view.col_offsets if edges == "in" else view.row_offsets
+    others = view.row_indices if edges == "in" else view.col_indices
+    for v in range(n):
+        values = x[others[offsets[v]:offsets[v + 1]]]
+        if op == "sum":
+            hub = values.size > HUB_DEGREE
+            assert gathered[v] == (chunked(values) if hub else in_order(values)), v
+        elif values.size:
+            assert gathered[v] == (values.min() if op == "min" else values.max()), v
+        else:
+            assert gathered[v] == (np.inf if op == "min" else -np.inf), v
+
+
+@pytest.mark.parametrize("target", ["cpu"] + (["cuda"] if simulated() else []))
+def test_a_hub_gather_is_race_free_step_by_step(target):
+    from frontier.testing import check_race_free
+
+    graph, tgt = hubs_both_ways(CHUNK + 40, 3), resolve_target(target)
+    x = np.arange(graph.num_vertices, dtype=np.float64)
+    out = tgt.zeros(graph.num_vertices, np.float64)
+    ran = check_race_free(iterate, graph, (Gather(pulled, into=1), Total(nothing)),
+                          tgt.to_device(x), out, stop_below=1.0, max_iter=2, target=tgt)
+    assert ran.iterations == 1
+    assert tgt.to_host(out)[0] == chunked(x[graph.csc().row_indices[:CHUNK + 40]])

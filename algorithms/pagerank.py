@@ -18,7 +18,9 @@ A pull iteration runs these phases as one :func:`operators.iterate` call: every 
 one persistent kernel, phases separated by grid barriers, the convergence test on the device and
 one host read at the end (on the cpu target a sequential loop making the same operations in the
 same order as the four calls). A push iteration (atomics per edge, which ``iterate`` does not
-fuse) runs the four calls from the host each iteration.
+fuse) runs the four calls from the host each iteration. Either way the inverse out-strength of
+every vertex comes first, from one pass of ``iterate`` (a Gather over out-edges, whose hubs are
+spread over the grid, then the inversion).
 
 That is NetworkX's ``pagerank`` iteration exactly (its convergence test, its handling of
 dangling vertices, ``personalization`` ``p``, ``nstart`` and ``dangling`` weights, edge weights),
@@ -49,7 +51,6 @@ from operators import (
     compute,
     get_balancer,
     iterate,
-    neighbor_reduce,
     reduce,
     resolve_policy,
 )
@@ -102,16 +103,6 @@ class PageRankResult:
 
 
 # functors ------------------------------------------------------------------------------------
-def out_weight(src, dst, eid, weight, weighted):
-    """What an edge adds to its tail's strength: its weight, or 1."""
-    return weight * 1.0 if weighted else 1.0
-
-
-def invert(v, strength):
-    """strength -> 1 / strength; 0 marks a dangling vertex."""
-    strength[v] = 1.0 / strength[v] if strength[v] > 0.0 else 0.0
-
-
 def dangling_rank(v, rank, inverse):
     return rank[v] if inverse[v] == 0.0 else 0.0
 
@@ -131,8 +122,23 @@ def change(v, rank, last):
     return abs(rank[v] - last[v])
 
 
-# the fused pull iteration's phases (operators.iterate): every functor takes the state
-# (rank, last, incoming, inverse, teleport, dangling, alpha, weighted) and the totals
+# the phases of operators.iterate: every functor takes the state (rank, last, incoming,
+# inverse, teleport, dangling, alpha, weighted) and the totals
+def fused_strength(src, dst, eid, weight, rank, last, incoming, inverse, teleport, dangling,
+                   alpha, weighted, totals):
+    """What an edge adds to its tail's strength: its weight, or 1."""
+    return weight * 1.0 if weighted else 1.0
+
+
+def fused_invert(v, rank, last, incoming, inverse, teleport, dangling, alpha, weighted, totals):
+    """strength -> 1 / strength; 0 marks a dangling vertex."""
+    inverse[v] = 1.0 / inverse[v] if inverse[v] > 0.0 else 0.0
+
+
+def fused_none(v, rank, last, incoming, inverse, teleport, dangling, alpha, weighted, totals):
+    return 0.0
+
+
 def fused_dangling(v, rank, last, incoming, inverse, teleport, dangling, alpha, weighted,
                    totals):
     return rank[v] if inverse[v] == 0.0 else 0.0
@@ -153,6 +159,10 @@ def fused_update(v, rank, last, incoming, inverse, teleport, dangling, alpha, we
 def fused_change(v, rank, last, incoming, inverse, teleport, dangling, alpha, weighted, totals):
     return abs(rank[v] - last[v])
 
+
+#: The inverse out-strength of every vertex (into ``inverse``, state 3), as one pass of
+#: :func:`operators.iterate`: its Gather spreads a hub's out-edges over the grid.
+_STRENGTH = (Gather(fused_strength, into=3, edges="out"), Each(fused_invert), Total(fused_none))
 
 #: One pull iteration as the phases of :func:`operators.iterate`: the dangling rank, the
 #: neighbour sum over in-edges (into ``incoming``, state 2), the update, the L1 change.
@@ -209,11 +219,10 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     incoming = tgt.empty(n, np.float64) if way == "pull" else tgt.zeros(n, np.float64)
     inverse = tgt.empty(n, np.float64)  # written whole by the out-weight reduction
     began = time.perf_counter()
-    neighbor_reduce(graph, "vertices", out_weight, weighted, out=inverse, edges="out")
-    compute(graph, "vertices", invert, inverse, target=tgt)
+    state = (rank, last, incoming, inverse, teleport, spread, alpha, weighted)
+    iterate(graph, _STRENGTH, *state, stop_below=np.inf, max_iter=1, target=tgt)
     if way == "pull":
-        ran = iterate(graph, _FUSED, rank, last, incoming, inverse, teleport, spread, alpha,
-                      weighted, stop_below=n * tol, max_iter=max_iter, target=tgt)
+        ran = iterate(graph, _FUSED, *state, stop_below=n * tol, max_iter=max_iter, target=tgt)
         seconds = time.perf_counter() - began
         stats = [PageRankIterationStats(i + 1, float(e), seconds / ran.iterations)
                  for i, e in enumerate(ran.history.tolist())]

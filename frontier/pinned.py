@@ -39,8 +39,11 @@ __all__ = ["PinnedPool", "MIN_BYTES", "BLOCKS_PER_CLASS", "size_class", "default
 #: kernel launch's).
 MIN_BYTES = 1 << 20
 
-#: The most blocks of one size class the pool makes.
-BLOCKS_PER_CLASS = 4
+#: The most blocks of one size class the pool makes. A loop ``result = algo(G)`` holds two
+#: results of a size while a call runs (the last one and the new one), and a caller often keeps
+#: a few more (one per algorithm of a comparison): with fewer blocks, copies would alternate
+#: between pinned and pageable memory.
+BLOCKS_PER_CLASS = 8
 
 
 def size_class(nbytes: int) -> int:

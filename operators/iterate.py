@@ -177,23 +177,27 @@ def _over_lanes(op: str, i: int, loop: str, fold: str, runs_balancers: bool, res
             + tree + "acc = lanes[0]\n" + result)
 
 
-def _gather(spec: KernelSpec, name: str, phase: Gather, i: int,
-            runs_balancers: bool) -> tuple[str, str]:
-    """The two steps of a Gather (a grid barrier between them where the graph has hubs):
-    every vertex of at most :data:`HUB_DEGREE` edges folded in order by one thread (as
-    neighbor_reduce), and each chunk of :data:`CHUNK` edges of a hub (listed in ``chunk_vertex{i}``
-    and ``chunk_first{i}``) folded over the lanes into ``partials{i}``; then each hub's chunks'
-    values (``hub_chunks{i}``) folded over the lanes into ``state[into]``."""
+def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: bool,
+            hubbed: bool) -> tuple[str, ...]:
+    """The steps of a Gather. On a graph without hubs in its direction, one: every vertex
+    folded in order by one thread (as neighbor_reduce). With hubs (``hubbed``), two, a grid
+    barrier between them: every vertex of at most :data:`HUB_DEGREE` edges folded so, and each
+    chunk of :data:`CHUNK` edges of a hub (listed in ``chunk_vertex{i}`` and ``chunk_first{i}``)
+    folded over the lanes into ``partials{i}``; then each hub's chunks' values
+    (``hub_chunks{i}``) folded over the lanes into ``state[into]``."""
     offsets = "col_offsets" if phase.edges == "in" else "row_offsets"
     fold = _edge_fold(spec, name, phase)
+    each = (f"acc = identity{i}\n"
+            "for k in range(first, last):\n"
+            + indent(fold)
+            + f"s{phase.into}[v] = acc\n")
     light = ("for v in range(tid, count, nthreads):\n"
              f"    first = {offsets}[v]\n"
              f"    last = {offsets}[v + 1]\n"
-             f"    if last - first <= {HUB_DEGREE}:\n"
-             f"        acc = identity{i}\n"
-             "        for k in range(first, last):\n"
-             + indent(fold, 3)
-             + f"        s{phase.into}[v] = acc\n")
+             + (f"    if last - first <= {HUB_DEGREE}:\n" + indent(each, 2) if hubbed
+                else indent(each)))
+    if not hubbed:
+        return (light,)
     if runs_balancers:  # a warp per chunk, per hub
         preamble = (f"lane = cuda.threadIdx.x & {LANES - 1}\nwarp = tid // {LANES}\n"
                     f"warps = nthreads // {LANES}\n")
@@ -236,7 +240,7 @@ _TREE = (16, 8, 4, 2, 1)
 class _Hubs(NamedTuple):
     """A graph's hubs in one direction, on a target: the hubs (ascending), each hub's first
     chunk (``hub_chunks[h]`` to ``hub_chunks[h + 1]``), and each chunk's vertex and first edge
-    (a one-element placeholder where there are none)."""
+    (no arrays where there are no hubs)."""
 
     hubs: Any
     hub_count: int
@@ -255,6 +259,8 @@ def _hubs(graph: Graph, edges: str, tgt: Target) -> _Hubs:
         degrees = np.asarray(graph.in_degrees() if edges == "in" else graph.out_degrees(),
                              dtype=np.int64)
         hubs = np.flatnonzero(degrees > HUB_DEGREE)
+        if not hubs.size:
+            return _Hubs(None, 0, None, None, None, 0)
         per_hub = -(-degrees[hubs] // CHUNK)
         hub_chunks = np.zeros(hubs.size + 1, np.int64)
         np.cumsum(per_hub, out=hub_chunks[1:])
@@ -264,12 +270,9 @@ def _hubs(graph: Graph, edges: str, tgt: Target) -> _Hubs:
         within = np.arange(int(hub_chunks[-1])) - np.repeat(hub_chunks[:-1], per_hub)
         chunk_first = starts[chunk_vertex] + within * CHUNK
 
-        def placed(values: np.ndarray, dtype: Any) -> Any:
-            return tgt.to_device(values.astype(dtype) if values.size else np.zeros(1, dtype))
-
-        return _Hubs(placed(hubs, np.int32), int(hubs.size), placed(hub_chunks, np.int64),
-                     placed(chunk_vertex, np.int32), placed(chunk_first, np.int64),
-                     int(hub_chunks[-1]))
+        return _Hubs(tgt.to_device(hubs.astype(np.int32)), int(hubs.size),
+                     tgt.to_device(hub_chunks), tgt.to_device(chunk_vertex.astype(np.int32)),
+                     tgt.to_device(chunk_first), int(hub_chunks[-1]))
 
     return graph.memo(f"iterate.hubs.{edges}.{tgt.name}", find)
 
@@ -281,29 +284,28 @@ def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
             "for v in range(tid, count, nthreads):\n"
             f"    acc += {_call(spec, name, 'v')}\n")
     if runs_balancers:
-        text += "lane = cuda.threadIdx.x & 31\n"
-        for d in (16, 8, 4, 2, 1):
-            text += f"acc += shfl_idx(FULL, acc, lane + {d}, 32)\n"
+        text += f"lane = cuda.threadIdx.x & {LANES - 1}\n"
+        for d in _TREE:
+            text += f"acc += shfl_idx(FULL, acc, lane + {d}, {LANES})\n"
         return text + f"if lane == 0:\n    atomic_add(sums, row * K + {k}, acc)\n"
     return text + f"atomic_add(sums, row * K + {k}, acc)\n"
 
 
-def _steps(spec: KernelSpec, phases: tuple[Phase, ...],
-           runs_balancers: bool) -> list[tuple[str, str]]:
-    """The steps of one iteration, each with the condition of the grid barrier after it (a
-    Gather is two steps, with a barrier between them only where the graph has hubs)."""
-    steps: list[tuple[str, str]] = []
+def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
+           hubbed: tuple[bool, ...]) -> list[str]:
+    """The steps of one iteration, a grid barrier after each (a Gather whose graph has hubs in
+    its direction, ``hubbed[i]``, is two steps)."""
+    steps: list[str] = []
     for i, phase in enumerate(phases):
         name = _role(phase, i)
         if isinstance(phase, Each):
-            steps.append(("for v in range(tid, count, nthreads):\n"
-                          + indent(_call(spec, name, "v") + "\n"), ""))
+            steps.append("for v in range(tid, count, nthreads):\n"
+                         + indent(_call(spec, name, "v") + "\n"))
         elif isinstance(phase, Gather):
-            first, second = _gather(spec, name, phase, i, runs_balancers)
-            steps += [(first, f"hub_count{i} > 0"), (second, "")]
+            steps += _gather(spec, name, phase, i, runs_balancers, hubbed[i])
         else:
             k = sum(isinstance(p, Total) for p in phases[:i])
-            steps.append((_total(spec, name, k, runs_balancers), ""))
+            steps.append(_total(spec, name, k, runs_balancers))
     return steps
 
 
@@ -319,11 +321,10 @@ def _open(clear: bool = True) -> str:
 
 
 def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
-                runs_balancers: bool) -> str:
-    """Every iteration in one launch: the phases between grid barriers, the stop test on the
+                runs_balancers: bool, hubbed: tuple[bool, ...]) -> str:
+    """Every iteration in one launch: the steps between grid barriers, the stop test on the
     device, then the last totals, the count and the history written by thread 0."""
-    steps = "".join(text + (f"if {when}:\n" + indent(barrier) if when else barrier)
-                    for text, when in _steps(spec, phases, runs_balancers))
+    steps = "".join(text + barrier for text in _steps(spec, phases, runs_balancers, hubbed))
     return ("for i in range(tid, 3 * K, nthreads):\n"
             "    sums[i] = 0.0\n"
             + barrier
@@ -342,14 +343,14 @@ def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
               "    sums[4 * K] = it\n")
 
 
-def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int,
-                 runs_balancers: bool) -> str:
+def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int, runs_balancers: bool,
+                 hubbed: tuple[bool, ...]) -> str:
     """Step ``i`` of iteration ``it`` alone (the race detector's launches; the first step of
     the first iteration clears every row)."""
     first = ("if it == 0:\n"
              "    for i in range(tid, 3 * K, nthreads):\n"
              "        sums[i] = 0.0\n") if i == 0 else ""
-    return first + _open(i == 0) + _steps(spec, phases, runs_balancers)[i][0]
+    return first + _open(i == 0) + _steps(spec, phases, runs_balancers, hubbed)[i]
 
 
 _PARAMS = ("sums", "max_iter", "stop_below", "it")
@@ -358,10 +359,13 @@ _GATHER_PARAMS = ("identity", *_Hubs._fields, "partials")
 
 
 def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
-            functors: dict[str, Functor], num_state: int, only: int | None) -> GeneratedKernel:
-    """The fused loop's kernel, or (``only``) the kernel of one phase."""
+            functors: dict[str, Functor], num_state: int, only: int | None,
+            hubbed: tuple[bool, ...]) -> GeneratedKernel:
+    """The fused loop's kernel, or (``only``) the kernel of one step; ``hubbed[i]``: whether
+    Gather phase ``i`` has hubs to fold apart (a kernel without the hub steps otherwise)."""
     variant = "_" + "_".join(
-        f"{_role(p, i)}_into{p.into}_{p.op}" if isinstance(p, Gather) else _role(p, i)
+        f"{_role(p, i)}_into{p.into}_{p.op}{'_hubs' if hubbed[i] else ''}"
+        if isinstance(p, Gather) else _role(p, i)
         for i, p in enumerate(phases)) + ("" if only is None else f"_only{only}")
     spec = KernelSpec("iterate", RANGE, "none", graph.weighted, num_state,
                       graph_view=any(f.wants_graph for f in functors.values()),
@@ -374,8 +378,9 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
     def body() -> str:
         consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
         if only is not None:
-            return consts + _single_body(spec, phases, only, tgt.runs_balancers)
-        return consts + _fused_body(spec, phases, tgt.grid_barrier + "\n", tgt.runs_balancers)
+            return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed)
+        return consts + _fused_body(spec, phases, tgt.grid_barrier + "\n", tgt.runs_balancers,
+                                    hubbed)
 
     return build(tgt, per_element(tgt), spec, functors, body, _PARAMS + identities,
                  name=f"iterate{variant}")
@@ -402,7 +407,7 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     """Run ``phases`` (:class:`Each`, :class:`Gather`, :class:`Total`; see the module
     docstring) over every vertex of ``graph``, iteration after iteration, until the last
     Total of an iteration is below ``stop_below`` or ``max_iter`` iterations ran: one
-    cooperative launch and one device read (a launch per phase under the race detector).
+    cooperative launch and one device read (a launch per step under the race detector).
     ``state`` are the functors' state arguments (arrays on the target); ``totals`` comes after
     them. Returns the iterations run, the last iteration's totals and the history of the
     stop value."""
@@ -419,15 +424,18 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     sums = _sums(tgt, 4 * count + 1 + max_iter)
     io: dict[str, Any] = {"count": graph.num_vertices, "sums": sums, "max_iter": max_iter,
                           "stop_below": stop_below, "it": 0, **scalar_arguments(functors)}
+    hubbed = []
     for i, phase in enumerate(phases):
-        if isinstance(phase, Gather):
-            hubs = _hubs(graph, phase.edges, tgt)
-            io.update({f"{field}{i}": value for field, value in hubs._asdict().items()})
+        hubs = _hubs(graph, phase.edges, tgt) if isinstance(phase, Gather) else None
+        hubbed.append(hubs is not None and hubs.hub_count > 0)
+        if hubs is not None:
             io[f"identity{i}"] = identity_of(phase.op, np.float64)
-            io[f"partials{i}"] = tgt.empty(max(hubs.chunk_count, 1), np.float64)
+        if hubbed[-1]:
+            io.update({f"{field}{i}": value for field, value in hubs._asdict().items()})
+            io[f"partials{i}"] = tgt.empty(hubs.chunk_count, np.float64)
     if racecheck.checking():
-        return _phase_by_phase(graph, tgt, phases, functors, state, io, count)
-    kernel = _kernel(graph, tgt, phases, functors, len(state), None)
+        return _phase_by_phase(graph, tgt, phases, functors, state, io, count, tuple(hubbed))
+    kernel = _kernel(graph, tgt, phases, functors, len(state), None, tuple(hubbed))
     args = kernel_arguments(kernel.params, graph, tgt, io, state)
     grid = min(tgt.persistent_blocks(kernel.threads_per_block),
                tgt.resident_blocks(kernel.threads_per_block))
@@ -440,12 +448,13 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
 
 def _phase_by_phase(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
                     functors: dict[str, Functor], state: tuple, io: dict[str, Any],
-                    count: int) -> Iterated:
+                    count: int, hubbed: tuple[bool, ...]) -> Iterated:
     """:func:`iterate` with a launch per step (a phase, or half a Gather) and the stop test on
     the host (the race detector's step is a launch: steps of one launch would race with each
     other)."""
-    steps = len(phases) + sum(isinstance(p, Gather) for p in phases)  # a Gather is two
-    kernels = [_kernel(graph, tgt, phases, functors, len(state), i) for i in range(steps)]
+    steps = len(phases) + sum(hubbed)  # a Gather with hubs is two
+    kernels = [_kernel(graph, tgt, phases, functors, len(state), i, hubbed)
+               for i in range(steps)]
     history: list[float] = []
     totals = np.zeros(count)
     for it in range(io["max_iter"]):

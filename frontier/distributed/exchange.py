@@ -127,10 +127,8 @@ def exchange(piece: Piece, comm: Communicator, frontier: Frontier, values: Any |
     dense = (comm.allreduce(int(xp.count_nonzero(remote)), "sum") * DENSE_SHARE
              >= piece.num_vertices)
     comm.phase("exchange: buckets by owner")
-    if not dense:
-        ids = ids[remote]
-    buckets = (_dense_buckets if dense else _sparse_buckets)(piece, ids, values, frontier.kind,
-                                                             xp)
+    buckets = (_dense_buckets(piece, ids, values, xp) if dense
+               else _sparse_buckets(piece, ids[remote], values, frontier.kind, xp))
     comm.phase("exchange: all-to-all")
     got = comm.alltoallv(buckets)
     comm.phase("exchange: the smallest value of each received vertex")
@@ -165,7 +163,7 @@ def _sparse_smallest(piece: Piece, got: list, xp: Any) -> tuple[Any, list]:
     return received[order], [c[order] for c in columns[1:]]
 
 
-def _dense_buckets(piece: Piece, ids: Any, values: tuple, kind: str, xp: Any) -> list:
+def _dense_buckets(piece: Piece, ids: Any, values: tuple, xp: Any) -> list:
     """Per owner: a flag for each vertex of its range (uint8: 1 where sent) and the values of
     the whole range (read by the owner only where flagged). ``ids`` may hold owned vertices:
     this rank's own range is not sent."""

@@ -228,9 +228,9 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
 #: ``l`` folds the chunk's edges ``l, l + 32, ...`` in order, then lane ``l`` takes in lane
 #: ``l + d`` for ``d`` = 16, 8, 4, 2, 1 and lane 0 holds the chunk's value), then the chunks'
 #: values over the lanes and the same tree. A GPU folds each chunk and each hub with a warp, so a
-#: hub's edges are spread over the grid (one thread folding a star's million edges took 124 ms
-#: an iteration, one warp 4 ms); the cpu target runs the same lanes and tree in a loop, so every
-#: target computes the same sums.
+#: hub's edges are spread over the grid instead of one thread's or one warp's loop
+#: (docs/performance.md); the cpu target runs the same lanes and tree in a loop, so every target
+#: computes the same sums.
 HUB_DEGREE = 1024
 LANES = 32
 CHUNK = 1024

@@ -10,6 +10,11 @@ need the values on the host (``edges_traversed`` of a BFS, a k-core's ``degenera
 copy them there on first use (:func:`on_host`); scalar facts the algorithm needs anyway (the
 number of components) are computed on the target.
 
+On a GPU a host result of a megabyte or more is copied into page-locked memory the target lends
+(:mod:`frontier.pinned`: several times faster to copy into than a fresh array): a NumPy array
+like any other, except that it does not own its memory (``flags.owndata`` is False), which goes
+back to the target when the array and every view of it are collected.
+
 An algorithm checks ``out`` up front (:func:`check_out`) and hands every result array through
 :func:`deliver`.
 """

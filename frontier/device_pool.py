@@ -40,7 +40,7 @@ class DevicePool:
         from numba.cuda.cudadrv.devicearray import DeviceNDArray
         from numba.cuda.cudadrv.driver import AutoFreePointer
 
-        self._driver, self._binding = driver, binding
+        self._driver = driver
         self._array, self._pointer = DeviceNDArray, AutoFreePointer
         props = binding.CUmemPoolProps()
         props.allocType = binding.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED

@@ -203,8 +203,8 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
                     f"warps = nthreads // {LANES}\n")
         per_chunk, per_hub = (f"for c in range(warp, chunk_count{i}, warps):\n",
                               f"for h in range(warp, hub_count{i}, warps):\n")
-    else:  # the same lanes, one after the other
-        preamble = f"lanes = np.empty({LANES}, np.float64)\n"
+    else:  # the same lanes, one after the other, in the kernel's ``lanes`` (:func:`_kernel`)
+        preamble = ""
         per_chunk, per_hub = (f"for c in range(chunk_count{i}):\n",
                               f"for h in range(hub_count{i}):\n")
     chunks = (preamble + per_chunk
@@ -256,19 +256,18 @@ def _hubs(graph: Graph, edges: str, tgt: Target) -> _Hubs:
     direction and target."""
 
     def find() -> _Hubs:
-        degrees = np.asarray(graph.in_degrees() if edges == "in" else graph.out_degrees(),
+        offsets = np.asarray(graph.csc().col_offsets if edges == "in" else graph.row_offsets,
                              dtype=np.int64)
+        degrees = np.diff(offsets)
         hubs = np.flatnonzero(degrees > HUB_DEGREE)
         if not hubs.size:
             return _Hubs(None, 0, None, None, None, 0)
         per_hub = -(-degrees[hubs] // CHUNK)
         hub_chunks = np.zeros(hubs.size + 1, np.int64)
         np.cumsum(per_hub, out=hub_chunks[1:])
-        starts = np.zeros(degrees.size + 1, np.int64)
-        np.cumsum(degrees, out=starts[1:])
         chunk_vertex = np.repeat(hubs, per_hub)
         within = np.arange(int(hub_chunks[-1])) - np.repeat(hub_chunks[:-1], per_hub)
-        chunk_first = starts[chunk_vertex] + within * CHUNK
+        chunk_first = offsets[chunk_vertex] + within * CHUNK
 
         return _Hubs(tgt.to_device(hubs.astype(np.int32)), int(hubs.size),
                      tgt.to_device(hub_chunks), tgt.to_device(chunk_vertex.astype(np.int32)),
@@ -377,6 +376,8 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
 
     def body() -> str:
         consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
+        if any(hubbed) and not tgt.runs_balancers:  # the hub steps' lanes, made once
+            consts += f"lanes = np.empty({LANES}, np.float64)\n"
         if only is not None:
             return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed)
         return consts + _fused_body(spec, phases, tgt.grid_barrier + "\n", tgt.runs_balancers,
@@ -424,13 +425,14 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     sums = _sums(tgt, 4 * count + 1 + max_iter)
     io: dict[str, Any] = {"count": graph.num_vertices, "sums": sums, "max_iter": max_iter,
                           "stop_below": stop_below, "it": 0, **scalar_arguments(functors)}
-    hubbed = []
+    hubbed = [False] * len(phases)
     for i, phase in enumerate(phases):
-        hubs = _hubs(graph, phase.edges, tgt) if isinstance(phase, Gather) else None
-        hubbed.append(hubs is not None and hubs.hub_count > 0)
-        if hubs is not None:
-            io[f"identity{i}"] = identity_of(phase.op, np.float64)
-        if hubbed[-1]:
+        if not isinstance(phase, Gather):
+            continue
+        io[f"identity{i}"] = identity_of(phase.op, np.float64)
+        hubs = _hubs(graph, phase.edges, tgt)
+        if hubs.hub_count:
+            hubbed[i] = True
             io.update({f"{field}{i}": value for field, value in hubs._asdict().items()})
             io[f"partials{i}"] = tgt.empty(hubs.chunk_count, np.float64)
     if racecheck.checking():

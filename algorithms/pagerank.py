@@ -213,8 +213,8 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
                               target=tgt)
     rank, last = _placed(start, n, tgt), tgt.empty(n, np.float64)
     # one array where dangling vertices spread as they teleport (neither is written)
-    teleport, spread = ((_placed(teleport, n, tgt),) * 2 if spread is teleport
-                        else (_placed(teleport, n, tgt), _placed(spread, n, tgt)))
+    placed = _placed(teleport, n, tgt)
+    teleport, spread = placed, placed if spread is teleport else _placed(spread, n, tgt)
     # the pull's gather writes every incoming sum; the push adds into zeros
     incoming = tgt.empty(n, np.float64) if way == "pull" else tgt.zeros(n, np.float64)
     inverse = tgt.empty(n, np.float64)  # written whole by the out-weight reduction

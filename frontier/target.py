@@ -467,12 +467,14 @@ class CudaTarget(Target):
         shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(x) for x in shape)
         size = int(np.prod(shape, dtype=np.int64))
         pool = self._device_pool() if size else None
-        if pool is None:
-            return self._allocating(lambda: self._cuda.device_array(shape, dtype=dtype),
-                                    size * dtype.itemsize)
-        _use_context(self._cuda)
-        return self._allocating(lambda: pool.empty(self._cuda.current_context(), shape, dtype),
-                                size * dtype.itemsize)
+
+        def allocate() -> Any:
+            if pool is None:
+                return self._cuda.device_array(shape, dtype=dtype)
+            _use_context(self._cuda)
+            return pool.empty(self._cuda.current_context(), shape, dtype)
+
+        return self._allocating(allocate, size * dtype.itemsize)
 
     def _device_pool(self) -> DevicePool | None:
         """The target's pool of working memory, made on first use (None in the simulator and
@@ -493,14 +495,13 @@ class CudaTarget(Target):
         """``allocate()``; refused for lack of memory, retried once after the device pool gave
         back what it keeps unused, then raised as :class:`frontier.limits.GraphTooLargeError`."""
         try:
-            return allocate()
-        except Exception as err:  # noqa: BLE001 - only out-of-memory is retried or turned
-            if not _out_of_memory(err) or not self._pool:
-                self._raise_if_out_of_memory(err, nbytes)
-                raise
-        _use_context(self._cuda)
-        self._pool.trim()  # type: ignore[union-attr]
-        try:
+            try:
+                return allocate()
+            except Exception as err:  # noqa: BLE001 - only out-of-memory is retried
+                if not _out_of_memory(err) or not self._pool:
+                    raise
+            _use_context(self._cuda)
+            self._pool.trim()  # type: ignore[union-attr]
             return allocate()
         except Exception as err:  # noqa: BLE001 - only out-of-memory is turned into another
             self._raise_if_out_of_memory(err, nbytes)
@@ -545,9 +546,7 @@ class CudaTarget(Target):
         if type(array) is self._device_array and array.is_c_contiguous():
             host = self._pinned.borrow(array.shape, array.dtype)
             if host is not None:
-                _use_context(self._cuda)
-                self._driver.cuMemcpyDtoH(host.ctypes.data, array.device_ctypes_pointer.value,
-                                          array.nbytes)
+                self._copy_out(host, array.device_ctypes_pointer.value, array.nbytes)
                 return host
         return array.copy_to_host()
 
@@ -577,10 +576,14 @@ class CudaTarget(Target):
             raise IndexError(f"index {index} is out of range for a device array of "
                              f"{array.shape[0]} elements")
         value = np.empty(1, array.dtype)
-        _use_context(self._cuda)
-        self._driver.cuMemcpyDtoH(value.ctypes.data, array.device_ctypes_pointer.value
-                                  + index * array.strides[0], array.dtype.itemsize)
+        self._copy_out(value, array.device_ctypes_pointer.value + index * array.strides[0],
+                       array.dtype.itemsize)
         return value[0].item()
+
+    def _copy_out(self, host: np.ndarray, address: int, nbytes: int) -> None:
+        """``nbytes`` from device ``address`` into ``host``, straight through the driver."""
+        _use_context(self._cuda)
+        self._driver.cuMemcpyDtoH(host.ctypes.data, address, nbytes)
 
     def write_scalar(self, array: Any, index: int, value: int) -> None:
         self._put(array, index, [value])

@@ -457,7 +457,15 @@ class CudaTarget(Target):
         return 64 if self.simulated else 1024
 
     def to_device(self, array: np.ndarray) -> Any:
+        """A copy of ``array`` on the device; a few values (at most :data:`_PUT_VALUES`, of
+        a dtype the target's own write takes) are written by one launch into a new array, where
+        a host-to-device copy would wait for the device (python -m bench call_profile)."""
         array = np.ascontiguousarray(array)
+        if (array.ndim == 1 and 0 < array.size <= _PUT_VALUES and array.dtype in _PUT_DTYPES
+                and not self.simulated):
+            placed = self.empty(array.size, array.dtype)
+            self._put(placed, 0, array.tolist())
+            return placed
         return self._allocating(lambda: self._cuda.to_device(array), array.nbytes)
 
     def empty(self, shape: int | tuple[int, ...], dtype: Any) -> Any:
@@ -774,6 +782,9 @@ def _numba_cuda() -> Any:
 
 #: How many values :meth:`CudaTarget.upload` writes through kernel arguments instead of a copy.
 _PUT_VALUES = 8
+#: The dtypes :meth:`CudaTarget.to_device` writes through kernel arguments (those the library's
+#: small arrays have: lengths, bitmap words, ids, float values).
+_PUT_DTYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.float64))
 
 
 #: The target's own kernels, compiled by :meth:`CudaTarget.helper` from their text as generated

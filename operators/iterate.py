@@ -45,13 +45,14 @@ import numpy as np
 
 from frontier import racecheck, validate
 from frontier.graph import Graph
+from frontier.options import Mode
 from frontier.target import Target, resolve_target
 from operators.codegen import RANGE, GeneratedKernel, KernelIO, KernelSpec, build, indent
 from operators.common import EDGE_SETS, OperatorError, check_graph
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.functors import Functor, as_functor
 from operators.reduce import combine, identity_of
-from operators.shape import per_element
+from operators.shape import grid_blocks, per_element
 
 __all__ = ["iterate", "Each", "Gather", "Total", "Iterated"]
 
@@ -359,13 +360,17 @@ _GATHER_PARAMS = ("identity", *_Hubs._fields, "partials")
 
 def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
             functors: dict[str, Functor], num_state: int, only: int | None,
-            hubbed: tuple[bool, ...]) -> GeneratedKernel:
+            hubbed: tuple[bool, ...], one_block: bool = False) -> GeneratedKernel:
     """The fused loop's kernel, or (``only``) the kernel of one step; ``hubbed[i]``: whether
-    Gather phase ``i`` has hubs to fold apart (a kernel without the hub steps otherwise)."""
+    Gather phase ``i`` has hubs to fold apart (a kernel without the hub steps otherwise);
+    ``one_block``: the loop's steps separated by block barriers, for a launch of one block
+    (where the target's block barrier is not its grid barrier)."""
+    barrier = tgt.block_barrier if one_block else tgt.grid_barrier
     variant = "_" + "_".join(
         f"{_role(p, i)}_into{p.into}_{p.op}{'_hubs' if hubbed[i] else ''}"
         if isinstance(p, Gather) else _role(p, i)
-        for i, p in enumerate(phases)) + ("" if only is None else f"_only{only}")
+        for i, p in enumerate(phases)) + ("" if only is None else f"_only{only}") + (
+        "_block" if barrier != tgt.grid_barrier else "")
     spec = KernelSpec("iterate", RANGE, "none", graph.weighted, num_state,
                       graph_view=any(f.wants_graph for f in functors.values()),
                       csc=any(isinstance(p, Gather) and p.edges == "in" for p in phases),
@@ -380,8 +385,7 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
             consts += f"lanes = np.empty({LANES}, np.float64)\n"
         if only is not None:
             return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed)
-        return consts + _fused_body(spec, phases, tgt.grid_barrier + "\n", tgt.runs_balancers,
-                                    hubbed)
+        return consts + _fused_body(spec, phases, barrier + "\n", tgt.runs_balancers, hubbed)
 
     return build(tgt, per_element(tgt), spec, functors, body, _PARAMS + identities,
                  name=f"iterate{variant}")
@@ -401,6 +405,14 @@ def _sums(tgt: Target, size: int) -> Any:
     if found is None or found.shape[0] < size:
         found = buffers[key] = tgt.empty(max(size, 64), np.float64)
     return found
+
+
+def _grid(tgt: Target, threads: int, vertices: int, chunk_counts: list[int]) -> int:
+    """Blocks of the persistent launch: as many as run at once, but no more than give each
+    vertex, and each hub chunk's lanes, a thread of their own (a small graph's barriers then
+    wait for a few blocks, not for a full device's)."""
+    wanted = max([vertices, *(LANES * c for c in chunk_counts)])
+    return min(tgt.persistent_blocks(threads), grid_blocks(tgt, threads, wanted))
 
 
 def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: float,
@@ -437,11 +449,12 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
             io[f"partials{i}"] = tgt.empty(hubs.chunk_count, np.float64)
     if racecheck.checking():
         return _phase_by_phase(graph, tgt, phases, functors, state, io, count, tuple(hubbed))
-    kernel = _kernel(graph, tgt, phases, functors, len(state), None, tuple(hubbed))
+    threads = per_element(tgt).threads_per_block
+    grid = _grid(tgt, threads, graph.num_vertices,
+                 [io[f"chunk_count{i}"] for i in range(len(phases)) if hubbed[i]])
+    kernel = _kernel(graph, tgt, phases, functors, len(state), None, tuple(hubbed), grid == 1)
     args = kernel_arguments(kernel.params, graph, tgt, io, state)
-    grid = min(tgt.persistent_blocks(kernel.threads_per_block),
-               tgt.resident_blocks(kernel.threads_per_block))
-    kernel.launch(tgt, grid, args, cooperative=True)
+    kernel.launch(tgt, grid, args, cooperative=grid > 1, mode=Mode.FUSED)
     held = tgt.to_host(sums[:4 * count + 1 + max_iter])
     ran = int(held[4 * count])
     return Iterated(ran, tuple(float(x) for x in held[3 * count:4 * count]),

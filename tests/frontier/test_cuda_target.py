@@ -47,6 +47,27 @@ def test_a_few_numbers_uploaded_arrive_as_they_were(values, dtype):
     assert np.array_equal(cuda.to_host(device), big)
 
 
+@pytest.mark.parametrize("values", [[7], [1, 2, 3, 4, 5, 6, 7, 8], [0.5, -2.25], [2**40, -3],
+                                    list(range(9))])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32, np.uint8, np.float32,
+                                   np.float64])
+def test_a_small_array_sent_to_the_device_arrives_as_it_was_and_its_host_copy_may_change(
+        values, dtype):
+    from frontier.recording import recording
+
+    cuda = resolve_target("cuda")
+    host = np.array(values).astype(dtype)
+    with recording() as log:
+        device = cuda.to_device(host)
+    expected = host.copy()
+    host[:] = 0  # the values travel with the launch: changing the host array later is harmless
+    assert device.dtype == expected.dtype and device.shape == expected.shape
+    assert np.array_equal(cuda.to_host(device), expected)
+    put = not cuda.simulated and host.size <= 8 and host.dtype != np.uint8 \
+        and host.dtype != np.float32
+    assert [launch.name for launch in log] == (["_put"] if put else [])
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_large_copies_back_are_exact_and_a_kept_copy_is_never_overwritten(dtype):
     cuda = resolve_target("cuda")

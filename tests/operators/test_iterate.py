@@ -129,3 +129,30 @@ def test_a_hub_gather_is_race_free_step_by_step(target):
                           tgt.to_device(x), out, stop_below=1.0, max_iter=2, target=tgt)
     assert ran.iterations == 1
     assert tgt.to_host(out)[0] == chunked(x[graph.csc().row_indices[:CHUNK + 40]])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_small_graph_runs_on_only_the_blocks_its_vertices_and_hub_lanes_fill(target):
+    """Fewer blocks make each grid barrier cheaper; one block needs no grid barrier."""
+    from frontier import generators
+    from frontier.recording import recording
+
+    tgt = resolve_target(target)
+    for graph in (generators.path(5), generators.path(3000), hubs_both_ways(2 * CHUNK + 3, 3)):
+        n = graph.num_vertices
+        x, out = tgt.to_device(np.ones(n)), tgt.zeros(n, np.float64)
+        with recording() as log:
+            iterate(graph, (Gather(pulled, into=1), Total(nothing)), x, out, stop_below=1.0,
+                    max_iter=1, target=tgt)
+        (launch,) = [k for k in log if k.name.startswith("iterate")]
+        chunks = 3 if graph.csc().col_offsets[1] > HUB_DEGREE else 0
+        wanted = -(-max(n, LANES * chunks) // launch.threads_per_block)
+        full = min(tgt.persistent_blocks(launch.threads_per_block),
+                   tgt.resident_blocks(launch.threads_per_block))
+        assert launch.blocks == min(full, wanted)
+        # one block: its steps wait at block barriers, not at a grid barrier
+        one_block = launch.blocks == 1 and tgt.block_barrier != tgt.grid_barrier
+        assert launch.name.endswith("_block") == one_block
+        assert np.array_equal(tgt.to_host(out), np.asarray(
+            [in_order(np.ones(int(d))) if d <= HUB_DEGREE else chunked(np.ones(int(d)))
+             for d in np.diff(graph.csc().col_offsets)]))

@@ -6,7 +6,9 @@ Called from the host, each iteration costs a launch per phase and a device read 
 :func:`iterate` runs every iteration in one cooperative launch instead: the phases of an
 iteration are separated by grid barriers (Busato & Bombieri, *Graph Algorithms on GPUs*,
 inter-block synchronization; as :func:`operators.traverse` fuses its steps), the stop test runs
-on the device, and the host reads one small buffer when the loop ends. On the cpu target the
+on the device, and the host reads one small buffer when the loop ends. The launch has no more
+blocks than give each vertex (and each hub chunk's lanes) a thread; a loop that fits one block
+waits at block barriers instead (a cheaper barrier for a small graph). On the cpu target the
 same text compiles to one sequential loop.
 
 The phases (each over ``range(|V|)``):

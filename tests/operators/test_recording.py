@@ -57,9 +57,17 @@ def summary(kernels):
 @pytest.mark.parametrize("name, kind", CASES)
 def test_explain_shows_exactly_the_kernels_that_ran(capsys, target, name, kind):
     entry, spec = CATALOG[name], spec_for(target, name, kind)
+
+    def inputs(g):
+        return (g, 0) if entry.source else (g,)
+
+    if target.name == "cuda" and not target.simulated:
+        # a warm-up on a graph of its own: the process's one-time uploads, which a GPU writes
+        # with the target's put kernel, are not part of the call that explain shows
+        entry.run(*inputs(generators.from_spec(spec)), target=target)
     graph = generators.from_spec(spec)
     with recording() as log:
-        entry.run(*((graph, 0) if entry.source else (graph,)), target=target)
+        entry.run(*inputs(graph), target=target)
     assert len(log) > 0
     code = main(["explain", name, spec, "--target", target.name, "--json"])
     out, err = capsys.readouterr()

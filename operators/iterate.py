@@ -365,14 +365,13 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
             hubbed: tuple[bool, ...], one_block: bool = False) -> GeneratedKernel:
     """The fused loop's kernel, or (``only``) the kernel of one step; ``hubbed[i]``: whether
     Gather phase ``i`` has hubs to fold apart (a kernel without the hub steps otherwise);
-    ``one_block``: the loop's steps separated by block barriers, for a launch of one block
-    (where the target's block barrier is not its grid barrier)."""
+    ``one_block``: the loop's steps separated by block barriers, for a launch of one block."""
     barrier = tgt.block_barrier if one_block else tgt.grid_barrier
     variant = "_" + "_".join(
         f"{_role(p, i)}_into{p.into}_{p.op}{'_hubs' if hubbed[i] else ''}"
         if isinstance(p, Gather) else _role(p, i)
         for i, p in enumerate(phases)) + ("" if only is None else f"_only{only}") + (
-        "_block" if barrier != tgt.grid_barrier else "")
+        "_block" if one_block else "")
     spec = KernelSpec("iterate", RANGE, "none", graph.weighted, num_state,
                       graph_view=any(f.wants_graph for f in functors.values()),
                       csc=any(isinstance(p, Gather) and p.edges == "in" for p in phases),
@@ -454,7 +453,9 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     threads = per_element(tgt).threads_per_block
     grid = _grid(tgt, threads, graph.num_vertices,
                  [io[f"chunk_count{i}"] for i in range(len(phases)) if hubbed[i]])
-    kernel = _kernel(graph, tgt, phases, functors, len(state), None, tuple(hubbed), grid == 1)
+    # one block waits at block barriers (a separate kernel only where they differ)
+    one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
+    kernel = _kernel(graph, tgt, phases, functors, len(state), None, tuple(hubbed), one_block)
     args = kernel_arguments(kernel.params, graph, tgt, io, state)
     kernel.launch(tgt, grid, args, cooperative=grid > 1, mode=Mode.FUSED)
     held = tgt.to_host(sums[:4 * count + 1 + max_iter])

@@ -135,8 +135,12 @@ class FrontierPool:
         self._stamp_value = 0
         self._scratch: dict[str, Any] = {}
         self._parts: dict[tuple, tuple[Any, ...]] = {}
-        self.placeholder = target.to_device(np.zeros(1, WORD_DTYPE))
-        self.placeholder_ids = target.to_device(np.zeros(1, np.int32))
+        #: One-element stand-ins for a slot's bitmap or queue where a kernel takes the other
+        #: kind (never read or written): made once per graph and target, not per pool.
+        self.placeholder, self.placeholder_ids = graph.memo(
+            f"frontier placeholders {target.name} {target.simulated}",
+            lambda: (target.to_device(np.zeros(1, WORD_DTYPE)),
+                     target.to_device(np.zeros(1, np.int32))))
         self.lost: str | None = None
 
     @classmethod

@@ -472,15 +472,18 @@ class CudaTarget(Target):
         """An uninitialized array: from the target's :class:`frontier.device_pool.DevicePool`
         on a GPU with memory pools, else from Numba."""
         dtype = np.dtype(dtype)
-        shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(x) for x in shape)
-        size = int(np.prod(shape, dtype=np.int64))
+        if isinstance(shape, (int, np.integer)):
+            shape = (int(shape),)
+            size = shape[0]
+        else:
+            shape = tuple(int(x) for x in shape)
+            size = int(np.prod(shape, dtype=np.int64))
         pool = self._device_pool() if size else None
 
         def allocate() -> Any:
             if pool is None:
                 return self._cuda.device_array(shape, dtype=dtype)
-            _use_context(self._cuda)
-            return pool.empty(self._cuda.current_context(), shape, dtype)
+            return pool.empty(_use_context(self._cuda), shape, dtype)
 
         return self._allocating(allocate, size * dtype.itemsize)
 
@@ -711,13 +714,16 @@ class CudaTarget(Target):
 _CONTEXT = threading.local()
 
 
-def _use_context(cuda_module: Any) -> None:
-    """Make Numba's CUDA context current in the calling thread, once per thread: the launcher
-    of :mod:`frontier.launch` launches through the driver, which needs it, and a thread whose
-    first GPU work is a launch with arrays made by another thread would not have it yet."""
-    if not getattr(_CONTEXT, "current", False):
-        cuda_module.current_context()
-        _CONTEXT.current = True
+def _use_context(cuda_module: Any) -> Any:
+    """Make Numba's CUDA context current in the calling thread, once per thread, and return it:
+    the launcher of :mod:`frontier.launch` launches through the driver, which needs it, and a
+    thread whose first GPU work is a launch with arrays made by another thread would not have it
+    yet. The context is kept per thread (a process's target uses one device): Numba's own
+    lookup asks the driver for the current context at every call."""
+    context = getattr(_CONTEXT, "context", None)
+    if context is None:
+        context = _CONTEXT.context = cuda_module.current_context()
+    return context
 
 
 #: One simulated launch at a time: Numba's simulator keeps the running kernel's state in

@@ -9,7 +9,10 @@ again and again with the same arrays (the graph's arrays, a pool's buffers, the 
 :class:`Launcher` keeps, per kernel and launch shape, the compiled kernel and each array
 argument's converted fields, with a weak reference to the array: an argument that is the same
 (still living) array object reuses its fields; any other is converted again (a Numba device
-array read directly, :func:`device_array_fields`; anything else by Numba's own code). Scalars
+array read directly, :func:`device_array_fields`; anything else by Numba's own code). A new
+one-dimensional array of adjacent elements, of the class and dtype last seen at its position,
+has the same Numba type: it takes the same compiled kernel without its arguments being typed
+(a call's arrays are new at every call). Scalars
 (and host arrays, copied in and back as Numba does) are converted at every launch, a scalar by
 the ctypes type Numba's conversion picks for its type, looked up once per kernel. The kernel is
 then launched with ``cuda.core``'s ``launch`` on the default stream,
@@ -42,11 +45,12 @@ class _Slot:
     """One argument position: the arrays last seen there (a few: an operator passes one of its
     buffers or another) with their converted fields, or, for a scalar, its Python type."""
 
-    __slots__ = ("known", "scalar")
+    __slots__ = ("known", "scalar", "kind")
 
     def __init__(self) -> None:
         self.known: dict[int, tuple[Any, list]] = {}
         self.scalar: type | None = None
+        self.kind: tuple | None = None  # the _kind of the arrays seen here
 
     def fields(self, value: Any) -> list | None:
         """The converted fields of ``value`` if it is an array seen here and still alive."""
@@ -61,6 +65,25 @@ class _Slot:
             self.known.pop(next(iter(self.known)), None)  # the oldest
         self.known[id(value)] = (weakref.ref(value), fields)
         self.scalar = None
+        self.kind = _kind(value)
+
+    def takes(self, value: Any) -> bool:
+        """Whether the array ``value`` has the type of the arrays seen here: one of them, or a
+        new array of their :func:`_kind`."""
+        return self.fields(value) is not None or (self.kind is not None
+                                                  and _kind(value) == self.kind)
+
+
+def _kind(value: Any) -> tuple | None:
+    """``(class, dtype)`` of a one-dimensional array whose elements are adjacent (the stride is
+    the item size), else None: such arrays of one class and dtype have one Numba type
+    (``Array(dtype, 1, "C")``), told without Numba's typing."""
+    try:
+        shape, strides, dtype = value.shape, value.strides, value.dtype
+        adjacent = len(shape) == 1 and len(strides) == 1 and strides[0] == dtype.itemsize
+    except (AttributeError, TypeError):
+        return None
+    return (type(value), dtype) if adjacent else None
 
 
 #: Arrays remembered per argument position.
@@ -85,13 +108,13 @@ class _Entry:
 
     def takes(self, args: tuple) -> bool:
         """Whether ``args`` have the types this entry was compiled for, known without typing
-        them: each array argument is the object last launched at its position, each scalar of
-        the same Python type."""
+        them: each array argument one launched at its position or of the same kind
+        (:meth:`_Slot.takes`), each scalar of the same Python type."""
         for value, slot in zip(args, self.slots, strict=True):
             if slot.scalar is not None:
                 if type(value) is not slot.scalar:
                     return False
-            elif slot.fields(value) is None:
+            elif not slot.takes(value):
                 return False
         return True
 

@@ -111,6 +111,35 @@ def test_a_new_array_object_at_a_position_is_converted_again():
     assert kernel.compiled == 1  # same argument types: the same compiled kernel
 
 
+class Vector(Array):
+    """A stand-in one-dimensional device array with a layout."""
+
+    def __init__(self, name: str, dtype: str = "int32", step: int = 1) -> None:
+        import numpy as np
+
+        super().__init__(name)
+        self.dtype = np.dtype(dtype)
+        self.shape = (5,)
+        self.strides = (step * self.dtype.itemsize,)
+
+
+def test_a_new_array_of_the_same_class_dtype_and_adjacent_elements_is_not_typed_again():
+    calls: list = []
+    typed: list = []
+    launch = Launcher(lambda stream, config, fn, *flat: calls.append(flat),
+                      lambda **kw: tuple(sorted(kw.items())), "stream",
+                      lambda a: typed.append(a) or str((a.dtype, a.strides)))
+    kernel = Kernel()
+    launch(kernel, 1, 32, (Vector("a"),))
+    assert len(typed) == 1
+    launch(kernel, 1, 32, (Vector("b"),))  # a new array of the same kind: no typing
+    assert len(typed) == 1 and calls[-1] == ("b",)
+    launch(kernel, 1, 32, (Vector("c", "float64"),))  # another dtype
+    launch(kernel, 1, 32, (Vector("d", step=2),))  # every other element: another layout
+    assert len(typed) == 3 and calls[-1] == ("d",)
+    assert kernel.compiled == 3
+
+
 def test_an_array_that_died_is_never_taken_for_a_new_one_at_its_address():
     calls: list = []
     launch, kernel = launcher(calls), Kernel()

@@ -36,6 +36,7 @@ vertex's distance is the least over the sources.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -92,8 +93,8 @@ class BFSResult:
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    level_seconds: list[float | None] = field(repr=False, default_factory=list)
-    choices: list[Decision] = field(repr=False, default_factory=list)
+    level_seconds: Sequence[float | None] = field(repr=False, default_factory=list)
+    choices: Sequence[Decision] = field(repr=False, default_factory=list)
     target: Target | None = field(repr=False, default=None)
 
     @cached_property
@@ -244,8 +245,8 @@ def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
     return np.unique(listed)
 
 
-def _level_stats(graph: Graph, distances: np.ndarray, times: list[float | None],
-                 choices: list[Decision]) -> list[LevelStats]:
+def _level_stats(graph: Graph, distances: np.ndarray, times: Sequence[float | None],
+                 choices: Sequence[Decision]) -> list[LevelStats]:
     reached = distances >= 0
     levels = len(times)
     sizes = np.bincount(distances[reached], minlength=levels)

@@ -35,6 +35,7 @@ from operators.codegen import GeneratedKernel, KernelIO, build, indent
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers
 from operators.cull import NONE as NO_CULL
+from operators.runs import Runs
 from operators.small_frontier import block_push
 
 __all__ = ["Walk", "Ran", "FusedPhase", "BlockPhase", "HostStep", "phase_for", "fused_kernel"]
@@ -62,7 +63,7 @@ class Ran(NamedTuple):
     frontier: Frontier
     steps: int
     size: int
-    seconds: list[float | None]
+    seconds: Runs[float | None]
 
 
 class HostStep(NamedTuple):
@@ -78,7 +79,7 @@ class HostStep(NamedTuple):
                            decision.direction, decision.balancer if push else None,
                            decision.representation if push else DENSE, walk.cull)
         seconds = time.perf_counter() - start
-        return Ran(out, 1, len(out), [seconds])
+        return Ran(out, 1, len(out), Runs.of(seconds, 1))
 
 
 class FusedPhase(NamedTuple):
@@ -98,7 +99,7 @@ class FusedPhase(NamedTuple):
                                           self.stop_above, self.stop_below)
         if ran == 0 and size != 0:
             return HostStep(self.decision).run(walk, frontier)
-        return Ran(frontier, ran, size, [None] * ran)
+        return Ran(frontier, ran, size, Runs.of(None, ran))
 
 
 class BlockPhase(NamedTuple):
@@ -117,7 +118,7 @@ class BlockPhase(NamedTuple):
         frontier, ran, size = block_push(walk.graph, frontier, walk.functors, spec, walk.state,
                                          self.budget, self.stop_above,
                                          self.decision.until_edges)
-        return Ran(frontier, ran, size, [None] * ran)
+        return Ran(frontier, ran, size, Runs.of(None, ran))
 
 
 Phase = FusedPhase | BlockPhase | HostStep

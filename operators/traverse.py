@@ -63,6 +63,7 @@ from operators.cull import check_cull
 from operators.direction import AUTO, PUSH, Direction
 from operators.phases import Walk, phase_for
 from operators.policy import Policy, resolve_policy
+from operators.runs import Runs
 
 __all__ = ["traverse", "Traversal"]
 
@@ -72,12 +73,14 @@ class Traversal:
     """The frontier the traversal ended on (empty unless ``max_steps`` or ``stop_above``
     stopped it), the number of advance steps run, each step's host wall time (None for the
     steps of a fused phase, which the host does not see) and each step's
-    :class:`operators.adaptive.Decision` (balancer, representation, direction, mode)."""
+    :class:`operators.adaptive.Decision` (balancer, representation, direction, mode), both
+    kept as runs of equal entries (:class:`operators.runs.Runs`: a sequence of one entry per
+    step that stores a fused phase's steps once)."""
 
     frontier: Frontier
     steps: int
-    step_seconds: list[float | None] = field(default_factory=list)
-    choices: list[Decision] = field(default_factory=list)
+    step_seconds: Runs[float | None] = field(default_factory=Runs)
+    choices: Runs[Decision] = field(default_factory=Runs)
 
 
 def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
@@ -128,7 +131,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     size = None if not schedule.reads_size and plan.mode == PUSH else len(frontier)
     walk = Walk(graph, op, condition, state, cull, blocks, functors)
     n = graph.num_vertices
-    steps, seconds, choices = 0, [], []
+    steps, seconds, choices = 0, Runs(), Runs()
     small = cull == NO_CULL  # the small-frontier mode, until a phase of it runs no step
     while steps < max_steps and (size is None or 0 < size <= stop_above):
         way = PUSH if size is None else plan.choose(size, n)
@@ -140,8 +143,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         ran = phase.run(walk, frontier)
         frontier, size = ran.frontier, ran.size
         steps += ran.steps
-        seconds += ran.seconds
-        choices += [decision] * ran.steps
+        seconds.extend_runs(ran.seconds)
+        choices.add(decision, ran.steps)
         schedule.advanced(ran.steps)
         if decision.mode == Mode.BLOCK:
             schedule.remeasure()  # it stopped on a large frontier or a hub: measure it

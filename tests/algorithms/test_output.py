@@ -5,6 +5,7 @@ says which target ran, and a bad ``out`` or ``target`` is refused up front."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -33,10 +34,11 @@ def run(name: str, target, **options):
 
 
 def arrays(result) -> dict[str, np.ndarray]:
-    """The result's array fields, as host arrays."""
+    """The result's array fields, as host arrays (not its records: lists, tuples and other
+    sequences, such as a traversal's per-step :class:`operators.runs.Runs`)."""
     return {f.name: on_host(getattr(result, f.name)) for f in dataclasses.fields(result)
             if hasattr(getattr(result, f.name), "__len__")
-            and not isinstance(getattr(result, f.name), (list, tuple, str))}
+            and not isinstance(getattr(result, f.name), Sequence)}
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -3,7 +3,9 @@
 
 The client asks rank 0's worker for an NCCL unique id (:func:`unique_id`) and hands it to every
 rank; each rank's task then joins the communicator (:func:`communicator`; kept per worker, so a
-later run on the same workers skips the setup). Buckets are CuPy arrays (the operators' Numba
+later run on the same workers skips the setup). A run that fails aborts the communicators of its
+unique id on every worker (:func:`abort`), releasing ranks blocked in a collective, and the next
+run joins a fresh one. Buckets are CuPy arrays (the operators' Numba
 device arrays convert without a copy through ``__cuda_array_interface__``):
 
 * ``alltoallv``: first the bucket lengths (one int64 per rank pair, a grouped send/recv), then
@@ -26,7 +28,7 @@ import numpy as np
 
 from frontier.distributed.comm import REDUCE_OPS, Bucket, Communicator
 
-__all__ = ["NcclComm", "unique_id", "communicator"]
+__all__ = ["NcclComm", "unique_id", "communicator", "abort"]
 
 _COMMS: dict[tuple[tuple, int], Any] = {}
 
@@ -52,6 +54,17 @@ def communicator(uid: bytes | tuple, rank: int, size: int) -> Any:
     if comm is None:
         comm = _COMMS[key] = _nccl().NcclCommunicator(size, uid, rank)
     return comm
+
+
+def abort(uid: bytes | tuple) -> None:
+    """Abort and forget this worker's communicators of ``uid`` (run through ``Client.run`` when
+    a run fails): a rank blocked in one of their collectives, waiting for a peer that failed
+    and will never join it, is released (NCCL stops the collective's kernels) and fails at its
+    next step; the next run joins a communicator of a fresh unique id. NCCL itself has no
+    timeout: without this the blocked rank would hold its worker, and every later run on it,
+    for ever."""
+    for key in [k for k in _COMMS if k[0] == tuple(uid)]:
+        _COMMS.pop(key).abort()
 
 
 class NcclComm(Communicator):

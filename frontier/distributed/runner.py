@@ -19,8 +19,10 @@ until a rank's timeout (8 threads calling ``bfs`` on one graph of 3 partitions h
 The client watches the ranks. When one raises (a ``MemoryError``, a bad kernel) or its worker
 dies, the run ends at once with a :class:`~frontier.distributed.WorkerFailedError` naming the
 worker, its partition and what it (or, when it died, its peers) was doing; the other ranks,
-blocked in a collective, are told to stop; no partial result is returned; the client and the
-surviving workers stay usable (a partition whose worker died must be partitioned again).
+blocked in a collective, are told to stop (with NCCL, which has no timeout of its own, by
+aborting the run's communicators on every worker: the next run joins fresh ones); no partial
+result is returned; the client and the surviving workers stay usable (a partition whose worker
+died must be partitioned again).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from frontier.distributed.errors import (
 )
 from frontier.distributed.kept import Kept, keep
 from frontier.distributed.nccl import NcclComm, unique_id
+from frontier.distributed.nccl import abort as abort_nccl
 from frontier.distributed.partition import Piece
 
 if TYPE_CHECKING:
@@ -286,10 +289,15 @@ class Runner:
             worker, rank, next(iter(doing.values()), "running"))
 
     def _end(self, run: str, workers: list[str] | None = None) -> None:
-        """Stop the ranks still running (their collectives raise)."""
+        """Stop the ranks still running (their collectives raise; with NCCL, the run's
+        communicators are aborted and the next run makes a fresh unique id)."""
         graph = self._graph
         alive = self._alive()
         workers = [w for w in (workers or graph.workers) if w in alive]
         if workers:
             graph.client.run(abort_run, run, list(range(graph.parts)),
                              "the run was ended: another partition failed", workers=workers)
+        if self._nccl_uid is not None:
+            uid, self._nccl_uid = self._nccl_uid, None
+            if workers:
+                graph.client.run(abort_nccl, uid, workers=workers)

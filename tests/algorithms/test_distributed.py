@@ -404,6 +404,38 @@ def test_gpus_through_nccl_equal_scipy_and_keep_results_on_the_workers(gpus):
         client.close()
 
 
+
+def fails_on_partition_1_while_0_waits(piece, comm):
+    """Rank 1 raises before the all-reduce that rank 0 enters (and waits in: with NCCL, for
+    ever unless the run aborts it)."""
+    comm.doing = "step 0: all-reduce"
+    if piece.rank == 1:
+        raise RuntimeError("injected failure of partition 1")
+    return comm.allreduce(1, "sum")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("gpus", [2], ids=["two_gpus"])
+def test_a_partition_failing_in_an_nccl_run_leaves_no_peer_waiting(gpus):
+    if _gpus() < gpus:
+        pytest.skip(f"needs {gpus} CUDA GPUs")
+    pytest.importorskip("dask_cuda")
+    pytest.importorskip("cupy")
+    from frontier.distributed import start_cluster
+
+    _by_value()
+    client = start_cluster(gpus, gpus=True)
+    try:
+        graph = generators.rmat(10, edge_factor=8, seed=3)
+        dg = partition(graph, gpus, client=client, transport="nccl")
+        with pytest.raises(WorkerFailedError, match="injected failure of partition 1") as failed:
+            dg.runner.run(fails_on_partition_1_while_0_waits, what="a failing run")
+        assert failed.value.rank == 1
+        got = bfs(dg, 0, target="cuda")  # rank 0's worker is free again: a fresh communicator
+        np.testing.assert_array_equal(got.distances, bfs(graph, 0, target="cpu").distances)
+    finally:
+        client.close()
+
 # the entry points of sssp and connected_components (their modules land with their own branches)
 @settings(max_examples=4, deadline=None)
 @given(case=graphs_with_source(max_vertices=30, max_edges=80, weighted=True,

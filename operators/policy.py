@@ -236,6 +236,8 @@ class AdaptiveSchedule:
         if way == Way.PULL:
             self._since_sample = None  # the frontier after a pull is another population
             return self.policy.pull()
+        if not self.policy.target.runs_balancers:  # one sequential loop, whatever the degrees
+            return self.policy.decide(size, 0, small, self.fused)
         return self.policy.decide(size, self.degree_sum(frontier, size), small, self.fused)
 
     def remeasure(self) -> None:

@@ -149,8 +149,6 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     began = time.perf_counter()
     if n:
         compute(graph, "vertices", count_arcs, degree, core, target=tgt)
-        everyone = Frontier.all_vertices(graph, target=tgt)
-        f = Frontier.from_vertices(graph, [], target=tgt)  # the peeling steps' pool
         while True:
             started = time.perf_counter()
             least = reduce(graph, "vertices", remaining_degree, core, degree, op="min",
@@ -158,9 +156,12 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
             if least == _REMOVED:  # every vertex is peeled
                 break
             k = max(k, least)
-            f = f.union(filter(graph, everyone, claim, core, degree, k, output="sparse"))
-            walk = traverse(graph, f, release, core, degree, k, balancer=policy)
-            f, steps = walk.frontier, steps + walk.steps
+            # every vertex, in the calling thread's pooled buffers: the round's claimed vertices
+            # are the next step of that pool, and the peeling steps run on in it
+            everyone = Frontier.all_vertices(graph, target=tgt, shared=True)
+            claimed = filter(graph, everyone, claim, core, degree, k, output="sparse")
+            walk = traverse(graph, claimed, release, core, degree, k, balancer=policy)
+            steps += walk.steps
             rounds.append((k, walk.steps, time.perf_counter() - started))
             k += 1
     return KCoreResult(deliver(tgt, core, out), steps, time.perf_counter() - began, graph,

@@ -11,7 +11,7 @@ none of them.
 
 from __future__ import annotations
 
-from frontier import generators
+from frontier import early_context, generators
 from frontier.atomics import (
     atomic_add,
     atomic_cas,
@@ -58,6 +58,8 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+early_context.start()
 
 # Numba's lazy loading of its CPU target, done now with Ctrl-C held back: cut half-way by an
 # interrupt, it would break every later compilation (frontier.interrupts).

@@ -62,9 +62,11 @@ def _load_cpu() -> None:
 
 
 def _load_cuda() -> None:
+    from numba.cuda.core.compiler_lock import global_compiler_lock
     from numba.cuda.descriptor import cuda_target
 
-    cuda_target.target_context.refresh()
+    with global_compiler_lock:  # no compilation in another thread sees the registries half made
+        cuda_target.target_context.refresh()
 
 
 _LOADERS: dict[str, Callable[[], Any]] = {"cpu": _load_cpu, "cuda": _load_cuda}

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import cuda
 
-from frontier import kernel_cache, racecheck, simulator
+from frontier import early_context, kernel_cache, racecheck, simulator
 from frontier.borrowed import borrowed
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.device_pool import DevicePool, make_pool
@@ -827,12 +827,18 @@ def cuda_usable() -> bool:
     """True when a GPU (or the simulator) can run kernels."""
     if _simulator_enabled():
         return True
+    if early_context.forked_after_start():
+        return False
     try:
         from numba import cuda
 
         return bool(cuda.is_available())
     except Exception:  # noqa: BLE001 - any driver/toolkit failure means "not usable"
         return False
+
+
+# a forked process asks again: its parent's answer does not hold if the driver was started
+os.register_at_fork(after_in_child=cuda_usable.cache_clear)
 
 
 _KINDS: dict[str, type[Target]] = {"cuda": CudaTarget, "cpu": CpuTarget}
@@ -868,6 +874,10 @@ def resolve_target(target: str | Target | None = None, graph: Graph | None = Non
     if target in (None, "auto"):
         target = _auto(graph, elements, deep, inputs)
     if target == "cuda" and not cuda_usable():
+        if early_context.forked_after_start():
+            raise TargetError("target 'cuda' asked for in a process forked after its parent "
+                              "started the CUDA driver, which refuses such a process; start "
+                              "worker processes with the 'spawn' or 'forkserver' method")
         raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "
                           "(set NUMBA_ENABLE_CUDASIM=1 to run the kernels in the simulator)")
     found = _TARGETS.get(target)

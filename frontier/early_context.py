@@ -1,0 +1,99 @@
+"""The GPU's context, made while the process is still starting.
+
+A process's first call on the GPU waits for the CUDA driver to start and for the device's
+context to be made (``cuInit`` and the primary context), a fixed cost of every new process that
+is larger than the whole call once the kernels come from the disk cache
+(:mod:`frontier.kernel_cache`). ``import frontier`` therefore starts a background thread that
+makes the context and then loads Numba CUDA's registries (:func:`start`), while the rest of
+the import and the user's own preparation (loading or generating the graph) run; the first call
+then finds both done, or waits only for what is left. The driver's calls release the
+interpreter's lock and run beside the import; the registries are Python, run under Numba's
+compiler lock (no compilation in another thread sees them half loaded) and, outside the main
+thread, cannot be cut by Ctrl-C (:mod:`frontier.interrupts`).
+
+Where it does not start: under the CUDA simulator; in a process started by ``multiprocessing``
+or a Dask worker's nanny (``multiprocessing.parent_process()`` is not None: a pool of CPU
+workers on a GPU machine must not make a context each); and when the environment variable
+``FRONTIER_EARLY_CONTEXT`` is ``0``. Without a usable GPU the thread finds none and ends.
+
+A process forked from one whose driver was started cannot use the GPU (the CUDA driver refuses
+it). A fork waits for the thread to end (:func:`wait`), and :func:`forked_after_start` tells
+such a process apart, so that ``target="auto"`` runs it on the cpu target and ``target="cuda"``
+refuses it with a clear error.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+
+#: The environment variable that turns the early context off (value ``0``).
+ENVIRONMENT = "FRONTIER_EARLY_CONTEXT"
+
+_THREAD: threading.Thread | None = None
+_LOCK = threading.Lock()
+
+
+def wanted() -> bool:
+    """Whether this process makes its GPU context early (see the module's text)."""
+    if os.environ.get(ENVIRONMENT, "1").strip() == "0":
+        return False
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
+        return False
+    return multiprocessing.parent_process() is None
+
+
+def start() -> threading.Thread | None:
+    """Start making the GPU's context in a background thread, once per process, where
+    :func:`wanted`; the thread (or None where not wanted)."""
+    global _THREAD
+    with _LOCK:
+        if _THREAD is None and wanted():
+            _THREAD = threading.Thread(target=_make, name="frontier-early-context",
+                                       daemon=True)
+            _THREAD.start()
+        return _THREAD
+
+
+def wait(timeout: float | None = 60.0) -> None:
+    """Wait until the thread of :func:`start` (if any) has ended. Run before the process forks
+    (a child forked in the middle of the driver's start would find it half made) and at exit
+    (the driver's own teardown must not run beside it)."""
+    thread = _THREAD
+    if thread is not None and thread is not threading.current_thread():
+        thread.join(timeout)
+
+
+os.register_at_fork(before=wait)
+atexit.register(wait)
+
+
+def _make() -> None:
+    """Make the context of the current device if a GPU is usable, then load Numba CUDA's typing
+    and lowering registries (:func:`frontier.interrupts.prepare_numba`, which the first GPU
+    target would otherwise do in the first call); any failure is left for the first call on
+    the GPU to report, where the user asked for it."""
+    from frontier.interrupts import prepare_numba
+    from frontier.target import cuda_usable
+
+    try:
+        if cuda_usable():
+            from numba import cuda
+
+            cuda.current_context()
+            prepare_numba("cuda")
+    except Exception:  # noqa: BLE001 - reported by the first call that needs the GPU
+        return
+
+
+def forked_after_start() -> bool:
+    """Whether this process was forked from one that had started the CUDA driver (which then
+    refuses every call of this process)."""
+    try:
+        from numba.cuda.cudadrv.driver import driver
+    except Exception:  # noqa: BLE001 - no CUDA support at all: nothing was started
+        return False
+    started = getattr(driver, "pid", None)
+    return started is not None and started != os.getpid()

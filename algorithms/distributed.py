@@ -601,8 +601,15 @@ def _in_memory_of(xp: Any, tgt: Target, array: Any) -> Any:
 def _afforest_arcs(piece: Piece, g: Graph, xp: Any) -> tuple[Graph, Any, Any]:
     """The piece's arcs as afforest uses them, built once per piece (kept in the memo of its
     symmetric graph, on its worker): the arcs between owned vertices as an undirected graph
-    over the owned vertices (vertex ``v - lo``), and the arcs to higher ranks' vertices, their
-    tails (``v - lo``) and heads (global ids), in ``xp``'s memory (the device's, with NCCL)."""
+    over the owned vertices (vertex ``v - lo``), and the remote arcs this rank takes (below),
+    their tails (``v - lo``) and heads (global ids), int32, in ``xp``'s memory (the device's,
+    with NCCL).
+
+    Every edge between two ranks is an arc of both ranks' symmetric pieces; one of the two
+    takes it: the rank of ``u`` takes ``u -> v`` when ``u + v`` is even and ``u < v``, or odd
+    and ``u > v`` (the other arc of the pair then fails the test). Every rank so takes about
+    half of its edges to the others, wherever they lie, where taking the arcs to higher ranks
+    only would give the lowest rank most of the work and the highest none."""
     def build() -> tuple[Graph, Any, Any]:
         lo, hi = piece.lo, piece.hi
         rows = np.asarray(g.row_offsets[lo:hi + 1], dtype=np.int64)
@@ -612,9 +619,13 @@ def _afforest_arcs(piece: Piece, g: Graph, xp: Any) -> tuple[Graph, Any, Any]:
         np.cumsum(inside, out=kept[1:])
         local = Graph(kept[rows - rows[0]], (heads[inside] - lo).astype(np.int32), None,
                       directed=False)
-        up = np.flatnonzero(heads >= hi)
-        tails = (np.searchsorted(rows, up + rows[0], side="right") - 1).astype(np.int32)
-        return local, xp.asarray(tails), xp.asarray(heads[up].astype(np.int32))
+        remote = np.flatnonzero(~inside)
+        tails = (np.searchsorted(rows, remote + rows[0], side="right") - 1).astype(np.int32)
+        ends = heads[remote].astype(np.int64)
+        starts = tails.astype(np.int64) + lo
+        taken = ((starts + ends) % 2 == 0) == (starts < ends)
+        return (local, xp.asarray(tails[taken]),
+                xp.asarray(ends[taken].astype(np.int32)))
 
     return g.memo(f"afforest arcs {xp.__name__}", build)
 
@@ -625,8 +636,9 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
 
     1. local sampling and linking: afforest on the arcs between owned vertices, each owned
        vertex labelled by the smallest owned vertex of its local component;
-    2. the remote arcs, exchanged once: each rank takes, for every vertex of a higher rank
-       its arcs reach, the smallest local label of those arcs' tails (a scatter-min), keeps
+    2. the remote arcs, exchanged once: each rank takes, for every vertex of another rank
+       its arcs reach (half of the edges between two ranks go to each: :func:`_afforest_arcs`),
+       the smallest local label of those arcs' tails (a scatter-min), keeps
        a link between that label and the tail's label of each arc whose two differ, and
        sends the vertex with its smallest label to the vertex's owner, which turns it into
        a link between two labels; the links are all-gathered (two all-to-alls, the second
@@ -647,19 +659,20 @@ def _afforest_rank(piece: Piece, comm: Communicator, target: str | None,
     steps.doing("local sampling and linking")
     inner, tails, heads = _afforest_arcs(piece, g, xp)
     local = xp.asarray(one_device(inner, method="afforest", balancer=balancer, target=tgt,
-                                  out="device").labels).astype(np.int64) + lo
+                                  out="device").labels) + np.int32(lo)
     steps.mark(hi - lo)
     steps.doing("exchange of the remote arcs")
     label = local[tails]
-    smallest = xp.full(n, n, dtype=np.int64)  # n: no arc reaches the vertex
+    smallest = xp.full(n, n, dtype=np.int32)  # n: no arc reaches the vertex
     _scatter_min(xp, smallest, heads, label)
     other = smallest[heads]
-    differ = label != other
-    inside = xp.unique(label[differ] * n + other[differ])  # links between this rank's labels
+    differ = xp.flatnonzero(label != other)
+    # links between this rank's labels
+    inside = xp.unique(label[differ].astype(np.int64) * n + other[differ])
     reached = xp.flatnonzero(smallest < n)  # ascending: buckets by owner
     cuts = device_arrays.on_host(xp.searchsorted(reached, xp.asarray(piece.bounds))).tolist()
     got = comm.alltoallv([(reached[cuts[r]:cuts[r + 1]].astype(np.int32),
-                           smallest[reached[cuts[r]:cuts[r + 1]]].astype(np.int32))
+                           smallest[reached[cuts[r]:cuts[r + 1]]])
                           for r in range(piece.parts)])
     mine = xp.concatenate([xp.asarray(b[0]) for b in got]).astype(np.int64)
     theirs = xp.concatenate([xp.asarray(b[1]) for b in got]).astype(np.int64)

@@ -13,7 +13,9 @@ thread, cannot be cut by Ctrl-C (:mod:`frontier.interrupts`).
 
 Where it does not start: under the CUDA simulator; in a process started by ``multiprocessing``
 or a Dask worker's nanny (``multiprocessing.parent_process()`` is not None: a pool of CPU
-workers on a GPU machine must not make a context each); and when the environment variable
+workers on a GPU machine must not make a context each); in a process with a limit on its address
+space (``ulimit -v``: the driver reserves far more address space than it uses, which would
+leave the process's own allocations none, :mod:`frontier.limits`); and when the environment variable
 ``FRONTIER_EARLY_CONTEXT`` is ``0``. Without a usable GPU the thread finds none and ends.
 
 A process forked from one whose driver was started cannot use the GPU (the CUDA driver refuses
@@ -27,6 +29,7 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
+import resource
 import threading
 
 #: The environment variable that turns the early context off (value ``0``).
@@ -42,6 +45,8 @@ def wanted() -> bool:
         return False
     if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
         return False
+    if resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY:
+        return False  # the driver's address-space reservations would eat a process's limit
     return multiprocessing.parent_process() is None
 
 

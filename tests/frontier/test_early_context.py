@@ -75,6 +75,16 @@ def test_a_process_forked_after_the_driver_started_runs_auto_on_the_cpu_and_refu
     assert not early_context.forked_after_start()
 
 
+def test_a_process_with_an_address_space_limit_makes_no_early_context():
+    got = _in_fresh_process(
+        "import json, resource\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (8 << 30, resource.RLIM_INFINITY))\n"
+        "from frontier import early_context\n"
+        "print(json.dumps(early_context.wanted()))",
+        FRONTIER_EARLY_CONTEXT="1", NUMBA_ENABLE_CUDASIM="0")
+    assert got is False
+
+
 def test_importing_frontier_with_the_early_context_off_starts_no_thread():
     got = _in_fresh_process(
         "import json, threading, frontier\n"

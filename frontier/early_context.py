@@ -32,6 +32,8 @@ import os
 import resource
 import threading
 
+from frontier import simulator
+
 #: The environment variable that turns the early context off (value ``0``).
 ENVIRONMENT = "FRONTIER_EARLY_CONTEXT"
 
@@ -43,7 +45,7 @@ def wanted() -> bool:
     """Whether this process makes its GPU context early (see the module's text)."""
     if os.environ.get(ENVIRONMENT, "1").strip() == "0":
         return False
-    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
+    if simulator.enabled():
         return False
     if resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY:
         return False  # the driver's address-space reservations would eat a process's limit

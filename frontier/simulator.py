@@ -28,6 +28,7 @@ imported with the simulator enabled) and :func:`compiled_integers` remove them:
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -36,10 +37,16 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["make_faithful", "compiled_integers"]
+__all__ = ["enabled", "make_faithful", "compiled_integers"]
 
 _lock = threading.Lock()
 _installed = False
+
+
+def enabled() -> bool:
+    """Whether this process runs CUDA kernels in Numba's simulator (``NUMBA_ENABLE_CUDASIM``
+    set to anything but empty or ``0``)."""
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 
 
 def make_faithful() -> None:

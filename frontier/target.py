@@ -819,7 +819,7 @@ def _out_of_memory(err: Exception) -> bool:
 
 
 def _simulator_enabled() -> bool:
-    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+    return simulator.enabled()
 
 
 @lru_cache(maxsize=1)

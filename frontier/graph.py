@@ -241,9 +241,11 @@ def _sort_row(cols, arcs, lo, hi, spare_cols, spare_arcs, track):  # pragma: no 
             if mid >= right or cols[mid - 1] <= cols[mid]:
                 continue  # already in order
             count = mid - left
-            spare_cols[:count] = cols[left:mid]
-            if track:
-                spare_arcs[:count] = arcs[left:mid]
+            # element loops, not slice assignments: the same copy, compiled ~1.4 s sooner
+            for q in range(count):
+                spare_cols[q] = cols[left + q]
+                if track:
+                    spare_arcs[q] = arcs[left + q]
             i, j, k = 0, mid, left
             while i < count and j < right:
                 if cols[j] < spare_cols[i]:
@@ -315,8 +317,14 @@ def _counting_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track:
 
     A large input is cut into one piece per core: each piece counts and places its own arcs
     in parallel threads (the compiled loops release the GIL), into disjoint slots of each row
-    laid out in piece order, so the result is the sequential one."""
+    laid out in piece order, so the result is the sequential one.
+
+    An input of at most :data:`_SMALL_ARCS` arcs is sorted by NumPy instead
+    (:func:`_sorted_csr`, the same arrays): no compiled loop to compile or load, which on a
+    fresh machine is most of a small graph's construction."""
     m = src.size
+    if m * (2 if mirror else 1) <= _SMALL_ARCS:
+        return _sorted_csr(src, dst, n, mirror, track)
     spans = parallel.spans(m, _PARALLEL_ARCS)
     pieces = len(spans)
     kinds = [(src, dst, 0, False)] + ([(dst, src, m, True)] if mirror else [])
@@ -344,6 +352,29 @@ def _counting_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track:
     run([(_sort_rows, (offsets, rows[i], rows[i + 1], cols, arcs, track))
          for i in range(pieces)])
     return offsets, cols, arcs
+
+
+#: Arcs (mirrors included) up to which :func:`_counting_csr` sorts with NumPy.
+_SMALL_ARCS = 1 << 12
+
+
+def _sorted_csr(src: np.ndarray, dst: np.ndarray, n: int, mirror: bool, track: bool
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_counting_csr`'s arrays by a stable NumPy sort of the arcs (the originals, then
+    the mirrors of the non-loops) by source and destination."""
+    m = src.size
+    heads, tails = src.astype(np.int64), dst.astype(np.int64)
+    ids = np.arange(m, dtype=np.int64)
+    if mirror:
+        moved = heads != tails
+        heads, tails, ids = (np.concatenate((heads, tails[moved])),
+                             np.concatenate((tails, heads[moved])),
+                             np.concatenate((ids, m + ids[moved])))
+    order = np.argsort(heads * n + tails, kind="stable")  # < 2**62: n fits VERTEX_DTYPE
+    offsets = np.zeros(n + 1, dtype=OFFSET_DTYPE)
+    np.cumsum(np.bincount(heads, minlength=n), out=offsets[1:])
+    cols = tails[order].astype(VERTEX_DTYPE)
+    return offsets, cols, ids[order] if track else np.empty(0, dtype=np.int64)
 
 
 def _sequential(calls: list[tuple[Any, tuple]]) -> None:

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import frontier
 from frontier import generators
@@ -372,9 +374,31 @@ def test_csr_built_in_parallel_pieces_equals_the_sequential_build(monkeypatch):
     w = rng.integers(-9, 9, 500)
     want = [Graph.from_edges(src, dst, w, 31, directed=d) for d in (True, False)]
     monkeypatch.setattr(graph_module, "_PARALLEL_ARCS", 1)
+    monkeypatch.setattr(graph_module, "_SMALL_ARCS", 0)  # the compiled pieces, not NumPy's sort
     monkeypatch.setattr(parallel, "threads", lambda: 3)
     for d, expected in zip((True, False), want, strict=True):
         assert_graphs_equal(Graph.from_edges(src, dst, w, 31, directed=d), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=80))),
+       st.booleans(), st.booleans())
+def test_small_inputs_sorted_by_numpy_give_the_compiled_csr(graph, mirror, track):
+    """Loops, repeated arcs and mirrors: NumPy's sort of a small input (no compiled loop to
+    compile on a fresh machine) gives the counting sort's arrays, dtypes included."""
+    import frontier.graph as graph_module
+
+    n, arcs = graph
+    src = np.array([a for a, _ in arcs], dtype=np.int32)
+    dst = np.array([b for _, b in arcs], dtype=np.int32)
+    small = graph_module._counting_csr(src, dst, n, mirror, track)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(graph_module, "_SMALL_ARCS", -1)
+        compiled = graph_module._counting_csr(src, dst, n, mirror, track)
+    for got, want in zip(small, compiled, strict=True):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
 
 
 def test_a_device_allocation_refused_for_memory_becomes_graph_too_large_naming_the_size():

@@ -371,14 +371,17 @@ class CpuTarget(Target):
         return ("cpu", False, bounds_checked(), racecheck.current() is not None)
 
     def compile_device_function(self, fn: Callable) -> Callable:
-        """``numba.njit``; in the race detector's checking mode, the Python function called
+        """``numba.njit`` without the wrappers that make a compiled function callable from
+        Python (a functor is called only by kernels: the wrappers were a tenth of a cold
+        compile); in the race detector's checking mode, the Python function called
         with its integers as compiled code holds them (as in the simulator), so that it can
         take recording proxies (:mod:`frontier.racecheck`)."""
         if racecheck.checking():
             return simulator.compiled_integers(fn)
         import numba
 
-        return numba.njit(cache=False, boundscheck=self.checks_bounds)(fn)
+        return numba.njit(cache=False, boundscheck=self.checks_bounds, no_cpython_wrapper=True,
+                          no_cfunc_wrapper=True)(fn)
 
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
         """``numba.njit``; the Python function itself in the race detector's checking mode."""

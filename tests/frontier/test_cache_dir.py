@@ -22,7 +22,7 @@ PACKAGES = ("frontier", "operators", "algorithms")
 USE_THE_LIBRARY = """
 import sys
 from frontier import Graph, load
-Graph.from_edges([0, 1, 2], [1, 2, 0], [1.5, 2.5, 3.5])
+Graph.from_edges(list(range(5000)), [1, 2, 0] * 1666 + [3, 4], directed=True)  # compiled sort
 with open(sys.argv[1], "w") as f:
     f.write("0 1 2.5\\n1 2 3\\n")
 print(load(sys.argv[1]).num_edges)

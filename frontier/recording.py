@@ -2,10 +2,11 @@
 
 Every kernel launch passes one place, :meth:`frontier.target.Target.launch`: the operators'
 generated kernels (:mod:`operators.codegen`), the frontier's own (:mod:`frontier.kernels`) and
-the target's fill and put kernels alike. While a :func:`recording` is open in the launching
+the target's fill kernel alike. While a :func:`recording` is open in the launching
 thread, each launch appends a :class:`Launch` to it: the kernel's name and source text, the
-balancer that shaped it, its mode and its launch shape. Work done on the host (a fill or a copy
-on the cpu target, a device-to-host read) launches nothing and is not recorded.
+balancer that shaped it, its mode and its launch shape. Work that is no kernel (a fill or a copy
+on the cpu target, the driver's memsets and copies on a GPU, a device-to-host read) launches
+nothing and is not recorded.
 
 ``with recording() as log: ...`` then ``[k.name for k in log]``; :meth:`Recording.kernels`
 gives each distinct kernel once, with its launch count, and :meth:`Recording.text` and

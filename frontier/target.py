@@ -460,15 +460,15 @@ class CudaTarget(Target):
         return 64 if self.simulated else 1024
 
     def to_device(self, array: np.ndarray) -> Any:
-        """A copy of ``array`` on the device; a few values (at most :data:`_PUT_VALUES`, of
-        a dtype the target's own write takes) are written by one launch into a new array, where
-        a host-to-device copy would wait for the device (python -m bench call_profile)."""
-        array = np.ascontiguousarray(array)
-        if (array.ndim == 1 and 0 < array.size <= _PUT_VALUES and array.dtype in _PUT_DTYPES
-                and not self.simulated):
-            placed = self.empty(array.size, array.dtype)
-            self._put(placed, 0, array.tolist())
+        """A copy of ``array`` on the device: one of at most :data:`ASYNC_BYTES` written into a
+        new array by :meth:`_write` (no wait for the device), a larger one by Numba's copy."""
+        array = np.asarray(array)
+        if 0 < array.nbytes <= ASYNC_BYTES and not self.simulated:
+            values = np.array(array, order="C", ndmin=1)  # a copy of our own (see _write)
+            placed = self.empty(values.shape, values.dtype)
+            self._write(placed, 0, values)
             return placed
+        array = np.ascontiguousarray(array)
         return self._allocating(lambda: self._cuda.to_device(array), array.nbytes)
 
     def empty(self, shape: int | tuple[int, ...], dtype: Any) -> Any:
@@ -543,11 +543,21 @@ class CudaTarget(Target):
         return array
 
     def fill(self, array: Any, value: Any) -> None:
-        """One launch of a grid-stride fill kernel."""
-        if array.size:
+        """On a GPU, a contiguous array whose ``value`` repeats a 32-bit (or narrower) pattern
+        (any value of a type of 1, 2 or 4 bytes; 0 or -1 of 8 bytes) is set by the driver's
+        asynchronous memset on the default stream: a few µs of host time and nothing compiled.
+        Anything else: one launch of a grid-stride fill kernel."""
+        if not array.size:
+            return
+        memset = _memset(array, value) if type(array) is self._device_array else None
+        if memset is None:
             blocks = min(-(-array.size // 256), self.resident_blocks(256))
             self.launch(self.helper("_fill"), blocks, min(256, self.max_threads_per_block),
                         (array, array.dtype.type(value)))
+            return
+        name, word, count = memset
+        _use_context(self._cuda)
+        getattr(self._driver, name)(array.device_ctypes_pointer.value, word, count, 0)
 
     def zeros(self, shape: int, dtype: Any) -> Any:
         return self.full(shape, 0, dtype)
@@ -600,22 +610,40 @@ class CudaTarget(Target):
         self._driver.cuMemcpyDtoH(host.ctypes.data, address, nbytes)
 
     def write_scalar(self, array: Any, index: int, value: int) -> None:
-        self._put(array, index, [value])
+        if not 0 <= index < array.shape[0]:
+            raise IndexError(f"index {index} is out of range for a device array of "
+                             f"{array.shape[0]} elements")
+        if type(array) is not self._device_array:  # the simulator's, or another library's
+            array[index : index + 1].copy_to_device(np.array([value], array.dtype))
+            return
+        self._write(array, index, np.array([value], array.dtype))
 
     def upload(self, array: Any, values: np.ndarray) -> None:
-        if values.size > _PUT_VALUES:
+        if not values.size:
+            return
+        if values.size > array.shape[0]:
+            raise IndexError(f"{values.size} values do not fit a device array of "
+                             f"{array.shape[0]} elements")
+        if (type(array) is not self._device_array or array.ndim != 1
+                or array.strides[0] != array.dtype.itemsize
+                or values.size * array.dtype.itemsize > ASYNC_BYTES):
             array[: values.size].copy_to_device(np.ascontiguousarray(values, dtype=array.dtype))
-        elif values.size:
-            self._put(array, 0, values.tolist())
+        else:
+            self._write(array, 0, np.array(values, dtype=array.dtype))
 
-    def _put(self, array: Any, start: int, values: list) -> None:
-        """A few values written by one launch of a one-thread kernel that takes them as
-        arguments: asynchronous, and far cheaper from Python than a host-to-device copy, which
-        waits for the device and costs ~80 µs on an H100 (python -m bench call_profile)."""
-        cast = array.dtype.type
-        padded = [cast(v) for v in values] + [cast(0)] * (_PUT_VALUES - len(values))
-        self.launch(self.helper("_put"), 1, 1, (array, np.int64(start), np.int64(len(values)),
-                                          *padded))
+    def _write(self, array: Any, start: int, values: np.ndarray) -> None:
+        """``values`` into the adjacent elements of ``array`` from ``start`` by the driver's
+        asynchronous host-to-device copy on the default stream, where every launch goes (so
+        ordered with them). From pageable memory the driver takes the values into its staging
+        memory before it returns (CUDA's "API synchronization behavior"; pinned memory would be
+        read later), so ``values`` must be a fresh NumPy array of the caller's own: the caller
+        may drop or change it at once. A few µs of host time, where a synchronous copy waits
+        for the device to finish its queued work and a kernel taking the values as arguments
+        costs a launch and a compilation per dtype (``bench/device/small_writes.py``)."""
+        _use_context(self._cuda)
+        self._driver.cuMemcpyHtoDAsync(
+            array.device_ctypes_pointer.value + start * array.dtype.itemsize,
+            values.ctypes.data, values.nbytes, 0)
 
     def synchronize(self) -> None:
         self._cuda.synchronize()
@@ -789,28 +817,36 @@ def _numba_cuda() -> Any:
     return module
 
 
-#: How many values :meth:`CudaTarget.upload` writes through kernel arguments instead of a copy.
-_PUT_VALUES = 8
-#: The dtypes :meth:`CudaTarget.to_device` writes through kernel arguments (those the library's
-#: small arrays have: lengths, bitmap words, ids, float values).
-_PUT_DTYPES = tuple(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.float64))
+#: The largest write (bytes) that :meth:`CudaTarget.to_device` and :meth:`CudaTarget.upload`
+#: make by an asynchronous copy from a private pageable copy of the values (the driver stages
+#: at most this much in a few µs; ``bench/device/small_writes.py``); larger ones are Numba's
+#: synchronous copies.
+ASYNC_BYTES = 64 * 1024
+
+
+def _memset(array: Any, value: Any) -> tuple[str, int, int] | None:
+    """The driver's memset that sets every element of the contiguous device ``array`` to
+    ``value`` (cast to its dtype): ``(function name, word, count of words)``, or None where the
+    array is not contiguous or the value's bytes are no repeated word of 4, 2 or 1 bytes."""
+    if not array.is_c_contiguous():
+        return None
+    raw = np.array([value], dtype=array.dtype).tobytes()
+    for size, name, word in ((4, "cuMemsetD32Async", np.uint32),
+                             (2, "cuMemsetD16Async", np.uint16),
+                             (1, "cuMemsetD8Async", np.uint8)):
+        if len(raw) % size == 0 and raw == raw[:size] * (len(raw) // size):
+            return name, int(np.frombuffer(raw[:size], word)[0]), array.nbytes // size
+    return None
 
 
 #: The target's own kernels, compiled by :meth:`CudaTarget.helper` from their text as generated
 #: kernels are (so kept on disk and loaded, not compiled, by a later process): a grid-stride
-#: fill, and a one-thread write of up to :data:`_PUT_VALUES` values passed as arguments.
+#: fill for what the driver's memsets cannot set.
 _HELPERS = {
     "_fill": """
 def _fill(array, value):
     for i in range(cuda.grid(1), array.size, cuda.gridsize(1)):
         array[i] = value
-""",
-    "_put": """
-def _put(array, start, count, v0, v1, v2, v3, v4, v5, v6, v7):
-    values = (v0, v1, v2, v3, v4, v5, v6, v7)
-    for i in range(8):
-        if i < count:
-            array[start + i] = values[i]
 """,
 }
 _HELPERS_LOCK = threading.Lock()

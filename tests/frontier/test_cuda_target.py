@@ -1,5 +1,6 @@
 """The cuda target's own transfers (frontier/target.py): single elements read back from their
-address, a few numbers written by the put kernel instead of a copy (``upload``), large arrays
+address, small arrays written by the driver's asynchronous copy and fills by its memsets (no
+launch) in stream order with the kernels around them, large arrays
 copied back into the pinned pool's blocks and working arrays from the device pool (on a GPU; the
 simulator copies and allocates as Numba does); on a GPU and in the simulator alike."""
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from frontier.pinned import BLOCKS_PER_CLASS, MIN_BYTES
-from frontier.target import cuda_usable, resolve_target
+from frontier.target import ASYNC_BYTES, cuda_usable, resolve_target
 
 pytestmark = pytest.mark.skipif(not cuda_usable(), reason="needs a GPU or the CUDA simulator")
 
@@ -36,19 +37,88 @@ def test_a_scalar_read_past_either_end_raises_index_error():
 
 @pytest.mark.parametrize("values", [[7], [1, 2, 3, 4, 5, 6, 7, 8], [0.5, -2.25], [2**40, -3]])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32, np.float32, np.float64])
-def test_a_few_numbers_uploaded_arrive_as_they_were(values, dtype):
+def test_numbers_uploaded_arrive_as_they_were_small_or_large(values, dtype):
     cuda = resolve_target("cuda")
     host = np.array(values).astype(dtype)
     device = cuda.to_device(np.zeros(9, dtype))
-    cuda.upload(device, host)  # at most eight: written by the put kernel
+    cuda.upload(device, host)  # small: the asynchronous copy
     assert np.array_equal(cuda.to_host(device)[:host.size], host)
-    big = np.arange(9, dtype=dtype)  # past what the put kernel writes: a copy
-    cuda.upload(device, big)
-    assert np.array_equal(cuda.to_host(device), big)
+    big = np.arange(ASYNC_BYTES // np.dtype(dtype).itemsize + 1, dtype=dtype)  # a copy
+    large = cuda.to_device(np.zeros(big.size + 3, dtype))
+    cuda.upload(large, big)
+    assert np.array_equal(cuda.to_host(large)[:big.size], big)
+    with pytest.raises(IndexError):
+        cuda.upload(device, np.arange(10, dtype=dtype))
+
+
+def test_a_scalar_written_lands_at_its_index_and_one_past_either_end_raises_index_error():
+    cuda = resolve_target("cuda")
+    device = cuda.to_device(np.zeros(6, dtype=np.int64))
+    cuda.write_scalar(device, 4, 2**40 + 3)
+    cuda.write_scalar(device[2:], 0, -7)  # a view: its own first element
+    assert cuda.to_host(device).tolist() == [0, 0, -7, 0, 2**40 + 3, 0]
+    for index in (6, 100, -1):
+        with pytest.raises(IndexError):
+            cuda.write_scalar(device, index, 1)
+
+
+_COPY_FIRST = """
+def _copy_first(src, dst, k):
+    if cuda.grid(1) == 0:
+        dst[k] = src[0]
+"""
+
+
+def test_writes_keep_their_order_with_the_kernels_around_them_and_take_values_at_the_call():
+    cuda = resolve_target("cuda")
+    copy_first = cuda.compile_source("_copy_first", _COPY_FIRST, {})
+    rounds = 40
+    src = cuda.zeros(1, np.int64)
+    dst = cuda.full(2 * rounds, -1, np.int64)
+    slow = cuda.empty(1 << 20, np.float64)
+    for k in range(rounds):
+        cuda.fill(slow, k + 0.5)  # queued work the writes must wait behind, not overtake
+        cuda.write_scalar(src, 0, k)
+        cuda.launch(copy_first, 1, 32, (src, dst, np.int64(2 * k)))
+        values = np.array([1000 + k], np.int64)
+        cuda.upload(src, values)
+        values[0] = -5  # the caller's array changed at once: the write took it already
+        cuda.launch(copy_first, 1, 32, (src, dst, np.int64(2 * k + 1)))
+    expected = [v for k in range(rounds) for v in (k, 1000 + k)]
+    assert cuda.to_host(dst).tolist() == expected
+
+
+@pytest.mark.parametrize(("dtype", "value"), [
+    (np.int8, -3), (np.uint8, 200), (np.int16, -2), (np.int32, -1), (np.int32, 123456),
+    (np.uint32, 2**32 - 2), (np.int64, -1), (np.int64, 0), (np.int64, 2**33 + 5),
+    (np.float32, 1.5), (np.float64, 0.0), (np.float64, -0.0), (np.float64, 2.75)])
+def test_a_fill_sets_every_element_and_nothing_else_whether_memset_or_kernel(dtype, value):
+    from frontier.recording import recording
+
+    cuda = resolve_target("cuda")
+    whole = cuda.to_device(np.arange(37).astype(dtype))
+    with recording() as log:
+        cuda.fill(whole, value)
+    expected = np.full(37, value, dtype=dtype)
+    assert cuda.to_host(whole).tobytes() == expected.tobytes()
+    raw = expected[:1].tobytes()
+    repeats = len(raw) < 8 or raw[:4] == raw[4:]  # a pattern the driver's memsets set
+    assert [launch.name for launch in log] == ([] if repeats and not cuda.simulated
+                                               else ["_fill"])
+    host = np.arange(37).astype(dtype)
+    strided = cuda.to_device(host)
+    cuda.fill(strided[1::3], value)  # not contiguous: the kernel, every third element
+    host[1::3] = value
+    assert cuda.to_host(strided).tobytes() == host.tobytes()
+    part = cuda.to_device(np.arange(37).astype(dtype))
+    cuda.fill(part[5:11], value)
+    host = np.arange(37).astype(dtype)
+    host[5:11] = value
+    assert cuda.to_host(part).tobytes() == host.tobytes()
 
 
 @pytest.mark.parametrize("values", [[7], [1, 2, 3, 4, 5, 6, 7, 8], [0.5, -2.25], [2**40, -3],
-                                    list(range(9))])
+                                    list(range(9)), list(range(2000))])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32, np.uint8, np.float32,
                                    np.float64])
 def test_a_small_array_sent_to_the_device_arrives_as_it_was_and_its_host_copy_may_change(
@@ -60,12 +130,10 @@ def test_a_small_array_sent_to_the_device_arrives_as_it_was_and_its_host_copy_ma
     with recording() as log:
         device = cuda.to_device(host)
     expected = host.copy()
-    host[:] = 0  # the values travel with the launch: changing the host array later is harmless
+    host[:] = 0  # the values were taken at the call: changing the host array later is harmless
     assert device.dtype == expected.dtype and device.shape == expected.shape
     assert np.array_equal(cuda.to_host(device), expected)
-    put = not cuda.simulated and host.size <= 8 and host.dtype != np.uint8 \
-        and host.dtype != np.float32
-    assert [launch.name for launch in log] == (["_put"] if put else [])
+    assert [launch.name for launch in log] == []
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])

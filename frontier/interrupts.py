@@ -15,10 +15,22 @@ in the first call of an algorithm used to do this).
 :func:`deferred_interrupts` and delivered when it is done (a ``KeyboardInterrupt`` right after
 it, never in the middle): for the CPU target when :mod:`frontier` is imported (about 0.25 s that
 the first compilation would otherwise spend), for CUDA when a GPU target is made.
+
+A second place is LLVM's JIT on the CPU: while it emits or loads a module's machine code it
+calls back into Python (llvmlite's object-cache hooks, through ctypes). A ``KeyboardInterrupt``
+raised inside such a callback cannot leave it: ctypes reports it as "Exception ignored" and
+returns to LLVM with the callback half done, after Numba handed over a cached object's buffer
+but before its pointer was set, and LLVM then reads a null buffer (a segmentation fault, seen
+in a run of ``tests/frontier/test_interrupts.py`` and reproduced every time by raising SIGINT
+at that line while a cached kernel is loaded). :func:`prepare_numba` for the CPU therefore
+also makes Numba's JIT engine hold SIGINT back in the methods that run LLVM's code emission
+(``finalize_object``, ``get_function_address``, ``get_global_value_address``): a Ctrl-C then
+lands right after them.
 """
 
 from __future__ import annotations
 
+import functools
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -59,6 +71,34 @@ def _load_cpu() -> None:
     from numba.core.registry import cpu_target
 
     cpu_target.target_context.refresh()
+    _hold_interrupts_in_the_jit()
+
+
+#: The methods of Numba's JIT engine in which LLVM emits or loads machine code, calling back
+#: into Python as it does.
+JIT_EMITTING = ("finalize_object", "get_function_address", "get_global_value_address")
+
+
+def _hold_interrupts_in_the_jit() -> None:
+    """Make each of :data:`JIT_EMITTING` of Numba's ``JitEngine`` run under
+    :func:`deferred_interrupts` (where this Numba has them; once)."""
+    from numba.core import codegen
+
+    engine = getattr(codegen, "JitEngine", None)
+    for name in JIT_EMITTING:
+        method = getattr(engine, name, None)
+        if method is not None and not getattr(method, "holds_interrupts", False):
+            setattr(engine, name, _holding_interrupts(method))
+
+
+def _holding_interrupts(method: Callable) -> Callable:
+    @functools.wraps(method)
+    def holding(*args: Any, **kwargs: Any) -> Any:
+        with deferred_interrupts():
+            return method(*args, **kwargs)
+
+    holding.holds_interrupts = True  # type: ignore[attr-defined]
+    return holding
 
 
 def _load_cuda() -> None:

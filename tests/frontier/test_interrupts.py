@@ -4,7 +4,9 @@ Each case runs in a fresh Python process (the first call of the process is the o
 is where Numba loads its registries and compiles), interrupts it with SIGINT, then calls again
 in the same process and checks the answer. A SIGINT in the middle of Numba's lazy import of
 ``numba.cpython.unicode`` used to break every later compilation (``KeyError: duplicate
-registration for UnicodeType``); the first test puts the signal exactly there.
+registration for UnicodeType``); the first test puts the signal exactly there. A SIGINT inside
+LLVM's callback into Python while it loads a cached kernel crashed the process (a null buffer
+handed to LLVM); the second test puts it there.
 """
 
 from __future__ import annotations
@@ -49,6 +51,36 @@ def calls(frame, event, arg):
 import importlib.util
 spec = importlib.util.find_spec(MODULE[:-3].replace("/", "."))
 HALF = len(open(spec.origin).read().splitlines()) // 2
+interrupted = False
+sys.settrace(calls)
+try:
+    exec(WORK)
+except KeyboardInterrupt:
+    interrupted = True
+sys.settrace(None)
+exec(WORK)
+print(json.dumps({"fired": bool(fired), "interrupted": interrupted, "cores": cores}))
+"""
+
+#: SIGINT inside llvmlite's object-cache callback, at the line that hands LLVM a cached
+#: object's buffer (the work's kernels are loaded from the disk cache a first run filled), then
+#: the work again in the same process.
+INSIDE_A_JIT_CALLBACK = """
+import inspect, json, signal, sys
+import llvmlite.binding.executionengine as ee
+source, first = inspect.getsourcelines(ee.ExecutionEngine._raw_object_cache_getbuffer)
+LINE = first + next(i for i, line in enumerate(source) if "LLVMPY_CreateByteString" in line)
+fired = []
+
+def lines(frame, event, arg):
+    if event == "line" and not fired and frame.f_lineno == LINE:
+        fired.append(frame.f_lineno)
+        signal.raise_signal(signal.SIGINT)
+    return lines
+
+def calls(frame, event, arg):
+    return lines if frame.f_code.co_name == "_raw_object_cache_getbuffer" else None
+
 interrupted = False
 sys.settrace(calls)
 try:
@@ -147,6 +179,16 @@ def test_an_interrupt_inside_numbas_lazy_registry_import_leaves_the_process_usab
     assert got["cores"] == expected_cores()
 
 
+def test_an_interrupt_inside_llvms_callback_loading_a_cached_kernel_leaves_the_process_usable(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("FRONTIER_CACHE_DIR", str(tmp_path))
+    run_child("import json\nexec(WORK)\nprint(json.dumps(cores))")  # fills the cache
+    got = run_child(INSIDE_A_JIT_CALLBACK)
+    assert got["fired"], "no cached object was loaded: the test no longer reaches its target"
+    assert got["interrupted"], "the Ctrl-C was swallowed"
+    assert got["cores"] == expected_cores()
+
+
 OFFSETS = [("0", "0.03", "0.06", "0.1", "0.15"), ("0.2", "0.25", "0.3", "0.4", "0.5"),
            ("0.01", "0.08", "0.12", "0.35", "0.7")]
 
@@ -161,7 +203,7 @@ def test_interrupting_first_calls_at_many_offsets_leaves_every_later_call_right(
                                                                                 uninterrupted):
     got = run_child(AT_OFFSETS, *offsets)
     assert got["results"] == uninterrupted["results"]
-    assert got["outcomes"]  # interrupts landed (one inside llvmlite's callbacks may be lost)
+    assert got["outcomes"]  # interrupts landed
 
 
 @pytest.mark.simulator

@@ -117,6 +117,17 @@ def test_a_fill_sets_every_element_and_nothing_else_whether_memset_or_kernel(dty
     assert cuda.to_host(part).tobytes() == host.tobytes()
 
 
+def test_small_two_dimensional_and_strided_arrays_sent_to_the_device_arrive_as_they_were():
+    cuda = resolve_target("cuda")
+    square = np.arange(35, dtype=np.float32).reshape(5, 7)
+    for host in (square, square.T, square[:, ::2], np.arange(40, dtype=np.int64)[::3],
+                 np.float64(2.5)):
+        device = cuda.to_device(host)
+        expected = np.ascontiguousarray(host).reshape(np.shape(host) or (1,))
+        assert device.shape == expected.shape
+        assert np.array_equal(cuda.to_host(device), expected)
+
+
 @pytest.mark.parametrize("values", [[7], [1, 2, 3, 4, 5, 6, 7, 8], [0.5, -2.25], [2**40, -3],
                                     list(range(9)), list(range(2000))])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32, np.uint8, np.float32,

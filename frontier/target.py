@@ -596,9 +596,7 @@ class CudaTarget(Target):
         self.host_reads += 1
         if type(array) is not self._device_array or array.ndim != 1 or self.simulated:
             return array[index : index + 1].copy_to_host()[0].item()
-        if not 0 <= index < array.shape[0]:
-            raise IndexError(f"index {index} is out of range for a device array of "
-                             f"{array.shape[0]} elements")
+        _check_index(array, index)
         value = np.empty(1, array.dtype)
         self._copy_out(value, array.device_ctypes_pointer.value + index * array.strides[0],
                        array.dtype.itemsize)
@@ -610,9 +608,7 @@ class CudaTarget(Target):
         self._driver.cuMemcpyDtoH(host.ctypes.data, address, nbytes)
 
     def write_scalar(self, array: Any, index: int, value: int) -> None:
-        if not 0 <= index < array.shape[0]:
-            raise IndexError(f"index {index} is out of range for a device array of "
-                             f"{array.shape[0]} elements")
+        _check_index(array, index)
         if type(array) is not self._device_array:  # the simulator's, or another library's
             array[index : index + 1].copy_to_device(np.array([value], array.dtype))
             return
@@ -632,7 +628,8 @@ class CudaTarget(Target):
             self._write(array, 0, np.array(values, dtype=array.dtype))
 
     def _write(self, array: Any, start: int, values: np.ndarray) -> None:
-        """``values`` into the adjacent elements of ``array`` from ``start`` by the driver's
+        """``values`` into element ``start`` of ``array`` (of a strided view too) and, for
+        several, the adjacent elements after it (a contiguous array), by the driver's
         asynchronous host-to-device copy on the default stream, where every launch goes (so
         ordered with them). From pageable memory the driver takes the values into its staging
         memory before it returns (CUDA's "API synchronization behavior"; pinned memory would be
@@ -642,7 +639,7 @@ class CudaTarget(Target):
         costs a launch and a compilation per dtype (``bench/device/small_writes.py``)."""
         _use_context(self._cuda)
         self._driver.cuMemcpyHtoDAsync(
-            array.device_ctypes_pointer.value + start * array.dtype.itemsize,
+            array.device_ctypes_pointer.value + start * array.strides[0],
             values.ctypes.data, values.nbytes, 0)
 
     def synchronize(self) -> None:
@@ -822,6 +819,13 @@ def _numba_cuda() -> Any:
 #: at most this much in a few µs; ``bench/device/small_writes.py``); larger ones are Numba's
 #: synchronous copies.
 ASYNC_BYTES = 64 * 1024
+
+
+def _check_index(array: Any, index: int) -> None:
+    """IndexError unless ``0 <= index < len(array)``: a device array has no negative indices."""
+    if not 0 <= index < array.shape[0]:
+        raise IndexError(f"index {index} is out of range for a device array of "
+                         f"{array.shape[0]} elements")
 
 
 def _memset(array: Any, value: Any) -> tuple[str, int, int] | None:

@@ -57,6 +57,8 @@ def test_a_scalar_written_lands_at_its_index_and_one_past_either_end_raises_inde
     cuda.write_scalar(device, 4, 2**40 + 3)
     cuda.write_scalar(device[2:], 0, -7)  # a view: its own first element
     assert cuda.to_host(device).tolist() == [0, 0, -7, 0, 2**40 + 3, 0]
+    cuda.write_scalar(device[1::2], 2, 9)  # a strided view: its element 2 is element 5
+    assert cuda.to_host(device).tolist() == [0, 0, -7, 0, 2**40 + 3, 9]
     for index in (6, 100, -1):
         with pytest.raises(IndexError):
             cuda.write_scalar(device, index, 1)

@@ -29,6 +29,20 @@ G = generators.gnm(40, 150, seed=1)
 cores = k_core(G, target="cpu").core_numbers.tolist()
 """
 
+#: The end of a child that fires SIGINT from a trace function (``calls``, setting ``fired``):
+#: the work under the trace, then again without it, and what happened, as JSON.
+UNDER_THE_TRACE = """
+interrupted = False
+sys.settrace(calls)
+try:
+    exec(WORK)
+except KeyboardInterrupt:
+    interrupted = True
+sys.settrace(None)
+exec(WORK)
+print(json.dumps({"fired": bool(fired), "interrupted": interrupted, "cores": cores}))
+"""
+
 #: SIGINT at the first line past the middle of the module ``MODULE`` while it is imported, then
 #: the work again in the same process.
 INSIDE_AN_IMPORT = """
@@ -51,16 +65,7 @@ def calls(frame, event, arg):
 import importlib.util
 spec = importlib.util.find_spec(MODULE[:-3].replace("/", "."))
 HALF = len(open(spec.origin).read().splitlines()) // 2
-interrupted = False
-sys.settrace(calls)
-try:
-    exec(WORK)
-except KeyboardInterrupt:
-    interrupted = True
-sys.settrace(None)
-exec(WORK)
-print(json.dumps({"fired": bool(fired), "interrupted": interrupted, "cores": cores}))
-"""
+""" + UNDER_THE_TRACE
 
 #: SIGINT inside llvmlite's object-cache callback, at the line that hands LLVM a cached
 #: object's buffer (the work's kernels are loaded from the disk cache a first run filled), then
@@ -81,16 +86,7 @@ def lines(frame, event, arg):
 def calls(frame, event, arg):
     return lines if frame.f_code.co_name == "_raw_object_cache_getbuffer" else None
 
-interrupted = False
-sys.settrace(calls)
-try:
-    exec(WORK)
-except KeyboardInterrupt:
-    interrupted = True
-sys.settrace(None)
-exec(WORK)
-print(json.dumps({"fired": bool(fired), "interrupted": interrupted, "cores": cores}))
-"""
+""" + UNDER_THE_TRACE
 
 #: SIGINT (``_thread.interrupt_main``) at each of the offsets given, in seconds, into the first
 #: call of one algorithm after another; then every algorithm again.

@@ -99,44 +99,31 @@ def main() -> None:
     # synchronization; the wall time of the chain tells what each way of writing adds on the
     # device's side as well (a copy between two kernels crosses from compute to copy engine)
     one = target.empty(1, np.int64)
+
+    def chain(step):
+        """Median µs of kernel, ``step()``, kernel, ``step()``, kernel, synchronization."""
+        def run():
+            _copy_first[1, 1](one, counter, 0)
+            step()
+            _copy_first[1, 1](one, counter, 0)
+            step()
+            _copy_first[1, 1](one, counter, 0)
+            cuda.synchronize()
+
+        for _ in range(20):
+            run()
+        return _timed(run, 500)
+
     for name, make in (("one-thread kernel launch", put),
                        ("cuMemcpyHtoDAsync pageable", htod_async)):
-        write = make(np.int64)
-
-        def chain(write=write):
-            _copy_first[1, 1](one, counter, 0)
-            write()
-            _copy_first[1, 1](one, counter, 0)
-            write()
-            _copy_first[1, 1](one, counter, 0)
-            cuda.synchronize()
-
-        for _ in range(20):
-            chain()
-        print(f"chain of 3 kernels and 2 writes ({name}): {_timed(chain, 500):8.1f} us",
+        print(f"chain of 3 kernels and 2 writes ({name}): {chain(make(np.int64)):8.1f} us",
               flush=True)
 
-    def fills(memset: bool):
-        a = target.empty(64, np.int32)
-        if memset:
-            return lambda: target.fill(a, -1)
-        return lambda: target.launch(target.helper("_fill"), 1, 64, (a, np.int32(-1)))
-
-    for name, memset in (("memset", True), ("fill kernel", False)):
-        fill = fills(memset)
-
-        def chain(fill=fill):
-            _copy_first[1, 1](one, counter, 0)
-            fill()
-            _copy_first[1, 1](one, counter, 0)
-            fill()
-            _copy_first[1, 1](one, counter, 0)
-            cuda.synchronize()
-
-        for _ in range(20):
-            chain()
-        print(f"chain of 3 kernels and 2 fills ({name}): {_timed(chain, 500):8.1f} us",
-              flush=True)
+    filled = target.empty(64, np.int32)
+    for name, fill in (("memset", lambda: target.fill(filled, -1)),
+                       ("fill kernel", lambda: target.launch(target.helper("_fill"), 1, 64,
+                                                             (filled, np.int32(-1))))):
+        print(f"chain of 3 kernels and 2 fills ({name}): {chain(fill):8.1f} us", flush=True)
 
     # sizes: host µs of an asynchronous copy behind a 1 ms kernel, and whether a copy of that
     # size keeps stream order with its host buffer overwritten at once

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -70,14 +71,37 @@ def test_a_file_size_limit_fails_convert_without_leaving_a_file(tmp_path, tmp_pa
 
 
 def writing_started(folder: Path) -> bool:
-    """Whether a temporary file in ``folder`` holds some of the output already."""
-    return any(entry.stat().st_size > 0 for entry in os.scandir(folder))
+    """Whether a temporary file in ``folder`` holds some of the output already. A file may
+    vanish between the listing and its size: the empty file by which the command checks, before
+    any work, that the output can be created."""
+    for entry in os.scandir(folder):
+        with suppress(FileNotFoundError):
+            if entry.stat().st_size > 0:
+                return True
+    return False
+
+
+SLOW_DISK = """
+import runpy, sys, time
+import numpy as np
+savetxt = np.savetxt
+def slow_savetxt(f, *args, **kwargs):
+    savetxt(f, *args, **kwargs)
+    f.flush()
+    time.sleep(0.5)
+np.savetxt = slow_savetxt
+sys.argv = ["frontier", *sys.argv[1:]]
+runpy.run_module("frontier_cli", run_name="__main__")
+"""
 
 
 def test_ctrl_c_during_convert_leaves_no_file(tmp_path):
+    """The command on a slow disk (each block of rows flushed, then half a second) is
+    interrupted once the first block is on disk: well before the last, whatever the load of
+    the machine running the test."""
     out = tmp_path / "big.txt"
-    proc = subprocess.Popen(command("convert", "rmat:17", str(out)), env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_DISK, "convert", "rmat:14", str(out)],
+                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not writing_started(tmp_path) and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.01)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -27,6 +28,7 @@ from frontier import early_context, kernel_cache, racecheck, simulator
 from frontier.borrowed import borrowed
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.device_pool import DevicePool, make_pool
+from frontier.indices import as_index
 from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, compiled_for, make_launcher
 from frontier.numba_cache import harden
@@ -101,6 +103,11 @@ class Target(ABC):
     def kernel_entry(self, params: tuple[str, ...]) -> str:
         """The first lines of a generated kernel of ``params``: the :attr:`prologue`."""
         return self.prologue
+
+    def index_reads(self, source: str) -> str:
+        """Kernel text whose id reads ``as_index(a[i])`` (:mod:`frontier.indices`) are
+        compiled as this target reads ids: here plain reads ``(a[i])``."""
+        return re.sub(rf"\b{as_index.__name__}\(", "(", source)
 
     @abstractmethod
     def to_device(self, array: np.ndarray) -> Any: ...
@@ -338,6 +345,11 @@ class CpuTarget(Target):
         """The prologue, then every argument rebound :func:`~frontier.borrowed.borrowed`: the
         arrays without reference counting, so that a functor's call costs no atomics."""
         return self.prologue + "".join(f"{p} = borrowed({p})\n" for p in params)
+
+    def index_reads(self, source: str) -> str:
+        """``source`` as it is: ids read through :func:`~frontier.indices.as_index`, so that no
+        access they index tests for a negative index."""
+        return source
 
     def to_device(self, array: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(array).copy()

@@ -48,6 +48,7 @@ from operators.codegen import (
     KernelSpec,
     build,
     for_each_input,
+    id_at,
     indent,
     push,
 )
@@ -169,7 +170,7 @@ def _pull_body(spec: KernelSpec) -> str:
         accept += f"if not {cond}:\n    break\n"
     scan = ("accepted = False\n"
             "for k in range(col_offsets[dst], col_offsets[dst + 1]):\n"
-            "    src = row_indices[k]\n"
+            f"    src = {id_at('row_indices', 'k')}\n"
             f"    if {is_active('in_words', 'src')}:\n"
             "        e = edge_ids[k]\n"
             f"        if {spec.call('functor', 'src, dst, e, ' + spec.weight_of('e'))}:\n"
@@ -189,7 +190,7 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     call = spec.call("functor", f"edge_src[e], dst, e, {spec.weight_of('e')}")
     if spec.condition:
         call = f"{spec.call('condition', 'dst')} and {call}"
-    body = f"dst = col_indices[e]\nif {call}:\n" + indent(push(spec.output, "e"))
+    body = f"dst = {id_at('col_indices', 'e')}\nif {call}:\n" + indent(push(spec.output, "e"))
     kernel = build(frontier.target, per_element(frontier.target), spec, functors,
                    lambda: clear_next_slot() + for_each_input(spec, "e", body))
     return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))],

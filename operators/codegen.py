@@ -28,6 +28,7 @@ import numpy as np
 
 from frontier import graphview, ring
 from frontier.frontier import EDGES, VERTICES
+from frontier.indices import as_index
 from frontier.racecheck import RaceError, WorkItems
 from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.shared_cache import SharedCache
@@ -40,7 +41,8 @@ from operators.shape import LaunchShape
 
 __all__ = ["KernelSpec", "KernelIO", "GeneratedKernel", "build", "FunctorError",
            "FunctorIndexError", "SPARSE", "DENSE", "NONE", "RANGE", "clear_next_slot",
-           "is_active", "push", "indent", "visit_edge", "for_each_input", "VERTICES", "EDGES"]
+           "is_active", "push", "indent", "id_at", "visit_edge", "for_each_input", "VERTICES",
+           "EDGES"]
 
 NONE, RANGE = "none", "range"
 
@@ -102,6 +104,13 @@ def indent(text: str, levels: int = 1) -> str:
     return textwrap.indent(text, "    " * levels)
 
 
+def id_at(array: str, index: str) -> str:
+    """Expression: the id held at ``array[index]`` (a vertex id of the graph or of a queue, an
+    edge id of an edge queue), read as an index known not to be negative where the target
+    compiles that (:mod:`frontier.indices`)."""
+    return f"as_index({array}[{index}])"
+
+
 def edge_test(spec: KernelSpec, src: str, e: str) -> str:
     """Expression: the condition holds for the head ``dst`` of edge ``e`` leaving ``src`` and
     the functor accepts the edge."""
@@ -117,14 +126,14 @@ def visit_edge(spec: KernelSpec, src: str, e: str) -> str:
     add = push(spec.output, "dst")
     if spec.output == SPARSE:
         add = culled(spec.cull, "dst", add)
-    return f"dst = col_indices[{e}]\nif {edge_test(spec, src, e)}:\n" + indent(add)
+    return f"dst = {id_at('col_indices', e)}\nif {edge_test(spec, src, e)}:\n" + indent(add)
 
 
 def for_each_input(spec: KernelSpec, v: str, body: str, index: str = "i") -> str:
     """A grid-stride loop over the input elements, binding each to ``v``."""
     if spec.input == SPARSE:
         return (f"for {index} in range(tid, min(lens[in_slot], in_ids.shape[0]), nthreads):\n"
-                f"    {v} = in_ids[{index}]\n" + indent(body))
+                f"    {v} = {id_at('in_ids', index)}\n" + indent(body))
     if spec.input == DENSE:
         return (f"for {v} in range(tid, universe, nthreads):\n"
                 f"    if {is_active('in_words', v)}:\n" + indent(body, 2))
@@ -265,11 +274,11 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
     used = set(_IDENTIFIER.findall(code))  # launches cost per argument: pass only these
     params = tuple(p for p in kernel_params(spec, extra_params) + sum(lifted.values(), ())
                    if p in used)
-    text = (f"def {name}({', '.join(params)}):\n" + indent(target.kernel_entry(params))
-            + indent(code))
+    text = target.index_reads(f"def {name}({', '.join(params)}):\n"
+                              + indent(target.kernel_entry(params)) + indent(code))
     namespace: dict[str, Any] = {
         "int32": np.int32, "int64": np.int64, "uint64": np.uint64, "float64": np.float64,
-        "FULL": FULL_MASK,
+        "FULL": FULL_MASK, "as_index": as_index,
         **ring.namespace(),
         **{n: compile_functor(target, f, work_items(spec, n)) for n, f in resolved.items()},
         **intrinsics(target.simulated),

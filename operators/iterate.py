@@ -49,7 +49,15 @@ from frontier import racecheck, validate
 from frontier.graph import Graph
 from frontier.options import Mode
 from frontier.target import Target, resolve_target
-from operators.codegen import RANGE, GeneratedKernel, KernelIO, KernelSpec, build, indent
+from operators.codegen import (
+    RANGE,
+    GeneratedKernel,
+    KernelIO,
+    KernelSpec,
+    build,
+    id_at,
+    indent,
+)
 from operators.common import EDGE_SETS, OperatorError, check_graph
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.functors import Functor, as_functor
@@ -153,12 +161,13 @@ def _call(spec: KernelSpec, name: str, args: str) -> str:
 
 def _edge_fold(spec: KernelSpec, name: str, phase: Gather) -> str:
     """Statements folding edge ``k`` of vertex ``v`` (its functor value ``x``) into ``acc``."""
+    weight = spec.weight_of("e")
     if phase.edges == "in":
-        edge = ("e = edge_ids[k]\n"
-                f"x = {_call(spec, name, 'row_indices[k], v, e, ' + spec.weight_of('e'))}\n")
+        tail = id_at("row_indices", "k")
+        edge = f"e = edge_ids[k]\nx = {_call(spec, name, f'{tail}, v, e, {weight}')}\n"
     else:
-        edge = ("e = k\n"
-                f"x = {_call(spec, name, 'v, col_indices[k], e, ' + spec.weight_of('e'))}\n")
+        head = id_at("col_indices", "k")
+        edge = f"e = k\nx = {_call(spec, name, f'v, {head}, e, {weight}')}\n"
     return edge + combine(phase.op, "acc", "x")
 
 

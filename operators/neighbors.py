@@ -18,7 +18,15 @@ import numpy as np
 from frontier.frontier import Frontier
 from frontier.graph import Graph
 from frontier.shared_cache import SharedCache
-from operators.codegen import NONE, GeneratedKernel, KernelSpec, build, for_each_input, indent
+from operators.codegen import (
+    NONE,
+    GeneratedKernel,
+    KernelSpec,
+    build,
+    for_each_input,
+    id_at,
+    indent,
+)
 from operators.common import EDGE_SETS, OperatorError, Plan, check_graph, launch_plan
 from operators.compute import elements, reads
 from operators.convention import scalar_arguments
@@ -74,13 +82,15 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
 
 def _body(spec: KernelSpec, edges: str, op: str) -> str:
     """The statements folding vertex ``v``'s ``edges`` with ``op`` into ``out[v]``."""
+    weight = spec.weight_of("e")
+    tail, head = id_at("row_indices", "k"), id_at("col_indices", "e")
     if edges == "in":
         loop = ("for k in range(col_offsets[v], col_offsets[v + 1]):\n"
                 "    e = edge_ids[k]\n"
-                f"    x = {spec.call('functor', 'row_indices[k], v, e, ' + spec.weight_of('e'))}\n")
+                f"    x = {spec.call('functor', f'{tail}, v, e, {weight}')}\n")
     else:
         loop = ("for e in range(row_offsets[v], row_offsets[v + 1]):\n"
-                f"    x = {spec.call('functor', 'v, col_indices[e], e, ' + spec.weight_of('e'))}\n")
+                f"    x = {spec.call('functor', f'v, {head}, e, {weight}')}\n")
     return "acc = identity\n" + loop + indent(combine(op, "acc", "x")) + "out[v] = acc\n"
 
 

@@ -68,7 +68,7 @@ from frontier.options import Mode
 from frontier.ring import STEPS_RAN, push
 from operators.advance import edge_functors, edge_spec
 from operators.balancers import LoadBalancer
-from operators.codegen import GeneratedKernel, build, indent, visit_edge
+from operators.codegen import GeneratedKernel, build, id_at, indent, visit_edge
 from operators.common import OperatorError, check_frontier
 from operators.convention import KernelIO, kernel_arguments, scalar_arguments
 from operators.cull import BITMAP, CULL_PARAMS
@@ -172,11 +172,11 @@ def _candidates(body: str) -> str:
             "queued = pushed + counts[FAR_LENS + fcur]\n"
             "for i in range(tid, queued, nthreads):\n"
             "    if i < pushed:\n"
-            "        v = in_ids[i]\n"
+            f"        v = {id_at('in_ids', 'i')}\n"
             "    elif fcur == 0:\n"
-            "        v = far0[i - pushed]\n"
+            f"        v = {id_at('far0', 'i - pushed')}\n"
             "    else:\n"
-            "        v = far1[i - pushed]\n"
+            f"        v = {id_at('far1', 'i - pushed')}\n"
             + indent(body))
 
 

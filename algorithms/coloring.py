@@ -33,13 +33,15 @@ change nothing.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from algorithms.entry import Entry
-from algorithms.independent_set import arcs_of, comes_first
+from algorithms.independent_set import arcs_per_round, comes_first
 from algorithms.kcore import check_undirected, undirected_simple
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_or, atomic_store, random_bits, validate
@@ -49,7 +51,6 @@ from operators import (  # noqa: A004
     advance,
     filter,
     get_balancer,
-    reduce,
     resolve_policy,
 )
 
@@ -80,8 +81,17 @@ class ColoringResult:
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    stats: list[ColoringRoundStats] = field(repr=False, default_factory=list)
+    rounds: Sequence[tuple[int, float]] = field(repr=False, default=())
+    last_live: Any = field(repr=False, default=None)
     target: Target | None = field(repr=False, default=None)
+
+    @cached_property
+    def stats(self) -> list[ColoringRoundStats]:
+        """Per round: the vertices uncoloured at its start, their arcs (found when first
+        asked, from the last round each vertex was uncoloured in) and its host wall time."""
+        arcs = arcs_per_round(self.graph, on_host(self.last_live), len(self.rounds))
+        return [ColoringRoundStats(size, a, seconds)
+                for (size, seconds), a in zip(self.rounds, arcs, strict=True)]
 
     @property
     def num_colors(self) -> int:
@@ -104,7 +114,8 @@ def look(src, dst, eid, weight, colors, window, beaten, used, s):
     return False
 
 
-def settle(v, colors, window, beaten, used):
+def settle(v, colors, window, beaten, used, last_live, r):
+    last_live[v] = r
     if not beaten[v] and used[v] == FULL:
         window[v] += WINDOW
     elif not beaten[v]:
@@ -132,18 +143,19 @@ def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer 
     n, s = graph.num_vertices, random_bits(seed, 0)
     colors, window = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)
     beaten, used = tgt.zeros(n, np.bool_), tgt.zeros(n, np.int64)
-    stats: list[ColoringRoundStats] = []
+    last_live = tgt.empty(n, np.int32)  # every vertex is uncoloured in round 0
+    rounds: list[tuple[int, float]] = []
     began = time.perf_counter()
     live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
     while (size := len(live)) > 0:
         started = time.perf_counter()
         advance(graph, live, look, colors, window, beaten, used, s, balancer=policy,
                 output="none")
-        arcs = reduce(graph, live, arcs_of)
-        live = filter(graph, live, settle, colors, window, beaten, used)
-        stats.append(ColoringRoundStats(size, arcs, time.perf_counter() - started))
-    return ColoringResult(deliver(tgt, colors, out), seed, len(stats),
-                          time.perf_counter() - began, graph, stats, tgt)
+        live = filter(graph, live, settle, colors, window, beaten, used, last_live,
+                      len(rounds))
+        rounds.append((size, time.perf_counter() - started))
+    return ColoringResult(deliver(tgt, colors, out), seed, len(rounds),
+                          time.perf_counter() - began, graph, rounds, last_live, tgt)
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------

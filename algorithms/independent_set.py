@@ -33,7 +33,9 @@ loop); repeated edges change nothing. State: one byte (undecided / in / out) and
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -46,7 +48,6 @@ from frontier import (
     Graph,
     atomic_store,
     device_function,
-    out_degree,
     random_bits,
     validate,
 )
@@ -58,7 +59,6 @@ from operators import (  # noqa: A004
     filter,
     get_balancer,
     neighbor_reduce,
-    reduce,
     resolve_policy,
 )
 
@@ -90,8 +90,17 @@ class MISResult:
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    stats: list[MISRoundStats] = field(repr=False, default_factory=list)
+    rounds: Sequence[tuple[int, float]] = field(repr=False, default=())
+    last_live: Any = field(repr=False, default=None)
     target: Target | None = field(repr=False, default=None)
+
+    @cached_property
+    def stats(self) -> list[MISRoundStats]:
+        """Per round: the vertices undecided at its start, their arcs (found when first asked,
+        from the last round each vertex was undecided in) and its host wall time."""
+        arcs = arcs_per_round(self.graph, on_host(self.last_live), len(self.rounds))
+        return [MISRoundStats(size, a, seconds)
+                for (size, seconds), a in zip(self.rounds, arcs, strict=True)]
 
     @property
     def size(self) -> int:
@@ -128,14 +137,21 @@ def taken(v, state, in_set):
     in_set[v] = state[v] == IN
 
 
-def settle(v, beaten, state):
+def settle(v, beaten, state, last_live, r):
+    last_live[v] = r
     if state[v] == UNDECIDED and not beaten[v]:
         state[v] = IN
     return state[v] == UNDECIDED
 
 
-def arcs_of(v, graph):
-    return out_degree(graph, v)
+def arcs_per_round(graph: Graph, last_live: np.ndarray, rounds: int) -> list[int]:
+    """The arcs of the vertices live in each of ``rounds`` rounds of a loop that starts with
+    every vertex live and drops vertices for good: a vertex's arcs count in rounds 0 to
+    ``last_live[v]``, the last round it was live in."""
+    if rounds == 0:
+        return []
+    last = np.bincount(last_live, weights=graph.out_degrees(), minlength=rounds)
+    return [int(a) for a in np.cumsum(last[::-1])[::-1]]
 
 
 # the algorithm -------------------------------------------------------------------------------
@@ -155,24 +171,24 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
     policy = resolve_policy(balancer, graph, tgt)
     n = graph.num_vertices
     state, beaten = tgt.zeros(n, np.int8), tgt.zeros(n, np.bool_)
-    stats: list[MISRoundStats] = []
+    last_live = tgt.empty(n, np.int32)  # every vertex is undecided in round 0
+    rounds: list[tuple[int, float]] = []
     began = time.perf_counter()
     live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
     while (size := len(live)) > 0:
         started = time.perf_counter()
-        s = random_bits(seed, len(stats) if method == "luby" else 0)
+        s = random_bits(seed, len(rounds) if method == "luby" else 0)
         neighbor_reduce(graph, live, beats, state, s, out=beaten, op="logical_or", edges="out")
         advance(graph, live, exclude, beaten, state, balancer=policy, output="none")
-        arcs = reduce(graph, live, arcs_of)
-        live = filter(graph, live, settle, beaten, state)
-        stats.append(MISRoundStats(size, arcs, time.perf_counter() - started))
+        live = filter(graph, live, settle, beaten, state, last_live, len(rounds))
+        rounds.append((size, time.perf_counter() - started))
     if out == "host":
         in_set = tgt.to_host(state) == IN
     else:
         in_set = tgt.empty(n, np.bool_)
         compute(graph, "vertices", taken, state, in_set, target=tgt)
-    return MISResult(in_set, method, seed, len(stats), time.perf_counter() - began, graph, stats,
-                     tgt)
+    return MISResult(in_set, method, seed, len(rounds), time.perf_counter() - began, graph,
+                     rounds, last_live, tgt)
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------

@@ -105,6 +105,16 @@ def test_stats_record_each_round():
     assert not np.array_equal(result.colors, graph_coloring(g, seed=0, target="cpu").colors)
 
 
+def test_each_rounds_arcs_are_those_of_the_vertices_uncoloured_at_its_start():
+    g = generators.gnm(300, 1200, seed=4)
+    result = graph_coloring(g, seed=3, target="cpu")
+    last, degrees = result.last_live, g.out_degrees()
+    assert result.iterations > 2
+    for k, round_ in enumerate(result.stats):
+        assert round_.uncolored == np.count_nonzero(last >= k)
+        assert round_.arcs == degrees[last >= k].sum()
+
+
 @pytest.mark.parametrize("call, error, words", [
     (lambda g: graph_coloring([[0, 1]]), TypeError, "expected a frontier.Graph, got list"),
     (lambda g: graph_coloring(Graph.from_edges([0], [1])), ValueError,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import maximal_independent_set
-from algorithms.independent_set import METHODS
+from algorithms.independent_set import METHODS, arcs_per_round
 from frontier import Graph, generators, random_bits
 from frontier.testing import check_independent_set, graphs, greedy_order, reference_mis
 from operators import BalancerError, available_balancers
@@ -107,6 +107,23 @@ def test_the_seed_picks_the_order_and_stats_record_each_round():
     assert result.edges_traversed == sum(r.arcs for r in result.stats)
     luby = maximal_independent_set(g, method="luby", target="cpu")
     check_independent_set(g, luby.in_set)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_each_rounds_arcs_are_those_of_the_vertices_undecided_at_its_start(method):
+    g = generators.gnm(300, 1200, seed=4)
+    result = maximal_independent_set(g, method=method, seed=2, target="cpu")
+    last, degrees = result.last_live, g.out_degrees()
+    assert result.iterations > 1
+    for k, round_ in enumerate(result.stats):
+        assert round_.undecided == np.count_nonzero(last >= k)
+        assert round_.arcs == degrees[last >= k].sum()
+
+
+def test_arcs_per_round_counts_a_vertex_in_every_round_up_to_its_last():
+    g = Graph.from_edges([0, 0, 1, 2, 2, 2], [1, 2, 0, 0, 1, 1], num_vertices=4)
+    assert arcs_per_round(g, np.array([0, 2, 1, 0]), 3) == [6, 4, 1]
+    assert arcs_per_round(g, np.zeros(4, dtype=np.int32), 0) == []
 
 
 def test_empty_one_vertex_and_self_loop_graphs():

@@ -189,3 +189,13 @@ def test_calls_device_part_reports_a_refused_graph_as_a_row_and_goes_on(monkeypa
     assert [(r.algorithm, bool(r.refused)) for r in rows] == [("bc", True), ("bfs", False)]
     assert "PathCountOverflowError: path counts overflow" in rows[0].refused
     assert "refused: PathCountOverflowError" in calls.markdown(rows)
+
+
+def test_bfs_against_scipy_writes_one_row_per_graph_and_round(tmp_path, capsys):
+    from bench import bfs_against_scipy
+
+    assert bfs_against_scipy.main(["--graphs", "path7", "--runs", "5", "--rounds", "2",
+                                   "--out", str(tmp_path)]) == 0
+    rows = (tmp_path / "bfs_against_scipy.csv").read_text().splitlines()
+    assert rows[0].startswith("graph,round,target,bfs_wall_ms") and len(rows) == 3
+    assert "| path7 | 1 |" in capsys.readouterr().out

@@ -12,18 +12,16 @@ The source is the vertex of largest degree.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from scipy.sparse import csgraph
 
 from algorithms import bfs
 from bench.graphs import build, expand, source_of
 from bench.tables import markdown, write
+from bench.timing import MIN_RUNS, time_calls
 
 
 @dataclass(frozen=True)
@@ -37,31 +35,18 @@ class Row:
     bfs_over_scipy: float
 
 
-def _timed(call: Callable[[], Any], runs: int) -> list[tuple[float, float]]:
-    """Wall seconds of each of ``runs`` calls after one warm-up, with the ``seconds`` of the
-    call's result where it has them (a result is dropped at once, as a user's loop would)."""
-    call()
-    timed = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        result = call()
-        timed.append((time.perf_counter() - began, getattr(result, "seconds", 0.0)))
-    return timed
-
-
 def measure(name: str, runs: int, rounds: int) -> list[Row]:
     graph = build(name)
     source, matrix = source_of(graph), graph.to_scipy()
-    target = bfs(graph, source).target.name
+    target = bfs(graph, source).target
     rows = []
     for k in range(rounds):
-        ours = _timed(lambda: bfs(graph, source), runs)
-        theirs = _timed(lambda: csgraph.breadth_first_order(matrix, source, directed=True),
-                        runs)
-        wall = statistics.median(t for t, _ in ours) * 1e3
-        scipy = statistics.median(t for t, _ in theirs) * 1e3
-        rows.append(Row(name, k, target, wall, statistics.median(s for _, s in ours) * 1e3,
-                        scipy, wall / scipy))
+        ours = time_calls(lambda: bfs(graph, source), runs=runs, target=target,
+                          own=lambda result: result.seconds)
+        theirs = time_calls(lambda: csgraph.breadth_first_order(matrix, source, directed=True),
+                            runs=runs)
+        rows.append(Row(name, k, target.name, ours.wall_s * 1e3, ours.own_s * 1e3,
+                        theirs.wall_s * 1e3, ours.wall_s / theirs.wall_s))
     return rows
 
 
@@ -74,8 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="medians per graph")
     parser.add_argument("--out", type=Path, default=Path("results"))
     args = parser.parse_args(argv)
-    if args.runs < 5 or args.rounds < 1:
-        parser.error("--runs must be at least 5 and --rounds at least 1")
+    if args.runs < MIN_RUNS or args.rounds < 1:
+        parser.error(f"--runs must be at least {MIN_RUNS} and --rounds at least 1")
     rows = [row for name in expand(args.graphs) for row in measure(name, args.runs, args.rounds)]
     print(markdown(rows), end="")
     write(rows, args.out, "bfs_against_scipy")

@@ -12,11 +12,11 @@ For each source ``s``:
 2. *backward*: from the deepest level up, the vertices of level ``d`` gather the dependency of
    their successors, ``delta[u] = sum sigma[u] / sigma[v] * (1 + delta[v])`` over the edges
    ``u -> v`` into level ``d + 1`` (one thread per vertex folding its out-edges in order, as
-   :func:`operators.neighbor_reduce` does: no atomics). On a graph of at most
-   :data:`ONE_CALL_SWEEP` vertices the whole sweep is one :func:`operators.iterate` call, a
-   level an iteration (one launch, a grid barrier between levels; its ``Total`` counts the
-   levels left); on a larger one each level is a ``filter`` of all vertices by depth and a
-   ``neighbor_reduce`` over it. Both add the same terms in the same order;
+   :func:`operators.neighbor_reduce` does: no atomics). The whole sweep is one
+   ``neighbor_reduce`` over :class:`operators.levels.Levels` from the level above the deepest
+   up to level 1: the vertices grouped by depth on the target, then a level after the other
+   in one launch (Ligra's and Gunrock's backward pass over the stored frontiers, without
+   storing them);
 3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
 
 Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs have no repeated
@@ -54,13 +54,10 @@ from frontier import (
 )
 from frontier.target import Target, resolve_target
 from operators import (
-    Each,
+    Levels,
     LoadBalancer,
-    Total,
     compute,
-    filter,
     get_balancer,
-    iterate,
     neighbor_reduce,
     reduce,
     resolve_policy,
@@ -106,14 +103,11 @@ class BetweennessResult:
 
 
 # functors ------------------------------------------------------------------------------------
-def reset(v, depth, sigma, delta, source, climbed):
-    """Before a source's pass: only the source is reached, at depth 0 by one path, and the
-    backward sweep has climbed no level."""
+def reset(v, depth, sigma, delta, source):
+    """Before a source's pass: only the source is reached, at depth 0 by one path."""
     depth[v] = 0 if v == source else -1
     sigma[v] = 1.0 if v == source else 0.0
     delta[v] = 0.0
-    if v == source:
-        climbed[0] = 0
 
 
 def at_depth_or_more(v, depth, d):
@@ -130,10 +124,6 @@ def discover(src, dst, eid, weight, depth, sigma):
     return old == -1
 
 
-def at_depth(v, depth, d):
-    return depth[v] == d
-
-
 @device_function
 def dependency(src, dst, eid, weight, depth, sigma, delta):
     """What edge ``src -> dst`` adds to ``delta[src]``: ``sigma[src] / sigma[dst] * (1 +
@@ -141,36 +131,6 @@ def dependency(src, dst, eid, weight, depth, sigma, delta):
     if depth[dst] == depth[src] + 1:
         return sigma[src] / sigma[dst] * (1.0 + delta[dst])
     return 0.0
-
-
-# the backward sweep in one operators.iterate call: level ``top - climbed[0]`` gathers, then
-# vertex 0 moves the sweep a level up; both functors take the state (depth, sigma, delta,
-# climbed, top, row_offsets, col_indices) and the totals
-def gather_level(v, depth, sigma, delta, climbed, top, row_offsets, col_indices, totals):
-    """``delta[v]`` for ``v`` on the sweep's level: its out-edges' :func:`dependency`, summed
-    in the order of the edges as ``neighbor_reduce(..., edges="out")`` folds them."""
-    if depth[v] == top - climbed[0]:
-        acc = 0.0
-        for e in range(row_offsets[v], row_offsets[v + 1]):
-            acc += dependency(v, col_indices[e], e, 1, depth, sigma, delta)
-        delta[v] = acc
-
-
-def climb(v, depth, sigma, delta, climbed, top, row_offsets, col_indices, totals):
-    """After a level: vertex 0 moves the sweep one level up; the sum is the levels left."""
-    if v == 0:
-        climbed[0] += 1
-        return float(top - climbed[0])
-    return 0.0
-
-
-#: The backward sweep, a level an iteration, up to level 1 (the stop test: no level left).
-_SWEEP = (Each(gather_level), Total(climb))
-#: The most vertices of a graph whose backward sweep is one :func:`operators.iterate` call;
-#: above, a ``filter`` of the level and a ``neighbor_reduce`` per level (each iteration of the
-#: one call visits every vertex with a functor of nine arguments, which the cpu target's
-#: compiler calls rather than inlines: cheaper than two operator calls only on small graphs).
-ONE_CALL_SWEEP = 256
 
 
 def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
@@ -228,28 +188,21 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     values = tgt.zeros(n, np.float64)
     depth = tgt.full(n, -1, np.int32)
     sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
-    overflow, climbed = tgt.zeros(1, np.int32), tgt.zeros(1, np.int32)
+    overflow = tgt.zeros(1, np.int32)
     levels = edges = 0
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
     if n:
-        arrays = graph.device_arrays(tgt)
-        everyone = None if n <= ONE_CALL_SWEEP else Frontier.all_vertices(graph, target=tgt)
         for s in chosen.tolist():
             passed = time.perf_counter()
-            compute(graph, "vertices", reset, depth, sigma, delta, s, climbed, target=tgt)
+            compute(graph, "vertices", reset, depth, sigma, delta, s, target=tgt)
             # the traversal runs on the thread's pooled buffers of the graph, from the source
             start = Frontier.from_vertices(graph, [s], target=tgt, shared=True)
             run = traverse(graph, start, discover, depth, sigma, balancer=policy)
             top = run.steps - 2  # the level above the deepest (whose delta stays 0)
-            if everyone is None and top > 0:
-                iterate(graph, _SWEEP, depth, sigma, delta, climbed, top, arrays.row_offsets,
-                        arrays.col_indices, stop_below=1.0, max_iter=top, target=tgt)
-            elif everyone is not None:
-                for d in range(top, 0, -1):
-                    level = filter(graph, everyone, at_depth, depth, d, output="sparse")
-                    neighbor_reduce(graph, level, dependency, depth, sigma, delta, out=delta,
-                                    edges="out")
+            if top > 0:
+                neighbor_reduce(graph, Levels(depth, top, 1), dependency, depth, sigma, delta,
+                                out=delta, edges="out")
             arcs = reduce(graph, "vertices", reached_arcs, depth, target=tgt)
             reached = reduce(graph, "vertices", at_depth_or_more, depth, 0, op="count",
                              target=tgt) if endpoints else 0

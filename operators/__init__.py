@@ -7,7 +7,7 @@
 * :func:`compute` runs a function on every element of a frontier or of a range;
 * :func:`reduce` folds a function over a frontier or a range into one scalar;
 * :func:`neighbor_reduce` folds a function over each vertex's in- or out-edges into a value per
-  vertex;
+  vertex; over :class:`Levels`, level after level in one launch (a backward sweep);
 * :func:`iterate` runs per-vertex phases (:class:`Each`, :class:`Gather`, :class:`Total`)
   iteration after iteration until a total drops below a bound, fused into one persistent
   kernel (power iterations: PageRank);
@@ -43,6 +43,7 @@ from operators.explain import explain
 from operators.filter import filter  # noqa: A004
 from operators.functors import FunctorError
 from operators.iterate import Each, Gather, Iterated, Total, iterate
+from operators.levels import Levels
 from operators.neighbors import neighbor_reduce
 from operators.policy import AdaptivePolicy, StaticPolicy, resolve_policy
 from operators.reduce import reduce  # noqa: A004
@@ -50,7 +51,7 @@ from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse", "iterate",
-           "Each", "Gather", "Total", "Iterated",
+           "Each", "Gather", "Total", "Iterated", "Levels",
            "Traversal", "Direction", "explain", "recording", "available_balancers", "get_balancer",
            "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",
            "FunctorError", "BalancerError", "OperatorError"]

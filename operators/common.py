@@ -8,6 +8,7 @@ produces no frontier.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from numbers import Integral
 from typing import Any
@@ -100,6 +101,23 @@ def work_bound(frontier: Frontier) -> int:
 def input_arguments(frontier: Frontier) -> dict[str, Any]:
     """The input-frontier arguments of a kernel that reads a frontier without producing one."""
     return frontier.pool.input_arguments(frontier, frontier.slot)
+
+
+_THREAD = threading.local()
+
+
+def thread_buffer(name: str, target: Target, size: int, dtype: Any) -> Any:
+    """This thread's buffer ``name`` of at least ``size`` elements of ``dtype`` on ``target``,
+    grown as needed and reused by the thread's next call: an operator's temporaries, allocated
+    once per thread instead of once per call, and never shared by two threads."""
+    buffers = getattr(_THREAD, "buffers", None)
+    if buffers is None:
+        buffers = _THREAD.buffers = {}
+    key = (name, target.name, target.simulated, np.dtype(dtype))
+    found = buffers.get(key)
+    if found is None or found.shape[0] < size:
+        found = buffers[key] = target.empty(max(size, 64), dtype)
+    return found
 
 
 def launch_plan(plan: Plan, graph: Graph, target: Target, io: dict[str, Any],

@@ -38,7 +38,6 @@ step).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -58,7 +57,7 @@ from operators.codegen import (
     id_at,
     indent,
 )
-from operators.common import EDGE_SETS, OperatorError, check_graph
+from operators.common import EDGE_SETS, OperatorError, check_graph, thread_buffer
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.functors import Functor, as_functor
 from operators.reduce import combine, identity_of
@@ -401,22 +400,6 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
                  name=f"iterate{variant}")
 
 
-_THREAD = threading.local()
-
-
-def _sums(tgt: Target, size: int) -> Any:
-    """This thread's float64 buffer of at least ``size`` entries on ``tgt`` (grown as
-    needed): the rotating totals, the last totals, the count and the history."""
-    buffers = getattr(_THREAD, "buffers", None)
-    if buffers is None:
-        buffers = _THREAD.buffers = {}
-    key = (tgt.name, tgt.simulated)
-    found = buffers.get(key)
-    if found is None or found.shape[0] < size:
-        found = buffers[key] = tgt.empty(max(size, 64), np.float64)
-    return found
-
-
 def _grid(tgt: Target, threads: int, vertices: int, chunk_counts: list[int]) -> int:
     """Blocks of the persistent launch: as many as run at once, but no more than give each
     vertex, and each hub chunk's lanes, a thread of their own (a small graph's barriers then
@@ -444,7 +427,7 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
         functors[_role(phase, i)] = as_functor(phase.fn, f"iterate phase {i}", lead,
                                                len(state) + 1)
     count = sum(isinstance(p, Total) for p in phases)
-    sums = _sums(tgt, 4 * count + 1 + max_iter)
+    sums = thread_buffer("iterate totals", tgt, 4 * count + 1 + max_iter, np.float64)
     io: dict[str, Any] = {"count": graph.num_vertices, "sums": sums, "max_iter": max_iter,
                           "stop_below": stop_below, "it": 0, **scalar_arguments(functors)}
     hubbed = [False] * len(phases)

@@ -6,6 +6,13 @@ gather of Gunrock's and PowerGraph's gather-apply-scatter: pull PageRank sums ``
 out_degree(src)`` over in-edges, k-core counts live neighbours, label propagation takes the
 minimum label over neighbours. One thread owns each vertex and folds its edges in order, so the
 result is written once per vertex and needs no atomics (and a float sum is deterministic).
+
+Over :class:`operators.levels.Levels` the fold runs level after level in one launch: the
+vertices grouped by level on the target (counting each level's vertices, a prefix sum of the
+counts by one thread, each vertex placed at its level's next free slot), then every level's
+vertices folded in turn, a grid barrier after each (a block barrier where the launch is one
+block; Brandes' backward sweep, :mod:`algorithms.betweenness`). Under the race detector the
+grouping is made on the host and each level is its own launch (the detector's step).
 """
 
 from __future__ import annotations
@@ -15,24 +22,37 @@ from typing import Any
 
 import numpy as np
 
+from frontier import racecheck
 from frontier.frontier import Frontier
-from frontier.graph import Graph
+from frontier.graph import VERTEX_DTYPE, Graph
+from frontier.options import Mode
 from frontier.shared_cache import SharedCache
+from frontier.target import Target, resolve_target
 from operators.codegen import (
     NONE,
+    RANGE,
     GeneratedKernel,
+    KernelIO,
     KernelSpec,
     build,
     for_each_input,
     id_at,
     indent,
 )
-from operators.common import EDGE_SETS, OperatorError, Plan, check_graph, launch_plan
+from operators.common import (
+    EDGE_SETS,
+    OperatorError,
+    Plan,
+    check_graph,
+    launch_plan,
+    thread_buffer,
+)
 from operators.compute import elements, reads
-from operators.convention import scalar_arguments
-from operators.functors import as_functor
+from operators.convention import kernel_arguments, scalar_arguments
+from operators.functors import Functor, as_functor
+from operators.levels import Levels
 from operators.reduce import FOLDS, combine, identity_of, op_named
-from operators.shape import per_element
+from operators.shape import grid_blocks, per_element
 
 __all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
 
@@ -43,22 +63,30 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("neighbour reduction kernel
 NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "logical_or", "bit_or")
 
 
-def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: int, op: str,
-                  edges: str, out: Any) -> tuple[Plan, Any, dict[str, Any]]:
-    op = op_named(op, NEIGHBOR_REDUCTIONS, "neighbor_reduce")
+def _check_edges(edges: str) -> None:
     if edges not in EDGE_SETS:
         raise OperatorError(f"edges={edges!r}; expected one of {EDGE_SETS}")
+
+
+def _check_out_dtype(op: str, out: Any) -> None:
+    if out.dtype.kind not in FOLDS[op].kinds:
+        raise OperatorError(f"neighbor_reduce: op={op!r} folds integers or booleans; out= has "
+                            f"dtype {out.dtype}")
+
+
+def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: int, op: str,
+                  edges: str, out: Any) -> tuple[Plan, Any, dict[str, Any]]:
+    op = op_named(op, NEIGHBOR_REDUCTIONS, "neighbor_reduce")  # warns the caller's caller
+    _check_edges(edges)
     if isinstance(where, Frontier) and where.domain != "vertices":
         raise OperatorError("neighbor_reduce runs over vertices: pass a vertex frontier or "
                             "'vertices'")
     if not isinstance(where, Frontier) and not (isinstance(where, str) and where == "vertices"):
-        raise OperatorError(f"neighbor_reduce over {where!r:.80}; expected a vertex Frontier or "
-                            "'vertices'")
+        raise OperatorError(f"neighbor_reduce over {where!r:.80}; expected a vertex Frontier, "
+                            "'vertices' or Levels")
     check_graph(graph)
     home = _target_of(out, graph.num_vertices)
-    if out.dtype.kind not in FOLDS[op].kinds:
-        raise OperatorError(f"neighbor_reduce: op={op!r} folds integers or booleans; out= has "
-                            f"dtype {out.dtype}")
+    _check_out_dtype(op, out)
     tgt, kind, domain, io, work = elements(
         graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
@@ -108,9 +136,11 @@ def _target_of(out: Any, num_vertices: int) -> str:
     return "cpu" if isinstance(out, np.ndarray) else "cuda"
 
 
-def neighbor_reduce(graph: Graph, where: Frontier | str, fn: Callable, *state: Any, out: Any,
-                    op: str = "sum", edges: str = "in") -> None:
-    """For every vertex ``v`` of ``where`` (a vertex Frontier or ``"vertices"``) set ``out[v]``
+def neighbor_reduce(graph: Graph, where: Frontier | str | Levels, fn: Callable, *state: Any,
+                    out: Any, op: str = "sum", edges: str = "in") -> None:
+    """For every vertex ``v`` of ``where`` (a vertex Frontier, ``"vertices"``, or
+    :class:`operators.levels.Levels`: the vertices of a range of levels, level after level,
+    each level seeing what the levels before it wrote, in one launch) set ``out[v]``
     to ``op`` of ``fn(src, dst, eid, weight, *state)`` over the edges entering ``v``
     (``edges="in"``: ``dst`` is ``v``, through the incoming-edge view) or leaving it
     (``edges="out"``: ``src`` is ``v``). ``op`` is ``"sum"``, ``"min"``, ``"max"``,
@@ -121,5 +151,112 @@ def neighbor_reduce(graph: Graph, where: Frontier | str, fn: Callable, *state: A
     at least |V| elements on the target (a NumPy array runs on the cpu target, a device array
     on cuda); its dtype is the accumulator's. Other entries of ``out`` are not touched. A
     frontier stays valid: this is not a step of its pool."""
+    if isinstance(where, Levels):
+        _by_levels(graph, where, fn, state, op, edges, out)
+        return
     plan, tgt, io = neighbor_plan(graph, where, fn, len(state), op, edges, out)
     launch_plan(plan, graph, tgt, io, state)
+
+
+# over Levels ----------------------------------------------------------------------------------
+def _grouping(barrier: str) -> str:
+    """Statements placing every vertex whose level is in the range into ``order``, grouped by
+    sweep index ``k`` (0 for ``first``): level ``k``'s vertices at ``order[starts[k]:starts[k +
+    1]]`` (``starts[nlev + 1 + k]`` is level ``k``'s next free slot while they are placed)."""
+    inside = ("k = (level[v] - first) * step\n"
+              "if k >= 0 and k < nlev:\n")
+    return ("for i in range(tid, 2 * nlev + 2, nthreads):\n"
+            "    starts[i] = 0\n"
+            + barrier
+            + "for v in range(tid, num_vertices, nthreads):\n"
+            + indent(inside + "    atomic_add(starts, k + 1, 1)\n")
+            + barrier
+            + "if tid == 0:\n"
+              "    for k in range(nlev):\n"
+              "        starts[nlev + 1 + k] = starts[k]\n"
+              "        starts[k + 1] += starts[k]\n"
+            + barrier
+            + "for v in range(tid, num_vertices, nthreads):\n"
+            + indent(inside + "    order[atomic_add(starts, nlev + 1 + k, 1)] = v\n")
+            + barrier)
+
+
+def _level_fold(spec: KernelSpec, edges: str, op: str) -> str:
+    """Statements folding the vertices of sweep level ``k``, a thread per vertex."""
+    return ("for i in range(starts[k] + tid, starts[k + 1], nthreads):\n"
+            + indent(f"v = {id_at('order', 'i')}\n" + _body(spec, edges, op)))
+
+
+_LEVEL_PARAMS = ("level", "first", "step", "nlev", "order", "starts", "at", "out", "identity")
+
+
+def _level_kernel(graph: Graph, tgt: Target, functor: Functor, num_state: int, op: str,
+                  edges: str, barrier: str | None) -> GeneratedKernel:
+    """The kernel grouping the vertices and folding every level, ``barrier`` between its
+    steps; or (``barrier`` None) the kernel folding sweep level ``at`` alone."""
+    alone = "_one" if barrier is None else ("" if barrier == tgt.grid_barrier else "_block")
+    spec = KernelSpec("neighbors", RANGE, NONE, graph.weighted, num_state,
+                      graph_view=functor.wants_graph, csc=edges == "in",
+                      variant=f"_levels{alone}_{edges}_{op}", io=KernelIO.RANGE)
+
+    def body() -> str:
+        fold = _level_fold(spec, edges, op)
+        if barrier is None:
+            return "k = at\n" + fold
+        return (_grouping(barrier + "\n") + "for k in range(nlev):\n"
+                + indent(fold + barrier + "\n"))
+
+    return build(tgt, per_element(tgt), spec, {"functor": functor}, body, _LEVEL_PARAMS,
+                 name=f"neighbors{spec.variant}__{functor.name}")
+
+
+def _by_levels(graph: Graph, levels: Levels, fn: Callable, state: tuple, op: str, edges: str,
+               out: Any) -> None:
+    """:func:`neighbor_reduce` over ``levels`` (see the module docstring)."""
+    op = op_named(op, NEIGHBOR_REDUCTIONS, "neighbor_reduce")  # warns the caller's caller
+    _check_edges(edges)
+    check_graph(graph)
+    n = graph.num_vertices
+    home = _target_of(out, n)
+    _check_out_dtype(op, out)
+    levels = levels.checked(graph, home != "cpu")
+    functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), len(state))
+    tgt = resolve_target(home, graph)
+    if n == 0:
+        return
+    nlev = levels.count
+    io = {"level": levels.level, "first": levels.first, "step": levels.step, "nlev": nlev,
+          "out": out, "identity": identity_of(op, out.dtype), "at": 0,
+          **scalar_arguments({"functor": functor})}
+    if racecheck.checking():
+        _level_by_level(graph, tgt, levels, functor, state, op, edges, io)
+        return
+    io["order"] = thread_buffer("level order", tgt, n, VERTEX_DTYPE)
+    io["starts"] = thread_buffer("level starts", tgt, 2 * nlev + 2, np.int64)
+    threads = per_element(tgt).threads_per_block
+    grid = min(tgt.persistent_blocks(threads), grid_blocks(tgt, threads, n))
+    one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
+    kernel = _level_kernel(graph, tgt, functor, len(state), op, edges,
+                           tgt.block_barrier if one_block else tgt.grid_barrier)
+    kernel.launch(tgt, grid, kernel_arguments(kernel.params, graph, tgt, io, state),
+                  cooperative=grid > 1, mode=Mode.FUSED)
+
+
+def _level_by_level(graph: Graph, tgt: Target, levels: Levels, functor: Functor,
+                    state: tuple, op: str, edges: str, io: dict[str, Any]) -> None:
+    """The race detector's sweep: the vertices grouped by level on the host, then a launch
+    per level (a launch is the detector's step; levels of one launch would race)."""
+    n, nlev = graph.num_vertices, levels.count
+    k = (tgt.to_host(levels.level)[:n].astype(np.int64) - levels.first) * levels.step
+    inside = np.flatnonzero((k >= 0) & (k < nlev))
+    order = inside[np.argsort(k[inside], kind="stable")].astype(VERTEX_DTYPE)
+    starts = np.zeros(nlev + 1, np.int64)
+    np.cumsum(np.bincount(k[inside], minlength=nlev), out=starts[1:])
+    io.update(order=tgt.to_device(order), starts=tgt.to_device(starts))
+    kernel = _level_kernel(graph, tgt, functor, len(state), op, edges, None)
+    for at in range(nlev):
+        io["at"] = at
+        size = int(starts[at + 1] - starts[at])
+        if size:
+            kernel.launch(tgt, kernel.shape.blocks(tgt, size),
+                          kernel_arguments(kernel.params, graph, tgt, io, state))

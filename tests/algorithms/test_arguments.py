@@ -162,7 +162,7 @@ CLEAR = {
         r"got a ndarray of shape \(30, 1\)"),
     "neighbor_reduce(where=3)": (
         lambda: neighbor_reduce(R, 3, one, out=np.zeros(30)), OperatorError,
-        "neighbor_reduce over 3; expected a vertex Frontier or 'vertices'"),
+        "neighbor_reduce over 3; expected a vertex Frontier, 'vertices' or Levels"),
     "filter(frontier='x')": (
         lambda: filter(R, "x", keep), OperatorError, "expected a Frontier, got str"),
     "filter(output=[])": (

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms import ConvergenceError, betweenness, betweenness_centrality, k_core, pagerank
+from algorithms import ConvergenceError, betweenness_centrality, k_core, pagerank
 from frontier import Graph, generators
 from frontier.target import cuda_usable
 from frontier.testing import (
@@ -194,34 +194,6 @@ def test_reference_betweenness_equals_networkx_on_ordered_pairs(graph):
 @given(graph=graphs(**tiny))
 def test_betweenness_in_the_simulator_equals_the_reference(graph):
     check_betweenness(graph, betweenness_centrality(graph, target="cuda").values)
-
-
-def _both_sweeps(graph: Graph, target: str) -> tuple:
-    """Betweenness of every source with the backward sweep in one iterate call and with a
-    filter and a neighbor_reduce per level."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(betweenness, "ONE_CALL_SWEEP", graph.num_vertices)
-        one_call = betweenness_centrality(graph, target=target)
-        patch.setattr(betweenness, "ONE_CALL_SWEEP", graph.num_vertices - 1)
-        per_level = betweenness_centrality(graph, target=target)
-    return one_call, per_level
-
-
-@given(graph=graphs(min_vertices=1, max_vertices=20, max_edges=50))
-def test_betweenness_sweeps_in_one_call_and_per_level_agree_bit_for_bit(graph):
-    one_call, per_level = _both_sweeps(graph, "cpu")
-    np.testing.assert_array_equal(one_call.values, per_level.values)
-    assert (one_call.iterations, one_call.edges_traversed) == (per_level.iterations,
-                                                               per_level.edges_traversed)
-
-
-@simulator_only
-@pytest.mark.simulator
-@few
-@given(graph=graphs(min_vertices=1, **tiny))
-def test_betweenness_sweeps_in_the_simulator_equal_the_reference(graph):
-    for result in _both_sweeps(graph, "cuda"):
-        check_betweenness(graph, result.values)
 
 
 def test_betweenness_from_one_source_counts_its_paths_only():

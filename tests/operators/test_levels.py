@@ -1,0 +1,151 @@
+"""neighbor_reduce over Levels: the vertices of a range of levels folded level after level in one
+launch, each level reading what the levels before it wrote, equal to a sequential sweep on every
+target, under the race detector, and on a grid of several blocks in the simulator."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from frontier import Graph, generators
+from frontier.testing import check_race_free, graphs
+from operators import Levels, OperatorError, neighbor_reduce
+from operators.neighbors import NEIGHBOR_REDUCTIONS
+
+
+def carried_out(src, dst, eid, weight, level, out):
+    if level[src] == level[dst]:
+        return dst
+    return out[dst] % 1000 + 1
+
+
+def carried_in(src, dst, eid, weight, level, out):
+    if level[src] == level[dst]:
+        return src
+    return out[src] % 1000 + 1
+
+
+def sequential(graph: Graph, level: np.ndarray, first: int, last: int, start: np.ndarray,
+               op: str, edges: str) -> np.ndarray:
+    """The sweep, one vertex after another, level after level from ``first`` to ``last``."""
+    out = start.copy()
+    coo = graph.coo()
+    folds = {"sum": (0, lambda a, b: a + b), "min": (np.iinfo(np.int64).max, min),
+             "max": (np.iinfo(np.int64).min, max),
+             "logical_or": (0, lambda a, b: int(bool(a) or bool(b))),
+             "bit_or": (0, lambda a, b: a | b)}
+    identity, fold = folds[op]
+    step = 1 if last >= first else -1
+    for d in range(first, last + step, step):
+        for v in np.flatnonzero(level[:graph.num_vertices] == d):
+            acc = identity
+            for src, dst in zip(coo.src.tolist(), coo.dst.tolist(), strict=True):
+                if edges == "out" and src == v:
+                    x = dst if level[src] == level[dst] else out[dst] % 1000 + 1
+                elif edges == "in" and dst == v:
+                    x = src if level[src] == level[dst] else out[src] % 1000 + 1
+                else:
+                    continue
+                acc = fold(acc, int(x))
+            out[v] = acc
+    return out
+
+
+@st.composite
+def leveled(draw, max_vertices: int = 16):
+    """A graph, a level per vertex (-1: none), and a range of levels in either direction."""
+    graph = draw(graphs(min_vertices=1, max_vertices=max_vertices, max_edges=40))
+    n = graph.num_vertices
+    top = draw(st.integers(0, n - 1))
+    level = np.array(draw(st.lists(st.integers(-1, top), min_size=n, max_size=n)), np.int32)
+    ends = draw(st.lists(st.integers(0, top), min_size=2, max_size=2))
+    first, last = ends if draw(st.booleans()) else ends[::-1]
+    return graph, level, first, last
+
+
+@pytest.mark.parametrize("op", NEIGHBOR_REDUCTIONS)
+@pytest.mark.parametrize("edges", ["in", "out"])
+@given(case=leveled())
+def test_levels_are_folded_in_order_as_a_sequential_sweep(target, op, edges, case):
+    graph, level, first, last = case
+    n = graph.num_vertices
+    start = (np.arange(n, dtype=np.int64) * 7) % 5 - 1
+    out = target.to_device(start)
+    fn = carried_out if edges == "out" else carried_in
+    lv = target.to_device(level)
+    neighbor_reduce(graph, Levels(lv, first, last), fn, lv, out, out=out, op=op, edges=edges)
+    np.testing.assert_array_equal(target.to_host(out),
+                                  sequential(graph, level, first, last, start, op, edges))
+
+
+def test_vertices_outside_the_range_keep_their_values(target):
+    path = Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])
+    level = target.to_device(np.array([0, 1, 2, 3, 4], np.int32))
+    out = target.full(5, 100, np.int64)
+    neighbor_reduce(path, Levels(level, 3, 1), carried_out, level, out, out=out, edges="out")
+    # vertex 3 reads vertex 4's 100, vertex 2 then reads 3's new value, vertex 1 reads 2's
+    assert target.to_host(out).tolist() == [100, 103, 102, 101, 100]
+
+
+def test_a_deep_path_swept_upwards_counts_the_vertices_below(target):
+    n = 300
+    path = Graph.from_edges(np.arange(n - 1), np.arange(1, n), num_vertices=n)
+    depth = np.arange(n, dtype=np.int32)
+    level = target.to_device(depth)
+    out = target.zeros(n, np.int64)
+    neighbor_reduce(path, Levels(level, n - 1, 0), carried_out, level, out, out=out, edges="out")
+    assert target.to_host(out).tolist() == [(n - 1 - v) % 1000 for v in range(n)]
+
+
+def test_the_race_detector_sees_no_race_and_the_same_sums(target):
+    if not target.checks_races:
+        pytest.skip("the race detector runs on the cpu target and in the CUDA simulator")
+    graph = generators.from_spec("rmat:5")
+    n = graph.num_vertices
+    level = np.random.default_rng(3).integers(-1, 6, n).astype(np.int32)
+    start = np.arange(n, dtype=np.int64)
+    results = []
+    for run in (neighbor_reduce, lambda *a, **k: check_race_free(neighbor_reduce, *a, **k)):
+        out, lv = target.to_device(start), target.to_device(level)
+        run(graph, Levels(lv, 5, 0), carried_out, lv, out, out=out, edges="out")
+        results.append(target.to_host(out))
+    np.testing.assert_array_equal(results[0], results[1])
+    np.testing.assert_array_equal(results[0], sequential(graph, level, 5, 0, start, "sum",
+                                                         "out"))
+
+
+@pytest.mark.parametrize("levels, error, message", [
+    (lambda t: Levels(t.zeros(3, np.int32), 0, 1), OperatorError, "at least |V| = 5"),
+    (lambda t: Levels(t.zeros(5, np.float64), 0, 1), OperatorError, "integer array"),
+    (lambda t: Levels(t.zeros(5, np.int32), -1, 1), ValueError, "Levels.first=-1"),
+    (lambda t: Levels(t.zeros(5, np.int32), 0, True), TypeError, "Levels.last=True"),
+    (lambda t: Levels(t.zeros(5, np.int32), 0, 5), OperatorError, "span 6 levels"),
+])
+def test_bad_levels_are_refused_before_any_work(target, levels, error, message):
+    path = Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])
+    out = target.full(5, 9, np.int64)
+    with pytest.raises(error, match=message.replace("|", r"\|")):
+        neighbor_reduce(path, levels(target), carried_out, target.zeros(5, np.int32), out,
+                        out=out, edges="out")
+    assert target.to_host(out).tolist() == [9] * 5
+
+
+def test_an_empty_graph_is_a_no_op(target):
+    empty = Graph.from_edges([], [], num_vertices=0)
+    out = target.zeros(1, np.int64)
+    neighbor_reduce(empty, Levels(target.zeros(1, np.int32), 0, 0), carried_out,
+                    target.zeros(1, np.int32), out, out=out, edges="out")
+    assert target.to_host(out).tolist() == [0]
+
+
+def test_the_former_or_over_levels_warns_at_the_caller(target):
+    path = Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])
+    level = target.to_device(np.arange(5, dtype=np.int32))
+    out = target.zeros(5, np.int64)
+    with pytest.warns(DeprecationWarning, match="write op='logical_or'") as caught:
+        neighbor_reduce(path, Levels(level, 4, 0), carried_out, level, out, out=out, op="or",
+                        edges="out")
+    assert caught[0].filename == __file__
+    assert target.to_host(out).tolist() == [1, 1, 1, 1, 0]

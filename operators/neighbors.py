@@ -181,10 +181,28 @@ def _grouping(barrier: str) -> str:
             + barrier)
 
 
-def _level_fold(spec: KernelSpec, edges: str, op: str) -> str:
-    """Statements folding the vertices of sweep level ``k``, a thread per vertex."""
-    return ("for i in range(starts[k] + tid, starts[k + 1], nthreads):\n"
+def _level_fold(spec: KernelSpec, edges: str, op: str, stride: str = "nthreads",
+                first: str = "tid") -> str:
+    """Statements folding the vertices of sweep level ``k``, a thread per vertex (thread
+    ``first`` of ``stride`` threads)."""
+    return (f"for i in range(starts[k] + {first}, starts[k + 1], {stride}):\n"
             + indent(f"v = {id_at('order', 'i')}\n" + _body(spec, edges, op)))
+
+
+def _sweep(spec: KernelSpec, edges: str, op: str, grid_barrier: str, block_barrier: str) -> str:
+    """Statements folding every level in turn. A level of at most a block's threads is folded
+    by block 0 alone, a block barrier after it (a road network's thousands of thin levels then
+    cost a block barrier each, not a grid barrier: as the small-frontier mode of
+    :mod:`operators.small_frontier`); a larger level by the whole grid, a grid barrier after it
+    and, where the level before was block 0's, one before it."""
+    return ("for k in range(nlev):\n"
+            "    if starts[k + 1] - starts[k] <= threads:\n"
+            "        if block == 0:\n"
+            + indent(_level_fold(spec, edges, op, "threads", "thread") + block_barrier, 3)
+            + "    else:\n"
+              "        if k > 0 and starts[k] - starts[k - 1] <= threads:\n"
+            + indent(grid_barrier, 3)
+            + indent(_level_fold(spec, edges, op) + grid_barrier, 2))
 
 
 _LEVEL_PARAMS = ("level", "first", "step", "nlev", "order", "starts", "at", "out", "identity")
@@ -200,11 +218,10 @@ def _level_kernel(graph: Graph, tgt: Target, functor: Functor, num_state: int, o
                       variant=f"_levels{alone}_{edges}_{op}", io=KernelIO.RANGE)
 
     def body() -> str:
-        fold = _level_fold(spec, edges, op)
         if barrier is None:
-            return "k = at\n" + fold
-        return (_grouping(barrier + "\n") + "for k in range(nlev):\n"
-                + indent(fold + barrier + "\n"))
+            return "k = at\n" + _level_fold(spec, edges, op)
+        return (tgt.block_prologue + _grouping(barrier + "\n")
+                + _sweep(spec, edges, op, barrier + "\n", tgt.block_barrier + "\n"))
 
     return build(tgt, per_element(tgt), spec, {"functor": functor}, body, _LEVEL_PARAMS,
                  name=f"neighbors{spec.variant}__{functor.name}")

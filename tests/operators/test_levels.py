@@ -99,6 +99,28 @@ def test_a_deep_path_swept_upwards_counts_the_vertices_below(target):
     assert target.to_host(out).tolist() == [(n - 1 - v) % 1000 for v in range(n)]
 
 
+def test_wide_and_thin_levels_alternating_on_a_grid_of_several_blocks(target):
+    """Levels of one vertex (block 0's alone, a block barrier after each) between levels wider
+    than a block (the whole grid's): each reads what the one before it wrote."""
+    sizes = [1, 300, 1, 300, 97]
+    level = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+    first = np.concatenate([[0], np.cumsum(sizes)])
+    rng = np.random.default_rng(5)
+    src, dst = [], []
+    for d in range(len(sizes) - 1):
+        below = np.arange(first[d + 1], first[d + 2])
+        for v in range(first[d], first[d + 1]):
+            heads = rng.choice(below, size=min(3, below.size), replace=False)
+            src += [v] * heads.size
+            dst += heads.tolist()
+    graph = Graph.from_edges(src, dst, num_vertices=int(first[-1]))
+    start = np.arange(graph.num_vertices, dtype=np.int64) % 7
+    out, lv = target.to_device(start), target.to_device(level)
+    neighbor_reduce(graph, Levels(lv, 4, 0), carried_out, lv, out, out=out, edges="out")
+    np.testing.assert_array_equal(target.to_host(out),
+                                  sequential(graph, level, 4, 0, start, "sum", "out"))
+
+
 def test_the_race_detector_sees_no_race_and_the_same_sums(target):
     if not target.checks_races:
         pytest.skip("the race detector runs on the cpu target and in the CUDA simulator")

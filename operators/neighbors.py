@@ -163,7 +163,7 @@ def _grouping(barrier: str) -> str:
     """Statements placing every vertex whose level is in the range into ``order``, grouped by
     sweep index ``k`` (0 for ``first``): level ``k``'s vertices at ``order[starts[k]:starts[k +
     1]]`` (``starts[nlev + 1 + k]`` is level ``k``'s next free slot while they are placed)."""
-    inside = ("k = (level[v] - first) * step\n"
+    inside = ("k = (int64(level[v]) - first) * step\n"
               "if k >= 0 and k < nlev:\n")
     return ("for i in range(tid, 2 * nlev + 2, nthreads):\n"
             "    starts[i] = 0\n"

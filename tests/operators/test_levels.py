@@ -89,6 +89,15 @@ def test_vertices_outside_the_range_keep_their_values(target):
     assert target.to_host(out).tolist() == [100, 103, 102, 101, 100]
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64])
+def test_levels_of_every_integer_dtype(target, dtype):
+    path = Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])
+    level = target.to_device(np.arange(5).astype(dtype))
+    out = target.zeros(5, np.int64)
+    neighbor_reduce(path, Levels(level, 4, 0), carried_out, level, out, out=out, edges="out")
+    assert target.to_host(out).tolist() == [4, 3, 2, 1, 0]
+
+
 def test_a_deep_path_swept_upwards_counts_the_vertices_below(target):
     n = 300
     path = Graph.from_edges(np.arange(n - 1), np.arange(1, n), num_vertices=n)

@@ -60,6 +60,7 @@ from operators.codegen import (
 from operators.common import EDGE_SETS, OperatorError, check_graph, thread_buffer
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.functors import Functor, as_functor
+from operators.lanes import CHUNK, HUB_DEGREE, LANES, TREE, Hubs, hubs_of, over_lanes
 from operators.reduce import combine, identity_of
 from operators.shape import grid_blocks, per_element
 
@@ -170,24 +171,6 @@ def _edge_fold(spec: KernelSpec, name: str, phase: Gather) -> str:
     return edge + combine(phase.op, "acc", "x")
 
 
-def _over_lanes(op: str, i: int, loop: str, fold: str, runs_balancers: bool, result: str) -> str:
-    """Statements folding ``loop`` (a ``for`` header over ``lane``'s share, stepping by
-    :data:`LANES`) over the lanes, combining the lanes by the fixed tree, and storing lane 0's
-    value with ``result`` (a statement taking ``acc``): a warp's lanes and shuffles on a GPU (the
-    calling loop is the same for the warp's lanes), the lanes one after the other on a
-    sequential target."""
-    lane_fold = f"acc = identity{i}\n" + loop + indent(fold)
-    if runs_balancers:
-        tree = "".join(f"other = shfl_idx(FULL, acc, lane + {d}, {LANES})\n"
-                       + combine(op, "acc", "other") for d in _TREE)
-        return lane_fold + tree + "if lane == 0:\n" + indent(result)
-    tree = (f"for d in {_TREE}:\n"
-            "    for low in range(d):\n"
-            + indent(combine(op, "lanes[low]", "lanes[low + d]"), 2))
-    return (f"for lane in range({LANES}):\n" + indent(lane_fold + "lanes[lane] = acc\n")
-            + tree + "acc = lanes[0]\n" + result)
-
-
 def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: bool,
             hubbed: bool) -> tuple[str, ...]:
     """The steps of a Gather. On a graph without hubs in its direction, one: every vertex
@@ -222,69 +205,18 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
               + indent(f"v = chunk_vertex{i}[c]\n"
                        f"first = chunk_first{i}[c]\n"
                        f"last = min(first + {CHUNK}, {offsets}[v + 1])\n"
-                       + _over_lanes(phase.op, i, "for k in range(first + lane, last, "
+                       + over_lanes(phase.op, i, "for k in range(first + lane, last, "
                                      f"{LANES}):\n", fold, runs_balancers,
                                      f"partials{i}[c] = acc\n")))
     hubs = (preamble + per_hub
             + indent(f"v = hubs{i}[h]\n"
-                     + _over_lanes(phase.op, i, f"for c in range(hub_chunks{i}[h] + lane, "
+                     + over_lanes(phase.op, i, f"for c in range(hub_chunks{i}[h] + lane, "
                                    f"hub_chunks{i}[h + 1], {LANES}):\n",
                                    f"x = partials{i}[c]\n" + combine(phase.op, "acc", "x"),
                                    runs_balancers, f"s{phase.into}[v] = acc\n")))
     return light + chunks, hubs
 
 
-#: A Gather folds the edges of a vertex of more than this many (in- or out-) edges apart from
-#: the others: in chunks of :data:`CHUNK` edges, each folded over :data:`LANES` lanes (lane
-#: ``l`` folds the chunk's edges ``l, l + 32, ...`` in order, then lane ``l`` takes in lane
-#: ``l + d`` for ``d`` = 16, 8, 4, 2, 1 and lane 0 holds the chunk's value), then the chunks'
-#: values over the lanes and the same tree. A GPU folds each chunk and each hub with a warp, so a
-#: hub's edges are spread over the grid instead of one thread's or one warp's loop
-#: (docs/performance.md); the cpu target runs the same lanes and tree in a loop, so every target
-#: computes the same sums.
-HUB_DEGREE = 1024
-LANES = 32
-CHUNK = 1024
-_TREE = (16, 8, 4, 2, 1)
-
-
-class _Hubs(NamedTuple):
-    """A graph's hubs in one direction, on a target: the hubs (ascending), each hub's first
-    chunk (``hub_chunks[h]`` to ``hub_chunks[h + 1]``), and each chunk's vertex and first edge
-    (no arrays where there are no hubs)."""
-
-    hubs: Any
-    hub_count: int
-    hub_chunks: Any
-    chunk_vertex: Any
-    chunk_first: Any
-    chunk_count: int
-
-
-def _hubs(graph: Graph, edges: str, tgt: Target) -> _Hubs:
-    """The vertices of more than :data:`HUB_DEGREE` edges of ``edges`` (``"in"`` or
-    ``"out"``) and their chunks of :data:`CHUNK` edges, on ``tgt``; found once per graph,
-    direction and target."""
-
-    def find() -> _Hubs:
-        offsets = np.asarray(graph.csc().col_offsets if edges == "in" else graph.row_offsets,
-                             dtype=np.int64)
-        degrees = np.diff(offsets)
-        hubs = np.flatnonzero(degrees > HUB_DEGREE)
-        if not hubs.size:
-            return _Hubs(None, 0, None, None, None, 0)
-        per_hub = -(-degrees[hubs] // CHUNK)
-        hub_chunks = np.zeros(hubs.size + 1, np.int64)
-        np.cumsum(per_hub, out=hub_chunks[1:])
-        chunk_vertex = np.repeat(hubs, per_hub)
-        within = np.arange(int(hub_chunks[-1])) - np.repeat(hub_chunks[:-1], per_hub)
-        chunk_first = offsets[chunk_vertex] + within * CHUNK
-
-        return _Hubs(tgt.to_device(hubs.astype(np.int32)), int(hubs.size),
-                     tgt.to_device(hub_chunks), tgt.to_device(chunk_vertex.astype(np.int32)),
-                     tgt.to_device(chunk_first), int(hub_chunks[-1]))
-
-    return graph.memo(f"iterate.hubs.{edges}.{tgt.name}", find)
 
 
 def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
@@ -295,7 +227,7 @@ def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
             f"    acc += {_call(spec, name, 'v')}\n")
     if runs_balancers:
         text += f"lane = cuda.threadIdx.x & {LANES - 1}\n"
-        for d in _TREE:
+        for d in TREE:
             text += f"acc += shfl_idx(FULL, acc, lane + {d}, {LANES})\n"
         return text + f"if lane == 0:\n    atomic_add(sums, row * K + {k}, acc)\n"
     return text + f"atomic_add(sums, row * K + {k}, acc)\n"
@@ -365,7 +297,7 @@ def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int, runs_balan
 
 _PARAMS = ("sums", "max_iter", "stop_below", "it")
 #: A Gather phase ``i``'s parameters, each named with ``i`` after it.
-_GATHER_PARAMS = ("identity", *_Hubs._fields, "partials")
+_GATHER_PARAMS = ("identity", *Hubs._fields, "partials")
 
 
 def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
@@ -435,7 +367,7 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
         if not isinstance(phase, Gather):
             continue
         io[f"identity{i}"] = identity_of(phase.op, np.float64)
-        hubs = _hubs(graph, phase.edges, tgt)
+        hubs = hubs_of(graph, phase.edges, tgt)
         if hubs.hub_count:
             hubbed[i] = True
             io.update({f"{field}{i}": value for field, value in hubs._asdict().items()})

@@ -11,8 +11,11 @@ Over :class:`operators.levels.Levels` the fold runs level after level in one lau
 vertices grouped by level on the target (counting each level's vertices, a prefix sum of the
 counts by one thread, each vertex placed at its level's next free slot), then every level's
 vertices folded in turn, a grid barrier after each (a block barrier where the launch is one
-block; Brandes' backward sweep, :mod:`algorithms.betweenness`). Under the race detector the
-grouping is made on the host and each level is its own launch (the detector's step).
+block; Brandes' backward sweep, :mod:`algorithms.betweenness`). With a float64 ``out`` and a
+sum, min or max, a level's hubs are folded in chunks over the warps' lanes
+(:mod:`operators.lanes`), every target computing the same sums. Under the race detector the
+grouping is made on the host and each level is its own launch of one block (the detector's
+step).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from operators.common import (
 from operators.compute import elements, reads
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.functors import Functor, as_functor
+from operators.lanes import CHUNK, HUB_DEGREE, LANES, Hubs, hubs_of, over_lanes
 from operators.levels import Levels
 from operators.reduce import FOLDS, combine, identity_of, op_named
 from operators.shape import grid_blocks, per_element
@@ -61,6 +65,8 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("neighbour reduction kernel
 #: The folds ``op=`` takes (:data:`operators.reduce.FOLDS`; the former ``"or"`` is
 #: ``"logical_or"``).
 NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "logical_or", "bit_or")
+#: The folds over Levels whose hubs are folded apart, in chunks over lanes (float64 ``out``).
+HUB_FOLDS = ("sum", "min", "max")
 
 
 def _check_edges(edges: str) -> None:
@@ -108,18 +114,24 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     return plan, tgt, io
 
 
+def _edge_value(spec: KernelSpec, edges: str, k: str) -> str:
+    """Statements setting ``x`` to the functor's value on the ``k``-th edge of ``edges`` of
+    vertex ``v`` (a position in ``col_offsets``' rows for ``"in"``, an edge id for ``"out"``)."""
+    weight = spec.weight_of("e")
+    if edges == "in":
+        tail = id_at("row_indices", k)
+        return f"e = edge_ids[{k}]\nx = {spec.call('functor', f'{tail}, v, e, {weight}')}\n"
+    head = id_at("col_indices", k)
+    return f"e = {k}\nx = {spec.call('functor', f'v, {head}, e, {weight}')}\n"
+
+
 def _body(spec: KernelSpec, edges: str, op: str) -> str:
     """The statements folding vertex ``v``'s ``edges`` with ``op`` into ``out[v]``."""
-    weight = spec.weight_of("e")
-    tail, head = id_at("row_indices", "k"), id_at("col_indices", "e")
-    if edges == "in":
-        loop = ("for k in range(col_offsets[v], col_offsets[v + 1]):\n"
-                "    e = edge_ids[k]\n"
-                f"    x = {spec.call('functor', f'{tail}, v, e, {weight}')}\n")
-    else:
-        loop = ("for e in range(row_offsets[v], row_offsets[v + 1]):\n"
-                f"    x = {spec.call('functor', f'v, {head}, e, {weight}')}\n")
-    return "acc = identity\n" + loop + indent(combine(op, "acc", "x")) + "out[v] = acc\n"
+    offsets = "col_offsets" if edges == "in" else "row_offsets"
+    return ("acc = identity\n"
+            f"for p in range({offsets}[v], {offsets}[v + 1]):\n"
+            + indent(_edge_value(spec, edges, "p") + combine(op, "acc", "x"))
+            + "out[v] = acc\n")
 
 
 def _target_of(out: Any, num_vertices: int) -> str:
@@ -159,69 +171,122 @@ def neighbor_reduce(graph: Graph, where: Frontier | str | Levels, fn: Callable, 
 
 
 # over Levels ----------------------------------------------------------------------------------
-def _grouping(barrier: str) -> str:
+def _grouping(barrier: str, hubbed: bool) -> str:
     """Statements placing every vertex whose level is in the range into ``order``, grouped by
     sweep index ``k`` (0 for ``first``): level ``k``'s vertices at ``order[starts[k]:starts[k +
-    1]]`` (``starts[nlev + 1 + k]`` is level ``k``'s next free slot while they are placed)."""
+    1]]`` (``starts[F + k]`` is level ``k``'s next free slot while they are placed). With
+    ``hubbed``, ``starts[H + k]`` counts level ``k``'s hubs."""
     inside = ("k = (int64(level[v]) - first) * step\n"
               "if k >= 0 and k < nlev:\n")
-    return ("for i in range(tid, 2 * nlev + 2, nthreads):\n"
+    count = "    atomic_add(starts, k + 1, 1)\n"
+    if hubbed:
+        count += ("    if offsets[v + 1] - offsets[v] > HUB_DEGREE:\n"
+                  "        atomic_add(starts, H + k, 1)\n")
+    return ("for i in range(tid, SIZE, nthreads):\n"
             "    starts[i] = 0\n"
             + barrier
             + "for v in range(tid, num_vertices, nthreads):\n"
-            + indent(inside + "    atomic_add(starts, k + 1, 1)\n")
+            + indent(inside + count)
             + barrier
             + "if tid == 0:\n"
               "    for k in range(nlev):\n"
-              "        starts[nlev + 1 + k] = starts[k]\n"
+              "        starts[F + k] = starts[k]\n"
               "        starts[k + 1] += starts[k]\n"
             + barrier
             + "for v in range(tid, num_vertices, nthreads):\n"
-            + indent(inside + "    order[atomic_add(starts, nlev + 1 + k, 1)] = v\n")
+            + indent(inside + "    order[atomic_add(starts, F + k, 1)] = v\n")
             + barrier)
 
 
-def _level_fold(spec: KernelSpec, edges: str, op: str, stride: str = "nthreads",
+def _level_fold(spec: KernelSpec, edges: str, op: str, hubbed: bool, stride: str = "nthreads",
                 first: str = "tid") -> str:
     """Statements folding the vertices of sweep level ``k``, a thread per vertex (thread
-    ``first`` of ``stride`` threads)."""
+    ``first`` of ``stride`` threads); with ``hubbed``, all but its hubs."""
+    body = _body(spec, edges, op)
+    if hubbed:
+        body = "if offsets[v + 1] - offsets[v] <= HUB_DEGREE:\n" + indent(body)
     return (f"for i in range(starts[k] + {first}, starts[k + 1], {stride}):\n"
-            + indent(f"v = {id_at('order', 'i')}\n" + _body(spec, edges, op)))
+            + indent(f"v = {id_at('order', 'i')}\n" + body))
 
 
-def _sweep(spec: KernelSpec, edges: str, op: str, grid_barrier: str, block_barrier: str) -> str:
-    """Statements folding every level in turn. A level of at most a block's threads is folded
-    by block 0 alone, a block barrier after it (a road network's thousands of thin levels then
-    cost a block barrier each, not a grid barrier: as the small-frontier mode of
-    :mod:`operators.small_frontier`); a larger level by the whole grid, a grid barrier after it
-    and, where the level before was block 0's, one before it."""
+def _hub_folds(spec: KernelSpec, edges: str, op: str, barrier: str,
+               runs_balancers: bool) -> str:
+    """Statements folding level ``k``'s hubs as :func:`operators.iterate.iterate`'s Gather
+    folds hubs (:mod:`operators.lanes`: the same sums on every target): every chunk of
+    :data:`CHUNK` edges of the graph's hubs (:func:`operators.lanes.hubs_of`) whose hub is on
+    level ``k`` folded over a warp's lanes into ``partials``, ``barrier``, then each such hub's
+    chunks' values over a warp's lanes into ``out``."""
+    on_level = "if (int64(level[v]) - first) * step == k:\n"
+    edge = _edge_value(spec, edges, "q") + combine(op, "acc", "x")
+    chunk = over_lanes(op, "", "for q in range(lo_e + lane, hi_e, LANES):\n", edge,
+                       runs_balancers, "partials[c] = acc\n")
+    hub = over_lanes(op, "", "for c in range(hub_chunks[h] + lane, hub_chunks[h + 1], "
+                     "LANES):\n", "x = partials[c]\n" + combine(op, "acc", "x"),
+                     runs_balancers, "out[v] = acc\n")
+    return ("if nh > 0:\n"
+            + indent("for c in range(warp, chunk_count, warps):\n"
+                     + indent("v = chunk_vertex[c]\n" + on_level
+                              + indent("lo_e = chunk_first[c]\n"
+                                       "hi_e = min(lo_e + CHUNK, offsets[v + 1])\n" + chunk))
+                     + barrier
+                     + "for h in range(warp, hub_count, warps):\n"
+                     + indent("v = hubs[h]\n" + on_level + indent(hub))))
+
+
+def _sweep(spec: KernelSpec, edges: str, op: str, grid_barrier: str, block_barrier: str,
+           hubbed: bool, hubs: str) -> str:
+    """Statements folding every level in turn. A level of at most a block's threads and no
+    hubs is folded by block 0 alone, a block barrier after it (a road network's thousands of
+    thin levels then cost a block barrier each, not a grid barrier: as the small-frontier mode
+    of :mod:`operators.small_frontier`); another level by the whole grid (its hubs by
+    ``hubs``), a grid barrier after it and, where the level before was block 0's, one before
+    it."""
     return ("for k in range(nlev):\n"
-            "    if starts[k + 1] - starts[k] <= threads:\n"
+            "    nh = starts[H + k]\n"
+            "    if starts[k + 1] - starts[k] <= threads and nh == 0:\n"
             "        if block == 0:\n"
-            + indent(_level_fold(spec, edges, op, "threads", "thread") + block_barrier, 3)
+            + indent(_level_fold(spec, edges, op, hubbed, "threads", "thread") + block_barrier,
+                     3)
             + "    else:\n"
-              "        if k > 0 and starts[k] - starts[k - 1] <= threads:\n"
+              "        if k > 0 and starts[k] - starts[k - 1] <= threads and "
+              "starts[H + k - 1] == 0:\n"
             + indent(grid_barrier, 3)
-            + indent(_level_fold(spec, edges, op) + grid_barrier, 2))
+            + indent(_level_fold(spec, edges, op, hubbed) + hubs + grid_barrier, 2))
 
 
-_LEVEL_PARAMS = ("level", "first", "step", "nlev", "order", "starts", "at", "out", "identity")
+_LEVEL_PARAMS = ("level", "first", "step", "nlev", "order", "starts", "at", "out", "identity",
+                 *Hubs._fields, "partials")
 
 
 def _level_kernel(graph: Graph, tgt: Target, functor: Functor, num_state: int, op: str,
-                  edges: str, barrier: str | None) -> GeneratedKernel:
+                  edges: str, barrier: str | None, hubbed: bool) -> GeneratedKernel:
     """The kernel grouping the vertices and folding every level, ``barrier`` between its
-    steps; or (``barrier`` None) the kernel folding sweep level ``at`` alone."""
+    steps; or (``barrier`` None) the kernel folding sweep level ``at`` alone, in one block.
+    ``hubbed``: the levels' hubs are folded apart (:func:`_hub_folds`)."""
     alone = "_one" if barrier is None else ("" if barrier == tgt.grid_barrier else "_block")
     spec = KernelSpec("neighbors", RANGE, NONE, graph.weighted, num_state,
                       graph_view=functor.wants_graph, csc=edges == "in",
-                      variant=f"_levels{alone}_{edges}_{op}", io=KernelIO.RANGE)
+                      variant=f"_levels{alone}_{edges}_{op}{'_hubs' if hubbed else ''}",
+                      io=KernelIO.RANGE)
 
     def body() -> str:
+        offsets = "col_offsets" if edges == "in" else "row_offsets"
+        head = (f"F = nlev + 1\nH = 2 * nlev + 1\nSIZE = 3 * nlev + 2\n"
+                f"offsets = {offsets}\nHUB_DEGREE = {HUB_DEGREE}\nCHUNK = {CHUNK}\n"
+                f"LANES = {LANES}\n")
+        if tgt.runs_balancers:
+            head += (f"lane = cuda.threadIdx.x & {LANES - 1}\nwarp = tid // {LANES}\n"
+                     f"warps = nthreads // {LANES}\n")
+        else:
+            head += f"warp = 0\nwarps = 1\nlanes = np.empty({LANES}, np.float64)\n"
+        own = barrier if barrier is not None else tgt.block_barrier
+        hubs = _hub_folds(spec, edges, op, own + "\n", tgt.runs_balancers) if hubbed else ""
         if barrier is None:
-            return "k = at\n" + _level_fold(spec, edges, op)
-        return (tgt.block_prologue + _grouping(barrier + "\n")
-                + _sweep(spec, edges, op, barrier + "\n", tgt.block_barrier + "\n"))
+            return (head + "k = at\nnh = starts[H + k]\n"
+                    + _level_fold(spec, edges, op, hubbed) + hubs)
+        return (head + tgt.block_prologue + _grouping(barrier + "\n", hubbed)
+                + _sweep(spec, edges, op, barrier + "\n", tgt.block_barrier + "\n", hubbed,
+                         hubs))
 
     return build(tgt, per_element(tgt), spec, {"functor": functor}, body, _LEVEL_PARAMS,
                  name=f"neighbors{spec.variant}__{functor.name}")
@@ -245,35 +310,44 @@ def _by_levels(graph: Graph, levels: Levels, fn: Callable, state: tuple, op: str
     io = {"level": levels.level, "first": levels.first, "step": levels.step, "nlev": nlev,
           "out": out, "identity": identity_of(op, out.dtype), "at": 0,
           **scalar_arguments({"functor": functor})}
+    hubbed = False
+    if out.dtype == np.float64 and op in HUB_FOLDS:
+        hubs = hubs_of(graph, edges, tgt)
+        hubbed = hubs.hub_count > 0
+        if hubbed:
+            io.update(hubs._asdict(), partials=thread_buffer("level hub partials", tgt,
+                                                              hubs.chunk_count, np.float64))
     if racecheck.checking():
-        _level_by_level(graph, tgt, levels, functor, state, op, edges, io)
+        _level_by_level(graph, tgt, levels, functor, state, op, edges, io, hubbed)
         return
     io["order"] = thread_buffer("level order", tgt, n, VERTEX_DTYPE)
-    io["starts"] = thread_buffer("level starts", tgt, 2 * nlev + 2, np.int64)
+    io["starts"] = thread_buffer("level starts", tgt, 3 * nlev + 2, np.int64)
     threads = per_element(tgt).threads_per_block
     grid = min(tgt.persistent_blocks(threads), grid_blocks(tgt, threads, n))
     one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
     kernel = _level_kernel(graph, tgt, functor, len(state), op, edges,
-                           tgt.block_barrier if one_block else tgt.grid_barrier)
+                           tgt.block_barrier if one_block else tgt.grid_barrier, hubbed)
     kernel.launch(tgt, grid, kernel_arguments(kernel.params, graph, tgt, io, state),
                   cooperative=grid > 1, mode=Mode.FUSED)
 
 
 def _level_by_level(graph: Graph, tgt: Target, levels: Levels, functor: Functor,
-                    state: tuple, op: str, edges: str, io: dict[str, Any]) -> None:
-    """The race detector's sweep: the vertices grouped by level on the host, then a launch
-    per level (a launch is the detector's step; levels of one launch would race)."""
+                    state: tuple, op: str, edges: str, io: dict[str, Any],
+                    hubbed: bool) -> None:
+    """The race detector's sweep: the vertices grouped by level on the host, then a launch of
+    one block per level (a launch is the detector's step; levels of one launch would race)."""
     n, nlev = graph.num_vertices, levels.count
     k = (tgt.to_host(levels.level)[:n].astype(np.int64) - levels.first) * levels.step
     inside = np.flatnonzero((k >= 0) & (k < nlev))
+    degrees = graph.in_degrees() if edges == "in" else graph.out_degrees()
+    hub = (degrees[inside] > HUB_DEGREE) if hubbed else np.zeros(inside.size, bool)
     order = inside[np.argsort(k[inside], kind="stable")].astype(VERTEX_DTYPE)
-    starts = np.zeros(nlev + 1, np.int64)
-    np.cumsum(np.bincount(k[inside], minlength=nlev), out=starts[1:])
+    starts = np.zeros(3 * nlev + 2, np.int64)
+    np.cumsum(np.bincount(k[inside], minlength=nlev), out=starts[1:nlev + 1])
+    starts[2 * nlev + 1:3 * nlev + 1] = np.bincount(k[inside][hub], minlength=nlev)
     io.update(order=tgt.to_device(order), starts=tgt.to_device(starts))
-    kernel = _level_kernel(graph, tgt, functor, len(state), op, edges, None)
+    kernel = _level_kernel(graph, tgt, functor, len(state), op, edges, None, hubbed)
     for at in range(nlev):
         io["at"] = at
-        size = int(starts[at + 1] - starts[at])
-        if size:
-            kernel.launch(tgt, kernel.shape.blocks(tgt, size),
-                          kernel_arguments(kernel.params, graph, tgt, io, state))
+        if starts[at + 1] > starts[at]:
+            kernel.launch(tgt, 1, kernel_arguments(kernel.params, graph, tgt, io, state))

@@ -196,6 +196,18 @@ def test_betweenness_in_the_simulator_equals_the_reference(graph):
     check_betweenness(graph, betweenness_centrality(graph, target="cuda").values)
 
 
+def test_betweenness_through_hubs_equals_the_reference(target):
+    """Hubs of more than a thousand arcs on the backward sweep's levels: their dependencies
+    are folded in chunks over lanes (operators.lanes), and still equal the reference's."""
+    hubs, leaves = 3, 1100
+    src = [0, 0, 0] + [1 + h for h in range(hubs) for _ in range(leaves)]
+    dst = [1, 2, 3] + [4 + i for _ in range(hubs) for i in range(leaves)]
+    graph = Graph.from_edges(src + dst, dst + src, num_vertices=4 + leaves)
+    for source in (0, 5):
+        check_betweenness(graph, betweenness_centrality(graph, source, target=target).values,
+                          [source])
+
+
 def test_betweenness_from_one_source_counts_its_paths_only():
     path = Graph.from_edges([0, 1, 2], [1, 2, 3])
     np.testing.assert_array_equal(betweenness_centrality(path, 0, target="cpu").values,

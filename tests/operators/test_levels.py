@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from frontier import Graph, generators
 from frontier.testing import check_race_free, graphs
 from operators import Levels, OperatorError, neighbor_reduce
+from operators.lanes import CHUNK, HUB_DEGREE, LANES
 from operators.neighbors import NEIGHBOR_REDUCTIONS
 
 
@@ -180,3 +181,78 @@ def test_the_former_or_over_levels_warns_at_the_caller(target):
                         edges="out")
     assert caught[0].filename == __file__
     assert target.to_host(out).tolist() == [1, 1, 1, 1, 0]
+
+
+def lanes_and_tree(values: np.ndarray) -> float:
+    """A sum as the lanes fold it: lane l the values l, l + 32, ... in order, then lane l
+    takes in lane l + d for d = 16, 8, 4, 2, 1."""
+    lanes = np.zeros(LANES)
+    for lane in range(LANES):
+        acc = 0.0
+        for value in values[lane::LANES]:
+            acc += value
+        lanes[lane] = acc
+    for d in (16, 8, 4, 2, 1):
+        for low in range(d):
+            lanes[low] += lanes[low + d]
+    return float(lanes[0])
+
+
+def from_head(src, dst, eid, weight, level, out):
+    return out[dst] * 0.5 + 1.0 / (dst + 1.0)
+
+
+def from_tail(src, dst, eid, weight, level, out):
+    return out[src] * 0.5 + 1.0 / (src + 1.0)
+
+
+@pytest.mark.parametrize("edges", ["out", "in"])
+@pytest.mark.parametrize("leaves", [HUB_DEGREE + 1, 3 * CHUNK + 7])
+def test_a_hubs_edges_are_summed_in_chunks_over_lanes_on_every_target(target, edges, leaves):
+    """Two hubs on one level (their chunks' values in alternating halves), a hub alone, light
+    vertices beside them: each hub's sum is its chunks' sums over the lanes and the tree, then
+    theirs; light vertices fold in order."""
+    n = leaves + 4
+    hubs, light = [0, 1, 2], n - 1
+    src = [h for h in hubs for _ in range(leaves)] + [light] * 3
+    dst = [3 + i for _ in hubs for i in range(leaves)] + [3, 4, 5]
+    if edges == "in":
+        src, dst = dst, src
+    graph = Graph.from_edges(src, dst, num_vertices=n)
+    level = np.zeros(n, np.int32)
+    level[[0, 1, light]] = 0
+    level[2] = 1
+    level[3:light] = 2
+    start = np.linspace(0.0, 1.0, n)
+    out, lv = target.to_device(start), target.to_device(level)
+    fn = from_head if edges == "out" else from_tail
+    neighbor_reduce(graph, Levels(lv, 2, 0), fn, lv, out, out=out, edges=edges)
+    got = target.to_host(out)
+    # the leaves (level 2, first) have no such edges: they hold 0 when the hubs read them
+    leaf_values = 1.0 / (np.arange(3, 3 + leaves) + 1.0)
+    chunks = [lanes_and_tree(leaf_values[i:i + CHUNK]) for i in range(0, leaves, CHUNK)]
+    want = lanes_and_tree(np.array(chunks))
+    assert got[0] == got[1] == got[2] == want
+    assert (got[3:light] == 0).all()
+    light_want = 0.0
+    for other in (3, 4, 5):
+        light_want += 1.0 / (other + 1.0)
+    assert got[light] == light_want
+
+
+def test_hubs_under_the_race_detector_give_the_same_sums(target):
+    if not target.checks_races:
+        pytest.skip("the race detector runs on the cpu target and in the CUDA simulator")
+    leaves = CHUNK + 9
+    graph = Graph.from_edges([0] * leaves + [1] * leaves, list(range(2, leaves + 2)) * 2,
+                             num_vertices=leaves + 2)
+    level = np.full(leaves + 2, 1, np.int32)
+    level[:2] = 0
+    start = np.linspace(0.0, 1.0, leaves + 2)
+    results = []
+    for run in (neighbor_reduce, lambda *a, **k: check_race_free(neighbor_reduce, *a, **k)):
+        out, lv = target.to_device(start), target.to_device(level)
+        run(graph, Levels(lv, 1, 0), from_head, lv, out, out=out, edges="out")
+        results.append(target.to_host(out))
+    np.testing.assert_array_equal(results[0], results[1])
+    assert results[0][0] == results[0][1] != start[0]

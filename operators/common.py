@@ -50,6 +50,19 @@ def range_graph(graph: Graph | None, where: Any) -> Any:
     return graph
 
 
+def vector_flaw(value: Any, size: int, kinds: str) -> str | None:
+    """What is wrong with ``value`` as a one-dimensional array of at least ``size`` elements
+    of a dtype of kind in ``kinds`` (``"iu"``, ``"biuf"``), said as "a ... of shape ... and
+    dtype ..."; None when nothing is."""
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if (isinstance(shape, tuple) and len(shape) == 1 and shape[0] >= size
+            and isinstance(dtype, np.dtype) and dtype.kind in kinds):
+        return None
+    if shape is None:
+        return f"{value!r:.60} ({type(value).__name__})"
+    return f"a {type(value).__name__} of shape {shape} and dtype {dtype}"
+
+
 def check_graph(graph: Any) -> None:
     if not isinstance(graph, Graph):
         raise OperatorError(f"expected a frontier.Graph, got {type(graph).__name__}")

@@ -20,12 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from frontier import validate
 from frontier.device_arrays import is_device_array
 from frontier.graph import Graph
-from operators.common import OperatorError
+from operators.common import OperatorError, vector_flaw
 
 __all__ = ["Levels", "MOST_LEVEL"]
 
@@ -63,11 +61,8 @@ class Levels:
         last = validate.count("Levels.last", self.last, 0, MOST_LEVEL)
         n = graph.num_vertices
         level = self.level
-        shape, dtype = getattr(level, "shape", None), getattr(level, "dtype", None)
-        if (not isinstance(shape, tuple) or len(shape) != 1 or shape[0] < n
-                or not isinstance(dtype, np.dtype) or dtype.kind not in "iu"):
-            got = (f"a {type(level).__name__} of shape {shape} and dtype {dtype}"
-                   if shape is not None else f"{level!r:.60} ({type(level).__name__})")
+        got = vector_flaw(level, n, "iu")
+        if got is not None:
             raise OperatorError(f"Levels.level must be a one-dimensional integer array of at "
                                 f"least |V| = {n} entries; got {got}")
         if is_device_array(level) != on_device:

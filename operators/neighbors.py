@@ -49,6 +49,7 @@ from operators.common import (
     check_graph,
     launch_plan,
     thread_buffer,
+    vector_flaw,
 )
 from operators.compute import elements, reads
 from operators.convention import kernel_arguments, scalar_arguments
@@ -137,11 +138,8 @@ def _body(spec: KernelSpec, edges: str, op: str) -> str:
 def _target_of(out: Any, num_vertices: int) -> str:
     """The target ``out`` lives on (a NumPy array: cpu; a device array: cuda), after checking
     that it is a one-dimensional array of at least ``num_vertices`` numbers."""
-    shape, dtype = getattr(out, "shape", None), getattr(out, "dtype", None)
-    if (not isinstance(shape, tuple) or len(shape) != 1 or shape[0] < num_vertices
-            or not isinstance(dtype, np.dtype) or dtype.kind not in "biuf"):
-        got = (f"a {type(out).__name__} of shape {shape} and dtype {dtype}"
-               if shape is not None else f"{out!r:.60} ({type(out).__name__})")
+    got = vector_flaw(out, num_vertices, "biuf")
+    if got is not None:
         raise OperatorError(f"neighbor_reduce: out= must be a one-dimensional array of at least "
                             f"|V| = {num_vertices} numbers (a NumPy array for the cpu target, a "
                             f"device array for cuda); got {got}")

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from frontier import Graph, generators
 from frontier.testing import check_race_free, graphs
 from operators import Levels, OperatorError, neighbor_reduce
-from operators.lanes import CHUNK, HUB_DEGREE, LANES
+from operators.lanes import CHUNK, HUB_DEGREE
 from operators.neighbors import NEIGHBOR_REDUCTIONS
+from tests.operators.test_iterate import lanes_and_tree
 
 
 def carried_out(src, dst, eid, weight, level, out):
@@ -131,6 +132,17 @@ def test_wide_and_thin_levels_alternating_on_a_grid_of_several_blocks(target):
                                   sequential(graph, level, 4, 0, start, "sum", "out"))
 
 
+def fused_and_race_checked(target, graph, level, start, levels, fn):
+    """``neighbor_reduce`` over ``Levels(level, *levels)`` with ``fn``, as it runs and under the
+    race detector (which raises on a race): both results, from ``start``."""
+    results = []
+    for run in (neighbor_reduce, lambda *a, **k: check_race_free(neighbor_reduce, *a, **k)):
+        out, lv = target.to_device(start), target.to_device(level)
+        run(graph, Levels(lv, *levels), fn, lv, out, out=out, edges="out")
+        results.append(target.to_host(out))
+    return results
+
+
 def test_the_race_detector_sees_no_race_and_the_same_sums(target):
     if not target.checks_races:
         pytest.skip("the race detector runs on the cpu target and in the CUDA simulator")
@@ -138,11 +150,7 @@ def test_the_race_detector_sees_no_race_and_the_same_sums(target):
     n = graph.num_vertices
     level = np.random.default_rng(3).integers(-1, 6, n).astype(np.int32)
     start = np.arange(n, dtype=np.int64)
-    results = []
-    for run in (neighbor_reduce, lambda *a, **k: check_race_free(neighbor_reduce, *a, **k)):
-        out, lv = target.to_device(start), target.to_device(level)
-        run(graph, Levels(lv, 5, 0), carried_out, lv, out, out=out, edges="out")
-        results.append(target.to_host(out))
+    results = fused_and_race_checked(target, graph, level, start, (5, 0), carried_out)
     np.testing.assert_array_equal(results[0], results[1])
     np.testing.assert_array_equal(results[0], sequential(graph, level, 5, 0, start, "sum",
                                                          "out"))
@@ -181,21 +189,6 @@ def test_the_former_or_over_levels_warns_at_the_caller(target):
                         edges="out")
     assert caught[0].filename == __file__
     assert target.to_host(out).tolist() == [1, 1, 1, 1, 0]
-
-
-def lanes_and_tree(values: np.ndarray) -> float:
-    """A sum as the lanes fold it: lane l the values l, l + 32, ... in order, then lane l
-    takes in lane l + d for d = 16, 8, 4, 2, 1."""
-    lanes = np.zeros(LANES)
-    for lane in range(LANES):
-        acc = 0.0
-        for value in values[lane::LANES]:
-            acc += value
-        lanes[lane] = acc
-    for d in (16, 8, 4, 2, 1):
-        for low in range(d):
-            lanes[low] += lanes[low + d]
-    return float(lanes[0])
 
 
 def from_head(src, dst, eid, weight, level, out):
@@ -249,10 +242,6 @@ def test_hubs_under_the_race_detector_give_the_same_sums(target):
     level = np.full(leaves + 2, 1, np.int32)
     level[:2] = 0
     start = np.linspace(0.0, 1.0, leaves + 2)
-    results = []
-    for run in (neighbor_reduce, lambda *a, **k: check_race_free(neighbor_reduce, *a, **k)):
-        out, lv = target.to_device(start), target.to_device(level)
-        run(graph, Levels(lv, 1, 0), from_head, lv, out, out=out, edges="out")
-        results.append(target.to_host(out))
+    results = fused_and_race_checked(target, graph, level, start, (1, 0), from_head)
     np.testing.assert_array_equal(results[0], results[1])
     assert results[0][0] == results[0][1] != start[0]

@@ -222,7 +222,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
                            None if sources is None else chosen)
         if factors is not None:
             compute(graph, "vertices", scale, values, tgt.to_device(factors), target=tgt)
-    return BetweennessResult(deliver(tgt, values, out), chosen, levels, edges,
+    return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, edges,
                              time.perf_counter() - began, graph, stats, tgt)
 
 

@@ -16,9 +16,10 @@ The defaults are ``balancer="auto"`` and ``direction="auto"``: the adaptive runt
 (:mod:`operators.adaptive`; Li & Becchi, §VI) picks the balancer, the frontier's form, the
 direction and the kernel mode at every level, and ``BFSResult.stats`` records each choice.
 A call reuses the graph's pooled frontier buffers of the calling thread (queues of |V| entries:
-the compare-and-swap claims each vertex once) and, for host results, its distance buffers
-(per thread too, so calls from several threads on one graph do not share them);
-``out="device"`` leaves the results on the target.
+the compare-and-swap claims each vertex once) and, for host results on a GPU, its distance
+buffers (per thread too, so calls from several threads on one graph do not share them); on
+the cpu target the result arrays are made for the call and handed over without a copy
+(:meth:`frontier.frontier.FrontierPool.results`); ``out="device"`` leaves the results on the target.
 
 ``order="unordered"`` is Li & Becchi's unordered BFS (*Deploying Graph Algorithms on GPUs: an
 Adaptive Solution*, §IV.A, Figure 4): a vertex's level is lowered with an atomic min whenever a
@@ -187,12 +188,12 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
     f = Frontier.from_vertices(graph, starts, kind=frontier, target=tgt,
                                capacity=None if unordered and cull != "bitmap" else n,
                                shared=not unordered or cull == "bitmap")
-    # distances then predecessors in one buffer: one fill, one copy back
+    # distances then predecessors in one buffer: one fill, at most one copy back
     if out == "device":
         both = tgt.empty(2 * n, np.int32)
         distances, predecessors = split(both, n, 2)
     else:
-        both, distances, predecessors = f.pool.scratch_parts("bfs.state", n, 2, np.int32)
+        both, distances, predecessors = f.pool.results("bfs.state", n, 2, np.int32)
     tgt.fill(both, -1)
     if unordered:
         tgt.fill(distances, _UNSET_LEVEL)
@@ -210,7 +211,7 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
                        direction=plan, balancer=policy, fused=fused is not False, cull=cull)
     seconds = time.perf_counter() - start
     if out == "host":
-        distances, predecessors = split(tgt.to_host(both), n, 2)
+        distances, predecessors = split(tgt.hand_over(both), n, 2)
         if unordered:
             distances[distances == _UNSET_LEVEL] = -1
     elif unordered:

@@ -154,7 +154,7 @@ def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer 
         live = filter(graph, live, settle, colors, window, beaten, used, last_live,
                       len(rounds))
         rounds.append((size, time.perf_counter() - started))
-    return ColoringResult(deliver(tgt, colors, out), seed, len(rounds),
+    return ColoringResult(deliver(tgt, colors, out, made=True), seed, len(rounds),
                           time.perf_counter() - began, graph, rounds, last_live, tgt)
 
 

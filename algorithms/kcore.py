@@ -164,8 +164,8 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
             steps += walk.steps
             rounds.append((k, walk.steps, time.perf_counter() - started))
             k += 1
-    return KCoreResult(deliver(tgt, core, out), steps, time.perf_counter() - began, graph,
-                       rounds, tgt)
+    return KCoreResult(deliver(tgt, core, out, made=True), steps,
+                       time.perf_counter() - began, graph, rounds, tgt)
 
 
 def _check_graph(graph: Graph) -> None:

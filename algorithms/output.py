@@ -39,10 +39,14 @@ def check_out(out: Any) -> str:
     return validate.one_of("out", out, OUTS, "place for the results")
 
 
-def deliver(target: Target, array: Any, out: str) -> Any:
+def deliver(target: Target, array: Any, out: str, *, made: bool = False) -> Any:
     """A result array as the caller gets it: a host copy for ``out="host"``, the target's
-    array itself for ``out="device"``."""
-    return target.to_host(array) if out == "host" else array
+    array itself for ``out="device"``. ``made``: the call made ``array`` for this result and
+    nothing keeps it after the call, so a target whose arrays are host arrays hands it over
+    with no copy (:meth:`frontier.target.Target.hand_over`)."""
+    if out != "host":
+        return array
+    return target.hand_over(array) if made else target.to_host(array)
 
 
 def on_host(array: Any) -> np.ndarray:

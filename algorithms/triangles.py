@@ -93,7 +93,7 @@ def triangle_count(graph: Graph, *, balancer: str | LoadBalancer = "auto",
         advance(graph, everyone, close_triangles, per_vertex, balancer=policy, output="none")
         compute(graph, "vertices", halve, per_vertex, target=tgt)
     total = reduce(graph, "vertices", at_vertex, per_vertex, target=tgt) if graph.num_edges else 0
-    return TriangleResult(deliver(tgt, per_vertex, out), int(total) // 3,
+    return TriangleResult(deliver(tgt, per_vertex, out, made=True), int(total) // 3,
                           time.perf_counter() - began, graph, target=tgt)
 
 

@@ -212,6 +212,16 @@ class FrontierPool:
             self._scratch[name] = buf
         return buf
 
+    def results(self, name: str, size: int, parts: int, dtype: Any) -> tuple[Any, ...]:
+        """A call's result buffer of ``parts * size`` elements and its ``parts`` pieces, which
+        ``target.hand_over`` gives to the caller at the end: fresh arrays where the target's
+        arrays are host arrays (handed over as they are, with no copy), else this pool's
+        scratch ``name`` (:meth:`scratch_parts`; handed over as a host copy)."""
+        if self.target.host_arrays:
+            whole = self.target.empty(parts * size, dtype)
+            return (whole, *split(whole, size, parts))
+        return self.scratch_parts(name, size, parts, dtype)
+
     def scratch_parts(self, name: str, size: int, parts: int, dtype: Any) -> tuple[Any, ...]:
         """One scratch buffer of ``parts * size`` elements followed by its ``parts`` consecutive
         pieces of ``size`` elements (views made once): several per-element arrays that one fill
@@ -479,12 +489,14 @@ class Frontier:
         ids = np.asarray(values).reshape(-1)
         if ids.size == 0:
             ids = ids.astype(np.int64)
-        if not np.issubdtype(ids.dtype, np.integer):
+        if ids.dtype.kind not in "iu":
             raise FrontierError(f"{what} ids have dtype {ids.dtype}; expected integers")
         n = universe_of(graph, domain)
-        if ids.size and (ids.min() < 0 or ids.max() >= n):
-            bad = int(ids.min() if ids.min() < 0 else ids.max())
-            raise FrontierError(f"{what} {bad} is out of range; expected 0 <= id < {n}")
+        if ids.size:
+            low, high = validate.bounds(ids)
+            if low < 0 or high >= n:
+                raise FrontierError(f"{what} {low if low < 0 else high} is out of range; "
+                                    f"expected 0 <= id < {n}")
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
         tgt = resolve_target(target, graph)
@@ -689,9 +701,29 @@ _LIBRARY = frozenset({"frontier", "operators", "algorithms", "frontier_nx"})
 def _call_site() -> str:
     """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none)."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in _LIBRARY:
+    while frame is not None and _in_library(frame):
         frame = frame.f_back
     return "" if frame is None else f" at {frame.f_code.co_filename}:{frame.f_lineno}"
+
+
+def _in_library(frame: Any) -> bool:
+    """Whether ``frame`` runs code of the library (known per code object after its first
+    look)."""
+    code = frame.f_code
+    seen = _LIBRARY_CODE.get(id(code))
+    if seen is not None and seen[0] is code:
+        return seen[1]
+    found = frame.f_globals.get("__name__", "").partition(".")[0] in _LIBRARY
+    if len(_LIBRARY_CODE) >= _LIBRARY_CODE_SIZE:
+        _LIBRARY_CODE.clear()  # code made at run time, again and again: start over
+    _LIBRARY_CODE[id(code)] = (code, found)
+    return found
+
+
+#: Per code object's id: the code (ids are reused once code goes) and whether it is the
+#: library's. Keyed by id: hashing a code object hashes its whole body.
+_LIBRARY_CODE: dict[int, tuple[Any, bool]] = {}
+_LIBRARY_CODE_SIZE = 4096
 
 
 def split(array: Any, size: int, parts: int) -> tuple[Any, ...]:

@@ -129,6 +129,15 @@ class Target(ABC):
     @abstractmethod
     def to_host(self, array: Any) -> np.ndarray: ...
 
+    #: Whether the target's arrays are host (NumPy) arrays: then an array a call made for its
+    #: result is handed to the caller as it is (:meth:`hand_over`).
+    host_arrays: bool = False
+
+    def hand_over(self, array: Any) -> np.ndarray:
+        """``array``, made by one call for its result and used by nothing after it, as the
+        caller's host array: the array itself where :attr:`host_arrays`, else a host copy."""
+        return array if self.host_arrays else self.to_host(array)
+
     @abstractmethod
     def read_scalar(self, array: Any, index: int) -> int:
         """One element of a device array, read back to the host (a synchronization point)."""
@@ -340,6 +349,7 @@ class CpuTarget(Target):
     name = "cpu"
     prologue = "tid = 0\nnthreads = 1\n"
     runs_balancers = False
+    host_arrays = True
 
     def kernel_entry(self, params: tuple[str, ...]) -> str:
         """The prologue, then every argument rebound :func:`~frontier.borrowed.borrowed`: the

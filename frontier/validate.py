@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from functools import cache
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
@@ -61,16 +62,21 @@ if TYPE_CHECKING:
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
 __all__ = ["graph", "source", "sources", "non_negative_weights", "count", "positive",
-           "fraction", "flag", "one_of", "vertex", "vertices", "path_sums", "unused"]
+           "fraction", "flag", "one_of", "vertex", "vertices", "bounds", "path_sums", "unused"]
 
 
 def graph(value: Any) -> Graph:
     """``value`` if it is a :class:`frontier.Graph`; ``TypeError`` naming what it is else."""
-    from frontier.graph import Graph  # frontier.graph imports this module
-
-    if not isinstance(value, Graph):
+    if not isinstance(value, _graph_class()):
         raise TypeError(f"expected a frontier.Graph, got {type(value).__name__}")
     return value
+
+
+@cache
+def _graph_class() -> type:
+    from frontier.graph import Graph  # frontier.graph imports this module
+
+    return Graph
 
 
 def source(of: Graph, value: Any, name: str = "source") -> int:
@@ -107,6 +113,8 @@ def non_negative_weights(what: str, of: Graph, fix: str,
 def count(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
     """``value`` as an int with ``low <= value <= high`` (``high`` None: up to 2**63 - 1, the
     most a kernel's int64 can hold)."""
+    if type(value) is int and low <= value <= (_INT64_MAX if high is None else high):
+        return value  # the common case, without the checks below
     bounds = f"{low} <= {name}" + ("" if high is None else f" <= {high}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise TypeError(f"{name}={value!r}; expected an integer, {bounds}")
@@ -159,6 +167,8 @@ def one_of(name: str, value: Any, valid: Iterable[str], what: str | None = None)
 
 def vertex(name: str, value: Any, num_vertices: int) -> int:
     """``value`` as a vertex id ``0 <= value < num_vertices`` (any integer type)."""
+    if type(value) is int and 0 <= value < num_vertices:
+        return value  # the common case, without the checks below
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise TypeError(f"{name}={value!r}; expected a vertex id (an integer)")
     v = int(value)
@@ -178,13 +188,26 @@ def vertices(name: str, values: Any, num_vertices: int) -> np.ndarray:
     a = a.reshape(-1)
     if a.size == 0:
         return a.astype(np.int64)
-    if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+    if a.dtype.kind not in "iu":
         raise TypeError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
-    low, high = int(a.min()), int(a.max())
+    low, high = bounds(a)
     if low < 0 or high >= num_vertices:
         bad = low if low < 0 else high
         raise ValueError(f"{name} holds {bad}, out of range; expected 0 <= id < {num_vertices}")
     return a.astype(np.int64)
+
+
+def bounds(ids: np.ndarray) -> tuple[int, int]:
+    """The least and the largest of a non-empty integer array, as ints (a short array read
+    as a list: cheaper than two reductions)."""
+    if ids.size <= _SHORT:
+        listed = ids.tolist()
+        return min(listed), max(listed)
+    return int(ids.min()), int(ids.max())
+
+
+#: Arrays of at most this many elements are bounded by :func:`bounds` as lists.
+_SHORT = 64
 
 
 def path_sums(what: str, bound: float, dtype: Any) -> None:

@@ -22,6 +22,7 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -76,8 +77,7 @@ class KernelSpec:
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:  # kernels are looked up by their spec
-        object.__setattr__(self, "_hash", hash(tuple(
-            getattr(self, f.name) for f in fields(self) if f.compare)))
+        object.__setattr__(self, "_hash", hash(_compared(self)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -98,6 +98,10 @@ class KernelSpec:
     @property
     def needs_csc(self) -> bool:
         return self.csc or self.graph_view
+
+
+#: The fields of a :class:`KernelSpec` that its equality compares, read in one call.
+_compared = attrgetter(*(f.name for f in fields(KernelSpec) if f.compare))
 
 
 def indent(text: str, levels: int = 1) -> str:

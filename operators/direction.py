@@ -86,9 +86,9 @@ class Direction:
         """A copy (with this one's switching state) that never pulls a frontier of
         ``min_pull`` elements or fewer: the adaptive runtime's floor, below which a pull step
         (a launch over every vertex and a host read) costs more than a fused push step."""
-        copy = Direction(self.mode, self.alpha, self.beta, max(self.min_pull, int(min_pull)))
-        copy.pulling, copy.past_peak, copy._last_size = (self.pulling, self.past_peak,
-                                                          self._last_size)
+        copy = object.__new__(Direction)  # this one's checked values and state
+        copy.__dict__.update(self.__dict__)
+        copy.min_pull = max(self.min_pull, validate.count("min_pull", min_pull))
         return copy
 
     def __repr__(self) -> str:

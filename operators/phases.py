@@ -158,7 +158,31 @@ def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Call
 
 def _fused_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state: int,
                   balancer: LoadBalancer, cull: str) -> GeneratedKernel:
-    """:func:`fused_kernel` of the functors by the names kernels call them."""
+    """:func:`fused_kernel` of the functors by the names kernels call them: looked up by what
+    it depends on, the balancer by identity (a bound balancer is one object per graph and
+    target; hashing one hashes all its fields)."""
+    key = (frontier.target.compile_key, frontier.kind, frontier.domain, graph.weighted,
+           num_state, id(balancer), cull, *functors.items())
+    found = _FUSED.get(key)
+    if found is not None and found[0] is balancer:
+        return found[1]
+    kernel = _generate_fused(graph, frontier, functors, num_state, balancer, cull)
+    if len(_FUSED) >= _FUSED_SIZE:
+        _FUSED.clear()  # balancers bound for graph after graph: start over
+    _FUSED[key] = (balancer, kernel)
+    return kernel
+
+
+#: Per :func:`_fused_kernel` key: the balancer (held, so that its id stays its own) and the
+#: kernel.
+_FUSED: dict[tuple, tuple[LoadBalancer, GeneratedKernel]] = {}
+_FUSED_SIZE = 4096
+
+
+def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
+                    num_state: int, balancer: LoadBalancer, cull: str) -> GeneratedKernel:
+    """The kernel of :func:`_fused_kernel`, from the cache of generated kernels
+    (:func:`operators.codegen.build`)."""
     kind = frontier.kind
     spec = edge_spec("traverse", graph, frontier, kind, num_state, functors, cull=cull,
                      io=KernelIO.RING)

@@ -89,6 +89,7 @@ class Policy(Protocol):
 
 
 _BOUND: SharedCache[LoadBalancer] = SharedCache("bound balancers")
+_NOT_APPLIED: SharedCache[NotApplied] = SharedCache("balancers not applied")
 
 
 def bind(balancer: str | LoadBalancer, graph: Graph, target: Target) -> LoadBalancer:
@@ -97,7 +98,7 @@ def bind(balancer: str | LoadBalancer, graph: Graph, target: Target) -> LoadBala
     balancer is the plain loop (:class:`NotApplied`; a name is still checked). Kept per
     (balancer, target, the graph's sizes): all that binding depends on."""
     if not target.runs_balancers and isinstance(balancer, LoadBalancer):
-        return NotApplied(target)
+        return _not_applied(target)
     key = (balancer, target, graph.num_vertices, graph.num_edges)
     return _BOUND.get(key, lambda: _bind(get_balancer(balancer), graph, target))
 
@@ -105,7 +106,12 @@ def bind(balancer: str | LoadBalancer, graph: Graph, target: Target) -> LoadBala
 def _bind(balancer: LoadBalancer | AutoBalancer, graph: Graph, target: Target) -> LoadBalancer:
     if not isinstance(balancer, LoadBalancer):
         raise BalancerError(f"balancer {balancer!r} is no static balancer")
-    return balancer.bind(graph, target) if target.runs_balancers else NotApplied(target)
+    return balancer.bind(graph, target) if target.runs_balancers else _not_applied(target)
+
+
+def _not_applied(target: Target) -> NotApplied:
+    """The one :class:`NotApplied` of ``target`` (kernels are looked up by their balancer)."""
+    return _NOT_APPLIED.get(target, lambda: NotApplied(target))
 
 
 class NotApplied(ThreadMapped):
@@ -182,6 +188,10 @@ class AdaptivePolicy:
         self.profile: GraphProfile = inspect(graph)
         self.thresholds = thresholds if thresholds is not None else thresholds_for(target)
         self.min_pull = int(self.thresholds.t2)
+        #: Per ``fused``: the decision on a target that runs every push step as one sequential
+        #: loop, whatever the frontier (made once).
+        self._sequential = ({} if target.runs_balancers
+                            else {f: self._decided(0, 0, False, f) for f in (False, True)})
 
     def _bind(self, balancer: LoadBalancer) -> LoadBalancer:
         return bind(balancer, self.graph, self.target)
@@ -194,6 +204,11 @@ class AdaptivePolicy:
         """The push decision for a frontier of ``size`` elements and ``degree_sum`` out-edges
         (``small=False``: not in the small-frontier mode; ``fused=False``: a host step), its
         balancer bound."""
+        if not self.target.runs_balancers:
+            return self._sequential[fused]
+        return self._decided(size, degree_sum, small, fused)
+
+    def _decided(self, size: int, degree_sum: int, small: bool, fused: bool) -> Decision:
         d = decide(self.profile, size, degree_sum, self.thresholds, self.target.runs_balancers,
                    small and fused)
         if d.balancer is None:
@@ -283,5 +298,19 @@ def resolve_policy(balancer: str | LoadBalancer | AutoBalancer | Policy, graph: 
         return StaticPolicy(balancer, graph, target)
     chosen = get_balancer(balancer)
     if isinstance(chosen, AutoBalancer):
-        return AdaptivePolicy(graph, target, chosen.thresholds)
+        return _adaptive(graph, target, chosen.thresholds)
     return StaticPolicy(chosen, graph, target)
+
+
+def _adaptive(graph: Graph, target: Target, thresholds: Thresholds | None) -> AdaptivePolicy:
+    """The adaptive policy of ``graph`` and ``target`` under ``thresholds`` (None: the
+    target's, :func:`thresholds_for`), kept with the graph while they are the same object (a
+    policy holds nothing of a call: its schedule does)."""
+    if thresholds is None:
+        thresholds = thresholds_for(target)
+    kept = graph.memo(f"adaptive policy {target.name} {target.simulated}", lambda: [None])
+    last = kept[0]
+    if last is not None and last.thresholds is thresholds:
+        return last
+    kept[0] = policy = AdaptivePolicy(graph, target, thresholds)
+    return policy

@@ -112,9 +112,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     if frontier.domain != VERTICES:
         raise OperatorError("traverse runs over vertex frontiers; advance an edge frontier "
                             "with advance")
-    unbounded = int(np.iinfo(np.int64).max)
-    max_steps = unbounded if max_steps is None else validate.count("max_steps", max_steps)
-    stop_above = (unbounded if stop_above is None
+    max_steps = _UNBOUNDED if max_steps is None else validate.count("max_steps", max_steps)
+    stop_above = (_UNBOUNDED if stop_above is None
                   else validate.count("stop_above", stop_above, low=1))
     if blocks is not None:
         validate.count("blocks", blocks, low=1)
@@ -150,6 +149,10 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             schedule.remeasure()  # it stopped on a large frontier or a hub: measure it
             small = ran.steps > 0
     return Traversal(frontier, steps, seconds, choices)
+
+
+#: No bound on the steps or the frontier's size: the most a kernel's int64 holds.
+_UNBOUNDED = int(np.iinfo(np.int64).max)
 
 
 def _least(a: int | None, b: int | None) -> int | None:

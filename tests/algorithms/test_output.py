@@ -57,6 +57,21 @@ def test_device_results_equal_host_results(name, target):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_host_results_of_two_calls_share_no_memory(name, target):
+    """A host result handed over without a copy (the cpu target) is the call's own: the next
+    call writes into none of its arrays."""
+    first, second = run(name, target), run(name, target)
+    kept = arrays(first)
+    before = {field: values.copy() for field, values in kept.items()}
+    for field, values in kept.items():
+        for other, again in arrays(second).items():
+            assert not np.shares_memory(values, again), (field, other)
+    run(name, target)
+    for field, values in kept.items():
+        np.testing.assert_array_equal(values, before[field], err_msg=field)
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_device_arrays_are_the_targets_own(name, target):
     result = run(name, target, out="device")
     for field in arrays(result):

@@ -53,6 +53,21 @@ def test_compile_source_does_not_change_the_callers_namespace(target):
 
 
 # FrontierPool.ring_arguments ---------------------------------------------------------------------
+def test_results_are_fresh_host_arrays_where_the_target_hands_them_over(target):
+    graph = generators.path(5)
+    pool = Frontier.from_vertices(graph, [0], target=target, shared=True).pool
+    whole, first, second = pool.results("test.results", 5, 2, np.int32)
+    target.fill(whole, 7)
+    mine = target.hand_over(whole)
+    np.testing.assert_array_equal(mine, np.full(10, 7, np.int32))
+    again = pool.results("test.results", 5, 2, np.int32)[0]
+    if target.host_arrays:  # the array itself, and the next call's buffer is another one
+        assert mine is whole and not np.shares_memory(again, whole)
+        assert np.shares_memory(first, whole) and np.shares_memory(second, whole)
+    else:  # a host copy of the pool's reused scratch
+        assert isinstance(mine, np.ndarray) and again is whole
+
+
 def test_ring_arguments_are_what_an_operator_launch_passes(target):
     graph = small_graph()
     f = Frontier.from_vertices(graph, [1, 3], kind="dense", target=target)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import cuda
 
-from frontier import early_context, kernel_cache, racecheck, simulator
+from frontier import early_context, environ, kernel_cache, racecheck, simulator
 from frontier.borrowed import borrowed
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.device_pool import DevicePool, make_pool
@@ -53,7 +53,7 @@ def bounds_checked() -> bool:
     reading garbage or crashing the process; Numba compiles no bounds checks for CUDA, so on a
     GPU the mode changes nothing, and the simulator checks indices anyway (it indexes NumPy
     arrays)."""
-    return os.environ.get(BOUNDSCHECK_VARIABLE, "0") not in ("", "0")
+    return environ.get(BOUNDSCHECK_VARIABLE, "0") not in ("", "0")
 
 
 class TargetError(ValueError):

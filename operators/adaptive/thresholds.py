@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import environ
 from frontier.safefile import writing
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
@@ -83,7 +84,6 @@ def device_thresholds(target: Target) -> Thresholds:
 def calibration_path() -> Path:
     """The per-user calibration cache: ``$FRONTIER_CACHE_DIR/calibration.json``, else under
     ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``."""
-    environ = os.environ
     env = (environ.get(CACHE_ENV), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
     found = _PATHS.get(env)
     if found is None:

@@ -45,9 +45,15 @@ NO_GRAPH = Graph(np.zeros(1, OFFSET_DTYPE), np.zeros(0, VERTEX_DTYPE), None, Tru
 
 def range_graph(graph: Graph | None, where: Any) -> Any:
     """``graph``, or :data:`NO_GRAPH` where ``graph`` is None and ``where`` is a count."""
-    if graph is None and isinstance(where, Integral) and not isinstance(where, (bool, np.bool_)):
+    if graph is None and is_count(where):
         return NO_GRAPH
     return graph
+
+
+def is_count(value: Any) -> bool:
+    """Whether ``value`` is an integer (of any integer type) and not a bool."""
+    return type(value) is int or (isinstance(value, Integral)
+                                  and not isinstance(value, (bool, np.bool_)))
 
 
 def vector_flaw(value: Any, size: int, kinds: str) -> str | None:

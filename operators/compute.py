@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -28,6 +27,7 @@ from operators.common import (
     check_frontier,
     check_graph,
     input_arguments,
+    is_count,
     launch_plan,
     range_graph,
     work_bound,
@@ -55,8 +55,7 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
         return where.target, where.kind, where.domain, input_arguments(where), work_bound(where)
     if isinstance(where, str) and where in ("vertices", "edges"):
         count = graph.num_vertices if where == "vertices" else graph.num_edges
-    elif (isinstance(where, Integral) and not isinstance(where, (bool, np.bool_))
-          and 0 <= where <= _MOST):
+    elif is_count(where) and 0 <= where <= _MOST:
         count = int(where)
     else:
         raise OperatorError(f"{operator} over {where!r:.80}; expected a Frontier, 'vertices', "

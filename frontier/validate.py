@@ -62,7 +62,8 @@ if TYPE_CHECKING:
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
 __all__ = ["graph", "source", "sources", "non_negative_weights", "count", "positive",
-           "fraction", "flag", "one_of", "vertex", "vertices", "bounds", "path_sums", "unused"]
+           "fraction", "flag", "one_of", "vertex", "vertices", "bounds", "integer", "path_sums",
+           "unused"]
 
 
 def graph(value: Any) -> Graph:
@@ -110,20 +111,26 @@ def non_negative_weights(what: str, of: Graph, fix: str,
                     f"{w.min()}: {fix}")
 
 
+def integer(value: Any) -> bool:
+    """Whether ``value`` is an integer of any integer type, bools excluded (a plain int
+    first: the common case, without the ABC check)."""
+    return type(value) is int or (isinstance(value, Integral)
+                                  and not isinstance(value, (bool, np.bool_)))
+
+
 def count(name: str, value: Any, low: int = 0, high: int | None = None) -> int:
     """``value`` as an int with ``low <= value <= high`` (``high`` None: up to 2**63 - 1, the
     most a kernel's int64 can hold)."""
-    if type(value) is int and low <= value <= (_INT64_MAX if high is None else high):
-        return value  # the common case, without the checks below
+    top = _INT64_MAX if high is None else high
+    if integer(value) and low <= value <= top:
+        return int(value)
     bounds = f"{low} <= {name}" + ("" if high is None else f" <= {high}")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+    if not integer(value):
         raise TypeError(f"{name}={value!r}; expected an integer, {bounds}")
     v = int(value)
     if high is None and v > _INT64_MAX:
         bounds += f" <= {_INT64_MAX} (2**63 - 1)"
-    if v < low or v > (_INT64_MAX if high is None else high):
-        raise ValueError(f"{name}={v}; expected {bounds}")
-    return v
+    raise ValueError(f"{name}={v}; expected {bounds}")
 
 
 def positive(name: str, value: Any) -> float:
@@ -167,9 +174,7 @@ def one_of(name: str, value: Any, valid: Iterable[str], what: str | None = None)
 
 def vertex(name: str, value: Any, num_vertices: int) -> int:
     """``value`` as a vertex id ``0 <= value < num_vertices`` (any integer type)."""
-    if type(value) is int and 0 <= value < num_vertices:
-        return value  # the common case, without the checks below
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+    if not integer(value):
         raise TypeError(f"{name}={value!r}; expected a vertex id (an integer)")
     v = int(value)
     if not 0 <= v < num_vertices:

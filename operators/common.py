@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
+from frontier import validate
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
 from frontier.target import Target
@@ -45,15 +45,9 @@ NO_GRAPH = Graph(np.zeros(1, OFFSET_DTYPE), np.zeros(0, VERTEX_DTYPE), None, Tru
 
 def range_graph(graph: Graph | None, where: Any) -> Any:
     """``graph``, or :data:`NO_GRAPH` where ``graph`` is None and ``where`` is a count."""
-    if graph is None and is_count(where):
+    if graph is None and validate.integer(where):
         return NO_GRAPH
     return graph
-
-
-def is_count(value: Any) -> bool:
-    """Whether ``value`` is an integer (of any integer type) and not a bool."""
-    return type(value) is int or (isinstance(value, Integral)
-                                  and not isinstance(value, (bool, np.bool_)))
 
 
 def vector_flaw(value: Any, size: int, kinds: str) -> str | None:

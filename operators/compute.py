@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import validate
 from frontier.frontier import Frontier
 from frontier.graph import Graph
 from frontier.shared_cache import SharedCache
@@ -27,7 +28,6 @@ from operators.common import (
     check_frontier,
     check_graph,
     input_arguments,
-    is_count,
     launch_plan,
     range_graph,
     work_bound,
@@ -55,7 +55,7 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
         return where.target, where.kind, where.domain, input_arguments(where), work_bound(where)
     if isinstance(where, str) and where in ("vertices", "edges"):
         count = graph.num_vertices if where == "vertices" else graph.num_edges
-    elif is_count(where) and 0 <= where <= _MOST:
+    elif validate.integer(where) and 0 <= where <= _MOST:
         count = int(where)
     else:
         raise OperatorError(f"{operator} over {where!r:.80}; expected a Frontier, 'vertices', "

@@ -33,7 +33,7 @@ from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, compiled_for, make_launcher
 from frontier.numba_cache import harden
 from frontier.options import Mode
-from frontier.pinned import PinnedPool
+from frontier.pinned import MIN_BYTES, PinnedPool
 from frontier.recording import RECORDER, remember
 
 if TYPE_CHECKING:
@@ -587,13 +587,19 @@ class CudaTarget(Target):
     def to_host(self, array: Any) -> np.ndarray:
         """A copy of ``array`` in host memory: on a GPU a contiguous array of a megabyte or more
         is copied into a recycled page-locked block where :class:`frontier.pinned.PinnedPool`
-        lends one (several times faster than into a fresh NumPy array), else by Numba."""
+        lends one (several times faster than into a fresh NumPy array), a smaller one (a pool's
+        lengths, a reduction's result) into a new NumPy array, both straight through the driver
+        (Numba's ``copy_to_host`` costs several times the copy of a few bytes in Python); any
+        other array by Numba."""
         self.host_reads += 1
         if type(array) is self._device_array and array.is_c_contiguous():
-            host = self._pinned.borrow(array.shape, array.dtype)
-            if host is not None:
-                self._copy_out(host, array.device_ctypes_pointer.value, array.nbytes)
-                return host
+            nbytes = array.nbytes
+            host = self._pinned.borrow(array.shape, array.dtype) if nbytes >= MIN_BYTES else None
+            if host is None:
+                host = np.empty(array.shape, array.dtype)
+            if nbytes:
+                self._copy_out(host, array.device_ctypes_pointer.value, nbytes)
+            return host
         return array.copy_to_host()
 
     def _pin(self, nbytes: int) -> np.ndarray:

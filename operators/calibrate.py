@@ -155,5 +155,6 @@ def describe(result: Calibration, columns: Sequence[str] = (THREAD, WARP)) -> li
     th = result.thresholds
     lines.append(f"thresholds      t1={th.t1:g} t2={th.t2:,} t3={th.t3:g} "
                  f"hub_edges={th.hub_edges:,} hub_degree={th.hub_degree:,} "
-                 f"sample_every={th.sample_every} ({th.source})")
+                 f"host_edges={th.host_edges:,} sample_every={th.sample_every} "
+                 f"hand_back_steps={th.hand_back_steps} ({th.source})")
     return lines

@@ -71,7 +71,7 @@ RANGE_PARAMS = ("count",)
 INPUT_PARAMS = RING_PARAMS[:5]
 #: A fused traversal owns the whole ring: every slot's queue and bitmap, and its own stop rules.
 FUSED_PARAMS = ("universe", "num_words", "ids0", "ids1", "ids2", "words0", "words1", "words2",
-                "lens", "start_slot", "max_steps", "stop_above", "stop_below")
+                "lens", "start_slot", "max_steps", "stop_above", "stop_below", "below_steps")
 _IO_PARAMS = {KernelIO.STEP: RING_PARAMS, KernelIO.READ: INPUT_PARAMS,
               KernelIO.RANGE: RANGE_PARAMS, KernelIO.RING: FUSED_PARAMS}
 

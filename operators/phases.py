@@ -28,7 +28,7 @@ from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import Mode, Way
 from frontier.ring import STEPS_RAN, clear_next_slot
-from operators.adaptive.rule import Decision
+from operators.adaptive.rule import Decision, HandBack
 from operators.advance import advance_step, edge_functors, edge_spec
 from operators.balancers import LoadBalancer
 from operators.codegen import GeneratedKernel, KernelIO, build, indent
@@ -85,18 +85,19 @@ class HostStep(NamedTuple):
 class FusedPhase(NamedTuple):
     """Push steps of the decision's balancer in one persistent kernel, over the decision's
     representation, at most ``budget`` of them, stopping before expanding a frontier of more
-    than ``stop_above`` elements or (after its first step) of ``stop_below`` or fewer. A phase
-    whose first frontier is already out of range runs it as a host step instead."""
+    than ``stop_above`` elements or one that has been as small as ``hand_back`` says for as
+    many steps as it says. A phase whose first frontier is already out of range runs it as a
+    host step instead."""
 
     decision: Decision
     budget: int
     stop_above: int
-    stop_below: int
+    hand_back: HandBack
 
     def run(self, walk: Walk, frontier: Frontier) -> Ran:
         frontier = _in_form(frontier, self.decision.representation)
         frontier, ran, size = _fused_push(walk, frontier, self.decision.balancer, self.budget,
-                                          self.stop_above, self.stop_below)
+                                          self.stop_above, self.hand_back)
         if ran == 0 and size != 0:
             return HostStep(self.decision).run(walk, frontier)
         return Ran(frontier, ran, size, Runs.of(None, ran))
@@ -124,13 +125,14 @@ class BlockPhase(NamedTuple):
 Phase = FusedPhase | BlockPhase | HostStep
 
 
-def phase_for(decision: Decision, budget: int, stop_above: int, stop_below: int) -> Phase:
+def phase_for(decision: Decision, budget: int, stop_above: int, hand_back: HandBack) -> Phase:
     """The phase that runs ``decision`` (by its mode), with the traversal's remaining step
-    budget and the frontier sizes it stops at."""
+    budget, the frontier size it stops above and when it hands back to the small-frontier
+    mode."""
     if decision.mode == Mode.BLOCK:
         return BlockPhase(decision, budget, stop_above)
     if decision.mode == Mode.FUSED:
-        return FusedPhase(decision, budget, stop_above, stop_below)
+        return FusedPhase(decision, budget, stop_above, hand_back)
     return HostStep(decision)
 
 
@@ -195,9 +197,14 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
         # Stop on an overflowed input (a queue longer than its buffer): every thread tests the
         # same length, which no thread changes during the step, so all leave the loop together.
         overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
-        # stop_below: hand a frontier that shrank back to the small-frontier mode
-        step = (f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}"
-                " or (step > 0 and lens[in_slot] <= stop_below):\n"
+        # hand a frontier that stayed at stop_below or fewer for below_steps steps in a row
+        # back to the small-frontier mode
+        step = ("if step > 0 and lens[in_slot] <= stop_below:\n"
+                "    below += 1\n"
+                "else:\n"
+                "    below = 0\n"
+                f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}"
+                " or below >= below_steps:\n"
                 "    break\n"
                 "out_slot = (in_slot + 1) % 3\n"
                 "clear_slot = (in_slot + 2) % 3\n"
@@ -214,6 +221,7 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
                 "step += 1\n")
         return ("in_slot = start_slot\n"
                 "step = 0\n"
+                "below = 0\n"
                 "while step < max_steps:\n" + indent(step)
                 + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
     return build(frontier.target, balancer.shape(frontier.target), spec, functors, body,
@@ -221,7 +229,7 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
 
 
 def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_steps: int,
-                stop_above: int, stop_below: int) -> tuple[Frontier, int, int]:
+                stop_above: int, hand_back: HandBack) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
     frontier's length (read with the step count: one host read in all)."""
     graph, state = walk.graph, walk.state
@@ -234,7 +242,8 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
         **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
         **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
         "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
-        "stop_above": stop_above, "stop_below": stop_below, **cull_buffers(pool, cull),
+        "stop_above": stop_above, "stop_below": hand_back.below,
+        "below_steps": hand_back.steps, **cull_buffers(pool, cull),
         **balancer.buffers(kernel.spec, frontier), **scalar_arguments(walk.functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     resident = target.resident_blocks(kernel.threads_per_block)

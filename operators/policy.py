@@ -33,7 +33,7 @@ from frontier.options import BalancerName, Mode, Way
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
-from operators.adaptive.rule import Decision, decide
+from operators.adaptive.rule import NEVER, Decision, HandBack, decide
 from operators.adaptive.thresholds import Thresholds, thresholds_for
 from operators.balancers import (
     AUTO,
@@ -67,9 +67,9 @@ class Schedule(Protocol):
     def remeasure(self) -> None:
         """The frontier changed in kind: measure it again at the next decision."""
 
-    def block_floor(self, size: int | None, small: bool = True) -> int:
-        """The frontier size at or below which a grid-wide fused phase hands back to the
-        small-frontier mode (0: never)."""
+    def hand_back(self, size: int | None, small: bool = True) -> HandBack:
+        """When a grid-wide fused phase starting from a frontier of ``size`` hands back to the
+        small-frontier mode."""
 
 
 class Policy(Protocol):
@@ -173,8 +173,8 @@ class StaticSchedule:
     def remeasure(self) -> None:
         return None
 
-    def block_floor(self, size: int | None, small: bool = True) -> int:
-        return 0
+    def hand_back(self, size: int | None, small: bool = True) -> HandBack:
+        return NEVER
 
 
 class AdaptivePolicy:
@@ -258,14 +258,20 @@ class AdaptiveSchedule:
     def remeasure(self) -> None:
         self._since_sample = None
 
-    def block_floor(self, size: int | None, small: bool = True) -> int:
-        """Half ``block_frontier`` (hysteresis: each hand-over costs a launch and a read) for a
-        phase that started above it (one that started below it did so for its degrees: it
-        keeps going), 0 for none."""
+    def hand_back(self, size: int | None, small: bool = True) -> HandBack:
+        """For a phase that started above ``block_frontier`` (one that started below it did so
+        for its degrees: it keeps going), once its frontier has stayed at half of it or below
+        for ``hand_back_steps`` steps in a row: hysteresis both ways, since a hand-over costs a
+        launch and a read, and a grid-wide step only a few µs more than a one-block step (a
+        short tail runs on in the grid, a long one hands back after paying about one
+        hand-over's worth)."""
         if not (small and self.fused and self.policy.target.runs_balancers):
-            return 0
-        limit = int(self.policy.thresholds.block_frontier)
-        return limit // 2 if size is not None and size > limit else 0
+            return NEVER
+        limits = self.policy.thresholds
+        limit = int(limits.block_frontier)
+        if size is None or size <= limit:
+            return NEVER
+        return HandBack(limit // 2, int(limits.hand_back_steps))
 
     def degree_sum(self, frontier: Frontier, size: int) -> int:
         """The frontier's out-edges: measured at the first call and every ``sample_every``

@@ -138,7 +138,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         small = cull == NO_CULL
         limit = _least(plan.push_limit(n), decision.until)
         bound = stop_above if limit is None else min(limit, stop_above)
-        phase = phase_for(decision, max_steps - steps, bound, schedule.block_floor(size, small))
+        phase = phase_for(decision, max_steps - steps, bound, schedule.hand_back(size, small))
         ran = phase.run(walk, frontier)
         frontier, size = ran.frontier, ran.size
         steps += ran.steps

@@ -18,7 +18,7 @@ traversal, the load balancer, the frontier's representation and the kernel mode 
 from __future__ import annotations
 
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
-from operators.adaptive.rule import Decision, decide
+from operators.adaptive.rule import NEVER, Decision, HandBack, decide
 from operators.adaptive.thresholds import (
     CACHE_ENV,
     Thresholds,
@@ -31,4 +31,4 @@ from operators.adaptive.thresholds import (
 
 __all__ = ["GraphProfile", "inspect", "measure_degree_sum", "Thresholds", "device_thresholds",
            "thresholds_for", "calibration_path", "load_calibration", "save_calibration",
-           "CACHE_ENV", "Decision", "decide"]
+           "CACHE_ENV", "Decision", "HandBack", "NEVER", "decide"]

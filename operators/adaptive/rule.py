@@ -8,10 +8,10 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
 - a step whose degree sum reaches ``hub_edges`` (enough edges for every thread of the GPU),
   or whose frontier's mean degree reaches ``hub_degree`` (hubs: the star's centre, rmat's
   first level, which a block-wide gather would leave to one block), splits its edges evenly
-  over every thread: ``two_phase`` (Busato & Bombieri, §5.3.4). With ``hub_edges`` or more
-  it is a host-loop step (a launch over the whole GPU; the launches are small against the
-  step), with fewer a fused one (its degree prefix sum inside the persistent kernel) until
-  the degree sum would reach ``hub_edges``;
+  over every thread: ``two_phase`` (Busato & Bombieri, §5.3.4). With ``host_edges`` or
+  more it is a host-loop step (launches over the whole GPU, small against such a step), with
+  fewer a fused one (its degree prefix sum inside the persistent kernel) until the degree sum
+  would reach ``host_edges``;
 - otherwise a mean frontier degree of at least ``t1`` (Li & Becchi's T1 = 32, a warp) gets
   ``dynamic_warp``, whose virtual-warp width follows |F| and whose blocks gather hubs
   (Busato & Bombieri, §5.2.1, BFS-4K);
@@ -38,6 +38,7 @@ policy that asked binds it to the graph and the target (:mod:`operators.policy`)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from frontier.options import Kind, Mode, Way
 from operators.adaptive.profile import GraphProfile
@@ -45,7 +46,7 @@ from operators.adaptive.thresholds import Thresholds
 from operators.balancers import DynamicWarp, LoadBalancer, ThreadMapped, TwoPhase, VirtualWarp
 from operators.small_frontier import BLOCK_LOCAL, CAPACITY
 
-__all__ = ["Decision", "decide"]
+__all__ = ["Decision", "HandBack", "NEVER", "decide"]
 
 _THREAD, _WARP, _DYNAMIC_WARP, _TWO_PHASE = ThreadMapped(), VirtualWarp(), DynamicWarp(), TwoPhase()
 
@@ -74,6 +75,18 @@ class Decision:
         return BLOCK_LOCAL if self.balancer is None else self.balancer.name
 
 
+class HandBack(NamedTuple):
+    """When a grid-wide fused phase hands its frontier back to the small-frontier mode: once
+    it has held ``below`` elements or fewer for ``steps`` steps in a row (``below`` 0: never)."""
+
+    below: int
+    steps: int
+
+
+#: A fused phase that never hands back.
+NEVER = HandBack(0, 1)
+
+
 def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresholds,
            spreads: bool = True, small: bool = True) -> Decision:
     """The push step for a frontier of ``size`` vertices with ``degree_sum`` out-edges
@@ -92,10 +105,10 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
         return Decision(None, Kind.SPARSE, push, Mode.BLOCK, block_frontier,
                         int(thresholds.block_edges))
     mean = degree_sum / max(size, 1)
-    if degree_sum >= thresholds.hub_edges:
-        return Decision(_TWO_PHASE, representation, push, host)
-    if mean >= thresholds.hub_degree:
-        until = int(thresholds.hub_edges / mean)
+    if degree_sum >= thresholds.hub_edges or mean >= thresholds.hub_degree:
+        if degree_sum >= thresholds.host_edges:
+            return Decision(_TWO_PHASE, representation, push, host)
+        until = int(thresholds.host_edges / mean)
         return Decision(_TWO_PHASE, representation, push, fused, _least(until, limit_t3))
     if mean >= thresholds.t1:
         until = int(thresholds.hub_edges / mean)

@@ -41,24 +41,29 @@ class Thresholds:
     ``t2``: frontier size from which one thread per vertex fills the GPU; ``t3``: fraction of
     |V| above which the frontier is a bitmap; ``hub_edges``: degree sum from which a step
     splits its edges evenly over all threads; ``hub_degree``: mean frontier degree from which it
-    does so however few the edges (hubs); ``sample_every``: steps between two measurements of
-    the degree sum; ``block_frontier`` and ``block_edges``: the largest queue and degree sum run
-    in the small-frontier mode (one block, :mod:`operators.small_frontier`); ``source``: where
-    the values come from."""
+    does so however few the edges (hubs); ``host_edges``: degree sum from which such a step is
+    launched from the host over the whole GPU rather than run inside the persistent kernel;
+    ``sample_every``: steps between two measurements of the degree sum; ``block_frontier`` and
+    ``block_edges``: the largest queue and degree sum run in the small-frontier mode (one block,
+    :mod:`operators.small_frontier`); ``hand_back_steps``: how many steps in a row a grid-wide
+    phase's frontier stays at half ``block_frontier`` or below before the phase hands it back to
+    that mode; ``source``: where the values come from."""
 
     t1: float = 32.0
     t2: int = 256 * 132
     t3: float = 0.06
     hub_edges: int = 2048 * 132
     hub_degree: int = 8192
+    host_edges: int = 16 * 2048 * 132
     sample_every: int = 6
     block_frontier: int = 512
     block_edges: int = 2048
+    hand_back_steps: int = 16
     source: str = "defaults"
 
     def __post_init__(self) -> None:
-        for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "sample_every",
-                     "block_frontier", "block_edges"):
+        for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "host_edges", "sample_every",
+                     "block_frontier", "block_edges", "hand_back_steps"):
             value = getattr(self, name)
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not value > 0:
                 raise ValueError(f"threshold {name}={value!r}; expected a number > 0")
@@ -71,13 +76,15 @@ class Thresholds:
 
 def device_thresholds(target: Target) -> Thresholds:
     """Thresholds from the target's properties: T2 = 256 threads per block x multiprocessors
-    (Li & Becchi's threads per block x SMs) and ``hub_edges`` = one edge per thread that runs at
+    (Li & Becchi's threads per block x SMs); ``hub_edges`` = one edge per thread that runs at
     once (2,048 per multiprocessor): below that a step cannot give every thread an edge, and
-    two_phase's two extra launches and host read (~3 x 30 µs) cost more than its balance saves.
-    On an H100 (132 SMs): T2 = 33,792, hub_edges = 270,336. ``hub_degree`` keeps its default
+    two_phase's degree prefix sum costs more than its balance saves; ``host_edges`` = 16 times
+    that: a host step costs three launches and a read, which only a step of that many edges
+    repays (below it two_phase runs inside the persistent kernel). On an H100 (132 SMs): T2 =
+    33,792, hub_edges = 270,336, host_edges = 4,325,376. ``hub_degree`` keeps its default
     until ``frontier calibrate`` measures it."""
     sms = target.multiprocessors
-    return Thresholds(t2=256 * sms, hub_edges=2048 * sms,
+    return Thresholds(t2=256 * sms, hub_edges=2048 * sms, host_edges=16 * 2048 * sms,
                       source=f"device properties ({sms} multiprocessors)")
 
 

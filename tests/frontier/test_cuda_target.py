@@ -1,8 +1,9 @@
 """The cuda target's own transfers (frontier/target.py): single elements read back from their
 address, small arrays written by the driver's asynchronous copy and fills by its memsets (no
-launch) in stream order with the kernels around them, large arrays
-copied back into the pinned pool's blocks and working arrays from the device pool (on a GPU; the
-simulator copies and allocates as Numba does); on a GPU and in the simulator alike."""
+launch) in stream order with the kernels around them, large arrays copied back into the pinned
+pool's blocks, small ones into new arrays (both by the driver's copy), and working arrays from
+the device pool (on a GPU; the simulator copies and allocates as Numba does); on a GPU and in
+the simulator alike."""
 
 from __future__ import annotations
 
@@ -162,6 +163,22 @@ def test_large_copies_back_are_exact_and_a_kept_copy_is_never_overwritten(dtype)
             kept.append((k, copy))
     for k, copy in kept:
         assert np.array_equal(copy, np.arange(n, dtype=dtype) + k)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.float32])
+def test_small_copies_back_are_fresh_exact_arrays_of_any_shape(dtype):
+    cuda = resolve_target("cuda")
+    for host in (np.arange(0), np.arange(1), np.arange(7), np.arange(24).reshape(4, 6)):
+        host = host.astype(dtype)
+        device = cuda.to_device(host)
+        first = cuda.to_host(device)
+        assert first.dtype == host.dtype and np.array_equal(first, host)
+        if host.size:
+            cuda.write_scalar(device.reshape(-1), 0, 9)  # the device array changes after the read
+            second = cuda.to_host(device)
+            assert np.array_equal(first, host) and second.reshape(-1)[0] == 9
+            assert not np.shares_memory(first, second)
+            assert np.array_equal(cuda.to_host(cuda.to_device(host)[1:]), host[1:])
 
 
 def test_large_copies_of_views_and_of_two_dimensional_arrays_are_exact():

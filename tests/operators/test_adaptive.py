@@ -40,7 +40,8 @@ EXAMPLES = 3 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") els
 #: maker (two_phase on hubs, dynamic_warp, warp, thread, bitmaps, one block), measured at every
 #: step.
 EVERY_BRANCH = AutoBalancer(Thresholds(t1=3.0, t2=6, t3=0.2, hub_edges=40, hub_degree=10,
-                                        sample_every=1, block_frontier=3, block_edges=6))
+                                        host_edges=40, sample_every=1, block_frontier=3,
+                                        block_edges=6))
 
 
 def test_inspector_profiles_degrees_once_per_graph():
@@ -57,14 +58,16 @@ def test_inspector_handles_the_empty_graph():
 
 
 PROFILE = inspect(generators.grid2d(100, 100))
+#: (the one-block mode off here: test_small_frontier tests it)
 LIMITS = Thresholds(t1=32, t2=500, t3=0.06, hub_edges=100_000, hub_degree=2_000,
-                    block_frontier=1, block_edges=1)  # the one-block mode: test_small_frontier
+                    host_edges=150_000, block_frontier=1, block_edges=1)
 
 
 @pytest.mark.parametrize("size, degree_sum, expected", [
     (1, 200_000, Decision(TwoPhase(), "sparse", "push", HOST)),
-    (1, 2_000, Decision(TwoPhase(), "sparse", "push", FUSED, 50)),
-    (5_000, 100_000, Decision(TwoPhase(), "dense", "push", HOST)),
+    (1, 2_000, Decision(TwoPhase(), "sparse", "push", FUSED, 75)),
+    (5_000, 100_000, Decision(TwoPhase(), "dense", "push", FUSED, 7_500)),
+    (5_000, 150_000, Decision(TwoPhase(), "dense", "push", HOST)),
     (10, 5_000, Decision(DynamicWarp(), "sparse", "push", FUSED, 200)),
     (10, 40, Decision(VirtualWarp(), "sparse", "push", FUSED, 499)),
     (499, 1_996, Decision(VirtualWarp(), "sparse", "push", FUSED, 499)),
@@ -128,8 +131,8 @@ def test_auto_takes_every_branch_and_records_it_per_level(target, direction, fus
     assert all(level.mode in MODES and level.representation in ("sparse", "dense")
                for level in r.stats)
     if target.runs_balancers and direction == "push":
-        # a hub step: host-loop from hub_edges (40) edges on, else fused
-        big = g.out_degrees()[s] >= EVERY_BRANCH.thresholds.hub_edges
+        # a hub step: host-loop from host_edges (40) edges on, else fused
+        big = g.out_degrees()[s] >= EVERY_BRANCH.thresholds.host_edges
         assert r.stats[0].balancer == "two_phase"
         assert r.stats[0].mode == (HOST if big or not fused else FUSED)
     if not fused:

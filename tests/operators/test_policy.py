@@ -25,7 +25,7 @@ from operators import (
     traverse,
 )
 from operators import policy as policy_module
-from operators.adaptive import Decision, Thresholds
+from operators.adaptive import NEVER, Decision, Thresholds
 from operators.balancers import AutoBalancer, ThreadMapped, TwoPhase, VirtualWarp
 from operators.phases import BlockPhase, FusedPhase, HostStep, phase_for
 from operators.policy import NotApplied
@@ -146,7 +146,7 @@ def test_adaptive_decisions_carry_balancers_bound_to_the_graph_and_target(target
                                          (Mode.HOST, HostStep)])
 def test_each_decision_becomes_the_phase_of_its_mode(mode, phase):
     decision = Decision(None if mode == Mode.BLOCK else ThreadMapped(), "sparse", "push", mode)
-    made = phase_for(decision, 10, 100, 0)
+    made = phase_for(decision, 10, 100, NEVER)
     assert type(made) is phase and made.decision is decision
 
 

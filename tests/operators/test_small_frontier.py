@@ -3,6 +3,8 @@ mode and back (operators/small_frontier.py, issue 12 item 2)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 
@@ -17,7 +19,8 @@ from operators.small_frontier import CAPACITY
 BLOCK, FUSED = Mode.BLOCK, Mode.FUSED
 
 #: Thresholds under which a few dozen vertices already leave the mode and come back.
-TINY = AutoBalancer(Thresholds(t2=6, block_frontier=4, block_edges=16, sample_every=1))
+TINY = AutoBalancer(Thresholds(t2=6, block_frontier=4, block_edges=16, sample_every=1,
+                               hand_back_steps=1))
 
 #: Thresholds under which every level of a small graph runs in one block (levels of more edges
 #: than a warp has lanes, of more vertices than the simulator's 64 threads per block).
@@ -53,6 +56,17 @@ def test_the_mode_hands_over_to_the_grid_and_back(target, direction):
         assert BLOCK in modes(r) and FUSED in modes(r)
         blocks = [c.mode == BLOCK for c in r.choices]
         assert blocks[0] and blocks[-1] and not all(blocks)  # back to one block at the end
+
+
+def test_a_short_tail_stays_in_the_grid_wide_phase(target):
+    # the grid's last levels shrink below half block_frontier for fewer steps than
+    # hand_back_steps: they run on where they are, without a hand-over's launch and read
+    g = generators.grid2d(12, 10)
+    patient = AutoBalancer(replace(TINY.thresholds, hand_back_steps=1000))
+    r = bfs(g, 0, target=target, balancer=patient, direction="push")
+    check_bfs(g, 0, r.distances, r.predecessors)
+    if target.runs_balancers:
+        assert r.choices[0].mode == BLOCK and r.choices[-1].mode == FUSED
 
 
 def test_a_level_of_more_edges_than_block_edges_hands_over_before_it_runs(target):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -100,9 +101,17 @@ def test_auto_is_accepted_but_not_listed_with_the_static_balancers():
     assert available_balancers(include_auto=True)[0] == "auto"
 
 
-def test_thresholds_reject_non_positive_values():
-    with pytest.raises(ValueError, match="t2=0"):
-        Thresholds(t2=0)
+@pytest.mark.parametrize("name", ["t2", "host_edges", "hand_back_steps"])
+def test_thresholds_reject_non_positive_values(name):
+    with pytest.raises(ValueError, match=f"{name}=0"):
+        Thresholds(**{name: 0})
+
+
+def test_a_host_step_needs_host_edges_and_a_fused_two_phase_runs_until_it():
+    limits = replace(LIMITS, host_edges=10**8)
+    assert decide(PROFILE, 1, 200_000, limits) == Decision(TwoPhase(), "sparse", "push", FUSED,
+                                                            500)  # 10**8 / 200,000 per vertex
+    assert decide(PROFILE, 1, 10**8, limits).mode == HOST
 
 
 @settings(max_examples=EXAMPLES)

@@ -1,6 +1,6 @@
 """The adaptive policy under variants of its thresholds, beside static balancers, in one run:
 the default call of each catalog algorithm on each graph (target cuda, wall time, median of
-three rounds of five calls after two warm-ups, the configurations taking turns) with
+three rounds of five calls, each round after a warm-up call, the configurations taking turns) with
 ``AutoBalancer(thresholds=...)`` for each variant, and with each static balancer named; the
 launches and host reads of one call beside each.
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 
 from algorithms.catalog import CATALOG
 from bench.graphs import build, source_of
+from bench.timing import time_calls
 from frontier.target import resolve_target
 from operators.adaptive import thresholds_for
 from operators.balancers import AutoBalancer
@@ -58,22 +58,17 @@ def main() -> None:
             calls, walls, counts = {}, {name: [] for name in configs}, {}
             for name, balancer in configs.items():
                 def call(entry=entry, source=source, balancer=balancer, graph=graph):
-                    entry.invoke(graph, source, balancer=balancer, target=target)
-                    target.synchronize()
+                    return entry.invoke(graph, source, balancer=balancer, target=target)
 
                 calls[name] = call
-                for _ in range(2):
-                    call()
+                call()  # compiles
                 launches, reads = target.launches, target.host_reads
                 call()
                 counts[name] = (target.launches - launches, target.host_reads - reads)
             for _ in range(ROUNDS):  # the configurations alternate: the host's drift hits all
                 for name, call in calls.items():
-                    for _ in range(5):
-                        start = time.perf_counter()
-                        call()
-                        walls[name].append(1e3 * (time.perf_counter() - start))
-            row = [f"{name} {statistics.median(walls[name]):.3f} ({counts[name][0]}L "
+                    walls[name] += time_calls(call, runs=5, target=target).walls
+            row = [f"{name} {1e3 * statistics.median(walls[name]):.3f} ({counts[name][0]}L "
                    f"{counts[name][1]}R)" for name in configs]
             print(f"{algorithm:9s} {graph_name:15s} " + " | ".join(row), flush=True)
 

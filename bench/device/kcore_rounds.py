@@ -8,12 +8,12 @@ rounds whose times differ most between the first two balancers are listed first.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
+from functools import partial
 
 import algorithms.kcore as kcore
 from bench.graphs import build
+from bench.timing import time_calls
 from frontier.target import resolve_target
 
 
@@ -45,13 +45,10 @@ def main() -> None:
     target = resolve_target("cuda")
     results = {}
     for balancer in balancers:
-        walls = []
-        for _ in range(5):
-            start = time.perf_counter()
-            kcore.k_core(graph, balancer=balancer, target=target)
-            walls.append(1e3 * (time.perf_counter() - start))
+        timing = time_calls(partial(kcore.k_core, graph, balancer=balancer, target=target),
+                            runs=5, target=target)
         results[balancer] = rounds_of(graph, balancer, target)
-        print(f"{balancer}: {statistics.median(walls):.2f} ms (median of 5), "
+        print(f"{balancer}: {1e3 * timing.wall_s:.2f} ms (median of 5), "
               f"{len(results[balancer])} rounds")
     first, second = (results[b] for b in balancers[:2])
     order = sorted(range(len(first)), key=lambda i: first[i][2] - second[i][2], reverse=True)

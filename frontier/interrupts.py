@@ -16,21 +16,28 @@ in the first call of an algorithm used to do this).
 it, never in the middle): for the CPU target when :mod:`frontier` is imported (about 0.25 s that
 the first compilation would otherwise spend), for CUDA when a GPU target is made.
 
-A second place is LLVM's JIT on the CPU: while it emits or loads a module's machine code it
-calls back into Python (llvmlite's object-cache hooks, through ctypes). A ``KeyboardInterrupt``
-raised inside such a callback cannot leave it: ctypes reports it as "Exception ignored" and
-returns to LLVM with the callback half done, after Numba handed over a cached object's buffer
-but before its pointer was set, and LLVM then reads a null buffer (a segmentation fault, seen
-in a run of ``tests/frontier/test_interrupts.py`` and reproduced every time by raising SIGINT
-at that line while a cached kernel is loaded). :func:`prepare_numba` for the CPU therefore
-also makes Numba's JIT engine hold SIGINT back in the methods that run LLVM's code emission
-(``finalize_object``, ``get_function_address``, ``get_global_value_address``): a Ctrl-C then
-lands right after them.
+A second place is LLVM, which Numba drives through llvmlite while it compiles a function or
+loads one from its cache: llvmlite's Python wrappers hand native objects over in two steps, a
+call into LLVM and then the Python bookkeeping of who owns what (``link_modules`` destroys the
+module it linked in, then marks its wrapper closed; ``ExecutionEngine.add_module`` gives the
+module to the engine, then marks it owned). A ``KeyboardInterrupt`` between the two leaves a
+wrapper that still believes it owns a module LLVM already freed, and the wrapper's ``__del__``
+frees it again: ``free(): double free detected`` (SIGABRT) or a segmentation fault, later and
+elsewhere (seen in a run of ``tests/frontier/test_interrupts.py``, reproduced every time by
+raising SIGINT right after LLVM linked a module in). LLVM's JIT also calls back into Python
+while it emits or loads machine code (llvmlite's object-cache hooks, through ctypes), and a
+``KeyboardInterrupt`` raised inside such a callback returns to LLVM with the callback half done
+(a null buffer handed to LLVM: a segmentation fault). :func:`prepare_numba` for the CPU therefore
+also makes each of :data:`HELD` run with SIGINT held back: Numba's ``Dispatcher.compile`` (the
+whole of a compilation or cache load, however it nests) and the methods of its JIT engine that
+run LLVM's code emission outside it. A Ctrl-C pressed during a compilation lands when that
+compilation ends (at most the few seconds a large kernel takes the first time).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -71,24 +78,25 @@ def _load_cpu() -> None:
     from numba.core.registry import cpu_target
 
     cpu_target.target_context.refresh()
-    _hold_interrupts_in_the_jit()
+    _hold_interrupts()
 
 
-#: The methods of Numba's JIT engine in which LLVM emits or loads machine code, calling back
-#: into Python as it does.
-JIT_EMITTING = ("finalize_object", "get_function_address", "get_global_value_address")
+#: Where Numba's CPU target runs LLVM through llvmlite, by module, class and method names: a
+#: dispatcher's compilation (or cache load), and the JIT engine's code emission.
+HELD = (("numba.core.dispatcher", "Dispatcher", "compile"),
+        ("numba.core.codegen", "JitEngine", "finalize_object"),
+        ("numba.core.codegen", "JitEngine", "get_function_address"),
+        ("numba.core.codegen", "JitEngine", "get_global_value_address"))
 
 
-def _hold_interrupts_in_the_jit() -> None:
-    """Make each of :data:`JIT_EMITTING` of Numba's ``JitEngine`` run under
-    :func:`deferred_interrupts` (where this Numba has them; once)."""
-    from numba.core import codegen
-
-    engine = getattr(codegen, "JitEngine", None)
-    for name in JIT_EMITTING:
-        method = getattr(engine, name, None)
+def _hold_interrupts() -> None:
+    """Make each method of :data:`HELD` run under :func:`deferred_interrupts` (where this
+    Numba has it; once)."""
+    for module_name, class_name, name in HELD:
+        owner = getattr(importlib.import_module(module_name), class_name, None)
+        method = getattr(owner, name, None)
         if method is not None and not getattr(method, "holds_interrupts", False):
-            setattr(engine, name, _holding_interrupts(method))
+            setattr(owner, name, _holding_interrupts(method))
 
 
 def _holding_interrupts(method: Callable) -> Callable:

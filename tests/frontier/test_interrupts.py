@@ -6,7 +6,10 @@ in the same process and checks the answer. A SIGINT in the middle of Numba's laz
 ``numba.cpython.unicode`` used to break every later compilation (``KeyError: duplicate
 registration for UnicodeType``); the first test puts the signal exactly there. A SIGINT inside
 LLVM's callback into Python while it loads a cached kernel crashed the process (a null buffer
-handed to LLVM); the second test puts it there.
+handed to LLVM); the second test puts it there. A SIGINT right after LLVM linked one module
+into another, before llvmlite marked the linked module's wrapper closed, made that wrapper free
+the module a second time when collected (a double free, SIGABRT, in one CI run of the offsets
+test); the third test puts it there and looks at that wrapper.
 """
 
 from __future__ import annotations
@@ -87,6 +90,30 @@ def calls(frame, event, arg):
     return lines if frame.f_code.co_name == "_raw_object_cache_getbuffer" else None
 
 """ + UNDER_THE_TRACE
+
+#: SIGINT inside llvmlite's ``link_modules``, after LLVM destroyed the module it linked in and
+#: before the module's wrapper is marked closed; the wrapper is kept to see whether it was left
+#: open (owning, as far as llvmlite knows, a module LLVM freed: its ``__del__`` would free it
+#: again), then the work again in the same process.
+INSIDE_A_MODULE_LINK = """
+import inspect, json, signal, sys
+import llvmlite.binding.linker as linker
+source, first = inspect.getsourcelines(linker.link_modules)
+LINE = first + next(i for i, line in enumerate(source) if "src.detach()" in line)
+fired, linked = [], []
+
+def lines(frame, event, arg):
+    if event == "line" and not fired and frame.f_lineno == LINE:
+        fired.append(frame.f_lineno)
+        linked.append(frame.f_locals["src"])
+        signal.raise_signal(signal.SIGINT)
+    return lines
+
+def calls(frame, event, arg):
+    return lines if frame.f_code.co_name == "link_modules" else None
+
+import algorithms  # (importing frontier links modules with SIGINT held: not the target)
+""" + UNDER_THE_TRACE.replace('"cores": cores', '"cores": cores, "left_open": not linked[0].closed')
 
 #: SIGINT (``_thread.interrupt_main``) at each of the offsets given, in seconds, into the first
 #: call of one algorithm after another; then every algorithm again.
@@ -182,6 +209,16 @@ def test_an_interrupt_inside_llvms_callback_loading_a_cached_kernel_leaves_the_p
     got = run_child(INSIDE_A_JIT_CALLBACK)
     assert got["fired"], "no cached object was loaded: the test no longer reaches its target"
     assert got["interrupted"], "the Ctrl-C was swallowed"
+    assert got["cores"] == expected_cores()
+
+
+def test_an_interrupt_right_after_llvm_links_a_module_in_leaves_no_wrapper_owning_it(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("FRONTIER_CACHE_DIR", str(tmp_path))  # compiled, not loaded: links
+    got = run_child(INSIDE_A_MODULE_LINK)
+    assert got["fired"], "no module was linked: the test no longer reaches its target"
+    assert got["interrupted"], "the Ctrl-C was swallowed"
+    assert not got["left_open"], "the linked module's wrapper would free it a second time"
     assert got["cores"] == expected_cores()
 
 

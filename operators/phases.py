@@ -87,18 +87,21 @@ class FusedPhase(NamedTuple):
     representation, at most ``budget`` of them, stopping before expanding a frontier of more
     than ``stop_above`` elements or one that has been as small as ``hand_back`` says for as
     many steps as it says. A phase whose first frontier is already out of range runs it as a
-    host step instead."""
+    host step instead, unless the phase is ``blind`` (decided without the frontier's length,
+    :func:`operators.adaptive.blind`): it then ends with no step, having read that length, and
+    the traversal decides again."""
 
     decision: Decision
     budget: int
     stop_above: int
     hand_back: HandBack
+    blind: bool = False
 
     def run(self, walk: Walk, frontier: Frontier) -> Ran:
         frontier = _in_form(frontier, self.decision.representation)
         frontier, ran, size = _fused_push(walk, frontier, self.decision.balancer, self.budget,
                                           self.stop_above, self.hand_back)
-        if ran == 0 and size != 0:
+        if ran == 0 and size != 0 and not self.blind:
             return HostStep(self.decision).run(walk, frontier)
         return Ran(frontier, ran, size, Runs.of(None, ran))
 
@@ -125,14 +128,15 @@ class BlockPhase(NamedTuple):
 Phase = FusedPhase | BlockPhase | HostStep
 
 
-def phase_for(decision: Decision, budget: int, stop_above: int, hand_back: HandBack) -> Phase:
+def phase_for(decision: Decision, budget: int, stop_above: int, hand_back: HandBack,
+              blind: bool = False) -> Phase:
     """The phase that runs ``decision`` (by its mode), with the traversal's remaining step
     budget, the frontier size it stops above and when it hands back to the small-frontier
-    mode."""
+    mode; ``blind``: decided without the frontier's length."""
     if decision.mode == Mode.BLOCK:
         return BlockPhase(decision, budget, stop_above)
     if decision.mode == Mode.FUSED:
-        return FusedPhase(decision, budget, stop_above, hand_back)
+        return FusedPhase(decision, budget, stop_above, hand_back, blind)
     return HostStep(decision)
 
 

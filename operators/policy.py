@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from frontier.frontier import DENSE, Frontier
+from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import BalancerName, Mode, Way
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
-from operators.adaptive.rule import NEVER, Decision, HandBack, decide
+from operators.adaptive.rule import NEVER, Decision, HandBack, blind, decide
 from operators.adaptive.thresholds import Thresholds, thresholds_for
 from operators.balancers import (
     AUTO,
@@ -52,14 +52,15 @@ __all__ = ["Policy", "Schedule", "StaticPolicy", "AdaptivePolicy", "NotApplied",
 class Schedule(Protocol):
     """The decisions of one traversal."""
 
-    #: Whether a decision needs the frontier's length (a fused push-only traversal of a static
-    #: policy reads nothing before it ends).
-    reads_size: bool
+    def reads_size(self, frontier: Frontier) -> bool:
+        """Whether the first push decision over ``frontier`` needs its length (a fused static
+        balancer reads nothing before it ends; an adaptive one starts blind from a queue whose
+        length only the device knows)."""
 
     def decide(self, frontier: Frontier, size: int | None, way: Way,
                small: bool = True) -> Decision:
-        """The next step's decision, over ``frontier`` of ``size`` elements going ``way``
-        (``small=False``: not in the small-frontier mode)."""
+        """The next step's decision, over ``frontier`` of ``size`` elements (None: not read)
+        going ``way`` (``small=False``: not in the small-frontier mode)."""
 
     def advanced(self, steps: int) -> None:
         """``steps`` more steps ran since the last decision."""
@@ -68,8 +69,8 @@ class Schedule(Protocol):
         """The frontier changed in kind: measure it again at the next decision."""
 
     def hand_back(self, size: int | None, small: bool = True) -> HandBack:
-        """When a grid-wide fused phase starting from a frontier of ``size`` hands back to the
-        small-frontier mode."""
+        """When a grid-wide fused phase starting from a frontier of ``size`` (None: not read)
+        hands back to the small-frontier mode."""
 
 
 class Policy(Protocol):
@@ -158,10 +159,13 @@ class StaticSchedule:
 
     def __init__(self, policy: StaticPolicy, kind: str, fused: bool) -> None:
         fuse = fused and policy.balancer.fusable
-        self.reads_size = not fuse
+        self._reads = not fuse
         self._push = Decision(policy.balancer, kind, Way.PUSH, Mode.FUSED if fuse else Mode.HOST)
         self._pull = Decision(bind(_THREAD, policy.graph, policy.target), DENSE, Way.PULL,
                               Mode.HOST)
+
+    def reads_size(self, frontier: Frontier) -> bool:
+        return self._reads
 
     def decide(self, frontier: Frontier, size: int | None, way: Way,
                small: bool = True) -> Decision:
@@ -192,6 +196,12 @@ class AdaptivePolicy:
         #: loop, whatever the frontier (made once).
         self._sequential = ({} if target.runs_balancers
                             else {f: self._decided(0, 0, False, f) for f in (False, True)})
+        #: The first phase over a queue whose length the host does not know (made once).
+        self.blind: Decision | None = None
+        if target.runs_balancers:
+            d = blind(self.profile, self.thresholds)
+            self.blind = Decision(self._bind(d.balancer), d.representation, d.direction, d.mode,
+                                  d.until)
 
     def _bind(self, balancer: LoadBalancer) -> LoadBalancer:
         return bind(balancer, self.graph, self.target)
@@ -237,9 +247,9 @@ class AdaptiveSchedule:
     """An adaptive policy's traversal: the degree sum is measured (one reduction over the
     frontier, or a read of a small queue) at the first decision and then every
     ``sample_every`` steps, and estimated from the frontier's size and the last measured mean
-    degree in between (Li & Becchi's sampling, §VI.E, §VII.B)."""
-
-    reads_size = True
+    degree in between (Li & Becchi's sampling, §VI.E, §VII.B). A fused traversal from a queue
+    whose length only the device knows starts blind (:func:`operators.adaptive.blind`), reading
+    nothing before its first launch."""
 
     def __init__(self, policy: AdaptivePolicy, fused: bool) -> None:
         self.policy = policy
@@ -247,7 +257,14 @@ class AdaptiveSchedule:
         self._mean = policy.profile.mean_degree
         self._since_sample: int | None = None
 
-    def decide(self, frontier: Frontier, size: int, way: Way, small: bool = True) -> Decision:
+    def reads_size(self, frontier: Frontier) -> bool:
+        return self.policy.blind is None or not self.fused or frontier.kind != SPARSE or (
+            frontier.known_ids() is not None)
+
+    def decide(self, frontier: Frontier, size: int | None, way: Way,
+               small: bool = True) -> Decision:
+        if size is None:
+            return self.policy.blind
         if way == Way.PULL:
             self._since_sample = None  # the frontier after a pull is another population
             return self.policy.pull()
@@ -264,12 +281,12 @@ class AdaptiveSchedule:
         for ``hand_back_steps`` steps in a row: hysteresis both ways, since a hand-over costs a
         launch and a read, and a grid-wide step only a few µs more than a one-block step (a
         short tail runs on in the grid, a long one hands back after paying about one
-        hand-over's worth)."""
+        hand-over's worth). A blind start (``size`` None) counts as one from above."""
         if not (small and self.fused and self.policy.target.runs_balancers):
             return NEVER
         limits = self.policy.thresholds
         limit = int(limits.block_frontier)
-        if size is None or size <= limit:
+        if size is not None and size <= limit:
             return NEVER
         return HandBack(limit // 2, int(limits.hand_back_steps))
 

@@ -126,8 +126,9 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     schedule = policy.schedule(frontier.kind, fused)
     if plan.mode == AUTO and policy.min_pull:
         plan = plan.with_min_pull(policy.min_pull)
-    # a fused push-only traversal of one balancer reads nothing before it ends
-    size = None if not schedule.reads_size and plan.mode == PUSH else len(frontier)
+    # a fused push-only traversal of one balancer reads nothing before it ends, nor does an
+    # adaptive one from a queue only the device knows before its first phase
+    size = None if plan.mode == PUSH and not schedule.reads_size(frontier) else len(frontier)
     walk = Walk(graph, op, condition, state, cull, blocks, functors)
     n = graph.num_vertices
     steps, seconds, choices = 0, Runs(), Runs()
@@ -138,7 +139,8 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         small = cull == NO_CULL
         limit = _least(plan.push_limit(n), decision.until)
         bound = stop_above if limit is None else min(limit, stop_above)
-        phase = phase_for(decision, max_steps - steps, bound, schedule.hand_back(size, small))
+        phase = phase_for(decision, max_steps - steps, bound, schedule.hand_back(size, small),
+                          blind=size is None)
         ran = phase.run(walk, frontier)
         frontier, size = ran.frontier, ran.size
         steps += ran.steps

@@ -9,7 +9,8 @@ traversal, the load balancer, the frontier's representation and the kernel mode 
 * :mod:`operators.adaptive.thresholds`: the **thresholds**, from the target's properties,
   overridden by the per-user calibration cache that ``frontier calibrate`` writes;
 * :mod:`operators.adaptive.rule`: the **decision maker**, :func:`decide`, a pure function of
-  the frontier's size, its degree sum, the graph's profile and the thresholds;
+  the frontier's size, its degree sum, the graph's profile and the thresholds, and
+  :func:`blind`, the first phase over a queue whose length the host does not know;
 * :mod:`operators.policy`: the policies that feed the decision maker step by step
   (:class:`AdaptivePolicy`) or run one balancer throughout (:class:`StaticPolicy`), so
   ``traverse`` runs one loop for both.
@@ -18,7 +19,7 @@ traversal, the load balancer, the frontier's representation and the kernel mode 
 from __future__ import annotations
 
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
-from operators.adaptive.rule import NEVER, Decision, HandBack, decide
+from operators.adaptive.rule import NEVER, Decision, HandBack, blind, decide
 from operators.adaptive.thresholds import (
     CACHE_ENV,
     Thresholds,
@@ -31,4 +32,4 @@ from operators.adaptive.thresholds import (
 
 __all__ = ["GraphProfile", "inspect", "measure_degree_sum", "Thresholds", "device_thresholds",
            "thresholds_for", "calibration_path", "load_calibration", "save_calibration",
-           "CACHE_ENV", "Decision", "HandBack", "NEVER", "decide"]
+           "CACHE_ENV", "Decision", "HandBack", "NEVER", "decide", "blind"]

@@ -25,6 +25,11 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
 - the mode is ``"fused"`` (the steps run in one persistent kernel until the frontier leaves
   the decision's range, ``Decision.until``) for the balancers that can fuse, ``"host"``
   (one launch sequence and one read per step) otherwise;
+- a queue whose length the host does not know (made on the device: a filter's output, a
+  peeling round's claimed vertices) starts blind (:func:`blind`): ``dynamic_warp``, fused,
+  over the sizes where a frontier of the graph's mean degree stays under ``hub_edges`` and a
+  queue, with no read of its length or degree sum first; the kernel stops at once on a
+  frontier outside that range, whose length its read then gives;
 - a target that runs every balancer as one sequential loop (the CPU) takes that loop over a
   queue in one fused phase for every step: the loop touches only the frontier's vertices,
   where a bitmap costs a scan of |V| / 32 words per step and a conversion (docs/adaptive.md,
@@ -46,7 +51,7 @@ from operators.adaptive.thresholds import Thresholds
 from operators.balancers import DynamicWarp, LoadBalancer, ThreadMapped, TwoPhase, VirtualWarp
 from operators.small_frontier import BLOCK_LOCAL, CAPACITY
 
-__all__ = ["Decision", "HandBack", "NEVER", "decide"]
+__all__ = ["Decision", "HandBack", "NEVER", "decide", "blind"]
 
 _THREAD, _WARP, _DYNAMIC_WARP, _TWO_PHASE = ThreadMapped(), VirtualWarp(), DynamicWarp(), TwoPhase()
 
@@ -117,6 +122,22 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
         return Decision(_WARP, representation, push, fused,
                         _least(int(thresholds.t2) - 1, limit_t3))
     return Decision(_THREAD, representation, push, fused, limit_t3)
+
+
+def blind(profile: GraphProfile, thresholds: Thresholds) -> Decision:
+    """The first push phase over a queue whose length and degree sum the host does not know:
+    one read of each before the first launch costs more than a step does (a read waits for the
+    kernels queued before it, and the next launch is prepared only then, the GPU idle
+    meanwhile). The degree sum is estimated from the graph's mean degree, as Li & Becchi
+    estimate it between two samples (§VI.E): ``dynamic_warp``, whose virtual warps follow the
+    frontier's size and whose blocks gather hubs, so that neither thin vertices nor a frontier
+    of hubs make it slow, fused until the frontier's estimated out-edges reach ``hub_edges`` or
+    it would be a bitmap, the range in which :func:`decide` picks a fused grid-wide balancer for
+    such a frontier."""
+    mean = max(profile.mean_degree, 1.0)
+    bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
+    return Decision(_DYNAMIC_WARP, Kind.SPARSE, Way.PUSH, Mode.FUSED,
+                    min(int(thresholds.hub_edges / mean), int(bitmap_from)))
 
 
 def _least(a: int | None, b: int | None) -> int | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import operators
 from algorithms import bfs, connected_components, sssp
 from frontier import Frontier, generators
 from frontier.options import Mode
@@ -197,3 +198,50 @@ def test_a_balancer_name_is_still_checked_where_no_balancer_applies(target):
     with pytest.raises(BalancerError, match="unknown balancer 'nosuch'"):
         advance(g, Frontier.from_vertices(g, [0], target=target), visit,
                 target.full(3, -1, np.int64), balancer="nosuch")
+
+
+# a blind start: an adaptive traversal from a queue only the device knows (issue 23) ----------
+def is_source(v, dist):
+    return dist[v] == 0
+
+
+def device_queue(graph, target, sources):
+    """A queue of ``sources`` (distance 0, the rest -1) made on the device by a filter: the host
+    knows neither its ids nor its length."""
+    dist = target.full(graph.num_vertices, -1, np.int64)
+    for s in sources:
+        target.write_scalar(dist, s, 0)
+    everyone = Frontier.all_vertices(graph, target=target)
+    return dist, operators.filter(graph, everyone, is_source, dist, output="sparse")
+
+
+def test_a_queue_only_the_device_knows_starts_blind_and_reads_only_at_its_end(target):
+    g = generators.grid2d(4, 3)
+    dist, start = device_queue(g, target, [0])
+    policy = resolve_policy("auto", g, target)
+    reads = target.host_reads
+    run = traverse(g, start, visit, dist, condition=unvisited, balancer=policy)
+    reads = target.host_reads - reads
+    np.testing.assert_array_equal(target.to_host(dist), bfs(g, 0, target="cpu").distances)
+    assert run.steps == 6  # five levels, then the farthest corner's empty step
+    if target.runs_balancers:
+        assert list(run.choices) == [policy.blind] * 6  # dynamic_warp, fused, to the end
+        assert policy.blind.label == "dynamic_warp" and policy.blind.mode == Mode.FUSED
+        assert reads == 1  # the phase's end: no length, no degree sum
+
+
+def test_a_blind_start_outside_its_range_runs_no_step_and_the_traversal_decides_again(target):
+    g = generators.grid2d(6, 6)
+    sources = [0, 5, 30, 35]  # the corners: a first frontier of 4
+    dist, start = device_queue(g, target, sources)
+    # hub_edges 8 at a mean degree of 3.3: the blind range is frontiers of at most 2
+    policy = resolve_policy(AutoBalancer(Thresholds(hub_edges=8, host_edges=8)), g, target)
+    run = traverse(g, start, visit, dist, condition=unvisited, balancer=policy)
+    grid = np.arange(36).reshape(6, 6)
+    rows, cols = np.divmod(grid, 6)
+    want = (np.minimum(rows, 5 - rows) + np.minimum(cols, 5 - cols)).ravel()
+    np.testing.assert_array_equal(target.to_host(dist), want)
+    assert run.steps == 5  # four levels, then the centre's empty step
+    if target.runs_balancers:
+        assert policy.blind.until == 2
+        assert policy.blind not in list(run.choices)  # it ran no step: decided again, measured

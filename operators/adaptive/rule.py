@@ -27,7 +27,7 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
   (one launch sequence and one read per step) otherwise;
 - a queue whose length the host does not know (made on the device: a filter's output, a
   peeling round's claimed vertices) starts blind (:func:`blind`): ``dynamic_warp``, fused,
-  over the sizes where a frontier of the graph's mean degree stays under ``hub_edges`` and a
+  over the sizes where a frontier of the graph's mean degree stays under ``host_edges`` and a
   queue, with no read of its length or degree sum first; the kernel stops at once on a
   frontier outside that range, whose length its read then gives;
 - a target that runs every balancer as one sequential loop (the CPU) takes that loop over a
@@ -131,13 +131,14 @@ def blind(profile: GraphProfile, thresholds: Thresholds) -> Decision:
     meanwhile). The degree sum is estimated from the graph's mean degree, as Li & Becchi
     estimate it between two samples (§VI.E): ``dynamic_warp``, whose virtual warps follow the
     frontier's size and whose blocks gather hubs, so that neither thin vertices nor a frontier
-    of hubs make it slow, fused until the frontier's estimated out-edges reach ``hub_edges`` or
-    it would be a bitmap, the range in which :func:`decide` picks a fused grid-wide balancer for
-    such a frontier."""
+    of hubs make it slow, fused until the frontier's estimated out-edges reach ``host_edges`` or
+    it would be a bitmap: the range in which :func:`decide` fuses, and in which a step's work is
+    small against the host round trips a measurement costs (the ski-rental arithmetic of
+    ``host_edges``), so a better balancer chosen by measuring would not repay them."""
     mean = max(profile.mean_degree, 1.0)
     bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
     return Decision(_DYNAMIC_WARP, Kind.SPARSE, Way.PUSH, Mode.FUSED,
-                    min(int(thresholds.hub_edges / mean), int(bitmap_from)))
+                    min(int(thresholds.host_edges / mean), int(bitmap_from)))
 
 
 def _least(a: int | None, b: int | None) -> int | None:

@@ -234,7 +234,7 @@ def test_a_blind_start_outside_its_range_runs_no_step_and_the_traversal_decides_
     g = generators.grid2d(6, 6)
     sources = [0, 5, 30, 35]  # the corners: a first frontier of 4
     dist, start = device_queue(g, target, sources)
-    # hub_edges 8 at a mean degree of 3.3: the blind range is frontiers of at most 2
+    # host_edges 8 at a mean degree of 3.3: the blind range is frontiers of at most 2
     policy = resolve_policy(AutoBalancer(Thresholds(hub_edges=8, host_edges=8)), g, target)
     run = traverse(g, start, visit, dist, condition=unvisited, balancer=policy)
     grid = np.arange(36).reshape(6, 6)

@@ -131,8 +131,10 @@ Phase = FusedPhase | BlockPhase | HostStep
 def phase_for(decision: Decision, budget: int, stop_above: int, hand_back: HandBack,
               blind: bool = False) -> Phase:
     """The phase that runs ``decision`` (by its mode), with the traversal's remaining step
-    budget, the frontier size it stops above and when it hands back to the small-frontier
-    mode; ``blind``: decided without the frontier's length."""
+    budget (at most the decision's own ``steps``), the frontier size it stops above and when it
+    hands back to the small-frontier mode; ``blind``: decided without the frontier's length."""
+    if decision.steps is not None:
+        budget = min(budget, decision.steps)
     if decision.mode == Mode.BLOCK:
         return BlockPhase(decision, budget, stop_above)
     if decision.mode == Mode.FUSED:

@@ -201,7 +201,7 @@ class AdaptivePolicy:
         if target.runs_balancers:
             d = blind(self.profile, self.thresholds)
             self.blind = Decision(self._bind(d.balancer), d.representation, d.direction, d.mode,
-                                  d.until)
+                                  d.until, steps=d.steps)
 
     def _bind(self, balancer: LoadBalancer) -> LoadBalancer:
         return bind(balancer, self.graph, self.target)

@@ -28,8 +28,9 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
 - a queue whose length the host does not know (made on the device: a filter's output, a
   peeling round's claimed vertices) starts blind (:func:`blind`): ``dynamic_warp``, fused,
   over the sizes where a frontier of the graph's mean degree stays under ``host_edges`` and a
-  queue, with no read of its length or degree sum first; the kernel stops at once on a
-  frontier outside that range, whose length its read then gives;
+  queue, for at most ``sample_every`` steps, with no read of its length or degree sum first;
+  the kernel stops at once on a frontier outside that range, whose length its read then
+  gives;
 - a target that runs every balancer as one sequential loop (the CPU) takes that loop over a
   queue in one fused phase for every step: the loop touches only the frontier's vertices,
   where a bitmap costs a scan of |V| / 32 words per step and a conversion (docs/adaptive.md,
@@ -63,8 +64,9 @@ class Decision:
     bitmap), the direction (``"push"``/``"pull"``) and the mode (``"fused"``/``"host"``/
     ``"block"``). ``until``: the largest frontier the decision holds for (a fused phase stops
     above it; None: no bound); ``until_edges``: for the small-frontier mode, the largest degree
-    sum of a level it runs. The decision maker names the balancer; a policy's decisions carry
-    it bound to the graph and the target."""
+    sum of a level it runs; ``steps``: the most steps it holds for (None: no bound). The
+    decision maker names the balancer; a policy's decisions carry it bound to the graph and the
+    target."""
 
     balancer: LoadBalancer | None
     representation: Kind
@@ -72,6 +74,7 @@ class Decision:
     mode: Mode
     until: int | None = None
     until_edges: int | None = None
+    steps: int | None = None
 
     @property
     def label(self) -> str:
@@ -129,16 +132,20 @@ def blind(profile: GraphProfile, thresholds: Thresholds) -> Decision:
     one read of each before the first launch costs more than a step does (a read waits for the
     kernels queued before it, and the next launch is prepared only then, the GPU idle
     meanwhile). The degree sum is estimated from the graph's mean degree, as Li & Becchi
-    estimate it between two samples (§VI.E): ``dynamic_warp``, whose virtual warps follow the
-    frontier's size and whose blocks gather hubs, so that neither thin vertices nor a frontier
-    of hubs make it slow, fused until the frontier's estimated out-edges reach ``host_edges`` or
-    it would be a bitmap: the range in which :func:`decide` fuses, and in which a step's work is
-    small against the host round trips a measurement costs (the ski-rental arithmetic of
-    ``host_edges``), so a better balancer chosen by measuring would not repay them."""
+    estimate it between two samples (§VI.E). ``dynamic_warp``: its virtual warps follow the
+    frontier's size and its blocks gather hubs, so a frontier of hubs does not make it slow.
+    Fused until the frontier's estimated out-edges reach ``host_edges`` or it would be a
+    bitmap: the range in which :func:`decide` fuses, and in which a step's work is small
+    against the host round trips a measurement costs (the ski-rental arithmetic of
+    ``host_edges``). For at most ``sample_every`` steps, Li & Becchi's interval between two
+    samples: a long traversal is then measured and decided as any other (on a road network's
+    or a grid's thousands of thin levels ``warp`` takes a third of ``dynamic_warp``'s time a
+    level)."""
     mean = max(profile.mean_degree, 1.0)
     bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
     return Decision(_DYNAMIC_WARP, Kind.SPARSE, Way.PUSH, Mode.FUSED,
-                    min(int(thresholds.host_edges / mean), int(bitmap_from)))
+                    min(int(thresholds.host_edges / mean), int(bitmap_from)),
+                    steps=int(thresholds.sample_every))
 
 
 def _least(a: int | None, b: int | None) -> int | None:

@@ -25,6 +25,7 @@ bound.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
 from frontier.frontier import DENSE, SPARSE, Frontier
@@ -200,8 +201,7 @@ class AdaptivePolicy:
         self.blind: Decision | None = None
         if target.runs_balancers:
             d = blind(self.profile, self.thresholds)
-            self.blind = Decision(self._bind(d.balancer), d.representation, d.direction, d.mode,
-                                  d.until, steps=d.steps)
+            self.blind = replace(d, balancer=self._bind(d.balancer))
 
     def _bind(self, balancer: LoadBalancer) -> LoadBalancer:
         return bind(balancer, self.graph, self.target)
@@ -223,8 +223,7 @@ class AdaptivePolicy:
                    small and fused)
         if d.balancer is None:
             return d
-        return Decision(self._bind(d.balancer), d.representation, d.direction,
-                        d.mode if fused else Mode.HOST, d.until, d.until_edges)
+        return replace(d, balancer=self._bind(d.balancer), mode=d.mode if fused else Mode.HOST)
 
     def push_balancer(self, frontier: Frontier) -> LoadBalancer:
         """The balancer for one push advance: one read of the frontier's length and one

@@ -156,5 +156,5 @@ def describe(result: Calibration, columns: Sequence[str] = (THREAD, WARP)) -> li
     lines.append(f"thresholds      t1={th.t1:g} t2={th.t2:,} t3={th.t3:g} "
                  f"hub_edges={th.hub_edges:,} hub_degree={th.hub_degree:,} "
                  f"host_edges={th.host_edges:,} sample_every={th.sample_every} "
-                 f"hand_back_steps={th.hand_back_steps} ({th.source})")
+                 f"hand_back_steps={th.hand_back_steps} blind_steps={th.blind_steps} ({th.source})")
     return lines

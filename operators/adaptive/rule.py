@@ -28,7 +28,7 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
 - a queue whose length the host does not know (made on the device: a filter's output, a
   peeling round's claimed vertices) starts blind (:func:`blind`): ``dynamic_warp``, fused,
   over the sizes where a frontier of the graph's mean degree stays under ``host_edges`` and a
-  queue, for at most ``sample_every`` steps, with no read of its length or degree sum first;
+  queue, for at most ``blind_steps`` steps, with no read of its length or degree sum first;
   the kernel stops at once on a frontier outside that range, whose length its read then
   gives;
 - a target that runs every balancer as one sequential loop (the CPU) takes that loop over a
@@ -137,15 +137,14 @@ def blind(profile: GraphProfile, thresholds: Thresholds) -> Decision:
     Fused until the frontier's estimated out-edges reach ``host_edges`` or it would be a
     bitmap: the range in which :func:`decide` fuses, and in which a step's work is small
     against the host round trips a measurement costs (the ski-rental arithmetic of
-    ``host_edges``). For at most ``sample_every`` steps, Li & Becchi's interval between two
-    samples: a long traversal is then measured and decided as any other (on a road network's
-    or a grid's thousands of thin levels ``warp`` takes a third of ``dynamic_warp``'s time a
-    level)."""
+    ``host_edges``). For at most ``blind_steps``: a long traversal is then measured and decided
+    as any other (on a road network's or a grid's thousands of thin levels ``warp`` takes a
+    third of ``dynamic_warp``'s time a level)."""
     mean = max(profile.mean_degree, 1.0)
     bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
     return Decision(_DYNAMIC_WARP, Kind.SPARSE, Way.PUSH, Mode.FUSED,
                     min(int(thresholds.host_edges / mean), int(bitmap_from)),
-                    steps=int(thresholds.sample_every))
+                    steps=int(thresholds.blind_steps))
 
 
 def _least(a: int | None, b: int | None) -> int | None:

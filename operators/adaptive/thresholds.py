@@ -47,7 +47,9 @@ class Thresholds:
     ``block_edges``: the largest queue and degree sum run in the small-frontier mode (one block,
     :mod:`operators.small_frontier`); ``hand_back_steps``: how many steps in a row a grid-wide
     phase's frontier stays at half ``block_frontier`` or below before the phase hands it back to
-    that mode; ``source``: where the values come from."""
+    that mode; ``blind_steps``: the most steps a traversal from a queue whose length the host
+    does not know runs before its first measurement (:func:`operators.adaptive.rule.blind`);
+    ``source``: where the values come from."""
 
     t1: float = 32.0
     t2: int = 256 * 132
@@ -59,11 +61,12 @@ class Thresholds:
     block_frontier: int = 512
     block_edges: int = 2048
     hand_back_steps: int = 16
+    blind_steps: int = 16
     source: str = "defaults"
 
     def __post_init__(self) -> None:
         for name in ("t1", "t2", "t3", "hub_edges", "hub_degree", "host_edges", "sample_every",
-                     "block_frontier", "block_edges", "hand_back_steps"):
+                     "block_frontier", "block_edges", "hand_back_steps", "blind_steps"):
             value = getattr(self, name)
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not value > 0:
                 raise ValueError(f"threshold {name}={value!r}; expected a number > 0")

@@ -247,7 +247,7 @@ def test_a_blind_start_outside_its_range_runs_no_step_and_the_traversal_decides_
         assert policy.blind not in list(run.choices)  # it ran no step: decided again, measured
 
 
-def test_a_blind_start_holds_for_sample_every_steps_then_the_traversal_measures(target):
+def test_a_blind_start_holds_for_blind_steps_then_the_traversal_measures(target):
     g = generators.path(20)
     dist, start = device_queue(g, target, [0])
     policy = resolve_policy("auto", g, target)
@@ -255,7 +255,7 @@ def test_a_blind_start_holds_for_sample_every_steps_then_the_traversal_measures(
     np.testing.assert_array_equal(target.to_host(dist), np.arange(20))
     assert run.steps == 20
     if target.runs_balancers:
-        every = policy.thresholds.sample_every
+        every = policy.thresholds.blind_steps
         assert policy.blind.steps == every
         assert list(run.choices)[:every] == [policy.blind] * every
         assert policy.blind not in list(run.choices)[every:]  # measured from there on

@@ -15,6 +15,7 @@ from frontier import early_context, generators
 from frontier.atomics import (
     atomic_add,
     atomic_cas,
+    atomic_claim,
     atomic_exch,
     atomic_load,
     atomic_max,
@@ -51,7 +52,7 @@ __all__ = [
     "Target", "TargetError", "resolve_target",
     "load", "load_with_labels", "save", "GraphFormatError", "GraphTooLargeError", "generators",
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
-    "atomic_load", "atomic_store",
+    "atomic_load", "atomic_store", "atomic_claim",
     "out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors", "in_neighbors",
     "intersection_count", "device_function",
     "random", "random_bits",

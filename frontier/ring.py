@@ -61,9 +61,11 @@ def is_active(words: str, v: str) -> str:
 
 def push(output: str, v: str) -> str:
     """Statements adding element ``v`` to the output frontier of kind ``output`` (a sparse push
-    past the queue's end sets the overflow flag instead; a dense push counts only new bits)."""
+    past the queue's end sets the overflow flag instead; a dense push counts only new bits). The
+    length grows by :func:`frontier.atomics.atomic_claim`: one atomic per warp's pushes on a
+    GPU."""
     if output == SPARSE:
-        return (f"pos = atomic_add(lens, out_slot, 1)\n"
+        return (f"pos = atomic_claim(lens, out_slot)\n"
                 f"if pos < out_ids.shape[0]:\n    out_ids[pos] = {v}\n"
                 f"else:\n    lens[OVERFLOW] = 1\n")
     if output == DENSE:
@@ -71,7 +73,7 @@ def push(output: str, v: str) -> str:
                 f"bit = uint32(1) << uint32({v} & 31)\n"
                 "if (out_words[word] & bit) == 0:\n"
                 "    if (atomic_or(out_words, word, bit) & bit) == 0:\n"
-                "        atomic_add(lens, out_slot, 1)\n")
+                "        atomic_claim(lens, out_slot)\n")
     return "pass\n"
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frontier import Frontier, Graph, StaleFrontierError, atomic_add
+from frontier import Frontier, Graph, StaleFrontierError, atomic_add, atomic_claim
 from frontier.frontier import FrontierError
 from frontier.testing import assert_same_set, graphs
 from operators import (
@@ -45,6 +45,11 @@ def keep(v):
 
 def add_one(i, out):
     atomic_add(out, i, 1)
+
+
+def claim_unless_multiple_of_three(i, counter, slots):
+    if i % 3 != 0:
+        slots[i] = atomic_claim(counter, 1)
 
 
 def small_graph():
@@ -140,6 +145,19 @@ def test_compute_runs_once_per_element_of_frontier_vertices_edges_and_range(targ
     assert list(target.to_host(out)) == [2, 2, 2, 1, 2, 3]
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_atomic_claim_gives_every_caller_a_slot_of_its_own(target, dtype):
+    n = 300  # several warps, each with some lanes not claiming
+    counter = target.to_device(np.array([7, 5], dtype))
+    slots = target.full(n, -1, np.int64)
+    compute(None, n, claim_unless_multiple_of_three, counter, slots, target=target)
+    claimers = [i for i in range(n) if i % 3 != 0]
+    got = target.to_host(slots)
+    assert sorted(got[claimers]) == list(range(5, 5 + len(claimers)))
+    assert (got[::3] == -1).all()
+    assert list(target.to_host(counter)) == [7, 5 + len(claimers)]
+
+
 def test_chained_operators_reuse_three_buffers_and_mark_old_frontiers_stale(target):
     g = Graph.from_edges(np.arange(9), np.arange(1, 10))
     f0 = Frontier.from_vertices(g, [0], target=target)
@@ -169,7 +187,7 @@ def test_explain_shows_the_generated_kernel_source(target):
     f = Frontier.from_vertices(g, [0], target=target)
     src = explain(advance, g, f, accept_all)
     assert "def advance_thread_vertices_sparse_to_sparse__accept_all(" in src
-    assert "functor(src, dst, e, 1)" in src and "atomic_add(lens, out_slot, 1)" in src
+    assert "functor(src, dst, e, 1)" in src and "atomic_claim(lens, out_slot)" in src
     assert "def filter_" in explain(filter, g, f, keep, unique=True)
     assert "def compute_" in explain(compute, g, "vertices", keep, target=target)
 

@@ -447,7 +447,7 @@ def list_graph(n: int, seed: int = 0) -> Graph:
     (the tail's is a self-loop), so the graph's ``col_indices`` is the successor array. What
     the ``list:N`` spec builds, for ``frontier run listrank``."""
     succ = random_list(n, seed)
-    return Graph(np.arange(n + 1, dtype=OFFSET_DTYPE), succ, None, directed=True)
+    return Graph._trusted(np.arange(n + 1, dtype=OFFSET_DTYPE), succ, None, directed=True)
 
 
 # specs ----------------------------------------------------------------------------------------

@@ -861,7 +861,7 @@ def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
     check_graph(path, n, src.size * (2 if mirror else 1), parsed.weights is not None)
     graph = build_graph(src, dst, parsed.weights, n, directed=not mirror)
     if is_directed != graph.directed:
-        graph = Graph(graph.row_offsets, graph.col_indices, graph.weights, is_directed)
+        graph = Graph._trusted(graph.row_offsets, graph.col_indices, graph.weights, is_directed)
     if not is_directed and not mirror:
         arc = unpaired_arc(graph.row_offsets, graph.col_indices)
         if arc is not None:

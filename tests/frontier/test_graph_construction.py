@@ -73,6 +73,20 @@ def test_the_limit_follows_the_environment_and_available_memory(monkeypatch):
     assert estimate_bytes(10, 100, weighted=False) < estimate_bytes(10, 100, weighted=True)
 
 
+@pytest.mark.parametrize("value", ["-5", "0", "1e9", "lots", "5 GB"])
+@pytest.mark.parametrize("variable", ["FRONTIER_MAX_HOST_BYTES", "FRONTIER_MAX_DEVICE_BYTES"])
+def test_a_memory_limit_that_is_not_a_positive_whole_number_is_refused_naming_it(
+        monkeypatch, variable, value):
+    from frontier.environ import SettingError
+
+    monkeypatch.setenv(variable, value)
+    build = (lambda: generators.from_spec("path:5")) if "HOST" in variable else (
+        lambda: generators.path(5).device_arrays(CpuTarget()))
+    with pytest.raises(SettingError, match=rf"^{variable}={value!r}; expected a whole number of "
+                                           r"bytes > 0 \(or the variable unset"):
+        build()
+
+
 def test_huge_matrix_market_header_is_refused_before_the_body_is_read(tmp_path, monkeypatch):
     # 4e9 arcs fit in the free memory of a large host (256 GiB): a host of 64 GiB, whatever runs
     monkeypatch.setenv("FRONTIER_MAX_HOST_BYTES", str(64 << 30))

@@ -57,6 +57,54 @@ def test_user_errors_are_one_line_and_exit_2(capsys, argv, words):
     assert len(err.strip().splitlines()) == 1
 
 
+def _file(where, name: str, content: bytes) -> str:
+    path = where / name
+    path.write_bytes(content)
+    return str(path)
+
+
+#: The unclear messages of issue 47, item 6 (and their neighbours): per case, the arguments
+#: (made from a temporary directory), the environment, and what the one line must say.
+UNCLEAR_BEFORE = {
+    "spec of 5000 digits": (lambda d: ["info", "path:" + "9" * 5000], {},
+                            "a number of 5,000 digits; expected whole numbers of at most 18"),
+    "grid of 10**20 rows": (lambda d: ["info", "grid:99999999999999999999x0"], {},
+                            "grid:99999999999999999999x0': a number of 20 digits"),
+    "--bogus": (lambda d: ["--bogus"], {}, "unknown option '--bogus'; expected a command first"),
+    "run bfs --bogus": (lambda d: ["run", "bfs", "path:3", "--bogus"], {},
+                        "unknown arguments '--bogus'; expected the arguments of the command"),
+    "negative host limit": (lambda d: ["info", "path:3"], {"FRONTIER_MAX_HOST_BYTES": "-5"},
+                            "error: FRONTIER_MAX_HOST_BYTES='-5'; expected a whole number of "
+                            "bytes > 0"),
+    "calibration cache a file": (
+        lambda d: ["calibrate", "--target", "cpu", "--quick"],
+        {"FRONTIER_CACHE_DIR": "{d}/cache"}, "{d}/cache: is not a directory (a file is in its "
+        "place); expected a directory for the calibration cache"),
+    "plot of a binary file": (lambda d: ["plot", _file(d, "t.csv", b"\x00\xff\xfe" * 50)], {},
+                              "{d}/t.csv: not text (byte 1 is not UTF-8); expected the output "
+                              "of frontier run ... --trace"),
+    "newline in a missing file": (lambda d: ["info", f"{d}/a\nb.txt"], {},
+                                  "no such file; expected an existing graph file"),
+    "newline in a file": (lambda d: ["info", _file(d, "a\nb.txt", b"0 x\n")], {},
+                          "'{d}/a\\nb.txt':1:"),
+    "newline in an output directory": (lambda d: ["convert", "path:3", f"{d}/no\ndir/g.npz"], {},
+                                       "the directory '{d}/no\\ndir' does not exist"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNCLEAR_BEFORE))
+def test_what_was_unclear_is_one_line_naming_what_where_and_what_was_expected(
+        capsys, monkeypatch, tmp_path, case):
+    argv, environment, words = UNCLEAR_BEFORE[case]
+    (tmp_path / "cache").write_text("a file where the cache directory should be")
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value.format(d=tmp_path))
+    code, _, err = run_cli(capsys, *argv(tmp_path))
+    assert code == 2, err
+    assert err.startswith("frontier: error:") and words.format(d=tmp_path) in err
+    assert len(err.splitlines()) == 1 and len(err) < 400 and "generator spec 'path:3'" not in err
+
+
 def test_an_unknown_balancer_lists_every_valid_name(capsys):
     _, _, err = run_cli(capsys, "run", "bfs", "rmat:6", "--balancer", "nosuch")
     assert all(name in err for name in available_balancers())

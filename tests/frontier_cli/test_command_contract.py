@@ -173,7 +173,60 @@ GUARDED = ("import os, sys\nfrom frontier_cli.guard import main\nos.write(1, b's
            "sys.exit(main())\n")
 
 
-@pytest.mark.parametrize("seconds", [0.02, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 1.2, 2.0])
+#: The installed script (as pip writes it), under a trace function that sends SIGINT to the
+#: process at the line event given (counted from the guard's handler on, in every module:
+#: the guard's own lines, the imports it makes, main's first lines), then says "fired"; one
+#: that reaches the command's module first stops tracing and says "late".
+AT_A_LINE = """
+import _signal, os, sys
+DEFAULT, at, seen = _signal.getsignal(_signal.SIGINT), int(sys.argv.pop(1)), [0]
+def lines(frame, event, arg):
+    if event == "line" and _signal.getsignal(_signal.SIGINT) is not DEFAULT:
+        if frame.f_code.co_filename.endswith("commands.py"):
+            sys.settrace(None)
+            os.write(1, b"late")
+            os._exit(0)
+        seen[0] += 1
+        if seen[0] == at:
+            sys.settrace(None)
+            os.write(1, b"fired")
+            os.kill(os.getpid(), _signal.SIGINT)
+    return lines
+sys.settrace(lines)
+import re
+import sys
+from frontier_cli.guard import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+#: Line events to interrupt at: every one of the first 40 (the guard's own lines), then a
+#: spread over the imports the guard makes and the start of main.
+LINE_EVENTS = list(range(1, 41)) + list(range(60, 1600, 60))
+
+
+def test_ctrl_c_at_every_line_from_the_guards_first_on_exits_130_with_one_line():
+    """The window issue 47 found: Ctrl-C in the first milliseconds of a command, while the
+    script imports the guard, printed a traceback or ended the process by the signal."""
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    children = [(at, subprocess.Popen([sys.executable, "-c", AT_A_LINE, str(at), "balancers"],
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                for at in LINE_EVENTS]
+    fired = 0
+    for at, proc in children:
+        out, err = proc.communicate(timeout=120)
+        if out == b"late":
+            continue  # this environment's imports end before that many lines
+        fired += 1
+        assert out == b"fired" and (proc.returncode, err.decode()) == (
+            130, "frontier: interrupted\n"), f"at line event {at}: {err.decode()[-300:]}"
+    assert fired >= 40
+
+
+@pytest.mark.parametrize("seconds", [0.0, 0.002, 0.005, 0.01, 0.02, 0.1, 0.2, 0.3, 0.45, 0.6,
+                                     0.8, 1.2, 2.0])
 def test_ctrl_c_at_any_moment_from_start_up_on_exits_130_with_one_line(seconds):
     """From the library's first import to the timed runs: the imports, reading the arguments,
     building the graph, compiling the kernels, running them."""

@@ -617,8 +617,8 @@ def _afforest_arcs(piece: Piece, g: Graph, xp: Any) -> tuple[Graph, Any, Any]:
         inside = (heads >= lo) & (heads < hi)
         kept = np.zeros(heads.size + 1, dtype=np.int64)
         np.cumsum(inside, out=kept[1:])
-        local = Graph(kept[rows - rows[0]], (heads[inside] - lo).astype(np.int32), None,
-                      directed=False)
+        local = Graph._trusted(kept[rows - rows[0]], (heads[inside] - lo).astype(np.int32),
+                               None, directed=False)
         remote = np.flatnonzero(~inside)
         tails = (np.searchsorted(rows, remote + rows[0], side="right") - 1).astype(np.int32)
         ends = heads[remote].astype(np.int64)

@@ -18,13 +18,23 @@ The helper is then shared by several functors instead of being pasted into each:
 
 The helper is returned unchanged (callable from Python too). It may call atomics, the graph view
 functions and other registered helpers; like a functor, it must not read global arrays.
+
+In the checked mode (``FRONTIER_BOUNDSCHECK=1``, the cpu target; :mod:`frontier.target`) a
+helper called from a functor is compiled with bounds checks too, as the functor is (Numba
+compiles an overload's body with its own options, not its caller's), after the ``checks`` given
+with it: an index past an array in the helper raises ``IndexError`` instead of reading
+garbage, and the ``IndexError`` names the functor (:class:`operators.codegen.FunctorIndexError`).
 """
 
 from __future__ import annotations
 
+import inspect
+import types
 from collections.abc import Callable
+from functools import cache
 from typing import Any, TypeVar
 
+from numba.core import targetconfig
 from numba.core.extending import overload as cpu_overload
 
 try:
@@ -37,18 +47,60 @@ __all__ = ["device_function"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def device_function(fn: F, *, inline: bool = False) -> F:
+def device_function(fn: F, *, inline: bool = False, checks: Callable | None = None,
+                    implementation: Callable | None = None) -> F:
     """Make ``fn`` callable from compiled functors on every target; returns ``fn``.
 
     ``inline=True`` compiles its body into each caller instead of calling it: what a helper
     that returns a view of an array it was given (a row of the graph) needs on CUDA, where a
-    device function may return only an array passed to it whole."""
+    device function may return only an array passed to it whole.
+
+    ``checks``, a function of the same arguments that raises ``IndexError`` for arguments out
+    of range (compiled as the helper is), runs before the helper in the checked mode.
+    ``implementation``, a function of the same arguments, is what compiled code runs in place
+    of ``fn``'s own body (``fn`` then being what Python runs: a wrapper that checks what Python
+    callers pass, say)."""
+    body = implementation or fn
 
     def typer(*args: Any) -> Callable:
-        return fn
+        return body
+
+    def cpu_typer(*args: Any) -> Callable:
+        return _bounds_checked(body, checks) if _caller_checks_bounds() else body
 
     how = "always" if inline else "never"
-    cpu_overload(fn, target="cpu", strict=False, inline=how)(typer)
+    cpu_overload(fn, target="cpu", strict=False, inline=how)(cpu_typer)
     if cuda_overload is not None:
         cuda_overload(fn, target="cuda", strict=False, inline=how)(typer)
     return fn
+
+
+def _caller_checks_bounds() -> bool:
+    """Whether the function being compiled now, the helper's caller, has bounds checks (Numba
+    keys an overload's implementation by its caller's options, so each mode gets its own)."""
+    flags = targetconfig.ConfigStack.top_or_none()
+    return flags is not None and bool(flags.boundscheck)
+
+
+@cache
+def _bounds_checked(body: Callable, checks: Callable | None) -> Callable:
+    """An implementation of ``body`` for a caller compiled with bounds checks: ``checks`` of its
+    arguments, then ``body`` compiled with bounds checks. The compiled copy is of a clone of
+    ``body``, not registered with Numba, so that its call is not routed back here. A helper
+    taking ``*args`` or keyword-only arguments is left as it is."""
+    import numba
+
+    parameters = inspect.signature(body).parameters.values()
+    if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters):
+        return body  # no trampoline of fixed shape passes *args on: left unchecked
+    clone = types.FunctionType(body.__code__, body.__globals__, body.__name__,
+                               body.__defaults__, body.__closure__)
+    names = ", ".join(p.name for p in parameters)
+    scope = {"checked_body": numba.njit(boundscheck=True)(clone),
+             "check": numba.njit(boundscheck=True)(checks) if checks is not None else None}
+    exec(f"def {body.__name__}({names}):\n"  # noqa: S102 - a trampoline of fixed shape
+         + (f"    check({names})\n" if checks is not None else "")
+         + f"    return checked_body({names})\n", scope)
+    trampoline = scope[body.__name__]
+    trampoline.__defaults__ = body.__defaults__
+    return trampoline

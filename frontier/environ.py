@@ -14,7 +14,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["get"]
+__all__ = ["get", "SettingError"]
+
+
+class SettingError(ValueError):
+    """An environment variable of Frontier holds a value it does not take; the message names
+    the variable, its value and what was expected. Raised as it is through every call (never
+    turned into another error, such as a generator spec's), since the call's own arguments are
+    not at fault."""
 
 #: Per variable name: the key of ``os.environ``'s own mapping.
 _KEYS: dict[str, Any] = {}

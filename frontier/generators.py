@@ -26,7 +26,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from frontier import parallel, validate
+from frontier import messages, parallel, validate
+from frontier.environ import SettingError
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph, from_sorted_keys
 from frontier.limits import GraphTooLargeError, check_graph
 
@@ -324,8 +325,8 @@ def grid2d(rows: int, cols: int, weights: WeightRange | None = None, seed: int =
     """A ``rows x cols`` 4-neighbour lattice, undirected (road-like): vertex ``r * cols + c``
     is joined to its right and lower neighbours. ``grid2d(2000, 2000)`` has 4,000,000 vertices
     and 15,992,000 arcs (``2 * (rows * (cols - 1) + (rows - 1) * cols)``)."""
-    rows = _count("rows", rows)
-    cols = _count("cols", cols)
+    rows = _vertices("rows", rows)
+    cols = _vertices("cols", cols)
     if rows * cols > _MAX_VERTICES:
         raise ValueError(f"rows * cols is {rows * cols}; expected at most {_MAX_VERTICES} "
                          "vertices (int32 ids)")
@@ -447,7 +448,7 @@ def list_graph(n: int, seed: int = 0) -> Graph:
     (the tail's is a self-loop), so the graph's ``col_indices`` is the successor array. What
     the ``list:N`` spec builds, for ``frontier run listrank``."""
     succ = random_list(n, seed)
-    return Graph(np.arange(n + 1, dtype=OFFSET_DTYPE), succ, None, directed=True)
+    return Graph._trusted(np.arange(n + 1, dtype=OFFSET_DTYPE), succ, None, directed=True)
 
 
 # specs ----------------------------------------------------------------------------------------
@@ -475,14 +476,21 @@ class SpecForm:
         """The whole numbers of ``rest`` (the part of ``spec`` after ``KIND:``)."""
         parts = rest.lower().split(self.separator)
         if not self.low <= len(parts) <= self.high:
-            raise SpecError(f"generator spec {spec!r}: expected {self.usage}")
+            raise SpecError(f"generator spec {messages.text(spec)}: expected {self.usage}")
         if not all(_WHOLE.fullmatch(p) for p in parts):
-            raise SpecError(f"generator spec {spec!r}: expected whole numbers, as in "
+            raise SpecError(f"generator spec {messages.text(spec)}: expected whole numbers, as in "
                             f"{self.usage}")
-        return [int(p) for p in parts]
+        long = next((p for p in parts if len(p.lstrip("0")) > _MOST_DIGITS), None)
+        if long is not None:
+            raise SpecError(f"generator spec {messages.text(spec)}: a number of "
+                            f"{len(long.lstrip('0')):,} digits; expected whole numbers of at "
+                            f"most {_MOST_DIGITS} digits, as in {self.usage}")
+        return [int(p.lstrip("0") or "0") for p in parts]
 
 
 _WHOLE = re.compile(r"[0-9]+")
+#: The most digits a number of a spec may have: every count a generator takes fits int64.
+_MOST_DIGITS = 18
 
 #: Kind -> form of every generator spec.
 SPECS: dict[str, SpecForm] = {form.kind: form for form in (
@@ -517,12 +525,14 @@ def from_spec(spec: str) -> Graph:
     form = SPECS.get(kind) if sep else None
     if form is None:
         forms = ", ".join(f.usage for f in SPECS.values())
-        raise SpecError(f"generator spec {spec!r}: expected one of {forms}")
+        raise SpecError(f"generator spec {messages.text(spec)}: expected one of {forms}")
     numbers = form.numbers(spec, rest)
     try:
         return form.build(*numbers)
     except GraphTooLargeError as err:
-        raise GraphTooLargeError(f"generator spec {spec!r}: {err.what}", err.estimate,
+        raise GraphTooLargeError(f"generator spec {messages.text(spec)}: {err.what}", err.estimate,
                                  err.limit, err.where) from None
+    except SettingError:
+        raise
     except ValueError as err:
-        raise SpecError(f"generator spec {spec!r}: {err}") from None
+        raise SpecError(f"generator spec {messages.text(spec)}: {err}") from None

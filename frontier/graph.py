@@ -136,7 +136,7 @@ def _vertex_array(name: str, ids: Any) -> np.ndarray:
         whole[whole] = a[whole] == np.floor(a[whole])
         if not whole.all():
             bad = a[np.flatnonzero(~whole)[0]]
-            raise GraphError(f"{name} holds {bad!r}, not a whole number; expected integer "
+            raise GraphError(f"{name} holds {bad.item()!r}, not a whole number; expected integer "
                              "vertex ids (float ids are accepted only when they are whole)")
         return a.astype(np.int64)
     raise GraphError(f"{name} has dtype {a.dtype}; expected integer vertex ids")
@@ -400,7 +400,7 @@ def build_graph(src: np.ndarray, dst: np.ndarray, weights: Any, num_vertices: in
     if w is not None:
         arcs[arcs >= src.size] -= src.size
         w = w[arcs]
-    return Graph(offsets, cols, w, directed, weights_checked=not directed)
+    return Graph._trusted(offsets, cols, w, directed, weights_checked=not directed)
 
 
 def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices: int,
@@ -423,8 +423,53 @@ def from_sorted_keys(keys: np.ndarray, weights: np.ndarray | None, num_vertices:
 
     parallel.each(rows, parallel.spans(n + 1))
     parallel.each(columns, parallel.spans(keys.size))
-    return Graph(offsets, cols, _weights_array(weights, keys.size), directed,
-                 weights_checked=not directed)
+    return Graph._trusted(offsets, cols, _weights_array(weights, keys.size), directed,
+                          weights_checked=not directed)
+
+
+def _csr_arrays(row_offsets: Any, col_indices: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The CSR arrays as fresh int64 offsets and int64 ids, checked: 1-D integer offsets
+    rising from 0 to ``len(col_indices)``, ids ``0 <= id < |V|`` (converted losslessly, as
+    :func:`_vertex_array` does), |V| within int32. GraphError naming what is wrong otherwise,
+    before anything is built."""
+    offs = np.asarray(row_offsets)
+    if offs.ndim != 1 or offs.size == 0 or not np.issubdtype(offs.dtype, np.integer):
+        raise GraphError(f"row_offsets has shape {offs.shape} and dtype {offs.dtype}; expected a "
+                         "non-empty 1-D integer array of |V|+1 offsets")
+    if offs.dtype.kind == "u" and int(offs.max()) > np.iinfo(OFFSET_DTYPE).max:
+        raise GraphError(f"row_offsets holds {int(offs.max())}; expected offsets < 2**63")
+    offs = offs.astype(OFFSET_DTYPE)
+    cols = _vertex_array("col_indices", col_indices)
+    n = offs.size - 1
+    if offs[0] != 0 or offs[-1] != cols.size or np.any(np.diff(offs) < 0):
+        falls = np.flatnonzero(np.diff(offs) < 0)
+        got = (f"row_offsets[{falls[0] + 1}] = {int(offs[falls[0] + 1])} is below "
+               f"row_offsets[{falls[0]}]" if falls.size else
+               f"they run from {int(offs[0])} to {int(offs[-1])}")
+        raise GraphError(f"row_offsets must rise from 0 to len(col_indices) = {cols.size}; "
+                         f"{got}")
+    if cols.size and (cols.min() < 0 or cols.max() >= n):
+        bad = int(cols.min() if cols.min() < 0 else cols.max())
+        raise GraphError(f"col_indices holds vertex {bad}; expected 0 <= id < {n}")
+    if n > np.iinfo(VERTEX_DTYPE).max:
+        raise GraphError(f"{n} vertices do not fit int32 vertex ids")
+    return offs, cols
+
+
+def _checked_csr(what: str, row_offsets: Any, col_indices: Any, weights: Any, directed: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Host CSR arrays as a graph stores them (fresh copies: int64 offsets, int32 ids, weights
+    in their stored dtype), checked as :func:`_csr_arrays` and :func:`_weights_array` do, the
+    size against the memory (:func:`_check_size`, naming ``what``) and, for an undirected
+    graph, every arc paired with a reverse arc."""
+    offs, cols = _csr_arrays(row_offsets, col_indices)
+    _check_size(what, offs.size - 1, cols.size, weights is not None)
+    w = _weights_array(weights, cols.size)
+    if not directed:
+        arc = unpaired_arc(offs, cols)
+        if arc is not None:
+            raise GraphError(unpaired_arc_error(arc))
+    return offs, cols.astype(VERTEX_DTYPE), w
 
 
 def _check_size(what: str, num_vertices: int, num_arcs: int, weighted: bool) -> None:
@@ -440,16 +485,42 @@ class Graph:
     counts arcs. Build one with :meth:`from_edges`, :meth:`from_csr` or :meth:`from_scipy`, or load
     one with :func:`frontier.load`.
 
-    An undirected weighted graph gives both arcs of each edge one weight (GraphError naming the
-    edge otherwise); ``weights_checked=True`` says the caller knows they do (it copied each
-    weight to the reverse arc, or cut the arrays from a graph already checked), which skips
-    the check (a sort of the arcs).
+    ``Graph(row_offsets, col_indices, weights=None, directed=True)`` is :meth:`from_csr`
+    without ``symmetrize``: the arrays are copied and checked the same way (offsets rising from
+    0 to ``len(col_indices)``, ids in range, dtypes, one weight per arc, an undirected graph's
+    arcs paired with one weight each), GraphError before anything else is done. Device arrays
+    go through :meth:`from_csr`, which keeps them on the GPU.
     """
 
-    def __init__(self, row_offsets: np.ndarray, col_indices: np.ndarray,
-                 weights: np.ndarray | None, directed: bool, *,
-                 weights_checked: bool = False) -> None:
+    def __init__(self, row_offsets: Any, col_indices: Any, weights: Any = None,
+                 directed: bool = True) -> None:
         directed = validate.flag("directed", directed)
+        if any(is_device_array(a) for a in (row_offsets, col_indices, weights)):
+            raise GraphError("Graph(...) takes host arrays; expected Graph.from_csr(row_offsets, "
+                             "col_indices, weights, directed) for device arrays, which keeps "
+                             "them on the GPU")
+        self._adopt(*_checked_csr("Graph", row_offsets, col_indices, weights, directed),
+                    directed, weights_checked=False)
+
+    @classmethod
+    def _trusted(cls, row_offsets: np.ndarray, col_indices: np.ndarray,
+                 weights: np.ndarray | None, directed: bool, *,
+                 weights_checked: bool = False) -> Graph:
+        """A graph of CSR arrays the library built and knows to be valid (int64 offsets
+        rising from 0 to ``col_indices.size``, int32 ids in range, weights of a stored dtype or
+        None), taken as they are (made read-only, not copied): what the builders, loaders,
+        generators and views use instead of the checking constructor. An undirected weighted
+        graph's arcs are still checked for one weight per edge unless ``weights_checked`` (the
+        caller copied each weight to the reverse arc, or cut the arrays from a graph already
+        checked)."""
+        graph = cls.__new__(cls)
+        graph._adopt(row_offsets, col_indices, weights, validate.flag("directed", directed),
+                     weights_checked=weights_checked)
+        return graph
+
+    def _adopt(self, row_offsets: np.ndarray, col_indices: np.ndarray,
+               weights: np.ndarray | None, directed: bool, *, weights_checked: bool) -> None:
+        """Take valid host CSR arrays as this graph's (see :meth:`_trusted`)."""
         if not directed and weights is not None and not weights_checked:
             edge = unequal_arc_weights(row_offsets, col_indices, weights)
             if edge is not None:
@@ -599,34 +670,16 @@ class Graph:
 
             return device_graph.from_csr(row_offsets, col_indices, weights, directed,
                                          symmetrize)
-        offs = np.asarray(row_offsets)
-        if offs.ndim != 1 or offs.size == 0 or not np.issubdtype(offs.dtype, np.integer):
-            raise GraphError("row_offsets must be a non-empty 1-D integer array of |V|+1 offsets")
-        if offs.dtype.kind == "u" and int(offs.max()) > np.iinfo(OFFSET_DTYPE).max:
-            raise GraphError(f"row_offsets holds {int(offs.max())}; expected offsets < 2**63")
-        offs = offs.astype(OFFSET_DTYPE)
-        cols = _vertex_array("col_indices", col_indices)
+        if not symmetrize:
+            return cls._trusted(*_checked_csr("Graph.from_csr", row_offsets, col_indices,
+                                              weights, directed), directed)
+        if directed:
+            raise GraphError("symmetrize=True builds an undirected graph; expected "
+                             "directed=False with it")
+        offs, cols = _csr_arrays(row_offsets, col_indices)
         n = offs.size - 1
-        if offs[0] != 0 or offs[-1] != cols.size or np.any(np.diff(offs) < 0):
-            raise GraphError(f"row_offsets must rise from 0 to len(col_indices) = {cols.size}")
-        if cols.size and (cols.min() < 0 or cols.max() >= n):
-            bad = int(cols.min() if cols.min() < 0 else cols.max())
-            raise GraphError(f"col_indices holds vertex {bad}; expected 0 <= id < {n}")
-        if n > np.iinfo(VERTEX_DTYPE).max:
-            raise GraphError(f"{n} vertices do not fit int32 vertex ids")
-        if symmetrize:
-            if directed:
-                raise GraphError("symmetrize=True builds an undirected graph; expected "
-                                 "directed=False with it")
-            src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offs))
-            return cls.from_edges(src, cols, weights, n, directed=False)
-        _check_size("Graph.from_csr", n, cols.size, weights is not None)
-        w = _weights_array(weights, cols.size)
-        if not directed:
-            arc = unpaired_arc(offs, cols)
-            if arc is not None:
-                raise GraphError(unpaired_arc_error(arc))
-        return cls(offs.copy(), cols.astype(VERTEX_DTYPE), w, directed)
+        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(offs))
+        return cls.from_edges(src, cols, weights, n, directed=False)
 
     @classmethod
     def from_scipy(cls, matrix: scipy.sparse.spmatrix | scipy.sparse.sparray,
@@ -663,7 +716,8 @@ class Graph:
         arc = unpaired_arc(graph.row_offsets, graph.col_indices)
         if arc is not None:
             raise GraphError(unpaired_arc_error(arc))
-        return cls(graph.row_offsets, graph.col_indices, graph.weights, directed=False)
+        return cls._trusted(graph.row_offsets, graph.col_indices, graph.weights,
+                            directed=False)
 
     # views ------------------------------------------------------------------------------
     @property
@@ -763,7 +817,7 @@ class Graph:
                 if self._transpose is None:
                     csc = self.csc()
                     weights = None if self._weights is None else self._weights[csc.edge_ids]
-                    reverse = Graph(csc.col_offsets, csc.row_indices, weights, True)
+                    reverse = Graph._trusted(csc.col_offsets, csc.row_indices, weights, True)
                     # the transpose's CSC is this graph's CSR: column u lists u's heads in arc
                     # order, each the transpose's arc that is this graph's arc at that position
                     positions = np.empty_like(csc.edge_ids)
@@ -779,16 +833,28 @@ class Graph:
         which a vertex frontier of this graph is valid."""
         return other is self or (other is not None and other is self._transpose)
 
-    def to_scipy(self) -> scipy.sparse.csr_matrix:
+    def to_scipy(self, *, pattern: bool = False) -> scipy.sparse.csr_matrix:
         """The adjacency matrix; values are the weights, or ones for an unweighted graph.
         Repeated edges stay separate stored entries. The matrix's arrays are fresh copies the
         caller owns (writable: ``A.sum_duplicates()`` and in-place edits leave the graph as it
-        was)."""
+        was).
+
+        ``pattern=True`` gives the adjacency pattern instead: one entry of 1.0 per distinct arc
+        (repeats merged), in scipy's canonical form (sorted, no duplicates). That is what
+        ``scipy.sparse.csgraph``'s traversals and components need: its
+        ``connected_components(connection="strong")`` never returns on a matrix with repeated
+        entries."""
         import scipy.sparse as sp
 
+        n = self.num_vertices
+        if pattern:
+            matrix = sp.csr_matrix((np.ones(self.num_edges), self._col_indices.copy(),
+                                    self._row_offsets.copy()), shape=(n, n), copy=False)
+            matrix.sum_duplicates()
+            matrix.data[:] = 1.0
+            return matrix
         data = (self._weights.copy() if self._weights is not None
                 else np.ones(self.num_edges))
-        n = self.num_vertices
         return sp.csr_matrix((data, self._col_indices.copy(), self._row_offsets.copy()),
                              shape=(n, n), copy=False)
 

@@ -27,10 +27,18 @@ row; iterating it reads one arc per step); :func:`intersection_count` of rows of
 ``a <= b`` a merge, O(a + b), or, where ``b > 16 a``, a binary search of the longer row for each
 element of the shorter, O(a log b). One work item does all of it: on a graph with hubs, count
 per edge (an ``advance``, which the load balancer spreads) rather than per vertex.
+
+In the checked mode (``FRONTIER_BOUNDSCHECK=1``, the cpu target) a vertex id outside
+``0 .. |V|-1`` given to any of them raises ``IndexError`` naming the function, the id and the
+functor, instead of reading past the graph's arrays. They are for functors: called from Python
+with a :class:`frontier.Graph`, they raise ``TypeError`` saying so and naming the Python
+equivalent (``G.out_degrees()[v]``, ...).
 """
 
 from __future__ import annotations
 
+from functools import wraps
+from inspect import signature
 from typing import Any
 
 import numpy as np
@@ -132,9 +140,59 @@ def intersection_count(graph: Any, u: Any, v: Any) -> Any:
     return count
 
 
+def _vertices_in_range(name: str) -> Any:
+    """The checks the checked mode runs before view function ``name``
+    (:func:`frontier.devicefn.device_function`'s ``checks``): IndexError for a vertex id
+    outside ``0 .. |V|-1``."""
+    def checks(graph: Any, *vertices: Any) -> None:
+        for v in vertices:
+            if v < 0 or v >= graph[0]:
+                raise IndexError(name + "(graph, ...): vertex id " + str(v) + " is out of "
+                                 "range; expected 0 <= id < " + str(graph[0]))
+    return checks
+
+
+#: What Python code uses instead of each view function, for the message of a Python call.
+_FROM_PYTHON = {
+    "out_degree": "G.out_degrees()[v]", "in_degree": "G.in_degrees()[v]",
+    "graph_vertices": "G.num_vertices", "graph_edges": "G.num_edges",
+    "neighbors": "G.sorted_neighbors()[G.row_offsets[v]:G.row_offsets[v + 1]]",
+    "in_neighbors": "G.transpose().sorted_neighbors()[G.csc().col_offsets[v]:"
+                    "G.csc().col_offsets[v + 1]]",
+    "intersection_count": "len((set(G.sorted_neighbors()[G.row_offsets[u]:G.row_offsets[u + 1]]"
+                          ") & set(G.sorted_neighbors()[G.row_offsets[v]:G.row_offsets[v + 1]]"
+                          ")) - {u, v})",
+}
+
+
+def _for_functors(body: Any, inline: bool = False) -> Any:
+    """The view function ``body`` as functors and Python see it: compiled code runs ``body``
+    (bounds-checked after :func:`_vertices_in_range`'s checks in the checked mode); the simulator,
+    which runs functors as Python, calls it with the view (a tuple); any other first argument
+    (a :class:`frontier.Graph` from Python) is a TypeError saying what to call instead."""
+    name = body.__name__
+
+    @wraps(body)
+    def view_function(graph: Any, *args: Any) -> Any:
+        if type(graph) is not tuple:
+            raise TypeError(
+                f"frontier.{name}(graph, ...) is for functors: its graph is the view a functor "
+                "receives as its last parameter named `graph` (def f(v, out, graph): out[v] = "
+                f"{name}(graph, ...)), not a {type(graph).__name__}; from Python, "
+                f"use {_FROM_PYTHON[name]} of a frontier.Graph G")
+        return body(graph, *args)
+
+    checks = _vertices_in_range(name) if "v" in signature(body).parameters else None
+    return device_function(view_function, inline=inline, checks=checks, implementation=body)
+
+
 # Compiled functors call these through Numba's overloads: each function's own Python body is its
 # implementation on the CPU and on CUDA (the simulator calls it as Python).
-for _fn in (out_degree, in_degree, graph_vertices, graph_edges, intersection_count):
-    device_function(_fn)
-for _fn in (neighbors, in_neighbors):  # a row is a view: compiled into the caller on CUDA
-    device_function(_fn, inline=True)
+out_degree = _for_functors(out_degree)
+in_degree = _for_functors(in_degree)
+graph_vertices = _for_functors(graph_vertices)
+graph_edges = _for_functors(graph_edges)
+intersection_count = _for_functors(intersection_count)
+# a row is a view: compiled into the caller on CUDA
+neighbors = _for_functors(neighbors, inline=True)
+in_neighbors = _for_functors(in_neighbors, inline=True)

@@ -60,7 +60,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from frontier import validate
+from frontier import messages, validate
 from frontier.graph import Graph, GraphError, build_graph, unpaired_arc, unpaired_arc_error
 from frontier.limits import (
     GraphTooLargeError,
@@ -126,7 +126,8 @@ class GraphFormatError(GraphError):
         self.expected = expected
 
     def __str__(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        shown = messages.path(self.path)
+        where = shown if self.line is None else f"{shown}:{self.line}"
         return f"{where}: {self.problem}; expected {self.expected}"
 
 
@@ -137,9 +138,10 @@ _READ_BYTES = 1 << 22
 
 
 def _too_much_text(path: str, size: int, how: str) -> GraphTooLargeError:
-    what = {"file": f"{path} ({size:,} bytes of text)",
-            "gzip": f"{path} (gzip data expanding past {size:,} bytes of text)",
-            "stream": f"{path} (a device or pipe giving more than {size:,} bytes of text)"}[how]
+    shown = messages.path(path)
+    what = {"file": f"{shown} ({size:,} bytes of text)",
+            "gzip": f"{shown} (gzip data expanding past {size:,} bytes of text)",
+            "stream": f"{shown} (a device or pipe giving more than {size:,} bytes of text)"}[how]
     return GraphTooLargeError(what, text_estimate(size), host_limit_bytes())
 
 
@@ -607,7 +609,7 @@ def _mtx_header(path: str, data: bytes) -> _MtxHeader:
 
 def _mtx_size(path: str, head: bytes) -> None:
     h = _mtx_header(path, head)
-    check_graph(path, h.rows, h.nnz * (2 if h.symmetry == "symmetric" else 1),
+    check_graph(messages.path(path), h.rows, h.nnz * (2 if h.symmetry == "symmetric" else 1),
                 h.field != "pattern", extra_bytes=len(head))
 
 
@@ -678,7 +680,7 @@ def _dimacs_header(path: str, data: bytes) -> tuple[int, int, int, int, int]:
 
 def _dimacs_size(path: str, head: bytes) -> None:
     n, m, *_ = _dimacs_header(path, head)
-    check_graph(path, n, m, True, extra_bytes=len(head))
+    check_graph(messages.path(path), n, m, True, extra_bytes=len(head))
 
 
 def _read_dimacs(path: str, data: bytes) -> _Parsed:
@@ -721,7 +723,8 @@ def _read_marked_snap(path: str, data: bytes, start: int, first_line: int,
     """An edge list that :func:`save` wrote: sized, directed and weighted as its marker line
     ``line`` says, with exactly the arcs it declares (so a truncated file is refused)."""
     n, declared = marker["vertices"], marker["weights"]
-    check_graph(path, n, marker["arcs"], declared != "none", extra_bytes=len(data))
+    check_graph(messages.path(path), n, marker["arcs"], declared != "none",
+                extra_bytes=len(data))
     kind = None if declared == "none" else "int" if declared.startswith("int") else "number"
     shape = "'u v'" if kind is None else "'u v w'"
     layout = _Layout(path, (b"#", b"%"), None, 2 if kind is None else 3,
@@ -833,7 +836,7 @@ def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
     if symmetrize and directed:
         raise ValueError("symmetrize=True builds an undirected graph; expected directed=None "
                          "or False with it")
-    path = os.fspath(path)
+    path = validate.file_path("path", path)
     if format == "npz" or (format is None and path.lower().endswith(".npz")):
         return _load_npz(path, directed, symmetrize, relabel), None
     data = _read_bytes(path, _check_head(path, format))
@@ -858,10 +861,11 @@ def _load(path: str | os.PathLike[str], directed: bool | None, symmetrize: bool,
         is_directed = False
     else:
         is_directed = parsed.directed_default if directed is None else directed
-    check_graph(path, n, src.size * (2 if mirror else 1), parsed.weights is not None)
+    check_graph(messages.path(path), n, src.size * (2 if mirror else 1),
+                parsed.weights is not None)
     graph = build_graph(src, dst, parsed.weights, n, directed=not mirror)
     if is_directed != graph.directed:
-        graph = Graph(graph.row_offsets, graph.col_indices, graph.weights, is_directed)
+        graph = Graph._trusted(graph.row_offsets, graph.col_indices, graph.weights, is_directed)
     if not is_directed and not mirror:
         arc = unpaired_arc(graph.row_offsets, graph.col_indices)
         if arc is not None:
@@ -979,7 +983,7 @@ def _npz_arrays(path: str, archive: zipfile.ZipFile) -> dict[str, np.ndarray]:
         raise _npz_error(path, f"archive {'lacks ' + ', '.join(missing) if missing else ''}"
                          f"{'; ' if missing and extra else ''}"
                          f"{'has unknown ' + ', '.join(extra) if extra else ''}")
-    check_graph(path, sizes["row_offsets"] // 8, sizes["col_indices"] // 4,
+    check_graph(messages.path(path), sizes["row_offsets"] // 8, sizes["col_indices"] // 4,
                 "weights" in sizes)
     return {info.filename.removesuffix(".npy"): _npz_array(path, archive, info)
             for info in infos}
@@ -1015,7 +1019,8 @@ def _npz_array(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> np
         nbytes = math.prod(shape) * dtype.itemsize
         limit = host_limit_bytes()
         if nbytes > limit:
-            raise GraphTooLargeError(f"{path} (array {name} declaring {math.prod(shape):,} "
+            raise GraphTooLargeError(f"{messages.path(path)} (array {name} declaring "
+                                     f"{math.prod(shape):,} "
                                      f"elements of {dtype})", nbytes, limit)
         held = info.file_size - member.tell()
         if nbytes != held:
@@ -1051,16 +1056,17 @@ def save(graph: Graph, path: str | os.PathLike[str]) -> None:
     """
     if not isinstance(graph, Graph):
         raise TypeError(f"expected a frontier.Graph to save, got {type(graph).__name__}")
-    path = os.fspath(path)
+    path = validate.file_path("path", path)
     kind = SAVE_FORMATS.get(os.path.splitext(path.lower())[1])
     if kind is None:
-        raise ValueError(f"cannot save to {path!r}: expected a name ending in "
+        raise ValueError(f"cannot save to {messages.path(path)}: expected a name ending in "
                          f"{', '.join(SAVE_FORMATS)}")
     w = graph.weights
     if kind != "npz" and w is not None and w.dtype == np.int64 and w.size and \
             (w.min() == _INT64.min or w.max() == _INT64.max):
         bad = int(w.min()) if w.min() == _INT64.min else int(w.max())
-        raise ValueError(f"cannot save to {path!r}: the weight {bad} is outside what the "
+        raise ValueError(f"cannot save to {messages.path(path)}: the weight {bad} is outside "
+                         "what the "
                          "text formats read back; "
                          f"expected integer weights between {_INT64.min + 1} and "
                          f"{_INT64.max - 1}, or a .npz file")

@@ -27,6 +27,8 @@ from __future__ import annotations
 import os
 import resource
 
+from frontier import messages
+from frontier.environ import SettingError
 from frontier.graph import GraphError
 
 __all__ = ["GraphTooLargeError", "host_limit_bytes", "estimate_bytes", "check_graph",
@@ -99,10 +101,7 @@ def host_limit_bytes() -> int:
     """Bytes a new graph may take on the host now (see the module docstring)."""
     env = os.environ.get(_ENV)
     if env:
-        try:
-            return int(env)
-        except ValueError:
-            raise ValueError(f"{_ENV}={env!r}; expected a whole number of bytes") from None
+        return _bytes_setting(_ENV, env, "the memory available")
     available = _meminfo("MemAvailable")
     if available is None:
         try:
@@ -138,12 +137,21 @@ def device_cap() -> int | None:
     target, whatever the device has free (a smaller device, for tests and for showing a graph
     that one device refuses running over several); None where it is not set."""
     env = os.environ.get(_DEVICE_ENV)
-    if not env:
-        return None
+    return _bytes_setting(_DEVICE_ENV, env, "the device's free memory") if env else None
+
+
+def _bytes_setting(name: str, value: str, unset: str) -> int:
+    """The value of the environment variable ``name``, a limit in bytes (``unset``: what
+    applies without it): a whole number > 0 (``-5``, ``0``, ``1e9`` and ``lots`` are refused
+    with a :class:`~frontier.environ.SettingError` naming the variable)."""
     try:
-        return int(env)
+        limit = int(value)
     except ValueError:
-        raise ValueError(f"{_DEVICE_ENV}={env!r}; expected a whole number of bytes") from None
+        limit = 0
+    if limit <= 0:
+        raise SettingError(f"{name}={messages.text(value)}; expected a whole number of bytes "
+                           f"> 0 (or the variable unset, for {unset})")
+    return limit
 
 
 def check_device(what: str, need: int, free: int | None, where: str) -> None:

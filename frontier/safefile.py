@@ -25,6 +25,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 
+from frontier import messages
+
 __all__ = ["OutputError", "check_output", "writing"]
 
 
@@ -39,7 +41,7 @@ class OutputError(ValueError):
         self.expected = expected
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.problem}; expected {self.expected}"
+        return f"{messages.path(self.path)}: {self.problem}; expected {self.expected}"
 
 
 def _target(path: str) -> tuple[str, os.stat_result | None]:
@@ -72,13 +74,13 @@ def _create_partial(path: str, real: str, status: os.stat_result | None) -> str:
         except FileExistsError:
             continue
         except FileNotFoundError:
-            raise OutputError(path, f"the directory {folder} does not exist",
+            raise OutputError(path, f"the directory {messages.path(folder)} does not exist",
                               "an output in an existing directory") from None
         except NotADirectoryError:
-            raise OutputError(path, f"{folder} is not a directory",
+            raise OutputError(path, f"{messages.path(folder)} is not a directory",
                               "an output in an existing directory") from None
         except PermissionError:
-            raise OutputError(path, f"no permission to create files in {folder}",
+            raise OutputError(path, f"no permission to create files in {messages.path(folder)}",
                               "a directory this user may write to") from None
         except OSError as err:
             raise OutputError(path, f"cannot be written ({err.strerror or err})",
@@ -107,7 +109,7 @@ def check_output(path: str | os.PathLike[str],
             except OSError:
                 same = False
             if same:
-                raise OutputError(path, f"is the input {given}" if given != path
+                raise OutputError(path, f"is the input {messages.path(given)}" if given != path
                                   else "is also the input", "an output file other than the "
                                   "input (writing it would destroy the input)")
         if not stat.S_ISREG(status.st_mode):

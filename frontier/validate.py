@@ -34,6 +34,8 @@ The helpers, for algorithms and operators to reuse (each returns the checked val
 * :func:`vertices` — an array of vertex ids, converted to int64 losslessly;
 * :func:`path_sums` — refuse weights whose path sums could overflow the dtype the distances
   are summed in (``1e308 + 1e308`` is ``inf``, which reads as "unreachable");
+* :func:`file_path` — a file name: ``str``, ``bytes`` (decoded as the file system does, as
+  ``open`` takes it) or ``os.PathLike``, as a ``str``;
 * :func:`unused` — refuse arguments the chosen mode would ignore (``alpha`` with
   ``direction="push"``): an argument that is accepted and then ignored hides a mistake, so it
   raises instead.
@@ -47,6 +49,7 @@ a number.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping
 from functools import cache
 from numbers import Integral, Real
@@ -54,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from frontier import messages
 from frontier.device_arrays import is_device_array, to_host
 
 if TYPE_CHECKING:
@@ -63,7 +67,7 @@ _INT64_MAX = int(np.iinfo(np.int64).max)
 
 __all__ = ["graph", "source", "sources", "non_negative_weights", "count", "positive",
            "fraction", "flag", "one_of", "vertex", "vertices", "bounds", "integer", "path_sums",
-           "unused"]
+           "file_path", "unused"]
 
 
 def graph(value: Any) -> Graph:
@@ -236,6 +240,16 @@ def path_sums(what: str, bound: float, dtype: Any) -> None:
                          f"what {dt.name} distances hold ({float(top):.4g}), so a distance could "
                          "overflow to inf and read as unreachable; expected weights whose path "
                          "sums fit: scale them down")
+
+
+def file_path(name: str, value: Any) -> str:
+    """``value`` as a ``str`` file name: a str, bytes (``os.fsdecode``) or os.PathLike;
+    ``TypeError`` naming what it is else."""
+    try:
+        return os.fsdecode(os.fspath(value))
+    except TypeError:
+        raise TypeError(f"{name}={messages.text(value)} ({type(value).__name__}); expected a "
+                        "file name (str, bytes or os.PathLike)") from None
 
 
 def unused(mode: str, given: Mapping[str, Any]) -> None:

@@ -64,7 +64,7 @@ import numpy as np
 
 from algorithms import CATALOG, bfs
 from algorithms.entry import Entry, Option
-from frontier import __version__, generators, kernel_cache
+from frontier import __version__, generators, kernel_cache, messages
 from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
@@ -438,6 +438,10 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
+        unknown = message.partition("unrecognized arguments: ")[2]
+        if unknown:
+            message = (f"unknown arguments {messages.text(unknown)}; expected the arguments "
+                       "of the command (frontier COMMAND --help lists them)")
         print(f"frontier: error: {message}", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
 
@@ -592,9 +596,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in given
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        _refuse_unknown_leading_option(parser, given)
+        args = parser.parse_args(given)
         args.progress = args.progress or sys.stderr.isatty()
         for name in ("runs", "sweeps"):
             if getattr(args, name, 1) < 1:
@@ -603,7 +610,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _interrupted()
     except FileNotFoundError as err:
-        _report(f"no such file: {err.filename or err}", debug)
+        _report(f"no such file: {messages.path(err.filename) if err.filename else err}", debug)
     except (CommandError, ValueError, TypeError) as err:
         # every error class of frontier, operators and algorithms (GraphError, GraphFormatError,
         # GraphTooLargeError, SpecError, FrontierError, TargetError, BalancerError,
@@ -613,8 +620,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report("out of memory: the graph or its working arrays do not fit on this machine; "
                 "try a smaller graph", debug)
     except OSError as err:
-        _report(f"{err.strerror or err}{': ' + str(err.filename) if err.filename else ''}",
-                debug)
+        _report(f"{err.strerror or err}"
+                f"{': ' + messages.path(err.filename) if err.filename else ''}", debug)
     except Exception as err:  # noqa: BLE001 - a bug: still one line unless --debug
         if _caused_by_interrupt(err):
             return _interrupted()
@@ -623,6 +630,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "the traceback, and report it)", debug)
         return EXIT_WRONG_RESULT
     return EXIT_BAD_INPUT
+
+
+def _refuse_unknown_leading_option(parser: argparse.ArgumentParser, argv: Sequence[str]
+                                   ) -> None:
+    """A usage error naming the first option before the command that the top level does not
+    take (``frontier --bogus``): argparse would report the missing command instead."""
+    for token in argv:
+        if not token.startswith("-") or token == "-":
+            return
+        if token.split("=")[0] not in parser._option_string_actions:
+            parser.error(f"unknown option {messages.text(token)}; expected a command first "
+                         "(run, info, convert, ...: frontier --help lists them), then its "
+                         "options (frontier COMMAND --help)")
 
 
 def _interrupted() -> int:

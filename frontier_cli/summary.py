@@ -4,7 +4,8 @@ histogram in powers of two, self-loops and connected components.
 Degrees of real graphs span orders of magnitude (a few hubs, many leaves), so the histogram's
 buckets are ``0``, ``1``, ``2-3``, ``4-7``, ...; the text form draws one bar per bucket on a
 logarithmic scale, so a bucket of one hub stays visible beside a million leaves. Components come
-from scipy.sparse.csgraph (weak and, for a directed graph, strong). The diameter estimate needs
+from scipy.sparse.csgraph (weak and, for a directed graph, strong) on the graph's adjacency
+pattern, repeated arcs merged. The diameter estimate needs
 BFS and is made by the command (:mod:`frontier_cli.commands`).
 """
 
@@ -65,7 +66,7 @@ def components(graph: Graph) -> dict[str, Any]:
 
     if graph.num_vertices == 0:
         return {"weak": 0, "largest": 0, **({"strong": 0} if graph.directed else {})}
-    matrix = graph.to_scipy()
+    matrix = graph.to_scipy(pattern=True)  # scipy's strong components hang on repeats
     count, labels = connected_components(matrix, directed=True, connection="weak")
     found: dict[str, Any] = {"weak": int(count), "largest": int(np.bincount(labels).max())}
     if graph.directed:

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
+from frontier import messages
+
 __all__ = ["COLUMNS", "TraceError", "trace_rows", "write_trace", "read_trace", "plot_trace"]
 
 COLUMNS = ("step", "frontier_size", "edges", "balancer", "representation", "direction", "mode",
@@ -49,14 +51,18 @@ def write_trace(rows: list[dict[str, Any]], stream: TextIO) -> None:
 def read_trace(path: str | Path) -> list[dict[str, Any]]:
     """The rows of a trace file (or of saved ``frontier run --trace`` output), with the numeric
     columns as numbers (``ms`` None for fused steps)."""
-    text = Path(path).read_text()
+    try:
+        text = Path(path).read_text()
+    except UnicodeDecodeError as err:
+        raise TraceError(f"{messages.path(path)}: not text (byte {err.start} is not UTF-8); "
+                         "expected the output of frontier run ... --trace") from None
     header = ",".join(COLUMNS)
     lines = text.splitlines()
     try:
         first = next(i for i, line in enumerate(lines) if line.strip() == header)
     except StopIteration:
-        raise TraceError(f"{path}: no trace header {header!r} found; expected the output of "
-                         "frontier run ... --trace") from None
+        raise TraceError(f"{messages.path(path)}: no trace header {header!r} found; expected "
+                         "the output of frontier run ... --trace") from None
     rows = []
     for number, row in enumerate(csv.DictReader(io.StringIO("\n".join(lines[first:]))), 2):
         if row.get("step") in (None, "") or not row["step"].strip().isdigit():
@@ -66,8 +72,8 @@ def read_trace(path: str | Path) -> list[dict[str, Any]]:
                          "frontier_size": int(row["frontier_size"]), "edges": int(row["edges"]),
                          "ms": float(row["ms"]) if row["ms"] else None})
         except (TypeError, ValueError):
-            raise TraceError(f"{path}: trace line {first + number - 1} is malformed: "
-                             f"{row}") from None
+            raise TraceError(f"{messages.path(path)}: trace line {first + number - 1} is "
+                             f"malformed: {row}") from None
     return rows
 
 

@@ -145,8 +145,8 @@ class FrontierGraph:
             # NetworkX's undirected adjacency holds u -> v and v -> u with one shared attribute
             # dict: the arcs pair up with equal weights by construction, so the two sorts of
             # from_csr(directed=False)'s checks are skipped (as Graph.from_scipy does)
-            return Graph(graph.row_offsets, graph.col_indices, graph.weights, directed=False,
-                         weights_checked=True)
+            return Graph._trusted(graph.row_offsets, graph.col_indices, graph.weights,
+                                  directed=False, weights_checked=True)
         tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.offsets))
         if undirected:
             return Graph.from_edges(tails, self.heads, weights, num_vertices=n, directed=False)

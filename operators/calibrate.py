@@ -34,7 +34,12 @@ from frontier.frontier import Frontier
 from frontier.graph import Graph
 from frontier.options import BalancerName
 from frontier.target import Target
-from operators.adaptive import Thresholds, device_thresholds, save_calibration
+from operators.adaptive import (
+    Thresholds,
+    check_calibration_output,
+    device_thresholds,
+    save_calibration,
+)
 from operators.advance import advance
 
 __all__ = ["Calibration", "calibrate", "FULL", "QUICK"]
@@ -137,7 +142,9 @@ def calibrate(target: Target, sizes: Sizes = FULL, runs: int = 5,
 
 def calibrate_and_save(target: Target, sizes: Sizes = FULL, runs: int = 5) -> tuple[
         Calibration, Any]:
-    """:func:`calibrate`, then store the result in the cache; returns it and the file."""
+    """:func:`calibrate`, then store the result in the cache; returns it and the file. A cache
+    that cannot be written is refused first (:func:`check_calibration_output`)."""
+    check_calibration_output()
     result = calibrate(target, sizes, runs)
     return result, save_calibration(target.device_name, result.thresholds, result.measured())
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from frontier import validate
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
 from frontier.target import Target
@@ -40,12 +39,16 @@ class Plan:
 #: The graph of work over a range of indices that no graph defines (list ranking, dense
 #: matrices): ``compute`` and ``reduce`` over a count take ``graph=None`` and run with this one,
 #: which has no vertices and no edges.
-NO_GRAPH = Graph(np.zeros(1, OFFSET_DTYPE), np.zeros(0, VERTEX_DTYPE), None, True)
+NO_GRAPH = Graph._trusted(np.zeros(1, OFFSET_DTYPE), np.zeros(0, VERTEX_DTYPE), None, True)
 
 
 def range_graph(graph: Graph | None, where: Any) -> Any:
-    """``graph``, or :data:`NO_GRAPH` where ``graph`` is None and ``where`` is a count."""
-    if graph is None and validate.integer(where):
+    """``graph``, or :data:`NO_GRAPH` where ``graph`` is None and ``where`` is meant as a count
+    (neither a Frontier nor ``"vertices"`` / ``"edges"``, which need the graph): the count is
+    then checked as such, so that ``compute(None, 2.5, ...)`` is told the count is not an
+    integer rather than that the graph is missing."""
+    if graph is None and not (isinstance(where, Frontier)
+                              or (isinstance(where, str) and where in ("vertices", "edges"))):
         return NO_GRAPH
     return graph
 

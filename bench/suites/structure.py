@@ -77,7 +77,7 @@ NETWORKX = {
 def _scipy(algorithm: str, graph: Graph) -> Any:
     if algorithm != "scc":
         return None
-    matrix = graph.to_scipy()
+    matrix = graph.to_scipy(pattern=True)  # strong components hang on repeated entries
     return lambda: csgraph.connected_components(matrix, directed=True, connection="strong")
 
 

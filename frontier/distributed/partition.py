@@ -132,8 +132,8 @@ class Piece:
     def graph(self) -> Graph:
         """The owned out-arcs as a graph over all |V| vertices (other rows empty), built once
         on the worker: what the operators run on."""
-        return Graph(self._global_offsets(self.row_offsets), self.col_indices, self.weights,
-                     self.directed, weights_checked=True)
+        return Graph._trusted(self._global_offsets(self.row_offsets), self.col_indices,
+                              self.weights, self.directed, weights_checked=True)
 
     @cached_property
     def in_graph(self) -> Graph:

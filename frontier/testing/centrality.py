@@ -121,8 +121,7 @@ def reference_betweenness(graph: Graph, sources: Iterable[int] | None = None, *,
     values = np.zeros(n)
     if n == 0:
         return values
-    pattern = sp.csr_matrix((np.ones(graph.num_edges), graph.col_indices, graph.row_offsets),
-                            shape=(n, n))
+    pattern = graph.to_scipy(pattern=True)
     tails, heads = graph.coo().src.astype(np.int64), graph.col_indices.astype(np.int64)
     for s in chosen:
         depth = csgraph.shortest_path(pattern, indices=s, unweighted=True, method="D")

@@ -53,11 +53,6 @@ def _source(graph: Graph, source: Any) -> int:
     return s
 
 
-def _pattern(graph: Graph) -> sp.csr_matrix:
-    """The adjacency pattern: 1 for every stored arc (repeats add up and stay nonzero)."""
-    n = graph.num_vertices
-    return sp.csr_matrix((np.ones(graph.num_edges), graph.col_indices, graph.row_offsets),
-                         shape=(n, n))
 
 
 def _fail(summary: str, offenders: list[str]) -> None:
@@ -135,7 +130,8 @@ def reference_bfs(graph: Graph, source: int) -> np.ndarray:
     """Hop distances from ``source`` over the stored arcs (int32, -1 where unreachable), by
     ``scipy.sparse.csgraph``."""
     s = _source(graph, source)
-    hops = csgraph.dijkstra(_pattern(graph), directed=True, indices=s, unweighted=True)
+    hops = csgraph.dijkstra(graph.to_scipy(pattern=True), directed=True, indices=s,
+                            unweighted=True)
     distances = np.full(graph.num_vertices, -1, dtype=np.int32)
     reached = np.isfinite(hops)
     distances[reached] = hops[reached]
@@ -253,7 +249,8 @@ def check_sssp(graph: Graph, source: int, distances: Any, predecessors: Any = No
 # components -----------------------------------------------------------------------------------
 def reference_components(graph: Graph) -> np.ndarray:
     """Weak-component labels (int32, ``0 .. #components-1``) by ``scipy.sparse.csgraph``."""
-    _, labels = csgraph.connected_components(_pattern(graph), directed=True, connection="weak")
+    _, labels = csgraph.connected_components(graph.to_scipy(pattern=True), directed=True,
+                                             connection="weak")
     return labels.astype(np.int32)
 
 

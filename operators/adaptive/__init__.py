@@ -24,6 +24,7 @@ from operators.adaptive.thresholds import (
     CACHE_ENV,
     Thresholds,
     calibration_path,
+    check_calibration_output,
     device_thresholds,
     load_calibration,
     save_calibration,
@@ -32,4 +33,5 @@ from operators.adaptive.thresholds import (
 
 __all__ = ["GraphProfile", "inspect", "measure_degree_sum", "Thresholds", "device_thresholds",
            "thresholds_for", "calibration_path", "load_calibration", "save_calibration",
-           "CACHE_ENV", "Decision", "HandBack", "NEVER", "decide", "blind"]
+           "check_calibration_output", "CACHE_ENV", "Decision", "HandBack", "NEVER", "decide",
+           "blind"]

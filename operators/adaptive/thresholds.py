@@ -20,12 +20,12 @@ from typing import Any
 import numpy as np
 
 from frontier import environ
-from frontier.safefile import writing
+from frontier.safefile import OutputError, check_output, writing
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 
 __all__ = ["Thresholds", "device_thresholds", "thresholds_for", "calibration_path",
-           "load_calibration", "save_calibration", "CACHE_ENV"]
+           "load_calibration", "save_calibration", "check_calibration_output", "CACHE_ENV"]
 
 #: Environment variable naming the directory of the calibration cache (default
 #: ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``).
@@ -142,10 +142,29 @@ def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, An
             entries = {}
         values = {k: v for k, v in asdict(thresholds).items() if k != "source"}
         entries[device] = {**values, "measured": measured}
-        path.parent.mkdir(parents=True, exist_ok=True)
+        check_calibration_output()
         with writing(path) as partial:  # a temporary file of its own, renamed into place
             Path(partial).write_text(json.dumps(entries, indent=2, sort_keys=True))
         _STAMPS.pop(str(path), None)
+    return path
+
+
+def check_calibration_output() -> Path:
+    """The calibration cache's file, its directory made: :class:`frontier.safefile.OutputError`
+    naming the directory when it cannot be (a file in its place, no permission) or the file
+    cannot be written, so that ``frontier calibrate`` is refused before it measures."""
+    path = calibration_path()
+    expected = (f"a directory for the calibration cache: {CACHE_ENV} (or XDG_CACHE_HOME) "
+                "naming a directory this user may create or write, or unset")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise OutputError(path.parent, "is not a directory (a file is in its place)",
+                          expected) from None
+    except OSError as err:
+        raise OutputError(path.parent, f"cannot be made ({err.strerror or err})",
+                          expected) from None
+    check_output(path)
     return path
 
 

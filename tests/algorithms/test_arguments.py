@@ -202,6 +202,20 @@ CLEAR = {
         r"sources=\[\] with normalized=False: rescaling .* needs at least one"),
     "Direction(min_pull=-1)": (
         lambda: Direction("auto", min_pull=-1), ValueError, "min_pull=-1; expected 0 <= min_pull"),
+    "compute(None, 2.5)": (  # the count is at fault, not the missing graph
+        lambda: compute(None, 2.5, keep, target="cpu"), OperatorError,
+        r"compute over 2.5; expected .* a count 0 <= n < 2\*\*63 \(an integer\)"),
+    "reduce(None, '3')": (
+        lambda: reduce(None, "3", keep, target="cpu"), OperatorError,
+        r"reduce over '3'; expected .* a count"),
+    "compute(None, 'vertices')": (
+        lambda: compute(None, "vertices", keep, target="cpu"), OperatorError,
+        "expected a frontier.Graph, got NoneType"),
+    "load(bytearray)": (
+        lambda: frontier.load(bytearray(b"g.txt")), TypeError,
+        r"path=bytearray\(b'g.txt'\) \(bytearray\); expected a file name \(str, bytes"),
+    "save(G, 3)": (
+        lambda: frontier.save(R, 3), TypeError, r"path=3 \(int\); expected a file name"),
 }
 
 

@@ -1,14 +1,18 @@
 """The checked mode (issue 20, item 6): ``FRONTIER_BOUNDSCHECK=1`` compiles functors with bounds
 checks on the cpu target, so an index past a state array raises ``IndexError`` naming the
-functor instead of reading garbage or crashing the process (exit 139). The simulator checks
-indices anyway; Numba compiles no bounds checks for CUDA, so a GPU is not tested here."""
+functor instead of reading garbage or crashing the process (exit 139); the helpers a functor
+calls (``device_function`` helpers, the graph view's ``out_degree``, ``intersection_count``,
+``neighbors``, ...) are checked too (issue 47, item 5). The simulator checks indices anyway;
+Numba compiles no bounds checks for CUDA, so a GPU is not tested here."""
 
 from __future__ import annotations
+
+from inspect import signature
 
 import numpy as np
 import pytest
 
-from frontier import Frontier, generators, resolve_target
+from frontier import Frontier, device_function, generators, graphview, resolve_target
 from frontier.target import cuda_usable
 from operators import FunctorError, advance, compute
 
@@ -77,3 +81,67 @@ def test_the_mode_is_part_of_the_compile_key(monkeypatch):
     unchecked = cpu.compile_key
     monkeypatch.setenv(BOUNDSCHECK_VARIABLE, "1")
     assert cpu.compile_key != unchecked and cpu.checks_bounds
+
+
+#: The graph view functions that take vertex ids (the functions of frontier.graphview).
+VERTEX_VIEW_FUNCTIONS = sorted(
+    name for name in graphview.__all__ if callable(getattr(graphview, name))
+    and "v" in signature(getattr(graphview, name)).parameters)
+
+
+def _calling(view_function, shift):
+    """A functor that calls ``view_function`` with its vertex ids shifted by ``shift``."""
+    if len(signature(view_function).parameters) == 2:
+        def calls_the_view(v, out, graph):
+            view_function(graph, v + shift)
+            out[v] = 1
+    else:
+        def calls_the_view(v, out, graph):
+            view_function(graph, v, v + shift)
+            out[v] = 1
+    return calls_the_view
+
+
+# one functor compiled per view function and shift, on purpose
+@pytest.mark.filterwarnings("ignore::operators.functors.RecompileWarning")
+@pytest.mark.parametrize("shift", [1_000_000, -6])
+@pytest.mark.parametrize("name", VERTEX_VIEW_FUNCTIONS)
+def test_a_graph_view_function_given_a_vertex_out_of_range_raises_index_error(checked, name,
+                                                                              shift):
+    cpu = resolve_target("cpu")
+    G = generators.path(5)
+    with pytest.raises(IndexError,
+                       match=rf"calls_the_view.*{name}\(graph, \.\.\.\): vertex id {shift} "):
+        compute(G, _all(G, cpu), _calling(getattr(graphview, name), shift),
+                np.zeros(5, np.int64))
+
+
+@pytest.mark.filterwarnings("ignore::operators.functors.RecompileWarning")
+@pytest.mark.parametrize("name", VERTEX_VIEW_FUNCTIONS)
+def test_graph_view_functions_in_range_give_what_they_give_unchecked(checked, name):
+    cpu = resolve_target("cpu")
+    G = generators.path(5)
+    out = np.zeros(5, np.int64)
+    compute(G, Frontier.from_vertices(G, np.arange(4), target=cpu),
+            _calling(getattr(graphview, name), 1), out)
+    assert out.tolist() == [1, 1, 1, 1, 0]
+
+
+@device_function
+def ancestor(parent, v):
+    return parent[parent[v]]
+
+
+def reads_through_a_helper(v, parent, out):
+    out[v] = ancestor(parent, v)
+
+
+def test_a_registered_helper_reading_past_an_array_raises_index_error_naming_the_functor(
+        checked):
+    cpu = resolve_target("cpu")
+    G = generators.path(5)
+    out = np.zeros(5, np.int64)
+    compute(G, _all(G, cpu), reads_through_a_helper, np.array([0, 0, 1, 2, 3]), out)
+    assert out.tolist() == [0, 0, 0, 1, 2]
+    with pytest.raises(IndexError, match="reads_through_a_helper"):
+        compute(G, _all(G, cpu), reads_through_a_helper, np.array([0, 0, 1, 2, 1_000_000]), out)

@@ -418,3 +418,20 @@ def test_file_paths_and_unknown_kinds_are_not_specs(text):
 @pytest.mark.parametrize("text", ["rmat:18", "grid:10xten", "tree:"])
 def test_registered_kinds_are_specs_even_when_malformed(text):
     assert generators.is_spec(text)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("path:" + "9" * 5000, "a number of 5,000 digits; expected whole numbers of at most 18"),
+    ("grid:99999999999999999999x0", "a number of 20 digits"),
+    ("grid:99999999999x0", "rows is 99999999999; expected 0 <= rows <= 2147483647"),
+    ("grid:0x99999999999", "cols is 99999999999; expected 0 <= cols <= 2147483647"),
+])
+def test_a_spec_with_a_huge_number_gets_one_short_line(spec, words):
+    with pytest.raises(generators.SpecError) as info:
+        generators.from_spec(spec)
+    message = str(info.value)
+    assert words in message and "\n" not in message and len(message) < 250
+
+
+def test_leading_zeros_do_not_count_as_digits():
+    assert_identical(generators.from_spec("path:" + "0" * 5000 + "3"), generators.path(3))

@@ -1,7 +1,8 @@
 """Hardening of graph construction (issue 9, items 1 and 3; issue 13, item 4's .npz): graphs
 that cannot fit are refused before anything is read or allocated, undirected input must be
 symmetric (or be symmetrized), to_scipy() gives the caller its own arrays, counts and id
-dtypes are validated, and the binary .npz format round-trips and rejects malformed archives."""
+dtypes are validated, and the binary .npz format round-trips and rejects malformed archives;
+the public ``Graph(...)`` constructor checks what ``from_csr`` checks (issue 47, item 5)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,20 @@ def test_the_limit_follows_the_environment_and_available_memory(monkeypatch):
     assert host_limit_bytes() == 12345
     assert text_bound() < 12345
     assert estimate_bytes(10, 100, weighted=False) < estimate_bytes(10, 100, weighted=True)
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "1e9", "lots", "5 GB"])
+@pytest.mark.parametrize("variable", ["FRONTIER_MAX_HOST_BYTES", "FRONTIER_MAX_DEVICE_BYTES"])
+def test_a_memory_limit_that_is_not_a_positive_whole_number_is_refused_naming_it(
+        monkeypatch, variable, value):
+    from frontier.environ import SettingError
+
+    monkeypatch.setenv(variable, value)
+    build = (lambda: generators.from_spec("path:5")) if "HOST" in variable else (
+        lambda: generators.path(5).device_arrays(CpuTarget()))
+    with pytest.raises(SettingError, match=rf"^{variable}={value!r}; expected a whole number of "
+                                           r"bytes > 0 \(or the variable unset"):
+        build()
 
 
 def test_huge_matrix_market_header_is_refused_before_the_body_is_read(tmp_path, monkeypatch):
@@ -174,6 +189,70 @@ def test_cli_turns_too_large_into_one_line_and_exit_2(capsys, graph):
 NON_SYMMETRIC = sp.csr_matrix((np.ones(3), ([0, 1, 2], [1, 2, 3])), shape=(4, 4))
 
 
+MALFORMED_CSR = [
+    pytest.param(([0, 1, 2, 3], [1, 1_000_000, 0], None, True), "col_indices holds vertex 1000000",
+                 id="arc-to-vertex-10**6-of-3"),
+    pytest.param(([0, 1, 2, 3], [1, -1, 0], None, True), "col_indices holds vertex -1",
+                 id="negative-id"),
+    pytest.param(([0, 2, 1, 3], [1, 2, 0], None, True), r"row_offsets\[2\] = 1 is below",
+                 id="falling-offsets"),
+    pytest.param(([1, 2, 3], [1, 0], None, True), "must rise from 0", id="offsets-from-1"),
+    pytest.param(([0, 1, 2, 4], [1, 2, 0], None, True), "run from 0 to 4",
+                 id="offsets-past-the-ids"),
+    pytest.param(([], [], None, True), "non-empty 1-D integer", id="no-offsets"),
+    pytest.param(([[0, 1]], [0], None, True), "non-empty 1-D integer", id="2-d-offsets"),
+    pytest.param(([0.0, 1.0], [0], None, True), "dtype float64", id="float-offsets"),
+    pytest.param(([0, 1, 2], [0.5, 1], None, True), "not a whole number", id="fractional-ids"),
+    pytest.param(([0, 1, 2], ["a", "b"], None, True), "dtype <U1", id="string-ids"),
+    pytest.param(([0, 1, 2], [1, 0], [1.0], True), r"weights has shape \(1,\)",
+                 id="weights-too-short"),
+    pytest.param(([0, 1, 2], [1, 0], [np.inf, 1.0], True), "expected finite",
+                 id="infinite-weight"),
+    pytest.param(([0, 1, 2], [1, 1], None, False), "no matching reverse arc",
+                 id="undirected-unpaired"),
+    pytest.param(([0, 1, 2], [1, 0], [1.0, 2.0], False), "undirected edge 0 - 1 has weight",
+                 id="undirected-unequal-weights"),
+]
+
+
+@pytest.mark.parametrize("arrays, words", MALFORMED_CSR)
+def test_the_public_constructor_refuses_what_from_csr_refuses_with_the_same_message(arrays,
+                                                                                     words):
+    offsets, ids, weights, directed = (np.asarray(a) if isinstance(a, list) else a
+                                       for a in arrays)
+    with pytest.raises(GraphError, match=words) as direct:
+        Graph(offsets, ids, weights, directed)
+    with pytest.raises(GraphError, match=words) as checked:
+        Graph.from_csr(offsets, ids, weights, directed)
+    assert str(direct.value) == str(checked.value)
+
+
+def test_the_public_constructor_copies_the_callers_arrays_and_leaves_them_writable():
+    offsets, ids, weights = np.array([0, 1, 2]), np.array([1, 0]), np.array([2.0, 3.0])
+    g = Graph(offsets, ids, weights, True)
+    assert g.row_offsets.dtype == np.int64 and g.col_indices.dtype == np.int32
+    assert all(a.flags.writeable for a in (offsets, ids, weights))
+    ids[0] = 99
+    assert g.col_indices.tolist() == [1, 0] and not g.col_indices.flags.writeable
+
+
+def test_the_public_constructor_sends_device_arrays_to_from_csr():
+    class OnDevice:
+        __cuda_array_interface__ = {"shape": (2,), "typestr": "<i8", "data": (0, False),
+                                    "version": 3}
+
+    with pytest.raises(GraphError, match=r"host arrays; expected Graph\.from_csr"):
+        Graph(OnDevice(), np.array([0]), None, True)
+
+
+def test_a_graph_with_an_arc_out_of_range_never_reaches_an_algorithm():
+    from algorithms import connected_components
+
+    with pytest.raises(GraphError, match="1000000"):
+        connected_components(Graph(np.array([0, 1, 2, 3]), np.array([1, 1_000_000, 0], np.int32),
+                                   None, True), target="cpu")
+
+
 def test_from_scipy_undirected_needs_a_symmetric_matrix_and_names_an_unpaired_entry():
     with pytest.raises(GraphError, match="arc 0 -> 1 has no matching reverse arc 1 -> 0"):
         Graph.from_scipy(NON_SYMMETRIC, directed=False)
@@ -214,6 +293,16 @@ def test_to_scipy_arrays_belong_to_the_caller():
     u = generators.path(5).to_scipy()
     u.data[:] = 7
     u.sum_duplicates()
+
+
+def test_to_scipy_pattern_merges_repeated_arcs_so_scipy_strong_components_end():
+    from scipy.sparse.csgraph import connected_components
+
+    g = Graph.from_edges([0, 0, 1, 1, 2], [1, 1, 0, 1, 2], num_vertices=3)
+    A = g.to_scipy(pattern=True)
+    assert A.has_canonical_format and A.nnz == 4 and set(A.data.tolist()) == {1.0}
+    assert connected_components(A, directed=True, connection="strong")[0] == 2
+    assert g.to_scipy().nnz == 5  # the weighted matrix keeps repeats apart
 
 
 @pytest.mark.parametrize("count", [3.7, 3.0, "3", True])

@@ -1,17 +1,22 @@
 """Neighbours inside functors (``frontier.neighbors``, ``in_neighbors``, ``intersection_count``)
 read the graph's rows in ascending order on every target, equal to NetworkX on hypothesis graphs
-(self-loops, repeated arcs, hubs, unsorted CSR rows), and cost no copy where rows are sorted."""
+(self-loops, repeated arcs, hubs, unsorted CSR rows), and cost no copy where rows are sorted; a
+view function called from Python on a Graph says it is for functors and what to call instead."""
 
 from __future__ import annotations
 
+from inspect import signature
+
 import networkx as nx
 import numpy as np
+import pytest
 from hypothesis import given, settings
 
 from frontier import (
     Frontier,
     Graph,
     generators,
+    graphview,
     in_neighbors,
     intersection_count,
     neighbors,
@@ -107,3 +112,19 @@ def test_intersection_count_searches_a_much_longer_row(target):
     for e in range(g.row_offsets[1], g.row_offsets[2]):
         w = int(g.col_indices[e])
         assert got[e] == len(list(nx.common_neighbors(h, 1, w)))
+
+
+VIEW_FUNCTIONS = sorted(name for name in graphview.__all__
+                        if callable(getattr(graphview, name)) and name != "view_type")
+
+
+@pytest.mark.parametrize("name", VIEW_FUNCTIONS)
+def test_a_view_function_called_from_python_on_a_graph_says_it_is_for_functors(name):
+    G = generators.path(3)
+    fn = getattr(graphview, name)
+    with pytest.raises(TypeError, match=rf"frontier\.{name}\(graph, \.\.\.\) is for functors: .*"
+                                        r"last parameter named `graph`.* not a Graph; from "
+                                        r"Python, use .*G\.") as info:
+        fn(G, *[0] * (len(signature(fn).parameters) - 1))
+    shown = str(info.value).split("use ")[1].split(" of a frontier.Graph")[0]
+    eval(shown, {"G": G, "u": 0, "v": 1})  # the Python equivalent it names runs

@@ -414,3 +414,24 @@ def test_error_far_into_a_large_file_reports_the_exact_line(tmp_path, monkeypatc
     lines[2500] = "2500 25O1"
     path = write(tmp_path / "g.txt.gz", "# header\n" + "\n".join(lines) + "\n")
     assert_format_error(path, 2502, "'25O1' is not an integer")
+
+
+def test_a_file_name_given_as_bytes_loads_and_saves_as_its_str(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n1 2\n")
+    graph = load(bytes(path))
+    assert graph.num_edges == 2
+    fio.save(graph, bytes(tmp_path / "h.npz"))
+    assert load(tmp_path / "h.npz").col_indices.tolist() == graph.col_indices.tolist()
+
+
+@pytest.mark.parametrize("name", ["a\nb.txt", "tab\there.txt", "bell\x07.txt"])
+def test_a_file_name_with_unprintable_characters_is_escaped_on_one_line(tmp_path, name):
+    path = tmp_path / name
+    for exists in (False, True):
+        if exists:
+            path.write_text("0 x\n")
+        with pytest.raises(GraphFormatError) as info:
+            load(path)
+        message = str(info.value)
+        assert "\n" not in message and message.startswith(repr(str(path)) + ":")

@@ -57,6 +57,54 @@ def test_user_errors_are_one_line_and_exit_2(capsys, argv, words):
     assert len(err.strip().splitlines()) == 1
 
 
+def _file(where, name: str, content: bytes) -> str:
+    path = where / name
+    path.write_bytes(content)
+    return str(path)
+
+
+#: The unclear messages of issue 47, item 6 (and their neighbours): per case, the arguments
+#: (made from a temporary directory), the environment, and what the one line must say.
+UNCLEAR_BEFORE = {
+    "spec of 5000 digits": (lambda d: ["info", "path:" + "9" * 5000], {},
+                            "a number of 5,000 digits; expected whole numbers of at most 18"),
+    "grid of 10**20 rows": (lambda d: ["info", "grid:99999999999999999999x0"], {},
+                            "grid:99999999999999999999x0': a number of 20 digits"),
+    "--bogus": (lambda d: ["--bogus"], {}, "unknown option '--bogus'; expected a command first"),
+    "run bfs --bogus": (lambda d: ["run", "bfs", "path:3", "--bogus"], {},
+                        "unknown arguments '--bogus'; expected the arguments of the command"),
+    "negative host limit": (lambda d: ["info", "path:3"], {"FRONTIER_MAX_HOST_BYTES": "-5"},
+                            "error: FRONTIER_MAX_HOST_BYTES='-5'; expected a whole number of "
+                            "bytes > 0"),
+    "calibration cache a file": (
+        lambda d: ["calibrate", "--target", "cpu", "--quick"],
+        {"FRONTIER_CACHE_DIR": "{d}/cache"}, "{d}/cache: is not a directory (a file is in its "
+        "place); expected a directory for the calibration cache"),
+    "plot of a binary file": (lambda d: ["plot", _file(d, "t.csv", b"\x00\xff\xfe" * 50)], {},
+                              "{d}/t.csv: not text (byte 1 is not UTF-8); expected the output "
+                              "of frontier run ... --trace"),
+    "newline in a missing file": (lambda d: ["info", f"{d}/a\nb.txt"], {},
+                                  "no such file; expected an existing graph file"),
+    "newline in a file": (lambda d: ["info", _file(d, "a\nb.txt", b"0 x\n")], {},
+                          "'{d}/a\\nb.txt':1:"),
+    "newline in an output directory": (lambda d: ["convert", "path:3", f"{d}/no\ndir/g.npz"], {},
+                                       "the directory '{d}/no\\ndir' does not exist"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNCLEAR_BEFORE))
+def test_what_was_unclear_is_one_line_naming_what_where_and_what_was_expected(
+        capsys, monkeypatch, tmp_path, case):
+    argv, environment, words = UNCLEAR_BEFORE[case]
+    (tmp_path / "cache").write_text("a file where the cache directory should be")
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value.format(d=tmp_path))
+    code, _, err = run_cli(capsys, *argv(tmp_path))
+    assert code == 2, err
+    assert err.startswith("frontier: error:") and words.format(d=tmp_path) in err
+    assert len(err.splitlines()) == 1 and len(err) < 400 and "generator spec 'path:3'" not in err
+
+
 def test_an_unknown_balancer_lists_every_valid_name(capsys):
     _, _, err = run_cli(capsys, "run", "bfs", "rmat:6", "--balancer", "nosuch")
     assert all(name in err for name in available_balancers())
@@ -125,7 +173,60 @@ GUARDED = ("import os, sys\nfrom frontier_cli.guard import main\nos.write(1, b's
            "sys.exit(main())\n")
 
 
-@pytest.mark.parametrize("seconds", [0.02, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 1.2, 2.0])
+#: The installed script (as pip writes it), under a trace function that sends SIGINT to the
+#: process at the line event given (counted from the guard's handler on, in every module:
+#: the guard's own lines, the imports it makes, main's first lines), then says "fired"; one
+#: that reaches the command's module first stops tracing and says "late".
+AT_A_LINE = """
+import _signal, os, sys
+DEFAULT, at, seen = _signal.getsignal(_signal.SIGINT), int(sys.argv.pop(1)), [0]
+def lines(frame, event, arg):
+    if event == "line" and _signal.getsignal(_signal.SIGINT) is not DEFAULT:
+        if frame.f_code.co_filename.endswith("commands.py"):
+            sys.settrace(None)
+            os.write(1, b"late")
+            os._exit(0)
+        seen[0] += 1
+        if seen[0] == at:
+            sys.settrace(None)
+            os.write(1, b"fired")
+            os.kill(os.getpid(), _signal.SIGINT)
+    return lines
+sys.settrace(lines)
+import re
+import sys
+from frontier_cli.guard import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+#: Line events to interrupt at: every one of the first 40 (the guard's own lines), then a
+#: spread over the imports the guard makes and the start of main.
+LINE_EVENTS = list(range(1, 41)) + list(range(60, 1600, 60))
+
+
+def test_ctrl_c_at_every_line_from_the_guards_first_on_exits_130_with_one_line():
+    """The window issue 47 found: Ctrl-C in the first milliseconds of a command, while the
+    script imports the guard, printed a traceback or ended the process by the signal."""
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    children = [(at, subprocess.Popen([sys.executable, "-c", AT_A_LINE, str(at), "balancers"],
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                for at in LINE_EVENTS]
+    fired = 0
+    for at, proc in children:
+        out, err = proc.communicate(timeout=120)
+        if out == b"late":
+            continue  # this environment's imports end before that many lines
+        fired += 1
+        assert out == b"fired" and (proc.returncode, err.decode()) == (
+            130, "frontier: interrupted\n"), f"at line event {at}: {err.decode()[-300:]}"
+    assert fired >= 40
+
+
+@pytest.mark.parametrize("seconds", [0.0, 0.002, 0.005, 0.01, 0.02, 0.1, 0.2, 0.3, 0.45, 0.6,
+                                     0.8, 1.2, 2.0])
 def test_ctrl_c_at_any_moment_from_start_up_on_exits_130_with_one_line(seconds):
     """From the library's first import to the timed runs: the imports, reading the arguments,
     building the graph, compiling the kernels, running them."""

@@ -26,9 +26,9 @@ compiled in memory instead, never loaded from a possibly stale file.
   implementations (their code, globals and closures, recursively, and their options); an
   ``intrinsic`` by its definition; and a function whose code names an attribute or method
   registered by ``overload_attribute`` or ``overload_method`` with those implementations. Only
-  implementations written outside the named packages count (Numba's own are versioned). They
-  are found in the typing registries of Numba and, once imported, Numba CUDA, as registered
-  when the fingerprint is taken.
+  implementations defined in modules outside the named packages count (Numba's own are
+  versioned, the library's hashed). They are found in the typing registries of Numba and, once
+  imported, Numba CUDA, as registered when the fingerprint is taken.
 """
 
 from __future__ import annotations
@@ -76,9 +76,10 @@ def _implementation(template: type) -> Any:
     """The user's function a typing template compiles, or None (not an extension, or one of
     the named packages)."""
     fn = getattr(template, "_overload_func", None) or getattr(template, "_definition_func", None)
-    if not isinstance(fn, types.FunctionType) or _named(fn.__module__, fn.__qualname__):
+    module = getattr(fn, "__module__", None)
+    if not isinstance(fn, types.FunctionType) or not isinstance(module, str):
         return None
-    return fn
+    return None if module.split(".")[0] in _NAMED else fn
 
 
 def _index_extensions() -> None:
@@ -101,7 +102,7 @@ def _index_extensions() -> None:
                                       len(registry.attributes))
 
 
-def _extensions(templates: list[type], active: dict[int, str | None]) -> str | None:
+def _extensions(templates: list[type], active: dict[Any, str | None]) -> str | None:
     """The description of the implementations of extension ``templates`` ("" for none)."""
     parts = []
     for template in templates:
@@ -120,18 +121,24 @@ def _named(module: Any, name: Any) -> bool:
             and module.split(".")[0] in _NAMED)
 
 
-def _describe(value: Any, active: dict[int, str | None]) -> str | None:
+def _describe(value: Any, active: dict[Any, str | None]) -> str | None:
     if isinstance(value, _SCALARS):
         return f"{type(value).__name__}:{value!r}"
     described = _describe_object(value, active)
-    templates = [t for t in _BY_OBJECT.get(id(value), ()) if t.key is value]
-    if described is None or not templates:
-        return described
-    extensions = _extensions(templates, active)
+    templates = [t for t in _BY_OBJECT.get(id(value), ())
+                 if t.key is value and _implementation(t) is not value]
+    marker = ("extended", id(value))
+    if described is None or not templates or marker in active:
+        return described  # no extensions, or described further up (recursion)
+    active[marker] = None
+    try:
+        extensions = _extensions(templates, active)
+    finally:
+        del active[marker]
     return None if extensions is None else f"{described}+extended({extensions})"
 
 
-def _describe_object(value: Any, active: dict[int, str | None]) -> str | None:
+def _describe_object(value: Any, active: dict[Any, str | None]) -> str | None:
     if isinstance(value, np.generic):
         return f"numpy.{type(value).__name__}:{value!r}"
     if isinstance(value, np.dtype):
@@ -167,7 +174,7 @@ def _describe_object(value: Any, active: dict[int, str | None]) -> str | None:
     return f"named:{module}.{name}" if _named(module, name) else None
 
 
-def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | None:
+def _function(fn: types.FunctionType, active: dict[Any, str | None]) -> str | None:
     if _named(fn.__module__, fn.__qualname__):
         return f"named:{fn.__module__}.{fn.__qualname__}"
     if id(fn) in active:  # described already in this call, or being described (recursion)
@@ -193,7 +200,7 @@ def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | No
     return described
 
 
-def _code(code: types.CodeType, active: dict[int, str | None]) -> str | None:
+def _code(code: types.CodeType, active: dict[Any, str | None]) -> str | None:
     consts = [_describe(c, active) for c in code.co_consts]
     if any(c is None for c in consts):
         return None

@@ -456,7 +456,8 @@ def run_cache_clear(args: argparse.Namespace) -> int:
 
 
 def _size(size: int) -> str:
-    unit, scale = ("GiB", 2**30) if size >= 2**30 else ("MiB", 2**20)
+    unit, scale = next((u, s) for u, s in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
+                       if size >= s or u == "KiB")
     return f"{size:,} bytes ({size / scale:.1f} {unit})"
 
 

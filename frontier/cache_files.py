@@ -10,8 +10,10 @@ not verify:
   the way to) the directory is resolved once, and the directory it names is the one checked and
   used from then on. That directory must be owned by the current user and writable by nobody
   else (no group or other write permission); every existing directory above it must be owned by
-  the user or by root and not writable by others unless it has the sticky bit (as ``/tmp``
-  has). A missing directory is created, with every missing parent, mode 0700.
+  the user or by root, writable by no other user (a group may write one of the user's own, as
+  user-private groups have it) unless it has the sticky bit (as ``/tmp`` has). A missing
+  directory is created, with every missing parent, mode 0700. Files are read only where they
+  are the user's, so a directory swapped in after the check still gives nothing to load.
   :func:`cache_directory` applies the check once per directory and process: a refused
   directory is neither read nor written, the process says so in one
   :class:`CacheDirectoryWarning`, and compiled code is kept in memory only.
@@ -87,11 +89,11 @@ def _foreign(status: os.stat_result) -> bool:
 
 def _unsafe_parent(status: os.stat_result) -> bool:
     """Whether a directory above the cache lets another user replace what is in it."""
-    if not _POSIX:
-        return False
-    sticky = bool(status.st_mode & stat.S_ISVTX)
-    return (status.st_uid not in (os.geteuid(), 0)
-            or (bool(status.st_mode & stat.S_IWOTH) and not sticky))
+    if not _POSIX or status.st_mode & stat.S_ISVTX:
+        return False  # sticky (as /tmp): only an entry's owner may rename or remove it
+    mine = status.st_uid == os.geteuid()
+    return (not mine and status.st_uid != 0) or bool(status.st_mode & stat.S_IWOTH) or (
+        not mine and bool(status.st_mode & stat.S_IWGRP))
 
 
 def check_root(root: Path, create: bool = True) -> tuple[Path | None, str]:

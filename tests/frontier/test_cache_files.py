@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -83,6 +84,23 @@ def test_a_parent_others_can_write_without_the_sticky_bit_is_refused(tmp_path):
     assert check_root(open_parent / "frontier")[0] == open_parent / "frontier"
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown")
+def test_a_parent_another_user_owns_is_refused(tmp_path):
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, NOBODY, -1)
+    found, why = check_root(theirs / "frontier")
+    assert found is None and f"{theirs} above it is owned by uid {NOBODY}" in why
+
+
+
+def test_a_parent_of_the_users_own_that_its_group_can_write_is_accepted(tmp_path):
+    group = tmp_path / "group"
+    group.mkdir()
+    group.chmod(0o775)  # a user-private group's usual mode
+    assert check_root(group / "frontier") == (group / "frontier", "")
+
+
 def test_a_link_to_the_cache_dir_is_resolved_and_the_directory_it_names_checked(tmp_path):
     real = tmp_path / "real"
     real.mkdir(mode=0o700)
@@ -116,6 +134,26 @@ def test_a_refused_directory_warns_once_per_process(tmp_path):
         assert cache_directory(shared, "kernels") is None
         assert cache_directory(shared, "numba") is None
     assert list(shared.iterdir()) == []
+
+
+def test_threads_asking_at_once_get_one_check_and_one_warning(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    start = threading.Barrier(8)
+    found = []
+
+    def ask() -> None:
+        start.wait()
+        found.append(cache_directory(shared, "kernels"))
+
+    with pytest.warns(CacheDirectoryWarning) as caught:
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert found == [None] * 8 and len(caught) == 1
 
 
 def test_files_are_written_0600_and_a_planted_link_is_replaced_not_followed(tmp_path):

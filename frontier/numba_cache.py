@@ -35,7 +35,9 @@ data file ``*.<n>.nbc``) and trust what they read:
 * a load marks its entry used (:func:`frontier.cache_files.touch`), and a save reports its
   bytes to the size limit (:func:`frontier.cache_entries.note_saved`);
 * a save that fails (a full or read-only disk) is given up with a :class:`CacheWriteWarning`:
-  the compiled code is used, only not kept.
+  the compiled code is used, only not kept;
+* Numba CUDA's marker of a kernel that depends on its launch configuration (``*.lcs``) is
+  written the same way, in the same checked directory.
 """
 
 from __future__ import annotations
@@ -212,4 +214,30 @@ def harden(dispatcher: Any) -> Any:
             return None
 
     cache.load_overload = load_overload
+    if hasattr(cache, "mark_launch_config_sensitive"):
+        _harden_marker(cache, safe)
     return dispatcher
+
+
+def _harden_marker(cache: Any, safe: _SafeCacheFile) -> None:
+    """Numba CUDA's marker of a kernel whose code depends on its launch configuration
+    (``*.lcs``), written as every cache file is (private, never through a link), in the checked
+    directory, or not at all where it may not be used."""
+    name = os.path.basename(cache._launch_config_marker_path)
+
+    def mark_launch_config_sensitive() -> bool:
+        if cache._launch_config_sensitive_flag is True:
+            return True
+        folder = safe._folder()
+        try:
+            if folder is None:
+                raise PermissionError(f"{safe._root}: refused")
+            cache._launch_config_marker_path = str(folder / name)
+            write_file(folder / name, b"")
+        except OSError:
+            cache._launch_config_sensitive_flag = False
+            return False
+        cache._launch_config_sensitive_flag = True
+        return True
+
+    cache.mark_launch_config_sensitive = mark_launch_config_sensitive

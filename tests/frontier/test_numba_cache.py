@@ -18,15 +18,17 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import numba
 import pytest
 from numba.core.caching import IndexDataCacheFile
 from numba.cuda.core.caching import IndexDataCacheFile as CudaIndexDataCacheFile
 
+from frontier import kernel_cache
 from frontier.cache_dir import CACHE_DIR_VARIABLE
 from frontier.cache_files import CacheDirectoryWarning, seal
-from frontier.numba_cache import _SafeCacheFile
+from frontier.numba_cache import _SafeCacheFile, harden
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES, ENTRIES = 4, 12
@@ -216,3 +218,29 @@ def test_processes_compiling_one_kernel_at_once_from_a_fresh_cache_all_get_right
     later = _report(_start(tmp_path, 0))
     assert all(later["right"].values())
     assert later["stats"] == {"loaded": 4, "compiled": 0, "uncached": 0}
+
+
+def test_cudas_launch_config_marker_is_private_and_never_written_through_a_link(tmp_path,
+                                                                              monkeypatch):
+    """Numba CUDA writes one file of its own beside the index (``*.lcs``): the hardened cache
+    writes it as every cache file (the real CUDA dispatcher module; not in the simulator)."""
+    CUDACache = getattr(pytest.importorskip("numba.cuda.dispatcher"), "CUDACache", None)
+    if CUDACache is None:
+        pytest.skip("the CUDA simulator has no disk cache")
+    from numba.cuda.core.caching import CacheImpl
+
+    monkeypatch.setenv(CACHE_DIR_VARIABLE, str(tmp_path))
+    source = "def marked(x):\n    x[0] = 1\n"
+    path = kernel_cache.place("marked", source, {}, ("test",))
+    namespace = {"__name__": kernel_cache.__name__}
+    exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - the test's own text
+    kernel_cache.register_locator(CacheImpl)
+    cache = CUDACache(namespace["marked"])
+    harden(SimpleNamespace(_cache=cache))
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    marker = Path(cache._launch_config_marker_path)
+    marker.symlink_to(victim)
+    assert cache.mark_launch_config_sensitive() and cache.is_launch_config_sensitive()
+    assert victim.read_text() == "precious" and not marker.is_symlink()
+    assert stat.S_IMODE(marker.stat().st_mode) == 0o600

@@ -89,10 +89,14 @@ def _foreign(status: os.stat_result) -> bool:
 
 def _unsafe_parent(status: os.stat_result) -> bool:
     """Whether a directory above the cache lets another user replace what is in it."""
-    if not _POSIX or status.st_mode & stat.S_ISVTX:
-        return False  # sticky (as /tmp): only an entry's owner may rename or remove it
+    if not _POSIX:
+        return False
     mine = status.st_uid == os.geteuid()
-    return (not mine and status.st_uid != 0) or bool(status.st_mode & stat.S_IWOTH) or (
+    if not mine and status.st_uid != 0:
+        return True  # its owner may rename anything in it
+    if status.st_mode & stat.S_ISVTX:
+        return False  # sticky (as /tmp): only an entry's owner may rename or remove it
+    return bool(status.st_mode & stat.S_IWOTH) or (
         not mine and bool(status.st_mode & stat.S_IWGRP))
 
 
@@ -133,7 +137,8 @@ def check_root(root: Path, create: bool = True) -> tuple[Path | None, str]:
     except OSError as err:
         return None, f"{shown}: cannot be examined ({err.strerror or err})"
     if not stat.S_ISDIR(status.st_mode):
-        return None, f"{shown}: is a file, not a directory; expected {_expected()}"
+        kind = "a file, not a directory" if stat.S_ISREG(status.st_mode) else "not a directory"
+        return None, f"{shown}: is {kind}; expected {_expected()}"
     if _foreign(status):
         return None, f"{shown}: is {_describe(status)}; expected {_expected()}"
     return resolved, ""
@@ -168,7 +173,7 @@ def _subdirectory(folder: Path) -> str:
     if _foreign(status):
         return f"{folder} is {_describe(status)}; expected {_expected()}"
     if _POSIX and stat.S_IMODE(status.st_mode) != 0o700:
-        os.chmod(folder, 0o700, follow_symlinks=False)  # an older version's 0755
+        os.chmod(folder, 0o700)  # an older version's 0755 (a directory, in a private one)
     return ""
 
 

@@ -112,6 +112,25 @@ def test_a_link_to_the_cache_dir_is_resolved_and_the_directory_it_names_checked(
     assert found is None and why.startswith(f"{link} (which is {real}): ")
 
 
+def test_a_subdirectory_an_older_version_made_readable_by_others_is_narrowed(tmp_path):
+    root = tmp_path / "cache"
+    (root / "kernels").mkdir(parents=True)
+    root.chmod(0o755)
+    (root / "kernels").chmod(0o755)
+    assert check_directory(root, "kernels") == (root / "kernels", "")
+    assert _mode(root / "kernels") == 0o700 and _mode(root) == 0o755  # the root is the user's
+
+
+def test_a_sticky_parent_of_another_user_is_refused(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("needs chown")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    theirs.chmod(0o1777)
+    os.chown(theirs, NOBODY, -1)  # its owner may rename anything in it, sticky or not
+    assert check_root(theirs / "frontier")[0] is None
+
+
 def test_a_link_planted_as_a_subdirectory_is_refused(tmp_path):
     root = tmp_path / "cache"
     root.mkdir(mode=0o700)

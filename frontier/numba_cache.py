@@ -34,7 +34,8 @@ data file ``*.<n>.nbc``) and trust what they read:
   :mod:`frontier.cache_entries`) is a plain miss;
 * a load marks its entry used (:func:`frontier.cache_files.touch`), and a save reports its
   bytes to the size limit (:func:`frontier.cache_entries.note_saved`);
-* a save that fails (a full or read-only disk) is given up with a :class:`CacheWriteWarning`:
+* a save that fails (a full or read-only disk, code that cannot be serialized) is given up
+  with a :class:`CacheWriteWarning`:
   the compiled code is used, only not kept;
 * Numba CUDA's marker of a kernel that depends on its launch configuration (``*.lcs``) is
   written the same way, in the same checked directory.
@@ -156,8 +157,8 @@ class _SafeCacheFile:
         folder = self._folder()
         if folder is None:
             return
-        payload = seal(self._inner._dump((key, data)))
         try:
+            payload = seal(self._inner._dump((key, data)))
             with locked(folder / f"{self._index_name}.lock"):
                 try:
                     overloads = self._load_index(folder)
@@ -171,7 +172,7 @@ class _SafeCacheFile:
                 write_file(folder / name, payload)
                 overloads[key] = name
                 size = len(payload) + self._save_index(folder, overloads)
-        except OSError as err:
+        except Exception as err:  # noqa: BLE001 - the code still runs, only is not kept
             warnings.warn(CacheWriteWarning(
                 f"compiled code could not be saved in {folder}: {type(err).__name__}: {err}"),
                 stacklevel=3)

@@ -28,7 +28,7 @@ from numba.cuda.core.caching import IndexDataCacheFile as CudaIndexDataCacheFile
 from frontier import kernel_cache
 from frontier.cache_dir import CACHE_DIR_VARIABLE
 from frontier.cache_files import CacheDirectoryWarning, seal
-from frontier.numba_cache import _SafeCacheFile, harden
+from frontier.numba_cache import CacheWriteWarning, _SafeCacheFile, harden
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES, ENTRIES = 4, 12
@@ -160,6 +160,19 @@ def test_a_planted_index_is_never_unpickled(tmp_path, kind):
         index.write_bytes(seal(pickle.dumps(_Planted(marker))))
         os.chown(index, 65534, -1)
         assert cache.load("int64") is None and not marker.exists()
+
+
+class _Unsaveable:
+    def __reduce__(self):
+        raise RuntimeError("cannot be serialized")
+
+
+@pytest.mark.parametrize("kind", CACHE_FILES)
+def test_a_save_that_fails_warns_and_keeps_nothing(tmp_path, kind):
+    cache = _cache_file(tmp_path, kind)
+    with pytest.warns(CacheWriteWarning, match="could not be saved .* cannot be serialized"):
+        cache.save("int64", _Unsaveable())
+    assert cache.load("int64") is None and not list(tmp_path.glob("*.nb?"))
 
 
 @pytest.mark.parametrize("kind", CACHE_FILES)

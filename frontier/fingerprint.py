@@ -167,11 +167,14 @@ def _describe_object(value: Any, active: dict[Any, str | None]) -> str | None:
         return _function(value, active)
     if isinstance(value, np.ufunc):
         return f"ufunc:{value.__name__}"
-    if isinstance(value, _Intrinsic):
-        return f"intrinsic:{value._name}"  # its definition: an extension of the object
     module = getattr(value, "__module__", None)
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
-    return f"named:{module}.{name}" if _named(module, name) else None
+    if _named(module, name):
+        return f"named:{module}.{name}"
+    if isinstance(value, _Intrinsic) and any(t.key is value for t in
+                                             _BY_OBJECT.get(id(value), ())):
+        return f"intrinsic:{value._name}"  # described by its definition: an extension
+    return None
 
 
 def _function(fn: types.FunctionType, active: dict[Any, str | None]) -> str | None:

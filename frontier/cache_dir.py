@@ -4,7 +4,8 @@ beside the installed or source files.
 :func:`cache_dir` is ``$FRONTIER_CACHE_DIR`` when set, else the platform's per-user cache:
 ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier`` (Linux and other POSIX systems),
 ``~/Library/Caches/frontier`` (macOS), ``%LOCALAPPDATA%\\frontier`` (Windows). Each kind of
-cached code has its own subdirectory (Numba's compiled functions in ``numba/``).
+cached code has its own subdirectory (generated kernels in ``kernels/``, the library's own
+compiled functions in ``numba/``: :mod:`frontier.cache_entries`).
 
 Numba's ``cache=True`` writes its index (``*.nbi``) and code (``*.nbc``) beside a function's
 source file, in ``__pycache__``: for an installed package, into ``site-packages``, where

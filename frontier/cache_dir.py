@@ -4,7 +4,8 @@ beside the installed or source files.
 :func:`cache_dir` is ``$FRONTIER_CACHE_DIR`` when set, else the platform's per-user cache:
 ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier`` (Linux and other POSIX systems),
 ``~/Library/Caches/frontier`` (macOS), ``%LOCALAPPDATA%\\frontier`` (Windows). Each kind of
-cached code has its own subdirectory (Numba's compiled functions in ``numba/``).
+cached code has its own subdirectory (generated kernels in ``kernels/``, the library's own
+compiled functions in ``numba/``: :mod:`frontier.cache_entries`).
 
 Numba's ``cache=True`` writes its index (``*.nbi``) and code (``*.nbc``) beside a function's
 source file, in ``__pycache__``: for an installed package, into ``site-packages``, where
@@ -14,18 +15,19 @@ frontier`` then has no ``load``); for a read-only install, nowhere. :func:`cache
 ``numba.njit(cache=True)`` with the cache in :func:`cache_dir`: it registers
 :class:`FrontierCacheLocator` first in Numba's list of cache locators, which serves this
 package's files only (those of ``frontier``, ``operators`` and ``algorithms``), so the user's
-own ``cache=True`` functions and Numba's global configuration are left as they are. When the
-cache directory cannot be written, a temporary directory removed at exit takes its place (the
-compiled code is then kept for the process only), never the source tree.
+own ``cache=True`` functions and Numba's global configuration are left as they are. Their
+files are read and written as :func:`frontier.numba_cache.harden` does it: checksummed, private,
+and only where :func:`frontier.cache_files.cache_directory` accepts the directory (created mode
+0700, owned by the user, writable by nobody else) when the first function is compiled or
+loaded. Where it does not (another user could write it, or it cannot be made), nothing is read
+or written there, nor anywhere else: the compiled code is kept in memory for the process only,
+never beside the sources and never in a temporary directory.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +37,7 @@ import numba
 from numba.core import caching
 from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 
+from frontier.cache_entries import LIBRARY
 from frontier.numba_cache import harden
 
 __all__ = ["cache_dir", "cached_njit", "FrontierCacheLocator", "CACHE_DIR_VARIABLE"]
@@ -73,45 +76,28 @@ def _serves(py_file: str) -> bool:
     return len(relative.parts) > 1 and relative.parts[0] in PACKAGES
 
 
-_fallback: list[Path] = []
-_fallback_lock = threading.Lock()
-
-
-def _process_cache() -> Path:
-    """A temporary directory for this process's compiled code, removed at exit."""
-    with _fallback_lock:
-        if not _fallback:
-            path = Path(tempfile.mkdtemp(prefix="frontier-cache-"))
-            atexit.register(shutil.rmtree, path, True)
-            _fallback.append(path)
-        return _fallback[0]
-
-
 class FrontierCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
     """Numba cache locator for this package's ``cache=True`` functions: their cache lives in
-    ``cache_dir() / "numba"`` (or, where that cannot be written, a directory of the process),
-    never beside the source file. Other files are left to Numba's locators."""
+    ``cache_dir() / "numba"``, never beside the source file; the directory is checked and made
+    at the first save or load (:func:`frontier.numba_cache.harden`), not here. Other files are
+    left to Numba's locators."""
 
     def __init__(self, py_func: Callable, py_file: str, root: Path) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = str(root / self.get_suitable_cache_subpath(py_file))
+        #: The cache directory this locator's files are under (checked by the hardened cache).
+        self.cache_root = root
+        self._cache_path = str(root / LIBRARY / self.get_suitable_cache_subpath(py_file))
+
+    def ensure_cache_path(self) -> None:
+        """Nothing: the hardened cache makes the directory, private, where it may be used."""
 
     def get_cache_path(self) -> str:
         return self._cache_path
 
     @classmethod
     def from_function(cls, py_func: Callable, py_file: str) -> FrontierCacheLocator | None:
-        if not _serves(py_file):
-            return None
-        for root in (cache_dir() / "numba", _process_cache()):
-            locator = cls(py_func, py_file, root)
-            try:
-                locator.ensure_cache_path()
-            except OSError:
-                continue
-            return locator
-        return None
+        return cls(py_func, py_file, cache_dir()) if _serves(py_file) else None
 
 
 _register_lock = threading.Lock()

@@ -20,16 +20,27 @@ compiled in memory instead, never loaded from a possibly stale file.
   versioned by (NumPy, Numba, llvmlite, the standard ``math``, ``cmath``, ``operator``,
   builtins): their module and qualified name. The library's own source and those packages'
   versions are part of every key (:func:`frontier.kernel_cache.library_fingerprint`), so the
-  name is enough; a closure of the library (``<locals>`` in its name) is described by value.
+  name is enough; a closure of the library (``<locals>`` in its name) is described by value;
+* Numba extensions, whose code Numba compiles in place of a call: a function (or any object)
+  with implementations registered by ``numba.extending.overload`` is described with those
+  implementations (their code, globals and closures, recursively, and their options); an
+  ``intrinsic`` by its definition; and a function whose code names an attribute or method
+  registered by ``overload_attribute`` or ``overload_method`` with those implementations. Only
+  implementations defined in modules outside the named packages count (Numba's own are
+  versioned, the library's hashed). They are found in the typing registries of Numba and, once
+  imported, Numba CUDA, as registered when the fingerprint is taken.
 """
 
 from __future__ import annotations
 
+import sys
+import threading
 import types
 from typing import Any
 
 import numpy as np
 from numba.core import types as numba_types
+from numba.core.extending import _Intrinsic
 
 __all__ = ["fingerprint", "LIBRARY_PACKAGES", "VERSIONED_PACKAGES"]
 
@@ -45,7 +56,64 @@ _SCALARS = (bool, int, float, complex, str, bytes, type(None), type(Ellipsis))
 def fingerprint(value: Any) -> str | None:
     """The stable description of ``value`` as compiled code freezes it (see the module
     docstring), or None where it has none."""
+    _index_extensions()
     return _describe(value, {})
+
+
+#: The typing registries whose extensions are indexed (module names: Numba CUDA's once loaded).
+_REGISTRY_MODULES = ("numba.core.typing.templates", "numba.cuda.typing.templates")
+#: Per registry (by id): the registry and how many of its function and attribute templates
+#: have been indexed.
+_INDEXED: dict[int, tuple[Any, int, int]] = {}
+#: Templates of user extensions: by the id of the object they implement (overload, intrinsic),
+#: and by the attribute name they implement (overload_method, overload_attribute).
+_BY_OBJECT: dict[int, list[type]] = {}
+_BY_ATTRIBUTE: dict[str, list[type]] = {}
+_EXTENSIONS_LOCK = threading.Lock()
+
+
+def _implementation(template: type) -> Any:
+    """The user's function a typing template compiles, or None (not an extension, or one of
+    the named packages)."""
+    fn = getattr(template, "_overload_func", None) or getattr(template, "_definition_func", None)
+    module = getattr(fn, "__module__", None)
+    if not isinstance(fn, types.FunctionType) or not isinstance(module, str):
+        return None
+    return None if module.split(".")[0] in _NAMED else fn
+
+
+def _index_extensions() -> None:
+    """Index the user extensions registered since the last call."""
+    registries = [sys.modules[m].builtin_registry for m in _REGISTRY_MODULES if m in sys.modules]
+    if all(_INDEXED.get(id(r), (None, -1, -1))[1:] == (len(r.functions), len(r.attributes))
+           for r in registries):
+        return
+    with _EXTENSIONS_LOCK:
+        for registry in registries:
+            _, functions, attributes = _INDEXED.get(id(registry), (registry, 0, 0))
+            for template in registry.functions[functions:]:
+                if _implementation(template) is not None:
+                    _BY_OBJECT.setdefault(id(template.key), []).append(template)
+            for template in registry.attributes[attributes:]:
+                attr = getattr(template, "_attr", None)
+                if isinstance(attr, str) and _implementation(template) is not None:
+                    _BY_ATTRIBUTE.setdefault(attr, []).append(template)
+            _INDEXED[id(registry)] = (registry, len(registry.functions),
+                                      len(registry.attributes))
+
+
+def _extensions(templates: list[type], active: dict[Any, str | None]) -> str | None:
+    """The description of the implementations of extension ``templates`` ("" for none)."""
+    parts = []
+    for template in templates:
+        options = getattr(template, "_jit_options", None) or {}
+        parts.append(_describe((_implementation(template),
+                                tuple(sorted((str(k), v) for k, v in options.items())),
+                                getattr(template, "prefer_literal", False),
+                                getattr(template, "_strict", None)), active))
+    if any(p is None for p in parts):
+        return None
+    return "|".join(parts)  # type: ignore[arg-type]
 
 
 def _named(module: Any, name: Any) -> bool:
@@ -53,9 +121,24 @@ def _named(module: Any, name: Any) -> bool:
             and module.split(".")[0] in _NAMED)
 
 
-def _describe(value: Any, active: dict[int, str | None]) -> str | None:
+def _describe(value: Any, active: dict[Any, str | None]) -> str | None:
     if isinstance(value, _SCALARS):
         return f"{type(value).__name__}:{value!r}"
+    described = _describe_object(value, active)
+    templates = [t for t in _BY_OBJECT.get(id(value), ())
+                 if t.key is value and _implementation(t) is not value]
+    marker = ("extended", id(value))
+    if described is None or not templates or marker in active:
+        return described  # no extensions, or described further up (recursion)
+    active[marker] = None
+    try:
+        extensions = _extensions(templates, active)
+    finally:
+        del active[marker]
+    return None if extensions is None else f"{described}+extended({extensions})"
+
+
+def _describe_object(value: Any, active: dict[Any, str | None]) -> str | None:
     if isinstance(value, np.generic):
         return f"numpy.{type(value).__name__}:{value!r}"
     if isinstance(value, np.dtype):
@@ -86,10 +169,15 @@ def _describe(value: Any, active: dict[int, str | None]) -> str | None:
         return f"ufunc:{value.__name__}"
     module = getattr(value, "__module__", None)
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
-    return f"named:{module}.{name}" if _named(module, name) else None
+    if _named(module, name):
+        return f"named:{module}.{name}"
+    if isinstance(value, _Intrinsic) and any(t.key is value for t in
+                                             _BY_OBJECT.get(id(value), ())):
+        return f"intrinsic:{value._name}"  # described by its definition: an extension
+    return None
 
 
-def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | None:
+def _function(fn: types.FunctionType, active: dict[Any, str | None]) -> str | None:
     if _named(fn.__module__, fn.__qualname__):
         return f"named:{fn.__module__}.{fn.__qualname__}"
     if id(fn) in active:  # described already in this call, or being described (recursion)
@@ -105,7 +193,8 @@ def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | No
         parts = [_code(fn.__code__, active), _describe(closure, active),
                  _describe(fn.__defaults__ or (), active),
                  _describe(tuple(sorted((fn.__kwdefaults__ or {}).items())), active),
-                 _describe(glob, active)]
+                 _describe(glob, active),
+                 _extensions([t for n in names for t in _BY_ATTRIBUTE.get(n, ())], active)]
     finally:
         del active[id(fn)]
     if any(p is None for p in parts):
@@ -114,7 +203,7 @@ def _function(fn: types.FunctionType, active: dict[int, str | None]) -> str | No
     return described
 
 
-def _code(code: types.CodeType, active: dict[int, str | None]) -> str | None:
+def _code(code: types.CodeType, active: dict[Any, str | None]) -> str | None:
     consts = [_describe(c, active) for c in code.co_consts]
     if any(c is None for c in consts):
         return None

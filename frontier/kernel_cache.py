@@ -8,27 +8,30 @@ SHA-256 of everything the compiled code depends on:
 * the kernel's name and text;
 * the :func:`frontier.fingerprint.fingerprint` of every global the text runs with: the functors
   compiled for it (their code, closure values, defaults and the module globals they read,
-  recursively through the functions they call) and the library's helpers and constants;
+  recursively through the functions they call, and the implementations registered for those
+  functions with ``numba.extending.overload`` or ``overload_method``) and the library's helpers
+  and constants;
 * the target's :attr:`~frontier.target.Target.disk_key` (the target, its checked mode, on a GPU
-  its compute capability);
+  its compute capability; Numba's own index adds the CPU's name and features);
 * :func:`library_fingerprint`: the versions of Python, NumPy, Numba, llvmlite and Numba CUDA,
-  Numba's code-generation settings, and the size and modification time of every source file of
-  this library (an edited library, installed or not, keys new files).
+  Numba's code-generation settings, and a SHA-256 of the content of every source file of this
+  library (an edited library, installed or not, keys new files).
 
-The target then compiles the function of that file with Numba's ``cache=True``: Numba keeps the
-object code (cpu) or cubin (CUDA) beside it (``<key>.<name>-k.py311.nbi`` / ``.nbc``) and loads
-it in a later process, after checking the file's content and the function's bytecode, whatever
-the argument types. A file that exists with other content (a corrupt entry) is rewritten; an
-unreadable index or data file, or a data file holding another signature's code, is a miss and is
-rebuilt, and the processes saving versions of one kernel at once take turns on its index
-(:func:`frontier.numba_cache.harden`). All files are written to a temporary file and renamed
-into place, so processes that write one entry at once leave one whole copy.
+The target then compiles the function of that file with Numba's ``cache=True``: the object code
+(cpu) or cubin (CUDA) is kept beside it (``<key>.<name>-k.py311.nbi`` / ``.nbc``) and loaded by
+a later process whatever the argument types, through :func:`frontier.numba_cache.harden`:
+checksummed and verified before it is loaded, saved one process at a time, a corrupt or
+mismatched entry a miss that is compiled and saved again. The kernel's text is written as every
+cache file is (:func:`frontier.cache_files.write_file`: mode 0600, never through a link, renamed
+into place whole) and read back without following links; a file with other content (a corrupt
+entry) is rewritten.
 
 Where something cannot be keyed (a functor reading an object with no stable fingerprint), the
 kernel is compiled in memory (:func:`place` returns None), as it is where no compiled code is
-kept at all: in the simulator, in the race detector's checking mode, when the cache directory
-cannot be written. :func:`stats` counts the kernel versions of this process loaded from disk,
-compiled and saved, and compiled in memory.
+kept at all: in the simulator, in the race detector's checking mode, and where the cache
+directory is refused or cannot be made (:func:`frontier.cache_files.cache_directory`).
+:func:`stats` counts the kernel versions of this process loaded from disk, compiled and saved,
+and compiled in memory.
 """
 
 from __future__ import annotations
@@ -44,14 +47,13 @@ from pathlib import Path
 from typing import Any
 
 from frontier.cache_dir import cache_dir
+from frontier.cache_entries import KERNELS, note_saved
+from frontier.cache_files import cache_directory, forget, read_file, write_file
 from frontier.fingerprint import LIBRARY_PACKAGES, fingerprint
-from frontier.safefile import writing
 
-__all__ = ["place", "stats", "KernelCacheStats", "library_fingerprint", "kernels_dir",
-           "KernelCacheLocator", "register_locator", "track"]
+__all__ = ["place", "stats", "KernelCacheStats", "library_fingerprint", "source_digest",
+           "kernels_dir", "KernelCacheLocator", "register_locator", "track"]
 
-#: The subdirectory of the cache directory that holds generated kernels.
-KERNELS = "kernels"
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -60,11 +62,26 @@ def kernels_dir() -> Path:
     return cache_dir() / KERNELS
 
 
+def source_digest(top: Path, packages: tuple[str, ...]) -> str:
+    """A SHA-256 of the names and contents of the ``.py`` files of ``packages`` under ``top``."""
+    digest = hashlib.sha256()
+    for package in packages:
+        for folder, dirs, files in sorted(os.walk(top / package)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    content = f.read()
+                digest.update(f"{os.path.relpath(path, top)}\0{len(content)}\0".encode())
+                digest.update(content)
+    return digest.hexdigest()
+
+
 @lru_cache(maxsize=1)
 def library_fingerprint() -> str:
     """What every kernel's compiled code depends on besides its text and globals: versions of
-    Python and the compiling packages, Numba's code-generation settings, and the size and
-    modification time of each source file of this library (see the module docstring)."""
+    Python and the compiling packages, Numba's code-generation settings, and the content of
+    each source file of this library (see the module docstring)."""
     import llvmlite
     import numba
     import numpy as np
@@ -78,13 +95,8 @@ def library_fingerprint() -> str:
         cuda = "-"
     parts = [sys.version, np.__version__, numba.__version__, llvmlite.__version__, cuda,
              repr((config.OPT, config.BOUNDSCHECK, config.DEBUGINFO_DEFAULT,
-                   config.FASTMATH if hasattr(config, "FASTMATH") else None))]
-    for package in LIBRARY_PACKAGES:
-        for folder, dirs, files in sorted(os.walk(_SOURCE_ROOT / package)):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(f for f in files if f.endswith(".py")):
-                status = os.stat(os.path.join(folder, name))
-                parts.append(f"{folder}/{name}:{status.st_size}:{status.st_mtime_ns}")
+                   config.FASTMATH if hasattr(config, "FASTMATH") else None)),
+             source_digest(_SOURCE_ROOT, LIBRARY_PACKAGES)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -104,8 +116,9 @@ def key(name: str, source: str, namespace: dict[str, Any], disk_key: tuple) -> s
     return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
-#: The kernel files this process placed: the ones :class:`KernelCacheLocator` serves.
-_PLACED: set[str] = set()
+#: The kernel files this process placed (the ones :class:`KernelCacheLocator` serves), each with
+#: the SHA-256 of its text.
+_PLACED: dict[str, str] = {}
 _PLACED_LOCK = threading.Lock()
 
 
@@ -114,49 +127,68 @@ def place(name: str, source: str, namespace: dict[str, Any], disk_key: tuple | N
     """The file holding kernel ``source`` (defining ``name``, run with ``namespace``) for a
     target of ``disk_key``, written if missing or different; None where the kernel is to be
     compiled in memory (no ``disk_key``, a global that cannot be keyed, a cache directory that
-    cannot be written)."""
+    is refused or cannot be written)."""
     if disk_key is None:
         return None
     digest = key(name, source, namespace, disk_key)
     if digest is None:
         return None
-    path = kernels_dir() / f"{digest}.py"
     data = source.encode()
-    try:
-        if not (path.is_file() and path.read_bytes() == data):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with writing(path) as partial:
-                Path(partial).write_bytes(data)
-    except (OSError, ValueError):  # ValueError: frontier.safefile.OutputError
+    path = _store(cache_dir(), f"{digest}.py", data)
+    if path is None:
         return None
     with _PLACED_LOCK:
-        _PLACED.add(str(path))
+        _PLACED[str(path)] = hashlib.sha256(data).hexdigest()
     return path
+
+
+def _store(root: Path, file_name: str, data: bytes) -> Path | None:
+    """The file ``file_name`` of the kernels' directory under the cache directory ``root``,
+    holding ``data`` (written where it holds anything else); None where it cannot be."""
+    for _ in range(2):
+        folder = cache_directory(root, KERNELS)
+        if folder is None:
+            return None
+        path = folder / file_name
+        try:
+            if read_file(path) != data:
+                write_file(path, data)
+                note_saved(folder.parent, path, len(data))
+            return path
+        except FileNotFoundError:  # the directory was removed meanwhile: make it again
+            forget(root)
+        except OSError:
+            return None
+    return None
 
 
 class KernelCacheLocator:
     """Numba cache locator (for Numba's cpu and Numba CUDA's caches alike) serving the kernel
-    files :func:`place` wrote: their compiled code is kept beside them."""
+    files :func:`place` wrote: their compiled code is kept beside them, in the cache directory
+    ``cache_root`` (checked by :func:`frontier.numba_cache.harden`)."""
 
-    def __init__(self, py_file: str) -> None:
+    def __init__(self, py_file: str, stamp: str) -> None:
         self._py_file = py_file
+        self._stamp = stamp
+        self.cache_root = Path(py_file).parent.parent
 
     def ensure_cache_path(self) -> None:
-        os.makedirs(self.get_cache_path(), exist_ok=True)
+        """Nothing: :func:`place` made the directory, and the hardened cache checks it."""
 
     def get_cache_path(self) -> str:
         return os.path.dirname(self._py_file)
 
     def get_source_stamp(self) -> str:
-        with open(self._py_file, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+        """The SHA-256 of the kernel's text (as placed: the file may be evicted meanwhile)."""
+        return self._stamp
 
     def get_disambiguator(self) -> str:
         return "k"
 
     @classmethod
     def from_function(cls, py_func: Any, py_file: str) -> KernelCacheLocator | None:
-        return cls(py_file) if py_file in _PLACED else None
+        stamp = _PLACED.get(py_file)
+        return cls(py_file, stamp) if stamp is not None else None
 
 
 _REGISTER_LOCK = threading.Lock()

@@ -7,8 +7,8 @@ graph, or run a demo.
 ``frontier convert IN OUT``
 ``frontier explain ALGO GRAPH [--source S] [--balancer B] [--target T] [options]``
 ``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
-``frontier warmup [--target T]``, ``frontier demo``, ``frontier balancers``,
-``frontier completion {bash,zsh}``, ``frontier --version``
+``frontier warmup [--target T]``, ``frontier cache {info,clear}``, ``frontier demo``,
+``frontier balancers``, ``frontier completion {bash,zsh}``, ``frontier --version``
 
 ``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
 (or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
@@ -17,7 +17,9 @@ trace.
 ``calibrate`` measures the runtime's thresholds on the device and keeps them in the per-user
 cache (:mod:`operators.calibrate`). ``warmup`` compiles every algorithm's default kernels into
 the per-user disk cache once, so that no later process waits for them
-(:mod:`frontier_cli.warmup`). ``explain`` runs the algorithm once on GRAPH, with the
+(:mod:`frontier_cli.warmup`). ``cache info`` prints the cache directory, whether it is used
+(or refused, and why), its entries, their size and the size limit; ``cache clear`` deletes its
+entries (:mod:`frontier.cache_entries`). ``explain`` runs the algorithm once on GRAPH, with the
 options ``run`` takes, under a recording (:mod:`frontier.recording`), and prints each kernel it
 launched (name, balancer, mode, launch shape, source); with ``--json``,
 ``{"kernels": [{"name": ..., "source": ...}, ...], ...}``.
@@ -38,11 +40,13 @@ The command line is the top layer (pyproject.toml's import-linter contracts): it
 Exit status: 0 on success; 2 for bad input — a missing file, a malformed graph, a bad generator
 spec, a graph too large for memory, an out-of-range source, an unknown balancer or any argument
 an algorithm refuses, an output that cannot be written or that is one of the inputs (checked
-before any work) — reported as one line on stderr (``--debug`` adds the traceback); 1 for a
-result that ``--validate`` finds different from scipy's (one line) or an internal error (one line
-asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback: the installed
-``frontier`` command runs :func:`main` behind :mod:`frontier_cli.guard`, which also covers
-Ctrl-C while the library is being imported.
+before any work), a cache directory that ``warmup`` or ``cache clear`` may not use (another
+user could write it, it is a file, it cannot be made) or a ``warmup`` that could keep nothing
+(the simulator compiles no code), a bad ``$FRONTIER_CACHE_MAX_BYTES`` — reported as one line
+on stderr (``--debug`` adds the traceback); 1 for a result that ``--validate`` finds different
+from scipy's (one line) or an internal error (one line asking for ``--debug``); 130 when
+interrupted (Ctrl-C), without a traceback: the installed ``frontier`` command runs :func:`main`
+behind :mod:`frontier_cli.guard`, which also covers Ctrl-C while the library is being imported.
 
 Every file a command writes (``convert``'s output, ``--trace FILE``, ``plot``'s image) is
 written through :mod:`frontier.safefile`: whole or not at all.
@@ -64,7 +68,8 @@ import numpy as np
 
 from algorithms import CATALOG, bfs
 from algorithms.entry import Entry, Option
-from frontier import __version__, generators, kernel_cache, messages
+from frontier import __version__, cache_entries, generators, kernel_cache, messages
+from frontier.cache_dir import cache_dir
 from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
@@ -399,10 +404,17 @@ def run_warmup(args: argparse.Namespace) -> int:
     """Compile every algorithm's default kernels into the disk cache (:mod:`frontier_cli.warmup`),
     with a progress bar."""
     target = resolve_target(args.target)
+    problem = warmup.unkept(target)
+    if problem is not None:
+        raise CommandError(f"warmup would keep nothing: {problem}")
+    before = kernel_cache.stats()
     with Progress(f"warming up kernels on {target.name}", total=len(warmup.cases()),
                   enabled=args.progress) as progress:
         found = warmup.warm_up(target, progress.advance)
     where = kernel_cache.kernels_dir()
+    if not warmup.stored(before, kernel_cache.stats()):
+        raise CommandError(f"warmup kept nothing: no kernel could be saved in {where} (see "
+                           "the warnings above)")
     lines = [f"target      {target.name}{' (simulator)' if target.simulated else ''}"]
     lines += [f"{w.algorithm:<12}{w.compiled:>4} compiled {w.loaded:>4} loaded  {w.seconds:6.2f} s"
               + "".join(f"\n{'':<12}skipped {s}" for s in w.skipped) for w in found]
@@ -411,6 +423,42 @@ def run_warmup(args: argparse.Namespace) -> int:
     _emit(args, {"command": "warmup", "target": target.name, "simulated": target.simulated,
                  "cache": str(where), "algorithms": [vars(w) for w in found]}, lines)
     return 0
+
+
+def run_cache_info(args: argparse.Namespace) -> int:
+    """Describe the per-user disk cache (:mod:`frontier.cache_entries`)."""
+    info = cache_entries.describe(cache_dir())
+    if not info.usable:
+        state = f"refused: {info.problem}"
+    elif info.resolved is not None and not info.resolved.exists():
+        state = "usable (not created yet)"
+    else:
+        state = "used"
+    shown = "" if info.resolved in (None, info.directory) else f" (which is {info.resolved})"
+    _emit(args, {"command": "cache", "action": "info", "directory": str(info.directory),
+                 "resolved": str(info.resolved) if info.resolved else None,
+                 "usable": info.usable, "problem": info.problem or None,
+                 "entries": info.entries, "bytes": info.size, "limit_bytes": info.limit},
+          [f"directory   {info.directory}{shown}", f"state       {state}",
+           f"entries     {info.entries:,}", f"size        {_size(info.size)}",
+           f"limit       {_size(info.limit)} (${cache_entries.LIMIT_VARIABLE})"])
+    return 0
+
+
+def run_cache_clear(args: argparse.Namespace) -> int:
+    """Delete every entry of the per-user disk cache; a refused directory is left alone."""
+    where = cache_dir()
+    removed, size = cache_entries.clear(where)
+    _emit(args, {"command": "cache", "action": "clear", "directory": str(where),
+                 "entries_removed": removed, "bytes_removed": size},
+          [f"removed {removed:,} entries ({_size(size)}) from {where}"])
+    return 0
+
+
+def _size(size: int) -> str:
+    unit, scale = next((u, s) for u, s in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
+                       if size >= s or u == "KiB")
+    return f"{size:,} bytes ({size / scale:.1f} {unit})"
 
 
 def run_balancers(args: argparse.Namespace) -> int:
@@ -582,6 +630,18 @@ def build_parser() -> argparse.ArgumentParser:
     _target(warm)
     _output_flags(warm)
     warm.set_defaults(handler=run_warmup)
+
+    cache = sub.add_parser("cache", help="describe or empty the per-user disk cache of "
+                           "compiled code ($FRONTIER_CACHE_DIR or ~/.cache/frontier)")
+    actions = cache.add_subparsers(dest="action", required=True, metavar="ACTION")
+    cache_info = actions.add_parser("info", help="the cache directory, whether it is used (and "
+                                    "why not), its entries, their size and the size limit")
+    _output_flags(cache_info)
+    cache_info.set_defaults(handler=run_cache_info)
+    cache_clear = actions.add_parser("clear", help="delete every entry of the cache (compiled "
+                                     "code; the calibration stays)")
+    _output_flags(cache_clear)
+    cache_clear.set_defaults(handler=run_cache_clear)
 
     balancers = sub.add_parser("balancers", help="list the load balancers")
     _output_flags(balancers)

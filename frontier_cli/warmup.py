@@ -7,6 +7,13 @@ its default options on small graphs (a grid, unweighted and weighted, or the ent
 graph), from vertex 0 where it takes a source, on the given target, and reports, per
 algorithm, how many kernel versions it compiled and how many it loaded from the cache. A call
 the algorithm refuses (a graph it does not take) is reported as skipped, with its reason.
+
+:func:`unkept` says, before any work, why a warm-up would keep nothing: a target that keeps no
+compiled code (the CUDA simulator compiles none), or a cache directory that is refused or
+cannot be made (:func:`frontier.cache_files.check_directory`: another user could write it, it
+is a file, it cannot be created); :func:`stored` says afterwards whether anything went through
+the disk cache. ``frontier warmup`` fails (exit 2, one line saying why) in either case rather
+than report kernels compiled for nothing.
 """
 
 from __future__ import annotations
@@ -17,10 +24,13 @@ from dataclasses import dataclass
 
 from algorithms import CATALOG
 from frontier import generators, kernel_cache
+from frontier.cache_dir import cache_dir
+from frontier.cache_entries import KERNELS
+from frontier.cache_files import check_directory
 from frontier.graph import Graph
 from frontier.target import Target
 
-__all__ = ["Warmed", "warm_up", "GRAPHS"]
+__all__ = ["Warmed", "warm_up", "GRAPHS", "unkept", "stored"]
 
 #: The graphs every algorithm runs on (an entry with an example graph runs on that instead).
 GRAPHS: dict[str, Callable[[], Graph]] = {
@@ -70,3 +80,20 @@ def warm_up(target: Target, advance: Callable[[], None] = lambda: None) -> list[
                             time.perf_counter() - start, tuple(skipped)))
         advance()
     return found
+
+
+def unkept(target: Target) -> str | None:
+    """Why warming ``target`` up would keep nothing on disk (see the module docstring), or None
+    where its kernels can be kept."""
+    if target.disk_key is None:
+        return (f"the {target.name} target{' in the simulator' if target.simulated else ''} "
+                "compiles no code to keep; expected the cpu target or a GPU")
+    folder, why = check_directory(cache_dir(), KERNELS)
+    return None if folder is not None else why
+
+
+def stored(before: kernel_cache.KernelCacheStats, after: kernel_cache.KernelCacheStats) -> bool:
+    """Whether the kernels compiled between two :func:`frontier.kernel_cache.stats` went
+    through the disk cache (saved or loaded), or none needed compiling."""
+    through_disk = after.compiled + after.loaded - before.compiled - before.loaded
+    return through_disk > 0 or after.uncached == before.uncached

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The first call of a fresh process on the GPU, kernel cache cold then warm (then corrupted):
+# The first call of a fresh process on the GPU, kernel cache cold then warm (then corrupted, then
+# with one bit flipped in every compiled kernel; last the cache's modes: 700 and 600 only):
 # bfs, sssp and connected components on 30x30 grids, each process printing its times and
 # frontier.kernel_cache.stats() (a warm process must compile nothing).
 # Usage on a CUDA machine, from the repository root:  bash bench/device/first_calls.sh OUT
@@ -26,3 +27,11 @@ echo "--- warm"; first
 find "$FRONTIER_CACHE_DIR" -type f -exec sh -c 'printf "\0garbage" > "$1"' _ {} \;
 echo "--- corrupted"; first
 echo "--- warm again"; first
+python3 - "$FRONTIER_CACHE_DIR" <<'PY'
+import pathlib, sys
+for p in pathlib.Path(sys.argv[1]).rglob("*.nbc"):
+    b = bytearray(p.read_bytes()); b[len(b) // 2] ^= 0x10; p.write_bytes(bytes(b))
+PY
+echo "--- one bit flipped in every compiled kernel"; first
+echo "--- modes of the cache's directories (d) and files (f)"
+find "$FRONTIER_CACHE_DIR" -printf '%m %y\n' | sort | uniq -c

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,22 @@ def test_the_library_caches_its_compiled_code_in_the_cache_dir_not_beside_the_so
         n.startswith("textscan.") for n in cached)
 
 
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG rule, POSIX modes")
+def test_the_default_cache_dir_and_everything_in_it_are_private(tmp_path):
+    xdg = tmp_path / "xdg"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), CACHE_DIR_VARIABLE: "",
+           "XDG_CACHE_HOME": str(xdg)}
+    proc = subprocess.run([sys.executable, "-c", "import os; os.umask(0o022)\n"
+                           + USE_THE_LIBRARY, str(tmp_path / "g.txt")],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    made = [xdg, *xdg.rglob("*")]
+    assert any(p.suffix == ".nbc" for p in made)
+    for path in made:
+        mode = stat.S_IMODE(path.lstat().st_mode)
+        assert mode == (0o700 if path.is_dir() else 0o600), (path, oct(mode))
+
+
 def test_an_installed_copy_stays_as_installed(tmp_path):
     site = tmp_path / "site-packages"
     for package in PACKAGES:
@@ -61,12 +78,49 @@ def test_an_installed_copy_stays_as_installed(tmp_path):
     assert numba_files(site) == {}
 
 
-def test_an_unwritable_cache_dir_is_replaced_by_a_directory_of_the_process(tmp_path):
+def test_an_unusable_cache_dir_compiles_in_memory_with_one_warning(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     before = numba_files(ROOT)
-    assert use_the_library(tmp_path, ROOT, str(blocker / "cache")) == "2"
-    assert numba_files(ROOT) == before
+    env = {**os.environ, "PYTHONPATH": str(ROOT), CACHE_DIR_VARIABLE: str(blocker / "cache")}
+    proc = subprocess.run([sys.executable, "-c", USE_THE_LIBRARY, str(tmp_path / "g.txt")],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "2", proc.stderr[-2000:]
+    assert numba_files(ROOT) == before and blocker.read_text() == "not a directory"
+    assert proc.stderr.count("CacheDirectoryWarning") == 1
+    assert f"{blocker} is not a directory" in proc.stderr
+
+
+#: Uses the library with the cache refused, says so, then waits to be killed.
+USE_THEN_WAIT = USE_THE_LIBRARY + """
+import time
+print("used", flush=True)
+time.sleep(60)
+"""
+
+
+def test_no_process_makes_a_temporary_directory_even_when_killed(tmp_path):
+    """The compiled code of a process whose cache directory is unusable stays in memory: no
+    temporary directory to leak when the process is killed (issue 47: every process used to
+    make one in the temporary directory, left behind by SIGKILL)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), CACHE_DIR_VARIABLE: str(shared),
+           "TMPDIR": str(temporary)}
+    proc = subprocess.Popen([sys.executable, "-c", USE_THEN_WAIT, str(tmp_path / "g.txt")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
+    try:
+        assert proc.stdout.readline() == "2\n" and proc.stdout.readline() == "used\n"
+        assert [p.name for p in temporary.iterdir() if p.name.startswith("frontier")] == []
+    finally:
+        proc.kill()
+        proc.communicate(timeout=60)
+    assert [p.name for p in temporary.iterdir() if p.name.startswith("frontier")] == []
+    assert list(shared.iterdir()) == []
 
 
 def test_frontier_cache_dir_overrides_the_platform_directory(monkeypatch, tmp_path):

@@ -1,7 +1,9 @@
 """Generated kernels are cached on disk across processes (issue "Fast calls", item 1): a second
-process loads every kernel instead of compiling it, a corrupt cache file is rebuilt, and a
-changed functor (code or closure constant) never loads the old kernel. Each check runs fresh
-processes on the cpu target with ``FRONTIER_CACHE_DIR`` in a temporary directory."""
+process loads every kernel instead of compiling it, a corrupt cache file (or one flipped bit, or
+one changed constant) is rebuilt with right results, and a changed functor (code, closure
+constant, an ``overload`` implementation it calls) or an edited library never loads the old
+kernel. Each process check runs fresh processes on the cpu target with ``FRONTIER_CACHE_DIR``
+in a temporary directory."""
 
 from __future__ import annotations
 
@@ -10,14 +12,17 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
+from numba import types
+from numba.extending import intrinsic, overload, overload_method
 
 from frontier.cache_dir import CACHE_DIR_VARIABLE
 from frontier.fingerprint import fingerprint
-from frontier.kernel_cache import KernelCacheStats, stats
+from frontier.kernel_cache import KernelCacheStats, source_digest, stats
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,11 +52,13 @@ print(json.dumps({"result": result, "stats": kernel_cache.stats().__dict__}))
 """
 
 
-def run(cache: Path, step: str = "3") -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), CACHE_DIR_VARIABLE: str(cache)}
+def run(cache: Path, step: str = "3", program: str = PROGRAM, path: str = "",
+        cwd: Path | None = None) -> dict:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [path, str(ROOT)])),
+           CACHE_DIR_VARIABLE: str(cache)}
     env.pop("NUMBA_ENABLE_CUDASIM", None)
-    proc = subprocess.run([sys.executable, "-c", PROGRAM.replace("STEP", step)],
-                          capture_output=True, text=True, env=env, timeout=600)
+    proc = subprocess.run([sys.executable, "-c", program.replace("STEP", step)],
+                          capture_output=True, text=True, env=env, timeout=600, cwd=cwd)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -79,17 +86,133 @@ def test_a_second_process_loads_every_kernel_from_the_cache_and_compiles_none(wa
 
 
 def test_corrupt_cache_files_are_rebuilt_with_the_same_results(warm, tmp_path):
+    """Garbage in one half of the files, one flipped bit in the other (every kind of file:
+    kernel text, index, compiled code)."""
     cache, first = warm
     corrupt = tmp_path / "corrupt"
     shutil.copytree(cache, corrupt)
-    files = [p for p in corrupt.rglob("*") if p.is_file()]
-    for p in files:
-        p.write_bytes(b"\0garbage")
+    kinds: dict[str, list[Path]] = {}
+    for p in sorted(corrupt.rglob("*")):
+        if p.is_file() and p.stat().st_size:
+            kinds.setdefault(p.suffix, []).append(p)
+    assert all(len(kinds.get(kind, ())) >= 2 for kind in (".py", ".nbi", ".nbc"))
+    for files in kinds.values():
+        for k, p in enumerate(files):
+            data = bytearray(p.read_bytes())
+            data[len(data) // 2] ^= 0x10
+            p.write_bytes(bytes(data) if k % 2 else b"\0garbage")
     again = run(corrupt)
     assert again["result"] == first["result"]
     assert again["stats"]["loaded"] == 0 and again["stats"]["compiled"] > 0
     rebuilt = run(corrupt)  # and the rebuilt entries load again
     assert rebuilt["stats"]["compiled"] == 0 and rebuilt["result"] == first["result"]
+
+
+#: A functor with a constant that the compiled code holds as 4 bytes (the test changes them).
+MULTIPLY = """
+import json
+import numpy as np
+from frontier import Frontier, generators, kernel_cache
+from operators import compute
+def mul(v, out):
+    out[v] = v * 123456789
+G = generators.path(5)
+out = np.zeros(5, np.int64)
+compute(G, Frontier.all_vertices(G, target="cpu"), mul, out)
+print(json.dumps({"result": out.tolist(), "stats": kernel_cache.stats().__dict__}))
+"""
+
+
+def test_a_changed_constant_in_cached_code_is_detected_and_recompiled(tmp_path):
+    right = [v * 123456789 for v in range(5)]
+    assert run(tmp_path, program=MULTIPLY)["result"] == right
+    constant, changed = (123456789).to_bytes(4, "little"), (123456788).to_bytes(4, "little")
+    edited = 0
+    for p in tmp_path.rglob("*.nbc"):
+        if constant in p.read_bytes():
+            p.write_bytes(p.read_bytes().replace(constant, changed))
+            edited += 1
+    assert edited
+    again = run(tmp_path, program=MULTIPLY)
+    assert again["result"] == right and again["stats"]["compiled"] >= 1
+
+
+#: An ``overload`` helper in a module of its own (the test edits ADD between processes).
+HELPER = """
+from numba.extending import overload
+def plus(x):
+    raise NotImplementedError  # a stub: Numba compiles the overload below
+@overload(plus)
+def _plus(x):
+    return lambda x: x + ADD
+"""
+CALLS_THE_HELPER = """
+import json
+import numpy as np
+from helper import plus
+from operators import compute
+def f(v, out):
+    out[v] = plus(v)
+out = np.zeros(4, np.int64)
+compute(None, 4, f, out, target="cpu")
+print(json.dumps({"result": out.tolist()}))
+"""
+
+
+def test_an_edited_overload_implementation_is_compiled_anew(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    found = []
+    for add in (10, 20):
+        (work / "helper.py").write_text(textwrap.dedent(HELPER).replace("ADD", str(add)))
+        found.append(run(tmp_path / "cache", program=CALLS_THE_HELPER, path=str(work),
+                         cwd=work)["result"])
+    assert found == [[10, 11, 12, 13], [20, 21, 22, 23]]
+
+
+def test_fingerprints_describe_overload_intrinsic_and_method_implementations():
+    def stub(x):
+        raise NotImplementedError
+
+    def calls_stub(v):
+        return stub(v)
+
+    def calls_method(a):
+        return a.frontier_test_method()
+
+    before = fingerprint(calls_stub), fingerprint(calls_method)
+
+    @overload(stub)
+    def _stub(x):
+        return lambda x: x + 1
+
+    @overload_method(types.Array, "frontier_test_method")
+    def _method(a):
+        return lambda a: 7
+
+    after = fingerprint(calls_stub), fingerprint(calls_method)
+    assert None not in after and after[0] != before[0] and after[1] != before[1]
+
+    def an_intrinsic(k):
+        @intrinsic
+        def nothing(typingctx):
+            return k
+
+        return nothing
+
+    one, two = fingerprint(an_intrinsic(1)), fingerprint(an_intrinsic(2))
+    assert None not in (one, two) and one != two  # described by its definition
+
+
+def test_the_library_source_is_keyed_by_content_not_size_or_time(tmp_path):
+    module = tmp_path / "pkg" / "module.py"
+    module.parent.mkdir()
+    module.write_text("K = 1\n")
+    status = module.stat()
+    before = source_digest(tmp_path, ("pkg",))
+    module.write_text("K = 2\n")  # same size
+    os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns))  # same time
+    assert source_digest(tmp_path, ("pkg",)) != before
 
 
 def test_a_changed_closure_constant_or_functor_code_does_not_load_the_old_kernel(warm):

@@ -246,6 +246,7 @@ JSON_COMMANDS = [
     ["info", "rmat:6", "--target", "cpu"],
     ["explain", "bfs", "rmat:6", "--target", "cpu"],
     ["balancers"],
+    ["cache", "info"],
     ["completion", "bash"],
     *[["run", name, entry.example or "grid:4x5", "--target", "cpu", "--runs", "1"]
       for name, entry in CATALOG.items()],

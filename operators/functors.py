@@ -334,7 +334,9 @@ def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems
 
     def build() -> Callable:
         _count_compilation(target, functor)
-        return target.compile_device_function(functor.compiled_form(), len(functor.lifted))
+        form = functor.compiled_form()
+        return target.compile_device_function(racecheck.in_python(form) if checking else form,
+                                              len(functor.lifted))
 
     compiled = _COMPILED.get((target.compile_key, functor.key), build)
     if not checking:

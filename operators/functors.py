@@ -58,7 +58,7 @@ from frontier.fingerprint import global_names
 from frontier.identity import identity
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
-from operators.lifting import as_argument, is_runtime_scalar, lift
+from operators.lifting import is_runtime_scalar, lift
 
 __all__ = ["Functor", "FunctorError", "RecompileWarning", "as_functor", "check_raises",
            "compile_functor", "RECOMPILE_WARNING_AFTER"]
@@ -166,12 +166,10 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
                    if is_runtime_scalar(v))
     if lifted and not _LIFTABLE.get((code, lifted), lambda: lift(fn, lifted) is not None):
         lifted = ()
-    scalars = tuple(as_argument(v) for n, v in zip(code.co_freevars, values, strict=True)
-                    if n in lifted)
-    arguments_of = dict(zip(lifted, scalars, strict=True))
-    closure = tuple(_Argument(type(arguments_of[n])) if n in lifted
+    closure = tuple(_Argument(type(v)) if n in lifted
                     else _frozen(f"closure variable {n!r}", v, name, location)
                     for n, v in zip(code.co_freevars, values, strict=True))
+    scalars = tuple(v for n, v in zip(code.co_freevars, values, strict=True) if n in lifted)
     defaults = tuple(_frozen("default argument", d, name, location)
                      for d in (fn.__defaults__ or ()))
     glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))

@@ -7,10 +7,7 @@ round number ``k``) would compile a new kernel every round. Instead, :func:`lift
 function's bytecode: each closure variable holding a number (a bool, an int that fits int64, a
 float, or a NumPy number) is loaded from a new leading positional parameter instead of its
 cell, so the compiled code takes it as an argument: one compilation per distinct *type*, and the
-kernel passes the value of the call (:mod:`operators.convention` names these parameters), as
-the NumPy number compiled code would hold (:func:`as_argument`: a Python int as an int64, so
-that a target running the functor as Python, the simulator or the race detector, wraps around
-as compiled code does instead of growing a Python int).
+kernel passes the value of the call (:mod:`operators.convention` names these parameters).
 
 The rewrite maps every local and cell operand by name from the code's old layout of fast
 locals (``co_varnames``, cells, free variables; Python 3.11 and later) to the new one, with the
@@ -30,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["lift", "is_runtime_scalar", "as_argument"]
+__all__ = ["lift", "is_runtime_scalar"]
 
 _INT64 = (-(2 ** 63), 2 ** 63)
 _LOAD_DEREF, _LOAD_FAST = dis.opmap["LOAD_DEREF"], dis.opmap["LOAD_FAST"]
@@ -47,18 +44,6 @@ def is_runtime_scalar(value: Any) -> bool:
     if isinstance(value, (bool, np.bool_, float, np.floating, np.integer)):
         return True
     return isinstance(value, int) and _INT64[0] <= value < _INT64[1]
-
-
-#: The NumPy type compiled code gives each Python number it takes as an argument.
-_COMPILED_AS = {bool: np.bool_, int: np.int64, float: np.float64}
-
-
-def as_argument(value: Any) -> Any:
-    """A runtime scalar (:func:`is_runtime_scalar`) as the kernel receives it: a Python bool,
-    int or float as the NumPy number of the type compiled code gives it (NumPy numbers as
-    they are), so that code run as Python computes what compiled code does."""
-    kind = _COMPILED_AS.get(type(value))
-    return value if kind is None else kind(value)
 
 
 def lift(fn: Callable, names: tuple[str, ...]) -> Callable | None:

@@ -156,8 +156,8 @@ class Target(ABC):
     @abstractmethod
     def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
         """Compile a user functor for calling from this target's kernels; its first ``lifted``
-        parameters are closure numbers (:mod:`operators.lifting`), passed as the NumPy numbers
-        compiled code holds."""
+        parameters are closure numbers (:mod:`operators.lifting`), which a functor run as Python
+        (the simulator, the race detector) gets as compiled code holds them."""
 
     @abstractmethod
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:

@@ -10,7 +10,8 @@ stably (an array, an arbitrary object, a module or class of the user's own): suc
 compiled in memory instead, never loaded from a possibly stale file.
 
 * numbers, strings, bytes, None, ``...``, NumPy scalars and dtypes, Numba types: their type and
-  value;
+  value, floats (complex numbers, NumPy numbers) with their bytes
+  (:func:`frontier.identity.bits`: ``-0.0`` is not ``0.0``, one nan is not another);
 * tuples, lists and frozensets: their elements (a frozenset's sorted);
 * Python functions (and Numba dispatchers, through ``py_func``, with their compile options): the
   code (name, bytecode, constants, names, variables, argument counts, flags, nested code), the
@@ -41,6 +42,8 @@ from typing import Any
 import numpy as np
 from numba.core import types as numba_types
 from numba.core.extending import _Intrinsic
+
+from frontier.identity import bits
 
 __all__ = ["fingerprint", "LIBRARY_PACKAGES", "VERSIONED_PACKAGES"]
 
@@ -122,6 +125,10 @@ def _named(module: Any, name: Any) -> bool:
 
 
 def _describe(value: Any, active: dict[Any, str | None]) -> str | None:
+    exact = bits(value)
+    if exact is not None:
+        prefix = "numpy." if isinstance(value, np.generic) else ""
+        return f"{prefix}{type(value).__name__}:{value!r}:{exact.hex()}"
     if isinstance(value, _SCALARS):
         return f"{type(value).__name__}:{value!r}"
     described = _describe_object(value, active)
@@ -139,8 +146,6 @@ def _describe(value: Any, active: dict[Any, str | None]) -> str | None:
 
 
 def _describe_object(value: Any, active: dict[Any, str | None]) -> str | None:
-    if isinstance(value, np.generic):
-        return f"numpy.{type(value).__name__}:{value!r}"
     if isinstance(value, np.dtype):
         return f"dtype:{value!r}"
     if isinstance(value, numba_types.Type):

@@ -6,9 +6,13 @@ While a thread runs a :func:`session`, the operators it calls compile their kern
 *checking mode* (part of :attr:`frontier.Target.compile_key`, so checked and normal code never
 share a cache entry): each functor is wrapped by :func:`recorded`, which hands it every state
 array as a :class:`Recorded` proxy. Indexing a proxy logs ``(element, read or write, work
-item)``; an atomic of :mod:`frontier.atomics` called on one logs an atomic access and works on
-the array itself. On the cpu target the kernels then run as plain Python (Numba cannot compile
-a call into Python), in the simulator as they always do.
+item)``, an element being an address (a record's fields each their own); a view of it (a
+slice, a record, a field, ``reshape``) is a proxy too, and its methods, the NumPy functions and
+the operators given it log what they read and write (``fill``, ``np.copyto``, ``+=``, ...); an
+atomic of :mod:`frontier.atomics` called on one logs an atomic access and works on the array
+itself. On the cpu target the kernels then run as plain Python (Numba cannot compile a call
+into Python), in the simulator as they always do; the ``njit`` helpers a functor calls run as
+Python too (:func:`in_python`).
 
 A *step* is one kernel launch (:meth:`frontier.Target.launch` opens one with
 :meth:`Session.step`). A *work item* is one functor call: one edge of an advance, one vertex of a
@@ -30,17 +34,20 @@ simulated thread.
 from __future__ import annotations
 
 import threading
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import wraps
+from functools import cache, wraps
 from itertools import count
 from typing import Any
 
 import numpy as np
 
+from frontier.fingerprint import global_names
+
 __all__ = ["WorkItems", "Session", "session", "checking", "recorded", "atomic_access",
-           "Recorded", "RaceError"]
+           "Recorded", "RaceError", "in_python"]
 
 READ, WRITE, ATOMIC = "read", "write", "atomic"
 _DID = {READ: "read it", WRITE: "wrote it without an atomic", ATOMIC: "updated it atomically"}
@@ -214,6 +221,7 @@ def checking() -> bool:
 @contextmanager
 def session() -> Iterator[Session]:
     """Run the calling thread's launches in the checking mode (nested: a new session)."""
+    _register_refusal()
     outer = current()
     found = _LOCAL.session = Session()
     try:
@@ -243,11 +251,79 @@ def recorded(fn: Callable, functor: str, items: WorkItems) -> Callable:
     return call
 
 
+def in_python(fn: Callable) -> Callable:
+    """``fn`` calling, instead of each Numba-compiled helper it reads (an ``njit`` or
+    ``cuda.jit`` dispatcher in a module global or closure cell), that helper's Python function,
+    in turn made so, recursively: the checking mode runs functors as Python and hands them
+    :class:`Recorded` proxies, which compiled code cannot take, so the helpers' accesses are
+    logged like the functor's own. A helper reached otherwise (an attribute, a container, an
+    argument) refuses the proxy with a TypeError saying so (:func:`session`)."""
+    return _in_python(fn, {})
+
+
+def _in_python(fn: Callable, done: dict[int, Callable]) -> Callable:
+    if id(fn) in done:
+        return done[id(fn)]
+    code = fn.__code__
+    names = [n for n in global_names(code) if _python_function(fn.__globals__.get(n))]
+    cells = [_python_function(_cell_value(c)) for c in fn.__closure__ or ()]
+    if not names and not any(cells):
+        done[id(fn)] = fn
+        return fn
+    namespace = dict(fn.__globals__)
+    closure = tuple(types.CellType() if inner else cell
+                    for cell, inner in zip(fn.__closure__ or (), cells, strict=True))
+    made = types.FunctionType(code, namespace, fn.__name__, fn.__defaults__, closure or None)
+    made.__kwdefaults__ = fn.__kwdefaults__
+    made.__qualname__ = fn.__qualname__
+    done[id(fn)] = made
+    for name in names:
+        namespace[name] = _in_python(_python_function(namespace[name]), done)
+    for cell, inner in zip(closure, cells, strict=True):
+        if inner:
+            cell.cell_contents = _in_python(inner, done)
+    return made
+
+
+def _python_function(value: Any) -> types.FunctionType | None:
+    """The Python function of a Numba dispatcher (None for anything else)."""
+    inner = getattr(value, "py_func", None)
+    if isinstance(inner, types.FunctionType) and not isinstance(value, types.FunctionType):
+        return inner
+    return None
+
+
+def _cell_value(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def _refuse_in_compiled_code(value: Recorded, context: Any) -> None:
+    """Numba's typing of a :class:`Recorded` proxy: a clear refusal (see :func:`in_python`)."""
+    raise TypeError(
+        f"a state array under the race detector ({value._site.array}, state argument "
+        f"{value._site.position} of functor {value._site.functor}) was passed to a "
+        "Numba-compiled function, which cannot take the recording proxy the detector hands "
+        "functors: it runs functors as Python and replaces the njit helpers they read from "
+        "module globals or closure variables by their Python functions, so call the helper "
+        "by such a name (not through an attribute, a container or an argument)")
+
+
+@cache
+def _register_refusal() -> None:
+    """Make Numba refuse a :class:`Recorded` proxy with :func:`_refuse_in_compiled_code`."""
+    from numba.core.typing.typeof import typeof_impl
+
+    typeof_impl.register(Recorded)(_refuse_in_compiled_code)
+
+
 def _record(value: Any, step: _Step, work: _Work, functor: str, position: int) -> Any:
     host = _host(value)
     if host is None:
         return value
-    return Recorded(value, host, step, work,
+    return Recorded(value, host, host, step, work,
                     _Site(functor, position, f"{host.dtype} array of shape {host.shape}"))
 
 
@@ -255,52 +331,200 @@ def _host(value: Any) -> np.ndarray | None:
     """The NumPy array holding ``value``'s elements: itself, or the simulator's array behind a
     simulated device array; None for what is no array."""
     host = value if isinstance(value, np.ndarray) else getattr(value, "_ary", None)
-    return host if isinstance(host, np.ndarray) and host.ndim else None
+    return host if isinstance(host, np.ndarray) else None
 
 
-class Recorded:
-    """A state array as a checked functor sees it: indexing logs the access in the step,
-    anything else is the array's."""
+#: ndarray methods that write the array they are called on (``byteswap`` with ``inplace``).
+_WRITING_METHODS = frozenset({"fill", "sort", "partition", "put", "setfield", "resize"})
+#: NumPy functions that write their first argument (at the indices or mask that follow, for
+#: ``put``, ``putmask`` and ``place``).
+_WRITING_FUNCTIONS = frozenset({"copyto", "put", "putmask", "place", "fill_diagonal",
+                                "put_along_axis"})
 
-    __slots__ = ("_array", "_host", "_step", "_work", "_site")
 
-    def __init__(self, array: Any, host: np.ndarray, step: _Step, work: _Work,
-                 site: _Site) -> None:
+class Recorded(np.lib.mixins.NDArrayOperatorsMixin):
+    """A state array as a checked functor sees it: every access to its elements is logged in
+    the step. Indexing logs the elements it reads or writes (a record's fields one by one); a
+    view (a slice, a field, a record, ``reshape``, ``T``, ...) is a :class:`Recorded` too;
+    a method of the array, a NumPy function or an operator given one logs a read of each
+    element it is given, a write of each it writes (``fill``, ``sort``, ``put``, ``np.copyto``,
+    ``out=``, ``+=``, ``ufunc.at``, ...)."""
+
+    __slots__ = ("_array", "_host", "_root", "_step", "_work", "_site")
+
+    def __init__(self, array: Any, host: np.ndarray, root: np.ndarray, step: _Step,
+                 work: _Work, site: _Site) -> None:
         self._array = array
         self._host = host
+        self._root = root  # the state argument's array, which names the elements
         self._step = step
         self._work = work
         self._site = site
 
     def _log(self, index: Any, kind: str) -> None:
-        for address, where in _elements(self._host, index):
-            self._step.log.append((address, kind, self._work, self._site, where))
+        self._log_at(_elements(self._host, index), kind)
+
+    def _log_at(self, addresses: list[int], kind: str) -> None:
+        for address in addresses:
+            self._step.log.append((address, kind, self._work, self._site,
+                                   _index_of(self._root, address)))
+
+    def _view(self, value: Any) -> Recorded | None:
+        """``value`` as a :class:`Recorded` where it is a view of this array's memory."""
+        view = _host(value)
+        if view is None or not np.shares_memory(view, self._host):
+            return None
+        return Recorded(value, view, self._root, self._step, self._work, self._site)
 
     def __getitem__(self, index: Any) -> Any:
         value = self._array[index]
-        view = _host(value)
-        if view is not None and np.shares_memory(view, self._host):
-            return Recorded(value, view, self._step, self._work, self._site)
+        if isinstance(getattr(value, "_ary", value), np.void):  # a record: a view of its memory
+            value = self._host[(*index, ...) if isinstance(index, tuple) else (index, ...)]
+        if not (isinstance(index, str) and self._host.ndim == 0):  # a record's field: a number
+            view = self._view(value)
+            if view is not None:
+                return view
         self._log(index, READ)
-        return value
+        return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
     def __setitem__(self, index: Any, value: Any) -> None:
+        value = _plain(value, READ)
         self._log(index, WRITE)
         self._array[index] = value
 
     def __len__(self) -> int:
-        return len(self._array)
+        return len(self._host)
 
     def __iter__(self) -> Iterator[Any]:
-        return (self[i] for i in range(len(self._array)))
+        return (self[i] for i in range(len(self._host)))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """The elements, read (a NumPy function that does not dispatch to
+        :meth:`__array_function__`, such as ``np.asarray``)."""
+        self._log(..., READ)
+        return self._host if dtype is None else self._host.astype(dtype)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._array, name)
+        if name.startswith("__"):  # the array protocols: NumPy then asks __array__
+            raise AttributeError(name)
+        value = getattr(self._host, name)
+        if name == "flat":
+            flat = self._host.reshape(-1)
+            return self._view(flat) or value
+        if not callable(value):
+            return self._view(value) or value  # T, real, imag, base: views
+        return _Method(self, name, value)
+
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if method == "at":  # ufunc.at(a, indices, b): a read and written at the indices
+            target, indices, *rest = inputs
+            plain = [_plain(a, READ) for a in rest]
+            if isinstance(target, Recorded):
+                target._log(indices, WRITE)
+                return ufunc.at(target._host, indices, *plain)
+            return ufunc.at(target, indices, *plain)
+        return _numpy_call(getattr(ufunc, method), inputs, kwargs)
+
+    def __array_function__(self, func: Callable, types: Any, args: tuple, kwargs: dict) -> Any:
+        name = func.__name__
+        if name in _WRITING_FUNCTIONS and args and isinstance(args[0], Recorded):
+            target, rest = args[0], args[1:]
+            if name in ("put", "putmask", "place") and rest:
+                where = rest[0] if name == "put" else np.flatnonzero(_plain(rest[0], READ))
+                target._log_at(_flat_elements(target._host, where), WRITE)
+            else:
+                target._log(..., WRITE)
+            return _numpy_call(func, (target._host, *rest), kwargs)
+        return _numpy_call(func, args, kwargs)
 
     def atomic(self, index: Any) -> Any:
         """Log an atomic access at ``index``; the array itself, for the atomic to work on."""
         self._log(index, ATOMIC)
         return self._array
+
+
+class _Method:
+    """A method of a recorded array: logs what it reads or writes, and keeps a view it returns
+    recorded."""
+
+    __slots__ = ("_owner", "_name", "_method")
+
+    def __init__(self, owner: Recorded, name: str, method: Callable) -> None:
+        self._owner = owner
+        self._name = name
+        self._method = method
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        owner, name = self._owner, self._name
+        writes = name in _WRITING_METHODS or (name == "byteswap" and (
+            kwargs.get("inplace") or (args and args[0])))
+        if name == "put" and args:
+            owner._log_at(_flat_elements(owner._host, _plain(args[0], READ)), WRITE)
+        elif writes:
+            owner._log(..., WRITE)
+        args = tuple(_plain(a, READ) for a in args)
+        out = kwargs.get("out")
+        if out is not None:
+            kwargs = {**kwargs, "out": _plain(out, WRITE)}
+        result = self._method(*args, **kwargs)
+        if out is not None and result is _plain(out, None):
+            return out
+        view = owner._view(result)
+        if view is not None:
+            return view
+        if not writes:
+            owner._log(..., READ)
+        return result
+
+
+def _plain(value: Any, kind: str | None) -> Any:
+    """``value`` with every :class:`Recorded` in it (in lists and tuples too) replaced by its
+    array, each logged as ``kind`` (a read or a write of all its elements; None: not logged)."""
+    if isinstance(value, Recorded):
+        if kind is not None:
+            value._log(..., kind)
+        return value._host
+    if isinstance(value, (tuple, list)) and any(isinstance(v, (Recorded, tuple, list))
+                                                for v in value):
+        return type(value)(_plain(v, kind) for v in value)
+    return value
+
+
+def _numpy_call(func: Callable, args: tuple, kwargs: dict) -> Any:
+    """``func(*args, **kwargs)`` (a ufunc or a NumPy function) with recorded arrays: each read,
+    those given as ``out`` written; a result that is a view of a recorded argument stays
+    recorded, and one that is the given ``out`` is returned as given."""
+    out = kwargs.get("out")
+    given = list(_recorded_in(args))
+    if out is not None:
+        kwargs = {**kwargs, "out": _plain(out, WRITE)}
+    result = func(*_plain(args, None), **kwargs)
+    if out is not None:
+        outs = out if isinstance(out, tuple) else (out,)
+        plain = [_plain(o, None) for o in outs]
+        if isinstance(result, tuple):
+            return tuple(o if r is p else r for r, o, p in zip(result, outs, plain,
+                                                               strict=False))
+        if len(outs) == 1 and result is plain[0]:
+            for a in given:
+                a._log(..., READ)
+            return outs[0]
+    for a in given:
+        view = a._view(result)
+        if view is not None:
+            return view
+    for a in given:
+        a._log(..., READ)
+    return result
+
+
+def _recorded_in(value: Any) -> Iterator[Recorded]:
+    """The :class:`Recorded` arrays in ``value`` (in lists and tuples too)."""
+    if isinstance(value, Recorded):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _recorded_in(v)
 
 
 def atomic_access(array: Any, index: Any) -> Any:
@@ -309,19 +533,62 @@ def atomic_access(array: Any, index: Any) -> Any:
     return array.atomic(index) if isinstance(array, Recorded) else array
 
 
-def _elements(host: np.ndarray, index: Any) -> list[tuple[int, Any]]:
-    """(address, index) of each element ``host[index]`` selects; none for an index out of
-    range (the access itself raises)."""
-    base = host.__array_interface__["data"][0]
-    if isinstance(index, (int, np.integer)) and host.ndim == 1:
+def _elements(host: np.ndarray, index: Any) -> list[int]:
+    """The address of each element ``host[index]`` selects (of each field of a record); none
+    for an index out of range (the access itself raises)."""
+    if isinstance(index, str) or (isinstance(index, list) and index
+                                  and all(isinstance(i, str) for i in index)):
+        try:  # fields: their own views of the records' memory
+            return _elements(host[index], ...)
+        except (IndexError, KeyError, ValueError):
+            return []
+    if isinstance(index, (int, np.integer)) and host.ndim == 1 and host.dtype.names is None:
         i = int(index)
         i = i + host.shape[0] if i < 0 else i
-        return [(base + i * host.strides[0], i)] if 0 <= i < host.shape[0] else []
+        base = host.__array_interface__["data"][0]
+        return [base + i * host.strides[0]] if 0 <= i < host.shape[0] else []
     try:
         flat = np.atleast_1d(np.arange(host.size).reshape(host.shape)[index]).ravel()
     except (IndexError, TypeError, ValueError):
         return []
-    where = np.unravel_index(flat, host.shape)
-    offsets = sum(w * s for w, s in zip(where, host.strides, strict=True))
-    names = (where[0] if host.ndim == 1 else zip(*where, strict=True))
-    return [(base + int(o), _sortable(n)) for o, n in zip(offsets, names, strict=True)]
+    return _flat_elements(host, flat)
+
+
+def _flat_elements(host: np.ndarray, flat: Any) -> list[int]:
+    """The address of each element of ``host`` at flat (C-order) positions ``flat`` (of each
+    field of a record); none where one is out of range."""
+    flat = np.atleast_1d(np.asarray(flat)).ravel()
+    if not np.issubdtype(flat.dtype, np.integer) or flat.size and not (
+            -host.size <= flat.min() and flat.max() < host.size):
+        return []
+    base = host.__array_interface__["data"][0]
+    if host.ndim == 0:
+        positions = [0] * flat.size
+    else:
+        where = np.unravel_index(flat % host.size, host.shape)
+        positions = sum(w * s for w, s in zip(where, host.strides, strict=True))
+    fields = [0] if host.dtype.names is None else sorted(
+        {f[1] for f in host.dtype.fields.values()})
+    return [base + int(p) + f for p in np.atleast_1d(positions) for f in fields]
+
+
+def _index_of(root: np.ndarray, address: int) -> Any:
+    """The index in ``root`` (a state argument's array) of the element at ``address``: an int
+    in one dimension, a tuple in several, ``()`` in none, with the field's name for a record's
+    field; the byte offset where ``root``'s layout does not say (negative strides)."""
+    offset = address - root.__array_interface__["data"][0]
+    index = []
+    for axis in sorted(range(root.ndim), key=lambda a: -root.strides[a]):
+        stride = root.strides[axis]
+        if stride <= 0:
+            return f"byte {offset}"
+        index.append((axis, offset // stride))
+        offset %= stride
+    position = tuple(i for _, i in sorted(index))
+    if offset >= root.itemsize or any(not 0 <= i < n for i, n in zip(position, root.shape,
+                                                                        strict=True)):
+        return f"byte {address - root.__array_interface__['data'][0]}"
+    if root.dtype.names is not None:
+        field = next((n for n, f in root.dtype.fields.items() if f[1] == offset), None)
+        return (*position, field)
+    return position[0] if len(position) == 1 else position

@@ -15,8 +15,11 @@ imported with the simulator enabled) and :func:`compiled_integers` remove them:
   :func:`compiled_integers` wraps a simulated functor so that every integer argument arrives as
   a Python int (``numpy.uint64`` stays): exact arithmetic, which is what compiled code's 64-bit
   arithmetic gives wherever it does not overflow (NumPy's ``int64`` scalars would still refuse
-  ``2**63 + v``, which Numba computes as a ``uint64``). Integers the
-  functor reads from its state arrays keep the array's type, as in compiled code, but their
+  ``2**63 + v``, which Numba computes as a ``uint64``). A functor's closure numbers
+  (:mod:`operators.lifting`), its leading arguments, arrive as ``numpy.int64`` instead (a
+  ``numpy.uint64`` stays, a bool arrives as NumPy's): they wrap around at 64 bits as compiled
+  code does, where a Python int would grow past what an ``int64`` array can store. Integers
+  the functor reads from its state arrays keep the array's type, as in compiled code, but their
   arithmetic with literals stays at the array's width in the simulator only.
 * **Shared memory.** The simulator's ``cuda.shared.array`` finds a block's array by the calling
   line and creates it on a thread's first call: a thread switch between its lookup and its
@@ -91,24 +94,34 @@ def _atomic_shared_array(original: Callable) -> Callable:
     return array
 
 
-def compiled_integers(device_function: Callable) -> Callable:
+def compiled_integers(device_function: Callable, lifted: int = 0) -> Callable:
     """``device_function`` (a simulated functor) called with each integer argument as a Python
     int (a ``numpy.uint64`` stays): its arithmetic is then exact, as compiled code's is wherever
     it does not overflow 64 bits, where NumPy's fixed-width scalars would wrap at their own width
     or refuse a literal past ``2**63 - 1`` (``2**63 + v``); booleans, floats and arrays pass
-    unchanged."""
+    unchanged. The first ``lifted`` arguments (closure numbers) arrive as compiled code holds
+    them instead (:func:`_held`): an integer wraps around at 64 bits, as in compiled code."""
 
     @wraps(device_function)
     def call(*args: Any) -> Any:
-        return device_function(*[_as_compiled(a) for a in args])
+        return device_function(*[_held(a) for a in args[:lifted]],
+                               *[int(a) if _promoted(a) else a for a in args[lifted:]])
 
     return call
 
 
-def _as_compiled(value: Any) -> Any:
-    if isinstance(value, (bool, np.bool_)):
-        return value
-    if isinstance(value, np.signedinteger) or (
-            isinstance(value, np.unsignedinteger) and value.dtype.itemsize < 8):
-        return int(value)
+def _promoted(value: Any) -> bool:
+    """Whether ``value`` is an integer compiled code computes with at 64 bits, signed (a NumPy
+    signed integer, or an unsigned one narrower than 64 bits)."""
+    return isinstance(value, np.signedinteger) or (
+        isinstance(value, np.unsignedinteger) and value.dtype.itemsize < 8)
+
+
+def _held(value: Any) -> Any:
+    """A closure number as compiled code holds it: an integer as an ``int64`` (a ``uint64``
+    stays), a bool as NumPy's (``~`` is a logical not there)."""
+    if isinstance(value, bool):
+        return np.bool_(value)
+    if type(value) is int or _promoted(value):
+        return np.int64(value)
     return value

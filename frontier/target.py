@@ -28,6 +28,7 @@ from frontier import early_context, environ, kernel_cache, racecheck, simulator
 from frontier.borrowed import borrowed
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.device_pool import DevicePool, make_pool
+from frontier.identity import exact_defaults
 from frontier.indices import as_index
 from frontier.interrupts import prepare_numba
 from frontier.launch import Launcher, compiled_for, make_launcher
@@ -153,8 +154,10 @@ class Target(ABC):
     def synchronize(self) -> None: ...
 
     @abstractmethod
-    def compile_device_function(self, fn: Callable) -> Callable:
-        """Compile a user functor for calling from this target's kernels."""
+    def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
+        """Compile a user functor for calling from this target's kernels; its first ``lifted``
+        parameters are closure numbers (:mod:`operators.lifting`), which a functor run as Python
+        (the simulator, the race detector) gets as compiled code holds them."""
 
     @abstractmethod
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
@@ -392,16 +395,17 @@ class CpuTarget(Target):
         operator call)."""
         return ("cpu", False, bounds_checked(), racecheck.current() is not None)
 
-    def compile_device_function(self, fn: Callable) -> Callable:
+    def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
         """``numba.njit`` without the wrappers that make a compiled function callable from
         Python (a functor is called only by kernels: the wrappers were a tenth of a cold
         compile); in the race detector's checking mode, the Python function called
         with its integers as compiled code holds them (as in the simulator), so that it can
         take recording proxies (:mod:`frontier.racecheck`)."""
         if racecheck.checking():
-            return simulator.compiled_integers(fn)
+            return simulator.compiled_integers(fn, lifted)
         import numba
 
+        exact_defaults(numba.core.types.Omitted)
         return numba.njit(cache=False, boundscheck=self.checks_bounds, no_cpython_wrapper=True,
                           no_cfunc_wrapper=True)(fn)
 
@@ -673,11 +677,15 @@ class CudaTarget(Target):
     def synchronize(self) -> None:
         self._cuda.synchronize()
 
-    def compile_device_function(self, fn: Callable) -> Callable:
+    def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
         """On a GPU, a device function; in the simulator, the Python function called with its
         integer arguments as compiled code holds them (:mod:`frontier.simulator`)."""
-        compiled = self._cuda.jit(device=True)(fn)
-        return simulator.compiled_integers(compiled) if self.simulated else compiled
+        if self.simulated:
+            return simulator.compiled_integers(self._cuda.jit(device=True)(fn), lifted)
+        from numba.cuda import types
+
+        exact_defaults(types.Omitted)
+        return self._cuda.jit(device=True)(fn)
 
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
         if not cache:

@@ -152,9 +152,9 @@ def _katz_declined(arguments: dict[str, Any]) -> str | None:
 def pagerank(G: FrontierGraph, alpha: float = 0.85, personalization: dict | None = None,
              max_iter: int = 100, tol: float = 1e-06, nstart: dict | None = None,
              weight: str | None = "weight", dangling: dict | None = None) -> dict:
-    """NetworkX's pagerank; weights of parallel edges summed, a missing weight 1. Negative or
-    non-finite weights (which the library refuses) run NetworkX's own function on the
-    graph rebuilt with the summed weights."""
+    """NetworkX's pagerank; weights of parallel edges summed, a missing weight 1. Negative,
+    non-finite or non-numeric weights (which the library refuses) run NetworkX's own function
+    on the graph rebuilt from the conversion."""
     if not G.nodes:
         return {}
 
@@ -167,11 +167,10 @@ def pagerank(G: FrontierGraph, alpha: float = 0.85, personalization: dict | None
         raise ZeroDivisionError
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
+    if _needs_networkx(G, weight, negative=False):
+        return nx.pagerank.orig_func(G.rebuilt(weight), alpha, personalization, max_iter, tol,
+                                     nstart, weight, dangling)
     graph = G.graph(weight, combine="sum")
-    if graph.weights is not None and not (np.all(np.isfinite(graph.weights))
-                                          and np.all(graph.weights >= 0)):
-        return nx.pagerank.orig_func(_rebuilt(G, graph.weights), alpha, personalization,
-                                     max_iter, tol, nstart, "weight", dangling)
     try:
         result = _pagerank(graph, alpha=alpha, personalization=teleport, max_iter=max_iter,
                            tol=tol, nstart=per_vertex(nstart), dangling=per_vertex(dangling),
@@ -181,15 +180,17 @@ def pagerank(G: FrontierGraph, alpha: float = 0.85, personalization: dict | None
     return G.labelled(result.ranks)
 
 
-def _rebuilt(G: FrontierGraph, weights: np.ndarray) -> nx.Graph:
-    """``G`` as a simple NetworkX graph whose edges carry ``weights`` (one per arc, parallel
-    edges combined) as attribute ``"weight"``."""
-    H = nx.DiGraph() if G.directed else nx.Graph()
-    H.add_nodes_from(G.nodes)
-    tails = np.repeat(np.arange(len(G.nodes)), np.diff(G.offsets)).tolist()
-    H.add_weighted_edges_from((G.nodes[u], G.nodes[v], w) for u, v, w in
-                              zip(tails, G.heads.tolist(), weights.tolist(), strict=True))
-    return H
+def _needs_networkx(G: FrontierGraph, weight: str | None, negative: bool) -> bool:
+    """Whether values of ``weight`` (summed over parallel edges) are ones the library refuses
+    and NetworkX's own function answers for: not numbers (None, text), not finite, or negative
+    unless ``negative``."""
+    if weight is None or weight not in G.values:
+        return False
+    try:
+        values = G.weights(weight, "sum")
+    except (TypeError, ValueError):
+        return True
+    return not (np.isfinite(values).all() and (negative or (values >= 0).all()))
 
 
 def _betweenness_declined(arguments: dict[str, Any]) -> str | None:
@@ -253,9 +254,13 @@ def _in_order(G: FrontierGraph, values: np.ndarray, order: dict | None) -> dict:
 def eigenvector_centrality(G: FrontierGraph, max_iter: int = 100, tol: float = 1.0e-6,
                            nstart: dict | None = None, weight: str | None = None) -> dict:
     """NetworkX's eigenvector_centrality: ``x <- (x + A^T x) / ||x + A^T x||`` until the L1
-    change is below ``N * tol``."""
+    change is below ``N * tol``. Non-finite or non-numeric weights run NetworkX's own
+    function on the graph rebuilt from the conversion."""
     if not G.nodes:
         raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    if _needs_networkx(G, weight, negative=True):
+        return nx.eigenvector_centrality.orig_func(G.rebuilt(weight), max_iter, tol, nstart,
+                                                   weight)
     start = dict.fromkeys(G.nodes, 1) if nstart is None else nstart
     if all(v == 0 for v in start.values()):
         raise nx.NetworkXError("initial vector cannot have all zero values")
@@ -279,9 +284,13 @@ def katz_centrality(G: FrontierGraph, alpha: float = 0.1, beta: Any = 1.0, max_i
                     weight: str | None = None) -> dict:
     """NetworkX's katz_centrality: ``x <- alpha A^T x + beta`` from ``nstart`` (default 0)
     until the L1 change is below ``N * tol``, then scaled to unit Euclidean norm if
-    ``normalized``."""
+    ``normalized``. Non-finite or non-numeric weights run NetworkX's own function on the graph
+    rebuilt from the conversion."""
     if not G.nodes:
         return {}
+    if _needs_networkx(G, weight, negative=True):
+        return nx.katz_centrality.orig_func(G.rebuilt(weight), alpha, beta, max_iter, tol,
+                                            nstart, normalized, weight)
     if isinstance(beta, dict):
         if set(beta) != set(G.nodes):
             raise nx.NetworkXError("beta dictionary must have a value for every node")

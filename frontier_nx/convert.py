@@ -2,6 +2,12 @@
 NetworkX's adjacency with iterators (no Python loop per edge), kept by NetworkX in
 ``G.__networkx_cache__`` (``networkx.config.cache_converted_graphs``).
 
+A view (``G.subgraph(...)``, ``nx.subgraph_view``, ``nx.restricted_view``, ``G.reverse(copy=
+False)``, ``G.to_directed(as_view=True)``, ...) shows the data of the graph it was made from,
+whose changes clear that graph's cache and not the view's: NetworkX would hand the backend a
+conversion of what the view showed before. A view is therefore never cached
+(:func:`uncache_view`): each call converts what it shows now.
+
 A :class:`FrontierGraph` keeps one arc per (node, neighbour) pair in NetworkX's adjacency order
 (an undirected edge as two arcs, a self-loop once), the values of the edge attributes NetworkX
 asked for (every parallel edge's value in a multigraph), and builds the
@@ -26,7 +32,7 @@ import numpy as np
 
 from frontier.graph import Graph
 
-__all__ = ["FrontierGraph", "from_networkx"]
+__all__ = ["FrontierGraph", "from_networkx", "is_view", "uncache_view"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,6 +121,25 @@ class FrontierGraph:
         key = ("graph", weight, combine, reverse, undirected)
         return self._once(key, lambda: self._build(weight, combine, reverse, undirected))
 
+    def rebuilt(self, weight: str | None) -> nx.Graph:
+        """This conversion as a NetworkX (multi)digraph, for NetworkX's own functions: the same
+        nodes, one arc per adjacency entry in NetworkX's order (an undirected edge as its two
+        arcs), every parallel edge's value of ``weight`` as it was (None: no attribute)."""
+        H = nx.MultiDiGraph() if self.multigraph else nx.DiGraph()
+        H.add_nodes_from(self.nodes)
+        tails = np.repeat(np.arange(len(self)), np.diff(self.offsets)).tolist()
+        heads = self.heads.tolist()
+        if self.multiplicity is not None:
+            tails = np.repeat(tails, self.multiplicity).tolist()
+            heads = np.repeat(heads, self.multiplicity).tolist()
+        nodes = self.nodes
+        if weight is None or weight not in self.values:
+            H.add_edges_from((nodes[u], nodes[v]) for u, v in zip(tails, heads, strict=True))
+        else:
+            H.add_edges_from((nodes[u], nodes[v], {weight: value}) for u, v, value
+                             in zip(tails, heads, self.values[weight], strict=True))
+        return H
+
     def _once(self, key: tuple, build: Any) -> Any:
         with self._lock:
             if key not in self._built:
@@ -171,6 +196,19 @@ def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGra
     in_arcs = _csr(nodes, _plain(G._pred, multigraph), index) if G.is_directed() else None
     return FrontierGraph(nodes, G.is_directed(), multigraph, offsets, heads, multiplicity,
                          values, in_arcs, weakref.ref(G))
+
+
+def is_view(G: nx.Graph) -> bool:
+    """Whether ``G`` shows another graph's data: NetworkX's views name that graph ``_graph``
+    (and a filtered view's adjacency is no plain dict)."""
+    return getattr(G, "_graph", None) is not None or type(getattr(G, "_adj", None)) is not dict
+
+
+def uncache_view(G: nx.Graph) -> None:
+    """Turn NetworkX's cache of conversions off for ``G`` if it is a view (see the module
+    docstring), as NetworkX documents: ``G.__networkx_cache__ = None``."""
+    if is_view(G) and getattr(G, "__networkx_cache__", None) is not None:
+        G.__networkx_cache__ = None
 
 
 def _plain(adjacency: Any, multigraph: bool) -> dict:

@@ -90,8 +90,9 @@ FUNCTIONS: dict[str, str] = {
     "pagerank": "Power iteration with NetworkX's stopping rule; parallel edges' weights summed, "
                 "a missing weight 1. Declined: alpha outside [0, 1], tol <= 0 or infinite, "
                 "non-integer max_iter, negative or non-finite personalization/nstart/dangling "
-                "values, nstart or dangling summing to 0, a callable weight. Negative or "
-                "non-finite weights run NetworkX's own function. Floats may differ from "
+                "values, nstart or dangling summing to 0, a callable weight. Negative, "
+                "non-finite or non-numeric weights run NetworkX's own function. Floats may "
+                "differ from "
                 "NetworkX's in the last bits (sums in another order).",
     "betweenness_centrality": "Brandes' algorithm, level-synchronous; parallel edges are one "
                               "neighbour as in NetworkX's BFS; k sources sampled by "
@@ -101,13 +102,16 @@ FUNCTIONS: dict[str, str] = {
     "eigenvector_centrality": "Power iteration on A + I with NetworkX's normalization and "
                               "stopping rule; A^T x by operators.neighbor_reduce. Declined: "
                               "a weight other than None or an attribute name, non-integer "
-                              "max_iter, an nstart not naming exactly the graph's nodes. Floats "
-                              "may differ in the last bits (neighbour sums in another order).",
+                              "max_iter, an nstart not naming exactly the graph's nodes. "
+                              "Non-finite or non-numeric weights run NetworkX's own function. "
+                              "Floats may differ in the last bits (neighbour sums in another "
+                              "order).",
     "katz_centrality": "NetworkX's fixed-point iteration x = alpha A^T x + beta; A^T x by "
                        "operators.neighbor_reduce. Declined: non-numeric alpha or beta, integer "
                        "alpha with integer beta values, a weight other than None or an "
                        "attribute name, non-integer max_iter, an nstart not naming exactly the "
-                       "graph's nodes. Floats may differ in the last bits.",
+                       "graph's nodes. Non-finite or non-numeric weights run NetworkX's own "
+                       "function. Floats may differ in the last bits.",
     # clustering
     "triangles": "Triangle counting by neighbour intersections over the edges; self-loops and "
                  "parallel edges ignored as NetworkX does; a node or a container of nodes "

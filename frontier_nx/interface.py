@@ -17,7 +17,7 @@ from frontier_nx import (  # noqa: F401
     shortest_paths,
     traversal,
 )
-from frontier_nx.convert import FrontierGraph, from_networkx
+from frontier_nx.convert import FrontierGraph, from_networkx, uncache_view
 from frontier_nx.registry import IMPLEMENTATIONS, declined, stays_in_networkx
 
 __all__ = ["BackendInterface", "MIN_EDGES"]
@@ -38,9 +38,11 @@ class BackendInterface:
                         preserve_graph_attrs: bool = False, name: str | None = None,
                         graph_name: str | None = None) -> FrontierGraph:
         """``G`` as a :class:`FrontierGraph` holding the edge attributes ``edge_attrs`` names
-        (``{attribute: default}``)."""
+        (``{attribute: default}``); a view's conversion is not cached (it would go stale when
+        the graph it shows changes: :mod:`frontier_nx.convert`)."""
         if isinstance(G, FrontierGraph):
             return G
+        uncache_view(G)
         if preserve_edge_attrs and not edge_attrs:
             edge_attrs = {key: None for _, _, data in G.edges(data=True) for key in data}
         return from_networkx(G, edge_attrs)

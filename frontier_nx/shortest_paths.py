@@ -84,25 +84,6 @@ def _python(values: np.ndarray, integral: bool) -> list:
     return values.astype(np.int64).tolist() if integral else values.tolist()
 
 
-def _networkx_graph(G: FrontierGraph, weight: str | None) -> nx.Graph:
-    """The conversion as a NetworkX (multi)digraph: the same nodes, one arc per adjacency entry
-    in NetworkX's order (an undirected edge as its two arcs), every parallel edge's value."""
-    H = nx.MultiDiGraph() if G.multigraph else nx.DiGraph()
-    H.add_nodes_from(G.nodes)
-    tails = np.repeat(np.arange(len(G)), np.diff(G.offsets)).tolist()
-    heads = G.heads.tolist()
-    if G.multiplicity is not None:
-        tails = np.repeat(tails, G.multiplicity).tolist()
-        heads = np.repeat(heads, G.multiplicity).tolist()
-    nodes = G.nodes
-    if weight is None or weight not in G.values:
-        H.add_edges_from((nodes[u], nodes[v]) for u, v in zip(tails, heads, strict=True))
-    else:
-        H.add_edges_from((nodes[u], nodes[v], {weight: value}) for u, v, value
-                         in zip(tails, heads, G.values[weight], strict=True))
-    return H
-
-
 def _exact(fallback: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Run the decorated implementation; where it raises :class:`_Fallback`, ``fallback`` (a
     NetworkX function that dispatches no further) with the call's arguments by name, ``G``
@@ -119,7 +100,7 @@ def _exact(fallback: Callable[..., Any]) -> Callable[[Callable[..., Any]], Calla
                 bound.apply_defaults()
                 arguments = dict(bound.arguments)
                 G = arguments.pop("G")
-                return fallback(_networkx_graph(G, arguments["weight"]), **arguments)
+                return fallback(G.rebuilt(arguments["weight"]), **arguments)
         return call
     return wrap
 

@@ -19,6 +19,11 @@ Python and reads them live. So that every target computes the same thing, a func
   (numbers, strings, tuples of them, functions); a functor reading a global *array* is refused
   with :class:`FunctorError` naming the global: pass the array as a state argument.
 
+Values are compared by type and exact value (:func:`frontier.identity.identity`), never by
+``==``: ``-0.0`` and ``0.0``, or ``False`` and ``0``, compile apart (whichever comes first), and a
+nan is one value. A NumPy number no target compiles (``float16``, ``longdouble``,
+``clongdouble``) is refused with :class:`FunctorError` naming where it is read.
+
 So a lambda written inside a loop compiles once per distinct closure, not once per call. When
 one functor's code is compiled more than :data:`RECOMPILE_WARNING_AFTER` times in a process, a
 :class:`RecompileWarning` names what changed between the last two compilations (a module
@@ -50,6 +55,7 @@ import numpy as np
 
 from frontier import racecheck
 from frontier.fingerprint import global_names
+from frontier.identity import identity
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.lifting import is_runtime_scalar, lift
@@ -154,6 +160,8 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     reads = _reads(fn, shape[3])
     code_id, name, location, names, wants_graph, raises = shape
     values = [c.cell_contents for c in fn.__closure__ or ()]
+    for n, v in zip(code.co_freevars, values, strict=True):
+        _check_number(f"closure variable {n!r}", v, name, location)
     lifted = tuple(n for n, v in zip(code.co_freevars, values, strict=True)
                    if is_runtime_scalar(v))
     if lifted and not _LIFTABLE.get((code, lifted), lambda: lift(fn, lifted) is not None):
@@ -261,7 +269,7 @@ def check_raises(target: Target, functors: Any) -> None:
 def _code_key(code: types.CodeType) -> tuple:
     """What a function's code does, without where it was written: the same lambda text on
     another line (or in a loop) is the same functor."""
-    consts = tuple(_code_key(c) if isinstance(c, types.CodeType) else (type(c), c)
+    consts = tuple(_code_key(c) if isinstance(c, types.CodeType) else identity(c)
                    for c in code.co_consts)
     return (code.co_name, code.co_code, consts, code.co_names, code.co_varnames,
             code.co_freevars, code.co_cellvars, code.co_argcount, code.co_posonlyargcount,
@@ -269,7 +277,9 @@ def _code_key(code: types.CodeType) -> tuple:
 
 
 def _frozen(what: str, value: Any, name: str, location: str) -> Any:
-    """The part of ``value`` that identifies compiled code (value or identity)."""
+    """The part of ``value`` that identifies compiled code: its identity (a function's, a
+    module's), or its type and value (:func:`frontier.identity.identity`: ``-0.0`` is not
+    ``0.0``, ``False`` is not ``0``)."""
     if isinstance(value, types.ModuleType) or callable(value):
         return ("object", id(value)) if not isinstance(value, type) else value
     if isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
@@ -283,7 +293,27 @@ def _frozen(what: str, value: Any, name: str, location: str) -> Any:
         raise FunctorError(
             f"functor {name} ({location}) reads the {what} of type {type(value).__name__}, which "
             "compiled code cannot freeze; pass it as a state argument") from None
-    return value
+    _check_number(what, value, name, location)
+    return identity(value)
+
+
+#: NumPy scalar kinds no target compiles (Numba has no float16 arithmetic on the CPU and no
+#: extended precision anywhere), by dtype character.
+_UNSUPPORTED_NUMBERS = {"e": "float16", "g": "longdouble", "G": "clongdouble"}
+
+
+def _check_number(what: str, value: Any, name: str, location: str) -> None:
+    """Refuse a NumPy number (alone or in a tuple) that no target compiles, naming it."""
+    if isinstance(value, tuple):
+        for item in value:
+            _check_number(what, item, name, location)
+    elif isinstance(value, np.generic) and value.dtype.char in _UNSUPPORTED_NUMBERS:
+        raise FunctorError(
+            f"functor {name} ({location}) reads the {what}, a numpy."
+            f"{_UNSUPPORTED_NUMBERS[value.dtype.char]} ({value!r}), which compiled code cannot "
+            "hold: functors take bool, int, float and complex numbers and NumPy's bool_, "
+            "int8-int64, uint8-uint64, float32, float64, complex64 and complex128; convert it "
+            "(e.g. float(x) or np.float32(x)) before the functor reads it")
 
 
 _COMPILED: SharedCache[Callable] = SharedCache("compiled functors")
@@ -302,7 +332,9 @@ def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems
 
     def build() -> Callable:
         _count_compilation(target, functor)
-        return target.compile_device_function(functor.compiled_form())
+        form = functor.compiled_form()
+        return target.compile_device_function(racecheck.in_python(form) if checking else form,
+                                              len(functor.lifted))
 
     compiled = _COMPILED.get((target.compile_key, functor.key), build)
     if not checking:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import threading
 
+import numba
 import numpy as np
 import pytest
 
@@ -23,7 +24,7 @@ from frontier import (
 )
 from frontier.target import CpuTarget, cuda_usable, resolve_target
 from frontier.testing import check_race_free
-from operators import advance, compute, filter, traverse
+from operators import FunctorError, advance, compute, filter, traverse
 
 STAR = generators.star(12)
 PATH = generators.from_spec("path:8")
@@ -152,6 +153,248 @@ def test_the_message_names_the_functor_the_array_and_the_index(target):
     assert "index 0:" in message  # the smallest index of a race, whatever the thread order
     assert "vertex 0" in message and "vertex 1" in message
     assert "without an atomic" in message
+
+
+# writes through array methods, NumPy functions and operators ---------------------------------
+def fill_half(v, out, aux):
+    out[v // 2:v // 2 + 1].fill(v)
+
+
+def fill_own(v, out, aux):
+    out[v:v + 1].fill(v)
+
+
+def put_half(v, out, aux):
+    out.put(v // 2, v)
+
+
+def put_own(v, out, aux):
+    out.put(v, v)
+
+
+def sort_pair(v, out, aux):
+    out[v // 2 * 2:v // 2 * 2 + 2].sort()
+
+
+def sort_own(v, out, aux):
+    out[v:v + 1].sort()
+
+
+def copy_half(v, out, aux):
+    np.copyto(out[v // 2:v // 2 + 1], v)
+
+
+def copy_own(v, out, aux):
+    np.copyto(out[v:v + 1], v)
+
+
+def add_half(v, out, aux):
+    view = out[v // 2:v // 2 + 1]
+    view += 1
+
+
+def add_own(v, out, aux):
+    view = out[v:v + 1]
+    view += 1
+
+
+def ufunc_out_half(v, out, aux):
+    np.add(out[v // 2:v // 2 + 1], 1, out=out[v // 2:v // 2 + 1])
+
+
+def ufunc_out_own(v, out, aux):
+    np.add(out[v:v + 1], 1, out=out[v:v + 1])
+
+
+def reshaped_half(v, out, aux):
+    out.reshape(2, 8)[v // 2 // 8, v // 2 % 8] = v
+
+
+def reshaped_own(v, out, aux):
+    out.reshape(2, 8)[v // 8, v % 8] = v
+
+
+def sum_and_store(v, out, aux):
+    out[v] = out.sum()  # reads what the other items write
+
+
+def sum_elsewhere(v, out, aux):
+    aux[v] = out.sum()
+
+
+#: Per way of writing: a functor racing through it, and a race-free one.
+THROUGH = {
+    "fill on a view": (fill_half, fill_own), "put": (put_half, put_own),
+    "sort on a view": (sort_pair, sort_own), "np.copyto into a view": (copy_half, copy_own),
+    "+= on a view": (add_half, add_own), "a ufunc's out=": (ufunc_out_half, ufunc_out_own),
+    "a reshaped view": (reshaped_half, reshaped_own), "a method's read": (sum_and_store,
+                                                                           sum_elsewhere),
+}
+
+
+@pytest.mark.parametrize("way", THROUGH)
+def test_writes_through_array_methods_and_numpy_functions_are_seen(target, way):
+    racy, safe = THROUGH[way]
+    out, aux = (target.zeros(SMALL.num_vertices, np.float64) for _ in range(2))
+    with pytest.raises(AssertionError) as caught:
+        check_race_free(compute, SMALL, "vertices", racy, out, aux, target=target)
+    message = str(caught.value)
+    assert f"functor {racy.__name__} (" in message and "state argument 0" in message
+    assert "index 0: work item vertex 0 wrote it without an atomic" in message
+    check_race_free(compute, SMALL, "vertices", safe, out, aux, target=target)
+
+
+# 0-d state arrays -----------------------------------------------------------------------------
+def store_0d(v, z, aux):
+    z[()] = v
+
+
+def store_0d_through_ellipsis(v, z, aux):
+    z[...] = v
+
+
+def store_once_read_by_all(v, z, aux):
+    if v == 3:
+        z[()] = v
+    aux[v] = z[()]
+
+
+def store_once(v, z, aux):
+    if v == 3:
+        z[()] = v
+
+
+def read_0d(v, z, aux):
+    aux[v] = z[()] + z[...]
+
+
+@pytest.mark.parametrize("racy", [store_0d, store_0d_through_ellipsis, store_once_read_by_all])
+def test_a_0d_state_array_written_by_two_items_is_caught(target, racy):
+    z, aux = np.zeros((), np.int64), np.zeros(SMALL.num_vertices, np.int64)
+    with pytest.raises(AssertionError) as caught:
+        check_race_free(compute, SMALL, "vertices", racy, z, aux, target=target)
+    message = str(caught.value)
+    assert "state argument 0 (int64 array of shape ())" in message and "index ()" in message
+
+
+def test_a_0d_state_array_written_by_one_item_or_only_read_passes(target):
+    z, aux = np.full((), 5, np.int64), np.zeros(SMALL.num_vertices, np.int64)
+    check_race_free(compute, SMALL, "vertices", read_0d, z, aux, target=target)
+    assert aux.tolist() == [10] * SMALL.num_vertices
+    check_race_free(compute, SMALL, "vertices", store_once, z, aux, target=target)
+    assert int(z) == 3
+
+
+# njit helpers ---------------------------------------------------------------------------------
+@numba.njit
+def store_at(out, i, v):
+    out[i] = v
+
+
+@numba.njit
+def store_through_another(out, i, v):
+    store_at(out, i, v)
+
+
+def helper_half(v, out, aux):
+    store_at(out, v // 2, v)
+
+
+def helper_own(v, out, aux):
+    store_at(out, v, v)
+
+
+def nested_helper_half(v, out, aux):
+    store_through_another(out, v // 2, v)
+
+
+def closure_helper(i_of):
+    helper = store_through_another
+
+    def through_closure(v, out, aux):
+        helper(out, i_of(v), v)
+    return through_closure
+
+
+@pytest.mark.parametrize("racy", [helper_half, nested_helper_half,
+                                  closure_helper(numba.njit(lambda v: v // 2))],
+                         ids=["global helper", "helper calling a helper", "closure helper"])
+def test_a_state_array_written_by_an_njit_helper_is_checked(target, racy):
+    out, aux = (target.zeros(SMALL.num_vertices, np.int64) for _ in range(2))
+    with pytest.raises(AssertionError) as caught:
+        check_race_free(compute, SMALL, "vertices", racy, out, aux, target=target)
+    assert "state argument 0" in str(caught.value) and "index 0:" in str(caught.value)
+    check_race_free(compute, SMALL, "vertices", helper_own, out, aux, target=target)
+    assert target.to_host(out).tolist() == list(range(SMALL.num_vertices))
+    if not target.simulated:  # the functors compile as given (the simulator runs no njit)
+        compute(SMALL, "vertices", racy, out, aux, target=target)
+
+
+HELPERS = (store_at,)
+
+
+def helper_in_a_container(v, out, aux):
+    HELPERS[0](out, v, v)
+
+
+def test_a_helper_the_detector_cannot_reach_is_refused_saying_why_and_what_to_do():
+    out, aux = (np.zeros(SMALL.num_vertices, np.int64) for _ in range(2))
+    with pytest.raises(FunctorError) as refused:
+        check_race_free(compute, SMALL, "vertices", helper_in_a_container, out, aux,
+                        target="cpu")
+    message = str(refused.value)
+    assert "race detector" in message and "state argument 0" in message
+    assert "module globals or closure variables" in message
+
+
+# record fields --------------------------------------------------------------------------------
+RECORD = np.dtype([("x", np.int64), ("y", np.float64)])
+
+
+def record_field_half(v, rec, aux):
+    rec[v // 2]["x"] = v
+
+
+def field_record_half(v, rec, aux):
+    rec["x"][v // 2] = v
+
+
+def whole_record_against_a_field(v, rec, aux):
+    if v % 2:
+        rec[v // 2]["y"] = v
+    else:
+        rec[v // 2] = (v, 0.0)
+
+
+def fields_apart(v, rec, aux):
+    if v % 2:
+        rec[v // 2]["x"] = v
+    else:
+        rec["y"][v // 2] = v
+
+
+def record_own(v, rec, aux):
+    rec[v]["x"] = v
+    rec["y"][v] = rec[v]["x"] * 0.5
+
+
+@pytest.mark.parametrize("racy", [record_field_half, field_record_half,
+                                  whole_record_against_a_field])
+def test_record_fields_written_by_two_items_are_caught(target, racy):
+    rec, aux = np.zeros(SMALL.num_vertices, RECORD), np.zeros(SMALL.num_vertices)
+    with pytest.raises(AssertionError) as caught:
+        check_race_free(compute, SMALL, "vertices", racy, rec, aux, target=target)
+    message = str(caught.value)
+    assert "state argument 0 ([('x', '<i8'), ('y', '<f8')] array of shape (16,))" in message
+    assert ("index (0, 'y'):" if racy is whole_record_against_a_field else "index (0, 'x'):"
+            ) in message
+
+
+def test_fields_of_one_record_written_by_different_items_pass(target):
+    rec, aux = np.zeros(SMALL.num_vertices, RECORD), np.zeros(SMALL.num_vertices)
+    check_race_free(compute, SMALL, "vertices", fields_apart, rec, aux, target=target)
+    check_race_free(compute, SMALL, "vertices", record_own, rec, aux, target=target)
+    assert rec["y"].tolist() == [v / 2 for v in range(SMALL.num_vertices)]
 
 
 # what a work item is --------------------------------------------------------------------------

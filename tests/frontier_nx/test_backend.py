@@ -120,3 +120,52 @@ def test_filtered_views_convert_what_the_filter_shows():
     hidden = nx.restricted_view(D, [], [(2, 0)])
     assert (nx.single_source_shortest_path_length(hidden, 2, backend="frontier")
             == nx.single_source_shortest_path_length(hidden, 2) == {2: 0})
+
+
+def _weighted_path(directed):
+    G = nx.path_graph(6, create_using=nx.DiGraph if directed else nx.Graph)
+    for u, v in G.edges:
+        G[u][v]["weight"] = 1.0
+    return G
+
+
+#: Every kind of NetworkX view: a function of the base graph returning a view of it.
+VIEWS = {
+    "subgraph": lambda G: G.subgraph([0, 1, 2, 3]),
+    "subgraph_view": lambda G: nx.subgraph_view(G, filter_node=lambda n: n < 4),
+    "restricted_view": lambda G: nx.restricted_view(G, [4, 5], []),
+    "edge_subgraph": lambda G: G.edge_subgraph(list(G.edges)),
+    "reverse_view": lambda G: nx.reverse_view(G) if G.is_directed() else G.copy(as_view=True),
+    "to_directed view": lambda G: G.to_directed(as_view=True),
+    "view of a view": lambda G: nx.restricted_view(G.subgraph([0, 1, 2, 3, 4]), [4], []),
+}
+
+
+@pytest.mark.parametrize("directed", [False, True], ids=["undirected", "directed"])
+@pytest.mark.parametrize("view", VIEWS)
+def test_a_view_answers_for_what_it_shows_after_its_base_graph_changes(view, directed):
+    G = _weighted_path(directed)
+    H = VIEWS[view](G)
+    source = 3 if view == "reverse_view" and directed else 0
+    before = nx.single_source_dijkstra_path_length(H, source, backend="frontier")
+    assert before == nx.single_source_dijkstra_path_length(H, source)
+    G.add_edge(0, 3, weight=0.5)  # a new edge (which an edge subgraph does not show)
+    G.add_edge(3, 0, weight=0.25)
+    G.add_edge(1, 2, weight=0.125)  # a new weight
+    G.add_edge(2, 1, weight=0.125)
+    got = nx.single_source_dijkstra_path_length(H, source, backend="frontier")
+    assert got == nx.single_source_dijkstra_path_length(H, source) != before
+    G.remove_edge(0, 3)
+    options = {"tol": 1e-10, "max_iter": 1000}
+    assert (nx.pagerank(H, backend="frontier", **options)
+            == pytest.approx(nx.pagerank(H, **options), rel=1e-8))
+
+
+def test_a_graph_that_is_no_view_keeps_its_cached_conversion():
+    G = _weighted_path(directed=False)
+    nx.single_source_dijkstra_path_length(G, 0, backend="frontier")
+    assert G.__networkx_cache__["backends"]["frontier"]
+    H = G.subgraph([0, 1, 2])
+    nx.single_source_dijkstra_path_length(H, 0, backend="frontier")
+    assert H.__networkx_cache__ is None  # a view: converted anew by every call
+    assert G.__networkx_cache__["backends"]["frontier"]

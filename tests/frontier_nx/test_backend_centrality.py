@@ -216,3 +216,17 @@ def test_katz_centrality_follows_beta_and_nstart():
 def test_eigenvector_and_katz_decline_what_they_cannot_honour(name, options):
     reason = BackendInterface.can_run(name, (nx.path_graph(3),), options)
     assert isinstance(reason, str) and reason
+
+
+# weights the library refuses ----------------------------------------------------------------
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), None, "heavy"],
+                         ids=repr)
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph, nx.MultiDiGraph],
+                         ids=lambda c: c.__name__)
+@pytest.mark.parametrize("name", ["pagerank", "eigenvector_centrality", "katz_centrality"])
+def test_weights_the_library_refuses_run_networkx_own_function(name, cls, value):
+    h = cls([("a", "b", {"weight": 1.0}), ("b", "c", {"weight": value}),
+             ("c", "a", {"weight": 2}), ("c", "b", {"weight": 0.5})])
+    function = getattr(nx, name)
+    assert_close(outcome(function, h, weight="weight", backend="frontier"),
+                 outcome(function, h, weight="weight"))

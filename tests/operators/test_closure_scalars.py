@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from frontier import Frontier, atomic_add, generators
+from frontier.identity import identity
 from operators import (
     advance,
     available_balancers,
@@ -143,7 +144,7 @@ def test_a_closure_that_cannot_be_rewritten_is_frozen_as_before(target):
 
     functor = as_functor(with_inner(3))
     assert lift(functor.fn, ("k",)) is None and functor.lifted == ()
-    assert functor.key[1] == (3,)
+    assert functor.key[1] == (identity(3),)
 
 
 def test_the_lifted_code_reads_parameters_and_keeps_other_closure_cells():

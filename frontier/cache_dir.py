@@ -5,7 +5,9 @@ beside the installed or source files.
 ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier`` (Linux and other POSIX systems),
 ``~/Library/Caches/frontier`` (macOS), ``%LOCALAPPDATA%\\frontier`` (Windows). Each kind of
 cached code has its own subdirectory (generated kernels in ``kernels/``, the library's own
-compiled functions in ``numba/``: :mod:`frontier.cache_entries`).
+compiled functions in ``numba/``: :mod:`frontier.cache_entries`); the adaptive runtime's
+``calibration.json`` is at the top, beside them. :data:`CACHE_DIR_INPUTS` names the environment
+variables the answer depends on, for callers that keep it per environment.
 
 Numba's ``cache=True`` writes its index (``*.nbi``) and code (``*.nbc``) beside a function's
 source file, in ``__pycache__``: for an installed package, into ``site-packages``, where
@@ -40,10 +42,19 @@ from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 from frontier.cache_entries import LIBRARY
 from frontier.numba_cache import harden
 
-__all__ = ["cache_dir", "cached_njit", "FrontierCacheLocator", "CACHE_DIR_VARIABLE"]
+__all__ = ["cache_dir", "cached_njit", "FrontierCacheLocator", "CACHE_DIR_VARIABLE",
+           "CACHE_DIR_INPUTS"]
 
 #: The environment variable that overrides the platform's cache directory.
 CACHE_DIR_VARIABLE = "FRONTIER_CACHE_DIR"
+#: The environment variables :func:`cache_dir` reads on this platform (the home directory's
+#: among them): its answer changes only with their values.
+if sys.platform == "win32":
+    CACHE_DIR_INPUTS: tuple[str, ...] = (CACHE_DIR_VARIABLE, "LOCALAPPDATA", "USERPROFILE")
+elif sys.platform == "darwin":
+    CACHE_DIR_INPUTS = (CACHE_DIR_VARIABLE, "HOME")
+else:
+    CACHE_DIR_INPUTS = (CACHE_DIR_VARIABLE, "XDG_CACHE_HOME", "HOME")
 
 #: The packages whose ``cache=True`` functions this module places (siblings in one directory,
 #: as installed and as in the repository).

@@ -1,12 +1,13 @@
 """Environment variables that a call reads every time, read cheaply.
 
 The checked mode (``FRONTIER_BOUNDSCHECK``) is part of every kernel lookup, and the adaptive
-runtime's calibration cache is found from ``FRONTIER_CACHE_DIR``, ``XDG_CACHE_HOME`` and
-``HOME`` on every traversal, so that a change takes effect at the next call. ``os.environ.get``
-encodes the name and decodes the value on every read; :func:`get` reads the same mapping with
-each name encoded once. It sees every change made through ``os.environ`` (pytest's
-``monkeypatch.setenv`` too) at once, as ``os.environ.get`` does; like it, it does not see
-``os.putenv`` alone.
+runtime's calibration cache is found from the cache directory's variables
+(:data:`frontier.cache_dir.CACHE_DIR_INPUTS`) on every traversal, so that a change takes effect
+at the next call. ``os.environ.get`` encodes the name and decodes the value on every read;
+:func:`get` reads the same mapping with each name encoded once, and :func:`snapshot` gives a
+memo's key for several variables without decoding them. Both see every change made through
+``os.environ`` (pytest's ``monkeypatch.setenv`` too) at once, as ``os.environ.get`` does; like
+it, they do not see ``os.putenv`` alone.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["get", "SettingError"]
+__all__ = ["get", "snapshot", "SettingError"]
 
 
 class SettingError(ValueError):
@@ -38,3 +39,20 @@ def get(name: str, default: str | None = None) -> str | None:
         key = _KEYS[name] = environ.encodekey(name)
     value = data.get(key)
     return default if value is None else environ.decodevalue(value)
+
+
+#: Per tuple of variable names: the keys of ``os.environ``'s own mapping.
+_KEY_TUPLES: dict[tuple[str, ...], tuple[Any, ...]] = {}
+
+
+def snapshot(names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The values of the variables ``names`` as ``os.environ`` keeps them (None where unset):
+    equal for equal values, so a key for what is computed from them."""
+    environ = os.environ
+    data = getattr(environ, "_data", None)
+    if data is None:
+        return tuple(map(environ.get, names))
+    keys = _KEY_TUPLES.get(names)
+    if keys is None:
+        keys = _KEY_TUPLES[names] = tuple(map(environ.encodekey, names))
+    return tuple(map(data.get, keys))

@@ -4,6 +4,18 @@ The thresholds come from the target's properties (:func:`device_thresholds`), ov
 per-user calibration cache that ``frontier calibrate`` writes (:func:`calibration_path`,
 :mod:`operators.calibrate`); everything works without it. Li & Becchi, *Deploying Graph
 Algorithms on GPUs: an Adaptive Solution*, §VII.B, give T1, T2 and T3.
+
+The calibration cache is ``calibration.json`` in the disk cache's directory
+(:func:`frontier.cache_dir.cache_dir`), kept by the disk cache's rules
+(:mod:`frontier.cache_files`): it is read only from a directory
+:func:`frontier.cache_files.cache_directory` accepts (else the device's values apply, with the
+cache's one warning) and only where it is the user's regular file, not a link; it is written
+private (0600), under a fresh name renamed into place, never through a link; ``frontier
+calibrate`` refuses a directory that may not be used before it measures
+(:func:`check_calibration_output`). It is plain JSON, not sealed with a checksum, which would
+add nothing: it runs no code, a file that does not parse or holds values that are not thresholds
+gives the device's values, and values that do parse only choose among balancers that all give
+the same results.
 """
 
 from __future__ import annotations
@@ -20,16 +32,18 @@ from typing import Any
 import numpy as np
 
 from frontier import environ
-from frontier.safefile import OutputError, check_output, writing
+from frontier.cache_dir import CACHE_DIR_INPUTS, CACHE_DIR_VARIABLE, cache_dir
+from frontier.cache_files import cache_directory, check_root, read_file, write_file
+from frontier.safefile import OutputError
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 
 __all__ = ["Thresholds", "device_thresholds", "thresholds_for", "calibration_path",
            "load_calibration", "save_calibration", "check_calibration_output", "CACHE_ENV"]
 
-#: Environment variable naming the directory of the calibration cache (default
-#: ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``).
-CACHE_ENV = "FRONTIER_CACHE_DIR"
+#: Environment variable naming the directory of the calibration cache (the disk cache's:
+#: :func:`frontier.cache_dir.cache_dir`).
+CACHE_ENV = CACHE_DIR_VARIABLE
 CACHE_FILE = "calibration.json"
 
 
@@ -92,16 +106,13 @@ def device_thresholds(target: Target) -> Thresholds:
 
 
 def calibration_path() -> Path:
-    """The per-user calibration cache: ``$FRONTIER_CACHE_DIR/calibration.json``, else under
-    ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier``."""
-    env = (environ.get(CACHE_ENV), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    """The per-user calibration cache: ``calibration.json`` in
+    :func:`frontier.cache_dir.cache_dir` (``$FRONTIER_CACHE_DIR``, else the platform's per-user
+    cache directory), as named (a link to the directory is not resolved here)."""
+    env = environ.snapshot(CACHE_DIR_INPUTS)
     found = _PATHS.get(env)
     if found is None:
-        root = env[0]
-        if not root:
-            base = env[1] or os.path.join(os.path.expanduser("~"), ".cache")
-            root = os.path.join(base, "frontier")
-        found = _PATHS[env] = Path(root) / CACHE_FILE
+        found = _PATHS[env] = cache_dir() / CACHE_FILE
     return found
 
 
@@ -115,56 +126,75 @@ RESTAT_AFTER_S = 1.0
 _STAMPS: dict[str, tuple[float, int | None]] = {}
 
 
-def load_calibration(device: str) -> dict[str, Any] | None:
-    """The calibrated values stored for ``device``, or None (no cache, no entry, or a file that
-    is not a calibration cache: then the device's defaults apply)."""
-    path = calibration_path()
+def _parse(data: bytes | None) -> dict[str, Any]:
+    """The entries of a calibration cache's content; empty where there is none or it is not a
+    calibration cache (not JSON, not an object)."""
     try:
-        entries = json.loads(path.read_text())
-    except (OSError, ValueError):
+        entries = json.loads(data) if data is not None else {}
+    except ValueError:
+        return {}
+    return entries if isinstance(entries, dict) else {}
+
+
+def load_calibration(device: str) -> dict[str, Any] | None:
+    """The calibrated values stored for ``device``, or None (no cache, no entry, a file that is
+    not a calibration cache, a link or another user's file, or a cache directory that may not
+    be used: then the device's defaults apply)."""
+    path = calibration_path()
+    if not os.path.lexists(path):
+        return None  # nothing to read: the directory is neither checked nor made
+    folder = cache_directory(path.parent)
+    if folder is None:
         return None
-    entry = entries.get(device) if isinstance(entries, dict) else None
+    try:
+        entry = _parse(read_file(folder / CACHE_FILE)).get(device)
+    except OSError:
+        return None
     return entry if isinstance(entry, dict) else None
 
 
 def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, Any]) -> Path:
     """Store ``thresholds`` (and the measurements they come from) for ``device`` in the cache,
-    keeping other devices' entries; returns the file written. Saves from several threads run
-    one at a time (each keeps the entries of the others); a save from another process at once
-    leaves one whole file, never a mixed one (each writes a temporary file of its own)."""
-    path = calibration_path()
+    keeping other devices' entries; returns the file written. Raises as
+    :func:`check_calibration_output` does where the cache directory may not be used. Saves from
+    several threads run one at a time (each keeps the entries of the others); a save from
+    another process at once leaves one whole file, never a mixed one (each writes a file of its
+    own under a fresh name, renamed into place)."""
     with _SAVING:
+        path = check_calibration_output()
         try:
-            entries = json.loads(path.read_text())
-            if not isinstance(entries, dict):
-                entries = {}
-        except (OSError, ValueError):
+            entries = _parse(read_file(path))
+        except OSError:  # an unreadable file of the user's: replaced
             entries = {}
         values = {k: v for k, v in asdict(thresholds).items() if k != "source"}
         entries[device] = {**values, "measured": measured}
-        check_calibration_output()
-        with writing(path) as partial:  # a temporary file of its own, renamed into place
-            Path(partial).write_text(json.dumps(entries, indent=2, sort_keys=True))
-        _STAMPS.pop(str(path), None)
+        write_file(path, json.dumps(entries, indent=2, sort_keys=True).encode())
+        _STAMPS.pop(str(calibration_path()), None)
     return path
 
 
 def check_calibration_output() -> Path:
-    """The calibration cache's file, its directory made: :class:`frontier.safefile.OutputError`
-    naming the directory when it cannot be (a file in its place, no permission) or the file
-    cannot be written, so that ``frontier calibrate`` is refused before it measures."""
-    path = calibration_path()
-    expected = (f"a directory for the calibration cache: {CACHE_ENV} (or XDG_CACHE_HOME) "
-                "naming a directory this user may create or write, or unset")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise OutputError(path.parent, "is not a directory (a file is in its place)",
-                          expected) from None
-    except OSError as err:
-        raise OutputError(path.parent, f"cannot be made ({err.strerror or err})",
-                          expected) from None
-    check_output(path)
+    """The calibration cache's file in its directory, which is checked and made (mode 0700) as
+    :func:`frontier.cache_files.check_root` does it, so that ``frontier calibrate`` is refused
+    before it measures: :class:`frontier.safefile.OutputError` where a file is in the
+    directory's place or a directory in the file's; ValueError naming the directory, the
+    problem and what was expected where it is refused (another user could write it) or cannot
+    be made or written."""
+    root = calibration_path().parent
+    if os.path.isfile(root):
+        raise OutputError(root, "is not a directory (a file is in its place)",
+                          f"a directory for the calibration cache: {CACHE_ENV} (or "
+                          "XDG_CACHE_HOME) naming a directory this user may create or write, "
+                          "or unset")
+    folder, why = check_root(root)
+    if folder is None:
+        raise ValueError(f"the calibration cache cannot be kept: {why}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"the calibration cache cannot be kept: {root}: no permission to "
+                         "create files in it; expected a directory this user may write")
+    path = folder / CACHE_FILE
+    if os.path.isdir(path) and not os.path.islink(path):
+        raise OutputError(path, "is a directory", "the calibration cache's file (or nothing)")
     return path
 
 
@@ -181,7 +211,7 @@ def thresholds_for(target: Target) -> Thresholds:
     seen = _STAMPS.get(name)
     if seen is None or now - seen[0] > RESTAT_AFTER_S:
         try:
-            stamp = path.stat().st_mtime_ns
+            stamp = os.lstat(path).st_mtime_ns
         except OSError:
             stamp = None
         _STAMPS[name] = (now, stamp)

@@ -27,3 +27,20 @@ def test_the_checked_mode_follows_its_variable_at_once(monkeypatch):
     assert not bounds_checked()
     monkeypatch.delenv("FRONTIER_BOUNDSCHECK")
     assert not bounds_checked()
+
+
+def test_a_snapshot_of_variables_changes_exactly_when_one_of_them_does(monkeypatch):
+    names = (NAME, NAME + "_2")
+    for name in names:
+        monkeypatch.delenv(name, raising=False)
+    unset = environ.snapshot(names)
+    assert unset == (None, None) and environ.snapshot(names) == unset
+    seen = {unset}
+    for name, value in ((NAME, "a"), (NAME + "_2", "a"), (NAME, "b"), (NAME, "")):
+        monkeypatch.setenv(name, value)
+        now = environ.snapshot(names)
+        assert now not in seen and environ.snapshot(names) == now
+        seen.add(now)
+    monkeypatch.delenv(NAME)
+    monkeypatch.delenv(NAME + "_2")
+    assert environ.snapshot(names) == unset

@@ -294,3 +294,55 @@ def test_convert_keeps_repeated_arcs_and_self_loops(tmp_path, capsys, ending):
         a, b = load(source), load(out)
         assert (a.num_vertices, a.directed, a.row_offsets.tolist(), a.col_indices.tolist()) == (
             b.num_vertices, b.directed, b.row_offsets.tolist(), b.col_indices.tolist())
+
+
+NOBODY = 65534
+
+
+def _shared(cache: Path, how: str) -> str:
+    """Make ``cache`` a calibration cache directory another user could write, ``how``: the
+    problem the refusal must name."""
+    cache.mkdir(mode=0o700)
+    if how == "owned by another user":
+        if not hasattr(os, "geteuid") or os.geteuid() != 0:
+            pytest.skip("needs chown")
+        os.chown(cache, NOBODY, -1)
+        return f"is owned by uid {NOBODY}, mode 0700"
+    mode = {"writable by others": 0o777, "writable by its group": 0o770}[how]
+    cache.chmod(mode)
+    return f"is owned by uid {os.geteuid()}, mode {mode:04o}"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX owners and modes")
+@pytest.mark.parametrize("how", ["writable by others", "writable by its group",
+                                 "owned by another user"])
+def test_calibrate_refuses_a_cache_directory_another_user_could_write_before_measuring(
+        capsys, monkeypatch, tmp_path, how):
+    from operators import calibrate
+
+    cache = tmp_path / "cache"
+    problem = _shared(cache, how)
+    measured = []
+    monkeypatch.setattr(calibrate, "calibrate", lambda *args: measured.append(args))
+    monkeypatch.setenv("FRONTIER_CACHE_DIR", str(cache))
+    code, _, err = run_cli(capsys, "calibrate", "--target", "cpu", "--quick")
+    assert code == 2 and measured == [] and len(err.splitlines()) == 1
+    assert f"the calibration cache cannot be kept: {cache}: {problem}; expected a directory " \
+           f"owned by you (uid {os.geteuid()}) and writable only by you (mode 0700)" in err
+    assert list(cache.iterdir()) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_calibrate_replaces_a_link_planted_as_its_file_and_never_writes_through_it(
+        capsys, monkeypatch, tmp_path):
+    cache, victim = tmp_path / "cache", tmp_path / "victim"
+    cache.mkdir(mode=0o700)
+    victim.write_text("the user's file")
+    (cache / "calibration.json").symlink_to(victim)
+    monkeypatch.setenv("FRONTIER_CACHE_DIR", str(cache))
+    code, out, err = run_cli(capsys, "calibrate", "--target", "cpu", "--quick", "--runs", "1")
+    written = cache / "calibration.json"
+    assert code == 0 and f"written     {written}" in out, err
+    assert victim.read_text() == "the user's file" and not written.is_symlink()
+    assert "t2" in json.loads(written.read_text())["cpu"]
+    assert oct(written.stat().st_mode & 0o777) == oct(0o600)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import sys
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -14,6 +17,7 @@ from hypothesis import given, settings
 
 from algorithms import bfs
 from frontier import Frontier, Graph, generators
+from frontier.cache_files import CacheDirectoryWarning
 from frontier.options import Mode, values
 from frontier.testing import check_bfs, graphs_with_source
 from frontier_cli.commands import main
@@ -233,6 +237,100 @@ def test_a_broken_calibration_cache_falls_back_to_the_device(tmp_path, monkeypat
     assert thresholds_for(resolve_target("cpu")).source.startswith("device properties")
     (tmp_path / "calibration.json").write_text(json.dumps({"cpu": {"t2": -1}}))
     assert thresholds_for(resolve_target("cpu")).source.startswith("device properties")
+
+
+def test_the_calibration_lives_in_the_cache_directory_whatever_decides_it(tmp_path, monkeypatch):
+    from frontier.cache_dir import CACHE_DIR_INPUTS, cache_dir
+    from operators.adaptive import calibration_path
+
+    for name in CACHE_DIR_INPUTS:
+        monkeypatch.delenv(name, raising=False)
+    seen = {calibration_path()}
+    for name in reversed(CACHE_DIR_INPUTS):  # each overrides the ones set before it
+        monkeypatch.setenv(name, str(tmp_path / name))
+        assert calibration_path() == cache_dir() / "calibration.json"
+        assert calibration_path() not in seen
+        seen.add(calibration_path())
+
+
+def _calibration_of(t2: int) -> str:
+    return json.dumps({"cpu": {"t2": t2}})
+
+
+def test_a_link_planted_as_the_calibration_file_is_not_read_and_is_replaced_not_written_through(
+        tmp_path, monkeypatch):
+    from frontier.target import resolve_target
+
+    cache, victim = tmp_path / "cache", tmp_path / "victim.json"
+    cache.mkdir(mode=0o700)
+    victim.write_text(_calibration_of(77))
+    (cache / "calibration.json").symlink_to(victim)
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    cpu = resolve_target("cpu")
+    assert load_calibration(cpu.device_name) is None
+    assert thresholds_for(cpu).source.startswith("device properties")
+    written = save_calibration(cpu.device_name, Thresholds(t2=123), {})
+    assert victim.read_text() == _calibration_of(77)
+    assert written == cache / "calibration.json" and not written.is_symlink()
+    assert json.loads(written.read_text())["cpu"]["t2"] == 123
+    assert [p.name for p in cache.iterdir()] == ["calibration.json"]  # no leftovers
+    assert thresholds_for(cpu).t2 == 123
+
+
+NOBODY = 65534
+AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _refuse(cache, how: str) -> None:
+    """Make the calibration cache ``cache`` one another user could have written, ``how``."""
+    if how == "owned by another user" or how == "its file another user's":
+        if not AS_ROOT:
+            pytest.skip("needs chown")
+        os.chown(cache / "calibration.json" if how.startswith("its file") else cache, NOBODY, -1)
+    else:
+        cache.chmod({"writable by others": 0o777, "writable by its group": 0o770}[how])
+
+
+#: Per way another user could have put a calibration there: whether the directory is refused
+#: (with the cache's warning) or only the file is not read.
+PLANTED = {"writable by others": True, "writable by its group": True,
+           "owned by another user": True, "its file another user's": False}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX owners and modes")
+@pytest.mark.parametrize("how", sorted(PLANTED))
+def test_a_calibration_another_user_could_have_put_there_is_not_read(tmp_path, monkeypatch,
+                                                                     how):
+    from frontier.target import resolve_target
+
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    (cache / "calibration.json").write_text(_calibration_of(123))
+    _refuse(cache, how)
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    cpu = resolve_target("cpu")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert thresholds_for(cpu).source.startswith("device properties")
+        assert load_calibration(cpu.device_name) is None
+    refused = [w for w in caught if issubclass(w.category, CacheDirectoryWarning)]
+    assert len(refused) == PLANTED[how]
+    assert all(str(cache) in str(w.message) for w in refused)
+    assert [p.name for p in cache.iterdir()] == ["calibration.json"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_a_saved_calibration_is_private_whatever_the_umask(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "home" / "cache"))
+    old = os.umask(0)
+    try:
+        written = save_calibration("cpu", Thresholds(t2=5), {})
+    finally:
+        os.umask(old)
+    modes = [stat.S_IMODE(p.stat().st_mode) for p in (written, written.parent,
+                                                       written.parent.parent)]
+    assert written == tmp_path / "home" / "cache" / "calibration.json"
+    assert modes == [0o600, 0o700, 0o700]
 
 
 def test_calibrate_command_measures_and_writes_the_cache(tmp_path, monkeypatch, capsys):

@@ -177,6 +177,22 @@ def test_a_device_function_a_functor_calls_reads_its_frozen_numbers_as_compiled_
         assert gpu.to_host(negated).tolist() == [1, 1, 1]
 
 
+FNV_PRIME = 1099511628211
+
+
+def hashed_in_uint64(v, h, out):
+    out[v] = (h[v] ^ np.uint64(FNV_PRIME)) * np.uint64(FNV_PRIME) >> np.uint64(3)
+
+
+def test_a_frozen_int_made_uint64_mixes_with_uint64_state_alike_on_every_target(target):
+    h = np.array([2**63 + 12345, 7, 2**64 - 1], np.uint64)
+    for run in _runs(target):
+        out = target.zeros(3, np.uint64)
+        run(None, 3, hashed_in_uint64, target.to_device(h), out, target=target)
+        want = [((int(x) ^ FNV_PRIME) * FNV_PRIME % 2**64) >> 3 for x in h]
+        assert target.to_host(out).tolist() == want
+
+
 def divided_by_a_module_global(v, out):
     out[v] = (v - 1.0) / ZERO
 

@@ -12,7 +12,9 @@ the operators given it log what they read and write (``fill``, ``np.copyto``, ``
 atomic of :mod:`frontier.atomics` called on one logs an atomic access and works on the array
 itself. On the cpu target the kernels then run as plain Python (Numba cannot compile a call
 into Python), in the simulator as they always do; the ``njit`` helpers a functor calls run as
-Python too (:func:`in_python`).
+Python too, and the numbers compiled code would freeze into them are read as compiled code holds
+them (:func:`frontier.simulator.as_compiled`). A helper reached otherwise (an attribute, a
+container, an argument) refuses the proxy with a TypeError saying so (:func:`session`).
 
 A *step* is one kernel launch (:meth:`frontier.Target.launch` opens one with
 :meth:`Session.step`). A *work item* is one functor call: one edge of an advance, one vertex of a
@@ -34,7 +36,6 @@ simulated thread.
 from __future__ import annotations
 
 import threading
-import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,10 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from frontier.fingerprint import global_names
-
 __all__ = ["WorkItems", "Session", "session", "checking", "recorded", "atomic_access",
-           "Recorded", "RaceError", "in_python"]
+           "Recorded", "RaceError"]
 
 READ, WRITE, ATOMIC = "read", "write", "atomic"
 _DID = {READ: "read it", WRITE: "wrote it without an atomic", ATOMIC: "updated it atomically"}
@@ -251,57 +250,9 @@ def recorded(fn: Callable, functor: str, items: WorkItems) -> Callable:
     return call
 
 
-def in_python(fn: Callable) -> Callable:
-    """``fn`` calling, instead of each Numba-compiled helper it reads (an ``njit`` or
-    ``cuda.jit`` dispatcher in a module global or closure cell), that helper's Python function,
-    in turn made so, recursively: the checking mode runs functors as Python and hands them
-    :class:`Recorded` proxies, which compiled code cannot take, so the helpers' accesses are
-    logged like the functor's own. A helper reached otherwise (an attribute, a container, an
-    argument) refuses the proxy with a TypeError saying so (:func:`session`)."""
-    return _in_python(fn, {})
-
-
-def _in_python(fn: Callable, done: dict[int, Callable]) -> Callable:
-    if id(fn) in done:
-        return done[id(fn)]
-    code = fn.__code__
-    names = [n for n in global_names(code) if _python_function(fn.__globals__.get(n))]
-    cells = [_python_function(_cell_value(c)) for c in fn.__closure__ or ()]
-    if not names and not any(cells):
-        done[id(fn)] = fn
-        return fn
-    namespace = dict(fn.__globals__)
-    closure = tuple(types.CellType() if inner else cell
-                    for cell, inner in zip(fn.__closure__ or (), cells, strict=True))
-    made = types.FunctionType(code, namespace, fn.__name__, fn.__defaults__, closure or None)
-    made.__kwdefaults__ = fn.__kwdefaults__
-    made.__qualname__ = fn.__qualname__
-    done[id(fn)] = made
-    for name in names:
-        namespace[name] = _in_python(_python_function(namespace[name]), done)
-    for cell, inner in zip(closure, cells, strict=True):
-        if inner:
-            cell.cell_contents = _in_python(inner, done)
-    return made
-
-
-def _python_function(value: Any) -> types.FunctionType | None:
-    """The Python function of a Numba dispatcher (None for anything else)."""
-    inner = getattr(value, "py_func", None)
-    if isinstance(inner, types.FunctionType) and not isinstance(value, types.FunctionType):
-        return inner
-    return None
-
-
-def _cell_value(cell: Any) -> Any:
-    try:
-        return cell.cell_contents
-    except ValueError:  # an empty cell
-        return None
-
-
 def _refuse_in_compiled_code(value: Recorded, context: Any) -> None:
-    """Numba's typing of a :class:`Recorded` proxy: a clear refusal (see :func:`in_python`)."""
+    """Numba's typing of a :class:`Recorded` proxy: a clear refusal (see
+    :func:`frontier.simulator.as_compiled`)."""
     raise TypeError(
         f"a state array under the race detector ({value._site.array}, state argument "
         f"{value._site.position} of functor {value._site.functor}) was passed to a "

@@ -2,25 +2,43 @@
 that make it compute the same.
 
 The simulator (``NUMBA_ENABLE_CUDASIM=1``) runs a kernel's Python text, one Python thread per GPU
-thread, so CI without a GPU tests the generated kernels. Two of its differences would let CI fail
-correct code or pass wrong code; :func:`make_faithful` (applied when :mod:`frontier.target` is
-imported with the simulator enabled) and :func:`compiled_integers` remove them:
+thread, so CI without a GPU tests the generated kernels. Three of its differences would let CI
+fail correct code or pass wrong code; :func:`make_faithful` (applied when :mod:`frontier.target`
+is imported with the simulator enabled), :func:`compiled_numbers` and :func:`as_compiled` remove
+them. The race detector (:mod:`frontier.racecheck`), which runs functors as Python on the cpu
+target too, applies the last two as well:
 
-* **Integers reaching functors.** Compiled code (``numba.njit`` on the cpu target, ``cuda.jit``
+* **Numbers reaching functors.** Compiled code (``numba.njit`` on the cpu target, ``cuda.jit``
   on a GPU) does integer arithmetic at 64 bits: an ``int32`` frontier id ``v`` is promoted by
   ``v * 2**30`` or ``v + 2654435761`` to ``int64`` (an unsigned one of fewer than 64 bits too).
   The simulator hands a functor what the kernel's Python holds: ``numpy.int32`` array elements
   and Python ints, and NumPy keeps ``int32`` arithmetic at 32 bits (wrapping ``3 * 2**30`` to
   ``-1073741824``) and refuses a Python int above ``2**31 - 1`` with ``OverflowError``.
-  :func:`compiled_integers` wraps a simulated functor so that every integer argument arrives as
+  :func:`compiled_numbers` wraps a simulated functor so that every integer argument arrives as
   a Python int (``numpy.uint64`` stays): exact arithmetic, which is what compiled code's 64-bit
   arithmetic gives wherever it does not overflow (NumPy's ``int64`` scalars would still refuse
-  ``2**63 + v``, which Numba computes as a ``uint64``). A functor's closure numbers
-  (:mod:`operators.lifting`), its leading arguments, arrive as ``numpy.int64`` instead (a
-  ``numpy.uint64`` stays, a bool arrives as NumPy's): they wrap around at 64 bits as compiled
-  code does, where a Python int would grow past what an ``int64`` array can store. Integers
-  the functor reads from its state arrays keep the array's type, as in compiled code, but their
-  arithmetic with literals stays at the array's width in the simulator only.
+  ``2**63 + v``, which Numba computes as a ``uint64``). A float, a complex number or a bool
+  argument arrives as compiled code holds it (:func:`held`: ``numpy.float64``, where a division
+  by zero gives inf or nan as on a GPU, whose Numba CUDA uses NumPy's error model, instead of
+  raising; NumPy's bool, whose ``~`` is a logical not as in compiled code, where Python's
+  ``~True`` is -2, though NumPy's ``True + True`` is True, not 2, and it refuses ``-True``).
+  A functor's closure numbers (:mod:`operators.lifting`), its leading
+  arguments, arrive as :func:`held` gives them, integers included: an ``int64``, which wraps
+  around at 64 bits as compiled code does, where a Python int would grow past what an
+  ``int64`` array can store. Integers the functor reads from its state arrays keep the array's
+  type, as in compiled code, but their arithmetic with literals stays at the array's width in
+  the simulator only. The calls run with NumPy's overflow and floating-point warnings off:
+  compiled code gives none.
+* **Numbers compiled code freezes.** Numba compiles the numbers a function reads besides its
+  arguments (the module globals it names, its default arguments, the closure values that are
+  not lifted) into its code as typed constants: an int as an ``int64``, a float as a
+  ``float64``, a bool as a boolean, a tuple element by element. The simulator reads them live,
+  as Python numbers, which compute something else (``BIG * 4 + v`` grows past 64 bits, and
+  then does not fit the ``int64`` array it is stored in, where compiled code wraps around).
+  :func:`as_compiled` rebuilds a functor, and each helper it calls by a module-global or
+  closure name, with each such number as :func:`held` gives it, taken when it is built (the
+  functor's key covers those values: :mod:`operators.functors`, so it is built again when
+  one changes).
 * **Shared memory.** The simulator's ``cuda.shared.array`` finds a block's array by the calling
   line and creates it on a thread's first call: a thread switch between its lookup and its
   store (rare, but it happened: ``tests/operators/test_balancers.py`` saw ``two_phase`` visit an
@@ -31,16 +49,20 @@ imported with the simulator enabled) and :func:`compiled_integers` remove them:
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 import threading
+import types
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 import numpy as np
 
-__all__ = ["enabled", "make_faithful", "compiled_integers"]
+from frontier.fingerprint import global_names
+
+__all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled"]
 
 _lock = threading.Lock()
 _installed = False
@@ -94,20 +116,32 @@ def _atomic_shared_array(original: Callable) -> Callable:
     return array
 
 
-def compiled_integers(device_function: Callable, lifted: int = 0) -> Callable:
-    """``device_function`` (a simulated functor) called with each integer argument as a Python
-    int (a ``numpy.uint64`` stays): its arithmetic is then exact, as compiled code's is wherever
-    it does not overflow 64 bits, where NumPy's fixed-width scalars would wrap at their own width
-    or refuse a literal past ``2**63 - 1`` (``2**63 + v``); booleans, floats and arrays pass
-    unchanged. The first ``lifted`` arguments (closure numbers) arrive as compiled code holds
-    them instead (:func:`_held`): an integer wraps around at 64 bits, as in compiled code."""
+def compiled_numbers(device_function: Callable, lifted: int = 0) -> Callable:
+    """``device_function`` (a functor run as Python) called with each integer argument as a
+    Python int (a ``numpy.uint64`` stays): its arithmetic is then exact, as compiled code's is
+    wherever it does not overflow 64 bits, where NumPy's fixed-width scalars would wrap at their
+    own width or refuse a literal past ``2**63 - 1`` (``2**63 + v``); a float, complex or bool
+    argument as compiled code holds it (:func:`held`), arrays and the rest unchanged. The first
+    ``lifted`` arguments (closure numbers) arrive as :func:`held` gives them: an integer wraps
+    around at 64 bits, as in compiled code. NumPy's warnings of overflow, division by zero and
+    invalid operations are off during the call, as compiled code gives none."""
 
     @wraps(device_function)
     def call(*args: Any) -> Any:
-        return device_function(*[_held(a) for a in args[:lifted]],
-                               *[int(a) if _promoted(a) else a for a in args[lifted:]])
+        with np.errstate(all="ignore"):
+            return device_function(*[held(a) for a in args[:lifted]],
+                                   *[_argument(a) for a in args[lifted:]])
 
     return call
+
+
+def _argument(value: Any) -> Any:
+    """An argument of a functor run as Python, as :func:`compiled_numbers` hands it."""
+    if _promoted(value):
+        return int(value)
+    if isinstance(value, (bool, float, complex)):
+        return held(value)
+    return value
 
 
 def _promoted(value: Any) -> bool:
@@ -117,11 +151,110 @@ def _promoted(value: Any) -> bool:
         isinstance(value, np.unsignedinteger) and value.dtype.itemsize < 8)
 
 
-def _held(value: Any) -> Any:
-    """A closure number as compiled code holds it: an integer as an ``int64`` (a ``uint64``
-    stays), a bool as NumPy's (``~`` is a logical not there)."""
-    if isinstance(value, bool):
+_INT64 = (-(2 ** 63), 2 ** 63)
+
+
+def held(value: Any) -> Any:
+    """A number as compiled code holds it: an int (of ``int64``'s range) or a NumPy integer it
+    computes with at 64 bits (:func:`_promoted`) as an ``int64`` (a ``uint64`` stays), a float
+    as a ``float64``, a complex number as a ``complex128``, a bool as NumPy's (``~`` is a
+    logical not there, as in compiled code), a tuple element by element; anything else (and a
+    tuple of nothing that changes) is ``value`` itself."""
+    kind = type(value)
+    if kind is bool:
         return np.bool_(value)
-    if type(value) is int or _promoted(value):
+    if kind is int:
+        return np.int64(value) if _INT64[0] <= value < _INT64[1] else value
+    if kind is float:
+        return np.float64(value)
+    if kind is complex:
+        return np.complex128(value)
+    if kind is tuple:
+        items = tuple(held(v) for v in value)
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if _promoted(value) and kind is not np.int64:
         return np.int64(value)
     return value
+
+
+def as_compiled(fn: types.FunctionType, python_helpers: bool = False) -> types.FunctionType:
+    """``fn``, to run as Python, reading what compiled code freezes into it as compiled code
+    holds it: each number among the module globals it names, its default arguments and its
+    closure values as :func:`held` gives it, and each helper it calls by a module-global or
+    closure name made so in turn, recursively: a simulated ``cuda.jit`` device function, and,
+    with ``python_helpers``, a Numba-compiled one (an ``njit`` or ``cuda.jit`` dispatcher),
+    which is replaced by its Python function (the race detector hands functors recording proxies
+    that compiled code cannot take: :mod:`frontier.racecheck`). ``fn`` itself where nothing
+    changes. The values are those of now: compiled code freezes them when it is compiled."""
+    return _rebuilt(fn, python_helpers, {})
+
+
+def _rebuilt(fn: types.FunctionType, python_helpers: bool,
+             done: dict[int, types.FunctionType]) -> types.FunctionType:
+    """:func:`as_compiled`, ``done`` holding the functions rebuilt so far (by the id of the
+    original), so that a helper calling itself, or one called twice, is rebuilt once."""
+    if id(fn) in done:
+        return done[id(fn)]
+    namespace = dict(fn.__globals__)
+    cells = fn.__closure__ or ()
+    closure = tuple(cell if _contents(cell) is _EMPTY else types.CellType() for cell in cells)
+    defaults = held(fn.__defaults__)
+    kwdefaults = None if fn.__kwdefaults__ is None else {
+        name: held(value) for name, value in fn.__kwdefaults__.items()}
+    made = types.FunctionType(fn.__code__, namespace, fn.__name__, defaults, closure or None)
+    made.__kwdefaults__ = kwdefaults
+    made.__qualname__ = fn.__qualname__
+    done[id(fn)] = made
+    changed = defaults is not fn.__defaults__ or (kwdefaults is not None and any(
+        value is not fn.__kwdefaults__[name] for name, value in kwdefaults.items()))
+    for name in global_names(fn.__code__) & namespace.keys():
+        value = namespace[name]
+        namespace[name] = _replacement(value, python_helpers, done)
+        changed = changed or namespace[name] is not value
+    for cell, new in zip(cells, closure, strict=True):
+        if new is not cell:
+            new.cell_contents = _replacement(cell.cell_contents, python_helpers, done)
+            changed = changed or new.cell_contents is not cell.cell_contents
+    if not changed:  # no helper was rebuilt either, so none reads ``made``
+        done[id(fn)] = fn
+        return fn
+    return made
+
+
+def _replacement(value: Any, python_helpers: bool, done: dict) -> Any:
+    """What a function rebuilt by :func:`as_compiled` reads instead of ``value`` (a module
+    global's or a closure cell's): ``value`` itself where that does not change."""
+    number = held(value)
+    if number is not value:
+        return number
+    inner = getattr(value, "py_func", None)  # a Numba dispatcher's Python function
+    if (python_helpers and isinstance(inner, types.FunctionType)
+            and not isinstance(value, types.FunctionType)):
+        return _rebuilt(inner, python_helpers, done)
+    if _simulated_device_function(value):
+        inner = _rebuilt(value.fn, python_helpers, done)
+        if inner is not value.fn:
+            value = copy.copy(value)
+            value.fn = inner
+    return value
+
+
+def _simulated_device_function(value: Any) -> bool:
+    """Whether ``value`` is a ``cuda.jit`` function of the simulator (which runs its Python
+    function when called)."""
+    if not enabled():
+        return False
+    from numba.cuda.simulator.kernel import FakeCUDAKernel
+
+    return isinstance(value, FakeCUDAKernel) and isinstance(value.fn, types.FunctionType)
+
+
+def _contents(cell: Any) -> Any:
+    """A closure cell's value; :data:`_EMPTY` where it holds none (a name not bound yet)."""
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _EMPTY
+
+
+_EMPTY = object()

@@ -156,8 +156,9 @@ class Target(ABC):
     @abstractmethod
     def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
         """Compile a user functor for calling from this target's kernels; its first ``lifted``
-        parameters are closure numbers (:mod:`operators.lifting`), which a functor run as Python
-        (the simulator, the race detector) gets as compiled code holds them."""
+        parameters are closure numbers (:mod:`operators.lifting`). A functor run as Python (the
+        simulator, the race detector) gets them, and reads the numbers compiled code freezes
+        into it, as compiled code holds them (:mod:`frontier.simulator`)."""
 
     @abstractmethod
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
@@ -398,11 +399,13 @@ class CpuTarget(Target):
     def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
         """``numba.njit`` without the wrappers that make a compiled function callable from
         Python (a functor is called only by kernels: the wrappers were a tenth of a cold
-        compile); in the race detector's checking mode, the Python function called
-        with its integers as compiled code holds them (as in the simulator), so that it can
-        take recording proxies (:mod:`frontier.racecheck`)."""
+        compile); in the race detector's checking mode, the Python function (calling its
+        Numba-compiled helpers' Python functions), reading and called with its numbers as
+        compiled code holds them (as in the simulator: :mod:`frontier.simulator`), so that it
+        can take recording proxies (:mod:`frontier.racecheck`)."""
         if racecheck.checking():
-            return simulator.compiled_integers(fn, lifted)
+            return simulator.compiled_numbers(simulator.as_compiled(fn, python_helpers=True),
+                                              lifted)
         import numba
 
         exact_defaults(numba.core.types.Omitted)
@@ -678,10 +681,12 @@ class CudaTarget(Target):
         self._cuda.synchronize()
 
     def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
-        """On a GPU, a device function; in the simulator, the Python function called with its
-        integer arguments as compiled code holds them (:mod:`frontier.simulator`)."""
+        """On a GPU, a device function; in the simulator, the Python function reading and
+        called with its numbers as compiled code holds them (:mod:`frontier.simulator`; in the
+        race detector's checking mode, with its Numba-compiled helpers' Python functions)."""
         if self.simulated:
-            return simulator.compiled_integers(self._cuda.jit(device=True)(fn), lifted)
+            fn = simulator.as_compiled(fn, python_helpers=racecheck.checking())
+            return simulator.compiled_numbers(self._cuda.jit(device=True)(fn), lifted)
         from numba.cuda import types
 
         exact_defaults(types.Omitted)

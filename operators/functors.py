@@ -2,10 +2,12 @@
 
 A functor is a plain Python function (a ``def``, a lambda, a nested function) that the code
 generator calls from a kernel. Numba compiles it for the target, and in doing so *freezes* what it
-reads besides its arguments: the values of its closure cells and of the module globals it names
-become constants of the compiled code. The Numba CUDA simulator, by contrast, runs the function as
-Python and reads them live. So that every target computes the same thing, a functor is identified
-(and its compiled code cached) by:
+reads besides its arguments: the values of its closure cells, of its default arguments and of
+the module globals it names become constants of the compiled code. The Numba CUDA simulator, by
+contrast, runs the function as Python, which would read them live (it reads them as they were
+when it was built for the key below, as compiled code holds them: :mod:`frontier.simulator`).
+So that every target computes the same thing, a functor is identified (and its compiled code
+cached) by:
 
 * what its code does: name, bytecode, constants, names (the same lambda written on another
   line, or created anew in every iteration of a loop, is the same functor);
@@ -332,9 +334,7 @@ def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems
 
     def build() -> Callable:
         _count_compilation(target, functor)
-        form = functor.compiled_form()
-        return target.compile_device_function(racecheck.in_python(form) if checking else form,
-                                              len(functor.lifted))
+        return target.compile_device_function(functor.compiled_form(), len(functor.lifted))
 
     compiled = _COMPILED.get((target.compile_key, functor.key), build)
     if not checking:

@@ -1,22 +1,30 @@
-"""The simulator computes what compiled code computes (issue 20, items 7 and 10).
+"""The simulator computes what compiled code computes (issue 20, items 7 and 10; issue 47).
 
 Functors get their integers with the type compiled code gives them (64-bit), on every target:
 ``cpu`` (Numba), ``cuda`` on a GPU, and the simulator (``NUMBA_ENABLE_CUDASIM=1``), which used
-to hand them ``numpy.int32`` ids. The threads of a simulated block share one shared array even
-when a thread switch falls inside its allocation (the cause of ``two_phase``'s flaky test).
+to hand them ``numpy.int32`` ids. The numbers compiled code freezes into a functor (module
+globals, default arguments, closure values that are not kernel arguments, and those of the
+helpers it calls) are read as compiled code holds them in the simulator and the race detector
+too, which used to read them as Python numbers. The threads of a simulated block share one
+shared array even when a thread switch falls inside its allocation (the cause of ``two_phase``'s
+flaky test).
 """
 
 from __future__ import annotations
 
 import os
 import time
+import warnings
+from functools import partial
 
+import numba
 import numpy as np
 import pytest
 from numba import cuda, int64
 
 from frontier import Frontier, generators, resolve_target
 from frontier.target import cuda_usable
+from frontier.testing import check_race_free
 from operators import advance, compute
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
@@ -73,6 +81,155 @@ def test_edge_ids_and_endpoints_reach_functors_as_64_bit_integers(target):
     want = [s * 2**31 + d * 2**30 + e * BIG
             for e, (s, d) in enumerate(zip(src, G.col_indices.tolist(), strict=True))]
     assert target.to_host(out).tolist() == want
+
+
+# numbers compiled code freezes ---------------------------------------------------------------
+#: ``(2**62 + 1) * 4 + v`` for ``v`` in 0, 1, 2, wrapped around at 64 bits as compiled code does.
+WRAPPED = [(((2**62 + 1) * 4 + v + 2**63) % 2**64) - 2**63 for v in range(3)]
+NEAR_2_TO_THE_62 = 2**62 + 1
+NO = False
+ZERO = 0.0
+
+
+def from_module_globals(v, big, negated):
+    big[v] = NEAR_2_TO_THE_62 * 4 + v
+    negated[v] = ~NO
+
+
+def from_default_arguments(v, big, negated, near=2**62 + 1, no=False):
+    big[v] = near * 4 + v
+    negated[v] = ~no
+
+
+def from_a_closure_tuple(numbers):  # a tuple is frozen into the code, not a kernel argument
+    def fn(v, big, negated):
+        big[v] = numbers[0] * 4 + v
+        negated[v] = ~numbers[1]
+    return fn
+
+
+def from_a_closure_around_a_nested_function(near, no):  # cannot be lifted: frozen
+    def fn(v, big, negated):
+        w = v
+
+        def add():
+            return w + near * 4
+        big[v] = add()
+        negated[v] = ~no
+    return fn
+
+
+@numba.njit
+def wrapped_by_a_helper(v):
+    return NEAR_2_TO_THE_62 * 4 + v
+
+
+def from_an_njit_helper(v, big, negated):
+    big[v] = wrapped_by_a_helper(v)
+    negated[v] = ~NO
+
+
+FROZEN = {"module globals": from_module_globals,
+          "default arguments": from_default_arguments,
+          "a closure tuple": from_a_closure_tuple((2**62 + 1, False)),
+          "a closure around a nested function": from_a_closure_around_a_nested_function(
+              2**62 + 1, False),
+          "an njit helper's module global": from_an_njit_helper}
+
+
+def _runs(target):
+    """The operator run plainly, and under the race detector where it runs (as Python)."""
+    return [compute] + ([partial(check_race_free, compute)] if target.checks_races else [])
+
+
+@pytest.mark.parametrize("where", FROZEN)
+def test_frozen_numbers_wrap_and_negate_as_compiled_code_on_every_target_and_in_the_race_detector(
+        target, where):
+    for run in _runs(target):
+        big, negated = target.zeros(3, np.int64), target.zeros(3, np.int64)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)  # compiled code warns of nothing
+            run(None, 3, FROZEN[where], big, negated, target=target)
+        assert target.to_host(big).tolist() == WRAPPED == [4, 5, 6]
+        assert target.to_host(negated).tolist() == [1, 1, 1]  # ~False is True, not -1
+
+
+def wrapped_on_the_device(v):
+    return NEAR_2_TO_THE_62 * 4 + v
+
+
+DEVICE_HELPER = cuda.jit(device=True)(wrapped_on_the_device)
+
+
+def from_a_device_function(v, big, negated):
+    big[v] = DEVICE_HELPER(v)
+    negated[v] = ~NO
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not cuda_usable(), reason="calls a cuda.jit device function")
+def test_a_device_function_a_functor_calls_reads_its_frozen_numbers_as_compiled_code():
+    gpu = resolve_target("cuda")
+    for run in _runs(gpu):
+        big, negated = gpu.zeros(3, np.int64), gpu.zeros(3, np.int64)
+        run(None, 3, from_a_device_function, big, negated, target=gpu)
+        assert gpu.to_host(big).tolist() == WRAPPED
+        assert gpu.to_host(negated).tolist() == [1, 1, 1]
+
+
+FNV_PRIME = 1099511628211
+
+
+def hashed_in_uint64(v, h, out):
+    out[v] = (h[v] ^ np.uint64(FNV_PRIME)) * np.uint64(FNV_PRIME) >> np.uint64(3)
+
+
+def test_a_frozen_int_made_uint64_mixes_with_uint64_state_alike_on_every_target(target):
+    h = np.array([2**63 + 12345, 7, 2**64 - 1], np.uint64)
+    for run in _runs(target):
+        out = target.zeros(3, np.uint64)
+        run(None, 3, hashed_in_uint64, target.to_device(h), out, target=target)
+        want = [((int(x) ^ FNV_PRIME) * FNV_PRIME % 2**64) >> 3 for x in h]
+        assert target.to_host(out).tolist() == want
+
+
+def divided_by_a_module_global(v, out):
+    out[v] = (v - 1.0) / ZERO
+
+
+def divided_by_a_default_argument(v, out, zero=0.0):
+    out[v] = (v - 1.0) / zero
+
+
+def divided_by_a_closure_number(zero):  # lifted: a kernel argument
+    def fn(v, out):
+        out[v] = (v - 1.0) / zero
+    return fn
+
+
+def divided_by_a_state_number(v, zero, out):
+    out[v] = (v - 1.0) / zero
+
+
+DIVIDED = {"a module global": (divided_by_a_module_global, ()),
+           "a default argument": (divided_by_a_default_argument, ()),
+           "a closure number": (divided_by_a_closure_number(0.0), ()),
+           "a state number": (divided_by_a_state_number, (0.0,))}
+
+
+@pytest.mark.parametrize("where", DIVIDED)
+def test_a_float_divided_by_zero_is_inf_or_nan_as_on_a_gpu_in_the_simulator_and_race_detector(
+        target, where):
+    fn, state = DIVIDED[where]
+    runs = _runs(target)
+    if target.name == "cpu":  # compiled for the cpu, Numba raises (its Python error model)
+        runs.remove(compute)
+    for run in runs:
+        out = target.zeros(3, np.float64)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            run(None, 3, fn, *state, out, target=target)
+        assert str(target.to_host(out).tolist()) == "[-inf, nan, inf]"
 
 
 class SlowLength:

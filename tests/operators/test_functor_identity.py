@@ -160,7 +160,7 @@ def wrapping(k):
 def test_a_closure_int_wraps_around_at_64_bits_on_every_target(target):
     out = target.zeros(3, np.int64)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy notes the overflow
+        warnings.simplefilter("error", RuntimeWarning)  # compiled code warns of nothing
         compute(None, 3, wrapping(2**62 + 1), out, target=target)
     wrapped = [(((2**62 + 1) * 4 + v + 2**63) % 2**64) - 2**63 for v in range(3)]
     assert target.to_host(out).tolist() == wrapped == [4, 5, 6]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -423,3 +425,32 @@ def test_lanes_making_different_calls_are_reported_so_whichever_lane_the_launch_
     for _ in range(60):
         with pytest.raises(WarpError, match="make different calls"):
             lanes_make_different_calls[1, 32](np.zeros(32, np.int64))
+
+
+@cuda.jit
+def shuffle_after_each_barrier(out, rounds):
+    lane = cuda.threadIdx.x & 31
+    acc = 0
+    for _ in range(rounds):
+        cuda.syncthreads()
+        acc += shfl_up(FULL_MASK, lane, 1, 32)
+    out[cuda.threadIdx.x] = acc
+
+
+@on_cuda
+@simulator_only
+def test_a_lane_still_being_released_from_a_barrier_is_no_deadlock(monkeypatch):
+    """The simulator's block manager releases a barrier's threads one after another; slowed
+    here (as a loaded machine slows it), the lanes released first reach their shuffle and look
+    for partners still marked as waiting at the barrier they all passed. Issue 47: SCC's
+    small-frontier kernel failed so ("lane 0 ... in shfl_up stopped")."""
+    release = threading.Event.set
+
+    def slow_release(event):
+        time.sleep(0.002)
+        release(event)
+
+    monkeypatch.setattr(threading.Event, "set", slow_release)
+    lane = lanes() & 31
+    np.testing.assert_array_equal(launch(shuffle_after_each_barrier, 3),
+                                  3 * np.maximum(lane - 1, 0))

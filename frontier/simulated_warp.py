@@ -25,9 +25,9 @@ A lane found waiting at a barrier is a deadlock only if it waits at a later barr
 the waiting lanes passed: the simulator's block manager releases a barrier's threads one after
 another, so a lane released first can reach its next exchange while a partner is still marked as
 waiting at the barrier they both passed (under load, for longer than a poll). Every simulated
-thread therefore counts the barriers it enters (installed on the simulator's ``BlockThread`` when
-this module is imported), and only a partner that entered more of them than the waiting lane is
-reported.
+thread therefore counts the barriers it enters (:func:`frontier.simulator.barriers_entered`,
+installed by :func:`frontier.simulator.make_faithful` when this module is imported), and only a
+partner that entered more of them than the waiting lane is reported.
 
 The functions match :mod:`frontier.warp_intrinsics`, which maps generated kernels' names to them.
 """
@@ -39,6 +39,8 @@ import time
 from typing import Any
 
 import numpy as np
+
+from frontier.simulator import barriers_entered, make_faithful
 
 __all__ = ["shfl_idx", "shfl_up", "ballot", "syncwarp", "ffs", "WarpError", "WARP_SIZE"]
 
@@ -87,33 +89,8 @@ class _Block:
 #: Guards every _Block (kept on its simulated block's manager, so it lives as long as the block).
 _lock = threading.Lock()
 _STATE = "_frontier_warp_state"
-#: The attribute in which a simulated thread counts the block barriers it has entered.
-_BARRIERS = "_frontier_barriers_entered"
 
-
-def _count_barriers() -> None:
-    """Make every simulated thread count the block barriers it enters (``syncthreads`` and the
-    ``syncthreads_count/and/or`` built on it); idempotent."""
-    from numba.cuda.simulator.kernel import BlockThread
-
-    entered = BlockThread.syncthreads
-    if getattr(entered, "counts_barriers", False):
-        return
-
-    def syncthreads(self: Any) -> None:
-        setattr(self, _BARRIERS, _barriers_entered(self) + 1)
-        entered(self)
-
-    syncthreads.counts_barriers = True  # type: ignore[attr-defined]
-    BlockThread.syncthreads = syncthreads
-
-
-def _barriers_entered(thread: Any) -> int:
-    """How many block barriers the simulated ``thread`` has entered."""
-    return getattr(thread, _BARRIERS, 0)
-
-
-_count_barriers()
+make_faithful()  # the barrier counts the checks below read
 
 
 def _current() -> tuple[Any, _Block]:
@@ -206,7 +183,7 @@ def _check_progress(thread: Any, block: _Block, warp: _Warp, warp_id: int, ex: _
         # at the barrier this lane passed, it is being released; at a later one, it skipped
         # the exchange
         if (other is not None and other.syncthreads_blocked
-                and _barriers_entered(other) > _barriers_entered(thread)):
+                and barriers_entered(other) > barriers_entered(thread)):
             raise WarpError(f"{where} waits at syncthreads while the other lanes wait in "
                             f"{ex.kind}: a deadlock on the hardware")
         pending = warp.waiting.get(lane)

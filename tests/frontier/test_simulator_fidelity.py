@@ -4,6 +4,8 @@ Functors get their integers with the type compiled code gives them (64-bit), on 
 ``cpu`` (Numba), ``cuda`` on a GPU, and the simulator (``NUMBA_ENABLE_CUDASIM=1``), which used
 to hand them ``numpy.int32`` ids. The threads of a simulated block share one shared array even
 when a thread switch falls inside its allocation (the cause of ``two_phase``'s flaky test).
+A thread that exits without reaching a barrier that the rest of its block waits at is an error,
+as the hardware leaves it undefined (issue 47).
 """
 
 from __future__ import annotations
@@ -102,3 +104,51 @@ def test_every_thread_of_a_simulated_block_sees_one_shared_array():
     out = gpu.zeros(32, np.int64)
     gpu.launch(cuda.jit(write_then_read_shared), 1, 32, (out,))
     assert gpu.to_host(out).tolist() == [7] * 32
+
+
+def exits_before_the_barrier(out):  # pragma: no cover - runs in the simulator
+    t = cuda.threadIdx.x
+    if t == 5:
+        return
+    cuda.syncthreads()
+    out[t] = 1
+
+
+def exits_while_the_others_wait(out):  # pragma: no cover - runs in the simulator
+    t = cuda.threadIdx.x
+    if t == 5:
+        for _ in range(20000):  # long enough for the others to reach the barrier first
+            out[t] += 1
+        return
+    cuda.syncthreads()
+    out[t] = 1
+
+
+def uneven_loops_then_the_same_barriers(out):  # pragma: no cover - runs in the simulator
+    t = cuda.threadIdx.x
+    for _ in range(t):
+        out[t] += 1
+    cuda.syncthreads()
+    if t > 20:
+        out[t] += 1
+    cuda.syncthreads()
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
+@pytest.mark.parametrize("kernel", [exits_before_the_barrier, exits_while_the_others_wait])
+def test_a_thread_leaving_before_a_barrier_its_block_waits_at_is_an_error(kernel):
+    from frontier.simulator import BarrierError
+
+    gpu = resolve_target("cuda")
+    with pytest.raises(BarrierError, match="thread 5 .* exited after 0 barrier"):
+        gpu.launch(cuda.jit(kernel), 1, 32, (gpu.zeros(32, np.int64),))
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
+def test_threads_reaching_the_same_barriers_may_loop_unevenly_between_them():
+    gpu = resolve_target("cuda")
+    out = gpu.zeros(32, np.int64)
+    gpu.launch(cuda.jit(uneven_loops_then_the_same_barriers), 1, 32, (out,))
+    assert gpu.to_host(out).tolist() == [t + (t > 20) for t in range(32)]

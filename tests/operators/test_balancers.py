@@ -211,6 +211,22 @@ def test_bfs_with_each_balancer_equals_scipy(name, kind, case):
     check_bfs(graph, source, result.distances, result.predecessors)
 
 
+@on_cuda
+@pytest.mark.parametrize("name", BALANCERS)
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
+def test_lanes_leaving_early_meet_at_every_warp_intrinsic_of_a_traversal(name, fused,
+                                                                         lanes_leave_early,
+                                                                         colouring):
+    """Issue 47: every lane a warp intrinsic names must reach it. Paths with back arcs, a hub
+    whose leaves have no edges, a medium vertex and isolated ones give the lanes of a warp
+    different amounts of work and levels of every size; the simulator raises WarpError where
+    a lane named by a shuffle, vote or syncwarp has left, and BarrierError where a thread left
+    before a block barrier."""
+    want, _ = colouring(lanes_leave_early, "cpu")
+    got, _ = colouring(lanes_leave_early, "cuda", balancer=name, fused=fused)
+    np.testing.assert_array_equal(got, want)
+
+
 #: What each balancer's kernel must show (keyed by balancer spec).
 TECHNIQUE_MARKS = {
     "thread": ["range(tid, universe, nthreads)",

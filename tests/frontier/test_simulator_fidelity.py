@@ -5,12 +5,14 @@ Functors get their integers with the type compiled code gives them (64-bit), on 
 to hand them ``numpy.int32`` ids. The threads of a simulated block share one shared array even
 when a thread switch falls inside its allocation (the cause of ``two_phase``'s flaky test).
 A thread that exits without reaching a barrier that the rest of its block waits at is an error,
-as the hardware leaves it undefined (issue 47).
+as the hardware leaves it undefined (issue 47). Simulated launches hand the GIL between threads
+quickly.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 import numpy as np
@@ -152,3 +154,20 @@ def test_threads_reaching_the_same_barriers_may_loop_unevenly_between_them():
     out = gpu.zeros(32, np.int64)
     gpu.launch(cuda.jit(uneven_loops_then_the_same_barriers), 1, 32, (out,))
     assert gpu.to_host(out).tolist() == [t + (t > 20) for t in range(32)]
+
+
+def record_switch_interval(out):  # pragma: no cover - runs in the simulator
+    out[cuda.threadIdx.x] = sys.getswitchinterval()
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
+def test_a_simulated_launch_switches_threads_quickly_and_restores_the_interval():
+    from frontier.simulator import SWITCH_SECONDS
+
+    gpu = resolve_target("cuda")
+    before = sys.getswitchinterval()
+    out = gpu.zeros(32, np.float64)
+    gpu.launch(cuda.jit(record_switch_interval), 1, 32, (out,))
+    assert (gpu.to_host(out) <= SWITCH_SECONDS).all() and SWITCH_SECONDS < before
+    assert sys.getswitchinterval() == before

@@ -9,7 +9,6 @@ simulator runs every GPU thread as a Python thread, so graphs stay tiny and exam
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 
@@ -58,17 +57,6 @@ VARIANTS = [pytest.param(name, id=name) for name in BALANCERS] + [
 ]
 KINDS = ("sparse", "dense")
 OUTPUTS = ("sparse", "dense", "none")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def quick_thread_switches():
-    """The simulator's block manager polls its threads in a loop that holds the GIL for a whole
-    switch interval; a shorter one wakes threads released from barriers and shuffles sooner."""
-    before = sys.getswitchinterval()
-    if SIMULATED:
-        sys.setswitchinterval(5e-4)
-    yield
-    sys.setswitchinterval(before)
 
 
 def count_and_filter(src, dst, eid, weight, calls):

@@ -14,12 +14,20 @@ plausible, so tests catch kernels that rely on it:
 
 * a lane calling with a mask that does not name it;
 * a shuffle reading a lane that is not in the mask;
-* a lane of the mask that exited, does not exist (block smaller than the warp), waits at
-  ``cuda.syncthreads()`` while the others wait in the exchange, or waits in an exchange of another
-  mask or kind (a deadlock on the hardware);
+* a lane of the mask that exited, does not exist (block smaller than the warp), waits at a
+  ``cuda.syncthreads()`` the others have not reached while they wait in the exchange, or waits in
+  an exchange of another mask or kind (a deadlock on the hardware);
 * lanes of one mask making different calls (a shuffle against a ballot, say);
 * a shuffled value that is not a 32- or 64-bit signed int or float (Numba's ``shfl_sync`` rejects
   it at compile time), a width that is not a power of two in 1..32.
+
+A lane found waiting at a barrier is a deadlock only if it waits at a later barrier than the one
+the waiting lanes passed: the simulator's block manager releases a barrier's threads one after
+another, so a lane released first can reach its next exchange while a partner is still marked as
+waiting at the barrier they both passed (under load, for longer than a poll). Every simulated
+thread therefore counts the barriers it enters (:func:`frontier.simulator.barriers_entered`,
+installed by :func:`frontier.simulator.make_faithful` when this module is imported), and only a
+partner that entered more of them than the waiting lane is reported.
 
 The functions match :mod:`frontier.warp_intrinsics`, which maps generated kernels' names to them.
 """
@@ -31,6 +39,8 @@ import time
 from typing import Any
 
 import numpy as np
+
+from frontier.simulator import barriers_entered, make_faithful
 
 __all__ = ["shfl_idx", "shfl_up", "ballot", "syncwarp", "ffs", "WarpError", "WARP_SIZE"]
 
@@ -79,6 +89,8 @@ class _Block:
 #: Guards every _Block (kept on its simulated block's manager, so it lives as long as the block).
 _lock = threading.Lock()
 _STATE = "_frontier_warp_state"
+
+make_faithful()  # the barrier counts the checks below read
 
 
 def _current() -> tuple[Any, _Block]:
@@ -168,7 +180,10 @@ def _check_progress(thread: Any, block: _Block, warp: _Warp, warp_id: int, ex: _
             if failed:  # its own error is the diagnosis, whichever thread the launch reports
                 raise WarpError(f"{where} stopped: {failed[0]}")
             raise WarpError(f"{where} has exited; the other lanes wait for it forever")
-        if other is not None and other.syncthreads_blocked:
+        # at the barrier this lane passed, it is being released; at a later one, it skipped
+        # the exchange
+        if (other is not None and other.syncthreads_blocked
+                and barriers_entered(other) > barriers_entered(thread)):
             raise WarpError(f"{where} waits at syncthreads while the other lanes wait in "
                             f"{ex.kind}: a deadlock on the hardware")
         pending = warp.waiting.get(lane)

@@ -2,7 +2,7 @@
 that make it compute the same.
 
 The simulator (``NUMBA_ENABLE_CUDASIM=1``) runs a kernel's Python text, one Python thread per GPU
-thread, so CI without a GPU tests the generated kernels. Three of its differences would let CI
+thread, so CI without a GPU tests the generated kernels. Four of its differences would let CI
 fail correct code or pass wrong code; :func:`make_faithful` (applied when :mod:`frontier.target`
 is imported with the simulator enabled), :func:`compiled_numbers` and :func:`as_compiled` remove
 them. The race detector (:mod:`frontier.racecheck`), which runs functors as Python on the cpu
@@ -45,6 +45,20 @@ target too, applies the last two as well:
   edge twice) hands two threads of one block two different arrays, so one thread's writes never
   reach the others, which read uninitialized memory. The hardware has one array per block.
   :func:`make_faithful` makes the lookup-or-create atomic.
+* **Barriers.** The simulator releases a ``cuda.syncthreads()`` once every thread still running
+  waits at it, so a thread that exited (a ``return``, or a loop left one turn early) without
+  reaching a barrier the others wait at passes unnoticed; on the hardware every thread of a
+  block must reach each barrier (CUDA: ``__syncthreads`` in conditional code only where the
+  condition is the same in the whole block), or the behaviour is undefined. With
+  :func:`make_faithful` every simulated thread counts the barriers it enters
+  (:func:`barriers_entered`), and a thread that exits having entered fewer than another
+  thread of its block waits at raises :class:`BarrierError` (whichever of the two comes
+  first).
+
+Speed: the simulator's block manager polls its threads in a loop that keeps the GIL for a whole
+thread switch interval (5 ms by default) each time a thread it released, or one leaving a
+shuffle, asks for it; :func:`quick_thread_switches` shortens the interval while a launch runs
+(``frontier.target`` runs every simulated launch in it), which about halves a launch's time.
 """
 
 from __future__ import annotations
@@ -54,7 +68,8 @@ import os
 import sys
 import threading
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import Any
 
@@ -62,7 +77,8 @@ import numpy as np
 
 from frontier.fingerprint import global_names
 
-__all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled"]
+__all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled",
+           "barriers_entered", "BarrierError", "quick_thread_switches", "SWITCH_SECONDS"]
 
 _lock = threading.Lock()
 _installed = False
@@ -74,21 +90,110 @@ def enabled() -> bool:
     return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 
 
+#: The thread switch interval (seconds) while a simulated launch runs.
+SWITCH_SECONDS = 5e-4
+
+
+@contextmanager
+def quick_thread_switches() -> Iterator[None]:
+    """Run the body (a simulated launch) with the interpreter's thread switch interval at most
+    :data:`SWITCH_SECONDS`, restored afterwards (see the module docstring)."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, SWITCH_SECONDS))
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+class BarrierError(RuntimeError):
+    """A thread of a simulated block exited without reaching a barrier that another thread of
+    the block waits at: undefined on the hardware."""
+
+
 def make_faithful() -> None:
-    """Correct the simulator's shared-memory allocation (see the module docstring); idempotent,
-    and a no-op where the simulator's layout is not the one corrected here."""
+    """Correct the simulator's shared-memory allocation and check its barriers (see the module
+    docstring); idempotent, and a no-op where the simulator's layout is not the one corrected
+    here."""
     global _installed
     with _lock:
         if _installed:
             return
-        from numba.cuda.simulator import kernelapi
+        from numba.cuda.simulator import kernel, kernelapi
 
         shared = getattr(kernelapi, "FakeCUDAShared", None)
         original = getattr(shared, "array", None)
-        if original is None:
+        thread = getattr(kernel, "BlockThread", None)
+        if original is None or not hasattr(thread, "syncthreads"):
             return
         shared.array = _atomic_shared_array(original)
+        thread.syncthreads = _counted_barrier(thread.syncthreads)
+        thread.run = _checked_exit(thread.run)
         _installed = True
+
+
+#: Where a simulated thread counts the barriers it has entered, and where a simulated block
+#: keeps its threads and the fewest barriers any of them had entered when it exited.
+_ENTERED, _THREADS, _LEFT = ("_frontier_barriers_entered", "_frontier_threads",
+                             "_frontier_fewest_at_exit")
+
+
+def barriers_entered(thread: Any) -> int:
+    """How many block barriers the simulated ``thread`` has entered (``syncthreads`` and each of
+    the two inside ``syncthreads_count``, ``_and`` and ``_or``)."""
+    return getattr(thread, _ENTERED, 0)
+
+
+def _barrier_error(left: int, left_id: int, waits: int, waiting_id: int) -> BarrierError:
+    return BarrierError(
+        f"thread {left_id} of a simulated block exited after {left} barrier(s) while thread "
+        f"{waiting_id} waits at barrier {waits}: every thread of a block must reach each "
+        "cuda.syncthreads() (undefined behaviour on the hardware)")
+
+
+def _counted_barrier(enter: Callable) -> Callable:
+    """``BlockThread.syncthreads`` counting the barrier, and refusing one that a thread of the
+    block exited before reaching."""
+
+    def syncthreads(self: Any) -> None:
+        entered = barriers_entered(self) + 1
+        setattr(self, _ENTERED, entered)
+        left = getattr(self._manager, _LEFT, None)
+        if left is not None and left[0] < entered:
+            raise _barrier_error(*left, entered, self.thread_id)
+        enter(self)
+
+    return syncthreads
+
+
+def _checked_exit(run: Callable) -> Callable:
+    """``BlockThread.run`` that registers the thread with its block and, when it ends without an
+    error, fails it if a thread of the block waits at a barrier it never reached (the thread's
+    error is what the simulator then reports)."""
+
+    def checked(self: Any) -> None:
+        manager = self._manager
+        with _lock:
+            if not hasattr(manager, _THREADS):
+                setattr(manager, _THREADS, [])
+            getattr(manager, _THREADS).append(self)
+        run(self)
+        if self.exception is not None or self.abort:
+            return
+        entered = barriers_entered(self)
+        with _lock:
+            left = getattr(manager, _LEFT, None)
+            if left is None or entered < left[0]:
+                setattr(manager, _LEFT, (entered, self.thread_id))
+            peers = list(getattr(manager, _THREADS))
+        for peer in peers:  # one that entered more barriers waits for this thread at one
+            if barriers_entered(peer) > entered:
+                error = _barrier_error(entered, self.thread_id, barriers_entered(peer),
+                                       peer.thread_id)
+                self.exception = (error, None)
+                return
+
+    return checked
 
 
 def _atomic_shared_array(original: Callable) -> Callable:

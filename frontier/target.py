@@ -808,8 +808,9 @@ def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
     back would corrupt the retried step (e.g. a queue's length). When the launching thread
     itself is interrupted (Ctrl-C), the kernel's threads are aborted the way the simulator
     aborts them after a thread's exception: else they would wait at their next
-    ``syncthreads`` for ever, and the interrupt would take the settling time to arrive."""
-    with _SIMULATOR_LOCK:
+    ``syncthreads`` for ever, and the interrupt would take the settling time to arrive. The
+    launch runs with quick thread switches (:func:`frontier.simulator.quick_thread_switches`)."""
+    with _SIMULATOR_LOCK, simulator.quick_thread_switches():
         try:
             kernel[blocks, threads](*args)
         except BaseException as err:

@@ -145,8 +145,6 @@ def _warp_level(spec: KernelSpec) -> str:
                      "rank -= deg\n"
                      "if lane == 0:\n"
                      "    level_total[cur] = total\n"
-                     "    if total > stop_edges:\n"
-                     "        stopped[0] = 1\n"
                      "if total <= stop_edges:\n"
                      f"    if total <= {WARP_LEVEL}:\n"
                      + indent(in_warp, 2)
@@ -155,9 +153,14 @@ def _warp_level(spec: KernelSpec) -> str:
                      "        chunk_beg[lane] = beg\n"
                      "        chunk_src[lane] = src\n")
             + "cuda.syncthreads()\n"
-            f"if stopped[0] == 0 and level_total[cur] > {WARP_LEVEL}:\n"
+            # every thread decides after the barrier: a stop written before it could reach a
+            # thread still testing the level before, which would leave the loop a level early
+            "total_edges = level_total[cur]\n"
+            "if total_edges > stop_edges:\n"
+            "    stopped[0] = 1\n"
+            f"elif total_edges > {WARP_LEVEL}:\n"
             + indent("last = n - 1\n"
-                     "for k in range(t, level_total[cur], threads):\n"
+                     "for k in range(t, total_edges, threads):\n"
                      + indent(_FIND + _push(spec))
                      + "cuda.syncthreads()\n"))
 

@@ -7,12 +7,15 @@ globals, default arguments, closure values that are not kernel arguments, and th
 helpers it calls) are read as compiled code holds them in the simulator and the race detector
 too, which used to read them as Python numbers. The threads of a simulated block share one
 shared array even when a thread switch falls inside its allocation (the cause of ``two_phase``'s
-flaky test).
+flaky test). A thread that exits without reaching a barrier that the rest of its block waits
+at is an error, as the hardware leaves it undefined. Simulated launches hand the GIL between
+threads quickly.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 import warnings
 from functools import partial
@@ -259,3 +262,68 @@ def test_every_thread_of_a_simulated_block_sees_one_shared_array():
     out = gpu.zeros(32, np.int64)
     gpu.launch(cuda.jit(write_then_read_shared), 1, 32, (out,))
     assert gpu.to_host(out).tolist() == [7] * 32
+
+
+def exits_before_the_barrier(out):  # pragma: no cover - runs in the simulator
+    t = cuda.threadIdx.x
+    if t == 5:
+        return
+    cuda.syncthreads()
+    out[t] = 1
+
+
+def exits_while_the_others_wait(out):  # pragma: no cover - runs in the simulator
+    t = cuda.threadIdx.x
+    if t == 5:
+        for _ in range(20000):  # long enough for the others to reach the barrier first
+            out[t] += 1
+        return
+    cuda.syncthreads()
+    out[t] = 1
+
+
+def uneven_loops_then_the_same_barriers(out):  # pragma: no cover - runs in the simulator
+    t = cuda.threadIdx.x
+    for _ in range(t):
+        out[t] += 1
+    cuda.syncthreads()
+    if t > 20:
+        out[t] += 1
+    cuda.syncthreads()
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
+@pytest.mark.parametrize("kernel", [exits_before_the_barrier, exits_while_the_others_wait])
+def test_a_thread_leaving_before_a_barrier_its_block_waits_at_is_an_error(kernel):
+    from frontier.simulator import BarrierError
+
+    gpu = resolve_target("cuda")
+    with pytest.raises(BarrierError, match="thread 5 .* exited after 0 barrier"):
+        gpu.launch(cuda.jit(kernel), 1, 32, (gpu.zeros(32, np.int64),))
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
+def test_threads_reaching_the_same_barriers_may_loop_unevenly_between_them():
+    gpu = resolve_target("cuda")
+    out = gpu.zeros(32, np.int64)
+    gpu.launch(cuda.jit(uneven_loops_then_the_same_barriers), 1, 32, (out,))
+    assert gpu.to_host(out).tolist() == [t + (t > 20) for t in range(32)]
+
+
+def record_switch_interval(out):  # pragma: no cover - runs in the simulator
+    out[cuda.threadIdx.x] = sys.getswitchinterval()
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
+def test_a_simulated_launch_switches_threads_quickly_and_restores_the_interval():
+    from frontier.simulator import SWITCH_SECONDS
+
+    gpu = resolve_target("cuda")
+    before = sys.getswitchinterval()
+    out = gpu.zeros(32, np.float64)
+    gpu.launch(cuda.jit(record_switch_interval), 1, 32, (out,))
+    assert (gpu.to_host(out) <= SWITCH_SECONDS).all() and SWITCH_SECONDS < before
+    assert sys.getswitchinterval() == before

@@ -9,7 +9,8 @@ simulator runs every GPU thread as a Python thread, so graphs stay tiny and exam
 from __future__ import annotations
 
 import os
-import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -56,17 +57,6 @@ VARIANTS = [pytest.param(name, id=name) for name in BALANCERS] + [
 ]
 KINDS = ("sparse", "dense")
 OUTPUTS = ("sparse", "dense", "none")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def quick_thread_switches():
-    """The simulator's block manager polls its threads in a loop that holds the GIL for a whole
-    switch interval; a shorter one wakes threads released from barriers and shuffles sooner."""
-    before = sys.getswitchinterval()
-    if SIMULATED:
-        sys.setswitchinterval(5e-4)
-    yield
-    sys.setswitchinterval(before)
 
 
 def count_and_filter(src, dst, eid, weight, calls):
@@ -207,6 +197,22 @@ def test_bfs_with_each_balancer_equals_scipy(name, kind, case):
     graph, source = case
     result = bfs(graph, source, balancer=name, target="cuda", frontier=kind)
     check_bfs(graph, source, result.distances, result.predecessors)
+
+
+@on_cuda
+@pytest.mark.parametrize("name", BALANCERS)
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
+def test_lanes_leaving_early_meet_at_every_warp_intrinsic_of_a_traversal(name, fused,
+                                                                         lanes_leave_early,
+                                                                         colouring):
+    """Issue 47: every lane a warp intrinsic names must reach it. Paths with back arcs, a hub
+    whose leaves have no edges, a medium vertex and isolated ones give the lanes of a warp
+    different amounts of work and levels of every size; the simulator raises WarpError where
+    a lane named by a shuffle, vote or syncwarp has left, and BarrierError where a thread left
+    before a block barrier."""
+    want, _ = colouring(lanes_leave_early, "cpu")
+    got, _ = colouring(lanes_leave_early, "cuda", balancer=name, fused=fused)
+    np.testing.assert_array_equal(got, want)
 
 
 #: What each balancer's kernel must show (keyed by balancer spec).
@@ -423,3 +429,32 @@ def test_lanes_making_different_calls_are_reported_so_whichever_lane_the_launch_
     for _ in range(60):
         with pytest.raises(WarpError, match="make different calls"):
             lanes_make_different_calls[1, 32](np.zeros(32, np.int64))
+
+
+@cuda.jit
+def shuffle_after_each_barrier(out, rounds):
+    lane = cuda.threadIdx.x & 31
+    acc = 0
+    for _ in range(rounds):
+        cuda.syncthreads()
+        acc += shfl_up(FULL_MASK, lane, 1, 32)
+    out[cuda.threadIdx.x] = acc
+
+
+@on_cuda
+@simulator_only
+def test_a_lane_still_being_released_from_a_barrier_is_no_deadlock(monkeypatch):
+    """The simulator's block manager releases a barrier's threads one after another; slowed
+    here (as a loaded machine slows it), the lanes released first reach their shuffle and look
+    for partners still marked as waiting at the barrier they all passed. Issue 47: SCC's
+    small-frontier kernel failed so ("lane 0 ... in shfl_up stopped")."""
+    release = threading.Event.set
+
+    def slow_release(event):
+        time.sleep(0.002)
+        release(event)
+
+    monkeypatch.setattr(threading.Event, "set", slow_release)
+    lane = lanes() & 31
+    np.testing.assert_array_equal(launch(shuffle_after_each_barrier, 3),
+                                  3 * np.maximum(lane - 1, 0))

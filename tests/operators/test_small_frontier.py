@@ -3,18 +3,21 @@ mode and back (operators/small_frontier.py, issue 12 item 2)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 
 from algorithms import bfs
-from frontier import generators
+from frontier import generators, simulator
 from frontier.options import Mode
 from frontier.testing import check_bfs, graphs_with_source
 from operators.adaptive import Thresholds, decide, inspect
 from operators.balancers import AutoBalancer
-from operators.small_frontier import CAPACITY
+from operators.small_frontier import BLOCK_LOCAL, CAPACITY
+
+SIMULATED = simulator.enabled()
 
 BLOCK, FUSED = Mode.BLOCK, Mode.FUSED
 
@@ -86,6 +89,45 @@ def test_levels_wider_than_a_block_are_gathered_in_chunks(target):
     check_bfs(g, 0, r.distances, r.predecessors)
     if target.runs_balancers:
         assert modes(r) == {BLOCK}
+
+
+@pytest.mark.parametrize("sources", [None, [0]], ids=["every-vertex", "vertex-0"])
+def test_lanes_leaving_early_in_the_mode_colour_as_on_the_cpu(target, sources,
+                                                              lanes_leave_early, colouring):
+    """Issue 47 (SCC's colouring failed in this mode's kernel): levels of more vertices than
+    the block has threads, of more and fewer edges than a warp has lanes (from vertex 0: its
+    BFS levels, of one vertex and 1 or 2 edges, then the medium vertex's 40, the 40 vertices
+    they reach, the hub's 70 edges, its 70 leaves without edges); every lane a shuffle names
+    reaches it, every thread each barrier."""
+    want, _ = colouring(lanes_leave_early, "cpu", sources)
+    got, walk = colouring(lanes_leave_early, target, sources, balancer=WIDE)
+    assert got.tolist() == want.tolist()
+    assert (modes(walk) == {BLOCK}) == target.runs_balancers
+
+
+@pytest.mark.simulator
+@pytest.mark.skipif(not SIMULATED, reason="delays the simulator's threads")
+def test_a_level_that_stops_the_mode_stops_every_thread_at_that_level(monkeypatch):
+    """The block's second warp is held back after each barrier of the mode's kernel, while the
+    first warp ranks the next level, finds more edges than ``block_edges`` and stops. Decided
+    before that level's barrier (issue 47), the stop reached the second warp while it still
+    tested the level before: it left the loop a level early, and the rest of the block waited
+    at a barrier it never reached (undefined on the hardware; the simulator's BarrierError)."""
+    from numba.cuda.simulator.kernel import BlockThread
+
+    barrier = BlockThread.syncthreads
+
+    def second_warp_late(thread):
+        barrier(thread)
+        if thread.thread_id >= 32 and BLOCK_LOCAL in thread._manager._f.__name__:
+            time.sleep(0.1)
+
+    monkeypatch.setattr(BlockThread, "syncthreads", second_warp_late)
+    star = generators.star(300)  # from a leaf: one level to the hub, whose 300 edges stop it
+    limits = AutoBalancer(Thresholds(t2=6, block_frontier=64, block_edges=16, sample_every=1))
+    r = bfs(star, 1, target="cuda", balancer=limits, direction="push")
+    check_bfs(star, 1, r.distances, r.predecessors)
+    assert r.choices[0].mode == BLOCK and r.choices[1].mode != BLOCK
 
 
 @settings(max_examples=25)

@@ -10,16 +10,7 @@ import os
 
 from frontier.cache_dir import CACHE_DIR_VARIABLE
 from frontier.cache_entries import KERNELS, LIMIT_VARIABLE
-from frontier_cli.commands import main
-
-
-def run_cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:  # argparse's usage errors and --help
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.frontier_cli.cli import run_cli
 
 
 def fill(root, entries=2):

@@ -20,18 +20,10 @@ import frontier
 from algorithms import CATALOG
 from algorithms.entry import Entry
 from frontier_cli import progress
-from frontier_cli.commands import build_parser, main
+from frontier_cli.commands import build_parser
 from frontier_cli.completion import script
 from operators import available_balancers
-
-
-def run_cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:  # --version, --help
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.frontier_cli.cli import run_cli
 
 
 def test_version_prints_the_package_version(capsys):

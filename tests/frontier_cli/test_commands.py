@@ -14,19 +14,11 @@ import pytest
 from algorithms import CATALOG
 from algorithms.entry import Entry, Option
 from frontier import generators
-from frontier_cli.commands import main
 from operators import available_balancers
+from tests.frontier_cli.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def run_cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:  # argparse's usage errors
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 OPTION_CHOICES = [pytest.param(name, option.name, choice, id=f"{name}-{option.name}={choice}")

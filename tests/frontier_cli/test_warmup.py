@@ -15,18 +15,10 @@ from types import SimpleNamespace
 from frontier.cache_dir import CACHE_DIR_VARIABLE
 from frontier.kernel_cache import KernelCacheStats
 from frontier_cli import warmup
-from frontier_cli.commands import main
+from tests.frontier_cli.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def run_cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit:  # argparse's usage errors and --help
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_warmup_help_names_the_cache_and_the_target(capsys):

@@ -580,9 +580,14 @@ class CudaTarget(Target):
             return
         memset = _memset(array, value) if type(array) is self._device_array else None
         if memset is None:
+            if array.ndim > 1 and not array.is_c_contiguous():
+                for row in range(array.shape[0]):  # a strided view: row by row
+                    self.fill(array[row], value)
+                return
+            flat = array if array.ndim == 1 else array.reshape(array.size)  # one index per element
             blocks = min(-(-array.size // 256), self.resident_blocks(256))
             self.launch(self.helper("_fill"), blocks, min(256, self.max_threads_per_block),
-                        (array, array.dtype.type(value)))
+                        (flat, array.dtype.type(value)))
             return
         name, word, count = memset
         _use_context(self._cuda)

@@ -120,6 +120,18 @@ def test_a_fill_sets_every_element_and_nothing_else_whether_memset_or_kernel(dty
     assert cuda.to_host(part).tobytes() == host.tobytes()
 
 
+@pytest.mark.parametrize("value", [0, 7])
+def test_a_fill_of_a_two_dimensional_array_sets_every_element(value):
+    cuda = resolve_target("cuda")
+    square = cuda.full((5, 3), value, np.int64)
+    assert cuda.to_host(square).tolist() == [[value] * 3] * 5
+    host = np.arange(48, dtype=np.float64).reshape(6, 8)
+    whole = cuda.to_device(host)
+    cuda.fill(whole[1::2, 2:5], value + 0.5)  # a strided view: only its elements
+    host[1::2, 2:5] = value + 0.5
+    assert cuda.to_host(whole).tobytes() == host.tobytes()
+
+
 def test_small_two_dimensional_and_strided_arrays_sent_to_the_device_arrive_as_they_were():
     cuda = resolve_target("cuda")
     square = np.arange(35, dtype=np.float32).reshape(5, 7)

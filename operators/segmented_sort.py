@@ -17,11 +17,13 @@ block.
   insertion.
 * A longer row: a block. Its threads gather the keys (a thread per arc), sort tiles of
   :data:`TILE` positions by insertion (a thread per tile), then merge pairs of sorted runs of
-  ``TILE``, ``2 * TILE``, ... positions until one run is left. An element's place in the merged
-  run is its index in its own run plus the number of the other run's elements that go before
-  it (found by binary search), so every element moves on its own thread, without atomics, a
-  block barrier after each pass. The passes alternate between two buffers, starting from the
-  one that leaves the sorted row in the first.
+  ``TILE``, ``2 * TILE``, ... positions until one run is left, a block barrier after each
+  pass. In a pass each thread writes a tile of the merged pairs at a time: a binary search on
+  the merge path (Green, McColl & Bader, *GPU Merge Path*, ICS 2012, as ModernGPU merges)
+  finds how many of the pair's outputs before the tile come from each run, then the tile is
+  merged in order. No atomics; on the one-thread cpu target a pass is a plain sequential
+  merge. The passes alternate between two buffers, starting from the one that leaves the
+  sorted row in the first.
 
 The order is a function of the keys alone: ascending and stable (equal keys keep the row's
 order, ascending arc id, as both views hold their arcs); float keys order every NaN after every
@@ -144,27 +146,29 @@ def _gather(spec: KernelSpec, edges: str, keys: str, ids: str | None, first: str
 
 
 def _merge_pass(floats: bool, ids: bool) -> str:
-    """Statements of one merge pass of a block: each of this thread's positions of the row
-    ``lo:hi``, in pairs of sorted runs of ``w`` positions in ``keys_from``, moved to its place
-    in the merged pair in ``keys_to``: its index in its own run plus the number of the other
-    run's elements that go before it (for a left element, those strictly before it; for a
-    right one, those not after it: so equal keys keep their order)."""
-    move = "keys_to[at] = key\n" + ("ids_to[at] = ids_from[p]\n" if ids else "")
-    return ("for p in range(lo + thread, hi, threads):\n"
-            + indent("base = lo + (p - lo) // (2 * w) * (2 * w)\n"
-                     "mid = min(base + w, hi)\nend = min(base + 2 * w, hi)\n"
-                     "key = keys_from[p]\n"
-                     "if p < mid:\n"
-                     "    a = mid\n    b = end\n    while a < b:\n        m = (a + b) // 2\n"
-                     f"        if {before('keys_from[m]', 'key', floats)}:\n"
-                     "            a = m + 1\n        else:\n            b = m\n"
-                     "    at = p + a - mid\n"
-                     "else:\n"
-                     "    a = base\n    b = mid\n    while a < b:\n        m = (a + b) // 2\n"
-                     f"        if {before('key', 'keys_from[m]', floats)}:\n"
-                     "            b = m\n        else:\n            a = m + 1\n"
-                     "    at = a + p - mid\n"
-                     + move))
+    """Statements of one merge pass of a block: the row ``lo:hi`` in ``keys_from`` holds pairs
+    of sorted runs of ``w`` positions; each thread takes :data:`TILE` positions of a merged
+    pair at a time (a pair is a whole number of tiles) and writes them to ``keys_to``. A binary
+    search along the merge path finds how many of the pair's first ``k`` outputs come from the
+    left run (``a``: the smallest count whose next left element goes after the right element
+    it faces), then the tile is merged in order, a left element first where two keys are
+    equal, so the sort is stable."""
+    faces = before("keys_from[mid + k - m - 1]", "keys_from[base + m]", floats)
+    take = ("keys_to[at] = keys_from[{0}]\n"
+            + ("ids_to[at] = ids_from[{0}]\n" if ids else "") + "{0} += 1\n")
+    return (f"for s in range(lo + thread * {TILE}, hi, threads * {TILE}):\n"
+            + indent("base = lo + (s - lo) // (2 * w) * (2 * w)\n"
+                     "mid = min(base + w, hi)\nend = min(base + 2 * w, hi)\nk = s - base\n"
+                     "a = max(0, k - (end - mid))\nb = min(k, mid - base)\n"
+                     "while a < b:\n    m = (a + b) // 2\n"
+                     f"    if {faces}:\n"
+                     "        b = m\n    else:\n        a = m + 1\n"
+                     "i = base + a\nj = mid + k - a\n"
+                     f"for at in range(s, min(s + {TILE}, end)):\n"
+                     + indent("if j >= end or (i < mid and not "
+                              f"{before('keys_from[j]', 'keys_from[i]', floats)}):\n"
+                              + indent(take.format("i")) + "else:\n"
+                              + indent(take.format("j")))))
 
 
 def _block_sort(spec: KernelSpec, edges: str, floats: bool, ids: bool, barrier: str) -> str:

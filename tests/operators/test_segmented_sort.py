@@ -96,12 +96,13 @@ def test_unsigned_keys_above_2_to_the_63_keep_their_order(target):
     np.testing.assert_array_equal(target.to_host(order), np.argsort(keys, kind="stable"))
 
 
-def test_a_frontier_sorts_only_its_vertices_rows(target):
+@pytest.mark.parametrize("kind", ["sparse", "dense"])
+def test_a_frontier_sorts_only_its_vertices_rows(target, kind):
     g = Graph.from_edges([0, 0, 0, 1, 1, 2], [2, 1, 0, 2, 0, 1], num_vertices=3)
     keys = target.to_device(np.array([5, 3, 4, 2, 1, 0], np.int64))
     order = target.full(6, -1, np.int64)
-    sort_neighbors(g, Frontier.from_vertices(g, [1], target=target), key_of_arc, keys,
-                   out=order)
+    sort_neighbors(g, Frontier.from_vertices(g, [1], kind=kind, target=target), key_of_arc,
+                   keys, out=order)
     assert target.to_host(order).tolist() == [-1, -1, -1, 4, 3, -1]
 
 
@@ -137,3 +138,15 @@ def test_bad_arguments_are_refused_before_anything_runs(target):
     with pytest.raises(OperatorError, match="runs over vertices"):
         sort_neighbors(g, Frontier.from_edges(g, [0], target=target), key_of_arc, keys,
                        out=good)
+
+
+@given(graph=graphs_with_a_long_row(), shift=st.integers(-3, 3))
+def test_a_key_may_read_the_arc_weight_and_a_number_of_its_closure(target, graph, shift):
+    weights = (np.arange(graph.num_edges) * 7919 % 13).astype(np.float64)
+    coo = graph.coo()
+    g = Graph.from_csr(graph.row_offsets, coo.dst, weights=weights)
+    order = target.zeros(g.num_edges, np.int64)
+    sort_neighbors(g, "vertices", lambda src, dst, eid, weight: weight * shift, out=order,
+                   edges="in")
+    np.testing.assert_array_equal(target.to_host(order),
+                                  reference_order(g, "in", weights * shift))

@@ -1,9 +1,11 @@
 """neighbor_reduce's mode and histogram: each equals a NumPy count of every vertex's in- or
 out-arc values on every target (short rows by a thread, long rows by a block), on graphs with
 loops, repeated arcs, empty rows and hubs; ties, empty rows, unsigned and boolean values, the
-race detector and the refusals."""
+race detector, calls from several threads and the refusals."""
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -157,3 +159,19 @@ def test_the_race_detector_takes_each_call_of_a_mode_as_its_own_work_item(target
     with pytest.raises(RaceError, match="mark_tail"):  # a long row's calls run at once
         check_race_free(neighbor_reduce, g, "vertices", mark_tail, target.zeros(5, np.int64),
                         out=out, op="mode", edges="out")
+
+
+def test_modes_from_several_host_threads_at_once_each_get_their_own_answer(target):
+    g = Graph.from_edges(np.repeat(np.arange(4), 40), np.arange(160) % 4, num_vertices=4)
+    tables = [np.random.default_rng(seed).integers(0, 3, g.num_edges) for seed in range(6)]
+
+    def mode_of(values: np.ndarray) -> np.ndarray:
+        out = target.full(4, UNSET, np.int64)
+        neighbor_reduce(g, "vertices", value_of_arc, target.to_device(values), out=out,
+                        op="mode", edges="out")
+        return target.to_host(out)
+
+    with ThreadPoolExecutor(3) as pool:
+        got = list(pool.map(mode_of, tables))
+    for values, answer in zip(tables, got, strict=True):
+        np.testing.assert_array_equal(answer, reference_mode(g, "out", values))

@@ -209,7 +209,7 @@ def _body(spec: KernelSpec, edges: str, floats: bool, work: RowWork, tgt: Target
             + for_each_input(spec, "v", row + f"if hi - lo <= {ROW_THREAD_MOST}:\n"
                              + indent(short))
             + for_each_input(spec, "v", row + f"if hi - lo > {ROW_THREAD_MOST}:\n"
-                             + indent(long), "j", "block", "blocks"))
+                             + indent(long), "iv", "block", "blocks"))
 
 
 def key_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:

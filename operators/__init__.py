@@ -7,7 +7,10 @@
 * :func:`compute` runs a function on every element of a frontier or of a range;
 * :func:`reduce` folds a function over a frontier or a range into one scalar;
 * :func:`neighbor_reduce` folds a function over each vertex's in- or out-edges into a value per
-  vertex; over :class:`Levels`, level after level in one launch (a backward sweep);
+  vertex (or takes its most frequent value, ``op="mode"``, or counts its values,
+  ``op="histogram"``); over :class:`Levels`, level after level in one launch (a backward
+  sweep);
+* :func:`sort_neighbors` sorts each vertex's in- or out-arcs by a key (a segmented sort);
 * :func:`iterate` runs per-vertex phases (:class:`Each`, :class:`Gather`, :class:`Total`)
   iteration after iteration until a total drops below a bound, fused into one persistent
   kernel (power iterations: PageRank);
@@ -27,7 +30,8 @@ kernels' source.
 
 Lifetime: ``advance``, ``filter``, a conversion or a union is one step of the input frontier's
 pool, and a frontier stays valid until two more steps have run on its pool (the rule in full is
-in :mod:`frontier.frontier`); ``compute``, ``reduce`` and ``neighbor_reduce`` are not steps.
+in :mod:`frontier.frontier`); ``compute``, ``reduce``, ``neighbor_reduce`` and
+``sort_neighbors`` are not steps.
 Keep a frontier longer with ``Frontier.copy()``; a stale one raises ``StaleFrontierError``.
 """
 
@@ -47,10 +51,12 @@ from operators.levels import Levels
 from operators.neighbors import neighbor_reduce
 from operators.policy import AdaptivePolicy, StaticPolicy, resolve_policy
 from operators.reduce import reduce  # noqa: A004
+from operators.segmented_sort import sort_neighbors
 from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
-__all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "traverse", "iterate",
+__all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "sort_neighbors",
+           "traverse", "iterate",
            "Each", "Gather", "Total", "Iterated", "Levels",
            "Traversal", "Direction", "explain", "recording", "available_balancers", "get_balancer",
            "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",

@@ -42,8 +42,8 @@ from operators.shape import LaunchShape
 
 __all__ = ["KernelSpec", "KernelIO", "GeneratedKernel", "build", "FunctorError",
            "FunctorIndexError", "SPARSE", "DENSE", "NONE", "RANGE", "clear_next_slot",
-           "is_active", "push", "indent", "id_at", "visit_edge", "for_each_input", "VERTICES",
-           "EDGES"]
+           "is_active", "push", "indent", "id_at", "visit_edge", "for_each_input", "arc_value",
+           "VERTICES", "EDGES"]
 
 NONE, RANGE = "none", "range"
 
@@ -133,15 +133,32 @@ def visit_edge(spec: KernelSpec, src: str, e: str) -> str:
     return f"dst = {id_at('col_indices', e)}\nif {edge_test(spec, src, e)}:\n" + indent(add)
 
 
-def for_each_input(spec: KernelSpec, v: str, body: str, index: str = "i") -> str:
-    """A grid-stride loop over the input elements, binding each to ``v``."""
+def for_each_input(spec: KernelSpec, v: str, body: str, index: str = "i", first: str = "tid",
+                   stride: str = "nthreads") -> str:
+    """A grid-stride loop over the input elements, binding each to ``v``: thread ``tid`` of
+    ``nthreads`` takes every ``nthreads``-th; with ``first="block", stride="blocks"``, every
+    thread of block ``block`` takes the block's elements (a block per element)."""
     if spec.input == SPARSE:
-        return (f"for {index} in range(tid, min(lens[in_slot], in_ids.shape[0]), nthreads):\n"
+        return (f"for {index} in range({first}, min(lens[in_slot], in_ids.shape[0]), "
+                f"{stride}):\n"
                 f"    {v} = {id_at('in_ids', index)}\n" + indent(body))
     if spec.input == DENSE:
-        return (f"for {v} in range(tid, universe, nthreads):\n"
+        return (f"for {v} in range({first}, universe, {stride}):\n"
                 f"    if {is_active('in_words', v)}:\n" + indent(body, 2))
-    return f"for {v} in range(tid, count, nthreads):\n" + indent(body)
+    return f"for {v} in range({first}, count, {stride}):\n" + indent(body)
+
+
+def arc_value(spec: KernelSpec, edges: str, k: str) -> str:
+    """Statements setting ``e`` to the arc id and ``x`` to the functor's value on the ``k``-th
+    arc of vertex ``v``'s ``edges`` (``"in"``: ``k`` a position in ``col_offsets``' rows, the
+    functor called ``(tail, v, e, weight)``; ``"out"``: ``k`` the arc id, ``(v, head, e,
+    weight)``): a neighbour reduction's or a neighbour sort's value of one arc."""
+    weight = spec.weight_of("e")
+    if edges == "in":
+        tail = id_at("row_indices", k)
+        return f"e = edge_ids[{k}]\nx = {spec.call('functor', f'{tail}, v, e, {weight}')}\n"
+    head = id_at("col_indices", k)
+    return f"e = {k}\nx = {spec.call('functor', f'v, {head}, e, {weight}')}\n"
 
 
 @dataclass(frozen=True)
@@ -209,7 +226,9 @@ def work_items(spec: KernelSpec, name: str) -> WorkItems:
     form work items for the race detector (:mod:`frontier.racecheck`): one per functor call (an
     edge of an advance, an element of a filter, compute or reduce), a condition joining the
     call on its edge; the calls one thread makes for one vertex in a pull or a neighbour
-    reduction are one item (a sequential loop); a tile update's calls are one item each."""
+    reduction are one item (a sequential loop), those of a neighbour sort (a mode, a histogram)
+    one item each, as a long row's calls run on several threads; a tile update's calls are one
+    item each."""
     operator, condition = spec.operator, name == "condition"
     if operator == "pull":
         dst = 0 if condition else 1
@@ -218,6 +237,8 @@ def work_items(spec: KernelSpec, name: str) -> WorkItems:
     if operator == "neighbors":
         owner = 1 if spec.csc else 0
         return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
+    if operator == "neighbor_sort":  # a long row's calls run on several threads of a block
+        return WorkItems(4, "arc {0}->{1} (eid {2})", (0, 1, 2))
     if operator in ("advance", "traverse", "stepping"):
         if condition:
             return WorkItems(1, "condition on vertex {0}", (0,), leaves=0)

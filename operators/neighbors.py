@@ -1,5 +1,6 @@
 """neighbor_reduce: for every vertex of a frontier (or every vertex), combine a function of its
-in- or out-edges into one value per vertex, without atomics.
+in- or out-edges into one value per vertex, without atomics; or take their most frequent value,
+or count them (``op="mode"``, ``op="histogram"``: :mod:`operators.frequencies`).
 
 This is the pull half of Ligra's ``edgeMap`` (Shun & Blelloch, PPoPP 2013) as a reduction, the
 gather of Gunrock's and PowerGraph's gather-apply-scatter: pull PageRank sums ``rank[src] /
@@ -37,6 +38,7 @@ from operators.codegen import (
     GeneratedKernel,
     KernelIO,
     KernelSpec,
+    arc_value,
     build,
     for_each_input,
     id_at,
@@ -53,6 +55,7 @@ from operators.common import (
 )
 from operators.compute import elements, reads
 from operators.convention import kernel_arguments, scalar_arguments
+from operators.frequencies import NEIGHBOR_COUNTS, counts_plan
 from operators.functors import Functor, as_functor
 from operators.lanes import CHUNK, HUB_DEGREE, LANES, Hubs, hubs_of, over_lanes
 from operators.levels import Levels
@@ -81,9 +84,10 @@ def _check_out_dtype(op: str, out: Any) -> None:
                             f"dtype {out.dtype}")
 
 
-def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: int, op: str,
+def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, state: tuple, op: str,
                   edges: str, out: Any) -> tuple[Plan, Any, dict[str, Any]]:
-    op = op_named(op, NEIGHBOR_REDUCTIONS, "neighbor_reduce")  # warns the caller's caller
+    op = op_named(op, NEIGHBOR_REDUCTIONS + NEIGHBOR_COUNTS,  # warns the caller's caller
+                  "neighbor_reduce")
     _check_edges(edges)
     if isinstance(where, Frontier) and where.domain != "vertices":
         raise OperatorError("neighbor_reduce runs over vertices: pass a vertex frontier or "
@@ -92,8 +96,11 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
         raise OperatorError(f"neighbor_reduce over {where!r:.80}; expected a vertex Frontier, "
                             "'vertices' or Levels")
     check_graph(graph)
+    if op in NEIGHBOR_COUNTS:
+        return counts_plan(graph, where, fn, state, op, edges, out)
     home = _target_of(out, graph.num_vertices)
     _check_out_dtype(op, out)
+    num_state = len(state)
     tgt, kind, domain, io, work = elements(
         graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
@@ -115,23 +122,12 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, num_state: 
     return plan, tgt, io
 
 
-def _edge_value(spec: KernelSpec, edges: str, k: str) -> str:
-    """Statements setting ``x`` to the functor's value on the ``k``-th edge of ``edges`` of
-    vertex ``v`` (a position in ``col_offsets``' rows for ``"in"``, an edge id for ``"out"``)."""
-    weight = spec.weight_of("e")
-    if edges == "in":
-        tail = id_at("row_indices", k)
-        return f"e = edge_ids[{k}]\nx = {spec.call('functor', f'{tail}, v, e, {weight}')}\n"
-    head = id_at("col_indices", k)
-    return f"e = {k}\nx = {spec.call('functor', f'v, {head}, e, {weight}')}\n"
-
-
 def _body(spec: KernelSpec, edges: str, op: str) -> str:
     """The statements folding vertex ``v``'s ``edges`` with ``op`` into ``out[v]``."""
     offsets = "col_offsets" if edges == "in" else "row_offsets"
     return ("acc = identity\n"
             f"for p in range({offsets}[v], {offsets}[v + 1]):\n"
-            + indent(_edge_value(spec, edges, "p") + combine(op, "acc", "x"))
+            + indent(arc_value(spec, edges, "p") + combine(op, "acc", "x"))
             + "out[v] = acc\n")
 
 
@@ -160,11 +156,21 @@ def neighbor_reduce(graph: Graph, where: Frontier | str | Levels, fn: Callable, 
     dtype's maximum for min, -inf / its minimum for max, 0 for the ors). ``out`` is an array of
     at least |V| elements on the target (a NumPy array runs on the cpu target, a device array
     on cuda); its dtype is the accumulator's. Other entries of ``out`` are not touched. A
-    frontier stays valid: this is not a step of its pool."""
+    frontier stays valid: this is not a step of its pool.
+
+    ``op="mode"`` sets ``out[v]`` to the most frequent value of ``fn`` over ``v``'s edges, the
+    smallest of the most frequent where several tie; a vertex without such edges keeps
+    ``out[v]``. ``op="histogram"`` takes a two-dimensional ``out`` of at least |V| rows and
+    sets ``out[v, b]`` to the number of ``v``'s edges whose value is ``b``, for ``b`` from 0 to
+    ``out.shape[1] - 1`` (other values are not counted). Both take ``fn`` returning integers or
+    booleans (a float is refused), an integer ``out``, a vertex Frontier or ``"vertices"``
+    (not Levels), and call ``fn`` once per edge, a long row's calls on several threads at once:
+    ``fn`` must not write what another call reads or writes. They count from each vertex's
+    edges sorted by value (:mod:`operators.frequencies`), the same on every target."""
     if isinstance(where, Levels):
         _by_levels(graph, where, fn, state, op, edges, out)
         return
-    plan, tgt, io = neighbor_plan(graph, where, fn, len(state), op, edges, out)
+    plan, tgt, io = neighbor_plan(graph, where, fn, state, op, edges, out)
     launch_plan(plan, graph, tgt, io, state)
 
 
@@ -215,7 +221,7 @@ def _hub_folds(spec: KernelSpec, edges: str, op: str, barrier: str,
     level ``k`` folded over a warp's lanes into ``partials``, ``barrier``, then each such hub's
     chunks' values over a warp's lanes into ``out``."""
     on_level = "if (int64(level[v]) - first) * step == k:\n"
-    edge = _edge_value(spec, edges, "q") + combine(op, "acc", "x")
+    edge = arc_value(spec, edges, "q") + combine(op, "acc", "x")
     chunk = over_lanes(op, "", "for q in range(lo_e + lane, hi_e, LANES):\n", edge,
                        runs_balancers, "partials[c] = acc\n")
     hub = over_lanes(op, "", "for c in range(hub_chunks[h] + lane, hub_chunks[h + 1], "
@@ -293,6 +299,10 @@ def _level_kernel(graph: Graph, tgt: Target, functor: Functor, num_state: int, o
 def _by_levels(graph: Graph, levels: Levels, fn: Callable, state: tuple, op: str, edges: str,
                out: Any) -> None:
     """:func:`neighbor_reduce` over ``levels`` (see the module docstring)."""
+    if isinstance(op, str) and op in NEIGHBOR_COUNTS:
+        raise OperatorError(f"neighbor_reduce(op={op!r}) runs over a vertex Frontier or "
+                            "'vertices', not over Levels; expected one of "
+                            f"{NEIGHBOR_REDUCTIONS} over Levels")
     op = op_named(op, NEIGHBOR_REDUCTIONS, "neighbor_reduce")  # warns the caller's caller
     _check_edges(edges)
     check_graph(graph)

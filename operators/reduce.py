@@ -152,14 +152,23 @@ def _return_type(fn: Callable, argtypes: tuple) -> Any:
     return typed_passes.type_inference_stage(typing, context, ir, argtypes, None).return_type
 
 
-def result_dtype(functor: Functor, graph: Graph, state: tuple) -> np.dtype:
+def result_dtype(functor: Functor, graph: Graph, state: tuple, arcs: bool = False) -> np.dtype:
     """int64 where ``functor`` returns a boolean or a signed integer, uint64 where it returns
     an unsigned integer, float64 where it returns a float (its return type, inferred by Numba
-    on the host, cached)."""
+    on the host, cached). ``functor`` takes an index ``i``, or with ``arcs`` an arc of
+    ``graph``'s, ``(src, dst, eid, weight)``, before ``state``."""
+    leading = _INDEX
+    if arcs:
+        leading = _INDEX * 3 + ((graph.weights.dtype,) if graph.weighted else _INDEX)
     classes = _classes(functor.scalars + state)
     if classes is None:
-        return _inferred_dtype(functor, state)
-    return _RESULT_BY_CLASS.get((functor, classes), lambda: _inferred_dtype(functor, state))
+        return _inferred_dtype(functor, state, leading)
+    return _RESULT_BY_CLASS.get((functor, classes, leading),
+                                lambda: _inferred_dtype(functor, state, leading))
+
+
+#: The type of an index (or arc id, or vertex id) a functor receives, as typed for its result.
+_INDEX = (np.dtype(np.int64),)
 
 
 def _classes(values: tuple) -> tuple | None:
@@ -183,12 +192,14 @@ def _classes(values: tuple) -> tuple | None:
     return tuple(found)
 
 
-def _inferred_dtype(functor: Functor, state: tuple) -> np.dtype:
-    """:func:`result_dtype`, found from the Numba types of the arguments."""
+def _inferred_dtype(functor: Functor, state: tuple, leading: tuple[np.dtype, ...]) -> np.dtype:
+    """:func:`result_dtype`, found from the Numba types of the arguments (``leading``: the
+    dtypes of what the operator passes before the state)."""
     import numba
     from numba import types
 
-    argtypes = (tuple(numba.typeof(s) for s in functor.scalars) + (types.int64,)
+    argtypes = (tuple(numba.typeof(s) for s in functor.scalars)
+                + tuple(numba.from_dtype(d) for d in leading)
                 + tuple(_numba_type(s) for s in state))
     if functor.wants_graph:
         argtypes += (view_type(),)
@@ -197,7 +208,7 @@ def _inferred_dtype(functor: Functor, state: tuple) -> np.dtype:
         try:
             returned = _return_type(functor.compiled_form(), argtypes)
         except Exception as err:  # noqa: BLE001 - any typing failure is the functor's
-            raise FunctorError(f"reduce function {functor.name} ({functor.location}) could not "
+            raise FunctorError(f"function {functor.name} ({functor.location}) could not "
                                f"be typed for arguments {argtypes}: {err}") from err
         if isinstance(returned, types.Integer) and not returned.signed:
             return np.dtype(np.uint64)
@@ -205,7 +216,7 @@ def _inferred_dtype(functor: Functor, state: tuple) -> np.dtype:
             return np.dtype(np.int64)
         if isinstance(returned, types.Float):
             return np.dtype(np.float64)
-        raise FunctorError(f"reduce function {functor.name} ({functor.location}) returns "
+        raise FunctorError(f"function {functor.name} ({functor.location}) returns "
                            f"{returned}; expected a number or a boolean")
 
     return _RESULT_TYPES.get((functor.key, argtypes), infer)

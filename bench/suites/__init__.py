@@ -29,6 +29,7 @@ from bench.suites import (
     listrank_apsp,
     loading,
     memory,
+    neighbor_counts,
     networkx,
     profile_bfs,
     scale_limits,
@@ -73,6 +74,7 @@ SUITES: dict[str, Suite] = {
     "kernels": kernels,
     "networkx": networkx,
     "structure": structure,
+    "neighbor_counts": neighbor_counts,
 }
 
 

@@ -64,6 +64,7 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
                   "core_number,pagerank"], ()),
     "structure": (["--target", "cpu", "--graphs", "rmat:6,rmat6_directed", "--algorithms",
                    "triangles,mis,coloring"], ()),
+    "neighbor_counts": (["--target", "cpu", "--graphs", "rmat:6,star40", "--bins", "3"], ()),
 }
 
 

@@ -136,62 +136,47 @@ def _intersect(graph: Any, u: Any, v: Any, out_w: Any, out_arc_u: Any, out_arc_v
                start: Any) -> Any:
     """The one search both :func:`intersection_count` and :func:`common_neighbors` run: the
     number of common neighbours of ``u`` and ``v``, written from the ``start``-th on into the
-    buffers (none where they are empty)."""
+    buffers (none where they are empty). Each distinct vertex of the shorter row is looked up
+    in the longer one past the last lookup's place: by stepping (a merge) or, where the longer
+    row is much longer, by a binary search."""
     offsets, heads, arcs = graph[2], graph[4], graph[6]
     a, a_end, b, b_end = offsets[u], offsets[u + 1], offsets[v], offsets[v + 1]
     swapped = a_end - a > b_end - b
     if swapped:
         a, a_end, b, b_end = b, b_end, a, a_end
+    search = b_end - b > _SEARCH_RATIO * (a_end - a)
     size = min(out_w.shape[0], out_arc_u.shape[0], out_arc_v.shape[0])
     count = 0
     previous = -1
-    if b_end - b > _SEARCH_RATIO * (a_end - a):
-        for i in range(a, a_end):
-            w = heads[i]
-            if w != previous and w != u and w != v:
-                low, high = b, b_end
-                while low < high:
-                    middle = (low + high) // 2
-                    if heads[middle] < w:
-                        low = middle + 1
-                    else:
-                        high = middle
-                if low < b_end and heads[low] == w:
-                    k = count - start
-                    if k >= 0 and k < size:
-                        _record(arcs, k, w, i, low, swapped, out_w, out_arc_u, out_arc_v)
-                    count += 1
+    for i in range(a, a_end):
+        w = heads[i]
+        if w == previous or w == u or w == v:
             previous = w
-        return count
-    while a < a_end and b < b_end:
-        x, y = heads[a], heads[b]
-        if x < y:
-            a += 1
-        elif y < x:
-            b += 1
+            continue
+        previous = w
+        if search:
+            high = b_end
+            while b < high:
+                middle = (b + high) // 2
+                if heads[middle] < w:
+                    b = middle + 1
+                else:
+                    high = middle
         else:
-            if x != previous and x != u and x != v:
-                k = count - start
-                if k >= 0 and k < size:
-                    _record(arcs, k, x, a, b, swapped, out_w, out_arc_u, out_arc_v)
-                count += 1
-            previous = x
-            a += 1
-            b += 1
+            while b < b_end and heads[b] < w:
+                b += 1
+        if b == b_end:
+            break
+        if heads[b] == w:
+            k = count - start
+            if k >= 0 and k < size:
+                # the arc ids of the two positions (through the sorted copy's, if any)
+                here, there = (arcs[i], arcs[b]) if arcs.shape[0] != 0 else (i, b)
+                out_w[k] = w
+                out_arc_u[k] = there if swapped else here
+                out_arc_v[k] = here if swapped else there
+            count += 1
     return count
-
-
-def _record(arcs: Any, k: Any, w: Any, here: Any, there: Any, swapped: Any, out_w: Any,
-            out_arc_u: Any, out_arc_v: Any) -> None:
-    """Entry ``k`` of the buffers: ``w``, and the arcs at sorted positions ``here`` (the
-    shorter row's) and ``there`` (the longer's), ``u``'s first unless ``swapped``."""
-    if arcs.shape[0] != 0:  # rows sorted from a copy: the arc id of each position
-        here, there = arcs[here], arcs[there]
-    if swapped:
-        here, there = there, here
-    out_w[k] = w
-    out_arc_u[k] = here
-    out_arc_v[k] = there
 
 
 def _in_range(name: str, graph: Any, v: Any) -> None:
@@ -277,7 +262,6 @@ def _for_functors(body: Any, inline: bool = False, checks: Any = None) -> Any:
 # Compiled functors call these through Numba's overloads: each function's own Python body is its
 # implementation on the CPU and on CUDA (the simulator calls it as Python).
 _in_range = device_function(_in_range)
-_record = device_function(_record)
 _intersect = device_function(_intersect)
 out_degree = _for_functors(out_degree)
 in_degree = _for_functors(in_degree)

@@ -30,6 +30,7 @@ from bench.suites import (
     loading,
     memory,
     networkx,
+    primitives,
     profile_bfs,
     scale_limits,
     scale_out,
@@ -73,6 +74,7 @@ SUITES: dict[str, Suite] = {
     "kernels": kernels,
     "networkx": networkx,
     "structure": structure,
+    "primitives": primitives,
 }
 
 

@@ -64,6 +64,7 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
                   "core_number,pagerank"], ()),
     "structure": (["--target", "cpu", "--graphs", "rmat:6,rmat6_directed", "--algorithms",
                    "triangles,mis,coloring"], ()),
+    "primitives": (["--target", "cpu", "--graphs", "rmat:6,grid:5x5", "--check-arcs", "40"], ()),
 }
 
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from algorithms.entry import Entry
 from algorithms.independent_set import arcs_per_round, comes_first
-from algorithms.kcore import check_undirected, undirected_simple
+from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_or, atomic_store, random_bits, validate
 from frontier.target import Target, resolve_target
@@ -160,19 +160,19 @@ def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------
 def _run(graph: Graph, **options: Any) -> ColoringResult:
-    return graph_coloring(undirected_simple(validate.graph(graph)), **options)
+    return graph_coloring(validate.graph(graph).simple(directed=False), **options)
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
     from frontier.testing import reference_coloring  # imported when first needed
 
-    return reference_coloring(undirected_simple(graph))
+    return reference_coloring(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: ColoringResult) -> None:
     from frontier.testing import check_coloring
 
-    check_coloring(undirected_simple(graph), on_host(result.colors), seed=result.seed)
+    check_coloring(graph.simple(directed=False), on_host(result.colors), seed=result.seed)
 
 
 def _report(result: ColoringResult) -> list[tuple[str, str]]:

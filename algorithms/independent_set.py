@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
-from algorithms.kcore import check_undirected, undirected_simple
+from algorithms.kcore import check_undirected
 from algorithms.output import check_out, on_host
 from frontier import (
     Frontier,
@@ -193,19 +193,19 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------
 def _run(graph: Graph, **options: Any) -> MISResult:
-    return maximal_independent_set(undirected_simple(validate.graph(graph)), **options)
+    return maximal_independent_set(validate.graph(graph).simple(directed=False), **options)
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
     from frontier.testing import reference_mis  # imported when first needed
 
-    return reference_mis(undirected_simple(graph))
+    return reference_mis(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: MISResult) -> None:
     from frontier.testing import check_independent_set
 
-    check_independent_set(undirected_simple(graph), on_host(result.in_set),
+    check_independent_set(graph.simple(directed=False), on_host(result.in_set),
                           seed=result.seed if result.method == "priority" else None)
 
 

@@ -183,15 +183,6 @@ def _check_graph(graph: Graph) -> None:
 
 
 # the catalog entry: k-core of any graph's undirected simple graph ---------------------------
-def distinct(keys: np.ndarray) -> np.ndarray:
-    """The distinct values of ``keys``, ascending (a sort and a mask: many times faster than
-    ``np.unique`` on millions of int64 keys with NumPy 2.4)."""
-    ordered = np.sort(keys)
-    if ordered.size == 0:
-        return ordered
-    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
-
-
 def check_undirected(graph: Graph, name: str) -> None:
     """Raises TypeError unless ``graph`` is a Graph, ValueError if it is directed."""
     if validate.graph(graph).directed:
@@ -201,40 +192,28 @@ def check_undirected(graph: Graph, name: str) -> None:
 
 
 def undirected_simple(graph: Graph) -> Graph:
-    """The undirected graph underlying ``graph``: one edge per pair of distinct vertices joined
-    by an arc either way (self-loops and repeats dropped, weights too), what k-core, triangles,
-    independent sets and colourings count on. ``graph`` itself where it is undirected and
-    simple already; found once per graph (kept with it, :meth:`frontier.Graph.memo`), so a
-    repeated call makes no pass over the arcs."""
-    return graph.memo("undirected_simple", lambda: _simplified(graph))
-
-
-def _simplified(graph: Graph) -> Graph:
-    n = graph.num_vertices
-    src, dst = graph.coo().src.astype(np.int64), graph.sorted_neighbors().astype(np.int64)
-    apart = src != dst
-    repeated = (src[1:] == src[:-1]) & (dst[1:] == dst[:-1])  # repeats are neighbours
-    if not graph.directed and apart.all() and not repeated.any():
-        return graph
-    keys = distinct(np.minimum(src, dst)[apart] * n + np.maximum(src, dst)[apart])
-    return Graph.from_edges(keys // max(n, 1), keys % max(n, 1), num_vertices=n,
-                            directed=False)
+    """The undirected graph underlying ``graph``: ``graph.simple(directed=False)``
+    (:meth:`frontier.Graph.simple`), one edge per pair of distinct vertices joined by an arc
+    either way, self-loops and repeats dropped, what k-core, triangles, independent sets and
+    colourings count on. ``graph`` itself where it is undirected and simple already; found
+    once per graph and kept with it, so a repeated call makes no pass over the arcs."""
+    return validate.graph(graph).simple(directed=False)
 
 
 def _run(graph: Graph, **options: Any) -> KCoreResult:
-    return k_core(undirected_simple(validate.graph(graph)), **options)
+    return k_core(validate.graph(graph).simple(directed=False), **options)
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
     from frontier.testing import reference_core_numbers  # imported when first needed
 
-    return reference_core_numbers(undirected_simple(graph))
+    return reference_core_numbers(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: KCoreResult) -> None:
     from frontier.testing import check_core_numbers
 
-    check_core_numbers(undirected_simple(graph), on_host(result.core_numbers))
+    check_core_numbers(graph.simple(directed=False), on_host(result.core_numbers))
 
 
 def _report(result: KCoreResult) -> list[tuple[str, str]]:

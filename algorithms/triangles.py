@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry
-from algorithms.kcore import check_undirected, undirected_simple
+from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, intersection_count, validate
 from frontier.target import Target, resolve_target
@@ -83,7 +83,7 @@ def triangle_count(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     :func:`algorithms.bfs`'s."""
     check_undirected(graph, "triangle_count")
     check_out(out)
-    graph = undirected_simple(graph)  # the graph itself where it has no loops or repeats
+    graph = graph.simple()  # the graph itself where it has no loops or repeats
     tgt = resolve_target(target, graph, deep=False)
     policy = resolve_policy(get_balancer(balancer), graph, tgt)
     began = time.perf_counter()
@@ -99,19 +99,19 @@ def triangle_count(graph: Graph, *, balancer: str | LoadBalancer = "auto",
 
 # the catalog entry: triangles of any graph's undirected simple graph -------------------------
 def _run(graph: Graph, **options: object) -> TriangleResult:
-    return triangle_count(undirected_simple(validate.graph(graph)), **options)
+    return triangle_count(validate.graph(graph).simple(directed=False), **options)
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
     from frontier.testing import reference_triangles  # imported when first needed
 
-    return reference_triangles(undirected_simple(graph))
+    return reference_triangles(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: TriangleResult) -> None:
     from frontier.testing import check_triangles
 
-    check_triangles(undirected_simple(graph), on_host(result.per_vertex), result.total)
+    check_triangles(graph.simple(directed=False), on_host(result.per_vertex), result.total)
 
 
 def _report(result: TriangleResult) -> list[tuple[str, str]]:

@@ -2,8 +2,8 @@
 
 The graph (:class:`Graph`), the frontier (:class:`Frontier`), loaders (:func:`load`),
 generators (:mod:`frontier.generators`), targets (:func:`resolve_target`), and the atomics, the
-graph view (:func:`neighbors`, :func:`intersection_count`, ...) and random numbers
-(:func:`random`, :func:`random_bits`) usable inside functors. The operators live
+graph view (:func:`neighbors`, :func:`intersection_count`, :func:`common_neighbors`, ...) and
+random numbers (:func:`random`, :func:`random_bits`) usable inside functors. The operators live
 in :mod:`operators` (the load balancers' names in ``operators.available_balancers()``), the
 algorithms in :mod:`algorithms`, the command line in :mod:`frontier_cli`; this package imports
 none of them.
@@ -32,6 +32,7 @@ from frontier.frontier import (
 )
 from frontier.graph import Graph, GraphError, NegativeCycleError, NegativeWeightsError
 from frontier.graphview import (
+    common_neighbors,
     graph_edges,
     graph_vertices,
     in_degree,
@@ -54,7 +55,7 @@ __all__ = [
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
     "atomic_load", "atomic_store", "atomic_claim",
     "out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors", "in_neighbors",
-    "intersection_count", "device_function",
+    "intersection_count", "common_neighbors", "device_function",
     "random", "random_bits",
 ]
 

@@ -23,6 +23,8 @@ from frontier.device_arrays import is_device_array, to_host
 if TYPE_CHECKING:
     import scipy.sparse
 
+    from frontier.target import Target
+
 VERTEX_DTYPE = np.int32
 OFFSET_DTYPE = np.int64
 _WEIGHT_DTYPES = (np.float64, np.float32, np.int64, np.int32)
@@ -786,20 +788,30 @@ class Graph:
         :func:`frontier.load` build them), else a sorted copy, built once. What a functor's
         :func:`frontier.neighbors` iterates and :func:`frontier.intersection_count` merges;
         ``transpose().sorted_neighbors()`` gives the in-neighbours (under the CSC offsets)."""
-        return self.memo("sorted_neighbors", self._sorted_neighbors)
+        return self._sorted_rows()[0]
 
-    def _sorted_neighbors(self) -> np.ndarray:
+    def _sorted_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`sorted_neighbors` and the arc id of each of its entries (repeated arcs in
+        arc-id order), int64; the arc ids are an empty array where :meth:`sorted_neighbors` is
+        ``col_indices`` itself (the position is the arc id). Built once."""
+        return self.memo("sorted_rows", self._sort_rows)
+
+    def _sort_rows(self) -> tuple[np.ndarray, np.ndarray]:
         cols, offsets = self._col_indices, self._row_offsets
+        in_place = np.empty(0, dtype=np.int64)
+        in_place.setflags(write=False)
         if cols.size < 2:
-            return cols
+            return cols, in_place
         falls = cols[1:] < cols[:-1]
         starts = offsets[1:-1]
         falls[starts[(starts > 0) & (starts < cols.size)] - 1] = False  # a new row may fall
         if not falls.any():
-            return cols
-        ordered = cols[np.lexsort((cols, self.coo().src))]
-        ordered.setflags(write=False)
-        return ordered
+            return cols, in_place
+        order = np.lexsort((cols, self.coo().src))  # stable: repeated arcs in arc-id order
+        ordered = cols[order]
+        for a in (ordered, order):
+            a.setflags(write=False)
+        return ordered, order
 
     def transpose(self) -> Graph:
         """The graph with every arc reversed (Ligra's ``transpose()``): arc ``u -> v`` of
@@ -827,6 +839,61 @@ class Graph:
                     reverse._transpose = self
                     self._transpose = reverse
         return self._transpose
+
+    def reverse_arcs(self, target: str | Target | None = None) -> Any:
+        """For each arc ``u -> v``, the id of an arc ``v -> u``, or -1 where there is none:
+        int64, one per arc, read-only. With repeated arcs, the ``k``-th arc ``u -> v`` (by arc
+        id) pairs with the ``k``-th arc ``v -> u``, so the pairing is one to one and
+        ``rev[rev[a]] == a`` wherever ``rev[a] != -1``; every arc of an undirected graph has
+        its reverse, and a self-loop is its own (:mod:`frontier.arc_pairs`). Built once
+        (vectorized, O(|E| log |E|)) and kept with the graph.
+
+        ``target`` (a name or a :class:`frontier.Target`) gives the array on that target
+        instead, copied there once, to pass to functors as state (``rev[eid]`` in an advance
+        functor is the reverse of the edge it is called on)."""
+        from frontier import arc_pairs
+
+        host = self.memo("reverse_arcs", lambda: arc_pairs.reverse_arcs(self))
+        return host if target is None else self._state_copy(target, "reverse_arcs", host)
+
+    def edge_ids(self, target: str | Target | None = None) -> Any:
+        """For each arc, its undirected edge id: an arc and its reverse (:meth:`reverse_arcs`)
+        share one, an arc without a reverse has its own, and the ids run ``0 .. k-1`` in the
+        order of each edge's lower arc id (``k = ids.max() + 1`` edges; 0 without arcs). On an
+        undirected graph these number its edges (both arcs of an edge share an id, a repeated
+        edge is two edges, a self-loop one); on a directed graph, the edges of the undirected
+        multigraph in which an arc and the reverse paired with it are one edge (an arc's own
+        id, ``eid``, numbers the directed edges). int64, read-only, built once; ``target`` as
+        :meth:`reverse_arcs`'s."""
+        from frontier import arc_pairs
+
+        host = self.memo("edge_ids", lambda: arc_pairs.edge_ids(self))
+        return host if target is None else self._state_copy(target, "edge_ids", host)
+
+    def _state_copy(self, target: str | Target, view: str, host: np.ndarray) -> Any:
+        """``host`` (an array derived from this graph) on ``target``, copied once."""
+        from frontier.target import resolve_target
+
+        where = resolve_target(target, self)
+        return self._on_device(where, view, lambda g: where.to_device(host))
+
+    def simple(self, *, directed: bool | None = None) -> Graph:
+        """This graph without self-loops and repeated arcs, on the same vertices: an undirected
+        graph stays undirected and symmetric, a directed one directed. The weight of arcs that
+        merge is the smallest of theirs (what minimum-spanning and shortest-path methods keep
+        of a repeated edge).
+
+        ``directed=False`` gives the undirected simple graph underlying this one instead: one
+        edge between each pair of distinct vertices joined by an arc either way, weighing the
+        least of those arcs (what k-core, triangles, independent sets and colourings count on);
+        ``directed=True`` the directed simple graph (an undirected edge as two arcs). This
+        graph itself where it is simple and of that kind already. Built once per kind and kept
+        with the graph (:meth:`memo`), so a repeated call makes no pass over the arcs."""
+        from frontier import simple_graph
+
+        directed = self._directed if directed is None else validate.flag("directed", directed)
+        return self.memo(f"simple directed={directed}",
+                         lambda: simple_graph.simple(self, directed))
 
     def same_vertices(self, other: object) -> bool:
         """Whether ``other`` is this graph or its transpose (:meth:`transpose`): the graphs on
@@ -866,15 +933,17 @@ class Graph:
         """The CSC arrays on ``target`` (for pull traversal), built and copied once."""
         return self._on_device(target, "csc", target.csc_arrays)
 
-    def device_neighbors(self, target: Any) -> tuple[Any, Any]:
-        """The sorted out-neighbours and in-neighbours (:meth:`sorted_neighbors`) on ``target``,
-        for the functor graph view: the device CSR's and CSC's own arrays where the rows are
-        sorted already, else copies made once."""
-        def copy(graph: Graph) -> tuple[Any, Any]:
-            heads, tails = graph.sorted_neighbors(), graph.transpose().sorted_neighbors()
+    def device_neighbors(self, target: Any) -> tuple[Any, Any, Any]:
+        """The sorted out-neighbours and in-neighbours (:meth:`sorted_neighbors`) and the arc
+        id of each sorted out-neighbour (empty where the rows are sorted already, the position
+        being the arc id) on ``target``, for the functor graph view: the device CSR's and CSC's
+        own arrays where the rows are sorted already, else copies made once."""
+        def copy(graph: Graph) -> tuple[Any, Any, Any]:
+            (heads, arcs), tails = graph._sorted_rows(), graph.transpose().sorted_neighbors()
             on_device = graph._device_copy(target, heads)
-            return on_device, (on_device if tails is heads
-                               else graph._device_copy(target, tails))
+            return (on_device, (on_device if tails is heads
+                                else graph._device_copy(target, tails)),
+                    target.to_device(arcs))
 
         return self._on_device(target, "neighbors", copy)
 

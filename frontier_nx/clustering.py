@@ -20,7 +20,6 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from algorithms.kcore import undirected_simple
 from algorithms.triangles import triangle_count
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
@@ -29,7 +28,7 @@ from frontier_nx.registry import implements
 
 def _counts(G: FrontierGraph) -> tuple[np.ndarray, np.ndarray]:
     """Triangles at each vertex and distinct neighbours other than itself, in node order."""
-    simple = undirected_simple(G.graph())
+    simple = G.graph().simple(directed=False)
     result = triangle_count(simple, target=registry.target())
     return result.per_vertex, simple.out_degrees()
 

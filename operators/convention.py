@@ -5,8 +5,9 @@ Every generated kernel takes, in this order:
 
 1. the graph: ``num_vertices, num_edges, row_offsets, col_indices, weights``, then the
    incoming-edge (CSC) view ``col_offsets, row_indices, edge_ids`` where the kernel pulls or a
-   functor wants the graph view, the rows sorted ``sorted_heads, sorted_tails`` where a functor
-   wants the graph view (:mod:`frontier.graphview`), then ``edge_src`` (the tail of every edge)
+   functor wants the graph view, the rows sorted ``sorted_heads, sorted_tails`` and the arc id
+   of each sorted head ``sorted_arcs`` where a functor wants the graph view
+   (:mod:`frontier.graphview`), then ``edge_src`` (the tail of every edge)
    where the input is an edge frontier;
 2. its input and output, by the kernel's I/O kind (:class:`KernelIO`, which the operator sets
    in the kernel's spec): the frontier ring (:data:`frontier.ring.RING_PARAMS`) for a kernel
@@ -63,7 +64,7 @@ class KernelIO(Option):
 GRAPH_PARAMS = ("num_vertices", "num_edges", "row_offsets", "col_indices", "weights")
 CSC_PARAMS = ("col_offsets", "row_indices", "edge_ids")
 #: The sorted rows a functor's graph view iterates and intersects (:mod:`frontier.graphview`).
-VIEW_PARAMS = ("sorted_heads", "sorted_tails")
+VIEW_PARAMS = ("sorted_heads", "sorted_tails", "sorted_arcs")
 COO_PARAMS = ("edge_src",)
 RANGE_PARAMS = ("count",)
 #: A kernel that reads a frontier without producing one (compute, reduce, neighbor_reduce): the
@@ -113,7 +114,8 @@ def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,
         values.update(col_offsets=csc.col_offsets, row_indices=csc.row_indices,
                       edge_ids=csc.edge_ids)
     if views[1]:
-        values["sorted_heads"], values["sorted_tails"] = graph.device_neighbors(target)
+        (values["sorted_heads"], values["sorted_tails"],
+         values["sorted_arcs"]) = graph.device_neighbors(target)
     if views[2]:
         values["edge_src"] = graph.device_edge_sources(target)
     try:

@@ -40,7 +40,7 @@ def rounds_of(graph, balancer, target):
 
 
 def main() -> None:
-    graph = kcore.undirected_simple(build(sys.argv[1]))
+    graph = build(sys.argv[1]).simple(directed=False)
     balancers = sys.argv[2:] or ["auto", "two_phase"]
     target = resolve_target("cuda")
     results = {}

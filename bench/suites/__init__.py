@@ -31,6 +31,7 @@ from bench.suites import (
     memory,
     neighbor_counts,
     networkx,
+    primitives,
     profile_bfs,
     scale_limits,
     scale_out,
@@ -75,6 +76,7 @@ SUITES: dict[str, Suite] = {
     "networkx": networkx,
     "structure": structure,
     "neighbor_counts": neighbor_counts,
+    "primitives": primitives,
 }
 
 

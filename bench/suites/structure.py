@@ -27,7 +27,6 @@ from typing import Any
 import networkx as nx
 from scipy.sparse import csgraph
 
-from algorithms.kcore import undirected_simple
 from bench import baselines, options, tables
 from bench.graphs import builder
 from bench.progress import Progress
@@ -153,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         def networkx_graph(directed: bool, graph: Graph = graph,
                            built: dict = built) -> nx.Graph:
             if directed not in built:
-                simple = graph if directed else undirected_simple(graph)
+                simple = graph if directed else graph.simple(directed=False)
                 built[directed] = _networkx_graph(simple, directed)
             return built[directed]
 

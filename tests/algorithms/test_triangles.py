@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import triangle_count
-from algorithms.kcore import undirected_simple
 from frontier import Graph, generators
 from frontier.target import cuda_usable
 from frontier.testing import check_triangles, graphs, reference_triangles
@@ -77,7 +76,7 @@ def test_a_directed_graph_is_refused_and_the_catalog_counts_its_undirected_graph
 
     entry = CATALOG["triangles"]
     entry.check(d, None, entry.invoke(d, None, balancer="auto", target="cpu"))
-    assert undirected_simple(d).directed is False
+    assert d.simple(directed=False).directed is False
 
 
 def test_a_graph_without_edges_has_no_triangles(target):

@@ -65,6 +65,7 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
     "structure": (["--target", "cpu", "--graphs", "rmat:6,rmat6_directed", "--algorithms",
                    "triangles,mis,coloring"], ()),
     "neighbor_counts": (["--target", "cpu", "--graphs", "rmat:6,star40", "--bins", "3"], ()),
+    "primitives": (["--target", "cpu", "--graphs", "rmat:6,grid:5x5", "--check-arcs", "40"], ()),
 }
 
 

@@ -12,7 +12,7 @@ from inspect import signature
 import numpy as np
 import pytest
 
-from frontier import Frontier, device_function, generators, graphview, resolve_target
+from frontier import Frontier, Graph, device_function, generators, graphview, resolve_target
 from frontier.target import cuda_usable
 from operators import FunctorError, advance, compute
 
@@ -90,30 +90,37 @@ VERTEX_VIEW_FUNCTIONS = sorted(
 
 
 def _calling(view_function, shift):
-    """A functor that calls ``view_function`` with its vertex ids shifted by ``shift``."""
-    if len(signature(view_function).parameters) == 2:
+    """A functor that calls ``view_function`` with its vertex ids shifted by ``shift`` (and,
+    for ``common_neighbors``, ``out`` as its three buffers: no common neighbour on a path)."""
+    parameters = len(signature(view_function).parameters)
+    if parameters == 2:
         def calls_the_view(v, out, graph):
             view_function(graph, v + shift)
             out[v] = 1
-    else:
+    elif parameters == 3:
         def calls_the_view(v, out, graph):
             view_function(graph, v, v + shift)
+            out[v] = 1
+    else:
+        def calls_the_view(v, out, graph):
+            view_function(graph, v, v + shift, out, out, out)
             out[v] = 1
     return calls_the_view
 
 
 # one functor compiled per view function and shift, on purpose
 @pytest.mark.filterwarnings("ignore::operators.functors.RecompileWarning")
+@pytest.mark.parametrize("target_name", CHECKED_TARGETS)
 @pytest.mark.parametrize("shift", [1_000_000, -6])
 @pytest.mark.parametrize("name", VERTEX_VIEW_FUNCTIONS)
 def test_a_graph_view_function_given_a_vertex_out_of_range_raises_index_error(checked, name,
-                                                                              shift):
-    cpu = resolve_target("cpu")
+                                                                              shift, target_name):
+    T = resolve_target(target_name)
     G = generators.path(5)
+    ids = "|".join(str(v + shift) for v in range(5))  # the simulator's threads race to raise
     with pytest.raises(IndexError,
-                       match=rf"calls_the_view.*{name}\(graph, \.\.\.\): vertex id {shift} "):
-        compute(G, _all(G, cpu), _calling(getattr(graphview, name), shift),
-                np.zeros(5, np.int64))
+                       match=rf"calls_the_view.*{name}\(graph, \.\.\.\): vertex id ({ids}) "):
+        compute(G, _all(G, T), _calling(getattr(graphview, name), shift), T.zeros(5, np.int64))
 
 
 @pytest.mark.filterwarnings("ignore::operators.functors.RecompileWarning")
@@ -145,3 +152,33 @@ def test_a_registered_helper_reading_past_an_array_raises_index_error_naming_the
     assert out.tolist() == [0, 0, 0, 1, 2]
     with pytest.raises(IndexError, match="reads_through_a_helper"):
         compute(G, _all(G, cpu), reads_through_a_helper, np.array([0, 0, 1, 2, 1_000_000]), out)
+
+
+K4 = Graph.from_edges([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3], directed=False)
+
+
+def triangles_at(v, out, graph):
+    t = 0
+    for u in graphview.neighbors(graph, v):  # an int32 neighbour beside an int64 vertex
+        if u > v:
+            t += graphview.intersection_count(graph, v, u)
+    out[v] = t
+
+
+def test_view_functions_given_ids_of_two_integer_types_compile_checked(checked):
+    cpu = resolve_target("cpu")
+    out = np.zeros(4, np.int64)
+    compute(K4, _all(K4, cpu), triangles_at, out)
+    assert out.tolist() == [6, 4, 2, 0]  # two common neighbours per pair
+
+
+def common_from(v, start, out, graph):
+    out[v] = graphview.common_neighbors(graph, v, (v + 1) % 4, out, out, out, start)
+
+
+@pytest.mark.parametrize("name", CHECKED_TARGETS)
+def test_common_neighbors_from_a_negative_start_raises_index_error(checked, name):
+    T = resolve_target(name)
+    with pytest.raises(IndexError, match=r"common_from.*common_neighbors\(graph, \.\.\.\): "
+                                         r"start -1 is negative"):
+        compute(K4, _all(K4, T), common_from, -1, T.zeros(4, np.int64))

@@ -75,7 +75,7 @@ from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
 from frontier.safefile import check_output, writing
 from frontier.target import TARGET_NAMES, Target, cuda_problem, resolve_target
-from frontier_cli import summary, warmup
+from frontier_cli import algorithm_spec, summary, warmup
 from frontier_cli.completion import SHELLS, script
 from frontier_cli.progress import Progress
 from frontier_cli.trace import plot_trace, read_trace, trace_rows, write_trace
@@ -94,6 +94,11 @@ DEFAULT_BALANCER = "auto"
 
 class CommandError(Exception):
     """Bad input to the command line: reported as one line, exit status 2."""
+
+
+class UserCodeError(Exception):
+    """An error a user's algorithm raised (not the library's bad-input errors): reported as
+    one line naming the algorithm, the error and where it was raised, exit status 1."""
 
 
 def load_graph(graph: str, progress: bool = False) -> Graph:
@@ -120,9 +125,32 @@ def _median_run(fn: Callable[[], object], runs: int, progress: bool = False
     return result, times
 
 
-def _options(entry: Entry, args: argparse.Namespace) -> dict[str, str]:
+def _options(entry: Entry, args: argparse.Namespace) -> dict[str, Any]:
     """The entry's options as given on the command line."""
     return {o.name: getattr(args, o.name) for o in entry.options}
+
+
+def _call(entry: Entry, args: argparse.Namespace, graph: Graph, source: int | None,
+          balancer: dict[str, str], options: dict[str, Any]) -> Callable[[], Any]:
+    """One run of the entry as the command asks for it: the source where it takes one, the
+    balancer where ``--balancer`` was given, the target where it takes one."""
+    inputs = (graph, source) if entry.source else (graph,)
+    target = {"target": args.target} if entry.targeted else {}
+    if _catalogued(entry):
+        return lambda: entry.run(*inputs, **target, **balancer, **options)
+
+    def call() -> Any:
+        try:
+            return entry.run(*inputs, **target, **balancer, **options)
+        except (ValueError, TypeError, MemoryError, OSError):  # bad input, reported as such
+            raise
+        except Exception as err:  # noqa: BLE001 - the user's code: no internal error of ours
+            first = str(err).splitlines()[0] if str(err) else ""
+            raise UserCodeError(f"{entry.name} raised {type(err).__name__}"
+                                f"{algorithm_spec.where_raised(err)}"
+                                f"{': ' + first if first else ''}") from err
+
+    return call
 
 
 def _source(entry: Entry, args: argparse.Namespace, graph: Graph) -> int | None:
@@ -172,23 +200,26 @@ def _inputs(graph: str) -> list[str]:
 
 
 def run_algorithm(args: argparse.Namespace) -> int:
-    entry = CATALOG[args.algorithm]
+    entry: Entry = args.entry
+    if args.validate and entry.check is None:
+        raise CommandError(f"--validate: {entry.name} declares no reference to compare its "
+                           "result with (declare one with @algorithms.declare(reference=...) "
+                           "or check=...; docs/tutorial.md)")
     balancer = _balancer(entry, args)
-    target = resolve_target(args.target)
+    target = _target_of(entry, args)
     if args.trace not in (None, "-"):
         check_output(args.trace, _inputs(args.graph))
     graph = load_graph(args.graph, args.progress)
     source = _source(entry, args, graph)
     options = _options(entry, args)
-    inputs = (graph, source) if entry.source else (graph,)
-    result, times = _median_run(
-        lambda: entry.run(*inputs, target=args.target, **balancer, **options), args.runs,
-        args.progress)
+    result, times = _median_run(_call(entry, args, graph, source, balancer, options),
+                                args.runs, args.progress)
     target = _ran_on(result, target)
     seconds = statistics.median(times)
-    edges = result.edges_traversed
-    mteps = edges / seconds / 1e6 if seconds > 0 else 0.0
-    shown_balancer = balancer.get("balancer", DEFAULT_BALANCER) if entry.balanced else "-"
+    edges = getattr(result, "edges_traversed", None)
+    mteps = edges / seconds / 1e6 if edges is not None and seconds > 0 else None
+    iterations = getattr(result, "iterations", None)
+    shown_balancer = _shown_balancer(entry, balancer) or "-"
     report = entry.report(result)
     validated = None
     if args.validate:
@@ -197,31 +228,34 @@ def run_algorithm(args: argparse.Namespace) -> int:
             validated = True
         except AssertionError as err:
             first = str(err).splitlines()[0] if str(err) else "no detail"
-            print(f"frontier: error: {entry.name} disagrees with scipy: {first}",
-                  file=sys.stderr)
+            print(f"frontier: error: {entry.name} disagrees with {entry.reference_name}: "
+                  f"{first}", file=sys.stderr)
             return EXIT_WRONG_RESULT
     shown = "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
     lines = [f"graph       {args.graph}", f"|V|         {graph.num_vertices:,}",
              f"|E|         {graph.num_edges:,} arcs",
-             f"target      {_shown_target(target, args.target)}",
+             f"target      {_shown_target(target, getattr(args, 'target', None))}",
              f"balancer    {shown_balancer}{shown}"]
     if entry.source:
         lines.append(f"source      {source}")
-    lines += [f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)",
-              f"MTEPS       {mteps:.1f} ({edges:,} edges traversed)"]
+    lines.append(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)")
+    if mteps is not None:
+        lines.append(f"MTEPS       {mteps:.1f} ({edges:,} edges traversed)")
     lines += [f"{label:<12}{value}" for label, value in report]
-    lines.append(f"iterations  {result.iterations}")
+    if iterations is not None:
+        lines.append(f"iterations  {iterations}")
     if validated:
         lines.append(f"validated   {entry.checks}")
     trace = _trace(entry.name, result, args.trace, lines)
     _emit(args, {"command": "run", "trace": trace, "algorithm": entry.name, "graph": args.graph,
                  "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
-                 "directed": graph.directed, "target": target.name,
-                 "simulated": target.simulated, "auto": _auto(args.target),
+                 "directed": graph.directed, "target": target.name if target else None,
+                 "simulated": target.simulated if target else None,
+                 "auto": _auto(getattr(args, "target", None)) if target else None,
                  "balancer": shown_balancer if entry.balanced else None, "options": options,
                  "source": source, "runs": args.runs, "seconds": times,
                  "median_seconds": seconds, "edges_traversed": edges, "mteps": mteps,
-                 "iterations": result.iterations, "report": dict(report),
+                 "iterations": iterations, "report": dict(report),
                  "validated": validated, "checks": entry.checks if validated else None},
           lines)
     return 0
@@ -395,25 +429,25 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_explain(args: argparse.Namespace) -> int:
     """Run the algorithm once on the graph, as ``run`` would, under a recording, and print the
     kernels it launched."""
-    entry = CATALOG[args.algorithm]
+    entry: Entry = args.entry
     balancer = _balancer(entry, args)
-    target = resolve_target(args.target)
+    target = _target_of(entry, args)
     graph = load_graph(args.graph, args.progress)
     source = _source(entry, args, graph)
     options = _options(entry, args)
-    inputs = (graph, source) if entry.source else (graph,)
     with recording() as log:
-        target = _ran_on(entry.run(*inputs, target=args.target, **balancer, **options), target)
-    shown_balancer = balancer.get("balancer", DEFAULT_BALANCER) if entry.balanced else None
+        target = _ran_on(_call(entry, args, graph, source, balancer, options)(), target)
+    shown_balancer = _shown_balancer(entry, balancer)
     kernels = log.kernels()
     lines = [f"# {entry.name} on {args.graph}"
              + (f" from {source}" if entry.source else "")
-             + f", target {_shown_target(target, args.target)}"
+             + f", target {_shown_target(target, getattr(args, 'target', None))}"
              + (f", balancer {shown_balancer}" if entry.balanced else "")
              + "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
              + f": {len(log)} launches of {len(kernels)} kernels", "", log.text()]
     _emit(args, {"command": "explain", "algorithm": entry.name, "graph": args.graph,
-                 "target": target.name, "simulated": target.simulated,
+                 "target": target.name if target else None,
+                 "simulated": target.simulated if target else None,
                  "balancer": shown_balancer, "options": options, "source": source,
                  "launches": len(log), **log.as_json()}, lines)
     return 0
@@ -480,6 +514,29 @@ def _size(size: int) -> str:
     return f"{size:,} bytes ({size / scale:.1f} {unit})"
 
 
+def run_algorithms(args: argparse.Namespace) -> int:
+    """List the catalog's algorithms and the installed ones (not loaded: their entry points)."""
+    installed = algorithm_spec.installed()
+    rows = [{"name": name, "origin": "catalog", "description": entry.description}
+            for name, entry in CATALOG.items()]
+    rows += [{"name": name, "origin": "installed", "entry_points": [p.value for p in points],
+              "description": ("hidden by the catalog's own (run it as "
+                              f"{points[0].value})" if name in CATALOG else
+                              "; ".join(p.value for p in points)
+                              + (" (clash: run one as module:function)" if len(points) > 1
+                                 else ""))}
+             for name, points in installed.items()]
+    lines = [f"{r['name']:<12}{r['description']}" for r in rows if r["origin"] == "catalog"]
+    if installed:
+        lines += ["", f"installed ({algorithm_spec.GROUP} entry points):"]
+        lines += [f"{r['name']:<12}{r['description']}" for r in rows
+                  if r["origin"] == "installed"]
+    lines += ["", "and module:function, a function of your own (frontier run mymodule:my_bfs "
+              "GRAPH; docs/tutorial.md)"]
+    _emit(args, {"command": "algorithms", "algorithms": rows}, lines)
+    return 0
+
+
 def run_balancers(args: argparse.Namespace) -> int:
     names = available_balancers()
     _emit(args, {"command": "balancers", "balancers": names}, names)
@@ -497,7 +554,10 @@ def run_completion(args: argparse.Namespace) -> int:
 
 def _add_options(parser: argparse.ArgumentParser, options: Sequence[Option]) -> None:
     for option in options:
-        parser.add_argument(f"--{option.name}", choices=option.choices, default=option.default,
+        parser.add_argument(f"--{option.name.replace('_', '-')}", dest=option.name,
+                            choices=option.choices or None, type=option.kind,
+                            default=option.default,
+                            metavar=None if option.choices else option.kind.__name__.upper(),
                             help=f"{option.help} (default {option.default})")
 
 
@@ -535,7 +595,8 @@ def _common(entry: Entry) -> argparse.ArgumentParser:
             help=f"load balancer: auto or one of {', '.join(available_balancers())} "
                  f"(default: the algorithm's, {DEFAULT_BALANCER})")
         balancer.completions = available_balancers(include_auto=True)  # type: ignore[attr-defined]
-    _target(common)
+    if entry.targeted:
+        _target(common)
     _output_flags(common)
     return common
 
@@ -551,13 +612,37 @@ def _auto(name: str | None) -> bool:
     return name in (None, "auto")
 
 
-def _ran_on(result: Any, resolved: Target) -> Target:
+def _catalogued(entry: Entry) -> bool:
+    """Whether the entry is the catalog's (else a user's algorithm)."""
+    return CATALOG.get(entry.name) is entry
+
+
+def _shown_balancer(entry: Entry, balancer: dict[str, str]) -> str | None:
+    """The balancer a run used, as summaries show it: the one given, else the default (the
+    catalog's is :data:`DEFAULT_BALANCER`; a user's function has its own); None for an entry
+    that takes none."""
+    if not entry.balanced:
+        return None
+    return balancer.get("balancer", DEFAULT_BALANCER if _catalogued(entry)
+                        else "the function's default")
+
+
+def _target_of(entry: Entry, args: argparse.Namespace) -> Target | None:
+    """The target ``--target`` names (checked before any work), None for an entry that takes
+    no target (a user's function without one: what it runs on is its own choice)."""
+    return resolve_target(args.target) if entry.targeted else None
+
+
+def _ran_on(result: Any, resolved: Target | None) -> Target | None:
     """The target that ran a result: the result's own ``target`` (what ``auto`` picked), else
-    the one resolved from ``--target`` alone."""
-    return getattr(result, "target", None) or resolved
+    the one resolved from ``--target`` alone (None where the entry takes no target)."""
+    ran = getattr(result, "target", None)
+    return ran if isinstance(ran, Target) else resolved
 
 
-def _shown_target(target: Target, name: str | None) -> str:
+def _shown_target(target: Target | None, name: str | None) -> str:
+    if target is None:
+        return "- (the function takes no target)"
     return (f"{target.name}{' (simulator)' if target.simulated else ''}"
             f"{' (auto)' if _auto(name) else ''}")
 
@@ -577,22 +662,50 @@ def _algorithm_parser(commands: Any, name: str, entry: Entry) -> argparse.Argume
     if entry.source:
         algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
     _add_options(algo, entry.options)
+    algo.set_defaults(entry=entry)
     return algo
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _algorithms(chosen: Entry | None) -> dict[str, Entry | None]:
+    """The ``ALGO`` choices of ``run`` and ``explain``: the catalog, the algorithm the command
+    line names where it is not the catalog's (``chosen``, resolved before parsing), and the
+    other installed algorithms by name (None: not loaded, so listed but not parsed)."""
+    found: dict[str, Entry | None] = dict(CATALOG)
+    found.update({name: None for name in algorithm_spec.installed() if name not in found})
+    if chosen is not None:
+        found[chosen.name] = chosen
+    return found
+
+
+def _unloaded(commands: Any, name: str) -> None:
+    """``ALGO`` ``name``, an installed algorithm not named by this command line: listed (its
+    entry point), never parsed (the command line naming it loads it first)."""
+    points = algorithm_spec.installed()[name]
+    commands.add_parser(name, help="installed: " + ", ".join(p.value for p in points))
+
+
+def build_parser(chosen: Entry | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``chosen``: the entry of the ``ALGO`` argument of ``run``
+    or ``explain`` where it is not the catalog's (:func:`_named_algorithm`)."""
     parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"frontier {__version__}")
     _output_flags(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True)
+    choices = _algorithms(chosen)
 
-    run = sub.add_parser("run", help="run an algorithm on a graph")
+    run = sub.add_parser("run", help="run an algorithm on a graph: ALGO is a name of the "
+                         "catalog, an installed algorithm or module:function, a function of "
+                         "your own")
     algorithms = run.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
-    for name, entry in CATALOG.items():
+    for name, entry in choices.items():
+        if entry is None:
+            _unloaded(algorithms, name)
+            continue
         algo = _algorithm_parser(algorithms, name, entry)
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
         algo.add_argument("--validate", action="store_true",
-                          help=f"check against scipy: {entry.checks}")
+                          help=f"check the result: {entry.checks}" if entry.check is not None
+                          else "refused: the function declares no reference")
         algo.add_argument("--trace", nargs="?", const="-", default=None, metavar="FILE",
                           help="per step of the last run: frontier size, edges, balancer, "
                           "representation, direction, mode, time (CSV; to FILE if given)")
@@ -614,8 +727,16 @@ def build_parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="run an algorithm on a graph once and print the "
                              "kernels it launched")
     explained = explain.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
-    for name, entry in CATALOG.items():
-        _algorithm_parser(explained, name, entry).set_defaults(handler=run_explain)
+    for name, entry in choices.items():
+        if entry is None:
+            _unloaded(explained, name)
+        else:
+            _algorithm_parser(explained, name, entry).set_defaults(handler=run_explain)
+
+    listing = sub.add_parser("algorithms", help="list the algorithms run and explain take: the "
+                             "catalog's and the installed ones")
+    _output_flags(listing)
+    listing.set_defaults(handler=run_algorithms)
 
     convert = sub.add_parser("convert", help="write a graph file or generated graph to .npz "
                              "(binary CSR, fast to load), .mtx or .txt")
@@ -678,7 +799,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in given
     try:
-        parser = build_parser()
+        named = _named_algorithm(given)
+        chosen = None if named is None or named in CATALOG else algorithm_spec.resolve(named)
+        parser = build_parser(chosen)
         _refuse_unknown_leading_option(parser, given)
         args = parser.parse_args(given)
         args.progress = args.progress or sys.stderr.isatty()
@@ -688,6 +811,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except KeyboardInterrupt:
         return _interrupted()
+    except UserCodeError as err:
+        if _caused_by_interrupt(err):
+            return _interrupted()
+        _report(f"{err} (--debug shows the traceback)" if not debug else str(err), debug)
+        return EXIT_WRONG_RESULT
     except FileNotFoundError as err:
         _report(f"no such file: {messages.path(err.filename) if err.filename else err}", debug)
     except (CommandError, ValueError, TypeError) as err:
@@ -709,6 +837,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "the traceback, and report it)", debug)
         return EXIT_WRONG_RESULT
     return EXIT_BAD_INPUT
+
+
+#: The commands whose first argument is an ``ALGO`` (:mod:`frontier_cli.algorithm_spec`).
+ALGORITHM_COMMANDS = ("run", "explain")
+
+
+def _named_algorithm(argv: Sequence[str]) -> str | None:
+    """The ``ALGO`` argument of a ``run`` or ``explain`` command line, None for another
+    command (or none yet): the options before the command are flags that take no value, and
+    ``ALGO`` comes right after the command."""
+    command_at = next((i for i, w in enumerate(argv) if not w.startswith("-")), None)
+    if (command_at is None or argv[command_at] not in ALGORITHM_COMMANDS
+            or command_at + 1 == len(argv) or argv[command_at + 1].startswith("-")):
+        return None
+    return argv[command_at + 1]
 
 
 def _refuse_unknown_leading_option(parser: argparse.ArgumentParser, argv: Sequence[str]

@@ -8,7 +8,8 @@ graph, or run a demo.
 ``frontier explain ALGO GRAPH [--source S] [--balancer B] [--target T] [options]``
 ``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
 ``frontier warmup [--target T]``, ``frontier cache {info,clear}``, ``frontier demo``,
-``frontier balancers``, ``frontier completion {bash,zsh}``, ``frontier --version``
+``frontier algorithms``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
+``frontier --version``
 
 ``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
 (or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
@@ -26,8 +27,12 @@ launched (name, balancer, mode, launch shape, source); with ``--json``,
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
 options and its summary lines: adding an entry adds the commands (an entry with
-``source=False`` or ``balanced=False`` gets no ``--source`` or ``--balancer``). GRAPH is a file
-(:func:`frontier.io.load`) or a generator spec (:func:`frontier.generators.from_spec`).
+``source=False`` or ``balanced=False`` gets no ``--source`` or ``--balancer``); or an installed
+algorithm (entry-point group ``frontier.algorithms``), or ``module:function``, a user's
+function read as an entry from its signature (:mod:`frontier_cli.algorithm_spec` decides which,
+before the command line is parsed; :mod:`algorithms.user`). ``frontier algorithms`` lists them.
+GRAPH is a file (:func:`frontier.io.load`) or a generator spec
+(:func:`frontier.generators.from_spec`).
 
 Every command takes ``--json`` (one JSON document on stdout instead of the text), ``--debug``
 (a traceback with errors) and ``--progress`` (show progress even when stderr is not a terminal;
@@ -37,16 +42,20 @@ Every command takes ``--json`` (one JSON document on stdout instead of the text)
 The command line is the top layer (pyproject.toml's import-linter contracts): it imports
 ``algorithms``, ``operators`` and ``frontier``, and nothing imports it.
 
-Exit status: 0 on success; 2 for bad input — a missing file, a malformed graph, a bad generator
-spec, a graph too large for memory, an out-of-range source, an unknown balancer or any argument
-an algorithm refuses, an output that cannot be written or that is one of the inputs (checked
-before any work), a cache directory that ``warmup`` or ``cache clear`` may not use (another
-user could write it, it is a file, it cannot be made) or a ``warmup`` that could keep nothing
-(the simulator compiles no code), a bad ``$FRONTIER_CACHE_MAX_BYTES`` — reported as one line
-on stderr (``--debug`` adds the traceback); 1 for a result that ``--validate`` finds different
-from scipy's (one line) or an internal error (one line asking for ``--debug``); 130 when
-interrupted (Ctrl-C), without a traceback: the installed ``frontier`` command runs :func:`main`
-behind :mod:`frontier_cli.guard`, which also covers Ctrl-C while the library is being imported.
+Exit status: 0 on success; 2 for bad input — an ALGO that names nothing runnable (an unknown
+name, a module that is not found or fails to import, a missing or non-callable function, one the
+command cannot call), ``--validate`` for a function that declares no reference, a missing file,
+a malformed graph, a bad generator spec, a graph too large for memory, an out-of-range
+source, an unknown balancer or any argument an algorithm refuses, an output that cannot be
+written or that is one of the inputs (checked before any work), a cache directory that
+``warmup`` or ``cache clear`` may not use (another user could write it, it is a file, it cannot
+be made) or a ``warmup`` that could keep nothing (the simulator compiles no code), a bad
+``$FRONTIER_CACHE_MAX_BYTES`` — reported as one line on stderr (``--debug`` adds the
+traceback); 1 for a result that ``--validate`` finds different from its reference (one line),
+an error a user's function raised (one line naming it and where it was raised) or an internal
+error (one line asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback:
+the installed ``frontier`` command runs :func:`main` behind :mod:`frontier_cli.guard`, which
+also covers Ctrl-C while the library is being imported.
 
 Every file a command writes (``convert``'s output, ``--trace FILE``, ``plot``'s image) is
 written through :mod:`frontier.safefile`: whole or not at all.

@@ -13,8 +13,8 @@ mymodule:my_bfs GRAPH``; :mod:`frontier_cli.algorithm_spec` finds the function).
   option ``--NAME VALUE`` (underscores written as dashes) whose text is read as the default's type
   (``true``/``false``, ``yes``/``no``, ``1``/``0`` for a bool; for a None default, the annotation's
   bool, int or float where it names one, else the text itself); a parameter with another default
-  keeps it, and one without a default (the command line could not give it) is refused;
-  ``*args`` and ``**kwargs`` are left empty.
+  keeps it (as does a positional-only one), and one without a default (the command line could
+  not give it) is refused; ``*args`` and ``**kwargs`` are left empty.
 
 How ``--validate`` checks a result and how it is reported, the function declares with
 :func:`declare`::
@@ -142,16 +142,17 @@ def entry_of(obj: Any, name: str) -> Entry:
     hints = _hints(obj)
     options = []
     for parameter in taken.values():
+        positional = parameter.kind is inspect.Parameter.POSITIONAL_ONLY
         if parameter.name in _FLAGS:
-            if parameter.kind is inspect.Parameter.POSITIONAL_ONLY and parameter.name != "source":
+            if positional and not (parameter.name == "source" and parameter is parameters[1]):
                 raise TypeError(f"{name}{where}: {parameter.name} is positional-only; the "
-                                "command line passes it by name")
+                                "command line passes it by name (or a source second)")
             continue
         if parameter.default is inspect.Parameter.empty:
             raise TypeError(f"{name}{where}: parameter {parameter.name!r} has no default, and "
                             "the command line gives only the graph, source, target, balancer "
                             "and parameters with defaults; give it a default")
-        option = _option(parameter, hints.get(parameter.name), name)
+        option = None if positional else _option(parameter, hints.get(parameter.name), name)
         if option is not None:
             options.append(option)
     declared = getattr(obj, _DECLARATION, None) or Declaration()

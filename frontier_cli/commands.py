@@ -675,22 +675,17 @@ def _algorithm_parser(commands: Any, name: str, entry: Entry) -> argparse.Argume
     return algo
 
 
-def _algorithms(chosen: Entry | None) -> dict[str, Entry | None]:
+def _algorithms(chosen: Entry | None) -> dict[str, Entry | str]:
     """The ``ALGO`` choices of ``run`` and ``explain``: the catalog, the algorithm the command
     line names where it is not the catalog's (``chosen``, resolved before parsing), and the
-    other installed algorithms by name (None: not loaded, so listed but not parsed)."""
-    found: dict[str, Entry | None] = dict(CATALOG)
-    found.update({name: None for name in algorithm_spec.installed() if name not in found})
+    other installed algorithms by name, as the text of their entry points (not loaded: listed,
+    never parsed; the command line naming one loads it first)."""
+    found: dict[str, Entry | str] = dict(CATALOG)
+    found.update({name: ", ".join(p.value for p in points)
+                  for name, points in algorithm_spec.installed().items() if name not in found})
     if chosen is not None:
         found[chosen.name] = chosen
     return found
-
-
-def _unloaded(commands: Any, name: str) -> None:
-    """``ALGO`` ``name``, an installed algorithm not named by this command line: listed (its
-    entry point), never parsed (the command line naming it loads it first)."""
-    points = algorithm_spec.installed()[name]
-    commands.add_parser(name, help="installed: " + ", ".join(p.value for p in points))
 
 
 def build_parser(chosen: Entry | None = None) -> argparse.ArgumentParser:
@@ -707,8 +702,8 @@ def build_parser(chosen: Entry | None = None) -> argparse.ArgumentParser:
                          "your own")
     algorithms = run.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in choices.items():
-        if entry is None:
-            _unloaded(algorithms, name)
+        if isinstance(entry, str):
+            algorithms.add_parser(name, help=f"installed: {entry}")
             continue
         algo = _algorithm_parser(algorithms, name, entry)
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
@@ -737,8 +732,8 @@ def build_parser(chosen: Entry | None = None) -> argparse.ArgumentParser:
                              "kernels it launched")
     explained = explain.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
     for name, entry in choices.items():
-        if entry is None:
-            _unloaded(explained, name)
+        if isinstance(entry, str):
+            explained.add_parser(name, help=f"installed: {entry}")
         else:
             _algorithm_parser(explained, name, entry).set_defaults(handler=run_explain)
 

@@ -70,6 +70,20 @@ def test_a_positional_only_source_is_passed_by_position():
     assert entry_of(algorithm, "mod:algorithm").run(GRID, 7) == 7
 
 
+def test_other_positional_only_parameters_keep_their_defaults_or_are_refused():
+    def kept(graph, k=2, /, m=3):
+        return k, m
+
+    entry = entry_of(kept, "mod:kept")
+    assert [o.name for o in entry.options] == ["m"] and entry.run(GRID, m=4) == (2, 4)
+
+    def late(graph, k=2, source=0, /):
+        return source
+
+    with pytest.raises(TypeError, match="source is positional-only"):
+        entry_of(late, "mod:late")
+
+
 @pytest.mark.parametrize("text, value", [("true", True), ("Yes", True), ("1", True),
                                          ("off", False), ("FALSE", False), ("0", False)])
 def test_a_bool_option_reads_true_and_false(text, value):

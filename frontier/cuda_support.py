@@ -5,10 +5,10 @@ an NVIDIA driver with a GPU, or both.
 The base install holds no CUDA package, so that a machine without a GPU downloads none; the
 library then runs on the cpu target. Numba up to 0.68 still ships a deprecated ``numba.cuda`` of
 its own (``numba.cuda.implementation == "Built-in"``), which the library does not use for the GPU:
-only numba-cuda's (``"NVIDIA"``) counts. Where numba-cuda is missing, the NVIDIA driver is asked
-directly (``cuInit``, ``cuDeviceGetCount`` through ctypes) whether the machine has a GPU, so that
-a GPU machine installed without the extra is told how to use its GPU, and a machine without one
-is not told anything.
+only numba-cuda's (``"NVIDIA"``: any that does not say ``"Built-in"``) counts. Where numba-cuda
+is missing, the NVIDIA driver is asked directly (``cuInit``, ``cuDeviceGetCount`` through
+ctypes) whether the machine has a GPU, so that a GPU machine installed without the extra is told
+how to use its GPU, and a machine without one is not told anything.
 
 :func:`frontier.target.cuda_usable` decides with :func:`problem`; nothing else here is called on
 the way of a kernel.
@@ -36,7 +36,7 @@ def numba_cuda() -> ModuleType | None:
         from numba import cuda
     except ImportError:
         return None
-    return cuda if getattr(cuda, "implementation", None) == "NVIDIA" else None
+    return None if getattr(cuda, "implementation", None) == "Built-in" else cuda
 
 
 def driver_gpus() -> int:

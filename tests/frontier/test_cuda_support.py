@@ -102,8 +102,9 @@ def test_numbas_own_numba_cuda_does_not_count_as_numba_cuda(monkeypatch):
     cuda = pytest.importorskip("numba.cuda")
     monkeypatch.setattr(cuda, "implementation", "Built-in", raising=False)
     assert cuda_support.numba_cuda() is None
-    monkeypatch.setattr(cuda, "implementation", "NVIDIA")
-    assert cuda_support.numba_cuda() is cuda
+    for other in ("NVIDIA", None):
+        monkeypatch.setattr(cuda, "implementation", other)
+        assert cuda_support.numba_cuda() is cuda
 
 
 def test_the_driver_reports_no_gpu_where_its_library_is_missing(monkeypatch):

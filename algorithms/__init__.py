@@ -2,8 +2,9 @@
 advance / filter / compute calls, the way the papers cited in each module write them.
 
 Each module declares its catalog entries beside its algorithm (:mod:`algorithms.entry`);
-:data:`CATALOG` collects them (:mod:`algorithms.catalog`). Every result follows
-:class:`Result` (:mod:`algorithms.result`)."""
+:data:`CATALOG` collects them (:mod:`algorithms.catalog`). A user's own algorithm becomes an
+entry too (:mod:`algorithms.user`; :func:`declare` says what checks and reports it). Every
+result follows :class:`Result` (:mod:`algorithms.result`)."""
 
 from __future__ import annotations
 
@@ -30,11 +31,12 @@ from algorithms.result import Result
 from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
 from algorithms.strong_components import SCCResult, SCCRoundStats, strongly_connected_components
 from algorithms.triangles import TriangleResult, triangle_count
+from algorithms.user import declare
 
 #: The name :class:`SSSPStepStats` had before issue 21 (one stats class per meaning).
 IterationStats = SSSPStepStats
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG", "Entry", "Option", "Result"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG", "Entry", "Option", "Result", "declare"]
 __all__ += ["pagerank", "PageRankResult", "PageRankIterationStats", "ConvergenceError",
             "betweenness_centrality", "BetweennessResult", "BetweennessSourceStats", "k_core",
             "KCoreResult", "KCoreRoundStats"]

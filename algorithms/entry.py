@@ -24,15 +24,18 @@ __all__ = ["Entry", "Option"]
 
 @dataclass(frozen=True)
 class Option:
-    """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``: one
-    of ``choices``, ``default`` unless given. ``shown`` formats the chosen value in the command's
-    summary."""
+    """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``
+    (underscores written as dashes): one of ``choices``, or any text ``kind`` turns into a value
+    where ``choices`` is empty (an option derived from a user's function,
+    :mod:`algorithms.user`); ``default`` unless given. ``shown`` formats the chosen value in the
+    command's summary."""
 
     name: str
     choices: tuple[str, ...]
-    default: str
+    default: Any
     help: str
     shown: str = "{}"
+    kind: Callable[[str], Any] = str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,11 +50,16 @@ class Entry:
       :mod:`frontier.testing` (what ``--validate`` compares with, what the benchmark suite times
       as the CPU baseline); ``check(graph, source, result)`` raises AssertionError unless the
       result agrees with it, which ``checks`` states in one line. Both take the source, None
-      for an entry with ``source=False`` (it ignores the source);
+      for an entry with ``source=False`` (it ignores the source). Every catalog entry has both;
+      a user's function may declare none (:func:`algorithms.user.declare`), and then
+      ``--validate`` is refused; ``reference_name`` is what a disagreeing result is said to
+      disagree with;
     * ``report(result)``: the algorithm's own summary lines, as (label, value) pairs;
     * ``source=False``: the algorithm takes no source vertex (connected components, PageRank):
       :meth:`invoke` passes none, and the command line offers no ``--source``;
       ``balanced=False``: it takes no ``balancer`` (list ranking, dense APSP);
+      ``targeted=False``: it takes no ``target`` (a user's function without one): the command
+      line offers no ``--target``;
     * ``options``: the keyword arguments of ``run`` beyond ``balancer`` and ``target`` that the
       command line offers; ``description`` its one-line help;
     * ``example``: a generator spec of a graph the algorithm takes, where it does not take any
@@ -64,20 +72,24 @@ class Entry:
     name: str
     description: str
     run: Callable[..., Result]
-    reference: Callable[[Graph, int | None], Any]
-    check: Callable[[Graph, int | None, Any], None]
+    reference: Callable[[Graph, int | None], Any] | None
+    check: Callable[[Graph, int | None, Any], None] | None
     checks: str
     report: Callable[[Any], list[tuple[str, str]]]
+    reference_name: str = "scipy"
     options: tuple[Option, ...] = ()
     source: bool = True
     balanced: bool = True
+    targeted: bool = True
     example: str | None = None
     suite: bool = True
 
     def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
                **options: Any) -> Result:
-        """``run`` with the source and balancer when the entry takes them."""
+        """``run`` with the source, balancer and target when the entry takes them."""
         if self.balanced:
             options["balancer"] = balancer
+        if self.targeted:
+            options["target"] = target
         inputs = (graph, source) if self.source else (graph,)
-        return self.run(*inputs, target=target, **options)
+        return self.run(*inputs, **options)

@@ -26,14 +26,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from numba import cuda, uint32
+from numba import uint32
 from numba.core.extending import overload as cpu_overload
 
 from frontier.racecheck import atomic_access
 
 try:
+    from numba import cuda
     from numba.cuda.extending import overload as cuda_overload
-except ImportError:  # simulator-only installs without the CUDA typing layer
+except ImportError:  # no numba.cuda at all (Numba without its built-in one, no numba-cuda)
     cuda_overload = None
 
 __all__ = ["atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",

@@ -22,9 +22,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import cuda
 
-from frontier import early_context, environ, kernel_cache, racecheck, simulator
+from frontier import cuda_support, early_context, environ, kernel_cache, racecheck, simulator
 from frontier.borrowed import borrowed
 from frontier.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.device_pool import DevicePool, make_pool
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
     from frontier.graph import Graph
 
 __all__ = ["Target", "CudaTarget", "CpuTarget", "resolve_target", "TargetError", "GraphArrays",
-           "CscArrays", "bounds_checked", "TARGET_NAMES"]
+           "CscArrays", "bounds_checked", "TARGET_NAMES", "cuda_usable", "cuda_problem"]
 
 #: The environment variable of the checked mode (see :func:`bounds_checked`).
 BOUNDSCHECK_VARIABLE = "FRONTIER_BOUNDSCHECK"
@@ -165,18 +164,22 @@ class Target(ABC):
         """Compile a generated kernel function; ``cache``: with Numba's disk cache (``fn``'s
         file is one :func:`frontier.kernel_cache.place` wrote)."""
 
+    def text_globals(self) -> dict[str, Any]:
+        """The globals every kernel text of the target sees besides ``np``: none here."""
+        return {}
+
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
         """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
         kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
-        tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``cuda``
-        and ``np``) as globals, and remembered as the kernel's text for recordings
+        tracebacks and Numba's errors show its lines; it runs with ``namespace`` (plus ``np`` and
+        :meth:`text_globals`) as globals, and remembered as the kernel's text for recordings
         (:func:`frontier.recording.remember`). Where the target keeps compiled code
         (:attr:`disk_key`) and everything the code depends on can be keyed, the text is a file
         of the disk cache and its compiled code is loaded by a later process instead of
         compiled (:mod:`frontier.kernel_cache`); callers cache the result in memory."""
         label = f"<frontier-generated {name}>"
         linecache.cache[label] = (len(source), None, source.splitlines(True), label)
-        globals_: dict[str, Any] = {"cuda": _numba_cuda(), "np": np, "borrowed": borrowed,
+        globals_: dict[str, Any] = {**self.text_globals(), "np": np, "borrowed": borrowed,
                                     **namespace}
         path = kernel_cache.place(name, source, globals_, self.disk_key)
         if path is not None:  # an importable module: Numba rebuilds cached code's environment
@@ -447,8 +450,12 @@ class CudaTarget(Target):
     def shared_array(self, name: str, shape: str, dtype: str) -> str:
         return f"{name} = cuda.shared.array({shape}, {dtype})\n"
 
+    def text_globals(self) -> dict[str, Any]:
+        """``cuda``: Numba's module, which kernel text calls (its prologue, barriers)."""
+        return {"cuda": _numba_cuda()}
+
     def __init__(self) -> None:
-        self._cuda = cuda
+        self._cuda = _numba_cuda()
         self._sm_count: int | None = None
         self._launcher: Launcher | None | bool = False  # False: not made yet
         self._cooperative: dict[tuple, tuple[Any, int]] = {}
@@ -912,19 +919,21 @@ def _simulator_enabled() -> bool:
     return simulator.enabled()
 
 
+def cuda_problem() -> str | None:
+    """None when a GPU (or the simulator) can run kernels, else why not, in one sentence that
+    says what to do (:mod:`frontier.cuda_support`: numba-cuda missing, with or without a GPU;
+    no usable GPU; a process forked after its parent started the driver)."""
+    if not _simulator_enabled() and early_context.forked_after_start():
+        return ("this process was forked after its parent started the CUDA driver, which "
+                "refuses such a process; start worker processes with the 'spawn' or "
+                "'forkserver' method")
+    return cuda_support.problem(_simulator_enabled())
+
+
 @lru_cache(maxsize=1)
 def cuda_usable() -> bool:
-    """True when a GPU (or the simulator) can run kernels."""
-    if _simulator_enabled():
-        return True
-    if early_context.forked_after_start():
-        return False
-    try:
-        from numba import cuda
-
-        return bool(cuda.is_available())
-    except Exception:  # noqa: BLE001 - any driver/toolkit failure means "not usable"
-        return False
+    """True when a GPU (or the simulator) can run kernels; :func:`cuda_problem` says why not."""
+    return cuda_problem() is None
 
 
 # a forked process asks again: its parent's answer does not hold if the driver was started
@@ -964,12 +973,7 @@ def resolve_target(target: str | Target | None = None, graph: Graph | None = Non
     if target in (None, "auto"):
         target = _auto(graph, elements, deep, inputs)
     if target == "cuda" and not cuda_usable():
-        if early_context.forked_after_start():
-            raise TargetError("target 'cuda' asked for in a process forked after its parent "
-                              "started the CUDA driver, which refuses such a process; start "
-                              "worker processes with the 'spawn' or 'forkserver' method")
-        raise TargetError("target 'cuda' asked for, but no CUDA GPU is usable here "
-                          "(set NUMBA_ENABLE_CUDASIM=1 to run the kernels in the simulator)")
+        raise TargetError(f"target 'cuda' asked for, but {cuda_problem()}")
     found = _TARGETS.get(target)
     if found is None:
         with _TARGETS_LOCK:  # one Target per name, whichever thread asks first

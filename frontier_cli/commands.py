@@ -8,7 +8,8 @@ graph, or run a demo.
 ``frontier explain ALGO GRAPH [--source S] [--balancer B] [--target T] [options]``
 ``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
 ``frontier warmup [--target T]``, ``frontier cache {info,clear}``, ``frontier demo``,
-``frontier balancers``, ``frontier completion {bash,zsh}``, ``frontier --version``
+``frontier algorithms``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
+``frontier --version``
 
 ``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
 (or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
@@ -26,8 +27,12 @@ launched (name, balancer, mode, launch shape, source); with ``--json``,
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
 options and its summary lines: adding an entry adds the commands (an entry with
-``source=False`` or ``balanced=False`` gets no ``--source`` or ``--balancer``). GRAPH is a file
-(:func:`frontier.io.load`) or a generator spec (:func:`frontier.generators.from_spec`).
+``source=False`` or ``balanced=False`` gets no ``--source`` or ``--balancer``); or an installed
+algorithm (entry-point group ``frontier.algorithms``), or ``module:function``, a user's
+function read as an entry from its signature (:mod:`frontier_cli.algorithm_spec` decides which,
+before the command line is parsed; :mod:`algorithms.user`). ``frontier algorithms`` lists them.
+GRAPH is a file (:func:`frontier.io.load`) or a generator spec
+(:func:`frontier.generators.from_spec`).
 
 Every command takes ``--json`` (one JSON document on stdout instead of the text), ``--debug``
 (a traceback with errors) and ``--progress`` (show progress even when stderr is not a terminal;
@@ -37,16 +42,20 @@ Every command takes ``--json`` (one JSON document on stdout instead of the text)
 The command line is the top layer (pyproject.toml's import-linter contracts): it imports
 ``algorithms``, ``operators`` and ``frontier``, and nothing imports it.
 
-Exit status: 0 on success; 2 for bad input — a missing file, a malformed graph, a bad generator
-spec, a graph too large for memory, an out-of-range source, an unknown balancer or any argument
-an algorithm refuses, an output that cannot be written or that is one of the inputs (checked
-before any work), a cache directory that ``warmup`` or ``cache clear`` may not use (another
-user could write it, it is a file, it cannot be made) or a ``warmup`` that could keep nothing
-(the simulator compiles no code), a bad ``$FRONTIER_CACHE_MAX_BYTES`` — reported as one line
-on stderr (``--debug`` adds the traceback); 1 for a result that ``--validate`` finds different
-from scipy's (one line) or an internal error (one line asking for ``--debug``); 130 when
-interrupted (Ctrl-C), without a traceback: the installed ``frontier`` command runs :func:`main`
-behind :mod:`frontier_cli.guard`, which also covers Ctrl-C while the library is being imported.
+Exit status: 0 on success; 2 for bad input — an ALGO that names nothing runnable (an unknown
+name, a module that is not found or fails to import, a missing or non-callable function, one the
+command cannot call), ``--validate`` for a function that declares no reference, a missing file,
+a malformed graph, a bad generator spec, a graph too large for memory, an out-of-range
+source, an unknown balancer or any argument an algorithm refuses, an output that cannot be
+written or that is one of the inputs (checked before any work), a cache directory that
+``warmup`` or ``cache clear`` may not use (another user could write it, it is a file, it cannot
+be made) or a ``warmup`` that could keep nothing (the simulator compiles no code), a bad
+``$FRONTIER_CACHE_MAX_BYTES`` — reported as one line on stderr (``--debug`` adds the
+traceback); 1 for a result that ``--validate`` finds different from its reference (one line),
+an error a user's function raised (one line naming it and where it was raised) or an internal
+error (one line asking for ``--debug``); 130 when interrupted (Ctrl-C), without a traceback:
+the installed ``frontier`` command runs :func:`main` behind :mod:`frontier_cli.guard`, which
+also covers Ctrl-C while the library is being imported.
 
 Every file a command writes (``convert``'s output, ``--trace FILE``, ``plot``'s image) is
 written through :mod:`frontier.safefile`: whole or not at all.
@@ -68,14 +77,14 @@ import numpy as np
 
 from algorithms import CATALOG, bfs
 from algorithms.entry import Entry, Option
-from frontier import __version__, cache_entries, generators, kernel_cache, messages
+from frontier import __version__, cache_entries, cuda_support, generators, kernel_cache, messages
 from frontier.cache_dir import cache_dir
 from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
 from frontier.safefile import check_output, writing
-from frontier.target import TARGET_NAMES, Target, resolve_target
-from frontier_cli import summary, warmup
+from frontier.target import TARGET_NAMES, Target, cuda_problem, resolve_target
+from frontier_cli import algorithm_spec, summary, warmup
 from frontier_cli.completion import SHELLS, script
 from frontier_cli.progress import Progress
 from frontier_cli.trace import plot_trace, read_trace, trace_rows, write_trace
@@ -94,6 +103,11 @@ DEFAULT_BALANCER = "auto"
 
 class CommandError(Exception):
     """Bad input to the command line: reported as one line, exit status 2."""
+
+
+class UserCodeError(Exception):
+    """An error a user's algorithm raised (not the library's bad-input errors): reported as
+    one line naming the algorithm, the error and where it was raised, exit status 1."""
 
 
 def load_graph(graph: str, progress: bool = False) -> Graph:
@@ -120,9 +134,32 @@ def _median_run(fn: Callable[[], object], runs: int, progress: bool = False
     return result, times
 
 
-def _options(entry: Entry, args: argparse.Namespace) -> dict[str, str]:
+def _options(entry: Entry, args: argparse.Namespace) -> dict[str, Any]:
     """The entry's options as given on the command line."""
     return {o.name: getattr(args, o.name) for o in entry.options}
+
+
+def _call(entry: Entry, args: argparse.Namespace, graph: Graph, source: int | None,
+          balancer: dict[str, str], options: dict[str, Any]) -> Callable[[], Any]:
+    """One run of the entry as the command asks for it: the source where it takes one, the
+    balancer where ``--balancer`` was given, the target where it takes one."""
+    inputs = (graph, source) if entry.source else (graph,)
+    target = {"target": args.target} if entry.targeted else {}
+    if _catalogued(entry):
+        return lambda: entry.run(*inputs, **target, **balancer, **options)
+
+    def call() -> Any:
+        try:
+            return entry.run(*inputs, **target, **balancer, **options)
+        except (ValueError, TypeError, MemoryError, OSError):  # bad input, reported as such
+            raise
+        except Exception as err:  # noqa: BLE001 - the user's code: no internal error of ours
+            first = str(err).splitlines()[0] if str(err) else ""
+            raise UserCodeError(f"{entry.name} raised {type(err).__name__}"
+                                f"{algorithm_spec.where_raised(err)}"
+                                f"{': ' + first if first else ''}") from err
+
+    return call
 
 
 def _source(entry: Entry, args: argparse.Namespace, graph: Graph) -> int | None:
@@ -172,23 +209,26 @@ def _inputs(graph: str) -> list[str]:
 
 
 def run_algorithm(args: argparse.Namespace) -> int:
-    entry = CATALOG[args.algorithm]
+    entry: Entry = args.entry
+    if args.validate and entry.check is None:
+        raise CommandError(f"--validate: {entry.name} declares no reference to compare its "
+                           "result with (declare one with @algorithms.declare(reference=...) "
+                           "or check=...; docs/tutorial.md)")
     balancer = _balancer(entry, args)
-    target = resolve_target(args.target)
+    target = _target_of(entry, args)
     if args.trace not in (None, "-"):
         check_output(args.trace, _inputs(args.graph))
     graph = load_graph(args.graph, args.progress)
     source = _source(entry, args, graph)
     options = _options(entry, args)
-    inputs = (graph, source) if entry.source else (graph,)
-    result, times = _median_run(
-        lambda: entry.run(*inputs, target=args.target, **balancer, **options), args.runs,
-        args.progress)
+    result, times = _median_run(_call(entry, args, graph, source, balancer, options),
+                                args.runs, args.progress)
     target = _ran_on(result, target)
     seconds = statistics.median(times)
-    edges = result.edges_traversed
-    mteps = edges / seconds / 1e6 if seconds > 0 else 0.0
-    shown_balancer = balancer.get("balancer", DEFAULT_BALANCER) if entry.balanced else "-"
+    edges = getattr(result, "edges_traversed", None)
+    mteps = edges / seconds / 1e6 if edges is not None and seconds > 0 else None
+    iterations = getattr(result, "iterations", None)
+    shown_balancer = _shown_balancer(entry, balancer) or "-"
     report = entry.report(result)
     validated = None
     if args.validate:
@@ -197,31 +237,34 @@ def run_algorithm(args: argparse.Namespace) -> int:
             validated = True
         except AssertionError as err:
             first = str(err).splitlines()[0] if str(err) else "no detail"
-            print(f"frontier: error: {entry.name} disagrees with scipy: {first}",
-                  file=sys.stderr)
+            print(f"frontier: error: {entry.name} disagrees with {entry.reference_name}: "
+                  f"{first}", file=sys.stderr)
             return EXIT_WRONG_RESULT
     shown = "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
     lines = [f"graph       {args.graph}", f"|V|         {graph.num_vertices:,}",
              f"|E|         {graph.num_edges:,} arcs",
-             f"target      {_shown_target(target, args.target)}",
+             f"target      {_shown_target(target, getattr(args, 'target', None))}",
              f"balancer    {shown_balancer}{shown}"]
     if entry.source:
         lines.append(f"source      {source}")
-    lines += [f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)",
-              f"MTEPS       {mteps:.1f} ({edges:,} edges traversed)"]
+    lines.append(f"time        {seconds * 1e3:.3f} ms (median of {args.runs} after warm-up)")
+    if mteps is not None:
+        lines.append(f"MTEPS       {mteps:.1f} ({edges:,} edges traversed)")
     lines += [f"{label:<12}{value}" for label, value in report]
-    lines.append(f"iterations  {result.iterations}")
+    if iterations is not None:
+        lines.append(f"iterations  {iterations}")
     if validated:
         lines.append(f"validated   {entry.checks}")
     trace = _trace(entry.name, result, args.trace, lines)
     _emit(args, {"command": "run", "trace": trace, "algorithm": entry.name, "graph": args.graph,
                  "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
-                 "directed": graph.directed, "target": target.name,
-                 "simulated": target.simulated, "auto": _auto(args.target),
+                 "directed": graph.directed, "target": target.name if target else None,
+                 "simulated": target.simulated if target else None,
+                 "auto": _auto(getattr(args, "target", None)) if target else None,
                  "balancer": shown_balancer if entry.balanced else None, "options": options,
                  "source": source, "runs": args.runs, "seconds": times,
                  "median_seconds": seconds, "edges_traversed": edges, "mteps": mteps,
-                 "iterations": result.iterations, "report": dict(report),
+                 "iterations": iterations, "report": dict(report),
                  "validated": validated, "checks": entry.checks if validated else None},
           lines)
     return 0
@@ -289,27 +332,46 @@ def run_demo(args: argparse.Namespace) -> int:
     target = resolve_target(args.target)
     lines = [f"Frontier demo on target {target.name}"
              f"{' (simulator)' if target.simulated else ''}"]
+    unused = _auto(args.target) and target.name == "cpu" and cuda_support.unused_gpus()
+    if unused:
+        lines.append(f"  the GPU is not used: {cuda_problem()}")
     path = demo_graph_path()
     cases = [("grid2d(64, 64), road-like", generators.grid2d(64, 64)),
              (f"{path.name} (OpenStreetMap road network, shipped)", load(path))]
     found = []
     for name, graph in cases:
         source = int(np.argmax(graph.out_degrees()))
-        start = time.perf_counter()
+        before, start = kernel_cache.stats(), time.perf_counter()
         result = bfs(graph, source, target=target)
-        seconds = time.perf_counter() - start
+        seconds, after = time.perf_counter() - start, kernel_cache.stats()
         check_bfs(graph, source, result.distances, result.predecessors)
         reached = int(np.count_nonzero(result.distances >= 0))
+        compiled = after.compiled + after.uncached - before.compiled - before.uncached
+        loaded = after.loaded - before.loaded
         found.append({"graph": name, "num_vertices": graph.num_vertices,
                       "num_edges": graph.num_edges, "source": source, "reached": reached,
-                      "levels": result.iterations, "seconds": seconds, "validated": True})
+                      "levels": result.iterations, "seconds": seconds, "validated": True,
+                      "kernels_compiled": compiled, "kernels_loaded": loaded})
         lines.append(f"  BFS on {name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} "
                      f"arcs, source {source}: reached {reached:,} in {result.iterations} "
-                     f"levels, {seconds * 1e3:.1f} ms (first run, compile included); "
-                     "equal to scipy.sparse.csgraph")
+                     f"levels, {seconds * 1e3:.1f} ms ({_kernels_got(compiled, loaded, target)}"
+                     "); equal to scipy.sparse.csgraph")
     _emit(args, {"command": "demo", "target": target.name, "simulated": target.simulated,
-                 "cases": found}, lines)
+                 "unused_gpus": unused or 0, "cases": found}, lines)
     return 0
+
+
+def _kernels_got(compiled: int, loaded: int, target: Target) -> str:
+    """How a timed first run got its kernels, for the demo's lines: compiled (its time
+    included), loaded from the disk cache, or already in the process."""
+    if target.simulated:
+        return "simulator: kernels run as Python, nothing compiled"
+    got = [f"{compiled} kernel{'s' * (compiled != 1)} compiled"] if compiled else []
+    if loaded:
+        got.append(f"{loaded} kernel{'s' * (loaded != 1)} loaded from the disk cache")
+    if not got:
+        return "kernels already in this process"
+    return "first run: " + " and ".join(got) + (", compile time included" if compiled else "")
 
 
 def run_convert(args: argparse.Namespace) -> int:
@@ -376,25 +438,25 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_explain(args: argparse.Namespace) -> int:
     """Run the algorithm once on the graph, as ``run`` would, under a recording, and print the
     kernels it launched."""
-    entry = CATALOG[args.algorithm]
+    entry: Entry = args.entry
     balancer = _balancer(entry, args)
-    target = resolve_target(args.target)
+    target = _target_of(entry, args)
     graph = load_graph(args.graph, args.progress)
     source = _source(entry, args, graph)
     options = _options(entry, args)
-    inputs = (graph, source) if entry.source else (graph,)
     with recording() as log:
-        target = _ran_on(entry.run(*inputs, target=args.target, **balancer, **options), target)
-    shown_balancer = balancer.get("balancer", DEFAULT_BALANCER) if entry.balanced else None
+        target = _ran_on(_call(entry, args, graph, source, balancer, options)(), target)
+    shown_balancer = _shown_balancer(entry, balancer)
     kernels = log.kernels()
     lines = [f"# {entry.name} on {args.graph}"
              + (f" from {source}" if entry.source else "")
-             + f", target {_shown_target(target, args.target)}"
+             + f", target {_shown_target(target, getattr(args, 'target', None))}"
              + (f", balancer {shown_balancer}" if entry.balanced else "")
              + "".join(f", {o.shown.format(options[o.name])}" for o in entry.options)
              + f": {len(log)} launches of {len(kernels)} kernels", "", log.text()]
     _emit(args, {"command": "explain", "algorithm": entry.name, "graph": args.graph,
-                 "target": target.name, "simulated": target.simulated,
+                 "target": target.name if target else None,
+                 "simulated": target.simulated if target else None,
                  "balancer": shown_balancer, "options": options, "source": source,
                  "launches": len(log), **log.as_json()}, lines)
     return 0
@@ -461,6 +523,29 @@ def _size(size: int) -> str:
     return f"{size:,} bytes ({size / scale:.1f} {unit})"
 
 
+def run_algorithms(args: argparse.Namespace) -> int:
+    """List the catalog's algorithms and the installed ones (not loaded: their entry points)."""
+    installed = algorithm_spec.installed()
+    rows = [{"name": name, "origin": "catalog", "description": entry.description}
+            for name, entry in CATALOG.items()]
+    rows += [{"name": name, "origin": "installed", "entry_points": [p.value for p in points],
+              "description": ("hidden by the catalog's own (run it as "
+                              f"{points[0].value})" if name in CATALOG else
+                              "; ".join(p.value for p in points)
+                              + (" (clash: run one as module:function)" if len(points) > 1
+                                 else ""))}
+             for name, points in installed.items()]
+    lines = [f"{r['name']:<12}{r['description']}" for r in rows if r["origin"] == "catalog"]
+    if installed:
+        lines += ["", f"installed ({algorithm_spec.GROUP} entry points):"]
+        lines += [f"{r['name']:<12}{r['description']}" for r in rows
+                  if r["origin"] == "installed"]
+    lines += ["", "and module:function, a function of your own (frontier run mymodule:my_bfs "
+              "GRAPH; docs/tutorial.md)"]
+    _emit(args, {"command": "algorithms", "algorithms": rows}, lines)
+    return 0
+
+
 def run_balancers(args: argparse.Namespace) -> int:
     names = available_balancers()
     _emit(args, {"command": "balancers", "balancers": names}, names)
@@ -478,7 +563,10 @@ def run_completion(args: argparse.Namespace) -> int:
 
 def _add_options(parser: argparse.ArgumentParser, options: Sequence[Option]) -> None:
     for option in options:
-        parser.add_argument(f"--{option.name}", choices=option.choices, default=option.default,
+        parser.add_argument(f"--{option.name.replace('_', '-')}", dest=option.name,
+                            choices=option.choices or None, type=option.kind,
+                            default=option.default,
+                            metavar=None if option.choices else option.kind.__name__.upper(),
                             help=f"{option.help} (default {option.default})")
 
 
@@ -516,7 +604,8 @@ def _common(entry: Entry) -> argparse.ArgumentParser:
             help=f"load balancer: auto or one of {', '.join(available_balancers())} "
                  f"(default: the algorithm's, {DEFAULT_BALANCER})")
         balancer.completions = available_balancers(include_auto=True)  # type: ignore[attr-defined]
-    _target(common)
+    if entry.targeted:
+        _target(common)
     _output_flags(common)
     return common
 
@@ -532,13 +621,37 @@ def _auto(name: str | None) -> bool:
     return name in (None, "auto")
 
 
-def _ran_on(result: Any, resolved: Target) -> Target:
+def _catalogued(entry: Entry) -> bool:
+    """Whether the entry is the catalog's (else a user's algorithm)."""
+    return CATALOG.get(entry.name) is entry
+
+
+def _shown_balancer(entry: Entry, balancer: dict[str, str]) -> str | None:
+    """The balancer a run used, as summaries show it: the one given, else the default (the
+    catalog's is :data:`DEFAULT_BALANCER`; a user's function has its own); None for an entry
+    that takes none."""
+    if not entry.balanced:
+        return None
+    return balancer.get("balancer", DEFAULT_BALANCER if _catalogued(entry)
+                        else "the function's default")
+
+
+def _target_of(entry: Entry, args: argparse.Namespace) -> Target | None:
+    """The target ``--target`` names (checked before any work), None for an entry that takes
+    no target (a user's function without one: what it runs on is its own choice)."""
+    return resolve_target(args.target) if entry.targeted else None
+
+
+def _ran_on(result: Any, resolved: Target | None) -> Target | None:
     """The target that ran a result: the result's own ``target`` (what ``auto`` picked), else
-    the one resolved from ``--target`` alone."""
-    return getattr(result, "target", None) or resolved
+    the one resolved from ``--target`` alone (None where the entry takes no target)."""
+    ran = getattr(result, "target", None)
+    return ran if isinstance(ran, Target) else resolved
 
 
-def _shown_target(target: Target, name: str | None) -> str:
+def _shown_target(target: Target | None, name: str | None) -> str:
+    if target is None:
+        return "- (the function takes no target)"
     return (f"{target.name}{' (simulator)' if target.simulated else ''}"
             f"{' (auto)' if _auto(name) else ''}")
 
@@ -558,22 +671,45 @@ def _algorithm_parser(commands: Any, name: str, entry: Entry) -> argparse.Argume
     if entry.source:
         algo.add_argument("--source", type=int, default=0, help="source vertex (default 0)")
     _add_options(algo, entry.options)
+    algo.set_defaults(entry=entry)
     return algo
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _algorithms(chosen: Entry | None) -> dict[str, Entry | str]:
+    """The ``ALGO`` choices of ``run`` and ``explain``: the catalog, the algorithm the command
+    line names where it is not the catalog's (``chosen``, resolved before parsing), and the
+    other installed algorithms by name, as the text of their entry points (not loaded: listed,
+    never parsed; the command line naming one loads it first)."""
+    found: dict[str, Entry | str] = dict(CATALOG)
+    found.update({name: ", ".join(p.value for p in points)
+                  for name, points in algorithm_spec.installed().items() if name not in found})
+    if chosen is not None:
+        found[chosen.name] = chosen
+    return found
+
+
+def build_parser(chosen: Entry | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``chosen``: the entry of the ``ALGO`` argument of ``run``
+    or ``explain`` where it is not the catalog's (:func:`_named_algorithm`)."""
     parser = _Parser(prog="frontier", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"frontier {__version__}")
     _output_flags(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True)
+    choices = _algorithms(chosen)
 
-    run = sub.add_parser("run", help="run an algorithm on a graph")
+    run = sub.add_parser("run", help="run an algorithm on a graph: ALGO is a name of the "
+                         "catalog, an installed algorithm or module:function, a function of "
+                         "your own")
     algorithms = run.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
-    for name, entry in CATALOG.items():
+    for name, entry in choices.items():
+        if isinstance(entry, str):
+            algorithms.add_parser(name, help=f"installed: {entry}")
+            continue
         algo = _algorithm_parser(algorithms, name, entry)
         algo.add_argument("--runs", type=int, default=3, help="timed runs after one warm-up")
         algo.add_argument("--validate", action="store_true",
-                          help=f"check against scipy: {entry.checks}")
+                          help=f"check the result: {entry.checks}" if entry.check is not None
+                          else "refused: the function declares no reference")
         algo.add_argument("--trace", nargs="?", const="-", default=None, metavar="FILE",
                           help="per step of the last run: frontier size, edges, balancer, "
                           "representation, direction, mode, time (CSV; to FILE if given)")
@@ -595,8 +731,16 @@ def build_parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="run an algorithm on a graph once and print the "
                              "kernels it launched")
     explained = explain.add_subparsers(dest="algorithm", required=True, metavar="ALGO")
-    for name, entry in CATALOG.items():
-        _algorithm_parser(explained, name, entry).set_defaults(handler=run_explain)
+    for name, entry in choices.items():
+        if isinstance(entry, str):
+            explained.add_parser(name, help=f"installed: {entry}")
+        else:
+            _algorithm_parser(explained, name, entry).set_defaults(handler=run_explain)
+
+    listing = sub.add_parser("algorithms", help="list the algorithms run and explain take: the "
+                             "catalog's and the installed ones")
+    _output_flags(listing)
+    listing.set_defaults(handler=run_algorithms)
 
     convert = sub.add_parser("convert", help="write a graph file or generated graph to .npz "
                              "(binary CSR, fast to load), .mtx or .txt")
@@ -659,7 +803,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in given
     try:
-        parser = build_parser()
+        named = _named_algorithm(given)
+        chosen = None if named is None or named in CATALOG else algorithm_spec.resolve(named)
+        parser = build_parser(chosen)
         _refuse_unknown_leading_option(parser, given)
         args = parser.parse_args(given)
         args.progress = args.progress or sys.stderr.isatty()
@@ -669,6 +815,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except KeyboardInterrupt:
         return _interrupted()
+    except UserCodeError as err:
+        if _caused_by_interrupt(err):
+            return _interrupted()
+        _report(f"{err} (--debug shows the traceback)" if not debug else str(err), debug)
+        return EXIT_WRONG_RESULT
     except FileNotFoundError as err:
         _report(f"no such file: {messages.path(err.filename) if err.filename else err}", debug)
     except (CommandError, ValueError, TypeError) as err:
@@ -690,6 +841,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "the traceback, and report it)", debug)
         return EXIT_WRONG_RESULT
     return EXIT_BAD_INPUT
+
+
+#: The commands whose first argument is an ``ALGO`` (:mod:`frontier_cli.algorithm_spec`).
+ALGORITHM_COMMANDS = ("run", "explain")
+
+
+def _named_algorithm(argv: Sequence[str]) -> str | None:
+    """The ``ALGO`` argument of a ``run`` or ``explain`` command line, None for another
+    command (or none yet): the options before the command are flags that take no value, and
+    ``ALGO`` comes right after the command."""
+    command_at = next((i for i, w in enumerate(argv) if not w.startswith("-")), None)
+    if (command_at is None or argv[command_at] not in ALGORITHM_COMMANDS
+            or command_at + 1 == len(argv) or argv[command_at + 1].startswith("-")):
+        return None
+    return argv[command_at + 1]
 
 
 def _refuse_unknown_leading_option(parser: argparse.ArgumentParser, argv: Sequence[str]

@@ -306,7 +306,7 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
         "FULL": FULL_MASK, "as_index": as_index,
         **ring.namespace(),
         **{n: compile_functor(target, f, work_items(spec, n)) for n, f in resolved.items()},
-        **intrinsics(target.simulated),
+        **(intrinsics(target.simulated) if target.runs_balancers else {}),  # warps: a GPU's
         **dict(shape.namespace),
     }
     technique = shape.technique

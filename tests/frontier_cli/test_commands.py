@@ -169,8 +169,8 @@ def test_run_bfs_dense_frontier_host_loop_on_rmat(capsys):
     (["run", "bfs", "grid:10xten"], "expected whole numbers"),
     (["run", "bfs", "rmat:1:2:3"], "expected rmat:SCALE"),
     (["run", "bfs", "rmat:31"], "scale is 31"),
-    (["run", "nosuch", "path:5"], "invalid choice: 'nosuch'"),
-    (["explain", "nosuch"], "invalid choice: 'nosuch'"),
+    (["run", "nosuch", "path:5"], "unknown algorithm 'nosuch'"),
+    (["explain", "nosuch"], "unknown algorithm 'nosuch'"),
     (["explain", "bfs", "/no/such/graph.mtx"], "no such file"),
     (["explain", "bfs", "grid:10xten"], "expected whole numbers"),
     (["explain", "bfs", "path:5", "--source", "5", "--target", "cpu"],
@@ -197,6 +197,50 @@ def test_demo_validates_bfs_on_generated_and_shipped_graphs(capsys):
     code, out, _ = run_cli(capsys, "demo", "--target", "cpu")
     assert code == 0
     assert out.count("equal to scipy.sparse.csgraph") == 2 and "luxembourg_osm" in out
+
+
+@pytest.mark.parametrize("counts, said", [
+    ((0, 1, 0), "(first run: 1 kernel compiled, compile time included)"),
+    ((2, 0, 0), "(first run: 2 kernels loaded from the disk cache)"),
+    ((1, 0, 2), "(first run: 2 kernels compiled and 1 kernel loaded from the disk cache, "
+                "compile time included)"),
+    ((0, 0, 0), "(kernels already in this process)")])
+def test_the_demo_says_whether_its_kernels_were_compiled_or_loaded(capsys, monkeypatch,
+                                                                    counts, said):
+    from frontier import kernel_cache
+
+    # per case: the counts before its BFS, then after (loaded, compiled, uncached); the
+    # counting itself is frontier.kernel_cache's (tests/frontier/test_kernel_cache.py)
+    before, after = kernel_cache.KernelCacheStats(0, 0, 0), kernel_cache.KernelCacheStats(*counts)
+    calls = iter([before, after, after, after])
+    monkeypatch.setattr(kernel_cache, "stats", lambda: next(calls))
+    code, out, _ = run_cli(capsys, "demo", "--target", "cpu")
+    assert code == 0
+    first, second = out.splitlines()[1:3]
+    assert said in first and "(kernels already in this process)" in second
+
+
+def test_the_demo_names_the_extra_where_a_gpu_goes_unused_without_numba_cuda(
+        capsys, monkeypatch):
+    from frontier import cuda_support
+    from frontier import target as target_module
+
+    monkeypatch.setattr(target_module, "_simulator_enabled", lambda: False)
+    monkeypatch.setattr(cuda_support, "numba_cuda", lambda: None)
+    monkeypatch.setattr(cuda_support, "driver_gpus", lambda: 1)
+    target_module.cuda_usable.cache_clear()
+    try:
+        code, out, _ = run_cli(capsys, "demo")
+        assert code == 0
+        assert out.splitlines()[:2] == [
+            "Frontier demo on target cpu",
+            "  the GPU is not used: this machine has 1 NVIDIA GPU, but numba-cuda is not "
+            f"installed: {cuda_support.INSTALL_HINT}"]
+        code, out, _ = run_cli(capsys, "demo", "--target", "cpu")  # asked for: nothing said
+        assert code == 0 and "the GPU is not used" not in out
+    finally:
+        monkeypatch.undo()
+        target_module.cuda_usable.cache_clear()
 
 
 def test_explain_prints_the_kernels_bfs_ran_in_each_direction(capsys):

@@ -340,21 +340,56 @@ def _compile(compile_ptx: Callable, fn: Callable, name: str, location: str, kind
 
 
 def _refused_at(err: BaseException, filename: str) -> str | None:
-    """file:line of the statement Numba refused: the error's own location, else the
-    location of the typing constraint it was raised from (numba-cuda's type inference loses it
-    for an error raised in Numba's own typing), preferring one in ``filename`` (the functor's
-    file) to one in a helper."""
+    """file:line of the statement Numba refused, where it can be found: numba-cuda's messages do
+    not always carry it (its type inference drops the location of an error raised in Numba's
+    own typing), so the statements its compiler passes were working on when the error was
+    raised (the frames of the error's traceback) are asked too. The innermost location in
+    ``filename`` (the functor's file) is chosen, else one named in the message, else the
+    innermost outside Numba (a helper's)."""
     found = []
     for frame, _ in traceback.walk_tb(err.__traceback__):
-        loc = getattr(frame.f_locals.get("constraint"), "loc", None)
-        if getattr(loc, "line", None) is not None:
-            found.append(loc)
-    loc = getattr(err, "loc", None)
-    if getattr(loc, "line", None) is not None:
+        for value in frame.f_locals.values():
+            loc = _location(value)
+            if loc is not None:
+                found.append(loc)
+    loc = _location(err)
+    if loc is not None:
         found.append(loc)
-    ours = [x for x in found if x.filename == filename]
-    chosen = ours[0] if ours else (found[0] if found else None)
-    return None if chosen is None else f"{chosen.filename}:{chosen.line}"
+    ours = [x for x in found if x[0] == filename]
+    if ours:
+        return f"{ours[-1][0]}:{ours[-1][1]}"
+    for path, line in _MESSAGE_LOCATION.findall(str(err)):
+        if path == filename:
+            return f"{path}:{line}"
+    theirs = [x for x in found if not x[0].startswith(_numba_roots())]
+    return f"{theirs[-1][0]}:{theirs[-1][1]}" if theirs else None
+
+
+#: A location in a Numba message: ``File "path", line 12`` or ``at path (12)``.
+_MESSAGE_LOCATION = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _location(value: Any) -> tuple[str, int] | None:
+    """(file, line) of a Numba IR location, or of the ``loc`` of a statement or constraint."""
+    try:
+        loc = value if hasattr(value, "filename") and hasattr(value, "line") else getattr(
+            value, "loc", None)
+        filename, line = getattr(loc, "filename", None), getattr(loc, "line", None)
+    except Exception:  # noqa: BLE001 - a frame's local may be anything
+        return None
+    if isinstance(filename, str) and isinstance(line, int) and line > 0:
+        return filename, line
+    return None
+
+
+def _numba_roots() -> tuple[str, ...]:
+    """The directories of Numba's and numba-cuda's own code."""
+    import os
+
+    import numba
+    import numba.cuda
+
+    return tuple(os.path.dirname(m.__file__) for m in (numba, numba.cuda))
 
 
 def _types(kinds: tuple) -> str:

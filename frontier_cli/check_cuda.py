@@ -143,7 +143,7 @@ def _user_function(spec: str) -> Callable[..., Any]:
     return found
 
 
-def check_calls(found: Sequence[Call], arch: str) -> Checked:
+def check_calls(found: Sequence[Call], arch: str | tuple[int, int]) -> Checked:
     """Run ``found`` under one CUDA compile check for ``arch``: every functor any of them ran,
     compiled once per argument types. A catalog variant whose algorithm refuses the graph is
     skipped, with its reason; skipping every one is a ValueError."""

@@ -411,11 +411,12 @@ def run_check_cuda(args: argparse.Namespace) -> int:
     :mod:`frontier_cli.check_cuda`); in the simulator, run again without it."""
     if simulator_enabled():
         return check_cuda.without_simulator(_check_cuda_argv(args))
-    problem = compiler_problem(parse_arch(args.arch))
+    arch = parse_arch(args.arch)
+    found = check_cuda.calls(args.algorithm, args.graph, args.source)
+    problem = compiler_problem(arch)
     if problem is not None:
         raise CommandError(problem)
-    checked = check_cuda.check_calls(check_cuda.calls(args.algorithm, args.graph, args.source),
-                                     args.arch)
+    checked = check_cuda.check_calls(found, arch)
     report = checked.report
     listed = checked.ran if len(checked.ran) <= 3 else ()
     lines = [f"# check-cuda {args.algorithm} for CUDA {arch_name(report.arch)}: "

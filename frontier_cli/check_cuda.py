@@ -5,12 +5,12 @@ ALGO is an algorithm of :data:`algorithms.CATALOG`: it runs on GRAPH (default: t
 of :data:`GRAPHS`, or the entry's example graph) once with its default options and once more for
 each other choice of each of its options, from vertex 0 where it takes a source, so that every
 functor any variant runs is compiled. ``module:function`` names a function of an importable
-module (the current directory is searched first, as ``python -m`` does): without GRAPH it is
+module (the current directory is on the search path, as with ``python -m``): without GRAPH it is
 called with no arguments and makes its own operator or algorithm calls on the cpu target; with
 GRAPH it is called as ``function(graph, target="cpu")``, with the source first after the graph
 where ``--source`` is given.
 
-:func:`calls` turns the arguments into the calls to check; :func:`check` runs them under one
+:func:`calls` turns the arguments into the calls to check; :func:`check_calls` runs them under one
 check. The command line's own module (:mod:`frontier_cli.commands`) reports the result: exit 0
 when every functor compiles, 1 when one does not (each named with its file and line, and
 Numba's message), 2 for bad input or where the check cannot run here (no numba-cuda or CUDA
@@ -41,8 +41,8 @@ __all__ = ["GRAPHS", "Call", "Checked", "calls", "check_calls", "without_simulat
 
 #: The graphs a catalog algorithm is checked on (an entry with an example graph runs on that
 #: instead): small, since the functors run as Python; undirected, weighted and directed, so
-#: that the paths each kind takes run (the directed one large enough that every functor of
-#: the catalog runs on one of them: tests/frontier_cli/test_check_cuda.py).
+#: that the paths each kind takes run (the directed one at scale 5: at scale 4 a functor of
+#: connected components and one of strong components that depend on the data never run).
 GRAPHS: dict[str, Callable[[], Graph]] = {
     "rmat:4": lambda: generators.rmat(4),
     "rmat:4 weighted": lambda: generators.rmat(4, weights=(1, 9)),
@@ -121,7 +121,7 @@ def _graph(spec: str) -> Graph:
 
 
 def _user_function(spec: str) -> Callable[..., Any]:
-    """The function ``module:function`` names (the current directory searched first)."""
+    """The function ``module:function`` names (the current directory on the search path)."""
     module_name, _, attribute = spec.rpartition(":")
     if not module_name or not attribute:
         raise UserFunctionError(f"{spec!r:.80}: expected module:function (a module that can "

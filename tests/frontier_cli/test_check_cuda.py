@@ -100,7 +100,8 @@ def in_user_folder(user_module, monkeypatch):
 def test_json_lists_the_functor_that_failed_with_its_line(capsys, in_user_folder):
     code, out, _ = run_cli(capsys, "check-cuda", "usermod:sorts", "--json", "--arch", "sm_90")
     document = json.loads(out)
-    assert code == 1 and not document["ok"] and document["arch"] == "sm_90"
+    assert code == 1 and document["command"] == "check-cuda" and not document["ok"]
+    assert document["arch"] == "sm_90" and document["calls"] == ["usermod:sorts()"]
     (failure,) = document["failures"]
     assert failure["name"] == "sorter" and failure["line"].endswith(f"usermod.py:{SORTER_SORT}")
     assert "sort" in failure["message"]

@@ -650,7 +650,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("algorithm", metavar="ALGO|module:function",
                        help=f"one of {', '.join(CATALOG)}, or a function of an importable "
                        "module (called with no arguments, or with GRAPH)")
-    check.add_argument("graph", nargs="?", default=None,
+    check.add_argument("graph", nargs="?", default=None, metavar="GRAPH",
                        help="the graph to run it on (default: small generated graphs, or the "
                        "algorithm's example)")
     check.add_argument("--source", type=int, default=None,

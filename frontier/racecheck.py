@@ -39,7 +39,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache, wraps
+from functools import cache, lru_cache, wraps
 from itertools import count
 from typing import Any
 
@@ -107,7 +107,9 @@ class _Step:
     def __init__(self, number: int, kernel: str) -> None:
         self.number = number
         self.kernel = kernel
-        self.log: list[tuple] = []  # (address, kind, work, site, index); list.append is atomic
+        # (address, kind, work, site, the state argument's array: what names the element at
+        # the address, found only for a race); list.append is atomic
+        self.log: list[tuple] = []
         self.open: dict[Any, tuple[Any, _Work]] = {}  # per thread: (join value, its open item)
         self.serial = count()
 
@@ -140,15 +142,16 @@ class _Step:
                 continue
             writer = min(writes, key=_order)
             other = min((a for a in accesses if a[2] is not writer[2]), key=_order)
-            races.append((writer[3].position, _sortable(writer[4]), writer, other))
+            index = _index_of(writer[4], writer[0])
+            races.append((writer[3].position, _sortable(index), index, writer, other))
         if not races:
             return None
-        _, _, writer, other = min(races, key=lambda r: (r[0], r[1]))
+        _, _, index, writer, other = min(races, key=lambda r: (r[0], r[1]))
         site = writer[3]
         same = " (another call on the same element)" if writer[2].label == other[2].label else ""
         return (f"data race in launch {self.number} (kernel {self.kernel}): functor "
                 f"{site.functor}, state argument {site.position} ({site.array}), index "
-                f"{writer[4]}: work item {writer[2].label} wrote it without an atomic, and work "
+                f"{index}: work item {writer[2].label} wrote it without an atomic, and work "
                 f"item {other[2].label}{same} {_DID[other[1]]} in the same step"
                 + ("" if other[3].functor == site.functor else
                    f" (in functor {other[3].functor})")
@@ -274,8 +277,15 @@ def _record(value: Any, step: _Step, work: _Work, functor: str, position: int) -
     host = _host(value)
     if host is None:
         return value
-    return Recorded(value, host, host, step, work,
-                    _Site(functor, position, f"{host.dtype} array of shape {host.shape}"))
+    return Recorded(value, host, host, step, work, _site(functor, position, host.dtype,
+                                                        host.shape))
+
+
+@lru_cache(maxsize=1024)
+def _site(functor: str, position: int, dtype: np.dtype, shape: tuple[int, ...]) -> _Site:
+    """The site of state argument ``position`` of ``functor`` (made once: a functor's calls
+    are many, and a dtype's name is slow to format)."""
+    return _Site(functor, position, f"{dtype} array of shape {shape}")
 
 
 def _host(value: Any) -> np.ndarray | None:
@@ -317,8 +327,7 @@ class Recorded(np.lib.mixins.NDArrayOperatorsMixin):
 
     def _log_at(self, addresses: list[int], kind: str) -> None:
         for address in addresses:
-            self._step.log.append((address, kind, self._work, self._site,
-                                   _index_of(self._root, address)))
+            self._step.log.append((address, kind, self._work, self._site, self._root))
 
     def _view(self, value: Any) -> Recorded | None:
         """``value`` as a :class:`Recorded` where it is a view of this array's memory."""
@@ -328,6 +337,7 @@ class Recorded(np.lib.mixins.NDArrayOperatorsMixin):
         return Recorded(value, view, self._root, self._step, self._work, self._site)
 
     def __getitem__(self, index: Any) -> Any:
+        _refuse_negative(index, self._host)
         value = self._array[index]
         if isinstance(getattr(value, "_ary", value), np.void):  # a record: a view of its memory
             value = self._host[(*index, ...) if isinstance(index, tuple) else (index, ...)]
@@ -339,6 +349,7 @@ class Recorded(np.lib.mixins.NDArrayOperatorsMixin):
         return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
     def __setitem__(self, index: Any, value: Any) -> None:
+        _refuse_negative(index, self._host)
         value = _plain(value, READ)
         self._log(index, WRITE)
         self._array[index] = value
@@ -371,6 +382,7 @@ class Recorded(np.lib.mixins.NDArrayOperatorsMixin):
             target, indices, *rest = inputs
             plain = [_plain(a, READ) for a in rest]
             if isinstance(target, Recorded):
+                _refuse_negative(indices, target._host)
                 target._log(indices, WRITE)
                 return ufunc.at(target._host, indices, *plain)
             return ufunc.at(target, indices, *plain)
@@ -390,8 +402,34 @@ class Recorded(np.lib.mixins.NDArrayOperatorsMixin):
 
     def atomic(self, index: Any) -> Any:
         """Log an atomic access at ``index``; the array itself, for the atomic to work on."""
+        _refuse_negative(index, self._host)
         self._log(index, ATOMIC)
         return self._array
+
+
+def _refuse_negative(index: Any, host: np.ndarray) -> None:
+    """IndexError for a negative integer in ``index`` (alone, in a tuple, in an integer
+    array; slices and fields are left alone): compiled code takes it from the end of the
+    array (Python's rule, on the cpu target and on a GPU alike), where a functor almost always
+    meant an element before the start (``out[v - 1]`` at vertex 0), so the checks of
+    :mod:`frontier.testing` take it as out of range, as an index past the end is."""
+    parts = index if isinstance(index, tuple) else (index,)
+    for part in parts:
+        if isinstance(part, (bool, np.bool_, str, slice)) or part is None or part is Ellipsis:
+            continue
+        if isinstance(part, (int, np.integer)):
+            lowest = int(part)
+        else:
+            values = np.asarray(part)
+            if not np.issubdtype(values.dtype, np.integer) or not values.size:
+                continue
+            lowest = int(values.min())
+        if lowest < 0:
+            raise IndexError(
+                f"index {lowest} is negative, into an array of shape {host.shape}: compiled "
+                "code would take it from the end of the array (Python's rule), which a functor "
+                "almost never means (an off-by-one such as out[v - 1] at v = 0), so the checks "
+                "of frontier.testing refuse it; write a[a.shape[0] - 1] for the last element")
 
 
 class _Method:

@@ -78,7 +78,11 @@ import numpy as np
 from frontier.fingerprint import global_names
 
 __all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled",
-           "barriers_entered", "BarrierError", "quick_thread_switches", "SWITCH_SECONDS"]
+           "barriers_entered", "BarrierError", "quick_thread_switches", "SWITCH_SECONDS",
+           "SIMULATOR_VARIABLE"]
+
+#: The environment variable with which Numba runs CUDA kernels in its simulator.
+SIMULATOR_VARIABLE = "NUMBA_ENABLE_CUDASIM"
 
 _lock = threading.Lock()
 _installed = False
@@ -87,7 +91,7 @@ _installed = False
 def enabled() -> bool:
     """Whether this process runs CUDA kernels in Numba's simulator (``NUMBA_ENABLE_CUDASIM``
     set to anything but empty or ``0``)."""
-    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+    return os.environ.get(SIMULATOR_VARIABLE, "0") not in ("", "0")
 
 
 #: The thread switch interval (seconds) while a simulated launch runs.

@@ -221,7 +221,8 @@ class Target(ABC):
             self._launch(kernel, blocks, threads, args)
 
     #: Whether the race detector (:func:`frontier.testing.check_race_free`) can run here: it
-    #: runs functors as Python, on the cpu target or in the simulator.
+    #: runs functors as Python, on the cpu target or in the simulator (the CUDA compile check,
+    #: :func:`frontier.testing.check_cuda`, runs them so too).
     checks_races: bool = True
 
     def check_races_here(self) -> None:
@@ -229,8 +230,9 @@ class Target(ABC):
         if not self.checks_races:
             raise TargetError(
                 f"check_race_free runs on the cpu target or in the CUDA simulator "
-                f"(NUMBA_ENABLE_CUDASIM=1), not on {self!r}: it runs the functors as Python to "
-                "see every access; pass target='cpu' (or frontiers made on it)")
+                f"(NUMBA_ENABLE_CUDASIM=1), and check_cuda on the cpu target, not on {self!r}: "
+                "they run the functors as Python to see every access; pass target='cpu' (or "
+                "frontiers made on it)")
 
     @abstractmethod
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None: ...

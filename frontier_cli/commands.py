@@ -9,7 +9,8 @@ graph, or run a demo.
 ``frontier calibrate [--target T] [--quick] [--runs R]``, ``frontier plot TRACE [--out PNG]``
 ``frontier warmup [--target T]``, ``frontier cache {info,clear}``, ``frontier demo``,
 ``frontier algorithms``, ``frontier balancers``, ``frontier completion {bash,zsh}``,
-``frontier --version``
+``frontier --version``,
+``frontier check-cuda ALGO|module:function [GRAPH] [--source S] [--arch sm_80]``
 
 ``--balancer`` defaults to ``auto`` (the adaptive runtime, docs/adaptive.md). ``--trace`` prints
 (or writes to FILE) one CSV row per step of the last timed run: frontier size, edges, balancer,
@@ -23,7 +24,10 @@ the per-user disk cache once, so that no later process waits for them
 entries (:mod:`frontier.cache_entries`). ``explain`` runs the algorithm once on GRAPH, with the
 options ``run`` takes, under a recording (:mod:`frontier.recording`), and prints each kernel it
 launched (name, balancer, mode, launch shape, source); with ``--json``,
-``{"kernels": [{"name": ..., "source": ...}, ...], ...}``.
+``{"kernels": [{"name": ..., "source": ...}, ...], ...}``. ``check-cuda`` compiles every functor
+that ALGO (each variant of its options) or a user's ``module:function`` runs for a CUDA
+architecture, without a GPU, and names each one that does not build, with its file and line
+(:mod:`frontier_cli.check_cuda`; exit 1 when one does not).
 
 ALGO is any algorithm of :data:`algorithms.CATALOG`, whose entry gives its description, its
 options and its summary lines: adding an entry adds the commands (an entry with
@@ -79,12 +83,14 @@ from algorithms import CATALOG, bfs
 from algorithms.entry import Entry, Option
 from frontier import __version__, cache_entries, cuda_support, generators, kernel_cache, messages
 from frontier.cache_dir import cache_dir
+from frontier.cudacheck import DEFAULT_ARCH, arch_name, compiler_problem, parse_arch
 from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
 from frontier.safefile import check_output, writing
+from frontier.simulator import enabled as simulator_enabled
 from frontier.target import TARGET_NAMES, Target, cuda_problem, resolve_target
-from frontier_cli import algorithm_spec, summary, warmup
+from frontier_cli import algorithm_spec, check_cuda, summary, warmup
 from frontier_cli.completion import SHELLS, script
 from frontier_cli.progress import Progress
 from frontier_cli.trace import plot_trace, read_trace, trace_rows, write_trace
@@ -462,6 +468,46 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_check_cuda(args: argparse.Namespace) -> int:
+    """Compile every functor the calls of ALGO or ``module:function`` run for CUDA (see
+    :mod:`frontier_cli.check_cuda`); in the simulator, run again without it."""
+    if simulator_enabled():
+        return check_cuda.without_simulator(_check_cuda_argv(args))
+    arch = parse_arch(args.arch)
+    found = check_cuda.calls(args.algorithm, args.graph, args.source)
+    problem = compiler_problem(arch)
+    if problem is not None:
+        raise CommandError(problem)
+    checked = check_cuda.check_calls(found, arch)
+    report = checked.report
+    listed = checked.ran if len(checked.ran) <= 3 else ()
+    lines = [f"# check-cuda {args.algorithm} for CUDA {arch_name(report.arch)}: "
+             f"{len(checked.ran)} call{'s' if len(checked.ran) != 1 else ''} run on the cpu "
+             f"target{'' if listed else ' (--json lists them)'}",
+             *(f"#   {label}" for label in listed),
+             *(f"#   skipped {why}" for why in checked.skipped), report.text(most_lines=16)]
+    _emit(args, {"command": "check-cuda", "checked": args.algorithm,
+                 "arch": arch_name(report.arch), "ok": report.ok, "calls": list(checked.ran),
+                 "skipped": list(checked.skipped), "launches": report.launches,
+                 "functors": [vars(f) for f in report.checked],
+                 "failures": [vars(f) for f in report.failures]}, lines)
+    if report.ok:
+        return 0
+    names = ", ".join(f"{f.name} ({f.line or f.location})" for f in report.failures)
+    print(f"frontier: error: functors of {args.algorithm} that do not compile for CUDA "
+          f"{arch_name(report.arch)}: {names}", file=sys.stderr)
+    return EXIT_WRONG_RESULT
+
+
+def _check_cuda_argv(args: argparse.Namespace) -> list[str]:
+    """The command line of a ``check-cuda`` run, to run it again."""
+    argv = ["check-cuda", args.algorithm, *([args.graph] if args.graph else []),
+            "--arch", args.arch]
+    if args.source is not None:
+        argv += ["--source", str(args.source)]
+    return argv + [f"--{flag}" for flag in ("json", "debug") if getattr(args, flag)]
+
+
 def run_warmup(args: argparse.Namespace) -> int:
     """Compile every algorithm's default kernels into the disk cache (:mod:`frontier_cli.warmup`),
     with a progress bar."""
@@ -741,6 +787,22 @@ def build_parser(chosen: Entry | None = None) -> argparse.ArgumentParser:
                              "catalog's and the installed ones")
     _output_flags(listing)
     listing.set_defaults(handler=run_algorithms)
+
+    check = sub.add_parser(
+        "check-cuda", help="compile the functors an algorithm (or module:function) runs for a "
+        "CUDA architecture, without a GPU, naming each one that does not build")
+    check.add_argument("algorithm", metavar="ALGO|module:function",
+                       help=f"one of {', '.join(CATALOG)}, or a function of an importable "
+                       "module (called with no arguments, or with GRAPH)")
+    check.add_argument("graph", nargs="?", default=None, metavar="GRAPH",
+                       help="the graph to run it on (default: small generated graphs, or the "
+                       "algorithm's example)")
+    check.add_argument("--source", type=int, default=None,
+                       help="source vertex (default 0 for an algorithm that takes one)")
+    check.add_argument("--arch", default=arch_name(DEFAULT_ARCH),
+                       help=f"CUDA architecture (default {arch_name(DEFAULT_ARCH)})")
+    _output_flags(check)
+    check.set_defaults(handler=run_check_cuda)
 
     convert = sub.add_parser("convert", help="write a graph file or generated graph to .npz "
                              "(binary CSR, fast to load), .mtx or .txt")

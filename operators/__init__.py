@@ -28,6 +28,12 @@ kernels launched inside it, in order (:mod:`frontier.recording`); :func:`explain
 under one and returns the
 kernels' source.
 
+Errors and warnings: :class:`FunctorError` (a functor that cannot be compiled, called or run;
+:class:`FunctorIndexError`, also an ``IndexError``, for an index out of range in one, seen where
+indices are checked: the checked mode, the simulator, :mod:`frontier.testing`'s checks),
+:class:`OperatorError`, :class:`BalancerError`; :class:`RecompileWarning` when one functor's
+code keeps being compiled (:mod:`operators.functors`).
+
 Lifetime: ``advance``, ``filter``, a conversion or a union is one step of the input frontier's
 pool, and a frontier stays valid until two more steps have run on its pool (the rule in full is
 in :mod:`frontier.frontier`); ``compute``, ``reduce``, ``neighbor_reduce`` and
@@ -40,12 +46,13 @@ from __future__ import annotations
 from frontier.recording import recording
 from operators.advance import advance
 from operators.balancers import BalancerError, LoadBalancer, available_balancers, get_balancer
+from operators.codegen import FunctorIndexError
 from operators.common import OperatorError
 from operators.compute import compute
 from operators.direction import Direction
 from operators.explain import explain
 from operators.filter import filter  # noqa: A004
-from operators.functors import FunctorError
+from operators.functors import FunctorError, RecompileWarning
 from operators.iterate import Each, Gather, Iterated, Total, iterate
 from operators.levels import Levels
 from operators.neighbors import neighbor_reduce
@@ -60,4 +67,5 @@ __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "sort_ne
            "Each", "Gather", "Total", "Iterated", "Levels",
            "Traversal", "Direction", "explain", "recording", "available_balancers", "get_balancer",
            "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",
-           "FunctorError", "BalancerError", "OperatorError"]
+           "FunctorError", "FunctorIndexError", "RecompileWarning", "BalancerError",
+           "OperatorError"]

@@ -193,9 +193,12 @@ class GeneratedKernel:
 
 
 class FunctorIndexError(FunctorError, IndexError):
-    """An index out of range in a kernel's functor (seen on the cpu target in the checked mode,
-    ``FRONTIER_BOUNDSCHECK=1``, and always in the simulator): an ``IndexError`` naming the
-    functor."""
+    """An index out of range in a kernel's functor: an ``IndexError`` naming the functor. Seen
+    where indices are checked: on the cpu target in the checked mode
+    (``FRONTIER_BOUNDSCHECK=1``), in the simulator, and under the checks of
+    :mod:`frontier.testing` (``check_race_free``, ``check_cuda``), which refuse a negative index
+    too (:class:`frontier.racecheck.Recorded`). Compiled code without checks (the cpu target
+    outside the checked mode, a GPU) reads or writes past the array instead."""
 
 
 def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:

@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck
+from frontier import cudacheck, racecheck
 from frontier.fingerprint import global_names
 from frontier.identity import identity
 from frontier.shared_cache import SharedCache
@@ -327,7 +327,7 @@ def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems
     :class:`RecompileWarning`). In the race detector's checking mode
     (:mod:`frontier.racecheck`), wrapped so that its calls record what they do to the state
     arrays, each call a work item as ``items`` says (after the closure numbers it takes
-    first)."""
+    first), and noted by the CUDA compile check (:func:`frontier.cudacheck.noted`)."""
     checking = racecheck.checking()
     if checking:
         target.check_races_here()
@@ -339,8 +339,9 @@ def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems
     compiled = _COMPILED.get((target.compile_key, functor.key), build)
     if not checking:
         return compiled
-    return racecheck.recorded(compiled, f"{functor.name} ({functor.location})",
-                              items.after(len(functor.lifted)))
+    return cudacheck.noted(racecheck.recorded(compiled, f"{functor.name} ({functor.location})",
+                                              items.after(len(functor.lifted))),
+                           functor.compiled_form, functor.name, functor.location)
 
 
 #: Per (target's compile mode, code number): the keys compiled, in order.

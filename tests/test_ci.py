@@ -30,6 +30,20 @@ def test_ci_runs_the_functor_tests_in_the_checked_mode():
                      r"tests/frontier/test_checked_mode\.py", ci, re.M)
 
 
+def test_ci_runs_the_cuda_compile_check_tests_without_the_simulator():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert re.search(r"^python3 -m pytest .*tests/frontier/test_cudacheck\.py \\\n"
+                     r"\s+tests/frontier_cli/test_check_cuda\.py$", ci, re.M)
+
+
+def test_the_test_extra_holds_the_cuda_compiler_of_the_compile_check():
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert {"numba-cuda", "cuda-toolkit[nvrtc,nvvm]"} <= {
+        re.split(r"[<>=!~ ]", r, maxsplit=1)[0] for r in extras["test"]}
+
+
 def test_ci_lints_checks_the_layering_and_builds_the_docs_after_the_readme_commands():
     ci = (ROOT / ".ci" / "run").read_text()
     last_readme = max(ci.index(c) for c in readme_commands())

@@ -16,7 +16,15 @@ raises ``AssertionError`` naming the first wrong vertices::
 
 :func:`check_race_free` runs an operator, an algorithm or a host loop with the race detector on
 and raises ``AssertionError`` naming the functor, state array and index of a data race
-(:mod:`frontier.testing.races`).
+(:mod:`frontier.testing.races`). :func:`check_cuda` runs one on the cpu target and compiles
+every functor it ran for a CUDA architecture, without a GPU, raising ``AssertionError`` naming
+each functor that a GPU would not build, with the file and line (:mod:`frontier.testing.cuda`).
+
+Bounds checks are on in both: they run the functors as Python on the cpu target (or in the
+simulator), where an index out of range, a negative one included, raises ``IndexError``
+(``operators.FunctorIndexError``, naming the functor) instead of reading or corrupting memory
+as compiled cpu code does outside the checked mode (``FRONTIER_BOUNDSCHECK=1``;
+docs/reliability.md).
 
 :func:`dataset_dir` finds the shared real-world datasets (``$FRONTIER_DATASETS``, else beside the
 repository).
@@ -45,6 +53,7 @@ from frontier.testing.centrality import (
     reference_core_numbers,
     reference_pagerank,
 )
+from frontier.testing.cuda import CudaCompileError, check_cuda, cuda_check_problem
 from frontier.testing.datasets import dataset_dir
 from frontier.testing.races import check_race_free
 from frontier.testing.reference import (
@@ -116,6 +125,9 @@ __all__ = [
     "reference_triangles",
     "check_triangles",
     "check_race_free",
+    "check_cuda",
+    "cuda_check_problem",
+    "CudaCompileError",
 ]
 
 _STRATEGIES = ("graphs", "graphs_with_source", "weighted_graphs_with_source", "vertex_subsets",

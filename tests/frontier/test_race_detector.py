@@ -24,7 +24,7 @@ from frontier import (
 )
 from frontier.target import CpuTarget, cuda_usable, resolve_target
 from frontier.testing import check_race_free
-from operators import FunctorError, advance, compute, filter, traverse
+from operators import FunctorError, FunctorIndexError, advance, compute, filter, traverse
 
 STAR = generators.star(12)
 PATH = generators.from_spec("path:8")
@@ -469,6 +469,59 @@ def test_a_real_gpu_refuses_the_check():
     total = resolve_target("cuda").zeros(1, np.int64)
     with pytest.raises(TargetError, match="cpu target or in the CUDA simulator"):
         check_race_free(compute, SMALL, "vertices", atomic_sum, total, target="cuda")
+
+
+# indices checked: out of range, negative included, is FunctorIndexError ----------------------
+def past_the_end(v, out):
+    out[v + 100] = 1
+
+
+def before_the_start(v, out):
+    out[v - 1] = 1
+
+
+def reads_before_the_start(v, values, out):
+    out[v] = values[v - 1]
+
+
+def adds_before_the_start(v, out):
+    atomic_add(out, v - 1, 1)
+
+
+def two_d_negative_column(v, table):
+    table[v, v - 1] = 1
+
+
+@pytest.mark.parametrize("functor, state, index", [
+    (past_the_end, 1, r"index 10\d is out of bounds"),
+    (before_the_start, 1, "index -1 is negative"),
+    (reads_before_the_start, 2, "index -1 is negative"),
+    (adds_before_the_start, 1, "index -1 is negative"),
+], ids=lambda p: getattr(p, "__name__", None))
+def test_an_index_out_of_range_is_functor_index_error_naming_the_functor(target, functor, state,
+                                                                         index):
+    arrays = [target.zeros(PATH.num_vertices, np.int64) for _ in range(state)]
+    with pytest.raises(FunctorIndexError, match=rf"functor {functor.__name__} .*{index}") as info:
+        check_race_free(compute, PATH, Frontier.all_vertices(PATH, target=target), functor,
+                        *arrays)
+    assert isinstance(info.value, IndexError)
+    assert all(not target.to_host(a)[-1] for a in arrays)  # never written before the start
+
+
+def test_a_negative_index_in_a_second_dimension_is_refused_too():
+    table = np.zeros((8, 8), np.int64)
+    with pytest.raises(FunctorIndexError, match="index -1 is negative, into an array of shape "
+                                                r"\(8, 8\)"):
+        check_race_free(compute, PATH, "vertices", two_d_negative_column, table, target="cpu")
+
+
+def test_negative_slice_bounds_are_left_alone():
+    def last_two(v, values, out):
+        out[v] = values[-2:].sum()
+
+    out = np.zeros(8, np.int64)
+    check_race_free(compute, PATH, "vertices", last_two, np.arange(8), out, target="cpu")
+    assert out.tolist() == [13] * 8
 
 
 # every library algorithm passes -----------------------------------------------------------------

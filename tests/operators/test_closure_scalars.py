@@ -129,6 +129,15 @@ def test_a_global_changing_every_round_recompiles_with_a_warning_naming_it():
     assert "state argument" in str(named[0].message)
 
 
+def test_the_warning_and_the_functor_errors_are_importable_where_users_import_operators():
+    import operators
+
+    assert operators.RecompileWarning is RecompileWarning
+    assert issubclass(operators.FunctorIndexError, operators.FunctorError)
+    assert issubclass(operators.FunctorIndexError, IndexError)
+    assert {"RecompileWarning", "FunctorIndexError", "FunctorError"} <= set(operators.__all__)
+
+
 def test_arrays_in_a_closure_stay_refused():
     table = np.arange(3)
     with pytest.raises(FunctorError, match="closure variable 'table', an array"):

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck, simulator
+from frontier import cuda_support, racecheck, simulator
 
 __all__ = ["DEFAULT_ARCH", "parse_arch", "check", "noted", "CudaReport", "CheckedFunctor",
            "CompileFailure", "CudaCheckUnavailable", "compiler_problem"]
@@ -228,11 +228,7 @@ def _compiler() -> Any:
             "the CUDA compile check needs Numba's CUDA compiler, which a process running the "
             "simulator (NUMBA_ENABLE_CUDASIM=1) does not have: run it without the variable "
             "(frontier check-cuda does so itself)")
-    try:
-        from numba import cuda
-    except ImportError:
-        cuda = None
-    if getattr(cuda, "implementation", None) != "NVIDIA":
+    if cuda_support.numba_cuda() is None:
         raise CudaCheckUnavailable(
             f"the CUDA compile check needs numba-cuda, which is not installed: {_INSTALL}")
     from numba.cuda import compile_ptx

@@ -20,7 +20,6 @@ compiler) the command runs itself again without it (:func:`without_simulator`).
 
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
@@ -28,16 +27,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from algorithms import CATALOG
 from algorithms.entry import Entry
 from frontier import generators
 from frontier.cudacheck import CudaReport, check
 from frontier.graph import Graph
 from frontier.simulator import SIMULATOR_VARIABLE
+from frontier_cli import algorithm_spec
 from operators import FunctorError
 
-__all__ = ["GRAPHS", "Call", "Checked", "calls", "check_calls", "without_simulator",
-           "UserFunctionError"]
+__all__ = ["GRAPHS", "Call", "Checked", "calls", "check_calls", "without_simulator"]
 
 #: The graphs a catalog algorithm is checked on (an entry with an example graph runs on that
 #: instead): small, since the functors run as Python; undirected, weighted and directed, so
@@ -48,10 +46,6 @@ GRAPHS: dict[str, Callable[[], Graph]] = {
     "rmat:4 weighted": lambda: generators.rmat(4, weights=(1, 9)),
     "rmat:5 directed": lambda: generators.rmat(5, directed=True),
 }
-
-
-class UserFunctionError(ValueError):
-    """A ``module:function`` that cannot be imported or called as the command asks."""
 
 
 @dataclass(frozen=True)
@@ -76,23 +70,21 @@ class Checked:
 
 def calls(spec: str, graph: str | None, source: int | None) -> list[Call]:
     """The calls ``check-cuda SPEC [GRAPH] [--source S]`` checks (see the module docstring);
-    UserFunctionError for a ``module:function`` that cannot be imported, ValueError for a
-    name that is neither."""
-    if spec in CATALOG:
-        return _catalog_calls(CATALOG[spec], graph, source)
-    if ":" not in spec:
-        raise ValueError(f"unknown algorithm {spec!r:.80}; expected one of "
-                         f"{', '.join(CATALOG)} or module:function")
-    function = _user_function(spec)
+    :class:`frontier_cli.algorithm_spec.AlgorithmSpecError` (a ValueError) for a name that
+    names nothing that can be run (the one resolution of ``ALGO`` that ``run`` and ``explain``
+    use)."""
+    found = algorithm_spec.load(spec)
+    if isinstance(found, Entry):
+        return _catalog_calls(found, graph, source)
     if graph is None:
         if source is not None:
             raise ValueError("--source is for a call on GRAPH: give GRAPH too")
-        return [Call(f"{spec}()", function)]
+        return [Call(f"{spec}()", found)]
     built = _graph(graph)
     given = () if source is None else (source,)
     shown = "" if source is None else f", {source}"
     return [Call(f"{spec}({graph}{shown}, target='cpu')",
-                 lambda: function(built, *given, target="cpu"))]
+                 lambda: found(built, *given, target="cpu"))]
 
 
 def _catalog_calls(entry: Entry, graph: str | None, source: int | None) -> list[Call]:
@@ -118,29 +110,6 @@ def _graph(spec: str) -> Graph:
     from frontier.io import load
 
     return generators.from_spec(spec) if generators.is_spec(spec) else load(spec)
-
-
-def _user_function(spec: str) -> Callable[..., Any]:
-    """The function ``module:function`` names (the current directory on the search path)."""
-    module_name, _, attribute = spec.rpartition(":")
-    if not module_name or not attribute:
-        raise UserFunctionError(f"{spec!r:.80}: expected module:function (a module that can "
-                                "be imported and a function in it)")
-    here = os.getcwd()
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    try:
-        found: Any = importlib.import_module(module_name)
-    except ImportError as err:
-        raise UserFunctionError(f"cannot import module {module_name!r:.80} of {spec!r:.80}: "
-                                f"{type(err).__name__}: {err}") from err
-    for part in attribute.split("."):
-        if not hasattr(found, part):
-            raise UserFunctionError(f"module {module_name!r:.80} has no {attribute!r:.80}")
-        found = getattr(found, part)
-    if not callable(found):
-        raise UserFunctionError(f"{spec!r:.80} is a {type(found).__name__}, not a function")
-    return found
 
 
 def check_calls(found: Sequence[Call], arch: str | tuple[int, int]) -> Checked:

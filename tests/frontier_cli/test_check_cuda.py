@@ -117,9 +117,9 @@ def test_a_user_algorithm_is_called_with_the_graph_given(capsys, in_user_folder)
 @needs_compiler_here
 @pytest.mark.parametrize("argv, said", [
     (["nosuchalgo"], "unknown algorithm 'nosuchalgo'; expected one of"),
-    (["nosuchmodule:run"], "cannot import module 'nosuchmodule'"),
-    (["usermod:missing"], "module 'usermod' has no 'missing'"),
-    (["usermod:NOT_A_FUNCTION"], "'usermod:NOT_A_FUNCTION' is a int, not a function"),
+    (["nosuchmodule:run"], "no module named 'nosuchmodule'"),
+    (["usermod:missing"], "has no attribute 'missing'"),
+    (["usermod:NOT_A_FUNCTION"], "usermod.NOT_A_FUNCTION is 'int', not a function"),
     (["usermod:sorts", "--source", "1"], "--source is for a call on GRAPH"),
     (["bfs", "--arch", "volta"], "CUDA architecture 'volta': expected one like sm_80"),
     (["bfs", "--arch", "sm_10"], "sm_10 is not one this CUDA compiler builds"),

@@ -55,7 +55,14 @@ class CSC:
 
 @dataclass(frozen=True)
 class COO:
-    """One (src, dst) pair per edge, in CSR order, so edge id ``e`` is ``(src[e], dst[e])``."""
+    """One (src, dst) pair per arc, in CSR order, so arc id ``e`` is ``(src[e], dst[e])``: the
+    ``eid`` an advance functor receives, the index of :attr:`Graph.weights`,
+    :meth:`Graph.reverse_arcs` and :meth:`Graph.edge_ids`. An undirected graph holds both arcs
+    of each edge (a self-loop once). Both fields are read-only NumPy arrays of ``num_edges``
+    entries on the host; pass one to a functor as state with ``T.to_device(G.coo().src)``.
+
+    ``src``: the tail of each arc (int32). ``dst``: the head of each arc (int32; the graph's
+    ``col_indices`` itself)."""
 
     src: np.ndarray
     dst: np.ndarray
@@ -772,7 +779,8 @@ class Graph:
         return self._csc
 
     def coo(self) -> COO:
-        """Edge-list view, built on first use (once, whichever thread asks first)."""
+        """The edge list (:class:`COO`: ``src`` and ``dst``, the tail and head of each arc in
+        CSR order), built on first use (once, whichever thread asks first)."""
         if self._coo is None:
             with self._building:
                 if self._coo is None:

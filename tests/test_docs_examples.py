@@ -36,4 +36,5 @@ def test_every_python_example_of_the_page_runs(page, monkeypatch, capsys):
 
 
 def test_the_documentation_has_examples_to_run():
-    assert {p.name for p in PAGES_WITH_CODE} >= {"tutorial.md", "pagerank.md", "README.md"}
+    assert {p.name for p in PAGES_WITH_CODE} >= {"tutorial.md", "pagerank.md", "functors.md",
+                                                 "README.md"}

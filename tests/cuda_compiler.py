@@ -70,6 +70,18 @@ IN_PROCESS = [needs_compiler, pytest.mark.skipif(
     "(.ci/run runs this module again without it)")]
 
 
+def require_compiler() -> None:
+    """In a test that compiles for CUDA in this process: skip where the simulator runs or the
+    compiler is missing and its wheel is not installed; fail where the wheel is installed (as
+    in CI) and the compiler still cannot run."""
+    if enabled():
+        pytest.skip("the simulator has no CUDA compiler (.ci/run runs this module without it)")
+    problem = compiler_problem()
+    if problem is not None:
+        (pytest.fail if _wheel_installed() else pytest.skip)(
+            f"the CUDA compile check cannot run here: {problem}")
+
+
 def needs_compiler_here(test: Callable) -> Callable:
     """Mark ``test`` as one that runs the check in this process (:data:`IN_PROCESS`)."""
     for mark in IN_PROCESS:

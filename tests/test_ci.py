@@ -33,7 +33,8 @@ def test_ci_runs_the_functor_tests_in_the_checked_mode():
 def test_ci_runs_the_cuda_compile_check_tests_without_the_simulator():
     ci = (ROOT / ".ci" / "run").read_text()
     assert re.search(r"^python3 -m pytest .*tests/frontier/test_cudacheck\.py \\\n"
-                     r"\s+tests/frontier_cli/test_check_cuda\.py$", ci, re.M)
+                     r"\s+tests/frontier_cli/test_check_cuda\.py tests/test_functor_subset\.py$",
+                     ci, re.M)
 
 
 def test_the_test_extra_holds_the_cuda_compiler_of_the_compile_check():

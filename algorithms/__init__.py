@@ -25,6 +25,7 @@ from algorithms.entry import Entry, Option
 from algorithms.independent_set import MISResult, MISRoundStats, maximal_independent_set
 from algorithms.kcore import KCoreResult, KCoreRoundStats, k_core
 from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
+from algorithms.minimum_spanning_forest import MSFResult, MSFRoundStats, minimum_spanning_forest
 from algorithms.pagerank import ConvergenceError, PageRankIterationStats, PageRankResult, pagerank
 from algorithms.result import Result
 from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
@@ -46,3 +47,4 @@ __all__ += ["connected_components", "spanning_forest", "ComponentsResult",
 __all__ += ["maximal_independent_set", "MISResult", "MISRoundStats", "graph_coloring",
             "ColoringResult", "ColoringRoundStats"]
 __all__ += ["strongly_connected_components", "SCCResult", "SCCRoundStats"]
+__all__ += ["minimum_spanning_forest", "MSFResult", "MSFRoundStats"]

@@ -26,7 +26,8 @@ The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subset
 references and checks work without it. The references and checks for PageRank, betweenness
 centrality and core numbers are in :mod:`frontier.testing.centrality`; those for maximal
 independent sets and colourings in :mod:`frontier.testing.structure`, for triangles in
-:mod:`frontier.testing.triangles`.
+:mod:`frontier.testing.triangles`; for minimum spanning forests in
+:mod:`frontier.testing.spanning`.
 
 Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
 and ``frontier run --validate`` compare with, and the benchmark suite times as the CPU
@@ -62,6 +63,10 @@ from frontier.testing.reference import (
     reference_list_ranks,
     reference_scc,
     reference_sssp,
+)
+from frontier.testing.spanning import (
+    check_minimum_spanning_forest,
+    reference_minimum_spanning_forest,
 )
 from frontier.testing.structure import (
     check_coloring,
@@ -115,6 +120,8 @@ __all__ = [
     "check_coloring",
     "reference_triangles",
     "check_triangles",
+    "reference_minimum_spanning_forest",
+    "check_minimum_spanning_forest",
     "check_race_free",
 ]
 

@@ -31,6 +31,7 @@ from algorithms.result import Result
 from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
 from algorithms.strong_components import SCCResult, SCCRoundStats, strongly_connected_components
 from algorithms.triangles import TriangleResult, triangle_count
+from algorithms.truss import KTrussResult, KTrussRoundStats, k_truss
 
 #: The name :class:`SSSPStepStats` had before issue 21 (one stats class per meaning).
 IterationStats = SSSPStepStats
@@ -48,3 +49,4 @@ __all__ += ["maximal_independent_set", "MISResult", "MISRoundStats", "graph_colo
             "ColoringResult", "ColoringRoundStats"]
 __all__ += ["strongly_connected_components", "SCCResult", "SCCRoundStats"]
 __all__ += ["minimum_spanning_forest", "MSFResult", "MSFRoundStats"]
+__all__ += ["k_truss", "KTrussResult", "KTrussRoundStats"]

@@ -27,7 +27,7 @@ references and checks work without it. The references and checks for PageRank, b
 centrality and core numbers are in :mod:`frontier.testing.centrality`; those for maximal
 independent sets and colourings in :mod:`frontier.testing.structure`, for triangles in
 :mod:`frontier.testing.triangles`; for minimum spanning forests in
-:mod:`frontier.testing.spanning`.
+:mod:`frontier.testing.spanning`, for k-trusses in :mod:`frontier.testing.truss`.
 
 Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
 and ``frontier run --validate`` compare with, and the benchmark suite times as the CPU
@@ -76,6 +76,7 @@ from frontier.testing.structure import (
     reference_mis,
 )
 from frontier.testing.triangles import check_triangles, reference_triangles
+from frontier.testing.truss import check_k_truss, reference_k_truss
 
 if TYPE_CHECKING:
     from frontier.testing.strategies import (
@@ -122,6 +123,8 @@ __all__ = [
     "check_triangles",
     "reference_minimum_spanning_forest",
     "check_minimum_spanning_forest",
+    "reference_k_truss",
+    "check_k_truss",
     "check_race_free",
 ]
 

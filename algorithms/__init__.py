@@ -14,6 +14,11 @@ from algorithms.betweenness import BetweennessResult, BetweennessSourceStats, be
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
 from algorithms.coloring import ColoringResult, ColoringRoundStats, graph_coloring
+from algorithms.communities import (
+    CommunitiesResult,
+    CommunitiesSweepStats,
+    label_propagation_communities,
+)
 from algorithms.components import (
     ComponentsResult,
     ComponentsStepStats,
@@ -50,3 +55,4 @@ __all__ += ["maximal_independent_set", "MISResult", "MISRoundStats", "graph_colo
 __all__ += ["strongly_connected_components", "SCCResult", "SCCRoundStats"]
 __all__ += ["minimum_spanning_forest", "MSFResult", "MSFRoundStats"]
 __all__ += ["k_truss", "KTrussResult", "KTrussRoundStats"]
+__all__ += ["label_propagation_communities", "CommunitiesResult", "CommunitiesSweepStats"]

@@ -27,7 +27,8 @@ references and checks work without it. The references and checks for PageRank, b
 centrality and core numbers are in :mod:`frontier.testing.centrality`; those for maximal
 independent sets and colourings in :mod:`frontier.testing.structure`, for triangles in
 :mod:`frontier.testing.triangles`; for minimum spanning forests in
-:mod:`frontier.testing.spanning`, for k-trusses in :mod:`frontier.testing.truss`.
+:mod:`frontier.testing.spanning`, for k-trusses in :mod:`frontier.testing.truss`, for
+label-propagation communities in :mod:`frontier.testing.communities`.
 
 Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
 and ``frontier run --validate`` compare with, and the benchmark suite times as the CPU
@@ -46,6 +47,7 @@ from frontier.testing.centrality import (
     reference_core_numbers,
     reference_pagerank,
 )
+from frontier.testing.communities import check_label_propagation, reference_label_propagation
 from frontier.testing.datasets import dataset_dir
 from frontier.testing.races import check_race_free
 from frontier.testing.reference import (
@@ -125,6 +127,8 @@ __all__ = [
     "check_minimum_spanning_forest",
     "reference_k_truss",
     "check_k_truss",
+    "reference_label_propagation",
+    "check_label_propagation",
     "check_race_free",
 ]
 

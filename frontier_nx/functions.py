@@ -3,8 +3,8 @@ shows for it (what is honoured, what is declined so that NetworkX runs the call 
 
 Standard library only: :func:`frontier_nx.get_info` reads this at ``import networkx``. The
 implementations live in the family modules (``traversal``, ``shortest_paths``, ``components``,
-``cores``, ``centrality``, ``clustering``, ``trees``, ``communities``); ``tests/frontier_nx``
-checks that this table and the implementations name the same functions.
+``cores``, ``centrality``, ``clustering``, ``trees``, ``communities``, ``coloring``);
+``tests/frontier_nx`` checks that this table and the implementations name the same functions.
 """
 
 from __future__ import annotations
@@ -103,6 +103,10 @@ FUNCTIONS: dict[str, str] = {
                                      "largest-first colour classes, Prec-Max ties, by "
                                      "operators.neighbor_reduce(op='mode'); the same "
                                      "dict_values of sets. Multigraphs are declined.",
+    # coloring
+    "greedy_color": "Jones & Plassmann with the degree as priority: NetworkX's largest_first "
+                    "first fit exactly, the dict in its order. Declined: other strategies, "
+                    "interchange, directed graphs, multigraphs.",
     # centrality
     "pagerank": "Power iteration with NetworkX's stopping rule; parallel edges' weights summed, "
                 "a missing weight 1. Declined: alpha outside [0, 1], tol <= 0 or infinite, "

@@ -12,6 +12,7 @@ import networkx as nx
 from frontier_nx import (  # noqa: F401
     centrality,
     clustering,
+    coloring,
     communities,
     components,
     cores,

@@ -33,7 +33,9 @@ the undirected simple graph underlying any graph, each edge weighing the least o
 Self-loops never join two components and are ignored; of repeated edges the lightest (then the
 lowest id) is the one a forest may use; isolated vertices are trees of their own. Weights may be
 integers or floats, zero or negative (a graph's weights are finite: :class:`frontier.Graph`
-refuses others); an unweighted graph weighs 1 per edge.
+refuses others); an unweighted graph weighs 1 per edge. The total weight of integer weights is
+exact (a Python int, past int64 where the weights are that large); float weights whose forest
+could weigh more than float64 holds are refused before any work.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from algorithms.entry import Entry
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, on_host
 from frontier import Frontier, Graph, atomic_min, validate
+from frontier.graph import path_bound
 from frontier.target import Target, resolve_target
 from operators import advance, compute, filter  # noqa: A004
 
@@ -149,9 +152,12 @@ def minimum_spanning_forest(graph: Graph, *, target: str | Target | None = None,
                             out: str = "host") -> MSFResult:
     """The minimum spanning forest of an undirected graph by Borůvka's algorithm, ties broken
     by edge id (see the module docstring); ``target`` and ``out`` as :func:`algorithms.bfs`'s.
-    ValueError for a directed graph."""
+    ValueError for a directed graph, or float weights whose sum over a forest could overflow."""
     check_undirected(graph, "minimum_spanning_forest")
     check_out(out)
+    if graph.weighted and graph.weights.dtype.kind == "f":
+        validate.forest_sums("minimum_spanning_forest",
+                             path_bound(graph.weights, graph.num_vertices), graph.weights.dtype)
     tgt = resolve_target(target, graph, deep=False)
     n = graph.num_vertices
     tails, heads = graph.device_edge_sources(tgt), graph.device_arrays(tgt).col_indices
@@ -189,7 +195,12 @@ def _result(graph: Graph, tgt: Target, arcs: np.ndarray, out: str,
     edges = np.stack([graph.coo().src[arcs], graph.col_indices[arcs]], axis=1).astype(np.int32)
     ids = graph.edge_ids()[arcs]
     weights = graph.weights[arcs] if graph.weighted else np.ones(arcs.size, np.int64)
-    total = weights.sum().item() if arcs.size else (0.0 if weights.dtype.kind == "f" else 0)
+    if weights.dtype.kind == "f":
+        total = float(weights.sum())
+    elif path_bound(weights, arcs.size + 1) <= np.iinfo(np.int64).max:
+        total = int(weights.sum())
+    else:  # the int64 sum could wrap around: Python's ints are exact
+        total = sum(weights.tolist())
     arrays = [edges, ids, arcs] if out == "host" else [tgt.to_device(a) for a in
                                                        (edges, ids, arcs)]
     return MSFResult(*arrays, total, graph.num_vertices - arcs.size, len(stats),

@@ -86,7 +86,9 @@ def check_minimum_spanning_forest(graph: Graph, edges: Any, total_weight: float)
         i = int(np.flatnonzero((got != expected).any(axis=1))[0])
         raise AssertionError(f"forest edge {i} is {tuple(got[i].tolist())}; Kruskal's in "
                              f"(weight, edge id) order is {tuple(expected[i].tolist())}")
-    want = graph.weights[kept].sum().item() if graph.weighted else kept.size
+    kind = graph.weights.dtype.kind if graph.weighted else "i"
+    want = (float(graph.weights[kept].sum()) if kind == "f"  # integers: exact Python ints
+            else sum(graph.weights[kept].tolist()) if graph.weighted else kept.size)
     if not _close(total_weight, want):
         raise AssertionError(f"total_weight is {total_weight}; the forest's edges weigh {want}")
     simple = graph.simple()  # the least weight of repeated edges, loops dropped

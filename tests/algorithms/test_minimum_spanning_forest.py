@@ -130,6 +130,21 @@ def test_an_unweighted_graph_weighs_its_edge_count():
     assert result.iterations <= np.log2(30) + 1
 
 
+def test_an_integer_total_past_int64_is_exact_and_a_float_one_that_could_overflow_refused():
+    big = 2**62
+    g = Graph.from_edges([0, 1, 2], [1, 2, 3], [big, big, big], directed=False)
+    result = minimum_spanning_forest(g, target="cpu")
+    assert result.total_weight == 3 * big and isinstance(result.total_weight, int)
+    check_minimum_spanning_forest(g, result.edges, result.total_weight)
+    huge = Graph.from_edges([0, 1], [1, 2], [1e308, 1e308], directed=False)
+    cpu = resolve_target("cpu")
+    launches = cpu.launches
+    with pytest.raises(ValueError, match="minimum_spanning_forest: a forest's total weight can "
+                                         r"reach more than 1.798e\+308 .* past what float64 holds"):
+        minimum_spanning_forest(huge, target=cpu)
+    assert cpu.launches == launches
+
+
 def test_several_components_and_isolated_vertices():
     g = Graph.from_edges([0, 1, 4, 5], [1, 2, 5, 6], [1, 2, 3, 4], num_vertices=9,
                          directed=False)

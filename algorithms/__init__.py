@@ -15,6 +15,11 @@ from algorithms.betweenness import BetweennessResult, BetweennessSourceStats, be
 from algorithms.bfs import BFSResult, LevelStats, bfs
 from algorithms.catalog import CATALOG
 from algorithms.coloring import ColoringResult, ColoringRoundStats, graph_coloring
+from algorithms.communities import (
+    CommunitiesResult,
+    CommunitiesSweepStats,
+    label_propagation_communities,
+)
 from algorithms.components import (
     ComponentsResult,
     ComponentsStepStats,
@@ -26,11 +31,13 @@ from algorithms.entry import Entry, Option
 from algorithms.independent_set import MISResult, MISRoundStats, maximal_independent_set
 from algorithms.kcore import KCoreResult, KCoreRoundStats, k_core
 from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
+from algorithms.minimum_spanning_forest import MSFResult, MSFRoundStats, minimum_spanning_forest
 from algorithms.pagerank import ConvergenceError, PageRankIterationStats, PageRankResult, pagerank
 from algorithms.result import Result
 from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
 from algorithms.strong_components import SCCResult, SCCRoundStats, strongly_connected_components
 from algorithms.triangles import TriangleResult, triangle_count
+from algorithms.truss import KTrussResult, KTrussRoundStats, k_truss
 from algorithms.user import declare
 
 #: The name :class:`SSSPStepStats` had before issue 21 (one stats class per meaning).
@@ -48,3 +55,6 @@ __all__ += ["connected_components", "spanning_forest", "ComponentsResult",
 __all__ += ["maximal_independent_set", "MISResult", "MISRoundStats", "graph_coloring",
             "ColoringResult", "ColoringRoundStats"]
 __all__ += ["strongly_connected_components", "SCCResult", "SCCRoundStats"]
+__all__ += ["minimum_spanning_forest", "MSFResult", "MSFRoundStats"]
+__all__ += ["k_truss", "KTrussResult", "KTrussRoundStats"]
+__all__ += ["label_propagation_communities", "CommunitiesResult", "CommunitiesSweepStats"]

@@ -1,14 +1,16 @@
 """Graph colouring by Jones & Plassmann's heuristic (Jones & Plassmann, *A Parallel Graph
 Coloring Heuristic*, SIAM J. Sci. Comput. 14(3), 1993, Section 3), written with the operators.
 
-Every vertex has a random priority fixed by the seed (the order of
-:func:`algorithms.maximal_independent_set`'s priority method: ``random_bits(s, v)`` with
-``s = random_bits(seed, 0)``, ties to the smaller id). In each round every uncoloured vertex
-that comes before all its uncoloured neighbours takes the smallest colour none of its coloured
-neighbours has (first fit). Those vertices form an independent set, so the colouring is proper,
-and it equals the sequential greedy first-fit colouring in decreasing priority
-(:func:`frontier.testing.reference_coloring`), on every target. A round over the frontier of
-uncoloured vertices is two operator calls:
+Every vertex has a priority: with ``order="random"`` (the default) a random one fixed by the
+seed (the order of :func:`algorithms.maximal_independent_set`'s priority method:
+``random_bits(s, v)`` with ``s = random_bits(seed, 0)``, ties to the smaller id); with
+``order="largest_first"`` its degree as NetworkX counts it (:func:`networkx_degrees`: a
+self-loop twice), ties to the smaller id, the order of NetworkX's ``greedy_color`` default
+strategy. In each round every uncoloured vertex that comes before all its uncoloured neighbours
+takes the smallest colour none of its coloured neighbours has (first fit). Those vertices form
+an independent set, so the colouring is proper, and it equals the sequential greedy first-fit
+colouring in decreasing priority (:func:`frontier.testing.reference_coloring`), on every
+target. A round over the frontier of uncoloured vertices is two operator calls:
 
 1. ``advance`` (with the load balancer) over their arcs: an uncoloured neighbour of higher
    priority marks the vertex *beaten*; a coloured neighbour whose colour falls in the vertex's
@@ -40,11 +42,19 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry
+from algorithms.entry import Entry, Option
 from algorithms.independent_set import arcs_per_round, comes_first
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
-from frontier import Frontier, Graph, atomic_or, atomic_store, random_bits, validate
+from frontier import (
+    Frontier,
+    Graph,
+    atomic_or,
+    atomic_store,
+    device_function,
+    random_bits,
+    validate,
+)
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
@@ -54,7 +64,11 @@ from operators import (  # noqa: A004
     resolve_policy,
 )
 
-__all__ = ["graph_coloring", "ColoringResult", "ColoringRoundStats", "ENTRIES"]
+__all__ = ["graph_coloring", "ColoringResult", "ColoringRoundStats", "ORDERS",
+           "networkx_degrees", "ENTRIES"]
+
+#: The orders the greedy first fit visits the vertices in.
+ORDERS = ("random", "largest_first")
 
 #: Colours per window: the bits 0..62 of an int64 mask (the sign bit stays clear).
 WINDOW = 63
@@ -74,7 +88,7 @@ class ColoringRoundStats:
 class ColoringResult:
     """``colors`` (int32, one per vertex, from 0; on the target with ``out="device"``,
     :mod:`algorithms.output`), the seed, the rounds run (``iterations``), wall time, per-round
-    ``stats``, and the ``target`` that ran it."""
+    ``stats``, the ``target`` that ran it, and the ``order`` of the first fit."""
 
     colors: Any
     seed: int
@@ -84,6 +98,7 @@ class ColoringResult:
     rounds: Sequence[tuple[int, float]] = field(repr=False, default=())
     last_live: Any = field(repr=False, default=None)
     target: Target | None = field(repr=False, default=None)
+    order: str = "random"
 
     @cached_property
     def stats(self) -> list[ColoringRoundStats]:
@@ -105,9 +120,18 @@ class ColoringResult:
 
 
 # functors ------------------------------------------------------------------------------------
-def look(src, dst, eid, weight, colors, window, beaten, used, s):
+@device_function
+def precedes(u, v, s, degree, by_degree):
+    """``u`` is visited before ``v``: the larger ``degree`` first, the smaller id on a tie,
+    where ``by_degree`` (order "largest_first"); else by random priority (:func:`comes_first`)."""
+    if by_degree:
+        return degree[u] > degree[v] or (degree[u] == degree[v] and u < v)
+    return comes_first(u, v, s)
+
+
+def look(src, dst, eid, weight, colors, window, beaten, used, s, degree, by_degree):
     c = colors[dst] - window[src]
-    if dst != src and colors[dst] < 0 and comes_first(dst, src, s):
+    if dst != src and colors[dst] < 0 and precedes(dst, src, s, degree, by_degree):
         atomic_store(beaten, src, True)  # any of src's edges may say so: an intended race
     elif dst != src and colors[dst] >= 0 and 0 <= c < WINDOW:
         atomic_or(used, src, 1 << c)
@@ -128,19 +152,31 @@ def settle(v, colors, window, beaten, used, last_live, r):
 
 
 # the algorithm -------------------------------------------------------------------------------
-def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer = "auto",
-                   target: str | Target | None = None, out: str = "host") -> ColoringResult:
+def networkx_degrees(graph: Graph) -> np.ndarray:
+    """Each vertex's degree as NetworkX's ``G.degree`` counts it on the graph as stored (int64):
+    every arc once, a self-loop twice (stored once, it is counted again)."""
+    loops = graph.coo().src[graph.coo().src == graph.col_indices]
+    return graph.out_degrees().astype(np.int64) + np.bincount(loops,
+                                                              minlength=graph.num_vertices)
+
+
+def graph_coloring(graph: Graph, *, seed: int = 0, order: str = "random",
+                   balancer: str | LoadBalancer = "auto", target: str | Target | None = None,
+                   out: str = "host") -> ColoringResult:
     """A proper colouring of an undirected graph by Jones & Plassmann (see the module
-    docstring): the greedy first-fit colouring in a random order fixed by ``seed`` (an integer
-    ``0 <= seed < 2**63``); ``balancer`` maps each round's advance onto threads; ``target`` and
-    ``out`` as :func:`algorithms.bfs`'s."""
+    docstring): the greedy first-fit colouring in ``order`` ``"random"`` (fixed by ``seed``, an
+    integer ``0 <= seed < 2**63``) or ``"largest_first"`` (by decreasing degree, NetworkX's
+    ``greedy_color`` default; the seed is then unused); ``balancer`` maps each round's advance
+    onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s."""
     check_undirected(graph, "graph_coloring")
     check_out(out)
     seed = validate.count("seed", seed)
+    by_degree = validate.one_of("order", order, ORDERS) == "largest_first"
     balancer = get_balancer(balancer)
     tgt = resolve_target(target, graph, deep=False)
     policy = resolve_policy(balancer, graph, tgt)
     n, s = graph.num_vertices, random_bits(seed, 0)
+    degree = tgt.to_device(networkx_degrees(graph) if by_degree else np.zeros(1, np.int64))
     colors, window = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)
     beaten, used = tgt.zeros(n, np.bool_), tgt.zeros(n, np.int64)
     last_live = tgt.empty(n, np.int32)  # every vertex is uncoloured in round 0
@@ -149,13 +185,13 @@ def graph_coloring(graph: Graph, *, seed: int = 0, balancer: str | LoadBalancer 
     live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
     while (size := len(live)) > 0:
         started = time.perf_counter()
-        advance(graph, live, look, colors, window, beaten, used, s, balancer=policy,
-                output="none")
+        advance(graph, live, look, colors, window, beaten, used, s, degree, by_degree,
+                balancer=policy, output="none")
         live = filter(graph, live, settle, colors, window, beaten, used, last_live,
                       len(rounds))
         rounds.append((size, time.perf_counter() - started))
     return ColoringResult(deliver(tgt, colors, out, made=True), seed, len(rounds),
-                          time.perf_counter() - began, graph, rounds, last_live, tgt)
+                          time.perf_counter() - began, graph, rounds, last_live, tgt, order)
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------
@@ -172,11 +208,13 @@ def _reference(graph: Graph, source: None) -> np.ndarray:
 def _check(graph: Graph, source: None, result: ColoringResult) -> None:
     from frontier.testing import check_coloring
 
-    check_coloring(graph.simple(directed=False), on_host(result.colors), seed=result.seed)
+    check_coloring(graph.simple(directed=False), on_host(result.colors), seed=result.seed,
+                   order=result.order)
 
 
 def _report(result: ColoringResult) -> list[tuple[str, str]]:
-    return [("colours", f"{result.num_colors} (seed {result.seed})")]
+    how = f"seed {result.seed}" if result.order == "random" else "largest first"
+    return [("colours", f"{result.num_colors} ({how})")]
 
 
 ENTRIES = (
@@ -184,5 +222,8 @@ ENTRIES = (
           "underlying GRAPH by Jones & Plassmann (first fit in a random priority order)",
           run=_run, reference=_reference, check=_check,
           checks="proper; equal to the sequential greedy first-fit colouring in the same order",
-          report=_report, source=False),
+          report=_report, source=False,
+          options=(Option("order", ORDERS, "random", "random: a random priority order (the "
+                          "seed's); largest_first: decreasing degree, NetworkX's greedy_color "
+                          "default", shown="{} order"),)),
 )

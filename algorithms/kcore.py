@@ -49,7 +49,7 @@ from operators import (  # noqa: A004
 )
 
 __all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "check_undirected",
-           "ENTRIES"]
+           "check_loopless", "ENTRIES"]
 
 #: Larger than any degree: what a removed vertex offers to the minimum-degree reduction.
 _REMOVED = np.iinfo(np.int32).max
@@ -173,13 +173,18 @@ def _check_graph(graph: Graph) -> None:
         raise ValueError("k_core needs an undirected graph (Graph.from_edges(..., "
                          "directed=False)); for a directed graph's in + out degree cores, "
                          "build the undirected graph of its arcs")
-    loops = graph.memo("kcore.self_loops",
+    check_loopless(graph, "k_core", "core numbers are not defined with self-loops")
+
+
+def check_loopless(graph: Graph, name: str, why: str) -> None:
+    """Raises ValueError, naming the first self-loop's vertex and saying ``why`` the algorithm
+    ``name`` refuses them, if ``graph`` has self-loops (found once per graph)."""
+    loops = graph.memo("self_loops",
                        lambda: np.flatnonzero(graph.coo().src == graph.col_indices))
     if loops.size:
         v = int(graph.col_indices[loops[0]])
-        raise ValueError(f"k_core: the graph has {loops.size} self-loop(s) (vertex {v} first); "
-                         "core numbers are not defined with self-loops (NetworkX raises too): "
-                         "remove them first")
+        raise ValueError(f"{name}: the graph has {loops.size} self-loop(s) (vertex {v} first); "
+                         f"{why} (NetworkX raises too): remove them first")
 
 
 # the catalog entry: k-core of any graph's undirected simple graph ---------------------------

@@ -33,7 +33,8 @@ The helpers, for algorithms and operators to reuse (each returns the checked val
   caller without a graph);
 * :func:`vertices` — an array of vertex ids, converted to int64 losslessly;
 * :func:`path_sums` — refuse weights whose path sums could overflow the dtype the distances
-  are summed in (``1e308 + 1e308`` is ``inf``, which reads as "unreachable");
+  are summed in (``1e308 + 1e308`` is ``inf``, which reads as "unreachable"); :func:`forest_sums`
+  the same for the total weight of a spanning forest;
 * :func:`file_path` — a file name: ``str``, ``bytes`` (decoded as the file system does, as
   ``open`` takes it) or ``os.PathLike``, as a ``str``;
 * :func:`unused` — refuse arguments the chosen mode would ignore (``alpha`` with
@@ -67,7 +68,7 @@ _INT64_MAX = int(np.iinfo(np.int64).max)
 
 __all__ = ["graph", "source", "sources", "non_negative_weights", "count", "positive",
            "fraction", "flag", "one_of", "vertex", "vertices", "bounds", "integer", "path_sums",
-           "file_path", "unused"]
+           "forest_sums", "file_path", "unused"]
 
 
 def graph(value: Any) -> Graph:
@@ -226,12 +227,7 @@ def path_sums(what: str, bound: float, dtype: Any) -> None:
     little below the largest finite value (2^-20 of it: a path of 2^31 additions rounds by less
     than that)."""
     dt = np.dtype(dtype)
-    if dt.kind == "f":
-        top = float(np.finfo(dt).max)
-        fits = math.isfinite(bound) and bound <= top * (1 - 2.0 ** -20)
-    else:
-        top = int(np.iinfo(dt).max)
-        fits = bound <= top
+    fits, top = _sum_fits(bound, dt)
     if not fits:
         reach = (f"{float(bound):.4g}" if math.isfinite(bound)
                  else f"more than {float(top):.4g}")
@@ -240,6 +236,30 @@ def path_sums(what: str, bound: float, dtype: Any) -> None:
                          f"what {dt.name} distances hold ({float(top):.4g}), so a distance could "
                          "overflow to inf and read as unreachable; expected weights whose path "
                          "sums fit: scale them down")
+
+
+def forest_sums(what: str, bound: float, dtype: Any) -> None:
+    """Raise ValueError if a forest's total weight, up to ``bound`` in absolute value (as for a
+    simple path: :func:`frontier.graph.path_bound`), could leave the range of ``dtype``."""
+    dt = np.dtype(dtype)
+    fits, top = _sum_fits(bound, dt)
+    if not fits:
+        reach = (f"{float(bound):.4g}" if math.isfinite(bound)
+                 else f"more than {float(top):.4g}")
+        raise ValueError(f"{what}: a forest's total weight can reach {reach} (largest |weight| "
+                         "x (|V| - 1), or the sum of all |weights| if smaller), past what "
+                         f"{dt.name} holds ({float(top):.4g}), so the total could overflow to "
+                         "inf; expected weights whose sums fit: scale them down")
+
+
+def _sum_fits(bound: float, dt: np.dtype) -> tuple[bool, float]:
+    """Whether sums of up to ``bound`` fit ``dt`` (a float sum rounds at each addition, so a
+    float bound stays a little below the largest finite value), and that largest value."""
+    if dt.kind == "f":
+        top = float(np.finfo(dt).max)
+        return math.isfinite(bound) and bound <= top * (1 - 2.0 ** -20), top
+    top = int(np.iinfo(dt).max)
+    return bound <= top, top
 
 
 def file_path(name: str, value: Any) -> str:

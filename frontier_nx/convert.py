@@ -109,6 +109,15 @@ class FrontierGraph:
             return None
         return self._once(("weights", weight, combine), lambda: self._combined(weight, combine))
 
+    def edge_values(self, attribute: str, default: Any) -> list:
+        """Attribute ``attribute`` of every arc's edge as NetworkX's functions read it,
+        ``data.get(attribute, default)``, in arc order, from the NetworkX graph this one was
+        converted from (:meth:`original`): an edge without the attribute and one holding None
+        differ there, where the conversion of every attribute (``preserve_all_attrs``) gives
+        both None."""
+        graph = self.original()
+        return _values(_plain(graph._adj, self.multigraph), self.multigraph, attribute, default)
+
     def weight_kinds(self, weight: str) -> frozenset[type]:
         """The Python types of attribute ``weight``'s values (int, float, bool, ...)."""
         return self._once(("kinds", weight), lambda: frozenset(map(type, self.values[weight])))

@@ -3,8 +3,8 @@ shows for it (what is honoured, what is declined so that NetworkX runs the call 
 
 Standard library only: :func:`frontier_nx.get_info` reads this at ``import networkx``. The
 implementations live in the family modules (``traversal``, ``shortest_paths``, ``components``,
-``cores``, ``centrality``, ``clustering``); ``tests/frontier_nx`` checks that this table and the
-implementations name the same functions.
+``cores``, ``centrality``, ``clustering``, ``trees``, ``communities``, ``coloring``);
+``tests/frontier_nx`` checks that this table and the implementations name the same functions.
 """
 
 from __future__ import annotations
@@ -86,6 +86,27 @@ FUNCTIONS: dict[str, str] = {
                "(attributes kept); a given ``core_number`` is declined.",
     "k_corona": "Peeling for the core numbers, then NetworkX's subgraph of the graph given "
                 "(attributes kept); a given ``core_number`` is declined.",
+    "k_truss": "Peeling (Cohen's k-truss, level-synchronous) for the truss's edges, then "
+               "NetworkX's subgraph of a copy of the graph given (order and attributes kept); "
+               "self-loops raise NetworkX's error; a k that is not an integer is declined.",
+    # trees
+    "minimum_spanning_edges": "Borůvka, ties by edge id: the forest of NetworkX's Kruskal, "
+                              "yielded in its order. Declined: algorithm other than "
+                              "'kruskal', multigraphs. Weights that are not plain finite "
+                              "numbers run NetworkX's own function; NaN raises its error.",
+    "minimum_spanning_tree": "Borůvka, ties by edge id: NetworkX's Kruskal tree (class, "
+                             "attributes, edge order). Declined: algorithm other than "
+                             "'kruskal', multigraphs, directed graphs. Weights that are not "
+                             "plain finite numbers run NetworkX's own function.",
+    # communities
+    "label_propagation_communities": "NetworkX's semi-synchronous rule exactly: its greedy "
+                                     "largest-first colour classes, Prec-Max ties, by "
+                                     "operators.neighbor_reduce(op='mode'); the same "
+                                     "dict_values of sets. Multigraphs are declined.",
+    # coloring
+    "greedy_color": "Jones & Plassmann with the degree as priority: NetworkX's largest_first "
+                    "first fit exactly, the dict in its order. Declined: other strategies, "
+                    "interchange, directed graphs, multigraphs.",
     # centrality
     "pagerank": "Power iteration with NetworkX's stopping rule; parallel edges' weights summed, "
                 "a missing weight 1. Declined: alpha outside [0, 1], tol <= 0 or infinite, "

@@ -12,10 +12,13 @@ import networkx as nx
 from frontier_nx import (  # noqa: F401
     centrality,
     clustering,
+    coloring,
+    communities,
     components,
     cores,
     shortest_paths,
     traversal,
+    trees,
 )
 from frontier_nx.convert import FrontierGraph, from_networkx, uncache_view
 from frontier_nx.registry import IMPLEMENTATIONS, declined, stays_in_networkx

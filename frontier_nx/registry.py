@@ -84,3 +84,25 @@ def callable_weight(arguments: dict[str, Any]) -> str | None:
     """The rule of every function whose ``weight`` may be a callable: declined."""
     weight = arguments.get("weight")
     return f"weight={weight!r}: a callable weight is declined" if callable(weight) else None
+
+
+#: the attributes through which NetworkX's functions read a graph's neighbours and degrees
+_VIEWS = ("adj", "succ", "pred", "degree", "neighbors", "successors", "predecessors",
+          "__getitem__", "__iter__", "__len__")
+
+
+def standard_views(arguments: dict[str, Any]) -> str | None:
+    """The rule of functions that read a graph through its views: declines a NetworkX graph
+    whose class overrides a view the conversion does not read (such as
+    ``approximation.k_components``'s ``_AntiGraph``, a complement graph whose ``_adj`` holds
+    the edges it lacks)."""
+    G = arguments["G"]
+    if not isinstance(G, nx.Graph):
+        return None
+    base = nx.DiGraph if G.is_directed() else nx.Graph
+    changed = [name for name in _VIEWS
+               if getattr(type(G), name, None) is not getattr(base, name, None)]
+    if changed:
+        return (f"{type(G).__name__} overrides {', '.join(changed)}: its neighbours are not "
+                "those of its adjacency")
+    return None

@@ -24,6 +24,7 @@ from bench.suites import (
     catalog,
     components,
     direction_thresholds,
+    forest_truss,
     fused_grid,
     kernels,
     listrank_apsp,
@@ -77,6 +78,7 @@ SUITES: dict[str, Suite] = {
     "structure": structure,
     "neighbor_counts": neighbor_counts,
     "primitives": primitives,
+    "forest_truss": forest_truss,
 }
 
 

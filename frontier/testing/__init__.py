@@ -34,7 +34,9 @@ The strategies (:func:`graphs`, :func:`graphs_with_source`, :func:`vertex_subset
 references and checks work without it. The references and checks for PageRank, betweenness
 centrality and core numbers are in :mod:`frontier.testing.centrality`; those for maximal
 independent sets and colourings in :mod:`frontier.testing.structure`, for triangles in
-:mod:`frontier.testing.triangles`.
+:mod:`frontier.testing.triangles`; for minimum spanning forests in
+:mod:`frontier.testing.spanning`, for k-trusses in :mod:`frontier.testing.truss`, for
+label-propagation communities in :mod:`frontier.testing.communities`.
 
 Each algorithm has one reference here (``reference_*``): the one its catalog entry's ``check``
 and ``frontier run --validate`` compare with, and the benchmark suite times as the CPU
@@ -53,6 +55,7 @@ from frontier.testing.centrality import (
     reference_core_numbers,
     reference_pagerank,
 )
+from frontier.testing.communities import check_label_propagation, reference_label_propagation
 from frontier.testing.cuda import CudaCompileError, check_cuda, cuda_check_problem
 from frontier.testing.datasets import dataset_dir
 from frontier.testing.races import check_race_free
@@ -72,6 +75,10 @@ from frontier.testing.reference import (
     reference_scc,
     reference_sssp,
 )
+from frontier.testing.spanning import (
+    check_minimum_spanning_forest,
+    reference_minimum_spanning_forest,
+)
 from frontier.testing.structure import (
     check_coloring,
     check_independent_set,
@@ -80,6 +87,7 @@ from frontier.testing.structure import (
     reference_mis,
 )
 from frontier.testing.triangles import check_triangles, reference_triangles
+from frontier.testing.truss import check_k_truss, reference_k_truss
 
 if TYPE_CHECKING:
     from frontier.testing.strategies import (
@@ -124,6 +132,12 @@ __all__ = [
     "check_coloring",
     "reference_triangles",
     "check_triangles",
+    "reference_minimum_spanning_forest",
+    "check_minimum_spanning_forest",
+    "reference_k_truss",
+    "check_k_truss",
+    "reference_label_propagation",
+    "check_label_propagation",
     "check_race_free",
     "check_cuda",
     "cuda_check_problem",

@@ -6,7 +6,10 @@ in a random order fixed by a seed: a vertex joins the independent set unless a n
 before it did; a vertex takes the smallest colour none of its coloured neighbours has (first
 fit). The order is the one :func:`algorithms.maximal_independent_set` (priority method) and
 :func:`algorithms.graph_coloring` (Jones & Plassmann) use, so their results equal these: the
-vertices by decreasing ``random_bits(random_bits(seed, 0), v)``, the smaller id first on a tie.
+vertices by decreasing ``random_bits(random_bits(seed, 0), v)``, the smaller id first on a tie;
+or, for a colouring in order ``"largest_first"``, by decreasing degree as NetworkX counts it
+(every arc once, a self-loop twice), the smaller id first on a tie (NetworkX's
+``greedy_color`` default strategy).
 The bits come from :mod:`frontier.testing.random_reference` (SplitMix64 from its definition,
 independent of :mod:`frontier.rng`); the greedy loops are compiled with Numba so that they stay
 quick on large graphs. Self-loops are ignored (as NetworkX's greedy loops ignore them); a
@@ -36,10 +39,19 @@ def _undirected(graph: Graph, what: str) -> Graph:
     return graph
 
 
-def greedy_order(graph: Graph, seed: int = 0) -> np.ndarray:
+def greedy_order(graph: Graph, seed: int = 0, order: str = "random") -> np.ndarray:
     """The vertices in the order the greedy references visit them (int64): decreasing
-    ``random_bits(random_bits(seed, 0), v)``, the smaller id first on a tie."""
+    ``random_bits(random_bits(seed, 0), v)`` (``order="random"``) or decreasing degree as
+    NetworkX counts it (``order="largest_first"``: the arcs at the vertex, a self-loop's once
+    more), the smaller id first on a tie."""
     ids = np.arange(graph.num_vertices, dtype=np.uint64)
+    if order == "largest_first":
+        src, dst = graph.coo().src, graph.col_indices
+        degree = np.bincount(src, minlength=graph.num_vertices) + np.bincount(
+            src[src == dst], minlength=graph.num_vertices)
+        return np.lexsort((ids, -degree)).astype(np.int64)
+    if order != "random":
+        raise ValueError(f"order={order!r}; expected 'random' or 'largest_first'")
     bits = reference_random_bits_of(reference_random_bits(seed, 0), ids)
     return np.lexsort((ids, ~bits)).astype(np.int64)
 
@@ -108,11 +120,12 @@ def check_independent_set(graph: Graph, in_set: Any, *, seed: int | None = None)
 
 
 # colourings ----------------------------------------------------------------------------------
-def reference_coloring(graph: Graph, seed: int = 0) -> np.ndarray:
+def reference_coloring(graph: Graph, seed: int = 0, order: str = "random") -> np.ndarray:
     """The greedy first-fit colouring (int32 colours 0, 1, ..., one per vertex) of an undirected
-    graph, in :func:`greedy_order`. Raises ValueError on a directed graph."""
+    graph, in :func:`greedy_order` (of ``seed`` and ``order``). Raises ValueError on a directed
+    graph."""
     graph = _undirected(graph, "reference_coloring")
-    return _first_fit(graph.row_offsets, graph.col_indices, greedy_order(graph, seed))
+    return _first_fit(graph.row_offsets, graph.col_indices, greedy_order(graph, seed, order))
 
 
 @numba.njit(cache=False)
@@ -132,10 +145,12 @@ def _first_fit(offsets: np.ndarray, heads: np.ndarray, order: np.ndarray
     return colors
 
 
-def check_coloring(graph: Graph, colors: Any, *, seed: int | None = None) -> None:
+def check_coloring(graph: Graph, colors: Any, *, seed: int | None = None,
+                   order: str = "random") -> None:
     """Check ``colors`` (integers, one per vertex) colour every vertex (``>= 0``) and properly
     (no edge between two distinct vertices of one colour); with ``seed``, also that they equal
-    :func:`reference_coloring` of that seed."""
+    :func:`reference_coloring` of that seed and ``order`` (the seed is unused in order
+    ``"largest_first"``)."""
     got = _vertex_values("colors", colors, graph).astype(np.int64)
     _fail("not coloured (negative colour)", np.flatnonzero(got < 0),
           lambda v: f"vertex {v}: colour {got[v]}")
@@ -145,7 +160,8 @@ def check_coloring(graph: Graph, colors: Any, *, seed: int | None = None) -> Non
           lambda v: f"vertex {v} and its neighbour {int(heads[clash][tails[clash] == v][0])}, "
                     f"colour {got[v]}")
     if seed is not None:
-        expected = reference_coloring(graph, seed)
-        _fail(f"differs from the greedy first-fit colouring of seed {seed}",
+        expected = reference_coloring(graph, seed, order)
+        which = f"seed {seed}" if order == "random" else f"order {order}"
+        _fail(f"differs from the greedy first-fit colouring of {which}",
               np.flatnonzero(got != expected),
               lambda v: f"vertex {v}: expected {expected[v]}, got {got[v]}")

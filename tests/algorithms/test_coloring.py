@@ -37,6 +37,18 @@ def networkx_greedy(graph: Graph, seed: int) -> np.ndarray:
     return np.array([colors[v] for v in range(graph.num_vertices)], dtype=np.int32)
 
 
+def networkx_largest_first(graph: Graph) -> np.ndarray:
+    """NetworkX's ``greedy_color`` with its default strategy (largest first) on the graph as a
+    multigraph: every stored edge once, a self-loop once (NetworkX's degree counts it twice)."""
+    h = nx.MultiGraph()
+    h.add_nodes_from(range(graph.num_vertices))
+    src, dst = graph.coo().src, graph.col_indices
+    once = src <= dst
+    h.add_edges_from(zip(src[once].tolist(), dst[once].tolist(), strict=True))
+    colors = nx.greedy_color(h)
+    return np.array([colors[v] for v in range(graph.num_vertices)], dtype=np.int32)
+
+
 def clique(n: int) -> Graph:
     u, v = np.triu_indices(n, 1)
     return Graph.from_edges(u, v, num_vertices=n, directed=False)
@@ -72,6 +84,24 @@ def test_every_balancer_on_every_target(target, balancer, graph):
 @given(graph=UNDIRECTED)
 def test_reference_equals_networkx_greedy_color_in_the_same_order(graph):
     np.testing.assert_array_equal(reference_coloring(graph, 4), networkx_greedy(graph, 4))
+
+
+@given(graph=UNDIRECTED)
+def test_largest_first_equals_networkx_greedy_color_default(graph):
+    result = graph_coloring(graph, order="largest_first", target="cpu")
+    np.testing.assert_array_equal(result.colors, networkx_largest_first(graph))
+    check_coloring(graph, result.colors, seed=0, order="largest_first")
+    np.testing.assert_array_equal(reference_coloring(graph, order="largest_first"),
+                                  result.colors)
+
+
+@pytest.mark.parametrize("balancer", BALANCERS)
+@settings(max_examples=2) if SIMULATED else settings(max_examples=10)
+@given(graph=TINY_GRAPHS)
+def test_largest_first_is_the_same_on_every_target_and_balancer(target, balancer, graph):
+    got = graph_coloring(graph, order="largest_first", balancer=balancer, target=target)
+    assert got.order == "largest_first"
+    np.testing.assert_array_equal(got.colors, networkx_largest_first(graph))
 
 
 @pytest.mark.parametrize("n", [63, 64, 130])
@@ -122,6 +152,8 @@ def test_each_rounds_arcs_are_those_of_the_vertices_uncoloured_at_its_start():
     (lambda g: graph_coloring(g, seed=2**63), ValueError, "seed=9223372036854775808"),
     (lambda g: graph_coloring(g, seed="1"), TypeError, "seed='1'; expected an integer"),
     (lambda g: graph_coloring(g, balancer="nosuch"), BalancerError, "unknown balancer 'nosuch'"),
+    (lambda g: graph_coloring(g, order="smallest_last"), ValueError,
+     "unknown order 'smallest_last'; expected one of 'random', 'largest_first'"),
 ])
 def test_bad_arguments_are_refused_clearly(call, error, words):
     with pytest.raises(error, match=words):

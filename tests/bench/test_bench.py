@@ -66,6 +66,8 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
                    "triangles,mis,coloring"], ()),
     "neighbor_counts": (["--target", "cpu", "--graphs", "rmat:6,star40", "--bins", "3"], ()),
     "primitives": (["--target", "cpu", "--graphs", "rmat:6,grid:5x5", "--check-arcs", "40"], ()),
+    "forest_truss": (["--target", "cpu", "--cases",
+                      "msf:path40_w1-5,msf:rmat:6,ktruss:rmat:6,communities:rmat:6"], ()),
 }
 
 

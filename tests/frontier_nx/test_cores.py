@@ -99,3 +99,33 @@ def test_approximate_k_components_with_the_backend_first_equals_networkx(monkeyp
     monkeypatch.setattr(nx.config.backend_priority, "algos", ["frontier"])
     monkeypatch.setattr(BackendInterface, "should_run", staticmethod(lambda *_: True))
     assert nx.approximation.k_components(h) == expected
+
+
+@given(h=networkx_graphs(classes=(nx.Graph,)), k=st.integers(0, 6))
+def test_k_truss_is_networkx_truss_with_attributes(h, k):
+    same_graph(nx.k_truss(h, k, backend="frontier"), nx.k_truss(h, k))
+
+
+def test_k_truss_of_a_graph_with_hubs_equals_networkx():
+    h = nx.relabel_nodes(nx.powerlaw_cluster_graph(300, 6, 0.6, seed=2), str)
+    for k in (3, 4, 5, 7):
+        same_graph(nx.k_truss(h, k, backend="frontier"), nx.k_truss(h, k))
+
+
+def test_k_truss_is_a_copy_not_a_view():
+    h = nx.complete_graph(4)
+    got = nx.k_truss(h, 4, backend="frontier")
+    got.add_edge(0, 9)
+    assert 9 not in h
+
+
+def test_k_truss_raises_on_self_loops_as_networkx_does():
+    with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
+        nx.k_truss(nx.Graph([("a", "b"), ("b", "b")]), 3, backend="frontier")
+
+
+def test_k_truss_declines_a_k_that_is_not_an_integer():
+    h = nx.complete_graph(4)
+    assert "not an integer" in BackendInterface.can_run("k_truss", (h, 3.5), {})
+    assert "not an integer" in BackendInterface.can_run("k_truss", (h, True), {})
+    assert BackendInterface.can_run("k_truss", (h, 3), {}) is True

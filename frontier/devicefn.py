@@ -24,12 +24,21 @@ helper called from a functor is compiled with bounds checks too, as the functor 
 compiles an overload's body with its own options, not its caller's), after the ``checks`` given
 with it: an index past an array in the helper raises ``IndexError`` instead of reading
 garbage, and the ``IndexError`` names the functor (:class:`operators.codegen.FunctorIndexError`).
+
+What a helper reads (its module globals, closure values and defaults, and those of the helpers
+it calls) is part of the identity of every functor calling it (:mod:`operators.functors`).
+Numba compiles a registered helper once per argument types and keeps that code, with the values
+it read then, for every later caller; so a functor compiled again because a helper's global
+changed calls :func:`registered_again`, a new registration of a copy of the helper, which Numba
+compiles afresh (one per set of values read: :func:`operators.functors.compile_functor` shares
+them between functors).
 """
 
 from __future__ import annotations
 
 import inspect
 import types
+import weakref
 from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar
@@ -42,7 +51,9 @@ try:
 except ImportError:  # simulator-only installs without the CUDA typing layer
     cuda_overload = None
 
-__all__ = ["device_function"]
+from frontier.reads import copied
+
+__all__ = ["device_function", "companions", "registered", "registered_again"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -72,7 +83,42 @@ def device_function(fn: F, *, inline: bool = False, checks: Callable | None = No
     cpu_overload(fn, target="cpu", strict=False, inline=how)(cpu_typer)
     if cuda_overload is not None:
         cuda_overload(fn, target="cuda", strict=False, inline=how)(typer)
+    _REGISTERED[fn] = (inline, checks, implementation)
     return fn
+
+
+#: Per registered helper: what it was registered with (``inline``, ``checks``,
+#: ``implementation``).
+_REGISTERED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def registered(fn: Any) -> bool:
+    """Whether ``fn`` was registered by :func:`device_function`."""
+    try:
+        return fn in _REGISTERED
+    except TypeError:  # unhashable: no function
+        return False
+
+
+def companions(fn: Callable) -> tuple[Callable, ...]:
+    """What compiled code compiles with helper ``fn`` besides (or instead of) its own body: the
+    ``implementation`` and ``checks`` it was registered with; none for a function registered
+    without them, or not registered."""
+    how = _REGISTERED.get(fn)
+    return () if how is None else tuple(f for f in how[1:] if f is not None)
+
+
+def registered_again(fn: types.FunctionType,
+                     again: Callable[[types.FunctionType], types.FunctionType]) -> Callable:
+    """A new function registered as helper ``fn`` was (``inline``, ``checks``,
+    ``implementation``), which Numba compiles afresh (see the module docstring): a copy of
+    ``again(fn)``, and of ``again`` of its implementation and checks (``again`` gives a function
+    as compiled code is to read it now: :func:`frontier.reads.rebuilt`)."""
+    inline, checks, implementation = _REGISTERED[fn]
+    return device_function(
+        copied(again(fn)), inline=inline,
+        checks=None if checks is None else copied(again(checks)),
+        implementation=None if implementation is None else copied(again(implementation)))
 
 
 def _caller_checks_bounds() -> bool:
@@ -93,8 +139,7 @@ def _bounds_checked(body: Callable, checks: Callable | None) -> Callable:
     parameters = inspect.signature(body).parameters.values()
     if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters):
         return body  # no trampoline of fixed shape passes *args on: left unchecked
-    clone = types.FunctionType(body.__code__, body.__globals__, body.__name__,
-                               body.__defaults__, body.__closure__)
+    clone = copied(body)
     names = ", ".join(p.name for p in parameters)
     scope = {"checked_body": numba.njit(boundscheck=True)(clone),
              "check": numba.njit(boundscheck=True)(checks) if checks is not None else None}

@@ -15,8 +15,9 @@ compiled in memory instead, never loaded from a possibly stale file.
 * tuples, lists and frozensets: their elements (a frozenset's sorted);
 * Python functions (and Numba dispatchers, through ``py_func``, with their compile options): the
   code (name, bytecode, constants, names, variables, argument counts, flags, nested code), the
-  closure values, defaults, and every module global its code names, recursively (a function
-  that calls itself is named once);
+  closure values, defaults, every module global its code names (:mod:`frontier.reads`) and,
+  for a :func:`frontier.device_function`, the implementation and checks it was registered
+  with, recursively (a function that calls itself is named once);
 * modules, classes and named objects of this library or of the packages its compiled code is
   versioned by (NumPy, Numba, llvmlite, the standard ``math``, ``cmath``, ``operator``,
   builtins): their module and qualified name. The library's own source and those packages'
@@ -43,16 +44,12 @@ import numpy as np
 from numba.core import types as numba_types
 from numba.core.extending import _Intrinsic
 
+from frontier.devicefn import companions
 from frontier.identity import bits
+from frontier.reads import EMPTY, closure_values, library_named, sorted_global_names
 
-__all__ = ["fingerprint", "LIBRARY_PACKAGES", "VERSIONED_PACKAGES"]
+__all__ = ["fingerprint"]
 
-#: This library's packages, whose source is part of every key.
-LIBRARY_PACKAGES = ("frontier", "operators", "algorithms")
-#: Packages whose objects are named, not described: their version is part of every key.
-VERSIONED_PACKAGES = ("numpy", "numba", "llvmlite", "math", "cmath", "operator", "builtins")
-
-_NAMED = LIBRARY_PACKAGES + VERSIONED_PACKAGES
 _SCALARS = (bool, int, float, complex, str, bytes, type(None), type(Ellipsis))
 
 
@@ -82,7 +79,7 @@ def _implementation(template: type) -> Any:
     module = getattr(fn, "__module__", None)
     if not isinstance(fn, types.FunctionType) or not isinstance(module, str):
         return None
-    return None if module.split(".")[0] in _NAMED else fn
+    return None if library_named(module, "") else fn
 
 
 def _index_extensions() -> None:
@@ -119,11 +116,6 @@ def _extensions(templates: list[type], active: dict[Any, str | None]) -> str | N
     return "|".join(parts)  # type: ignore[arg-type]
 
 
-def _named(module: Any, name: Any) -> bool:
-    return (isinstance(module, str) and isinstance(name, str) and "<locals>" not in name
-            and module.split(".")[0] in _NAMED)
-
-
 def _describe(value: Any, active: dict[Any, str | None]) -> str | None:
     exact = bits(value)
     if exact is not None:
@@ -157,7 +149,7 @@ def _describe_object(value: Any, active: dict[Any, str | None]) -> str | None:
         ordered = sorted(parts) if isinstance(value, frozenset) else parts  # type: ignore[type-var]
         return f"{type(value).__name__}({'|'.join(ordered)})"  # type: ignore[arg-type]
     if isinstance(value, types.ModuleType):
-        return f"module:{value.__name__}" if _named(value.__name__, "") else None
+        return f"module:{value.__name__}" if library_named(value.__name__, "") else None
     if isinstance(value, types.CodeType):
         return _code(value, active)
     py_func = getattr(value, "py_func", None)
@@ -174,7 +166,7 @@ def _describe_object(value: Any, active: dict[Any, str | None]) -> str | None:
         return f"ufunc:{value.__name__}"
     module = getattr(value, "__module__", None)
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
-    if _named(module, name):
+    if library_named(module, name):
         return f"named:{module}.{name}"
     if isinstance(value, _Intrinsic) and any(t.key is value for t in
                                              _BY_OBJECT.get(id(value), ())):
@@ -183,23 +175,25 @@ def _describe_object(value: Any, active: dict[Any, str | None]) -> str | None:
 
 
 def _function(fn: types.FunctionType, active: dict[Any, str | None]) -> str | None:
-    if _named(fn.__module__, fn.__qualname__):
+    if library_named(fn.__module__, fn.__qualname__):
         return f"named:{fn.__module__}.{fn.__qualname__}"
     if id(fn) in active:  # described already in this call, or being described (recursion)
         return active[id(fn)] or f"recursive:{fn.__qualname__}"
     active[id(fn)] = None
     try:
-        try:
-            closure = tuple(c.cell_contents for c in fn.__closure__ or ())
-        except ValueError:  # an empty cell
+        closure = closure_values(fn)
+        if any(v is EMPTY for v in closure):  # an empty cell
             return None
-        names = sorted(global_names(fn.__code__))
+        names = sorted_global_names(fn.__code__)
         glob = tuple((n, fn.__globals__[n]) for n in names if n in fn.__globals__)
+        compiled_with = companions(fn)
         parts = [_code(fn.__code__, active), _describe(closure, active),
                  _describe(fn.__defaults__ or (), active),
                  _describe(tuple(sorted((fn.__kwdefaults__ or {}).items())), active),
                  _describe(glob, active),
                  _extensions([t for n in names for t in _BY_ATTRIBUTE.get(n, ())], active)]
+        if compiled_with:  # a device_function's implementation and checks
+            parts.append(_describe(compiled_with, active))
     finally:
         del active[id(fn)]
     if any(p is None for p in parts):
@@ -216,12 +210,3 @@ def _code(code: types.CodeType, active: dict[Any, str | None]) -> str | None:
                           code.co_varnames, code.co_freevars, code.co_cellvars,
                           code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
                           code.co_flags))
-
-
-def global_names(code: types.CodeType) -> set[str]:
-    """The global names ``code`` and the code objects nested in it read."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= global_names(const)
-    return names

@@ -49,7 +49,8 @@ from typing import Any
 from frontier.cache_dir import cache_dir
 from frontier.cache_entries import KERNELS, note_saved
 from frontier.cache_files import cache_directory, forget, read_file, write_file
-from frontier.fingerprint import LIBRARY_PACKAGES, fingerprint
+from frontier.fingerprint import fingerprint
+from frontier.reads import LIBRARY_PACKAGES
 
 __all__ = ["place", "stats", "KernelCacheStats", "library_fingerprint", "source_digest",
            "kernels_dir", "KernelCacheLocator", "register_locator", "track"]

@@ -36,9 +36,9 @@ target too, applies the last two as well:
   as Python numbers, which compute something else (``BIG * 4 + v`` grows past 64 bits, and
   then does not fit the ``int64`` array it is stored in, where compiled code wraps around).
   :func:`as_compiled` rebuilds a functor, and each helper it calls by a module-global or
-  closure name, with each such number as :func:`held` gives it, taken when it is built (the
-  functor's key covers those values: :mod:`operators.functors`, so it is built again when
-  one changes).
+  closure name (recursively: :func:`frontier.reads.rebuilt`), with each such number as
+  :func:`held` gives it, taken when it is built (the functor's key covers those values, its
+  helpers' included: :mod:`operators.functors`, so it is built again when one changes).
 * **Shared memory.** The simulator's ``cuda.shared.array`` finds a block's array by the calling
   line and creates it on a thread's first call: a thread switch between its lookup and its
   store (rare, but it happened: ``tests/operators/test_balancers.py`` saw ``two_phase`` visit an
@@ -70,12 +70,12 @@ import threading
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import wraps
+from functools import partial, wraps
 from typing import Any
 
 import numpy as np
 
-from frontier.fingerprint import global_names
+from frontier.reads import is_helper, rebuilt
 
 __all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled",
            "barriers_entered", "BarrierError", "quick_thread_switches", "SWITCH_SECONDS",
@@ -290,58 +290,31 @@ def as_compiled(fn: types.FunctionType, python_helpers: bool = False) -> types.F
     """``fn``, to run as Python, reading what compiled code freezes into it as compiled code
     holds it: each number among the module globals it names, its default arguments and its
     closure values as :func:`held` gives it, and each helper it calls by a module-global or
-    closure name made so in turn, recursively: a simulated ``cuda.jit`` device function, and,
-    with ``python_helpers``, a Numba-compiled one (an ``njit`` or ``cuda.jit`` dispatcher),
-    which is replaced by its Python function (the race detector hands functors recording proxies
-    that compiled code cannot take: :mod:`frontier.racecheck`). ``fn`` itself where nothing
+    closure name (:func:`frontier.reads.is_helper`) made so in turn, recursively
+    (:func:`frontier.reads.rebuilt`); a simulated ``cuda.jit`` device function too, and, with
+    ``python_helpers``, a Numba-compiled one (an ``njit`` or ``cuda.jit`` dispatcher), which is
+    replaced by its Python function (the race detector hands functors recording proxies that
+    compiled code cannot take: :mod:`frontier.racecheck`). ``fn`` itself where nothing
     changes. The values are those of now: compiled code freezes them when it is compiled."""
-    return _rebuilt(fn, python_helpers, {})
+    return rebuilt(fn, partial(_replacement, python_helpers=python_helpers))
 
 
-def _rebuilt(fn: types.FunctionType, python_helpers: bool,
-             done: dict[int, types.FunctionType]) -> types.FunctionType:
-    """:func:`as_compiled`, ``done`` holding the functions rebuilt so far (by the id of the
-    original), so that a helper calling itself, or one called twice, is rebuilt once."""
-    if id(fn) in done:
-        return done[id(fn)]
-    namespace = dict(fn.__globals__)
-    cells = fn.__closure__ or ()
-    closure = tuple(cell if _contents(cell) is _EMPTY else types.CellType() for cell in cells)
-    defaults = held(fn.__defaults__)
-    kwdefaults = None if fn.__kwdefaults__ is None else {
-        name: held(value) for name, value in fn.__kwdefaults__.items()}
-    made = types.FunctionType(fn.__code__, namespace, fn.__name__, defaults, closure or None)
-    made.__kwdefaults__ = kwdefaults
-    made.__qualname__ = fn.__qualname__
-    done[id(fn)] = made
-    changed = defaults is not fn.__defaults__ or (kwdefaults is not None and any(
-        value is not fn.__kwdefaults__[name] for name, value in kwdefaults.items()))
-    for name in global_names(fn.__code__) & namespace.keys():
-        value = namespace[name]
-        namespace[name] = _replacement(value, python_helpers, done)
-        changed = changed or namespace[name] is not value
-    for cell, new in zip(cells, closure, strict=True):
-        if new is not cell:
-            new.cell_contents = _replacement(cell.cell_contents, python_helpers, done)
-            changed = changed or new.cell_contents is not cell.cell_contents
-    if not changed:  # no helper was rebuilt either, so none reads ``made``
-        done[id(fn)] = fn
-        return fn
-    return made
-
-
-def _replacement(value: Any, python_helpers: bool, done: dict) -> Any:
+def _replacement(value: Any, again: Callable[[types.FunctionType], types.FunctionType],
+                 python_helpers: bool) -> Any:
     """What a function rebuilt by :func:`as_compiled` reads instead of ``value`` (a module
-    global's or a closure cell's): ``value`` itself where that does not change."""
+    global's, a closure cell's or a default argument's): ``value`` itself where that does not
+    change."""
     number = held(value)
     if number is not value:
         return number
+    if is_helper(value):
+        return again(value)
     inner = getattr(value, "py_func", None)  # a Numba dispatcher's Python function
     if (python_helpers and isinstance(inner, types.FunctionType)
             and not isinstance(value, types.FunctionType)):
-        return _rebuilt(inner, python_helpers, done)
+        return again(inner)
     if _simulated_device_function(value):
-        inner = _rebuilt(value.fn, python_helpers, done)
+        inner = again(value.fn)
         if inner is not value.fn:
             value = copy.copy(value)
             value.fn = inner
@@ -356,14 +329,3 @@ def _simulated_device_function(value: Any) -> bool:
     from numba.cuda.simulator.kernel import FakeCUDAKernel
 
     return isinstance(value, FakeCUDAKernel) and isinstance(value.fn, types.FunctionType)
-
-
-def _contents(cell: Any) -> Any:
-    """A closure cell's value; :data:`_EMPTY` where it holds none (a name not bound yet)."""
-    try:
-        return cell.cell_contents
-    except ValueError:
-        return _EMPTY
-
-
-_EMPTY = object()

@@ -19,7 +19,19 @@ cached) by:
 * the current values of the module globals it reads: a functor reading a global ``K`` is compiled
   again when ``K`` changes. Only values Numba can freeze and Python can hash are allowed there
   (numbers, strings, tuples of them, functions); a functor reading a global *array* is refused
-  with :class:`FunctorError` naming the global: pass the array as a state argument.
+  with :class:`FunctorError` naming the global: pass the array as a state argument;
+* what the helpers it calls read, by the same rules: the plain Python functions (registered with
+  :func:`frontier.device_function`, or not) it reaches through its globals, closure and
+  defaults, recursively (:func:`frontier.reads.helpers`), their closure values, defaults and
+  module globals. Numba compiles a registered helper once per argument types and keeps that
+  code, the values it read included, for every later caller; so the compiled functor calls, in
+  place of each, a registration of it for the values it reads now
+  (:func:`frontier.devicefn.registered_again`, one per set of values, shared by the functors
+  calling it). A Numba dispatcher (``njit``, ``cuda.jit(device=True)``) is not followed: Numba
+  compiles it, and freezes its globals at its first compilation, whoever calls it.
+
+The check on each call is cheap: a resolved functor is reused while it and its helpers read the
+same objects (:class:`frontier.reads.Watch`).
 
 Values are compared by type and exact value (:func:`frontier.identity.identity`), never by
 ``==``: ``-0.0`` and ``0.0``, or ``False`` and ``0``, compile apart (whichever comes first), and a
@@ -56,8 +68,9 @@ from typing import Any
 import numpy as np
 
 from frontier import cudacheck, racecheck
-from frontier.fingerprint import global_names
+from frontier.devicefn import companions, registered, registered_again
 from frontier.identity import identity
+from frontier.reads import Watch, closure_values, helpers, is_helper, rebuilt, sorted_global_names
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.lifting import is_runtime_scalar, lift
@@ -110,14 +123,28 @@ class Functor:
 
     def compiled_form(self) -> Callable:
         """The function a target compiles: ``fn``, with its ``lifted`` closure variables read
-        from leading parameters (:func:`operators.lifting.lift`)."""
-        if not self.lifted:
-            return self.fn
-        lifted = lift(self.fn, self.lifted)
-        if lifted is None:
-            raise AssertionError(f"functor {self.name}: lifting {self.lifted} failed after it "
-                                 "was found possible")
-        return lifted
+        from leading parameters (:func:`operators.lifting.lift`), calling in place of each
+        :func:`frontier.device_function` helper it reaches the registration of that helper for
+        what it reads now (:func:`_current_helper`)."""
+        fn = self.fn
+        if self.lifted:
+            fn = lift(self.fn, self.lifted)
+            if fn is None:
+                raise AssertionError(f"functor {self.name}: lifting {self.lifted} failed after "
+                                     "it was found possible")
+        return rebuilt(fn, self._current_helper)
+
+    def _current_helper(self, value: Any, again: Callable) -> Any:
+        """What the compiled functor calls in place of ``value``, which it reads: for a
+        registered helper, its registration for what it, and the helpers it reaches, read now
+        (:func:`frontier.devicefn.registered_again`: Numba keeps a helper's code, the values it
+        read included, for every later caller), one per set of values, shared by the functors
+        calling it; anything else is ``value`` itself."""
+        if not (is_helper(value) and registered(value)):
+            return value
+        resolved = _resolved_helper(value, self.name, self.location)
+        return _CURRENT_HELPERS.get(resolved.parts, lambda: (
+            resolved.functions, registered_again(value, again)))[1]
 
 
 def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None = None,
@@ -138,9 +165,9 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
         if not inspect.isfunction(fn):
             raise FunctorError(f"{role} {fn!r} is not a plain Python function: {_HOW}")
     cached = _RESOLVED.get(fn)
-    if cached is not None:  # resolved before: reused while it reads the same objects
-        reads, functor, shape, checked = cached
-        now = _reads(fn, shape[3])
+    if cached is not None:  # resolved before: reused while it, and its helpers, read the same
+        watch, reads, functor, shape, checked = cached
+        now = watch.now()
         if len(now) == len(reads) and all(map(operator.is_, now, reads)):
             if arguments is not None and (arguments, num_state) not in checked:
                 _check_arity(fn, shape, role, arguments, num_state)
@@ -159,8 +186,9 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     shape = _SHAPES.get(code, lambda: _shape(code))
     if arguments is not None:
         _check_arity(fn, shape, role, arguments, num_state)
-    reads = _reads(fn, shape[3])
     code_id, name, location, names, wants_graph, raises = shape
+    watch = Watch((fn,), names)
+    reads = watch.now()
     values = [c.cell_contents for c in fn.__closure__ or ()]
     for n, v in zip(code.co_freevars, values, strict=True):
         _check_number(f"closure variable {n!r}", v, name, location)
@@ -176,11 +204,98 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
                      for d in (fn.__defaults__ or ()))
     glob = tuple((n, _frozen(f"module global {n!r}", fn.__globals__[n], name, location))
                  for n in names if n in fn.__globals__)
-    functor = Functor(fn, (code_id, closure, defaults, glob), name, location, wants_graph,
-                      raises, lifted, scalars)
+    called = _called(fn, (*reads, *(fn.__defaults__ or ())), name, location)
+    if called:  # watched with its helpers
+        for helper in called:
+            watch += helper.watch
+        reads = watch.now()
+    key = (code_id, closure, defaults, glob, _helper_parts(called) if called else ())
+    functor = Functor(fn, key, name, location, wants_graph, raises, lifted, scalars)
     checked = set() if arguments is None else {(arguments, num_state)}
-    _RESOLVED[fn] = (reads, functor, shape, checked)
+    _RESOLVED[fn] = (watch, reads, functor, shape, checked)
     return functor
+
+
+@dataclass(frozen=True, eq=False)
+class _Helper:
+    """A helper (:func:`frontier.reads.is_helper`) resolved: how to look at what it and the
+    helpers it reaches read (:class:`frontier.reads.Watch`), what they read then, those
+    functions (the helper first) and their parts of a functor's key (:func:`_helper_reads`)."""
+
+    watch: Watch
+    reads: list
+    functions: tuple[types.FunctionType, ...]
+    parts: tuple
+
+
+def _unchanged(helper: _Helper) -> bool:
+    return helper.watch.unchanged(helper.reads)
+
+
+#: Per helper function (by id; the entry holds the function): the :class:`_Helper` it was
+#: last resolved to.
+_HELPERS: dict[int, _Helper] = {}
+
+
+def _resolved_helper(helper: types.FunctionType, name: str, location: str) -> _Helper:
+    """``helper`` resolved (the last resolution while it and its helpers read the same objects),
+    for functor ``name``, which the errors name."""
+    known = _HELPERS.get(id(helper))
+    if known is not None and known.functions[0] is helper and _unchanged(known):
+        return known
+    functions = (helper, *helpers(helper, companions))
+    watch = Watch(functions)
+    reads = watch.now()
+    resolved = _Helper(watch, reads, functions,
+                       tuple(_helper_reads(h, name, location) for h in functions))
+    _HELPERS[id(helper)] = resolved
+    return resolved
+
+
+def _called(fn: types.FunctionType, values: tuple, name: str, location: str
+            ) -> tuple[_Helper, ...]:
+    """The helpers functor ``fn`` reads among ``values`` (what it reads: its closure values,
+    defaults and globals), resolved."""
+    seen: set[int] = {id(fn)}
+    found = []
+    for value in values:
+        if id(value) not in seen and is_helper(value):
+            seen.add(id(value))
+            found.append(_resolved_helper(value, name, location))
+    return tuple(found)
+
+
+def _helper_parts(called: tuple[_Helper, ...]) -> tuple:
+    """The part of a functor's key that the helpers it calls read: each helper's part once, in
+    the order they are reached."""
+    if len(called) == 1:
+        return called[0].parts
+    seen: set[tuple] = set()
+    parts = []
+    for helper in called:
+        for part in helper.parts:
+            if part[0] not in seen:
+                seen.add(part[0])
+                parts.append(part)
+    return tuple(parts)
+
+
+def _helper_reads(helper: types.FunctionType, name: str, location: str) -> tuple:
+    """The part of the key of functor ``name`` that helper ``helper`` (:mod:`frontier.reads`)
+    reads: its identity and name, then the identities of its closure values, defaults and
+    module globals (:func:`_frozen`), all frozen into compiled code (a helper's closure numbers
+    too: only a functor's own are kernel arguments)."""
+    code = helper.__code__
+    where = f"of helper {code.co_name} ({code.co_filename}:{code.co_firstlineno})"
+    closure = tuple(_frozen(f"closure variable {n!r} {where}", v, name, location)
+                    for n, v in zip(code.co_freevars, closure_values(helper), strict=True))
+    defaults = tuple(_frozen(f"default argument {where}", d, name, location)
+                     for d in (*(helper.__defaults__ or ()),
+                               *(helper.__kwdefaults__ or {}).values()))
+    glob = tuple((n, _frozen(f"module global {n!r} {where}", helper.__globals__[n], name,
+                             location))
+                 for n in sorted_global_names(code) if n in helper.__globals__)
+    return ((helper.__qualname__, id(helper)), closure, defaults, glob)
 
 
 #: Code flags of functions whose call runs none of their body (generators, coroutines).
@@ -212,22 +327,20 @@ def _check_arity(fn: Callable, shape: tuple, role: str, arguments: tuple[str, ..
         f"state argument ({num_state} given){', then the graph view' if shape[4] else ''}")
 
 
-def _reads(fn: Callable, names: tuple[str, ...]) -> tuple:
-    """The objects a function reads besides its arguments, as they are now (a resolved functor
-    is reused while each of them is the same object)."""
-    return (tuple(c.cell_contents for c in fn.__closure__ or ()) + (fn.__defaults__ or ())
-            + tuple(fn.__globals__.get(n, _MISSING) for n in names))
-
-
-_MISSING = object()
-#: Per function object: what it read when last resolved, the functor it resolved to, its code's
-#: shape and the (arguments, state count) pairs its arity was checked for.
+#: Per function object: how to look at what it and its helpers read, what they read when it
+#: was last resolved (:class:`frontier.reads.Watch`: a resolved functor is reused while each of
+#: them is the same object), the functor it resolved to, its code's shape and the (arguments,
+#: state count) pairs its arity was checked for.
 _RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 #: Per code object: what does not change between calls (the code's identity, name, location,
 #: the globals it may read, whether it takes the graph view), so a call costs a few lookups.
 _SHAPES: SharedCache[tuple] = SharedCache("functor shapes")
+#: Per helper and what it and the helpers it reaches read (parts of :class:`Functor` keys),
+#: those functions (kept alive: the key holds their ids) and the helper's registration for
+#: those values.
+_CURRENT_HELPERS: SharedCache[tuple] = SharedCache("helpers for what they read")
 #: Per code key, its number (assigned under the cache's build lock: two threads never give
 #: two codes one number).
 _CODE_IDS: dict[tuple, int] = {}
@@ -241,7 +354,7 @@ def _shape(code: types.CodeType) -> tuple:
     params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     wants_graph = bool(params) and params[-1] == GRAPH_PARAMETER
     return (code_id, name, f"{code.co_filename}:{code.co_firstlineno}",
-            tuple(sorted(global_names(code))), wants_graph, _raises(code))
+            sorted_global_names(code), wants_graph, _raises(code))
 
 
 def _raises(code: types.CodeType) -> bool:
@@ -368,8 +481,8 @@ def _count_compilation(target: Target, functor: Functor) -> None:
 
 def _changed(functor: Functor, previous: tuple) -> str:
     """What differs between ``functor``'s key and ``previous``, another key of its code."""
-    _, closure, defaults, glob = functor.key
-    _, closure_before, defaults_before, glob_before = previous
+    _, closure, defaults, glob, called = functor.key
+    _, closure_before, defaults_before, glob_before, called_before = previous
     names = functor.fn.__code__.co_freevars
     what = [_closure_change(n, a, b) for n, a, b in zip(names, closure, closure_before,
                                                          strict=True) if a != b]
@@ -377,7 +490,24 @@ def _changed(functor: Functor, previous: tuple) -> str:
              if a != b]
     if defaults != defaults_before:
         what.append("a default argument")
+    before = {reads[0]: reads for reads in called_before}
+    for reads in called:
+        if reads != before.get(reads[0], reads):  # a helper called before too, reading anew
+            what.append(_helper_change(reads, before[reads[0]]))
     return ", ".join(what)
+
+
+def _helper_change(now: tuple, before: tuple) -> str:
+    """What a helper read differently between two keys of a functor (:func:`_helper_reads`)."""
+    (helper, _), closure, defaults, glob = now
+    _, closure_before, defaults_before, glob_before = before
+    what = [f"module global {n!r}" for (n, a), (_, b) in zip(glob, glob_before, strict=False)
+            if a != b]
+    if closure != closure_before:
+        what.append("a closure variable")
+    if defaults != defaults_before:
+        what.append("a default argument")
+    return f"{' and '.join(what) or 'what it reads'} of helper {helper}"
 
 
 def _closure_change(name: str, now: Any, before: Any) -> str:

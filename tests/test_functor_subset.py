@@ -2,8 +2,9 @@
 compiles for CUDA and what does not (compiled with numba-cuda's ``compile_ptx``, which needs the
 CUDA compiler libraries but no GPU; skipped where they are missing or the simulator runs), the
 element types CUDA's atomics take, what the simulator runs that the cpu target refuses (and the
-other way round: an ``njit`` helper), how often a pull calls a condition, and that a helper's
-globals are frozen."""
+other way round: an ``njit`` helper), how often a pull calls a condition, and which module
+globals of a helper a functor sees: a ``device_function``'s as they are at each call, an
+``njit`` function's as Numba first compiled it."""
 
 from __future__ import annotations
 
@@ -426,17 +427,37 @@ def _scaled(v):
     return v * SCALE
 
 
-def test_a_helper_reads_its_module_globals_as_first_compiled():
-    global SCALE
+def _scaled_by_numba(v):
+    return v * SCALE
 
+
+def _each_scale(target, functor, scales):
+    """What ``functor`` computes on ``PATH`` with the module global ``SCALE`` set to each of
+    ``scales`` in turn."""
+    global SCALE
+    before, seen = SCALE, []
+    try:
+        for scale in scales:
+            SCALE = scale
+            out = target.zeros(PATH.num_vertices, np.int64)
+            compute(PATH, "vertices", functor, out, target=target)
+            seen.append(target.to_host(out).tolist())
+    finally:
+        SCALE = before
+    return seen
+
+
+def test_a_helper_reads_its_module_globals_as_they_are_at_each_call(target):
     def scale(v, out):
         out[v] = _scaled(v)
 
-    out = np.zeros(PATH.num_vertices, np.int64)
-    compute(PATH, "vertices", scale, out, target="cpu")
-    before, SCALE = SCALE, 5
-    try:
-        compute(PATH, "vertices", scale, out, target="cpu")
-    finally:
-        SCALE = before
-    assert out.tolist() == [0, 3, 6, 9]
+    assert _each_scale(target, scale, (3, 5, 3)) == [[0, 3, 6, 9], [0, 5, 10, 15], [0, 3, 6, 9]]
+
+
+def test_an_njit_helper_keeps_the_globals_numba_first_compiled_it_with(target):
+    helper = numba.njit(_scaled_by_numba)  # compiled first in this test
+
+    def scale(v, out):
+        out[v] = helper(v)
+
+    assert _each_scale(target, scale, (3, 5)) == [[0, 3, 6, 9], [0, 3, 6, 9]]

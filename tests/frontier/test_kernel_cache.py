@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import types as types_module
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ import pytest
 from numba import types
 from numba.extending import intrinsic, overload, overload_method
 
+from frontier import device_function
 from frontier.cache_dir import CACHE_DIR_VARIABLE
 from frontier.fingerprint import fingerprint
 from frontier.kernel_cache import KernelCacheStats, source_digest, stats
@@ -202,6 +204,25 @@ def test_fingerprints_describe_overload_intrinsic_and_method_implementations():
 
     one, two = fingerprint(an_intrinsic(1)), fingerprint(an_intrinsic(2))
     assert None not in (one, two) and one != two  # described by its definition
+
+
+def test_fingerprints_describe_a_device_functions_implementation_and_checks():
+    def python_side(v):
+        return v
+
+    def plus(k):
+        def fn(v):
+            return v + k
+        return fn
+
+    def registered(**how):
+        return device_function(types_module.FunctionType(python_side.__code__, globals()), **how)
+
+    described = [fingerprint(registered(**how)) for how in (
+        {}, {"implementation": plus(1)}, {"implementation": plus(2)},
+        {"implementation": plus(1), "checks": plus(3)})]
+    assert None not in described and len(set(described)) == 4
+    assert described[0] == fingerprint(python_side)  # registered with neither: its code alone
 
 
 def test_the_library_source_is_keyed_by_content_not_size_or_time(tmp_path):

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from numba import cuda, int64
 
-from frontier import Frontier, generators, resolve_target
+from frontier import Frontier, device_function, generators, resolve_target
 from frontier.target import cuda_usable
 from frontier.testing import check_race_free
 from operators import advance, compute
@@ -132,12 +132,28 @@ def from_an_njit_helper(v, big, negated):
     negated[v] = ~NO
 
 
+@device_function
+def wrapped_by_a_device_function(v):
+    return NEAR_2_TO_THE_62 * 4 + v
+
+
+@device_function
+def negated_by_a_device_function(v):
+    return ~NO
+
+
+def from_device_function_helpers(v, big, negated):
+    big[v] = wrapped_by_a_device_function(v)
+    negated[v] = negated_by_a_device_function(v)
+
+
 FROZEN = {"module globals": from_module_globals,
           "default arguments": from_default_arguments,
           "a closure tuple": from_a_closure_tuple((2**62 + 1, False)),
           "a closure around a nested function": from_a_closure_around_a_nested_function(
               2**62 + 1, False),
-          "an njit helper's module global": from_an_njit_helper}
+          "an njit helper's module global": from_an_njit_helper,
+          "device_function helpers' module globals": from_device_function_helpers}
 
 
 def _runs(target):

@@ -1,6 +1,8 @@
 """A functor is identified by the type and the exact value of what compiled code freezes: ``-0.0``
 is not ``0.0`` and ``False`` is not ``0``, as module globals, closure values and default
-arguments, whichever comes first; a nan is one value; an unchanged functor compiles once."""
+arguments, whichever comes first; a nan is one value; an unchanged functor compiles once. What
+the helpers it calls read, recursively, is part of its identity too: a value changed there is
+seen at the next call, on every target."""
 
 from __future__ import annotations
 
@@ -12,9 +14,16 @@ from itertools import count
 import numpy as np
 import pytest
 
+from frontier import device_function
 from frontier.identity import identity
 from operators import compute
-from operators.functors import _COMPILED, FunctorError, RecompileWarning, as_functor
+from operators.functors import (
+    _COMPILED,
+    _CURRENT_HELPERS,
+    FunctorError,
+    RecompileWarning,
+    as_functor,
+)
 
 VALUE = None  # the module global the functors below read
 _TAGS = count()
@@ -202,3 +211,171 @@ def test_keys_of_equal_looking_values_differ_and_identical_ones_agree():
     frozen = [as_functor(made("frozen closure", 0, v, "keys")) for v in (0.0, -0.0, 0.0)]
     assert frozen[0] != frozen[1] and frozen[0] == frozen[2]
     assert frozen[0].key[1] == (identity((0.0,)),)
+
+
+# ---- what the helpers a functor calls read --------------------------------------------------
+HELPER_VALUE = None  # the module global the helpers below read
+
+
+@device_function
+def _sign_of_global(i):
+    return math.copysign(1.0, HELPER_VALUE)
+
+
+@device_function
+def _inverse_of_global(i):
+    return ~HELPER_VALUE
+
+
+@device_function
+def _triple_of_global(i):
+    return HELPER_VALUE * 3
+
+
+@device_function
+def _sign_through_a_helper(i):
+    return _sign_of_global(i)
+
+
+@device_function
+def _inverse_through_a_helper(i):
+    return _inverse_of_global(i)
+
+
+@device_function
+def _triple_through_a_helper(i):
+    return _triple_of_global(i)
+
+
+def _helpers_reading_a_cell():
+    """Helpers reading a closure variable that :func:`set_cell` rebinds."""
+    value = None
+
+    @device_function
+    def sign(i):
+        return math.copysign(1.0, value)
+
+    @device_function
+    def inverse(i):
+        return ~value
+
+    @device_function
+    def triple(i):
+        return value * 3
+
+    def set_cell(new):
+        nonlocal value
+        value = new
+
+    return sign, inverse, triple, set_cell
+
+
+*_CELL_HELPERS, set_cell = _helpers_reading_a_cell()
+
+
+def calling(helper):
+    """A functor calling ``helper``, which it reads from its closure."""
+    def fn(i, out):
+        out[i] = helper(i)
+    return fn
+
+
+def sign_by_helper(i, out):
+    out[i] = _sign_of_global(i)
+
+
+def inverse_by_helper(i, out):
+    out[i] = _inverse_of_global(i)
+
+
+def triple_by_helper(i, out):
+    out[i] = _triple_of_global(i)
+
+
+def sign_by_helper_of_helper(i, out):
+    out[i] = _sign_through_a_helper(i)
+
+
+def inverse_by_helper_of_helper(i, out):
+    out[i] = _inverse_through_a_helper(i)
+
+
+def triple_by_helper_of_helper(i, out):
+    out[i] = _triple_through_a_helper(i)
+
+
+#: Per way of reaching what changes: the functors (sign, inverse, triple) reading it.
+THROUGH_HELPERS = {
+    "a helper's module global": (sign_by_helper, inverse_by_helper, triple_by_helper),
+    "a helper's helper's module global": (sign_by_helper_of_helper, inverse_by_helper_of_helper,
+                                          triple_by_helper_of_helper),
+    "a helper in a closure": tuple(calling(h) for h in (_sign_of_global, _inverse_of_global,
+                                                         _triple_of_global)),
+    "a helper's closure variable": tuple(calling(h) for h in _CELL_HELPERS),
+}
+#: Per pair of values in turn: which functor tells them apart, what it computes from a value.
+HELPER_ORDERS = {
+    "0.0 then -0.0": (0, 0.0, -0.0), "False then 0": (1, False, 0), "1 then 2": (2, 1, 2)}
+EXPECTED = (lambda v: math.copysign(1.0, v), lambda v: 1.0 if v is False else float(~v),
+            lambda v: 3.0 * v)  # as compiled: ~False is True
+
+
+def through_helper(target, functor, value):
+    """What ``functor`` computes with the helpers' global and closure variable set to
+    ``value``."""
+    global HELPER_VALUE
+    HELPER_VALUE = value
+    set_cell(value)
+    out = target.zeros(1, np.float64)
+    compute(None, 1, functor, out, target=target)
+    return float(target.to_host(out)[0])
+
+
+@pytest.mark.filterwarnings("ignore::operators.functors.RecompileWarning")
+@pytest.mark.parametrize("order", HELPER_ORDERS)
+@pytest.mark.parametrize("where", THROUGH_HELPERS)
+def test_a_value_a_helper_reads_changed_between_calls_is_seen_on_every_target(
+        target, where, order):
+    which, first, second = HELPER_ORDERS[order]
+    functor = THROUGH_HELPERS[where][which]
+    got = [through_helper(target, functor, v) for v in (first, second, first)]
+    assert got == [EXPECTED[which](v) for v in (first, second, first)]
+
+
+@pytest.mark.filterwarnings("ignore::operators.functors.RecompileWarning")
+def test_an_unchanged_helper_compiles_once_and_two_functors_share_its_registration(target):
+    through_helper(target, triple_by_helper_of_helper, 2.5)
+    compiled, registrations = len(_COMPILED), len(_CURRENT_HELPERS)
+    for _ in range(3):  # an equal value, a new object every time
+        assert through_helper(target, triple_by_helper_of_helper, float("2.5")) == 7.5
+    assert (len(_COMPILED), len(_CURRENT_HELPERS)) == (compiled, registrations)
+    for functor in (calling(_triple_through_a_helper), calling(_triple_through_a_helper)):
+        assert through_helper(target, functor, 2.5) == 7.5  # a new functor: compiled once
+    assert (len(_COMPILED), len(_CURRENT_HELPERS)) == (compiled + 1, registrations)
+
+
+def test_a_recompiling_functor_names_the_helper_global_that_changed(target):
+    functor = calling(_triple_of_global)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RecompileWarning)
+        for value in (-1, -2, -3, -4, -5):
+            assert through_helper(target, functor, value) == 3.0 * value
+    named = [str(w.message) for w in caught if issubclass(w.category, RecompileWarning)]
+    assert named and all("module global 'HELPER_VALUE' of helper _triple_of_global" in m
+                         for m in named)
+
+
+@device_function
+def _reads_a_global_array(i):
+    return HELPER_VALUE[i]
+
+
+def test_a_helper_reading_a_global_array_is_refused_naming_the_helper(target):
+    global HELPER_VALUE
+    HELPER_VALUE = np.zeros(1)
+    out = target.zeros(1, np.float64)
+    with pytest.raises(FunctorError) as refused:
+        compute(None, 1, calling(_reads_a_global_array), out, target=target)
+    message = str(refused.value)
+    assert "module global 'HELPER_VALUE' of helper _reads_a_global_array" in message
+    assert "an array" in message and "state argument" in message

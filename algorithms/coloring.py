@@ -35,7 +35,6 @@ change nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -43,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
-from algorithms.independent_set import arcs_per_round, comes_first
+from algorithms.independent_set import arcs_per_round, comes_first, per_round
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import (
@@ -57,10 +56,12 @@ from frontier import (
 )
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
+    ROUND,
     LoadBalancer,
     advance,
     filter,
     get_balancer,
+    loop,
     resolve_policy,
 )
 
@@ -77,36 +78,36 @@ FULL = (1 << WINDOW) - 1
 
 @dataclass(frozen=True)
 class ColoringRoundStats:
-    """One round: the vertices uncoloured at its start, their arcs, and its host wall time."""
+    """One round: the vertices uncoloured at its start and their arcs."""
 
     uncolored: int
     arcs: int
-    seconds: float
 
 
 @dataclass(frozen=True)
 class ColoringResult:
     """``colors`` (int32, one per vertex, from 0; on the target with ``out="device"``,
-    :mod:`algorithms.output`), the seed, the rounds run (``iterations``), wall time, per-round
-    ``stats``, the ``target`` that ran it, and the ``order`` of the first fit."""
+    :mod:`algorithms.output`), the seed, the rounds run (``iterations``, all in one persistent
+    kernel: :func:`operators.loop`), wall time, per-round ``stats``, the ``target`` that ran it,
+    and the ``order`` of the first fit."""
 
     colors: Any
     seed: int
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    rounds: Sequence[tuple[int, float]] = field(repr=False, default=())
     last_live: Any = field(repr=False, default=None)
     target: Target | None = field(repr=False, default=None)
     order: str = "random"
 
     @cached_property
     def stats(self) -> list[ColoringRoundStats]:
-        """Per round: the vertices uncoloured at its start, their arcs (found when first
-        asked, from the last round each vertex was uncoloured in) and its host wall time."""
-        arcs = arcs_per_round(self.graph, on_host(self.last_live), len(self.rounds))
-        return [ColoringRoundStats(size, a, seconds)
-                for (size, seconds), a in zip(self.rounds, arcs, strict=True)]
+        """Per round: the vertices uncoloured at its start and their arcs (found when first
+        asked, from the last round each vertex was uncoloured in)."""
+        last_live = on_host(self.last_live)
+        sizes = per_round(last_live, np.ones(last_live.size), self.iterations)
+        arcs = arcs_per_round(self.graph, last_live, self.iterations)
+        return [ColoringRoundStats(size, a) for size, a in zip(sizes, arcs, strict=True)]
 
     @property
     def num_colors(self) -> int:
@@ -151,6 +152,14 @@ def settle(v, colors, window, beaten, used, last_live, r):
     return colors[v] < 0
 
 
+def _round(live: Frontier, graph: Graph, colors: Any, window: Any, beaten: Any, used: Any,
+           s: int, degree: Any, by_degree: bool, last_live: Any, policy: Any) -> Frontier:
+    """One round over the uncoloured vertices ``live``."""
+    advance(graph, live, look, colors, window, beaten, used, s, degree, by_degree,
+            balancer=policy, output="none")
+    return filter(graph, live, settle, colors, window, beaten, used, last_live, ROUND)
+
+
 # the algorithm -------------------------------------------------------------------------------
 def networkx_degrees(graph: Graph) -> np.ndarray:
     """Each vertex's degree as NetworkX's ``G.degree`` counts it on the graph as stored (int64):
@@ -180,18 +189,12 @@ def graph_coloring(graph: Graph, *, seed: int = 0, order: str = "random",
     colors, window = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)
     beaten, used = tgt.zeros(n, np.bool_), tgt.zeros(n, np.int64)
     last_live = tgt.empty(n, np.int32)  # every vertex is uncoloured in round 0
-    rounds: list[tuple[int, float]] = []
     began = time.perf_counter()
     live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
-    while (size := len(live)) > 0:
-        started = time.perf_counter()
-        advance(graph, live, look, colors, window, beaten, used, s, degree, by_degree,
-                balancer=policy, output="none")
-        live = filter(graph, live, settle, colors, window, beaten, used, last_live,
-                      len(rounds))
-        rounds.append((size, time.perf_counter() - started))
-    return ColoringResult(deliver(tgt, colors, out, made=True), seed, len(rounds),
-                          time.perf_counter() - began, graph, rounds, last_live, tgt, order)
+    ran = loop(graph, live, _round, graph, colors, window, beaten, used, s, degree, by_degree,
+               last_live, policy)
+    return ColoringResult(deliver(tgt, colors, out, made=True), seed, ran.rounds,
+                          time.perf_counter() - began, graph, last_live, tgt, order)
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------

@@ -33,7 +33,6 @@ loop); repeated edges change nothing. State: one byte (undecided / in / out) and
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -53,17 +52,19 @@ from frontier import (
 )
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
+    ROUND,
     LoadBalancer,
     advance,
     compute,
     filter,
     get_balancer,
+    loop,
     neighbor_reduce,
     resolve_policy,
 )
 
 __all__ = ["maximal_independent_set", "MISResult", "MISRoundStats", "METHODS", "comes_first",
-           "ENTRIES"]
+           "per_round", "arcs_per_round", "ENTRIES"]
 
 METHODS = ("priority", "luby")
 UNDECIDED, IN, OUT = 0, 1, 2
@@ -71,18 +72,18 @@ UNDECIDED, IN, OUT = 0, 1, 2
 
 @dataclass(frozen=True)
 class MISRoundStats:
-    """One round: the vertices undecided at its start, their arcs, and its host wall time."""
+    """One round: the vertices undecided at its start and their arcs."""
 
     undecided: int
     arcs: int
-    seconds: float
 
 
 @dataclass(frozen=True)
 class MISResult:
     """``in_set`` (bool, one per vertex; on the target with ``out="device"``,
-    :mod:`algorithms.output`), the method and seed, the rounds run (``iterations``), wall time,
-    per-round ``stats``, and the ``target`` that ran it."""
+    :mod:`algorithms.output`), the method and seed, the rounds run (``iterations``, all in one
+    persistent kernel: :func:`operators.loop`), wall time, per-round ``stats``, and the
+    ``target`` that ran it."""
 
     in_set: Any
     method: str
@@ -90,17 +91,17 @@ class MISResult:
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    rounds: Sequence[tuple[int, float]] = field(repr=False, default=())
     last_live: Any = field(repr=False, default=None)
     target: Target | None = field(repr=False, default=None)
 
     @cached_property
     def stats(self) -> list[MISRoundStats]:
-        """Per round: the vertices undecided at its start, their arcs (found when first asked,
-        from the last round each vertex was undecided in) and its host wall time."""
-        arcs = arcs_per_round(self.graph, on_host(self.last_live), len(self.rounds))
-        return [MISRoundStats(size, a, seconds)
-                for (size, seconds), a in zip(self.rounds, arcs, strict=True)]
+        """Per round: the vertices undecided at its start and their arcs (found when first
+        asked, from the last round each vertex was undecided in)."""
+        last_live = on_host(self.last_live)
+        sizes = per_round(last_live, np.ones(last_live.size), self.iterations)
+        arcs = arcs_per_round(self.graph, last_live, self.iterations)
+        return [MISRoundStats(size, a) for size, a in zip(sizes, arcs, strict=True)]
 
     @property
     def size(self) -> int:
@@ -122,8 +123,8 @@ def comes_first(u, v, s):
     return p > q or (p == q and u < v)
 
 
-def beats(src, dst, eid, weight, state, s):
-    return dst != src and state[dst] == UNDECIDED and comes_first(dst, src, s)
+def beats(src, dst, eid, weight, state, seed, r):
+    return dst != src and state[dst] == UNDECIDED and comes_first(dst, src, random_bits(seed, r))
 
 
 def exclude(src, dst, eid, weight, beaten, state):
@@ -144,14 +145,29 @@ def settle(v, beaten, state, last_live, r):
     return state[v] == UNDECIDED
 
 
-def arcs_per_round(graph: Graph, last_live: np.ndarray, rounds: int) -> list[int]:
-    """The arcs of the vertices live in each of ``rounds`` rounds of a loop that starts with
-    every vertex live and drops vertices for good: a vertex's arcs count in rounds 0 to
-    ``last_live[v]``, the last round it was live in."""
+def per_round(last_live: np.ndarray, weights: np.ndarray, rounds: int) -> list[int]:
+    """The sum of ``weights`` over the vertices live in each of ``rounds`` rounds of a loop
+    that starts with every vertex live and drops vertices for good: vertex ``v`` counts in
+    rounds 0 to ``last_live[v]``, the last round it was live in."""
     if rounds == 0:
         return []
-    last = np.bincount(last_live, weights=graph.out_degrees(), minlength=rounds)
+    last = np.bincount(last_live, weights=weights, minlength=rounds)
     return [int(a) for a in np.cumsum(last[::-1])[::-1]]
+
+
+def arcs_per_round(graph: Graph, last_live: np.ndarray, rounds: int) -> list[int]:
+    """The arcs of the vertices live in each of ``rounds`` rounds (:func:`per_round`)."""
+    return per_round(last_live, graph.out_degrees(), rounds)
+
+
+def _round(live: Frontier, graph: Graph, state: Any, beaten: Any, last_live: Any, seed: int,
+           r: Any, policy: Any) -> Frontier:
+    """One round over the undecided vertices ``live``; ``r`` is the round (Luby: fresh
+    priorities) or 0."""
+    neighbor_reduce(graph, live, beats, state, seed, r, out=beaten, op="logical_or",
+                    edges="out")
+    advance(graph, live, exclude, beaten, state, balancer=policy, output="none")
+    return filter(graph, live, settle, beaten, state, last_live, ROUND)
 
 
 # the algorithm -------------------------------------------------------------------------------
@@ -172,23 +188,17 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
     n = graph.num_vertices
     state, beaten = tgt.zeros(n, np.int8), tgt.zeros(n, np.bool_)
     last_live = tgt.empty(n, np.int32)  # every vertex is undecided in round 0
-    rounds: list[tuple[int, float]] = []
     began = time.perf_counter()
     live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
-    while (size := len(live)) > 0:
-        started = time.perf_counter()
-        s = random_bits(seed, len(rounds) if method == "luby" else 0)
-        neighbor_reduce(graph, live, beats, state, s, out=beaten, op="logical_or", edges="out")
-        advance(graph, live, exclude, beaten, state, balancer=policy, output="none")
-        live = filter(graph, live, settle, beaten, state, last_live, len(rounds))
-        rounds.append((size, time.perf_counter() - started))
+    ran = loop(graph, live, _round, graph, state, beaten, last_live, seed,
+               ROUND if method == "luby" else 0, policy)
     if out == "host":
         in_set = tgt.to_host(state) == IN
     else:
         in_set = tgt.empty(n, np.bool_)
         compute(graph, "vertices", taken, state, in_set, target=tgt)
-    return MISResult(in_set, method, seed, len(rounds), time.perf_counter() - began, graph,
-                     rounds, last_live, tgt)
+    return MISResult(in_set, method, seed, ran.rounds, time.perf_counter() - began, graph,
+                     last_live, tgt)
 
 
 # the catalog entry: the undirected simple graph underlying any graph -------------------------

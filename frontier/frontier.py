@@ -57,7 +57,7 @@ from frontier import kernels, validate
 from frontier.graph import Graph
 from frontier.limits import check_device, host_limit_bytes
 from frontier.options import Domain, Kind, values
-from frontier.ring import DENSE, OVERFLOW_FLAG, RING_PARAMS, SPARSE, STEPS_RAN
+from frontier.ring import DENSE, LOOP_LENGTHS, OVERFLOW_FLAG, RING_PARAMS, SPARSE, STEPS_RAN
 from frontier.target import Target, resolve_target
 
 __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
@@ -177,6 +177,17 @@ class FrontierPool:
         self.lost = None
         self.target.upload(self.lengths, np.array([first_length] + [0] * STEPS_RAN,
                                                   dtype=LENGTH_DTYPE))
+
+    def make_room(self, lengths: int) -> None:
+        """Room for ``lengths`` more lengths after :data:`frontier.ring.LOOP_LENGTHS` in the
+        length array (a fused loop's own frontiers, :func:`operators.loop`): the array grown
+        once, keeping its values."""
+        need = LOOP_LENGTHS + lengths
+        if self.lengths.shape[0] < need:
+            grown = np.zeros(need, LENGTH_DTYPE)
+            held = self.target.to_host(self.lengths)
+            grown[:held.size] = held
+            self.lengths = self.target.to_device(grown)
 
     def ids(self, slot: int) -> Any:
         if self._ids[slot] is None:

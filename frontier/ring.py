@@ -24,8 +24,8 @@ import numpy as np
 from frontier import atomics
 from frontier.options import Kind
 
-__all__ = ["RING_PARAMS", "OVERFLOW_FLAG", "STEPS_RAN", "SPARSE", "DENSE", "clear_next_slot",
-           "push", "is_active", "namespace"]
+__all__ = ["RING_PARAMS", "OVERFLOW_FLAG", "STEPS_RAN", "LOOP_LENGTHS", "SPARSE", "DENSE",
+           "clear_next_slot", "push", "is_active", "namespace"]
 
 #: The frontier kinds: a queue of element ids, or a bitmap of ``universe`` bits.
 SPARSE = Kind.SPARSE
@@ -37,6 +37,10 @@ OVERFLOW_FLAG = 3
 #: Index, in a pool's length array, where a fused traversal leaves the number of steps it ran
 #: (read with the lengths in one transfer).
 STEPS_RAN = 4
+
+#: Index, in a pool's length array, where a fused loop's own frontiers' lengths begin
+#: (:meth:`frontier.frontier.FrontierPool.make_room`).
+LOOP_LENGTHS = STEPS_RAN + 1
 
 #: Parameters through which a kernel receives one ring step, in this order: the universe size,
 #: the input frontier (its queue and bitmap; the one of the other kind is a placeholder), the

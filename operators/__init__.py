@@ -15,6 +15,9 @@
   iteration after iteration until a total drops below a bound, fused into one persistent
   kernel (power iterations: PageRank);
 * :func:`traverse` advances until the frontier is empty, fused into one persistent kernel;
+* :func:`loop` runs a round of operator calls, written as a Python function, until the frontier
+  it returns is empty, every round inside one persistent kernel (:data:`ROUND` gives a functor
+  the round's number);
 * :func:`tile_update` updates the tiles of a dense matrix around a pivot tile, tiles in shared
   memory (the phases of blocked Floyd–Warshall; :mod:`operators.tiles`).
 
@@ -55,6 +58,7 @@ from operators.filter import filter  # noqa: A004
 from operators.functors import FunctorError, RecompileWarning
 from operators.iterate import Each, Gather, Iterated, Total, iterate
 from operators.levels import Levels
+from operators.loop import ROUND, Looped, LoopError, loop
 from operators.neighbors import neighbor_reduce
 from operators.policy import AdaptivePolicy, StaticPolicy, resolve_policy
 from operators.reduce import reduce  # noqa: A004
@@ -63,7 +67,7 @@ from operators.tiles import tile_update
 from operators.traverse import Traversal, traverse
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "sort_neighbors",
-           "traverse", "iterate",
+           "traverse", "iterate", "loop", "Looped", "LoopError", "ROUND",
            "Each", "Gather", "Total", "Iterated", "Levels",
            "Traversal", "Direction", "explain", "recording", "available_balancers", "get_balancer",
            "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",

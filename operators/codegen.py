@@ -74,6 +74,12 @@ class KernelSpec:
     variant: str = ""
     cull: str = "none"
     io: KernelIO = field(kw_only=True)
+    #: A step of a composed kernel (:func:`operators.loop`) names its functors with this
+    #: prefix (``step2_functor``) and its state arguments ``state_names`` (the composed
+    #: kernel's parameters); a composed kernel lists its steps' specs in ``steps``.
+    prefix: str = field(default="", kw_only=True)
+    state_names: tuple[str, ...] = field(default=(), kw_only=True)
+    steps: tuple[KernelSpec, ...] = field(default=(), kw_only=True)
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:  # kernels are looked up by their spec
@@ -84,6 +90,8 @@ class KernelSpec:
 
     @property
     def state(self) -> str:
+        if self.state_names:
+            return "".join(f", {name}" for name in self.state_names)
         return "".join(f", s{i}" for i in range(self.num_state))
 
     def weight_of(self, e: str) -> str:
@@ -93,7 +101,7 @@ class KernelSpec:
     def call(self, name: str, args: str) -> str:
         """Expression calling functor ``name`` with ``args``, the state and the graph view."""
         tail = ", graph" if self.graph_view else ""
-        return f"{name}({args}{self.state}{tail})"
+        return f"{self.prefix}{name}({args}{self.state}{tail})"
 
     @property
     def needs_csc(self) -> bool:
@@ -232,6 +240,9 @@ def work_items(spec: KernelSpec, name: str) -> WorkItems:
     reduction are one item (a sequential loop), those of a neighbour sort (a mode, a histogram)
     one item each, as a long row's calls run on several threads; a tile update's calls are one
     item each."""
+    if spec.steps:  # a composed kernel: functor ``step{i}_{name}`` is ``name`` of step i
+        step, _, name = name.partition("_")
+        return work_items(spec.steps[int(step.removeprefix("step"))], name)
     operator, condition = spec.operator, name == "condition"
     if operator == "pull":
         dst = 0 if condition else 1

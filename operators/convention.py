@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from operators.functors import Functor
 
 __all__ = ["KernelIO", "GRAPH_PARAMS", "CSC_PARAMS", "VIEW_PARAMS", "COO_PARAMS", "RING_PARAMS",
-           "FUSED_PARAMS", "kernel_params", "kernel_arguments", "scalar_params",
+           "FUSED_PARAMS", "LOOP_PARAMS", "kernel_params", "kernel_arguments", "scalar_params",
            "scalar_arguments"]
 
 
@@ -59,6 +59,9 @@ class KernelIO(Option):
     #: Owns every slot of the ring and its own stop rules (a fused traversal, the
     #: small-frontier mode).
     RING = "ring"
+    #: Owns the ring's queues for a loop of rounds (:func:`operators.loop`): each round reads
+    #: one slot and writes the next.
+    LOOP = "loop"
 
 
 GRAPH_PARAMS = ("num_vertices", "num_edges", "row_offsets", "col_indices", "weights")
@@ -73,8 +76,12 @@ INPUT_PARAMS = RING_PARAMS[:5]
 #: A fused traversal owns the whole ring: every slot's queue and bitmap, and its own stop rules.
 FUSED_PARAMS = ("universe", "num_words", "ids0", "ids1", "ids2", "words0", "words1", "words2",
                 "lens", "start_slot", "max_steps", "stop_above", "stop_below", "below_steps")
+#: A fused loop owns the ring's queues: every slot's, the lengths (which hold its own
+#: frontiers' lengths too), the slot it starts from and its bound on the rounds.
+LOOP_PARAMS = ("universe", "ids0", "ids1", "ids2", "lens", "start_slot", "max_rounds")
 _IO_PARAMS = {KernelIO.STEP: RING_PARAMS, KernelIO.READ: INPUT_PARAMS,
-              KernelIO.RANGE: RANGE_PARAMS, KernelIO.RING: FUSED_PARAMS}
+              KernelIO.RANGE: RANGE_PARAMS, KernelIO.RING: FUSED_PARAMS,
+              KernelIO.LOOP: LOOP_PARAMS}
 
 
 def kernel_params(spec: KernelSpec, extra: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from operators.common import Plan, check_frontier, run_step, work_bound
 from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
+from operators.tracing import handed_over
 
 UNIQUE_PARAMS = ("stamps", "stamp")
 #: The filter kernels, by everything they depend on (looked up once per call).
@@ -56,13 +57,19 @@ def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int
 
 
 def _filter_body(spec: KernelSpec) -> str:
+    return clear_next_slot() + keep_body(spec)
+
+
+def keep_body(spec: KernelSpec) -> str:
+    """The statements pushing the input elements ``v`` the predicate accepts (with
+    ``spec.unique``, those whose stamp is not ``stamp`` yet)."""
     keep = f"if {spec.call('functor', 'v')}:\n"
     if spec.unique:
         keep += ("    if atomic_exch(stamps, v, stamp) != stamp:\n"
                  + indent(push(spec.output, "v"), 2))
     else:
         keep += indent(push(spec.output, "v"))
-    return clear_next_slot() + for_each_input(spec, "v", keep)
+    return for_each_input(spec, "v", keep)
 
 
 def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noqa: A001
@@ -76,5 +83,9 @@ def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noq
     input's form). The result is the next step of the input's frontier pool (see
     :class:`frontier.Frontier`).
     """
+    taken, result = handed_over(filter, graph, frontier, pred, *state, unique=unique,
+                                output=output)
+    if taken:  # inside operators.loop's body
+        return result
     plan = filter_plan(graph, frontier, pred, len(state), output, unique)
     return run_step(graph, frontier, plan, state, output or frontier.kind, "filter")

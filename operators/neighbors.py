@@ -61,6 +61,7 @@ from operators.lanes import CHUNK, HUB_DEGREE, LANES, Hubs, hubs_of, over_lanes
 from operators.levels import Levels
 from operators.reduce import FOLDS, combine, identity_of, op_named
 from operators.shape import grid_blocks, per_element
+from operators.tracing import handed_over
 
 __all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
 
@@ -78,7 +79,7 @@ def _check_edges(edges: str) -> None:
         raise OperatorError(f"edges={edges!r}; expected one of {EDGE_SETS}")
 
 
-def _check_out_dtype(op: str, out: Any) -> None:
+def check_out_dtype(op: str, out: Any) -> None:
     if out.dtype.kind not in FOLDS[op].kinds:
         raise OperatorError(f"neighbor_reduce: op={op!r} folds integers or booleans; out= has "
                             f"dtype {out.dtype}")
@@ -98,8 +99,8 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, state: tupl
     check_graph(graph)
     if op in NEIGHBOR_COUNTS:
         return counts_plan(graph, where, fn, state, op, edges, out)
-    home = _target_of(out, graph.num_vertices)
-    _check_out_dtype(op, out)
+    home = target_of(out, graph.num_vertices)
+    check_out_dtype(op, out)
     num_state = len(state)
     tgt, kind, domain, io, work = elements(
         graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
@@ -111,7 +112,7 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, state: tupl
                           graph_view=functor.wants_graph, csc=edges == "in",
                           variant=f"_{edges}_{op}", io=reads(kind))
         return build(tgt, per_element(tgt), spec, {"functor": functor},
-                     lambda: for_each_input(spec, "v", _body(spec, edges, op)),
+                     lambda: for_each_input(spec, "v", fold_body(spec, edges, op)),
                      ("out", "identity"))
 
     kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, edges, op,
@@ -122,16 +123,18 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, state: tupl
     return plan, tgt, io
 
 
-def _body(spec: KernelSpec, edges: str, op: str) -> str:
-    """The statements folding vertex ``v``'s ``edges`` with ``op`` into ``out[v]``."""
+def fold_body(spec: KernelSpec, edges: str, op: str, out: str = "out",
+              identity: str = "identity") -> str:
+    """The statements folding vertex ``v``'s ``edges`` with ``op`` into ``out[v]``, from
+    ``identity``."""
     offsets = "col_offsets" if edges == "in" else "row_offsets"
-    return ("acc = identity\n"
+    return (f"acc = {identity}\n"
             f"for p in range({offsets}[v], {offsets}[v + 1]):\n"
             + indent(arc_value(spec, edges, "p") + combine(op, "acc", "x"))
-            + "out[v] = acc\n")
+            + f"{out}[v] = acc\n")
 
 
-def _target_of(out: Any, num_vertices: int) -> str:
+def target_of(out: Any, num_vertices: int) -> str:
     """The target ``out`` lives on (a NumPy array: cpu; a device array: cuda), after checking
     that it is a one-dimensional array of at least ``num_vertices`` numbers."""
     got = vector_flaw(out, num_vertices, "biuf")
@@ -167,6 +170,10 @@ def neighbor_reduce(graph: Graph, where: Frontier | str | Levels, fn: Callable, 
     (not Levels), and call ``fn`` once per edge, a long row's calls on several threads at once:
     ``fn`` must not write what another call reads or writes. They count from each vertex's
     edges sorted by value (:mod:`operators.frequencies`), the same on every target."""
+    taken, _ = handed_over(neighbor_reduce, graph, where, fn, *state, out=out, op=op,
+                           edges=edges)
+    if taken:  # inside operators.loop's body
+        return
     if isinstance(where, Levels):
         _by_levels(graph, where, fn, state, op, edges, out)
         return
@@ -206,7 +213,7 @@ def _level_fold(spec: KernelSpec, edges: str, op: str, hubbed: bool, stride: str
                 first: str = "tid") -> str:
     """Statements folding the vertices of sweep level ``k``, a thread per vertex (thread
     ``first`` of ``stride`` threads); with ``hubbed``, all but its hubs."""
-    body = _body(spec, edges, op)
+    body = fold_body(spec, edges, op)
     if hubbed:
         body = "if offsets[v + 1] - offsets[v] <= HUB_DEGREE:\n" + indent(body)
     return (f"for i in range(starts[k] + {first}, starts[k + 1], {stride}):\n"
@@ -307,8 +314,8 @@ def _by_levels(graph: Graph, levels: Levels, fn: Callable, state: tuple, op: str
     _check_edges(edges)
     check_graph(graph)
     n = graph.num_vertices
-    home = _target_of(out, n)
-    _check_out_dtype(op, out)
+    home = target_of(out, n)
+    check_out_dtype(op, out)
     levels = levels.checked(graph, home != "cpu")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), len(state))
     tgt = resolve_target(home, graph)

@@ -40,6 +40,7 @@ from operators.compute import elements, reads
 from operators.convention import scalar_arguments
 from operators.functors import Functor, FunctorError, as_functor
 from operators.shape import per_element
+from operators.tracing import handed_over
 
 __all__ = ["reduce", "REDUCTIONS", "FOLDS", "RENAMED", "Fold", "combine", "identity_of", "op_named"]
 
@@ -362,6 +363,9 @@ def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str =
     the uint64 ones for a ``fn`` returning unsigned integers, for min / max). An integer sum is
     exact, however large (see the module docstring). One launch, one device read. ``target``
     applies to ranges (a frontier runs on its own target)."""
+    taken, result = handed_over(reduce, graph, where, fn, *state, op=op, target=target)
+    if taken:  # inside operators.loop's body
+        return result
     graph = range_graph(graph, where)
     plan, tgt, io, dtype = reduce_plan(graph, where, fn, state, op, target)
     start = _identity(op, dtype)

@@ -1,0 +1,189 @@
+"""operators.loop: a user's round of operator calls run as one persistent kernel equals the host
+loop of the same calls round for round (the same frontiers, the same state) on every target and
+balancer; a body that needs the host is refused naming the step."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse.csgraph as csg
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from frontier import Frontier, FrontierOverflowError, Graph, atomic_add, atomic_cas, generators
+from frontier.testing.strategies import graphs
+from operators import (
+    ROUND,
+    LoopError,
+    advance,
+    available_balancers,
+    compute,
+    filter,
+    loop,
+    neighbor_reduce,
+    recording,
+    reduce,
+)
+
+GRID = generators.grid2d(12, 12)
+
+
+def visit(src, dst, eid, weight, dist, r):
+    return dist[dst] == -1 and atomic_cas(dist, dst, -1, r + 1) == -1
+
+
+def arrived(v, hits):
+    atomic_add(hits, v, 1)
+
+
+def reached(src, dst, eid, weight, dist):
+    return 1 if dist[dst] >= 0 else 0
+
+
+def keep_odd_rounds(v, dist):
+    return dist[v] % 2 == 1 or dist[v] < 8
+
+
+def everything(src, dst, eid, weight):
+    return True
+
+
+def start(graph: Graph, target, source: int = 0):
+    f = Frontier.from_vertices(graph, [source], target=target)
+    tgt = f.target
+    dist = tgt.full(graph.num_vertices, -1, np.int32)
+    tgt.write_scalar(dist, source, 0)
+    hits = tgt.zeros(graph.num_vertices, np.int32)
+    seen = tgt.zeros(graph.num_vertices, np.int64)
+    return f, dist, hits, seen
+
+
+def every_step_kind(graph: Graph, balancer: str):
+    """A round with an advance into a frontier of the body's own, a compute over it, a
+    neighbour reduction over the vertices and a filter making the next round's frontier."""
+
+    def body(front, dist, hits, seen):
+        reached_now = advance(graph, front, visit, dist, ROUND, balancer=balancer)
+        compute(graph, reached_now, arrived, hits)
+        neighbor_reduce(graph, "vertices", reached, dist, out=seen, op="sum", edges="out")
+        return filter(graph, reached_now, keep_odd_rounds, dist)
+
+    return body
+
+
+def run(graph: Graph, target, balancer: str, fused: bool, rounds: int | None):
+    f, dist, hits, seen = start(graph, target)
+    done = loop(graph, f, every_step_kind(graph, balancer), dist, hits, seen,
+                max_rounds=rounds, fused=fused)
+    tgt = f.target
+    return (done.rounds, sorted(done.frontier.to_numpy().tolist()), tgt.to_host(dist),
+            tgt.to_host(hits), tgt.to_host(seen))
+
+
+#: Graphs per balancer: the simulator runs a thread per Python thread.
+EXAMPLES = 6 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") else 30
+
+
+@pytest.mark.parametrize("balancer", available_balancers(include_auto=True))
+@settings(max_examples=EXAMPLES)
+@given(graph=graphs(min_vertices=1, max_vertices=30, max_edges=90))
+def test_a_fused_loop_equals_the_host_loop_round_for_round(target, balancer, graph):
+    whole = run(graph, target, balancer, False, None)
+    for rounds in sorted({1, (whole[0] + 1) // 2, whole[0]} - {0}):
+        fused = run(graph, target, balancer, True, rounds)
+        host = run(graph, target, balancer, False, rounds)
+        assert fused[:2] == host[:2]
+        for a, b in zip(fused[2:], host[2:], strict=True):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(run(graph, target, balancer, True, None)[2], whole[2])
+
+
+def test_a_bfs_written_with_loop_is_one_launch_and_equals_scipy(target):
+    f, dist, _, _ = start(GRID, target)
+    with recording() as log:
+        done = loop(GRID, f, lambda front, d: advance(GRID, front, visit, d, ROUND), dist)
+    want = csg.shortest_path(GRID.to_scipy(), unweighted=True, indices=0).astype(np.int64)
+    np.testing.assert_array_equal(f.target.to_host(dist), want)
+    assert done.rounds == int(want.max()) + 1 and len(done.frontier) == 0
+    assert len(list(log)) == 1
+
+
+def test_max_rounds_stops_the_loop_on_the_frontier_of_the_next_round(target):
+    f, dist, _, _ = start(GRID, target)
+    done = loop(GRID, f, lambda front, d: advance(GRID, front, visit, d, ROUND), dist,
+                max_rounds=3)
+    assert done.rounds == 3
+    assert sorted(done.frontier.to_numpy().tolist()) == sorted(
+        np.flatnonzero(f.target.to_host(dist) == 3).tolist())
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_an_overflowing_queue_raises_as_the_host_loop_does(target, fused):
+    f = Frontier.from_vertices(GRID, [0, 13, 50], capacity=8, target=target)
+    with pytest.raises(FrontierOverflowError):
+        loop(GRID, f, lambda front: advance(GRID, front, everything), max_rounds=5,
+             fused=fused)
+
+
+def test_an_empty_frontier_runs_no_round(target):
+    f, dist, _, _ = start(GRID, target)
+    empty = Frontier.from_vertices(GRID, [], target=target)
+    done = loop(GRID, empty, lambda front, d: advance(GRID, front, visit, d, ROUND), dist)
+    assert done.rounds == 0
+
+
+def length_on_host(front):
+    if len(front) > 3:
+        return front
+    return advance(GRID, front, everything)
+
+
+def reduced_on_host(front):
+    reduce(GRID, front, lambda v: 1)
+    return advance(GRID, front, everything)
+
+
+def pulled(front):
+    return advance(GRID, front, everything, direction="pull")
+
+
+def same_frontier(front):
+    return front
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    (length_on_host, "reads the length of <the loop round's input frontier>"),
+    (reduced_on_host, "step 0 (reduce) returns a value to the host"),
+    (pulled, "step 0 (advance) has direction='pull'"),
+    (same_frontier, "expected the next round's frontier"),
+])
+def test_a_body_that_needs_the_host_is_refused_naming_the_step(body, says):
+    f = Frontier.from_vertices(GRID, [0], target="cpu")
+    with pytest.raises(LoopError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        loop(GRID, f, body)
+
+
+def test_the_host_loop_runs_a_body_that_reads_the_host():
+    f = Frontier.from_vertices(GRID, [0], target="cpu")
+    dist = np.full(GRID.num_vertices, -1, np.int32)
+    dist[0] = 0
+    lengths = []
+
+    def body(front, d):
+        lengths.append(len(front))
+        return advance(GRID, front, visit, d, ROUND)
+
+    done = loop(GRID, f, body, dist, fused=False)
+    assert lengths[0] == 1 and len(lengths) == done.rounds == 23
+
+
+@given(st.integers(0, 3))
+def test_round_is_the_round_number_in_every_functor(first):
+    g = generators.path(6)
+    f = Frontier.from_vertices(g, [first], target="cpu")
+    dist = np.full(6, -1, np.int32)
+    dist[first] = 0
+    loop(g, f, lambda front, d: advance(g, front, visit, d, ROUND), dist)
+    assert dist[first:].tolist() == list(range(6 - first))

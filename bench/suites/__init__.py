@@ -29,6 +29,7 @@ from bench.suites import (
     kernels,
     listrank_apsp,
     loading,
+    loops,
     memory,
     neighbor_counts,
     networkx,
@@ -79,6 +80,7 @@ SUITES: dict[str, Suite] = {
     "neighbor_counts": neighbor_counts,
     "primitives": primitives,
     "forest_truss": forest_truss,
+    "loops": loops,
 }
 
 

@@ -425,7 +425,10 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     run = _Run(graph, tgt, policy, starts, rows, unreached, width, batch)
     start = time.perf_counter()
     _METHODS[method](run)
-    positive = not graph.weighted or graph.num_edges == 0 or weight_stats(graph).low > 0
+    # every tight edge leads strictly nearer only where no weight vanishes in a sum: positive
+    # integers (a float weight below half an ulp of a distance is absorbed: 1.0 + 1e-17 == 1.0)
+    positive = not graph.weighted or graph.num_edges == 0 or (
+        graph.weights.dtype.kind in "iu" and weight_stats(graph).low > 0)
     preds = _filled(tgt, pool, "sssp.predecessors", k * n, -1, np.int32) if predecessors else None
     for i, s in enumerate(starts if predecessors else ()):
         shortest_path_tree(graph, np.asarray([s]), rows[i], unreached, positive, tgt, policy,

@@ -6,12 +6,14 @@ algorithms (and the unordered BFS) leave predecessors out of the relaxation and 
 the converged distances, where an edge ``u -> v`` of weight ``w`` is *tight* when
 ``dist[u] + w == dist[v]`` (the same floating-point sum that set ``dist[v]``, so the test is exact):
 
-* all weights positive: every tight edge leads to a strictly nearer vertex, so any tight in-edge
-  is a valid predecessor. One push advance over every vertex writes one (Gunrock derives SSSP
-  predecessors the same way, after convergence);
-* some weight zero or negative: tight edges can close a cycle (two vertices joined by zero
-  weight edges), and following such predecessors would never reach the source. A BFS over the
-  tight edges from the source claims each vertex once, so the tree it records has no cycle.
+* all weights positive integers (or hop counts): every tight edge leads to a strictly nearer
+  vertex, so any tight in-edge is a valid predecessor. One push advance over every vertex
+  writes one (Gunrock derives SSSP predecessors the same way, after convergence);
+* some weight zero or negative, or float weights: tight edges can close a cycle (two vertices
+  joined by zero weight edges, or by float weights too small to change a distance they are
+  added to: 1.0 + 1e-17 == 1.0), and following such predecessors would never reach the
+  source. A BFS over the tight edges from the source claims each vertex once, so the tree it
+  records has no cycle.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def shortest_path_tree(graph: Graph, sources: np.ndarray, dist: Any, unreached: 
                        hops: bool = False, pred: Any = None) -> Any:
     """Predecessors (int32 on ``target``; -1 at the sources and unreachable vertices) forming a
     shortest-path tree of the final distances ``dist`` (``unreached`` marks unreachable
-    vertices). ``positive`` says every weight is > 0 (see the module docstring); ``hops``
+    vertices). ``positive`` says every weight is an integer > 0 (see the module docstring); ``hops``
     that ``dist`` counts edges (BFS levels) whatever the graph's weights. ``pred``, if given,
     is an int32 array on ``target`` already holding -1 everywhere, written instead of a new one."""
     if pred is None:

@@ -44,3 +44,10 @@ TARGETS = _target_params()
 def target(request):
     """Each usable target, resolved."""
     return resolve_target(request.param)
+
+
+@pytest.fixture(params=[p for p in TARGETS if p.id != "cuda"], scope="session")
+def race_target(request):
+    """Each usable target the race detector runs on (it runs the functors as Python: the cpu
+    target, and the cuda target only in the simulator)."""
+    return resolve_target(request.param)

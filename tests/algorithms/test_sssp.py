@@ -268,3 +268,13 @@ def test_the_weighted_strategy_refuses_unknown_kinds():
 
     with pytest.raises(InvalidArgument, match="kinds="):
         weighted_graphs_with_source(kinds=("heavy",))
+
+
+def test_predecessors_skip_float_weights_too_small_to_change_a_distance(target):
+    # 1 <-> 2 weigh 1e-17: 1.0 + 1e-17 == 1.0, so both arcs are tight, and taking either as a
+    # predecessor would close a cycle that never reaches the source
+    g = Graph.from_edges(np.array([0, 1, 2, 0]), np.array([1, 2, 1, 2]),
+                         weights=np.array([1.0, 1e-17, 1e-17, 1.0]), num_vertices=3,
+                         directed=True)
+    for method in METHODS:
+        _check(g, 0, sssp(g, 0, method=method, target=target))

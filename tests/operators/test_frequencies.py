@@ -150,14 +150,14 @@ def mark_tail(src, dst, eid, weight, seen):
     return eid % 3
 
 
-def test_the_race_detector_takes_each_call_of_a_mode_as_its_own_work_item(target):
+def test_the_race_detector_takes_each_call_of_a_mode_as_its_own_work_item(race_target):
     g = Graph.from_edges(np.zeros(40, np.int64), np.arange(40) % 5, num_vertices=5)
-    labels = target.to_device(np.arange(5, dtype=np.int64))
-    out = target.zeros(5, np.int64)
+    labels = race_target.to_device(np.arange(5, dtype=np.int64))
+    out = race_target.zeros(5, np.int64)
     check_race_free(neighbor_reduce, g, "vertices", neighbour_label, labels, out=out, op="mode")
-    assert target.to_host(out).tolist() == [0, 0, 0, 0, 0]
+    assert race_target.to_host(out).tolist() == [0, 0, 0, 0, 0]
     with pytest.raises(RaceError, match="mark_tail"):  # a long row's calls run at once
-        check_race_free(neighbor_reduce, g, "vertices", mark_tail, target.zeros(5, np.int64),
+        check_race_free(neighbor_reduce, g, "vertices", mark_tail, race_target.zeros(5, np.int64),
                         out=out, op="mode", edges="out")
 
 

@@ -106,12 +106,12 @@ def test_a_frontier_sorts_only_its_vertices_rows(target, kind):
     assert target.to_host(order).tolist() == [-1, -1, -1, 4, 3, -1]
 
 
-def test_the_race_detector_passes_a_sort_whose_key_only_reads(target):
+def test_the_race_detector_passes_a_sort_whose_key_only_reads(race_target):
     g = Graph.from_edges(np.zeros(40, np.int64), np.arange(40) % 7, num_vertices=7)
-    keys = target.to_device(np.arange(40, dtype=np.int64)[::-1].copy())
-    order = target.zeros(40, np.int64)
+    keys = race_target.to_device(np.arange(40, dtype=np.int64)[::-1].copy())
+    order = race_target.zeros(40, np.int64)
     check_race_free(sort_neighbors, g, "vertices", key_of_arc, keys, out=order)
-    assert target.to_host(order).tolist() == list(range(39, -1, -1))
+    assert race_target.to_host(order).tolist() == list(range(39, -1, -1))
 
 
 def test_bad_arguments_are_refused_before_anything_runs(target):

@@ -20,7 +20,8 @@ Methods (``connected_components(G, method=...)``):
   parents), SV3 (hooking stagnant roots), SV4 (short-cut again), SV5 (did any tree change? a
   ``reduce``); SV0 is the initialisation.
 * ``"label_propagation"``: every vertex starts with its own id; vertices whose label dropped
-  push it along their out-edges (``advance`` with the load balancer); on a directed graph every
+  push it along their out-edges (``advance`` with the load balancer; on an undirected graph
+  every round in one persistent kernel, :func:`operators.loop`); on a directed graph every
   vertex also pulls the smallest label of its out-neighbours (``neighbor_reduce``) and the
   vertices that adopted one join the next frontier (``filter``, ``Frontier.union``). Ends when
   no label drops. O(diameter) rounds.
@@ -56,6 +57,7 @@ from frontier import (
     Frontier,
     Graph,
     atomic_cas,
+    atomic_exch,
     atomic_load,
     atomic_min,
     atomic_store,
@@ -65,11 +67,13 @@ from frontier import (
 from frontier.distributed.dispatch import scales_out
 from frontier.target import Target, resolve_target
 from operators import (
+    ROUND,
     LoadBalancer,
     advance,
     compute,
     filter,
     get_balancer,
+    loop,
     neighbor_reduce,
     reduce,
     resolve_policy,
@@ -368,6 +372,13 @@ def adopt_smaller(src, dst, eid, weight, labels):
     return atomic_min(labels, dst, new) > new
 
 
+def adopt_smaller_once(src, dst, eid, weight, labels, stamp, r):
+    """Push, in round ``r`` of a fused loop: the head takes the tail's label if smaller; the
+    first edge of the round that lowers it puts it in the next frontier (once)."""
+    new = labels[src]
+    return atomic_min(labels, dst, new) > new and atomic_exch(stamp, dst, r) != r
+
+
 def head_label(src, dst, eid, weight, labels):
     return labels[dst]
 
@@ -380,11 +391,21 @@ def adopt_pulled(v, labels, pulled):
     return False
 
 
+def _push_round(front: Frontier, g: Graph, labels: Any, stamp: Any, balancer: Any) -> Frontier:
+    return advance(g, front, adopt_smaller_once, labels, stamp, ROUND, balancer=balancer)
+
+
 def _label_propagation(steps: _ComponentSteps, balancer: Any) -> tuple[Any, int]:
     g, tgt = steps.graph, steps.tgt
     labels = steps.identity()
     if g.num_vertices == 0:
         return labels, 0
+    if not g.directed:  # every round one advance: all of them in one persistent kernel
+        stamp = tgt.full(g.num_vertices, -1, np.int64)
+        ran = loop(g, Frontier.all_vertices(g, kind="sparse", target=tgt), _push_round,
+                   g, labels, stamp, balancer)
+        steps.record(ran.rounds, "push (fused loop)", g.num_vertices)
+        return labels, ran.rounds
     frontier = Frontier.all_vertices(g, target=tgt)
     everyone = Frontier.all_vertices(g, target=tgt) if g.directed else None
     pulled = tgt.empty(g.num_vertices, np.int32) if g.directed else None

@@ -21,6 +21,11 @@ target. A round over the frontier of uncoloured vertices is two operator calls:
    colours below never free up, so the first fit is unchanged). Uncoloured vertices stay in
    the frontier.
 
+On a target that runs one thread (the cpu target) the sequential greedy first fit in the same
+order runs instead (one pass: the same colours, without the rounds' repeated scans;
+``iterations`` is then 1); everywhere else every round runs inside one persistent kernel
+(:func:`operators.loop`).
+
 Cost: O(m) work per round over the uncoloured vertices' arcs; the number of rounds is the
 length of the longest path of decreasing priority, O(log n / log log n) expected on graphs of
 bounded degree (Jones & Plassmann), plus one round per full window of a vertex with more than
@@ -42,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.entry import Entry, Option
-from algorithms.independent_set import arcs_per_round, comes_first, per_round
+from algorithms.independent_set import arcs_per_round, comes_first, per_round, priority_order
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import (
@@ -51,6 +56,7 @@ from frontier import (
     atomic_or,
     atomic_store,
     device_function,
+    neighbors,
     random_bits,
     validate,
 )
@@ -59,6 +65,7 @@ from operators import (  # noqa: A004
     ROUND,
     LoadBalancer,
     advance,
+    compute,
     filter,
     get_balancer,
     loop,
@@ -152,6 +159,24 @@ def settle(v, colors, window, beaten, used, last_live, r):
     return colors[v] < 0
 
 
+def first_fit(i, order, colors, seen_by, graph):
+    """The sequential greedy first fit in ``order``: each vertex takes the smallest colour no
+    coloured neighbour has (``seen_by[c] == v``: a neighbour of ``v`` has colour ``c``)."""
+    for j in range(order.shape[0]):
+        v = order[j]
+        for u in neighbors(graph, v):
+            if u != v and colors[u] >= 0:
+                seen_by[colors[u]] = v
+        c = 0
+        while seen_by[c] == v:
+            c += 1
+        colors[v] = c
+
+
+def first_round(v, last_live):
+    last_live[v] = 0
+
+
 def _round(live: Frontier, graph: Graph, colors: Any, window: Any, beaten: Any, used: Any,
            s: int, degree: Any, by_degree: bool, last_live: Any, policy: Any) -> Frontier:
     """One round over the uncoloured vertices ``live``."""
@@ -190,10 +215,17 @@ def graph_coloring(graph: Graph, *, seed: int = 0, order: str = "random",
     beaten, used = tgt.zeros(n, np.bool_), tgt.zeros(n, np.int64)
     last_live = tgt.empty(n, np.int32)  # every vertex is uncoloured in round 0
     began = time.perf_counter()
-    live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
-    ran = loop(graph, live, _round, graph, colors, window, beaten, used, s, degree, by_degree,
-               last_live, policy)
-    return ColoringResult(deliver(tgt, colors, out, made=True), seed, ran.rounds,
+    if not tgt.runs_balancers:  # one thread: the rounds collapse into the first fit they equal
+        rounds = min(n, 1)
+        visit = (np.lexsort((np.arange(n), -tgt.to_host(degree))) if by_degree
+                 else priority_order(graph, tgt, s))
+        compute(graph, "vertices", first_round, last_live, target=tgt)
+        compute(graph, 1, first_fit, visit, colors, tgt.full(n + 1, -1, np.int64), target=tgt)
+    else:
+        live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
+        rounds = loop(graph, live, _round, graph, colors, window, beaten, used, s, degree,
+                      by_degree, last_live, policy).rounds
+    return ColoringResult(deliver(tgt, colors, out, made=True), seed, rounds,
                           time.perf_counter() - began, graph, last_live, tgt, order)
 
 

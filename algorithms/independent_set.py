@@ -19,6 +19,10 @@ over the frontier of undecided vertices is three operator calls:
 a vertex then joins exactly when no undecided neighbour comes before it, so the set equals the
 sequential greedy MIS that visits the vertices in decreasing priority, whatever the target and
 the thread order (Blelloch et al.'s Lemma: O(log^2 n) rounds with high probability, O(m) work).
+On a target that runs one thread (the cpu target) the priority method runs that sequential
+greedy MIS itself (one pass in priority order: the same set, without the rounds' repeated
+scans; ``iterations`` is then 1). Everywhere else every round runs inside one persistent
+kernel (:func:`operators.loop`).
 ``method="luby"`` draws new priorities every round (``s = random_bits(seed, round)``): O(log n)
 rounds with high probability (Luby's analysis), a set that depends on the seed but no longer
 equals a sequential greedy one. Both give the same set on every target for one seed.
@@ -47,6 +51,7 @@ from frontier import (
     Graph,
     atomic_store,
     device_function,
+    neighbors,
     random_bits,
     validate,
 )
@@ -133,6 +138,10 @@ def exclude(src, dst, eid, weight, beaten, state):
     return False
 
 
+def first_round(v, last_live):
+    last_live[v] = 0
+
+
 def taken(v, state, in_set):
     """``out="device"``: whether ``v`` is in the set, from its state."""
     in_set[v] = state[v] == IN
@@ -158,6 +167,30 @@ def per_round(last_live: np.ndarray, weights: np.ndarray, rounds: int) -> list[i
 def arcs_per_round(graph: Graph, last_live: np.ndarray, rounds: int) -> list[int]:
     """The arcs of the vertices live in each of ``rounds`` rounds (:func:`per_round`)."""
     return per_round(last_live, graph.out_degrees(), rounds)
+
+
+def priority_of(v, priority, s):
+    priority[v] = random_bits(s, v)
+
+
+def priority_order(graph: Graph, tgt: Target, s: int) -> np.ndarray:
+    """The vertices in decreasing priority (``random_bits(s, v)``, ties to the smaller id:
+    :func:`comes_first`'s order), on the host."""
+    priority = tgt.empty(graph.num_vertices, np.uint64)
+    compute(graph, "vertices", priority_of, priority, s, target=tgt)
+    return np.lexsort((np.arange(graph.num_vertices), ~tgt.to_host(priority)))
+
+
+def greedy_set(i, order, state, graph):
+    """The sequential greedy MIS in ``order``: a vertex no earlier member neighbours joins and
+    takes its neighbours out (a self-loop ignored)."""
+    for j in range(order.shape[0]):
+        v = order[j]
+        if state[v] == UNDECIDED:
+            state[v] = IN
+            for u in neighbors(graph, v):
+                if u != v:
+                    state[u] = OUT
 
 
 def _round(live: Frontier, graph: Graph, state: Any, beaten: Any, last_live: Any, seed: int,
@@ -189,15 +222,22 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
     state, beaten = tgt.zeros(n, np.int8), tgt.zeros(n, np.bool_)
     last_live = tgt.empty(n, np.int32)  # every vertex is undecided in round 0
     began = time.perf_counter()
-    live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
-    ran = loop(graph, live, _round, graph, state, beaten, last_live, seed,
-               ROUND if method == "luby" else 0, policy)
+    if method == "priority" and not tgt.runs_balancers:
+        # one thread: the rounds collapse into the sequential greedy MIS they equal
+        rounds = min(graph.num_vertices, 1)
+        compute(graph, "vertices", first_round, last_live, target=tgt)
+        compute(graph, 1, greedy_set, priority_order(graph, tgt, random_bits(seed, 0)), state,
+                target=tgt)
+    else:
+        live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
+        rounds = loop(graph, live, _round, graph, state, beaten, last_live, seed,
+                      ROUND if method == "luby" else 0, policy).rounds
     if out == "host":
         in_set = tgt.to_host(state) == IN
     else:
         in_set = tgt.empty(n, np.bool_)
         compute(graph, "vertices", taken, state, in_set, target=tgt)
-    return MISResult(in_set, method, seed, ran.rounds, time.perf_counter() - began, graph,
+    return MISResult(in_set, method, seed, rounds, time.perf_counter() - began, graph,
                      last_live, tgt)
 
 

@@ -70,7 +70,6 @@ def test_every_target_gives_the_colours_the_cpu_gives(target, graph):
     got = graph_coloring(graph, seed=11, target=target)
     on_cpu = graph_coloring(graph, seed=11, target="cpu")
     np.testing.assert_array_equal(got.colors, on_cpu.colors)
-    assert got.iterations == on_cpu.iterations
     check_coloring(graph, got.colors, seed=11)
 
 
@@ -135,11 +134,12 @@ def test_stats_record_each_round():
     assert not np.array_equal(result.colors, graph_coloring(g, seed=0, target="cpu").colors)
 
 
-def test_each_rounds_arcs_are_those_of_the_vertices_uncoloured_at_its_start():
+def test_each_rounds_arcs_are_those_of_the_vertices_uncoloured_at_its_start(target):
     g = generators.gnm(300, 1200, seed=4)
-    result = graph_coloring(g, seed=3, target="cpu")
-    last, degrees = result.last_live, g.out_degrees()
-    assert result.iterations > 2
+    result = graph_coloring(g, seed=3, target=target)
+    last, degrees = target.to_host(result.last_live), g.out_degrees()
+    # one thread runs the sequential first fit: one pass over every vertex
+    assert result.iterations > 2 if target.runs_balancers else result.iterations == 1
     for k, round_ in enumerate(result.stats):
         assert round_.uncolored == np.count_nonzero(last >= k)
         assert round_.arcs == degrees[last >= k].sum()

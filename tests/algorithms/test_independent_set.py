@@ -71,7 +71,8 @@ def test_every_target_gives_the_set_the_cpu_gives(target, method, graph):
     got = maximal_independent_set(graph, method=method, seed=3, target=target)
     on_cpu = maximal_independent_set(graph, method=method, seed=3, target="cpu")
     np.testing.assert_array_equal(got.in_set, on_cpu.in_set)
-    assert got.iterations == on_cpu.iterations
+    if method == "luby" or target.runs_balancers == on_cpu.target.runs_balancers:
+        assert got.iterations == on_cpu.iterations
     assert_maximal_independent_in_networkx(graph, got.in_set)
 
 
@@ -110,11 +111,13 @@ def test_the_seed_picks_the_order_and_stats_record_each_round():
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_each_rounds_arcs_are_those_of_the_vertices_undecided_at_its_start(method):
+def test_each_rounds_arcs_are_those_of_the_vertices_undecided_at_its_start(target, method):
     g = generators.gnm(300, 1200, seed=4)
-    result = maximal_independent_set(g, method=method, seed=2, target="cpu")
-    last, degrees = result.last_live, g.out_degrees()
-    assert result.iterations > 1
+    result = maximal_independent_set(g, method=method, seed=2, target=target)
+    last, degrees = target.to_host(result.last_live), g.out_degrees()
+    # one thread runs the priority method as the sequential greedy MIS: one pass
+    rounds = method == "luby" or target.runs_balancers
+    assert result.iterations > 1 if rounds else result.iterations == 1
     for k, round_ in enumerate(result.stats):
         assert round_.undecided == np.count_nonzero(last >= k)
         assert round_.arcs == degrees[last >= k].sum()

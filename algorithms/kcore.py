@@ -7,18 +7,21 @@ The ``k``-core is what remains after repeatedly removing the vertices of degree 
 vertex's core number is the largest ``k`` whose core holds it. Peeling finds all of them in
 rounds of increasing ``k``:
 
-1. ``reduce``: ``k`` becomes the smallest degree left (rounds with nothing to peel are skipped);
+1. ``reduce``: ``k`` becomes the smallest degree left, and at least one more than the last
+   round's (rounds with nothing to peel are skipped);
 2. ``filter`` over all vertices: every vertex still present with degree ``<= k`` is claimed, its
    core number set to ``k``;
-3. ``traverse`` from the claimed vertices (advance steps until the frontier is empty, fused
-   into one launch where the target can): each edge to a vertex still present decrements that
-   vertex's degree with an atomic; the one decrement that takes it from ``k + 1`` to ``k``
-   claims it for this round and puts it in the next frontier;
+3. advance steps from the claimed vertices until the frontier is empty: each edge to a vertex
+   still present decrements that vertex's degree with an atomic; the one decrement that takes
+   it from ``k + 1`` to ``k`` claims it for this round and puts it in the next frontier;
 4. the next round, until the smallest degree left says no vertex is (a removed vertex offers
    :data:`_REMOVED`).
 
+All of it is one :func:`operators.loop`: the advance is its body, steps 1-2 its ``refill``,
+which runs whenever the frontier is empty. The whole peeling is one persistent kernel and one
+read at the end (``k`` and each round's first step are kept on the device, in ``level``).
 A round's peeling runs as many steps as its longest chain of vertices each freed by the last
-(half a path's length): fused, they cost a barrier each, not a launch and a read.
+(half a path's length): each costs a barrier, not a launch and a read.
 
 The degree of a vertex is its number of stored arcs, so a repeated edge counts as often as it is
 stored (NetworkX refuses multigraphs; ``networkx.Graph(multigraph)`` collapses them). The graph
@@ -39,13 +42,15 @@ from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_load, atomic_store, out_degree, validate
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
+    ROUND,
     LoadBalancer,
+    advance,
     compute,
     filter,
     get_balancer,
+    loop,
     reduce,
     resolve_policy,
-    traverse,
 )
 
 __all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "check_undirected",
@@ -57,27 +62,25 @@ _REMOVED = np.iinfo(np.int32).max
 
 @dataclass(frozen=True)
 class KCoreRoundStats:
-    """One peeling round: its ``k``, the vertices it peeled (core number ``k``), its advance
-    steps, and its host wall time."""
+    """One peeling round: its ``k``, the vertices it peeled (core number ``k``) and its advance
+    steps."""
 
     k: int
     peeled: int
     steps: int
-    seconds: float
 
 
 @dataclass(frozen=True)
 class KCoreResult:
     """``core_numbers`` (int32, one per vertex; on the target with ``out="device"``,
-    :mod:`algorithms.output`), the advance steps run, wall time, ``rounds`` (each round's ``k``,
-    advance steps and seconds; :attr:`stats` adds what each peeled), and the ``target`` that
-    ran it."""
+    :mod:`algorithms.output`), the advance steps run, wall time, ``rounds`` (each round's ``k``
+    and advance steps; :attr:`stats` adds what each peeled), and the ``target`` that ran it."""
 
     core_numbers: Any
     iterations: int
     seconds: float
     graph: Graph = field(repr=False)
-    rounds: list[tuple[int, int, float]] = field(repr=False, default_factory=list)
+    rounds: list[tuple[int, int]] = field(repr=False, default_factory=list)
     target: Target | None = field(repr=False, default=None)
 
     @property
@@ -86,9 +89,8 @@ class KCoreResult:
         number ``k``, so they are counted from the core numbers when asked (a host copy of
         them with ``out="device"``), not by a reduction per round."""
         counts = np.bincount(on_host(self.core_numbers), minlength=1 + max(
-            (k for k, _, _ in self.rounds), default=0))
-        return [KCoreRoundStats(k, int(counts[k]), steps, seconds)
-                for k, steps, seconds in self.rounds]
+            (k for k, _ in self.rounds), default=0))
+        return [KCoreRoundStats(k, int(counts[k]), steps) for k, steps in self.rounds]
 
     @property
     def degeneracy(self) -> int:
@@ -111,17 +113,18 @@ def remaining_degree(v, core, degree):
     return degree[v] if core[v] == -1 else _REMOVED
 
 
-def claim(v, core, degree, k):
+def claim(v, core, degree, level):
     """Take ``v`` into this round's frontier if it is still present with degree ``<= k``."""
-    if core[v] == -1 and degree[v] <= k:
-        core[v] = k
+    if core[v] == -1 and degree[v] <= level[0]:
+        core[v] = level[0]
         return True
     return False
 
 
-def release(src, dst, eid, weight, core, degree, k):
+def release(src, dst, eid, weight, core, degree, level):
     """Remove the edge ``src -> dst`` from ``dst``'s degree; claim ``dst`` when that takes its
     degree to ``k``."""
+    k = level[0]
     # core[dst] is read while the edge taking dst's degree to k claims it: relaxed atomics
     if atomic_load(core, dst) != -1:
         return False
@@ -129,6 +132,28 @@ def release(src, dst, eid, weight, core, degree, k):
         atomic_store(core, dst, k)
         return True
     return False
+
+
+def next_level(i, level, least, step):
+    """``level[0]``: this round's ``k``, the smallest degree left and at least one more than
+    the last round's; ``level[1]``: the rounds so far; round ``j``'s ``k`` and first advance
+    step at ``level[2 + 2j]`` and ``level[3 + 2j]``."""
+    j = level[1]
+    level[0] = max(level[0] + 1, least)
+    level[2 + 2 * j] = level[0]
+    level[3 + 2 * j] = step
+    level[1] = j + 1
+
+
+def _peel(front: Frontier, graph: Graph, core: Any, degree: Any, level: Any,
+          policy: Any) -> Frontier:
+    return advance(graph, front, release, core, degree, level, balancer=policy)
+
+
+def _next_round(graph: Graph, core: Any, degree: Any, level: Any, policy: Any) -> Frontier:
+    least = reduce(graph, "vertices", remaining_degree, core, degree, op="min")
+    compute(graph, 1, next_level, level, least, ROUND)
+    return filter(graph, "vertices", claim, core, degree, level)
 
 
 # the algorithm -------------------------------------------------------------------------------
@@ -144,26 +169,20 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     tgt = resolve_target(target, graph)
     policy = resolve_policy(balancer, graph, tgt)
     degree, core = tgt.empty(n, np.int32), tgt.empty(n, np.int32)
-    steps, k = 0, 0
-    rounds: list[tuple[int, int, float]] = []
+    steps = 0
+    rounds: list[tuple[int, int]] = []
     began = time.perf_counter()
     if n:
         compute(graph, "vertices", count_arcs, degree, core, target=tgt)
-        while True:
-            started = time.perf_counter()
-            least = reduce(graph, "vertices", remaining_degree, core, degree, op="min",
-                           target=tgt)
-            if least == _REMOVED:  # every vertex is peeled
-                break
-            k = max(k, least)
-            # every vertex, in the calling thread's pooled buffers: the round's claimed vertices
-            # are the next step of that pool, and the peeling steps run on in it
-            everyone = Frontier.all_vertices(graph, target=tgt, shared=True)
-            claimed = filter(graph, everyone, claim, core, degree, k, output="sparse")
-            walk = traverse(graph, claimed, release, core, degree, k, balancer=policy)
-            steps += walk.steps
-            rounds.append((k, walk.steps, time.perf_counter() - started))
-            k += 1
+        level = tgt.to_device(np.array([-1, 0] + [0] * (2 * n + 4), np.int64))
+        nothing = Frontier.from_vertices(graph, [], target=tgt, shared=True)
+        steps = loop(graph, nothing, _peel, graph, core, degree, level, policy,
+                     refill=_next_round).rounds
+        held = tgt.to_host(level)
+        ks, firsts = held[2:2 + 2 * int(held[1]):2], held[3:3 + 2 * int(held[1]):2]
+        ends = np.append(firsts[1:], steps)
+        rounds = [(int(k), int(e - f)) for k, f, e in zip(ks, firsts, ends, strict=True)
+                  if k != _REMOVED]
     return KCoreResult(deliver(tgt, core, out, made=True), steps,
                        time.perf_counter() - began, graph, rounds, tgt)
 

@@ -53,6 +53,7 @@ functor receives the round (an int64, 0 first).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,7 +88,7 @@ from operators.neighbors import (
     target_of,
 )
 from operators.policy import AdaptivePolicy, resolve_policy
-from operators.reduce import identity_of, op_named
+from operators.reduce import combine, identity_of, op_named, result_dtype
 from operators.shape import LaunchShape, grid_blocks, per_element
 from operators.tracing import ROUND, receiving
 
@@ -102,10 +103,11 @@ class LoopError(OperatorError):
 @dataclass(frozen=True)
 class Looped:
     """What :func:`loop` ran: the frontier it ended on (empty unless ``max_rounds`` stopped
-    it) and the rounds."""
+    it), the rounds of the body and the calls of ``refill``."""
 
     frontier: Frontier
     rounds: int
+    refills: int = 0
 
 
 class LoopFrontier:
@@ -142,6 +144,43 @@ class LoopFrontier:
         return f"<the loop frontier of step {self.index - 1} ({step.operator})>"
 
 
+class LoopValue:
+    """A ``reduce``'s value inside a fused loop's body: it lives on the device, valid in the
+    round (or refill) that computed it; pass it to a later step's functor as a state argument,
+    which receives the number."""
+
+    __slots__ = ("slot", "dtype")
+
+    def __init__(self, slot: int, dtype: np.dtype) -> None:
+        self.slot = slot
+        self.dtype = dtype
+
+    def _on_host(self) -> LoopError:
+        return LoopError("operators.loop: the body reads a reduce's value on the host; in a "
+                         "fused loop it lives on the device: pass it to a later step's functor "
+                         "as a state argument (or pass fused=False for a host loop)")
+
+    def __bool__(self) -> bool:
+        raise self._on_host()
+
+    def __float__(self) -> float:
+        raise self._on_host()
+
+    def __int__(self) -> int:
+        raise self._on_host()
+
+    def __index__(self) -> int:
+        raise self._on_host()
+
+    def __lt__(self, other: object) -> bool:
+        raise self._on_host()
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __repr__(self) -> str:
+        return f"<a loop reduce's value ({self.dtype})>"
+
+
 @dataclass(frozen=True)
 class _Step:
     """One operator call of the body: what it reads (a frontier's index, or a range: "vertices",
@@ -159,6 +198,7 @@ class _Step:
     edges: str = "out"
     out: Any = None
     identity: Any = None
+    value: LoopValue | None = None
 
 
 @dataclass
@@ -169,24 +209,33 @@ class _Trace:
     graph: Graph
     frontier: Frontier
     steps: list[_Step] = field(default_factory=list)
+    #: The body's steps come first; those of ``refill`` after them.
+    body_steps: int = 0
+    values: list[LoopValue] = field(default_factory=list)
 
     def call(self, operator: Callable, args: tuple, options: dict[str, Any]) -> Any:
         name = operator.__name__
         where = f"step {len(self.steps)} ({name})"
         record = _RECORDERS.get(name)
         if record is None:
-            raise LoopError(f"operators.loop: {where} returns a value to the host, which a "
-                            "fused loop cannot (pass fused=False for a host loop)")
+            raise LoopError(f"operators.loop: {where} is not an operator a fused loop runs; "
+                            "expected advance, filter, compute, reduce or neighbor_reduce (pass "
+                            "fused=False for a host loop)")
         graph, source, fn, *state = args
         if graph is not self.graph and not (graph is None and name == "compute"):
             raise LoopError(f"operators.loop: {where} runs on another graph; every step of a "
                             "fused loop runs on the loop's graph")
         for value in state:
+            if isinstance(value, LoopValue) and value not in self.values:
+                raise LoopError(f"operators.loop: {where} takes a reduce's value of another "
+                                "loop")
             if isinstance(value, (LoopFrontier, Frontier)):
                 raise LoopError(f"operators.loop: {where} takes a frontier as a state "
                                 "argument; expected arrays and numbers")
         step = record(self, where, source, fn, tuple(state), **options)
         self.steps.append(step)
+        if step.value is not None:
+            return step.value
         return None if step.output is None else LoopFrontier(self, step.output)
 
     def source(self, where: str, frontier: Any, ranges: tuple[str, ...] = ()) -> tuple[int | str,
@@ -232,12 +281,37 @@ def _advance(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple,
 
 def _filter(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple, *,
             unique: bool, output: str | None) -> _Step:
-    index, _ = trace.source(where, source)
+    index, count = trace.source(where, source, ("vertices",))
     if validate.flag("unique", unique):
         raise LoopError(f"operators.loop: {where} has unique=True; expected unique=False in a "
                         "fused loop (remove repeats in the functor, e.g. with atomic_cas)")
     functor = as_functor(fn, "filter predicate", ("v",), len(state))
-    return _Step("filter", index, 0, {"functor": functor}, state, trace.output(where, output))
+    return _Step("filter", index, count, {"functor": functor}, state,
+                 trace.output(where, output))
+
+
+#: The folds of a fused reduce: exact in int64 or float64 (an integer sum, exact on the host
+#: past 64 bits, is not one of them).
+LOOP_REDUCTIONS = ("min", "max", "count", "sum")
+
+
+def _reduce(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple, *, op: str,
+            target: Any) -> _Step:
+    index, count = trace.source(where, source, ("vertices", "edges", "count"))
+    op = op_named(op, LOOP_REDUCTIONS, "reduce")
+    functor = as_functor(fn, "reduce function", ("i",), len(state))
+    samples = tuple(_SAMPLES.get(type(v), v) if not isinstance(v, LoopValue)
+                    else v.dtype.type(0) for v in state)
+    dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, trace.graph,
+                                                                    samples)
+    if dtype.kind == "u" or (op == "sum" and dtype.kind != "f"):
+        raise LoopError(f"operators.loop: {where} reduces {dtype} values with op={op!r}; a "
+                        "fused loop folds int64 with min, max or count and float64 with any "
+                        "(an exact integer sum runs on the host: fused=False)")
+    value = LoopValue(len(trace.values), dtype)
+    trace.values.append(value)
+    return _Step("reduce", index, count, {"functor": functor}, state, op=op,
+                 identity=identity_of("sum" if op == "count" else op, dtype), value=value)
 
 
 def _compute(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple, *,
@@ -266,8 +340,10 @@ def _neighbor_reduce(trace: _Trace, where: str, source: Any, fn: Callable, state
 
 
 _RECORDERS: dict[str, Callable[..., _Step]] = {
-    "advance": _advance, "filter": _filter, "compute": _compute,
+    "advance": _advance, "filter": _filter, "compute": _compute, "reduce": _reduce,
     "neighbor_reduce": _neighbor_reduce}
+#: What a state argument's type is typed as when a fused reduce's result type is inferred.
+_SAMPLES = {type(ROUND): np.int64(0)}
 
 
 def _fused_balancer(balancer: Any, trace: _Trace, where: str) -> LoadBalancer:
@@ -286,24 +362,45 @@ def _fused_balancer(balancer: Any, trace: _Trace, where: str) -> LoadBalancer:
 
 
 # the kernel ------------------------------------------------------------------------------------
+#: A row of the pool's length array after LOOP_LENGTHS: the body's rounds, then three rows of
+#: the loop's own frontiers' lengths.
+_ROUNDS = LOOP_LENGTHS
+_MIDS = LOOP_LENGTHS + 1
+
+
 class _Names:
     """The kernel's names: each distinct state object (by identity) ``s0, s1, ...``, the
-    round ``loop_round``; the frontiers' queues and length slots."""
+    round ``loop_round``, a reduce's value its slot in a row of ``loop_ints`` or
+    ``loop_floats``; the frontiers' queues and length slots."""
 
-    def __init__(self, steps: list[_Step], returned: int) -> None:
+    def __init__(self, trace: _Trace, returned: set[int]) -> None:
         self.state: dict[int, tuple[str, Any]] = {}
-        for step in steps:
+        for step in trace.steps:
             for value in (*step.state, step.out):
-                if value is not None and value is not ROUND and id(value) not in self.state:
+                if (value is not None and value is not ROUND and not isinstance(value, LoopValue)
+                        and id(value) not in self.state):
                     self.state[id(value)] = (f"s{len(self.state)}", value)
         self.returned = returned
-        made = [s.output for s in steps if s.output is not None]
-        #: The body's own frontiers (neither the input nor the returned one), by index: their
+        made = [s.output for s in trace.steps if s.output is not None]
+        #: The body's own frontiers (neither the input nor a returned one), by index: their
         #: position in a row of lengths.
-        self.mids = {index: k for k, index in enumerate(i for i in made if i != returned)}
+        self.mids = {index: k for k, index in enumerate(i for i in made if i not in returned)}
+        #: Per reduce's value: its array and position in a row of that array.
+        self.values: dict[int, tuple[str, int]] = {}
+        counts = {"loop_ints": 0, "loop_floats": 0}
+        for value in trace.values:
+            array = "loop_floats" if value.dtype.kind == "f" else "loop_ints"
+            self.values[value.slot] = (array, counts[array])
+            counts[array] += 1
+        self.rows = counts
 
     def of(self, value: Any) -> str:
-        return "loop_round" if value is ROUND else self.state[id(value)][0]
+        if value is ROUND:
+            return "loop_round"
+        if isinstance(value, LoopValue):
+            array, k = self.values[value.slot]
+            return f"{array}[{array}_row + {k}]"
+        return self.state[id(value)][0]
 
     def queue(self, index: int) -> tuple[str, str]:
         """The queue and the length slot of frontier ``index``, as kernel expressions."""
@@ -330,9 +427,13 @@ def _spec(graph: Graph, step: _Step, i: int, names: _Names) -> KernelSpec:
         return KernelSpec("advance", SPARSE, output, condition="condition" in functors,
                           variant=wiring, io=KernelIO.STEP, **common)
     if step.operator == "filter":
-        return KernelSpec("filter", SPARSE, output, variant=wiring, io=KernelIO.STEP, **common)
+        return KernelSpec("filter", kind, output, variant=wiring, io=KernelIO.STEP, **common)
     if step.operator == "compute":
         return KernelSpec("compute", kind, NONE, domain=domain, variant=wiring, io=io, **common)
+    if step.operator == "reduce":
+        into = names.of(step.value).replace("[", "_").replace(" + ", "_").rstrip("]")
+        return KernelSpec("reduce", kind, NONE, domain=domain, io=io,
+                          variant=f"{wiring}_{step.op}_{step.value.dtype}_into_{into}", **common)
     return KernelSpec("neighbors", kind, NONE, csc=step.edges == "in",
                       variant=f"{wiring}_{step.edges}_{step.op}_into_{names.of(step.out)}",
                       io=io, **common)
@@ -340,6 +441,21 @@ def _spec(graph: Graph, step: _Step, i: int, names: _Names) -> KernelSpec:
 
 #: The count of a range a step reads, by the range's name (a count of its own: ``count{i}``).
 _COUNTS = {"vertices": "num_vertices", "edges": "num_edges"}
+
+
+def _reduce_text(step: _Step, i: int, spec: KernelSpec, names: _Names) -> str:
+    """A fused reduce: each thread folds its elements, then one atomic per thread into the
+    value's slot of this round's row (cleared to the identity by the round before)."""
+    acc = f"acc{i}"
+    value = spec.call("functor", "v")
+    if step.op == "count":
+        fold = f"if {value}:\n    {acc} += 1\n"
+    else:
+        fold = f"x{i} = {value}\n" + combine(step.op, acc, f"x{i}")
+    array, k = names.values[step.value.slot]
+    atomic = {"min": "atomic_min", "max": "atomic_max"}.get(step.op, "atomic_add")
+    return (f"{acc} = identity{i}\n" + for_each_input(spec, "v", fold)
+            + f"{atomic}({array}, {array}_row + {k}, {acc})\n")
 
 
 def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: str) -> str:
@@ -362,33 +478,57 @@ def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: st
         text += keep_body(spec)
     elif step.operator == "compute":
         text += for_each_input(spec, "v", spec.call("functor", "v") + "\n")
+    elif step.operator == "reduce":
+        text += _reduce_text(step, i, spec, names)
     else:
         text += for_each_input(spec, "v", fold_body(spec, step.edges, step.op,
                                                     names.of(step.out), f"identity{i}"))
     return text + barrier
 
 
-def _round_text(steps: list[_Step], specs: list[KernelSpec], names: _Names,
-                barrier: str) -> str:
-    """Every round: the stop test (all threads read lengths no thread writes in the round),
-    the slots, thread 0 clearing the next round's, the steps."""
-    rows = len(names.mids)
+def _clear_rows(steps: list[_Step], names: _Names, row: str) -> str:
+    """Thread 0's statements resetting the lengths of the loop's own frontiers and the
+    reduces' values in rows ``row`` (an expression: 0, 1, 2)."""
+    mids = len(names.mids)
+    text = (f"    nxt = {_MIDS} + ({row}) * {mids}\n"
+            f"    for j in range({mids}):\n"
+            "        lens[nxt + j] = 0\n") if mids else ""
+    for i, step in enumerate(steps):
+        if step.value is not None:
+            array, k = names.values[step.value.slot]
+            text += f"    {array}[({row}) * {names.rows[array]} + {k}] = identity{i}\n"
+    return text
+
+
+def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: str,
+               refill: bool) -> str:
+    """Every iteration: the stop test (all threads read lengths no thread writes in it), the
+    slots, thread 0 clearing the next iteration's rows, then the body's steps (a round) or,
+    where the input is empty, the refill's."""
+    mids = len(names.mids)
     overflowed = "".join(
-        f" or (loop_round > 0 and lens[{LOOP_LENGTHS} + ((loop_round + 2) % 3) * {rows} + "
+        f" or (loop_step > 0 and lens[{_MIDS} + ((loop_step + 2) % 3) * {mids} + "
         f"{k}] > mid{index}.shape[0])" for index, k in names.mids.items())
-    clear = (f"    nxt = {LOOP_LENGTHS} + ((loop_round + 1) % 3) * {rows}\n"
-             f"    for j in range({rows}):\n"
-             "        lens[nxt + j] = 0\n") if rows else ""
-    text = ("loop_in = (start_slot + loop_round) % 3\n"
-            f"if lens[loop_in] == 0 or lens[loop_in] > ids0.shape[0]{overflowed}:\n"
+    cleared = _clear_rows(trace.steps, names, "(loop_step + 1) % 3")
+    steps = [_step_text(step, i, spec, names, barrier)
+             for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True))]
+    body, refilling = "".join(steps[:trace.body_steps]), "".join(steps[trace.body_steps:])
+    text = ("loop_in = (start_slot + loop_step) % 3\n"
+            f"if lens[loop_in] > ids0.shape[0]{overflowed}:\n"
+            "    break\n"
+            f"if lens[loop_in] == 0 and {'refilled == 1' if refill else 'True'}:\n"
             "    break\n"
             "loop_out = (loop_in + 1) % 3\n"
-            f"loop_row = {LOOP_LENGTHS} + (loop_round % 3) * {rows}\n"
-            "if tid == 0:\n"
-            "    lens[(loop_in + 2) % 3] = 0\n" + clear)
-    for i, (step, spec) in enumerate(zip(steps, specs, strict=True)):
-        text += _step_text(step, i, spec, names, barrier)
-    return text + "loop_round += 1\n"
+            f"loop_row = {_MIDS} + (loop_step % 3) * {mids}\n"
+            + "".join(f"{a}_row = (loop_step % 3) * {n}\n" for a, n in names.rows.items() if n)
+            + "if tid == 0:\n"
+              "    lens[(loop_in + 2) % 3] = 0\n" + cleared)
+    if refill:
+        text += ("if lens[loop_in] == 0:\n" + _indent(refilling + "refilled = 1\n")
+                 + "else:\n" + _indent(body + "refilled = 0\nloop_round += 1\n"))
+    else:
+        text += body + "loop_round += 1\n"
+    return text + "loop_step += 1\n"
 
 
 def _shape(steps: list[_Step], tgt: Any) -> LaunchShape:
@@ -409,37 +549,46 @@ def _shape(steps: list[_Step], tgt: Any) -> LaunchShape:
                        tuple(str(b) for b in sorted(balancers, key=str)))
 
 
-def _kernel(trace: _Trace, names: _Names, one_block: bool) -> tuple[GeneratedKernel, list]:
+def _kernel(trace: _Trace, names: _Names, one_block: bool, refill: bool
+            ) -> tuple[GeneratedKernel, list]:
     graph, tgt = trace.graph, trace.frontier.target
     steps = trace.steps
     specs = [_spec(graph, step, i, names) for i, step in enumerate(steps)]
     barrier = (tgt.block_barrier if one_block else tgt.grid_barrier) + "\n"
     extra = tuple(dict.fromkeys(
         [f"mid{index}" for index in names.mids]
+        + [a for a, n in names.rows.items() if n]
         + [f"count{i}" for i, s in enumerate(steps) if s.source == "count"]
-        + [f"identity{i}" for i, s in enumerate(steps) if s.operator == "neighbor_reduce"]
+        + [f"identity{i}" for i, s in enumerate(steps) if s.identity is not None]
         + [p for s, spec in zip(steps, specs, strict=True) if s.balancer is not None
            for p in s.balancer.extra_params(spec)]))
     spec = KernelSpec("loop", SPARSE, SPARSE, graph.weighted, len(names.state),
                       graph_view=any(s.graph_view for s in specs),
                       csc=any(s.needs_csc for s in specs),
-                      variant="_block" if one_block else "", io=KernelIO.LOOP,
-                      steps=tuple(specs))
+                      variant=("_block" if one_block else "") + (
+                          f"_refill{trace.body_steps}" if refill else ""),
+                      io=KernelIO.LOOP, steps=tuple(specs))
     functors = {f"step{i}_{name}": f for i, step in enumerate(steps)
                 for name, f in step.functors.items()}
     mids = len(names.mids)
 
     def body() -> str:
-        clear = (f"for j in range(tid, {3 * mids}, nthreads):\n"
-                 f"    lens[{LOOP_LENGTHS} + j] = 0\n" + barrier) if mids else ""
-        return (clear + "loop_round = 0\n"
+        first = (f"for j in range(tid, {3 * mids}, nthreads):\n"
+                 f"    lens[{_MIDS} + j] = 0\n") if mids else ""
+        rows = "".join(_clear_rows(steps, names, str(r)) for r in range(3))
+        if rows:
+            first += "if tid == 0:\n" + rows
+        return ((first + barrier if first else "")
+                + "loop_round = 0\nloop_step = 0\nrefilled = 0\n"
                 "while loop_round < max_rounds:\n"
-                + _indent(_round_text(steps, specs, names, barrier))
-                + "if tid == 0:\n    lens[STEPS_RAN] = loop_round\n")
+                + _indent(_loop_text(trace, specs, names, barrier, refill))
+                + "if tid == 0:\n"
+                  "    lens[STEPS_RAN] = loop_step\n"
+                  f"    lens[{_ROUNDS}] = loop_round\n")
 
+    named = re.sub(r"\W", "_", "_".join(f.name for f in functors.values()))[:80]
     kernel = build(tgt, _shape(steps, tgt), spec, functors, body, extra,
-                   name=f"loop{len(steps)}{spec.variant}__"
-                        + "_".join(f.name for f in functors.values())[:80])
+                   name=f"loop{len(steps)}{spec.variant}__{named}")
     return kernel, specs
 
 
@@ -447,21 +596,24 @@ def _indent(text: str) -> str:
     return "".join("    " + line + "\n" for line in text.splitlines())
 
 
-def _fused(trace: _Trace, returned: int, max_rounds: int, blocks: int | None) -> Looped:
+def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | None,
+           refill: bool) -> Looped:
     graph, frontier = trace.graph, trace.frontier
     tgt, pool = frontier.target, frontier.pool
-    names = _Names(trace.steps, returned)
-    pool.make_room(3 * len(names.mids))
+    names = _Names(trace, returned)
+    pool.make_room(1 + 3 * len(names.mids))
     threads = _shape(trace.steps, tgt).threads_per_block
     grid = min(blocks or tgt.persistent_blocks(threads), tgt.resident_blocks(threads),
                grid_blocks(tgt, threads, max(graph.num_vertices, 1)))
     one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
-    kernel, specs = _kernel(trace, names, one_block)
+    kernel, specs = _kernel(trace, names, one_block, refill)
     io: dict[str, Any] = {
         "universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
         "max_rounds": max_rounds, **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)},
         **{f"mid{index}": pool.scratch(f"loop frontier {k}", pool.capacity, np.int32)
-           for index, k in names.mids.items()}}
+           for index, k in names.mids.items()},
+        **{array: tgt.empty(3 * n, np.float64 if array == "loop_floats" else np.int64)
+           for array, n in names.rows.items() if n}}
     for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True)):
         io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
         if step.source == "count":
@@ -477,72 +629,105 @@ def _fused(trace: _Trace, returned: int, max_rounds: int, blocks: int | None) ->
                                              mode=Mode.FUSED),
         "a fused loop on its pool failed part-way (its rounds reuse every slot, so the "
         "frontiers it started from are lost)")
-    rounds = int(lengths[STEPS_RAN])
-    final = (frontier.slot + rounds) % pool.SLOTS
+    steps, rounds = int(lengths[STEPS_RAN]), int(lengths[_ROUNDS])
+    final = (frontier.slot + steps) % pool.SLOTS
     return Looped(Frontier(pool, final, SPARSE, pool.adopt(final, SPARSE, "a fused loop")),
-                  rounds)
+                  rounds, steps - rounds)
 
 
 class _HostRounds:
     """The host loop's receiver: runs each operator call for real, with the round number in
-    place of :data:`ROUND`."""
+    place of :data:`ROUND` and the vertices as a frontier where a filter reads them."""
 
-    def __init__(self) -> None:
+    def __init__(self, graph: Graph, frontier: Frontier) -> None:
         self.round = np.int64(0)
+        self.graph = graph
+        self.target = frontier.target
 
     def call(self, operator: Callable, args: tuple, options: dict[str, Any]) -> Any:
         args = tuple(self.round if a is ROUND else a for a in args)
+        if operator.__name__ == "filter" and isinstance(args[1], str) and args[1] == "vertices":
+            args = (args[0], Frontier.all_vertices(self.graph, kind=SPARSE, target=self.target,
+                                                   shared=True), *args[2:])
         with receiving(None):
             return operator(*args, **options)
 
 
-def _host_loop(frontier: Frontier, body: Callable, state: tuple, max_rounds: int) -> Looped:
-    rounds = 0
-    receiver = _HostRounds()
-    while rounds < max_rounds and len(frontier) > 0:
+def _next(frontier: Any) -> Frontier:
+    if not isinstance(frontier, Frontier):
+        raise LoopError(f"operators.loop: the body returned {frontier!r:.80}; expected the "
+                        "next round's frontier (what an advance or a filter returned)")
+    return frontier
+
+
+def _host_loop(graph: Graph, frontier: Frontier, body: Callable, refill: Callable | None,
+               state: tuple, max_rounds: int) -> Looped:
+    rounds = refills = 0
+    refilled = False
+    receiver = _HostRounds(graph, frontier)
+    while rounds < max_rounds:
         receiver.round = np.int64(rounds)
+        if len(frontier) == 0:
+            if refill is None or refilled:
+                break
+            with receiving(receiver):
+                frontier = _next(refill(*state))
+            refills += 1
+            refilled = True
+            continue
         with receiving(receiver):
-            nxt = body(frontier, *state)
-        if not isinstance(nxt, Frontier):
-            raise LoopError(f"operators.loop: the body returned {nxt!r:.80}; expected the "
-                            "next round's frontier (what an advance or a filter returned)")
-        frontier = nxt
+            frontier = _next(body(frontier, *state))
         rounds += 1
-    return Looped(frontier, rounds)
+        refilled = False
+    return Looped(frontier, rounds, refills)
+
+
+def _traced(trace: _Trace, call: Callable[[], Any], what: str) -> int:
+    """Trace ``call`` (the body or the refill) into ``trace``; the index of the frontier it
+    returns."""
+    with receiving(trace):
+        returned = call()
+    if not (isinstance(returned, LoopFrontier) and returned.trace is trace
+            and returned.index > 0):
+        raise LoopError(f"operators.loop: the {what} returned {returned!r:.80}; expected the "
+                        f"next round's frontier, made in the {what} by an advance or a filter")
+    return returned.index
 
 
 def loop(graph: Graph, frontier: Frontier, body: Callable[..., Frontier], *state: Any,
-         max_rounds: int | None = None, fused: bool = True, blocks: int | None = None
-         ) -> Looped:
+         refill: Callable[..., Frontier] | None = None, max_rounds: int | None = None,
+         fused: bool = True, blocks: int | None = None) -> Looped:
     """Run ``frontier = body(frontier, *state)`` until the frontier is empty or ``max_rounds``
     rounds ran, as one persistent kernel (see the module docstring for what a fused body may
     call, and ``fused=False`` for the host loop). ``body`` calls the operators on ``graph``
     over the round's frontier and the frontiers its steps make, and returns the next round's
-    frontier; ``state`` is passed to it as it is. ``blocks`` sets the persistent kernel's grid
-    (default: the target's ``persistent_blocks``). Returns the frontier the loop ended on and
-    the rounds it ran."""
+    frontier; ``state`` is passed to it as it is. ``refill(*state)``, if given, runs where the
+    frontier is empty (before the first round too) and returns the next round's frontier
+    (made from ``"vertices"``); the loop ends when a refill returns an empty one. ``blocks``
+    sets the persistent kernel's grid (default: the target's ``persistent_blocks``). Returns
+    the frontier the loop ended on, the body's rounds and the refills."""
     check_frontier(graph, frontier)
     if frontier.domain != VERTICES:
         raise LoopError("operators.loop runs over vertex frontiers; expected a vertex frontier")
-    if not callable(body):
-        raise LoopError(f"operators.loop: body={body!r:.80}; expected a function of the "
-                        "round's frontier and the state")
+    for name, fn in (("body", body), ("refill", refill)):
+        if not callable(fn) and not (name == "refill" and fn is None):
+            raise LoopError(f"operators.loop: {name}={fn!r:.80}; expected a function of "
+                            + ("the round's frontier and the state" if name == "body"
+                               else "the state"))
     max_rounds = _UNBOUNDED if max_rounds is None else validate.count("max_rounds", max_rounds)
     if blocks is not None:
         validate.count("blocks", blocks, low=1)
     validate.flag("fused", fused)
     if not fused or racecheck.checking():  # the race detector's step is one launch
-        return _host_loop(frontier, body, state, max_rounds)
+        return _host_loop(graph, frontier, body, refill, state, max_rounds)
     if frontier.kind != SPARSE:
         frontier = frontier.to_sparse()
     trace = _Trace(graph, frontier)
-    with receiving(trace):
-        returned = body(LoopFrontier(trace, 0), *state)
-    if not (isinstance(returned, LoopFrontier) and returned.trace is trace
-            and returned.index > 0):
-        raise LoopError(f"operators.loop: the body returned {returned!r:.80}; expected the "
-                        "next round's frontier, made in the body by an advance or a filter")
-    return _fused(trace, returned.index, max_rounds, blocks)
+    returned = {_traced(trace, lambda: body(LoopFrontier(trace, 0), *state), "body")}
+    trace.body_steps = len(trace.steps)
+    if refill is not None:
+        returned.add(_traced(trace, lambda: refill(*state), "refill"))
+    return _fused(trace, returned, max_rounds, blocks, refill is not None)
 
 
 #: No bound on the rounds: the most a kernel's int64 holds.

@@ -140,8 +140,13 @@ def length_on_host(front):
     return advance(GRID, front, everything)
 
 
+def one(v):
+    return 1
+
+
 def reduced_on_host(front):
-    reduce(GRID, front, lambda v: 1)
+    if reduce(GRID, front, one, op="min") > 3:
+        return front
     return advance(GRID, front, everything)
 
 
@@ -155,7 +160,7 @@ def same_frontier(front):
 
 @pytest.mark.parametrize(("body", "says"), [
     (length_on_host, "reads the length of <the loop round's input frontier>"),
-    (reduced_on_host, "step 0 (reduce) returns a value to the host"),
+    (reduced_on_host, "reads a reduce's value on the host"),
     (pulled, "step 0 (advance) has direction='pull'"),
     (same_frontier, "expected the next round's frontier"),
 ])
@@ -187,3 +192,62 @@ def test_round_is_the_round_number_in_every_functor(first):
     dist[first] = 0
     loop(g, f, lambda front, d: advance(g, front, visit, d, ROUND), dist)
     assert dist[first:].tolist() == list(range(6 - first))
+
+
+UNLABELLED = 2**31 - 1
+
+
+def first_unlabelled(v, label):
+    return v if label[v] == -1 else UNLABELLED
+
+
+def claim_first(v, label, first):
+    if v == first:
+        label[v] = v
+        return True
+    return False
+
+
+def spread(src, dst, eid, weight, label):
+    return label[dst] == -1 and atomic_cas(label, dst, -1, label[src]) == -1
+
+
+def components_by_search(graph: Graph, target, fused: bool):
+    """Each vertex labelled by the smallest vertex of its component: a search from the
+    smallest unlabelled vertex (a refill: a reduce's value passed to a filter over the
+    vertices), run until no vertex is left."""
+    label = target.full(graph.num_vertices, -1, np.int64)
+
+    def refill(label):
+        first = reduce(graph, "vertices", first_unlabelled, label, op="min")
+        return filter(graph, "vertices", claim_first, label, first)
+
+    empty = Frontier.from_vertices(graph, [], target=target)
+    done = loop(graph, empty, lambda front, label: advance(graph, front, spread, label), label,
+                refill=refill, fused=fused)
+    return target.to_host(label), done
+
+
+@settings(max_examples=EXAMPLES)
+@given(graph=graphs(max_vertices=30, max_edges=60, directed=False))
+def test_a_refill_restarts_the_loop_from_a_reduced_value_as_the_host_loop_does(target, graph):
+    fused, ran = components_by_search(graph, target, True)
+    host, host_ran = components_by_search(graph, target, False)
+    np.testing.assert_array_equal(fused, host)
+    assert (ran.rounds, ran.refills) == (host_ran.rounds, host_ran.refills)
+    count, parts = csg.connected_components(graph.to_scipy(pattern=True), directed=False)
+    smallest = np.full(count, graph.num_vertices)
+    np.minimum.at(smallest, parts, np.arange(graph.num_vertices))
+    np.testing.assert_array_equal(fused, smallest[parts])
+    assert ran.refills == count + 1
+
+
+def test_a_fused_integer_sum_is_refused_for_the_host_loop():
+    f = Frontier.from_vertices(GRID, [0], target="cpu")
+
+    def body(front):
+        reduce(GRID, front, one)
+        return advance(GRID, front, everything)
+
+    with pytest.raises(LoopError, match="op='sum'.*fused=False"):
+        loop(GRID, f, body)

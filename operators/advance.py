@@ -67,7 +67,7 @@ from operators.direction import AUTO, PULL, PUSH, Direction
 from operators.functors import as_functor
 from operators.policy import Policy, resolve_policy
 from operators.shape import per_element
-from operators.tracing import handed_over
+from operators.tracing import hands_over
 
 __all__ = ["advance", "advance_step", "push_plan", "pull_plan", "edge_plan"]
 
@@ -198,6 +198,7 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
                 scalar_arguments(functors))
 
 
+@hands_over
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
             direction: str | Direction = PUSH, condition: Callable | None = None,
             balancer: str | LoadBalancer | Policy = "thread", output: str | None = None,
@@ -227,11 +228,6 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     Lifetime: the result lives in the next slot of the input's frontier pool (see
     :class:`frontier.Frontier`); a pull from a queue converts it first, which is one more step.
     """
-    taken, result = handed_over(advance, graph, frontier, op, *state, direction=direction,
-                                condition=condition, balancer=balancer, output=output,
-                                cull=cull, edges=edges)
-    if taken:  # inside operators.loop's body
-        return result
     check_frontier(graph, frontier, output)
     graph = oriented(graph, frontier, edges)
     check_cull(cull)

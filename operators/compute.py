@@ -35,7 +35,7 @@ from operators.common import (
 from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
-from operators.tracing import handed_over
+from operators.tracing import hands_over
 
 #: The compute kernels, by everything they depend on (looked up once per call).
 _KERNELS: SharedCache[GeneratedKernel] = SharedCache("compute kernels")
@@ -90,15 +90,13 @@ def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable,
     return plan, tgt, io
 
 
+@hands_over
 def compute(graph: Graph | None, where: Frontier | str | int, fn: Callable, *state: Any,
             target: str | Target | None = None) -> None:
     """Call ``fn(i, *state)`` for every element of ``where``: a Frontier, ``"vertices"``,
     ``"edges"`` or an int ``n`` (``range(n)``; ``graph`` may then be None, for work that no
     graph defines). ``target`` applies to ranges (a frontier runs on its own target). A
     frontier stays valid: compute is not a step of its pool."""
-    taken, _ = handed_over(compute, graph, where, fn, *state, target=target)
-    if taken:  # inside operators.loop's body
-        return
     graph = range_graph(graph, where)
     plan, tgt, io = compute_plan(graph, where, fn, len(state), target)
     launch_plan(plan, graph, tgt, io, state)

@@ -24,7 +24,7 @@ from operators.common import Plan, check_frontier, run_step, work_bound
 from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
-from operators.tracing import handed_over
+from operators.tracing import hands_over
 
 UNIQUE_PARAMS = ("stamps", "stamp")
 #: The filter kernels, by everything they depend on (looked up once per call).
@@ -72,6 +72,7 @@ def keep_body(spec: KernelSpec) -> str:
     return for_each_input(spec, "v", keep)
 
 
+@hands_over
 def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noqa: A001
            unique: bool = False, output: str | None = None) -> Frontier | None:
     """Keep the elements ``v`` of ``frontier`` (vertex or edge ids) for which
@@ -83,9 +84,5 @@ def filter(graph: Graph, frontier: Frontier, pred: Callable, *state: Any,  # noq
     input's form). The result is the next step of the input's frontier pool (see
     :class:`frontier.Frontier`).
     """
-    taken, result = handed_over(filter, graph, frontier, pred, *state, unique=unique,
-                                output=output)
-    if taken:  # inside operators.loop's body
-        return result
     plan = filter_plan(graph, frontier, pred, len(state), output, unique)
     return run_step(graph, frontier, plan, state, output or frontier.kind, "filter")

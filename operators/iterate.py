@@ -63,6 +63,7 @@ from operators.functors import Functor, as_functor
 from operators.lanes import CHUNK, HUB_DEGREE, LANES, TREE, Hubs, hubs_of, over_lanes
 from operators.reduce import combine, identity_of
 from operators.shape import grid_blocks, per_element
+from operators.tracing import hands_over
 
 __all__ = ["iterate", "Each", "Gather", "Total", "Iterated"]
 
@@ -340,6 +341,7 @@ def _grid(tgt: Target, threads: int, vertices: int, chunk_counts: list[int]) -> 
     return min(tgt.persistent_blocks(threads), grid_blocks(tgt, threads, wanted))
 
 
+@hands_over
 def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: float,
             max_iter: int, target: str | Target | None = None) -> Iterated:
     """Run ``phases`` (:class:`Each`, :class:`Gather`, :class:`Total`; see the module

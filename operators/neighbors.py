@@ -61,7 +61,7 @@ from operators.lanes import CHUNK, HUB_DEGREE, LANES, Hubs, hubs_of, over_lanes
 from operators.levels import Levels
 from operators.reduce import FOLDS, combine, identity_of, op_named
 from operators.shape import grid_blocks, per_element
-from operators.tracing import handed_over
+from operators.tracing import hands_over
 
 __all__ = ["neighbor_reduce", "NEIGHBOR_REDUCTIONS", "EDGE_SETS"]
 
@@ -145,6 +145,7 @@ def target_of(out: Any, num_vertices: int) -> str:
     return "cpu" if isinstance(out, np.ndarray) else "cuda"
 
 
+@hands_over
 def neighbor_reduce(graph: Graph, where: Frontier | str | Levels, fn: Callable, *state: Any,
                     out: Any, op: str = "sum", edges: str = "in") -> None:
     """For every vertex ``v`` of ``where`` (a vertex Frontier, ``"vertices"``, or
@@ -170,10 +171,6 @@ def neighbor_reduce(graph: Graph, where: Frontier | str | Levels, fn: Callable, 
     (not Levels), and call ``fn`` once per edge, a long row's calls on several threads at once:
     ``fn`` must not write what another call reads or writes. They count from each vertex's
     edges sorted by value (:mod:`operators.frequencies`), the same on every target."""
-    taken, _ = handed_over(neighbor_reduce, graph, where, fn, *state, out=out, op=op,
-                           edges=edges)
-    if taken:  # inside operators.loop's body
-        return
     if isinstance(where, Levels):
         _by_levels(graph, where, fn, state, op, edges, out)
         return

@@ -40,7 +40,7 @@ from operators.compute import elements, reads
 from operators.convention import scalar_arguments
 from operators.functors import Functor, FunctorError, as_functor
 from operators.shape import per_element
-from operators.tracing import handed_over
+from operators.tracing import hands_over
 
 __all__ = ["reduce", "REDUCTIONS", "FOLDS", "RENAMED", "Fold", "combine", "identity_of", "op_named"]
 
@@ -97,12 +97,13 @@ RENAMED = {"or": "logical_or"}
 def op_named(op: Any, choices: Sequence[str], operator: str) -> str:
     """``op`` checked against ``choices`` (names of :data:`FOLDS`) for ``operator``; a former
     spelling (:data:`RENAMED`) gives its name now, with a DeprecationWarning pointing at the
-    caller of ``operator``. Raises OperatorError for anything else."""
+    caller of ``operator`` (past its :func:`operators.tracing.hands_over` wrapper). Raises
+    OperatorError for anything else."""
     renamed = RENAMED.get(op) if isinstance(op, str) else None
     if renamed in choices:
         warnings.warn(f"{operator}(op={op!r}) is deprecated: write op={renamed!r} (a logical "
                       "or, true when any value is; op='bit_or' ors the bits)",
-                      DeprecationWarning, stacklevel=4)
+                      DeprecationWarning, stacklevel=5)
         return renamed
     if not isinstance(op, str) or op not in choices:
         raise OperatorError(f"{operator}: op={op!r}; expected one of {tuple(choices)}")
@@ -354,6 +355,7 @@ def _result_buffer(target: Target, dtype: np.dtype) -> Any:
     return found
 
 
+@hands_over
 def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str = "sum",
            target: str | Target | None = None) -> int | float:
     """Combine ``fn(i, *state)`` over the elements ``i`` of ``where`` (a Frontier, ``"vertices"``,
@@ -363,9 +365,6 @@ def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str =
     the uint64 ones for a ``fn`` returning unsigned integers, for min / max). An integer sum is
     exact, however large (see the module docstring). One launch, one device read. ``target``
     applies to ranges (a frontier runs on its own target)."""
-    taken, result = handed_over(reduce, graph, where, fn, *state, op=op, target=target)
-    if taken:  # inside operators.loop's body
-        return result
     graph = range_graph(graph, where)
     plan, tgt, io, dtype = reduce_plan(graph, where, fn, state, op, target)
     start = _identity(op, dtype)

@@ -70,6 +70,7 @@ from operators.convention import scalar_arguments
 from operators.functors import Functor, as_functor
 from operators.reduce import result_dtype
 from operators.shape import per_element
+from operators.tracing import hands_over
 
 __all__ = ["sort_neighbors", "ROW_THREAD_MOST", "TILE", "RowWork", "sorted_rows_plan",
            "key_dtype", "before", "run_ends", "run_start", "array_home"]
@@ -296,6 +297,7 @@ def _check_arc_array(name: str, value: Any, graph: Graph, kinds: str, home: str 
     return where
 
 
+@hands_over
 def sort_neighbors(graph: Graph, where: Frontier | str, fn: Callable, *state: Any, out: Any,
                    edges: str = "out", keys: Any = None) -> None:
     """Sort the arcs of every vertex ``v`` of ``where`` (a vertex Frontier or ``"vertices"``)

@@ -74,6 +74,7 @@ from operators.convention import KernelIO, kernel_arguments, scalar_arguments
 from operators.cull import BITMAP, CULL_PARAMS
 from operators.policy import Policy, bind, resolve_policy
 from operators.shape import LaunchShape
+from operators.tracing import hands_over
 
 __all__ = ["stepping", "Rule", "Stepped", "RULES", "MODES", "block_mode"]
 
@@ -410,6 +411,7 @@ def _kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_stat
                  balancer.extra_params(spec) + _PARAMS)
 
 
+@hands_over
 def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *state: Any,
              rule: Rule, balancer: str | LoadBalancer | Policy = "auto",
              max_rounds: int | None = None, blocks: int | None = None,

@@ -45,6 +45,7 @@ from operators.common import NO_GRAPH, OperatorError, Plan, launch_plan
 from operators.convention import scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
+from operators.tracing import hands_over
 
 __all__ = ["tile_update", "tile_plan", "TILE_SETS", "default_tile", "MAX_TILE",
            "BLOCK_THREADS"]
@@ -177,6 +178,7 @@ def tile_plan(matrix: Any, fn: Callable, num_state: int, pivot: int, tiles: str,
             {"count": count, "matrix": matrix, "n": n, "pivot": int(pivot)})
 
 
+@hands_over
 def tile_update(matrix: Any, fn: Callable, *state: Any, pivot: int, tiles: str,
                 tile: int | None = None, target: str | Target | None = None) -> None:
     """Update the tiles ``tiles`` (``"pivot"``, ``"cross"`` or ``"rest"``) of the square

@@ -5,7 +5,9 @@ round (the host loop). While the body runs, the loop is *active* in the calling 
 every operator (``advance``, ``filter``, ``compute``, ``reduce``, ``neighbor_reduce``) hands
 its call to it with :func:`handed_over` instead of launching: the fused loop records the step,
 the host loop runs it for real with the round number in place of :data:`ROUND`. Outside a
-loop's body :func:`handed_over` returns None and the operator runs as it always does.
+loop's body the operator runs as it always does. Every public operator is wrapped in
+:func:`hands_over`, so one the fused loop cannot run (``traverse``, ``iterate``, ...) is refused
+there by name instead of running once while the body is learned.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from functools import wraps
+from inspect import signature
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["ROUND", "Round", "Receiver", "active", "handed_over", "receiving"]
+__all__ = ["ROUND", "Round", "Receiver", "active", "hands_over", "receiving"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Round:
@@ -59,11 +65,23 @@ def receiving(receiver: Receiver | None) -> Iterator[None]:
         _ACTIVE.receiver = before
 
 
-def handed_over(operator: Callable, *args: Any, **options: Any) -> tuple[bool, Any]:
-    """``(True, result)`` when a loop's body is running in this thread: the call
-    ``operator(*args, **options)`` went to the loop, which returned ``result``; ``(False,
-    None)`` otherwise (the operator runs itself)."""
-    receiver = active()
-    if receiver is None:
-        return False, None
-    return True, receiver.call(operator, args, options)
+def hands_over(operator: F) -> F:
+    """``operator`` that, called while a loop's body runs in this thread, hands the call
+    ``operator(*args, **options)`` to the loop and returns what the loop returns; otherwise
+    runs itself."""
+
+    parameters = signature(operator)
+
+    @wraps(operator)
+    def handing(*args: Any, **options: Any) -> Any:
+        receiver = active()
+        if receiver is None:
+            return operator(*args, **options)
+        try:  # every argument, the defaults included, as the operator would see them
+            call = parameters.bind(*args, **options)
+        except TypeError as err:
+            raise TypeError(f"{operator.__name__}(): {err}") from None
+        call.apply_defaults()
+        return receiver.call(handing, call.args, call.kwargs)
+
+    return handing  # type: ignore[return-value]

@@ -64,6 +64,7 @@ from operators.direction import AUTO, PUSH, Direction
 from operators.phases import Walk, phase_for
 from operators.policy import Policy, resolve_policy
 from operators.runs import Runs
+from operators.tracing import hands_over
 
 __all__ = ["traverse", "Traversal"]
 
@@ -83,6 +84,7 @@ class Traversal:
     choices: Runs[Decision] = field(default_factory=Runs)
 
 
+@hands_over
 def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
              direction: str | Direction = PUSH, condition: Callable | None = None,
              balancer: str | LoadBalancer | Policy = "thread", fused: bool = True,

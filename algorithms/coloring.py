@@ -224,7 +224,7 @@ def graph_coloring(graph: Graph, *, seed: int = 0, order: str = "random",
     else:
         live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
         rounds = loop(graph, live, _round, graph, colors, window, beaten, used, s, degree,
-                      by_degree, last_live, policy).rounds
+                      by_degree, last_live, policy, fused=policy.fuses_rounds()).rounds
     return ColoringResult(deliver(tgt, colors, out, made=True), seed, rounds,
                           time.perf_counter() - began, graph, last_live, tgt, order)
 

@@ -403,7 +403,7 @@ def _label_propagation(steps: _ComponentSteps, balancer: Any) -> tuple[Any, int]
     if not g.directed:  # every round one advance: all of them in one persistent kernel
         stamp = tgt.full(g.num_vertices, -1, np.int64)
         ran = loop(g, Frontier.all_vertices(g, kind="sparse", target=tgt), _push_round,
-                   g, labels, stamp, balancer)
+                   g, labels, stamp, balancer, fused=balancer.fuses_rounds())
         steps.record(ran.rounds, "push (fused loop)", g.num_vertices)
         return labels, ran.rounds
     frontier = Frontier.all_vertices(g, target=tgt)

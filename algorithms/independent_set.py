@@ -231,7 +231,8 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
     else:
         live = Frontier.all_vertices(graph, kind="sparse", target=tgt)
         rounds = loop(graph, live, _round, graph, state, beaten, last_live, seed,
-                      ROUND if method == "luby" else 0, policy).rounds
+                      ROUND if method == "luby" else 0, policy,
+                      fused=policy.fuses_rounds()).rounds
     if out == "host":
         in_set = tgt.to_host(state) == IN
     else:

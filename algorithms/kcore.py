@@ -174,7 +174,9 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     began = time.perf_counter()
     if n:
         compute(graph, "vertices", count_arcs, degree, core, target=tgt)
-        level = tgt.to_device(np.array([-1, 0] + [0] * (2 * n + 4), np.int64))
+        # k grows by one or more a round, to the degeneracy at most: two entries a round
+        level = tgt.zeros(2 * int(graph.out_degrees().max(initial=0)) + 8, np.int64)
+        tgt.write_scalar(level, 0, -1)
         nothing = Frontier.from_vertices(graph, [], target=tgt, shared=True)
         steps = loop(graph, nothing, _peel, graph, core, degree, level, policy,
                      refill=_next_round).rounds

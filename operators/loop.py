@@ -30,9 +30,9 @@ rotating rows of the pool's length array (row ``r % 3`` written in round ``r``, 
 What a fused body may call:
 
 * ``advance``: push, a queue or no output, a condition, any balancer (every advance of a body
-  with the same block size: the kernel's); ``balancer="auto"`` takes the balancer the adaptive
-  runtime starts a traversal with when it cannot see the frontier
-  (:func:`operators.adaptive.blind`);
+  with the same block size: the kernel's); ``balancer="auto"`` takes the adaptive policy's
+  loop balancer (:meth:`operators.AdaptivePolicy.loop_balancer`: from the graph's mean
+  degree);
 * ``filter``: a queue or no output;
 * ``compute`` over a frontier of the body, ``"vertices"``, ``"edges"`` or a count;
 * ``neighbor_reduce`` over a frontier of the body or ``"vertices"``, with the folds of
@@ -87,7 +87,7 @@ from operators.neighbors import (
     fold_body,
     target_of,
 )
-from operators.policy import AdaptivePolicy, resolve_policy
+from operators.policy import resolve_policy
 from operators.reduce import combine, identity_of, op_named, result_dtype
 from operators.shape import LaunchShape, grid_blocks, per_element
 from operators.tracing import ROUND, receiving
@@ -347,14 +347,9 @@ _SAMPLES = {type(ROUND): np.int64(0)}
 
 
 def _fused_balancer(balancer: Any, trace: _Trace, where: str) -> LoadBalancer:
-    """The balancer of a fused advance: a named one as it is; the adaptive policy's choice for
-    a frontier it cannot see (the blind start of a traversal on a GPU, the sequential loop on
-    the cpu target)."""
+    """The balancer of a fused advance: its policy's loop balancer (a named one as it is)."""
     graph, target = trace.graph, trace.frontier.target
-    policy = resolve_policy(balancer, graph, target)
-    if isinstance(policy, AdaptivePolicy):
-        return (policy.blind or policy.decide(0, 0, False, True)).balancer
-    chosen = policy.push_balancer(trace.frontier)
+    chosen = resolve_policy(balancer, graph, target).loop_balancer()
     if not chosen.fusable:
         raise LoopError(f"operators.loop: {where} has balancer={chosen}, which cannot run "
                         "inside a persistent kernel; expected a fusable balancer")
@@ -637,7 +632,8 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
 
 class _HostRounds:
     """The host loop's receiver: runs each operator call for real, with the round number in
-    place of :data:`ROUND` and the vertices as a frontier where a filter reads them."""
+    place of :data:`ROUND`, an operator over a range on the loop's target (as the fused loop
+    runs it) and the vertices as a frontier where a filter reads them."""
 
     def __init__(self, graph: Graph, frontier: Frontier) -> None:
         self.round = np.int64(0)
@@ -646,6 +642,8 @@ class _HostRounds:
 
     def call(self, operator: Callable, args: tuple, options: dict[str, Any]) -> Any:
         args = tuple(self.round if a is ROUND else a for a in args)
+        if options.get("target", self.target) is None:  # a range: on the loop's target
+            options = {**options, "target": self.target}
         if operator.__name__ == "filter" and isinstance(args[1], str) and args[1] == "vertices":
             args = (args[0], Frontier.all_vertices(self.graph, kind=SPARSE, target=self.target,
                                                    shared=True), *args[2:])

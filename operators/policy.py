@@ -86,6 +86,12 @@ class Policy(Protocol):
     def push_balancer(self, frontier: Frontier) -> LoadBalancer:
         """The bound balancer of one push advance of ``frontier``."""
 
+    def loop_balancer(self) -> LoadBalancer:
+        """The bound balancer of every advance of a fused loop."""
+
+    def fuses_rounds(self) -> bool:
+        """Whether a loop of rounds over most of the graph runs fused."""
+
     def schedule(self, kind: str, fused: bool) -> Schedule:
         """The decisions of one traversal starting from a frontier of ``kind``."""
 
@@ -147,6 +153,15 @@ class StaticPolicy:
 
     def push_balancer(self, frontier: Frontier) -> LoadBalancer:
         return self.balancer
+
+    def loop_balancer(self) -> LoadBalancer:
+        """The balancer of every advance of a fused loop (:func:`operators.loop`)."""
+        return self.balancer
+
+    def fuses_rounds(self) -> bool:
+        """Whether a loop of rounds over most of the graph runs fused (one balancer for every
+        round): always, with one balancer named."""
+        return True
 
     def schedule(self, kind: str, fused: bool) -> StaticSchedule:
         return StaticSchedule(self, kind, fused)
@@ -234,6 +249,33 @@ class AdaptivePolicy:
         size = len(frontier)
         degree_sum = measure_degree_sum(self.graph, frontier, size)
         return self.decide(size, degree_sum, False, False).balancer
+
+    def loop_balancer(self) -> LoadBalancer:
+        """The balancer of every advance of a fused loop (:func:`operators.loop`), whose
+        frontiers the host never sees: ``thread`` on a graph whose every vertex has fewer than
+        ``t1`` out-arcs (road networks, meshes: a thread a vertex is balanced), else the blind
+        start's
+        ``dynamic_warp`` (its virtual warps follow the frontier, its blocks gather hubs); the
+        sequential loop where the target runs one thread."""
+        if not self.target.runs_balancers:
+            return self.decide(0, 0, False, True).balancer
+        if self.thin:
+            return self._bind(_THREAD)
+        return self.blind.balancer
+
+    def fuses_rounds(self) -> bool:
+        """Whether a loop of rounds over most of the graph (an independent set's, a
+        colouring's) runs fused, one balancer for every round: on a graph whose every vertex has
+        fewer than ``t1`` out-arcs, where a round's launches and reads cost more than its work;
+        on one with hubs each round's advance is decided from its frontier on the host, as a
+        traversal's steps are (the rounds of a hub-heavy graph cost their work, and the
+        balancer that suits the first, widest rounds is not the one that suits the last)."""
+        return not self.target.runs_balancers or self.thin
+
+    @property
+    def thin(self) -> bool:
+        """Every vertex has fewer than ``t1`` out-arcs."""
+        return self.profile.max_degree < self.thresholds.t1
 
     def schedule(self, kind: str, fused: bool) -> AdaptiveSchedule:
         return AdaptiveSchedule(self, fused)

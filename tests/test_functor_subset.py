@@ -36,7 +36,6 @@ from frontier import (
     out_degree,
     random,
     random_bits,
-    tally_common_neighbors,
 )
 from frontier.graphview import view_type
 from operators import FunctorError, advance, compute
@@ -131,7 +130,7 @@ def prints(v, out):
 def graph_view(v, out, graph):
     total = out_degree(graph, v)
     for u in neighbors(graph, v):
-        total += intersection_count(graph, v, u) + tally_common_neighbors(graph, v, u, out)
+        total += intersection_count(graph, v, u)
     for u in in_neighbors(graph, v):
         total += u
     out[v] = total + common_neighbors(graph, v, 0, out[0:1], out[1:2], out[2:3])

@@ -90,9 +90,8 @@ VERTEX_VIEW_FUNCTIONS = sorted(
 
 
 def _calling(view_function, shift):
-    """A functor that calls ``view_function`` with its vertex ids shifted by ``shift`` (and
-    ``out`` as the arrays it takes, the tally of ``tally_common_neighbors``, the three buffers
-    of ``common_neighbors``: no common neighbour on a path)."""
+    """A functor that calls ``view_function`` with its vertex ids shifted by ``shift`` (and,
+    for ``common_neighbors``, ``out`` as its three buffers: no common neighbour on a path)."""
     parameters = len(signature(view_function).parameters)
     if parameters == 2:
         def calls_the_view(v, out, graph):
@@ -101,10 +100,6 @@ def _calling(view_function, shift):
     elif parameters == 3:
         def calls_the_view(v, out, graph):
             view_function(graph, v, v + shift)
-            out[v] = 1
-    elif parameters == 4:
-        def calls_the_view(v, out, graph):
-            view_function(graph, v, v + shift, out)
             out[v] = 1
     else:
         def calls_the_view(v, out, graph):
@@ -187,16 +182,3 @@ def test_common_neighbors_from_a_negative_start_raises_index_error(checked, name
     with pytest.raises(IndexError, match=r"common_from.*common_neighbors\(graph, \.\.\.\): "
                                          r"start -1 is negative"):
         compute(K4, _all(K4, T), common_from, -1, T.zeros(4, np.int64))
-
-
-def tally_into(v, tally, out, graph):
-    out[v] = graphview.tally_common_neighbors(graph, v, (v + 1) % 4, tally)
-
-
-@pytest.mark.parametrize("name", CHECKED_TARGETS)
-def test_tally_common_neighbors_into_a_tally_shorter_than_the_vertices_raises_index_error(
-        checked, name):
-    T = resolve_target(name)
-    with pytest.raises(IndexError, match=r"tally_into.*tally_common_neighbors\(graph, \.\.\.\): "
-                                         r"tally has 3 entries; expected one per vertex, 4"):
-        compute(K4, _all(K4, T), tally_into, T.zeros(3, np.int64), T.zeros(4, np.int64))

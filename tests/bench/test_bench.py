@@ -68,6 +68,7 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
     "primitives": (["--target", "cpu", "--graphs", "rmat:6,grid:5x5", "--check-arcs", "40"], ()),
     "forest_truss": (["--target", "cpu", "--cases",
                       "msf:path40_w1-5,msf:rmat:6,ktruss:rmat:6,communities:rmat:6"], ()),
+    "loops": (["--target", "cpu", "--graphs", "grid:5x5,rmat:6"], ()),
 }
 
 

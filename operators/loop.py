@@ -645,8 +645,8 @@ class _HostRounds:
         if options.get("target", self.target) is None:  # a range: on the loop's target
             options = {**options, "target": self.target}
         if operator.__name__ == "filter" and isinstance(args[1], str) and args[1] == "vertices":
-            args = (args[0], Frontier.all_vertices(self.graph, kind=SPARSE, target=self.target,
-                                                   shared=True), *args[2:])
+            args = (args[0], Frontier.all_vertices(self.graph, kind=SPARSE, target=self.target),
+                    *args[2:])
         with receiving(None):
             return operator(*args, **options)
 

@@ -14,9 +14,9 @@ on the device: push while ``|F| <= max(|V| / alpha, min_pull)`` (``min_pull`` is
 the adaptive runtime sets it to its T2); once it outgrows that, pull until
 ``|F| < |V| / beta`` and the frontier shrank since the previous step, then push to the end (the
 frontier's peak has passed). The defaults (alpha 64, beta 24) were tuned on rmat and grid graphs
-on an H100 (``bench/do_sweep.py``, docs/performance.md). The thresholds belong to ``"auto"``:
-passing ``alpha`` or ``beta`` with ``"push"`` or ``"pull"`` raises ``ValueError`` rather than
-being ignored.
+on an H100 (``python -m bench direction_thresholds``, docs/performance.md). The thresholds
+belong to ``"auto"``: passing ``alpha`` or ``beta`` with ``"push"`` or ``"pull"`` raises
+``ValueError`` rather than being ignored.
 """
 
 from __future__ import annotations

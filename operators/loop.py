@@ -6,44 +6,54 @@ persistent kernel.
     while F:                    # and fewer than max_rounds rounds
         F = body(F, *state)
 
-where ``body`` calls the operators over the round's frontiers and returns the next frontier.
-Run from the host, every operator call of a round is a launch (25-40 µs of host time) and the
-test ``while F`` a device read. Fused, the loop calls ``body`` once, with stand-ins for the
-frontiers (:class:`LoopFrontier`): each operator called in it hands its call to the loop
+where ``body`` calls the operators over the round's frontiers and returns the next frontier. Run
+from the host, every operator call of a round is a launch (25-40 µs of host time) and the test
+``while F`` a device read. Fused, the loop calls ``body`` once, with stand-ins for the frontiers
+(:class:`LoopFrontier`): each operator called in it hands its call to the loop
 (:mod:`operators.tracing`), which records it as a step. The code generator then composes the
 steps into one kernel: each step's text is the one its operator launches (the balancer's
 advance, filter's keep loop, compute's call, neighbor_reduce's fold), a grid barrier after each
 (Busato & Bombieri, *Graph Algorithms on GPUs*, inter-block synchronization, as
 :func:`operators.traverse` fuses its advances), and the round's test on the device: the loop
-ends when the frontier the body returns is empty, after ``max_rounds`` rounds, or when a queue
-overflowed (:class:`frontier.FrontierOverflowError`, as the host loop's step raises). The host
-reads the lengths once, at the end. A launch of one block waits at block barriers instead; on
-the cpu target the same text compiles to one sequential loop.
+ends when the frontier the body returns is empty (or, with ``refill``, when the refill run in
+its place returns an empty one), after ``max_rounds`` rounds, or when a queue overflowed
+(:class:`frontier.FrontierOverflowError`, as the host loop's step raises). The host reads the
+lengths once, at the end. A launch of one block waits at block barriers instead; on the cpu
+target the same text compiles to one sequential loop.
 
 The frontiers: the round's input and the frontier the body returns take the slots of the input
 frontier's pool in ring order (round ``r`` reads slot ``s + r`` and writes ``s + r + 1``, its
 thread 0 clearing ``s + r + 2`` for the next round, as a ring step does); each other frontier
 the body makes is a queue of the pool's capacity of its own, its length in one of three
 rotating rows of the pool's length array (row ``r % 3`` written in round ``r``, row
-``(r + 1) % 3`` cleared by thread 0 during it: no barrier more).
+``(r + 1) % 3`` cleared by thread 0 during it: no barrier more). A reduce's value takes a slot
+in three rotating rows of int64 or float64 values the same way (cleared to its fold's identity).
 
 What a fused body may call:
 
 * ``advance``: push, a queue or no output, a condition, any balancer (every advance of a body
   with the same block size: the kernel's); ``balancer="auto"`` takes the adaptive policy's
-  loop balancer (:meth:`operators.AdaptivePolicy.loop_balancer`: from the graph's mean
-  degree);
-* ``filter``: a queue or no output;
+  loop balancer (:meth:`operators.AdaptivePolicy.loop_balancer`: from the graph's degrees);
+* ``filter`` over a frontier of the body or ``"vertices"``: a queue or no output;
 * ``compute`` over a frontier of the body, ``"vertices"``, ``"edges"`` or a count;
+* ``reduce`` over the same, with ``min``, ``max``, ``count`` or a float ``sum``: its value
+  (a :class:`LoopValue`) stays on the device, valid in the round that computed it, and a later
+  step's functor receives it as a state argument;
 * ``neighbor_reduce`` over a frontier of the body or ``"vertices"``, with the folds of
   :data:`operators.neighbors.NEIGHBOR_REDUCTIONS`.
 
-What needs the host is refused with :class:`LoopError` naming the step: ``reduce`` (its value
-goes to the host), reading a frontier of the body (``len(F)``, ``F.to_numpy()``), pull or
-auto direction, bitmap output, ``cull``, ``unique``, a frontier made outside the body, another
-graph. ``fused=False`` runs the body as the host loop instead: every call a launch, the same
-results, and what the fused loop is tested against; the race detector runs the host loop (its
-step is a launch).
+``refill(*state)``, made of the same calls, runs where the body's frontier is empty and makes
+the next round's frontier (from ``"vertices"``): an outer loop in the same kernel
+(:func:`algorithms.k_core`'s next ``k``).
+
+What needs the host is refused with :class:`LoopError` naming the step: reading a frontier of
+the body or a reduce's value on the host (``len(F)``, ``F.to_numpy()``, ``if total > 0``), an
+integer ``sum`` (exact past 64 bits only on the host), pull or auto direction, bitmap output,
+``cull``, ``unique``, a frontier made outside the body, another graph, and every other operator
+(``traverse``, ``iterate``, ...: they hand their calls to the loop too, which refuses them).
+``fused=False`` runs the body as the host loop instead: every call a launch, the same results,
+and what the fused loop is tested against; the race detector runs the host loop (its step is a
+launch).
 
 The body runs once when fused: Python code in it besides the operator calls runs once, while
 the loop learns the steps, and the state the functors read changes between rounds only on the

@@ -102,7 +102,7 @@ from operators.reduce import combine, identity_of, op_named, result_dtype
 from operators.shape import LaunchShape, grid_blocks, per_element
 from operators.tracing import ROUND, receiving
 
-__all__ = ["loop", "Looped", "LoopError", "LoopFrontier", "ROUND"]
+__all__ = ["loop", "Looped", "LoopError", "LoopFrontier", "LoopValue", "ROUND"]
 
 
 class LoopError(OperatorError):

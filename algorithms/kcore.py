@@ -52,6 +52,7 @@ from operators import (  # noqa: A004
     reduce,
     resolve_policy,
 )
+from operators.adaptive.profile import inspect
 
 __all__ = ["k_core", "KCoreResult", "KCoreRoundStats", "undirected_simple", "check_undirected",
            "check_loopless", "ENTRIES"]
@@ -175,7 +176,7 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
     if n:
         compute(graph, "vertices", count_arcs, degree, core, target=tgt)
         # k grows by one or more a round, to the degeneracy at most: two entries a round
-        level = tgt.zeros(2 * int(graph.out_degrees().max(initial=0)) + 8, np.int64)
+        level = tgt.zeros(2 * inspect(graph).max_degree + 8, np.int64)
         tgt.write_scalar(level, 0, -1)
         nothing = Frontier.from_vertices(graph, [], target=tgt, shared=True)
         steps = loop(graph, nothing, _peel, graph, core, degree, level, policy,

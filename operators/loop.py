@@ -85,6 +85,7 @@ from operators.codegen import (
     KernelSpec,
     build,
     for_each_input,
+    indent,
 )
 from operators.common import EDGE_SETS, OperatorError, check_frontier
 from operators.convention import kernel_arguments, scalar_arguments
@@ -529,8 +530,8 @@ def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: s
             + "if tid == 0:\n"
               "    lens[(loop_in + 2) % 3] = 0\n" + cleared)
     if refill:
-        text += ("if lens[loop_in] == 0:\n" + _indent(refilling + "refilled = 1\n")
-                 + "else:\n" + _indent(body + "refilled = 0\nloop_round += 1\n"))
+        text += ("if lens[loop_in] == 0:\n" + indent(refilling + "refilled = 1\n")
+                 + "else:\n" + indent(body + "refilled = 0\nloop_round += 1\n"))
     else:
         text += body + "loop_round += 1\n"
     return text + "loop_step += 1\n"
@@ -586,7 +587,7 @@ def _kernel(trace: _Trace, names: _Names, one_block: bool, refill: bool
         return ((first + barrier if first else "")
                 + "loop_round = 0\nloop_step = 0\nrefilled = 0\n"
                 "while loop_round < max_rounds:\n"
-                + _indent(_loop_text(trace, specs, names, barrier, refill))
+                + indent(_loop_text(trace, specs, names, barrier, refill))
                 + "if tid == 0:\n"
                   "    lens[STEPS_RAN] = loop_step\n"
                   f"    lens[{_ROUNDS}] = loop_round\n")
@@ -595,10 +596,6 @@ def _kernel(trace: _Trace, names: _Names, one_block: bool, refill: bool
     kernel = build(tgt, _shape(steps, tgt), spec, functors, body, extra,
                    name=f"loop{len(steps)}{spec.variant}__{named}")
     return kernel, specs
-
-
-def _indent(text: str) -> str:
-    return "".join("    " + line + "\n" for line in text.splitlines())
 
 
 def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | None,

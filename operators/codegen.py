@@ -116,6 +116,13 @@ def indent(text: str, levels: int = 1) -> str:
     return textwrap.indent(text, "    " * levels)
 
 
+def slot_pick(arrays: str, slot: str) -> str:
+    """Expression: the array of a pool's ring slot ``slot`` among ``{arrays}0``..``{arrays}2``
+    (the three slots of :class:`frontier.FrontierPool`, passed to a kernel one by one)."""
+    a, b, c = (f"{arrays}{i}" for i in range(3))
+    return f"{a} if {slot} == 0 else ({b} if {slot} == 1 else {c})"
+
+
 def id_at(array: str, index: str) -> str:
     """Expression: the id held at ``array[index]`` (a vertex id of the graph or of a queue, an
     edge id of an edge queue), read as an index known not to be negative where the target

@@ -86,6 +86,7 @@ from operators.codegen import (
     build,
     for_each_input,
     indent,
+    slot_pick,
 )
 from operators.common import EDGE_SETS, OperatorError, check_frontier
 from operators.convention import kernel_arguments, scalar_arguments
@@ -413,7 +414,7 @@ class _Names:
         if index in self.mids:
             return f"mid{index}", f"loop_row + {self.mids[index]}"
         slot = "loop_in" if index == 0 else "loop_out"
-        return f"ids0 if {slot} == 0 else (ids1 if {slot} == 1 else ids2)", slot
+        return slot_pick("ids", slot), slot
 
 
 def _spec(graph: Graph, step: _Step, i: int, names: _Names) -> KernelSpec:
@@ -555,7 +556,7 @@ def _shape(steps: list[_Step], tgt: Any) -> LaunchShape:
                        tuple(str(b) for b in sorted(balancers, key=str)))
 
 
-def _kernel(trace: _Trace, names: _Names, one_block: bool, refill: bool
+def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, refill: bool
             ) -> tuple[GeneratedKernel, list]:
     graph, tgt = trace.graph, trace.frontier.target
     steps = trace.steps
@@ -593,7 +594,7 @@ def _kernel(trace: _Trace, names: _Names, one_block: bool, refill: bool
                   f"    lens[{_ROUNDS}] = loop_round\n")
 
     named = re.sub(r"\W", "_", "_".join(f.name for f in functors.values()))[:80]
-    kernel = build(tgt, _shape(steps, tgt), spec, functors, body, extra,
+    kernel = build(tgt, shape, spec, functors, body, extra,
                    name=f"loop{len(steps)}{spec.variant}__{named}")
     return kernel, specs
 
@@ -604,11 +605,12 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
     tgt, pool = frontier.target, frontier.pool
     names = _Names(trace, returned)
     pool.make_room(1 + 3 * len(names.mids))
-    threads = _shape(trace.steps, tgt).threads_per_block
+    shape = _shape(trace.steps, tgt)
+    threads = shape.threads_per_block
     grid = min(blocks or tgt.persistent_blocks(threads), tgt.resident_blocks(threads),
                grid_blocks(tgt, threads, max(graph.num_vertices, 1)))
     one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
-    kernel, specs = _kernel(trace, names, one_block, refill)
+    kernel, specs = _kernel(trace, names, shape, one_block, refill)
     io: dict[str, Any] = {
         "universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
         "max_rounds": max_rounds, **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)},

@@ -31,7 +31,7 @@ from frontier.ring import STEPS_RAN, clear_next_slot
 from operators.adaptive.rule import Decision, HandBack
 from operators.advance import advance_step, edge_functors, edge_spec
 from operators.balancers import LoadBalancer
-from operators.codegen import GeneratedKernel, KernelIO, build, indent
+from operators.codegen import GeneratedKernel, KernelIO, build, indent, slot_pick
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers
 from operators.cull import NONE as NO_CULL
@@ -150,8 +150,7 @@ def _in_form(frontier: Frontier, form: str) -> Frontier:
 
 
 def _slot_select(name: str, arrays: str, slot: str) -> str:
-    a, b, c = (f"{arrays}{i}" for i in range(3))
-    return f"{name} = {a} if {slot} == 0 else ({b} if {slot} == 1 else {c})\n"
+    return f"{name} = {slot_pick(arrays, slot)}\n"
 
 
 def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,

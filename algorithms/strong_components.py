@@ -26,7 +26,8 @@ Each round:
 2. colour (Slota et al.'s Coloring, with the minimum where they take the maximum):
    every unassigned vertex takes its own id as colour, and a forward ``traverse`` pushes colours
    over the counted arcs with ``atomic_min`` until none drops. A vertex's colour is then the
-   smallest vertex of its class that reaches it;
+   smallest vertex of its class that reaches it. A vertex whose colour drops several times in
+   one step is pushed once (:data:`COLOURING_CULL`);
 3. backward search (their Coloring's backward step): the vertices whose colour is their own
    id are roots (the smallest vertex left in each class is one); a
    backward ``traverse`` (``edges="in"``, the arcs entering the frontier) from every root at
@@ -65,6 +66,7 @@ from algorithms.components import connected_components, is_root, own_id
 from algorithms.entry import Entry
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_cas, atomic_min, validate
+from frontier.options import Cull
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
@@ -112,6 +114,16 @@ class SCCResult:
     def edges_traversed(self) -> int:
         """The graph's arcs: every round counts each one (a lower bound on the arcs read)."""
         return self.graph.num_edges
+
+
+#: How the colouring traversal culls repeated heads (:mod:`operators.cull`). ``spread`` accepts
+#: a vertex each time its colour drops, which can happen several times in one step (in the order
+#: the threads run), and the next step would expand every copy again, reading a colour that can
+#: be dropping during that step: unculled, a step can push more than the queue's max(|E|, |V|)
+#: entries. Culled, each step pushes a vertex at most once: at most |V| entries, whose expansion
+#: walks at most |E| arcs. One entry suffices: it is expanded after the step that pushed it,
+#: reading the lowest colour that step gave.
+COLOURING_CULL = Cull.BITMAP
 
 
 # functors ------------------------------------------------------------------------------------
@@ -190,7 +202,8 @@ def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer 
             break
         compute(g, "vertices", own_id, colour, target=tgt)
         pool = pool.union(filter(g, everyone, unassigned, label, output="sparse"))
-        walk = traverse(g, pool, spread, label, part, colour, balancer=ahead)
+        walk = traverse(g, pool, spread, label, part, colour, balancer=ahead,
+                        cull=COLOURING_CULL)
         pool = walk.frontier.union(filter(g, everyone, claim_if, label, colour, True,
                                           output="sparse"))
         roots = len(pool)

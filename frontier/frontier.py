@@ -286,7 +286,8 @@ class FrontierPool:
                 "of this traversal's sparse frontiers (a frontier with repeated vertices can "
                 "advance to more than |E| entries); pass a larger capacity= to "
                 "Frontier.from_vertices / from_edges, or remove repeats with "
-                "filter(..., unique=True) or union(..., unique=True)")
+                "filter(..., unique=True), union(..., unique=True) or advance / traverse(..., "
+                "cull='bitmap')")
         return lengths
 
     def input_arguments(self, frontier: Frontier | None, slot: int) -> dict[str, Any]:

@@ -118,7 +118,7 @@ class BlockPhase(NamedTuple):
     def run(self, walk: Walk, frontier: Frontier) -> Ran:
         frontier = _in_form(frontier, SPARSE)
         spec = edge_spec("traverse", walk.graph, frontier, SPARSE, len(walk.state),
-                         walk.functors, io=KernelIO.RING)
+                         walk.functors, cull=walk.cull, io=KernelIO.RING)
         frontier, ran, size = block_push(walk.graph, frontier, walk.functors, spec, walk.state,
                                          self.budget, self.stop_above,
                                          self.decision.until_edges)

@@ -19,7 +19,9 @@ chain of dependent global reads per edge whatever its vertices' degrees, instead
 walking its vertex's edges one after another. Each edge calls the user's functor (and
 condition) exactly as the other balancers do, and an accepted head is pushed onto the other
 shared queue with a shared int32 atomic counter (a 64-bit shared atomic is a compare-and-swap
-loop: measured 2-3x slower per level on luxembourg_osm, ``bench/block_floor.py``).
+loop: measured 2-3x slower per level on luxembourg_osm, ``bench/block_floor.py``). With the
+traversal's ``cull`` (:mod:`operators.cull`) a level pushes each head once, as a grid-wide step
+does: level ``k`` of the kernel marks its heads with the stamp ``cull_base + k``.
 
 The kernel stops on the device when the frontier is empty, when ``max_steps`` ran, when a level
 produced more than ``stop_above`` vertices (at most the shared capacity), or before running a
@@ -43,6 +45,7 @@ from frontier.target import Target
 from operators.balancers import snippets
 from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
 from operators.convention import kernel_arguments, scalar_arguments
+from operators.cull import CULL_PARAMS, NONE, cull_buffers, culled
 from operators.shape import LaunchShape
 
 __all__ = ["BLOCK_LOCAL", "CAPACITY", "block_shape", "block_kernel", "block_push"]
@@ -87,7 +90,8 @@ _FIND = ("lo = 0\n"
 
 def _push(spec: KernelSpec, src: str = "src") -> str:
     """Statements for edge ``e`` of ``src``: call the functor and push an accepted head onto the
-    next shared queue (past the capacity: straight into the pool's out slot)."""
+    next shared queue (past the capacity: straight into the pool's out slot), unless the spec's
+    culling finds it pushed already in this level (:mod:`operators.cull`)."""
     push = ("pos = atomic_add(queue_len, 1 - cur, 1)\n"
             f"if pos < {CAPACITY}:\n"
             "    if cur == 0:\n"
@@ -98,6 +102,7 @@ def _push(spec: KernelSpec, src: str = "src") -> str:
             "    out_ids[pos] = dst\n"
             "else:\n"
             "    lens[OVERFLOW] = 1\n")
+    push = culled(spec.cull, "dst", push)
     return f"dst = col_indices[e]\nif {edge_test(spec, src, 'e')}:\n" + indent(push)
 
 
@@ -206,7 +211,8 @@ def _body(spec: KernelSpec, threads: int) -> str:
              "    break\n"
              "if t == 0:\n"
              "    queue_len[1 - cur] = 0\n"
-             f"if n <= {WARP_LEVEL}:\n"
+             + ("cull_stamp = cull_base + step\n" if spec.cull != NONE else "")
+             + f"if n <= {WARP_LEVEL}:\n"
              + indent(_warp_level(spec))
              + "else:\n"
              + indent(_block_level(spec))
@@ -252,10 +258,12 @@ def _body(spec: KernelSpec, threads: int) -> str:
 
 def block_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
                  spec: KernelSpec) -> GeneratedKernel:
-    """The small-frontier kernel for a sparse push traversal with these functors."""
+    """The small-frontier kernel for a sparse push traversal with these functors; with the
+    spec's culling, level ``k`` culls repeats with the stamp ``cull_base + k``."""
     shape = block_shape(frontier.target)
     return build(frontier.target, shape, spec, functors,
-                 lambda: _body(spec, shape.threads_per_block), ("stop_edges",))
+                 lambda: _body(spec, shape.threads_per_block),
+                 ("stop_edges",) + (CULL_PARAMS if spec.cull != NONE else ()))
 
 
 def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
@@ -265,18 +273,22 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
     until it is empty, ``max_steps`` ran, a level produced more than ``stop_above`` vertices
     (capped at :data:`CAPACITY`), or the next level has more than ``stop_edges`` out-edges
     (capped at :data:`MAX_STOP_EDGES`, which None means); returns the frontier it ended on,
-    the steps and its length."""
+    the steps and its length. The spec's ``cull`` removes repeated heads from every level
+    (:mod:`operators.cull`), as a grid-wide step's."""
     target, pool = frontier.target, frontier.pool
     kernel = block_kernel(graph, frontier, functors, spec)
     io = {"universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
           "max_steps": max_steps, "stop_above": min(stop_above, CAPACITY),
           "stop_edges": MAX_STOP_EDGES if stop_edges is None else min(stop_edges,
                                                                       MAX_STOP_EDGES),
-          **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}, **scalar_arguments(functors)}
+          **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}, **cull_buffers(pool, spec.cull),
+          **scalar_arguments(functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS
     lengths = pool.run_traversal(
         frontier.slot, lambda: kernel.launch(target, 1, args, mode=Mode.BLOCK),
         "a small-frontier traverse on its pool failed part-way (its levels wrote the next slot)")
     steps = int(lengths[STEPS_RAN])
+    if spec.cull != NONE:
+        pool.use_stamps(steps)  # level k used the stamp cull_base + k
     return Frontier(pool, out, SPARSE, pool.adopt(out, SPARSE)), steps, int(lengths[out])

@@ -134,11 +134,11 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     walk = Walk(graph, op, condition, state, cull, blocks, functors)
     n = graph.num_vertices
     steps, seconds, choices = 0, Runs(), Runs()
-    small = cull == NO_CULL  # the small-frontier mode, until a phase of it runs no step
+    small = True  # the small-frontier mode, until a phase of it runs no step
     while steps < max_steps and (size is None or 0 < size <= stop_above):
         way = PUSH if size is None else plan.choose(size, n)
         decision = schedule.decide(frontier, size, way, small=small)
-        small = cull == NO_CULL
+        small = True
         limit = _least(plan.push_limit(n), decision.until)
         bound = stop_above if limit is None else min(limit, stop_above)
         phase = phase_for(decision, max_steps - steps, bound, schedule.hand_back(size, small),

@@ -53,6 +53,29 @@ def assert_scc(graph: Graph, result) -> None:
     assert result.edges_traversed == graph.num_edges and result.seconds >= 0
 
 
+def hub_lowered_between_its_repeats(k: int = 3, leaves: int = 10) -> Graph:
+    """One SCC (every vertex on a cycle: nothing is trimmed) whose colouring, run in the cpu
+    target's order (a queue in order, a vertex's arcs by head), pushes a hub ``h`` ``k`` times
+    in one step, each copy after a vertex that drops its colour: unculled, the next step walks
+    the hub's ``leaves`` arcs once per copy with a new colour, past max(|E|, |V|) pushes.
+
+    Ids, in the order of the first step (every vertex): ``q_j = 2k - j`` (``j = 1..2k``) takes
+    ``p_j`` to colour ``2k - j``; ``x_j`` (``2k..3k-1``) arc to ``h = 3k``; then ``p_1..p_2k``
+    run with colours dropping, ``p_j`` (``j <= k``) pushing ``x_j`` then ``h``, ``p_{k+j}``
+    pushing ``x_j`` again, lower; the leaves come last, each with an arc back to a ``q``. The
+    second step's queue is ``x_1 h x_2 h ... x_k h``, each ``x_j`` below the hub's colour."""
+    q = [2 * k - j for j in range(1, 2 * k + 1)]
+    x, hub = list(range(2 * k, 3 * k)), 3 * k
+    p = list(range(3 * k + 1, 5 * k + 1))
+    ends = list(range(5 * k + 1, 5 * k + 1 + leaves))
+    arcs = list(zip(q, p, strict=True))
+    arcs += [(p[j], x[j]) for j in range(k)] + [(p[j], hub) for j in range(k)]
+    arcs += [(p[k + j], x[j]) for j in range(k)] + [(v, hub) for v in x]
+    arcs += [(hub, v) for v in ends] + [(v, q[i % (2 * k)]) for i, v in enumerate(ends)]
+    src, dst = np.array(arcs).T
+    return Graph.from_edges(src, dst, num_vertices=5 * k + 1 + leaves)
+
+
 @st.composite
 def planted(draw: st.DrawFn, max_vertices: int) -> tuple[Graph, np.ndarray]:
     """A graph whose SCCs are known by construction, and its labels: vertices split into
@@ -145,6 +168,13 @@ def test_a_path_with_back_arcs_splits_into_its_pairs_on_every_target(target, n):
     result = strongly_connected_components(graph, target=target)
     assert_scc(graph, result)
     assert result.num_components == (n + 1) // 2
+
+
+def test_a_colour_dropping_many_times_a_step_stays_within_the_queue_on_every_target(target):
+    """The colouring culls (COLOURING_CULL): each step pushes a vertex once, however often its
+    colour drops (unculled, this graph's second step overflows on the cpu target)."""
+    graph = hub_lowered_between_its_repeats()
+    assert_scc(graph, strongly_connected_components(graph, target=target))
 
 
 def test_an_undirected_graph_has_its_connected_components(target):

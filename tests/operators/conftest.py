@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from algorithms.strong_components import spread
+from algorithms.strong_components import COLOURING_CULL, spread
 from frontier import Frontier, Graph
 from frontier.target import resolve_target
 from operators import traverse
@@ -45,17 +45,17 @@ def lanes_leave_early() -> Graph:
 def colour_by_smallest_reaching(graph: Graph, target: Any, sources: Any = None,
                                 **how: Any) -> tuple[np.ndarray, Any]:
     """SCC's colouring (:func:`algorithms.strong_components.spread`, one class, nothing
-    assigned) as one ``traverse`` from ``sources`` (default: every vertex), each vertex
-    coloured by its id, with ``how`` as traverse's options: the colours (each vertex's smallest
-    source id reaching it, or its own, whatever the order of the steps) and the traversal. From
-    one source the levels are its BFS levels."""
+    assigned, culled as SCC culls it) as one ``traverse`` from ``sources`` (default: every
+    vertex), each vertex coloured by its id, with ``how`` as traverse's options: the colours
+    (each vertex's smallest source id reaching it, or its own, whatever the order of the steps)
+    and the traversal. From one source the levels are its BFS levels."""
     tgt = resolve_target(target)
     n = graph.num_vertices
     label, part = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)
     colour = tgt.to_device(np.arange(n, dtype=np.int32))
     start = Frontier.from_vertices(graph, np.arange(n) if sources is None else sources,
                                    target=tgt)
-    walk = traverse(graph, start, spread, label, part, colour, **how)
+    walk = traverse(graph, start, spread, label, part, colour, **{"cull": COLOURING_CULL, **how})
     return tgt.to_host(colour), walk
 
 

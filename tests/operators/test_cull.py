@@ -1,6 +1,8 @@
 """Duplicate culling in advance and traverse (``cull="none" | "bitmap" | "hash"``) on every
 balancer: the culled queue holds the same vertices, "bitmap" each once, "hash" never more often
-than unculled; traversals with culling still compute the right answer."""
+than unculled; traversals with culling still compute the right answer, and "bitmap" keeps a
+traversal whose functor accepts a head again and again in one step (SCC's colouring) within its
+queues, where unculled it overflows."""
 
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frontier import Frontier, Graph, atomic_min
+from frontier import Frontier, FrontierOverflowError, Graph, atomic_min
 from frontier.testing import check_sssp, graphs
 from operators import advance, available_balancers, explain, traverse
 from operators.cull import CULLS
+from tests.algorithms.test_strong_components import hub_lowered_between_its_repeats
 
 BALANCERS = available_balancers()
 
@@ -107,3 +110,23 @@ def test_explain_shows_the_culling(target, cull, text):
     assert text in explain(advance, g, f, accept, cull=cull)
     assert text in explain(traverse, g, f, accept, cull=cull)
     assert "cull_" not in explain(advance, g, f, accept)
+
+
+def test_an_unculled_colouring_of_a_hub_pushed_between_its_drops_overflows_on_the_cpu(colouring):
+    """SCC's colouring (atomic-min) pushes the hub once per drop of its colour in a step; the
+    next step walks its arcs once per copy, each with a lower colour: more pushes than the
+    queue's max(|E|, |V|), reported, never truncated."""
+    graph = hub_lowered_between_its_repeats()
+    with pytest.raises(FrontierOverflowError, match="capacity"):
+        colouring(graph, "cpu", cull="none")
+
+
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
+@pytest.mark.parametrize("balancer", BALANCERS)
+def test_bitmap_culling_bounds_every_step_of_that_colouring_by_the_vertices(target, balancer,
+                                                                            fused, colouring):
+    graph = hub_lowered_between_its_repeats()
+    want = np.zeros(graph.num_vertices, np.int32)  # one SCC: everything reaches vertex 0
+    got, walk = colouring(graph, target, cull="bitmap", balancer=balancer, fused=fused)
+    assert got.tolist() == want.tolist()
+    assert len(walk.frontier) == 0

@@ -1,5 +1,6 @@
 """The small-frontier mode: levels inside one thread block, handing over to the grid-wide fused
-mode and back (operators/small_frontier.py, issue 12 item 2)."""
+mode and back (operators/small_frontier.py, issue 12 item 2), culling repeated heads as every
+push step does."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import bfs
-from frontier import generators, simulator
+from frontier import Frontier, Graph, generators, simulator
 from frontier.options import Mode
 from frontier.testing import check_bfs, graphs_with_source
+from operators import traverse
 from operators.adaptive import Thresholds, decide, inspect
 from operators.balancers import AutoBalancer
 from operators.small_frontier import BLOCK_LOCAL, CAPACITY
+from tests.algorithms.test_strong_components import hub_lowered_between_its_repeats
 
 SIMULATED = simulator.enabled()
 
@@ -101,6 +104,25 @@ def test_lanes_leaving_early_in_the_mode_colour_as_on_the_cpu(target, sources,
     reaches it, every thread each barrier."""
     want, _ = colouring(lanes_leave_early, "cpu", sources)
     got, walk = colouring(lanes_leave_early, target, sources, balancer=WIDE)
+    assert got.tolist() == want.tolist()
+    assert (modes(walk) == {BLOCK}) == target.runs_balancers
+
+
+@pytest.mark.parametrize("cull", ["bitmap", "hash"])
+def test_the_mode_culls_repeated_heads(target, cull):
+    pair = Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3])  # 1 and 2 both push 3
+    start = Frontier.from_vertices(pair, [1, 2], target=target)
+    walk = traverse(pair, start, lambda s, d, e, w: True, balancer=WIDE, cull=cull, max_steps=1)
+    assert walk.frontier.to_numpy().tolist() == [3]
+    assert (modes(walk) == {BLOCK}) == target.runs_balancers
+
+
+def test_a_colouring_that_culls_runs_in_the_mode(target, colouring):
+    """SCC's colouring culls (its hub is pushed once a step however often its colour drops):
+    it still runs its levels in one block."""
+    graph = hub_lowered_between_its_repeats()
+    want, _ = colouring(graph, "cpu")
+    got, walk = colouring(graph, target, balancer=WIDE)
     assert got.tolist() == want.tolist()
     assert (modes(walk) == {BLOCK}) == target.runs_balancers
 

@@ -35,6 +35,7 @@ from bench.suites import (
     networkx,
     primitives,
     profile_bfs,
+    report,
     scale_limits,
     scale_out,
     small_frontier,
@@ -81,6 +82,7 @@ SUITES: dict[str, Suite] = {
     "primitives": primitives,
     "forest_truss": forest_truss,
     "loops": loops,
+    "report": report,
 }
 
 

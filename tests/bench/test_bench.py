@@ -69,6 +69,9 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
     "forest_truss": (["--target", "cpu", "--cases",
                       "msf:path40_w1-5,msf:rmat:6,ktruss:rmat:6,communities:rmat:6"], ()),
     "loops": (["--target", "cpu", "--graphs", "grid:5x5,rmat:6"], ()),
+    "kernel_times": (["--target", "cpu", "--graphs", "path:40", "--algorithms", "bfs,cc"], ()),
+    "cold_compiles": (["--target", "cpu", "--graph", "path:10", "--algorithms", "bfs"], ()),
+    "device_inputs": (["--target", "cpu", "--nodes", "1000"], ()),
     "report": ([], ()),
 }
 

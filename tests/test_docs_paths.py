@@ -1,11 +1,13 @@
 """Every page is current about what it names: each repository path a page of the documentation
-(docs/*.md and README.md) names exists, each ``python -m bench SUITE`` names a registered suite
-(and ``python -m bench.MODULE`` a module of the bench), and each ``frontier COMMAND`` a command
-of the command line."""
+(docs/*.md and README.md) names exists, each module or name in inline code (``operators.loop``,
+``frontier.kernel_cache.stats``) imports, each ``python -m bench SUITE`` names a registered
+suite (and ``python -m bench.MODULE`` a module of the bench), and each ``frontier COMMAND`` a
+command of the command line."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 from pathlib import Path
 
@@ -22,6 +24,10 @@ PATH = re.compile(r"(?<![\w/.$~-])((?:frontier|operators|algorithms|bench|tests|
                   r"frontier_nx|docs)/[\w./-]*)")
 #: A placeholder segment (``OUT``, ``SUITE``, ``DATE-DEVICE.csv``): named in capitals.
 PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_-]*(\.\w+)?$")
+#: A dotted name of the packages in inline code; not a file name, not an entry-point group.
+DOTTED = re.compile(r"`((?:frontier|operators|algorithms|frontier_nx|frontier_cli|bench)"
+                    r"(?:\.[A-Za-z_]\w*)+)(?![\w.])(?!` entry point)")
+FILE_NAME = re.compile(r"\.(md|py|sh|csv|json|txt|toml|yml)$")
 BENCH_SUITE = re.compile(r"python3? -m bench +([a-z]\w*)")
 BENCH_MODULE = re.compile(r"python3? -m bench\.([\w.]+)")
 #: ``frontier COMMAND`` beginning an inline code span, or a line of a fenced code block.
@@ -48,6 +54,27 @@ def named_commands(text: str) -> set[str]:
     return found
 
 
+def named_modules(text: str) -> set[str]:
+    return {name for name in DOTTED.findall(text) if not FILE_NAME.search(name)}
+
+
+def resolves(dotted: str) -> bool:
+    """Whether ``dotted`` is a module, or a name reached from the longest module it begins
+    with."""
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attribute in parts[i:]:
+            if not hasattr(found, attribute):
+                return False
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
 def cli_commands() -> set[str]:
     parser = build_parser()
     return {name for action in parser._actions
@@ -59,6 +86,13 @@ def test_every_path_a_page_names_exists(page):
     missing = sorted(p for p in named_paths(page.read_text(encoding="utf-8"))
                      if not (ROOT / p).exists())
     assert not missing, f"{page.name} names paths that do not exist: {missing}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_module_and_name_a_page_names_in_code_imports(page):
+    missing = sorted(n for n in named_modules(page.read_text(encoding="utf-8"))
+                     if not resolves(n))
+    assert not missing, f"{page.name} names modules or names that do not import: {missing}"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
@@ -86,4 +120,9 @@ def test_the_checks_see_paths_suites_and_commands():
     assert named_paths(text) == {"frontier/graph.py", "bench/device/env.sh"}
     assert BENCH_SUITE.findall(text) == ["catalog"]
     assert named_commands(text) == {"run", "warmup"}
+    names = named_modules("`operators.loop` `docs.md` `frontier.algorithms` entry points "
+                          "`frontier.algorithms` `operators.md`")
+    assert names == {"operators.loop", "frontier.algorithms"}
+    assert resolves("operators.loop") and resolves("frontier.graph.Graph")
+    assert not resolves("frontier.algorithms") and not resolves("operators.nosuch")
     assert {"run", "explain", "warmup"} <= cli_commands()

@@ -1,13 +1,13 @@
 """The small-frontier mode of a fused traversal: levels inside one thread block.
 
-A grid-wide fused level costs a grid barrier (~2.2 µs on an H100) plus a chain of dependent
-global reads (the frontier's length and ids among them), ~5.5 µs in all, which is what a road
-network's ~1,000 levels or a path's 10^6 pay. While the frontier is small, one block of threads
-runs the levels instead (Luo, Wong & Hwu, *An Effective GPU Implementation of Breadth-First
+A grid-wide fused level costs a grid barrier plus a chain of dependent global reads (the
+frontier's length and ids among them; docs/performance.md gives the figures), which is what a
+road network's ~1,000 levels or a path's 10^6 pay. While the frontier is small, one block of
+threads runs the levels instead (Luo, Wong & Hwu, *An Effective GPU Implementation of Breadth-First
 Search*, DAC 2010: hierarchical queues, the block-level queue in shared memory): the frontier
 lives in two queues in shared memory used in turn, its length in a shared counter, the levels
-are separated by block barriers (~0.06 µs), and the only global traffic is the graph and the
-functor's own state.
+are separated by block barriers (tens of times cheaper), and the only global traffic is the
+graph and the functor's own state.
 
 Each level's edges are spread over the block's threads, one edge per thread: the level's
 vertices are ranked by a prefix sum of their degrees, and each thread finds its edge's vertex

@@ -43,9 +43,10 @@ Everything runs on the device: the rounds, their reductions and histograms, the 
 the relaxations are phases of one persistent kernel separated by grid barriers (a cooperative
 launch, as :func:`operators.traverse` fuses its steps), and the host reads one small array when
 it ends. A graph whose queue stays small (road networks, meshes: :func:`block_mode`) runs the
-rounds in one thread block instead, where a barrier costs a block barrier (~0.06 µs on an H100)
-instead of a grid barrier (~2.2 µs), as the small-frontier mode of :mod:`operators.small_frontier`
-does for a BFS. Under the race detector each round is its own launch.
+rounds in one thread block instead, where a barrier is a block barrier, far cheaper than a grid
+barrier (docs/performance.md gives the figures), as the small-frontier mode of
+:mod:`operators.small_frontier` does for a BFS. Under the race detector each round is its own
+launch.
 
 Memory: the priority each vertex was extracted at (8 bytes a vertex), two queue buffers and the
 three frontier slots of the traversal's pool (4 bytes a vertex each), and the pool's per-vertex

@@ -3,16 +3,16 @@
 # kernel cache, device inputs, out= and target="auto" and the stepping operator on the real GPU,
 # the tiny-call cost of every catalog entry, the first calls of fresh processes (cache cold,
 # warm, corrupted; then with the GPU forced, through the calls suite), SSSP on the large
-# weighted graphs with the tiny call and rome99's APSP, BFS on a path of 10^6 vertices with
-# the default (auto) target, the target auto picks with its default call against scipy on
-# the bench's graphs (catalog --target auto, AUTO_GRAPHS and AUTO_ALGORITHMS), wall
+# weighted graphs with the tiny call and rome99's APSP, the target auto picks with its default call against scipy on
+# the bench's graphs, the path of 10^6 vertices among them (catalog --target auto, AUTO_GRAPHS
+# and AUTO_ALGORITHMS), wall
 # against device time on rmat21, the grid and luxembourg_osm, and list ranking of a list given
-# on the device; each step bounded in time.
+# on the device (suite device_inputs, LISTRANK_ARGS); each step bounded in time.
 # Usage on a CUDA machine, from the repository root:  bash bench/device/fast_calls.sh OUT [STEPS]
-# STEPS: comma-separated subset of tests,tiny,first,first_cuda,sssp,path,auto,device,listrank
+# STEPS: comma-separated subset of tests,tiny,first,first_cuda,sssp,auto,device,listrank
 # (default: all).
 set -uo pipefail
-out=${1:-results}; steps=${2:-tests,tiny,first,first_cuda,sssp,path,auto,device,listrank}
+out=${1:-results}; steps=${2:-tests,tiny,first,first_cuda,sssp,auto,device,listrank}
 export FRONTIER_HYPOTHESIS_PROFILE=${FRONTIER_HYPOTHESIS_PROFILE:-default}
 export FRONTIER_CACHE_DIR=${FRONTIER_CACHE_DIR:-/tmp/frontier-cache}
 . "$(dirname "$0")/env.sh"
@@ -31,18 +31,11 @@ step first_cuda "${FIRST_CUDA_S:-120}" python3 -m bench calls --target cuda --pa
 step sssp "${SSSP_S:-200}" python3 -m bench sssp --target cuda --runs 5 --budget 20 --calls \
   --no-datasets --graphs "${GRAPHS:-rmat21_w1-100,gnm20_float,luxembourg_osm_w1-100}" \
   --methods "${METHODS:-near_far,delta_stepping,rho_stepping,bellman_ford}" --out "$out"
-step path "${PATH_S:-60}" python3 -c "
-import time
-from algorithms import bfs
-from bench.graphs import build
-g = build('path1000000'); bfs(g, 0); ts = []
-for _ in range(5):
-    t = time.perf_counter(); r = bfs(g, 0); ts.append(time.perf_counter() - t)
-print('bfs path1000000 default call', sorted(ts)[2] * 1e3, 'ms on', r.target.name)"
 step auto "${AUTO_S:-180}" python3 -m bench catalog --target auto --runs 5 --out "$out/auto" \
   --graphs "${AUTO_GRAPHS:-path1000000,luxembourg_osm,star1000000,grid2000,rmat20}" \
   --algorithms "${AUTO_ALGORITHMS:-bfs,sssp,cc,pagerank}"
 step device "${DEVICE_S:-150}" python3 -m bench calls --parts device --algorithms bfs,cc,pagerank \
   --out "$out/device"
-step listrank "${LISTRANK_S:-90}" python3 -m bench.device.list_ranking_on_device
+step listrank "${LISTRANK_S:-90}" python3 -m bench device_inputs --target cuda --out "$out" \
+  ${LISTRANK_ARGS:-}
 exit $status

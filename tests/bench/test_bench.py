@@ -69,6 +69,10 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
     "forest_truss": (["--target", "cpu", "--cases",
                       "msf:path40_w1-5,msf:rmat:6,ktruss:rmat:6,communities:rmat:6"], ()),
     "loops": (["--target", "cpu", "--graphs", "grid:5x5,rmat:6"], ()),
+    "kernel_times": (["--target", "cpu", "--graphs", "path:40", "--algorithms", "bfs,cc"], ()),
+    "cold_compiles": (["--target", "cpu", "--graph", "path:10", "--algorithms", "bfs"], ()),
+    "device_inputs": (["--target", "cpu", "--nodes", "1000"], ()),
+    "report": ([], ()),
 }
 
 
@@ -89,7 +93,8 @@ def test_every_registered_suite_has_a_smallest_configuration_here():
 def test_each_suite_runs_its_smallest_configuration_and_writes_csv_and_markdown(
         name, tmp_path, capsys):
     argv, _ = SMALLEST[name]
-    extra = ["--dir", str(tmp_path / "files")] if name == "loading" else []
+    extra = {"loading": ["--dir", str(tmp_path / "files")],
+             "report": ["--page", str(tmp_path / "benchmarks.md")]}.get(name, [])
     code = main([name, *argv, *extra, "--out", str(tmp_path)])
     assert code == 0, capsys.readouterr()
     rows = list(csv.DictReader((tmp_path / f"{name}.csv").open()))

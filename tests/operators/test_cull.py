@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frontier import Frontier, Graph, atomic_min
+from frontier.options import Cull
 from frontier.testing import check_sssp, graphs
 from operators import advance, available_balancers, explain, traverse
-from operators.cull import CULLS
 
 BALANCERS = available_balancers()
 
@@ -63,7 +63,7 @@ def test_culling_keeps_every_head_and_drops_repeats(target, balancer, case):
     assert hashed.size <= plain.size
 
 
-@pytest.mark.parametrize("cull", CULLS)
+@pytest.mark.parametrize("cull", list(Cull))
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
 @pytest.mark.parametrize("balancer", BALANCERS)
 @settings(max_examples=examples(20))

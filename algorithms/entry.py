@@ -111,6 +111,9 @@ class _Testing:
     so ``import algorithms`` leaves it out."""
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):  # no function of frontier.testing; tools probe dunders
+            raise AttributeError(name)
+
         def call(*args: Any, **kwargs: Any) -> Any:
             return getattr(_frontier_testing(), name)(*args, **kwargs)
 

@@ -19,6 +19,7 @@ import pytest
 import algorithms
 from algorithms import CATALOG, Result
 from algorithms.catalog import collect
+from algorithms.entry import testing
 from frontier import Graph, generators
 from frontier.target import resolve_target
 
@@ -109,6 +110,15 @@ def test_the_entries_reach_frontier_testing_through_one_lazy_import():
                          and any(a.name == "testing" for a in s.names)
                          or isinstance(s, ast.ImportFrom) and s.module == "frontier.testing"]
     assert lazy == [("entry.py", "_frontier_testing")]
+
+
+def test_the_lazy_references_are_frontier_testing_s_functions_by_name():
+    assert testing.reference_bfs.__name__ == "reference_bfs"
+    assert not hasattr(testing, "__wrapped__")  # tools probing dunders find nothing
+    graph = generators.grid2d(2, 2)
+    np.testing.assert_array_equal(testing.reference_bfs(graph, 0),
+                                  importlib.import_module("frontier.testing")
+                                  .reference_bfs(graph, 0))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -41,20 +41,25 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
+from algorithms.entry import Entry, Option, testing
 from algorithms.output import check_out, on_host
 from algorithms.sssp import sssp
-from frontier import Frontier, Graph, NegativeCycleError, atomic_min, validate
+from frontier import Frontier, Graph, NegativeCycleError, atomic_min, options, validate
 from frontier.graph import path_bound
 from frontier.limits import host_limit_bytes
 from frontier.target import Target, resolve_target
 from operators import advance, compute, reduce, tile_update
 from operators.tiles import MAX_TILE, default_tile
 
-__all__ = ["apsp", "APSPResult", "APSPError", "APSP_METHODS", "ENTRIES"]
+__all__ = ["apsp", "APSPResult", "APSPError", "APSPMethod", "ENTRIES"]
 
-#: The methods, by name.
-APSP_METHODS = ("floyd_warshall", "blocked_floyd_warshall", "repeated_sssp")
+
+class APSPMethod(options.Option):
+    """``method=``: Floyd–Warshall, plain or blocked in tiles, or one SSSP per source."""
+
+    FLOYD_WARSHALL = "floyd_warshall"
+    BLOCKED_FLOYD_WARSHALL = "blocked_floyd_warshall"
+    REPEATED_SSSP = "repeated_sssp"
 
 
 class APSPError(ValueError):
@@ -233,7 +238,7 @@ def apsp(graph: Graph, *, method: str = "blocked_floyd_warshall", sources: Any =
     methods, the traversals of repeated_sssp). :class:`APSPError` on a negative cycle or a
     result that does not fit in memory."""
     validate.graph(graph)
-    validate.one_of("method", method, APSP_METHODS)
+    method = validate.one_of("method", method, APSPMethod)
     check_out(out)
     if method != "blocked_floyd_warshall":
         validate.unused(f"method={method!r} (tiles are the blocked method's)", {"tile": tile})
@@ -281,16 +286,12 @@ def _requested_rows(flat: Any, matrix: Any, rows: np.ndarray, every: bool, tgt: 
 
 # the catalog entry --------------------------------------------------------------------------
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_apsp  # scipy.sparse: imported when first needed
-
-    return reference_apsp(graph)
+    return testing.reference_apsp(graph)
 
 
 def _check(graph: Graph, source: None, result: APSPResult) -> None:
-    from frontier.testing import check_apsp
-
     integral = graph.weights is None or graph.weights.dtype.kind == "i"
-    check_apsp(graph, on_host(result.distances), rtol=0 if integral else 1e-12)
+    testing.check_apsp(graph, on_host(result.distances), rtol=0 if integral else 1e-12)
 
 
 def _report(result: APSPResult) -> list[tuple[str, str]]:
@@ -302,7 +303,7 @@ ENTRIES = (
     Entry(name="apsp", description="all-pairs shortest paths: Floyd–Warshall, blocked, or "
           "repeated SSSP", run=apsp, reference=_reference, check=_check,
           checks="distances equal scipy.sparse.csgraph.floyd_warshall", report=_report,
-          options=(Option("method", APSP_METHODS, "blocked_floyd_warshall",
+          options=(Option("method", APSPMethod, APSPMethod.BLOCKED_FLOYD_WARSHALL,
                           "Floyd–Warshall, plain or blocked in tiles, or one SSSP per source"),),
           source=False, balanced=False, suite=False),
 )

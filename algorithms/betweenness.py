@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry
+from algorithms.entry import Entry, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import (
     Frontier,
@@ -262,15 +262,11 @@ def _rescale(n: int, directed: bool, normalized: bool, endpoints: bool,
 
 # the catalog entry --------------------------------------------------------------------------
 def _reference(graph: Graph, source: int) -> np.ndarray:
-    from frontier.testing import reference_betweenness  # scipy: imported when first needed
-
-    return reference_betweenness(graph, [source])
+    return testing.reference_betweenness(graph, [source])
 
 
 def _check(graph: Graph, source: int, result: BetweennessResult) -> None:
-    from frontier.testing import check_betweenness
-
-    check_betweenness(graph, on_host(result.values), [source])
+    testing.check_betweenness(graph, on_host(result.values), [source])
 
 
 def _report(result: BetweennessResult) -> list[tuple[str, str]]:

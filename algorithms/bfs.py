@@ -44,23 +44,27 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
-from algorithms.output import OUTS, check_out, on_host
+from algorithms.entry import Entry, Option, testing
+from algorithms.output import check_out, on_host
 from algorithms.tree import shortest_path_tree
-from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
+from frontier import Frontier, Graph, atomic_cas, atomic_min, options, validate
 from frontier.distributed.dispatch import scales_out
-from frontier.frontier import KINDS as FRONTIER_KINDS
 from frontier.frontier import split
+from frontier.options import Cull, Kind, Way
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, compute, get_balancer, resolve_policy, traverse
 from operators.adaptive import Decision
-from operators.cull import CULLS
-from operators.direction import MODES as DIRECTIONS
 
-__all__ = ["bfs", "BFSResult", "LevelStats", "OUTS", "ORDERS", "ENTRIES"]
+__all__ = ["bfs", "BFSResult", "LevelStats", "BFSOrder", "ENTRIES"]
 
-#: ``order=`` values: claim each vertex once, or lower levels as shorter ways are found.
-ORDERS = ("ordered", "unordered")
+
+class BFSOrder(options.Option):
+    """``order=``: claim each vertex once, or lower levels as shorter ways are found."""
+
+    ORDERED = "ordered"
+    UNORDERED = "unordered"
+
+
 _UNSET_LEVEL = np.iinfo(np.int32).max
 
 
@@ -169,9 +173,9 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
     ``"auto"`` only, a static ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
     """
     starts = _starts(graph, source, sources)
-    validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
-    validate.one_of("order", order, ORDERS, "BFS order")
-    validate.one_of("cull", cull, CULLS, "duplicate culling")
+    validate.one_of("frontier", frontier, Kind, "frontier kind")
+    validate.one_of("order", order, BFSOrder, "BFS order")
+    validate.one_of("cull", cull, Cull, "duplicate culling")
     check_out(out)
     if fused is not None:
         validate.flag("fused", fused)
@@ -264,38 +268,32 @@ def _direction_optimizing(graph: Graph, source: int, **options: Any) -> BFSResul
     return bfs(graph, source, direction="auto", **options)
 
 
-def _reference(graph: Graph, source: int) -> np.ndarray:
-    from frontier.testing import reference_bfs  # scipy.sparse: imported when first needed
-
-    return reference_bfs(graph, source)
-
-
 def _check(graph: Graph, source: int, result: BFSResult) -> None:
-    from frontier.testing import check_bfs
-
-    check_bfs(graph, source, result.host_distances, on_host(result.predecessors))
+    testing.check_bfs(graph, source, result.host_distances, on_host(result.predecessors))
 
 
 def _report(result: BFSResult) -> list[tuple[str, str]]:
     return [("reached", f"{int(np.count_nonzero(result.host_distances >= 0)):,} vertices")]
 
 
-_FRONTIER = Option("frontier", FRONTIER_KINDS, "sparse",
+_FRONTIER = Option("frontier", Kind, Kind.SPARSE,
                    "the frontier's form: a vertex queue or a bitmap", shown="{} frontier")
 _CHECKS = "distances equal scipy.sparse.csgraph; predecessors form a shortest-path tree"
 
 ENTRIES = (
     Entry(name="bfs", description="breadth-first search: distances and a shortest-path tree",
-          run=bfs, reference=_reference, check=_check, checks=_CHECKS, report=_report,
+          run=bfs, reference=testing.reference_bfs, check=_check, checks=_CHECKS,
+          report=_report,
           options=(_FRONTIER,
-                   Option("direction", DIRECTIONS, "auto", "auto: direction-optimizing BFS"),
-                   Option("order", ORDERS, "ordered",
+                   Option("direction", Way, Way.AUTO, "auto: direction-optimizing BFS"),
+                   Option("order", BFSOrder, BFSOrder.ORDERED,
                           "unordered: levels lowered by an atomic min (Li & Becchi)"),
-                   Option("cull", CULLS, "none",
+                   Option("cull", Cull, Cull.NONE,
                           "remove repeated vertices from each push step's queue",
                           shown="cull {}"))),
     Entry(name="bfs_do", description="direction-optimizing BFS (Beamer et al., SC 2012): push "
           "while the frontier is small, pull while it is large",
-          run=_direction_optimizing, reference=_reference, check=_check, checks=_CHECKS,
+          run=_direction_optimizing, reference=testing.reference_bfs, check=_check,
+          checks=_CHECKS,
           report=_report, options=(_FRONTIER,)),
 )

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
+from algorithms.entry import Entry, Option, testing
 from algorithms.independent_set import arcs_per_round, comes_first, per_round, priority_order
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
@@ -57,6 +57,7 @@ from frontier import (
     atomic_store,
     device_function,
     neighbors,
+    options,
     random_bits,
     validate,
 )
@@ -72,11 +73,15 @@ from operators import (  # noqa: A004
     resolve_policy,
 )
 
-__all__ = ["graph_coloring", "ColoringResult", "ColoringRoundStats", "ORDERS",
+__all__ = ["graph_coloring", "ColoringResult", "ColoringRoundStats", "ColoringOrder",
            "networkx_degrees", "ENTRIES"]
 
-#: The orders the greedy first fit visits the vertices in.
-ORDERS = ("random", "largest_first")
+
+class ColoringOrder(options.Option):
+    """``order=``: a random priority order (the seed's), or by decreasing degree."""
+
+    RANDOM = "random"
+    LARGEST_FIRST = "largest_first"
 
 #: Colours per window: the bits 0..62 of an int64 mask (the sign bit stays clear).
 WINDOW = 63
@@ -205,7 +210,7 @@ def graph_coloring(graph: Graph, *, seed: int = 0, order: str = "random",
     check_undirected(graph, "graph_coloring")
     check_out(out)
     seed = validate.count("seed", seed)
-    by_degree = validate.one_of("order", order, ORDERS) == "largest_first"
+    by_degree = validate.one_of("order", order, ColoringOrder) == ColoringOrder.LARGEST_FIRST
     balancer = get_balancer(balancer)
     tgt = resolve_target(target, graph, deep=False)
     policy = resolve_policy(balancer, graph, tgt)
@@ -235,15 +240,11 @@ def _run(graph: Graph, **options: Any) -> ColoringResult:
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_coloring  # imported when first needed
-
-    return reference_coloring(graph.simple(directed=False))
+    return testing.reference_coloring(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: ColoringResult) -> None:
-    from frontier.testing import check_coloring
-
-    check_coloring(graph.simple(directed=False), on_host(result.colors), seed=result.seed,
+    testing.check_coloring(graph.simple(directed=False), on_host(result.colors), seed=result.seed,
                    order=result.order)
 
 
@@ -258,7 +259,8 @@ ENTRIES = (
           run=_run, reference=_reference, check=_check,
           checks="proper; equal to the sequential greedy first-fit colouring in the same order",
           report=_report, source=False,
-          options=(Option("order", ORDERS, "random", "random: a random priority order (the "
-                          "seed's); largest_first: decreasing degree, NetworkX's greedy_color "
-                          "default", shown="{} order"),)),
+          options=(Option("order", ColoringOrder, ColoringOrder.RANDOM,
+                          "random: a random priority order (the seed's); largest_first: "
+                          "decreasing degree, NetworkX's greedy_color default",
+                          shown="{} order"),)),
 )

@@ -42,7 +42,7 @@ import numpy as np
 
 from algorithms.coloring import graph_coloring
 from algorithms.components import is_root, offer_id, own_id, take_smallest
-from algorithms.entry import Entry
+from algorithms.entry import Entry, testing
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, validate
@@ -184,15 +184,11 @@ def _undirected(graph: Graph) -> Graph:
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_label_propagation  # imported when first needed
-
-    return reference_label_propagation(_undirected(graph))
+    return testing.reference_label_propagation(_undirected(graph))
 
 
 def _check(graph: Graph, source: None, result: CommunitiesResult) -> None:
-    from frontier.testing import check_label_propagation
-
-    check_label_propagation(_undirected(graph), on_host(result.labels))
+    testing.check_label_propagation(_undirected(graph), on_host(result.labels))
 
 
 def _report(result: CommunitiesResult) -> list[tuple[str, str]]:

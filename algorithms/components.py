@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
+from algorithms.entry import Entry, Option, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import (
     Frontier,
@@ -62,9 +62,11 @@ from frontier import (
     atomic_min,
     atomic_store,
     device_function,
+    options,
     validate,
 )
 from frontier.distributed.dispatch import scales_out
+from frontier.options import values
 from frontier.target import Target, resolve_target
 from operators import (
     ROUND,
@@ -80,11 +82,20 @@ from operators import (
 )
 
 __all__ = ["connected_components", "spanning_forest", "ComponentsResult",
-           "SpanningForestResult", "ComponentsStepStats", "METHODS", "DEFAULT_METHOD", "ENTRIES"]
+           "SpanningForestResult", "ComponentsStepStats", "ComponentsMethod", "DEFAULT_METHOD",
+           "ENTRIES"]
 
-#: The methods of :func:`connected_components`, by name.
-METHODS = ("afforest", "soman", "shiloach_vishkin", "label_propagation")
-DEFAULT_METHOD = "afforest"
+
+class ComponentsMethod(options.Option):
+    """The methods of :func:`connected_components` (see the module docstring)."""
+
+    AFFOREST = "afforest"
+    SOMAN = "soman"
+    SHILOACH_VISHKIN = "shiloach_vishkin"
+    LABEL_PROPAGATION = "label_propagation"
+
+
+DEFAULT_METHOD = ComponentsMethod.AFFOREST
 #: Afforest: neighbours linked per vertex before sampling, and labels sampled.
 NEIGHBOR_ROUNDS = 2
 SAMPLES = 1024
@@ -524,8 +535,8 @@ def _check(graph: Graph, method: str | None = None, forest: bool = False) -> Non
     """The graph, and the method unless ``forest`` (spanning_forest takes none)."""
     validate.graph(graph)
     if (method is not None or not forest) and (not isinstance(method, str)
-                                               or method not in METHODS):
-        raise ValueError(f"method={method!r}; expected one of {METHODS}")
+                                               or method not in values(ComponentsMethod)):
+        raise ValueError(f"method={method!r}; expected one of {values(ComponentsMethod)}")
 
 
 @scales_out("connected_components")
@@ -573,16 +584,12 @@ def spanning_forest(graph: Graph, *, target: str | Target | None = None, out: st
 
 # the catalog entries ------------------------------------------------------------------------
 def _cc_reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_components  # scipy.sparse: imported when needed
-
-    return reference_components(graph)
+    return testing.reference_components(graph)
 
 
 def _cc_check(graph: Graph, source: None, result: ComponentsResult) -> None:
-    from frontier.testing import check_components
-
     labels = on_host(result.labels)
-    check_components(graph, labels)
+    testing.check_components(graph, labels)
     first = np.unique(labels)
     if not np.array_equal(labels[first], first):
         raise AssertionError("labels are not each component's smallest vertex id")
@@ -593,9 +600,7 @@ def _cc_report(result: ComponentsResult) -> list[tuple[str, str]]:
 
 
 def _forest_check(graph: Graph, source: None, result: SpanningForestResult) -> None:
-    from frontier.testing import check_spanning_forest
-
-    check_spanning_forest(graph, on_host(result.edges))
+    testing.check_spanning_forest(graph, on_host(result.edges))
 
 
 def _forest_report(result: SpanningForestResult) -> list[tuple[str, str]]:
@@ -608,7 +613,7 @@ ENTRIES = (
           "component's smallest vertex id", run=connected_components, reference=_cc_reference,
           check=_cc_check, checks="labels partition the vertices like scipy's weak components; "
           "each is the component's smallest id", report=_cc_report,
-          options=(Option("method", METHODS, DEFAULT_METHOD, "the components method",
+          options=(Option("method", ComponentsMethod, DEFAULT_METHOD, "the components method",
                           shown="{} method"),), source=False),
     Entry(name="forest", description="spanning forest of the weak components (Soman et al. "
           "hooking)", run=spanning_forest, reference=_cc_reference, check=_forest_check,

@@ -40,15 +40,16 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.bfs import OUTS, BFSResult, unvisited, visit
-from algorithms.components import ComponentsResult, ComponentsStepStats
-from algorithms.sssp import SSSPResult, SSSPStepStats
+from algorithms.bfs import BFSResult, unvisited, visit
+from algorithms.components import ComponentsMethod, ComponentsResult, ComponentsStepStats
+from algorithms.output import Out, check_out
+from algorithms.sssp import SSSPMethod, SSSPResult, SSSPStepStats
 from frontier import Frontier, Graph, atomic_cas, atomic_min, device_arrays, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.distributed.dispatch import register_version
 from frontier.distributed.exchange import any_left, exchange, gather, moved, refresh
 from frontier.distributed.result import Distributed
-from frontier.frontier import KINDS as FRONTIER_KINDS
+from frontier.options import Kind
 from frontier.target import Target, resolve_target
 from operators import Direction, LoadBalancer, advance, filter, get_balancer  # noqa: A004
 
@@ -315,8 +316,8 @@ def bfs(graph: DistributedGraph, source: int | None = None, *, sources: Any = No
     starts = _starts(graph, source, sources)
     validate.one_of("order", order, ("ordered",), "BFS order over partitions")
     validate.one_of("cull", cull, ("none",), "duplicate culling over partitions")
-    validate.one_of("frontier", frontier, FRONTIER_KINDS, "frontier kind")
-    if validate.one_of("out", out, OUTS, "place for the results") != "host":
+    validate.one_of("frontier", frontier, Kind, "frontier kind")
+    if check_out(out) != Out.HOST:
         raise ValueError(f"out={out!r}: the results of a run over partitions are gathered on "
                          "the client; leave out out or pass out='host'")
     if fused is not None and validate.flag("fused", fused):
@@ -416,7 +417,7 @@ def extract(v: int, dist: np.ndarray, done: np.ndarray, low: float, theta: float
 
 #: The rules that pick a distributed stepping round's threshold θ from the smallest queued
 #: distance ``low`` (all-reduced over the ranks) and Δ.
-STEPPING_RULES = ("near_far", "delta_stepping", "bellman_ford")
+STEPPING_RULES = (SSSPMethod.NEAR_FAR, SSSPMethod.DELTA_STEPPING, SSSPMethod.BELLMAN_FORD)
 
 
 def _threshold(rule: str, low: float, delta: float) -> float:
@@ -546,7 +547,7 @@ def sssp(graph: DistributedGraph, source: int, *, method: str = "auto",
     device). Returns a :class:`~frontier.distributed.result.Distributed` whose ``gather()`` is
     the ``SSSPResult``."""
     _check_sssp(graph, source, balancer)
-    method = validate.one_of("method", method, ("auto", *STEPPING_RULES),
+    method = validate.one_of("method", method, (SSSPMethod.AUTO, *STEPPING_RULES),
                              "method over partitions")
     rule = "near_far" if method == "auto" else method
     if rule == "bellman_ford":
@@ -735,7 +736,7 @@ def _scatter_min(xp: Any, array: Any, at: Any, values: Any) -> None:
 
 
 #: The methods of connected components over partitions.
-COMPONENT_METHODS = ("afforest", "label_propagation")
+COMPONENT_METHODS = (ComponentsMethod.AFFOREST, ComponentsMethod.LABEL_PROPAGATION)
 
 
 def components_arrays(graph: DistributedGraph, *, balancer: str | LoadBalancer | None = None,

@@ -8,34 +8,44 @@ the benchmark suite and the tests then pick up every algorithm without knowing i
     ENTRIES = (Entry(name="bfs", description="breadth-first search: ...", run=bfs,
                      reference=_reference, check=_check, checks="distances equal ...",
                      report=_report, options=(...)),)
+
+An entry's reference and check call :mod:`frontier.testing` through :data:`testing`, which
+imports it (and scipy) at the first call, not when the catalog is built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from algorithms.result import Result
 from frontier.graph import Graph
+from frontier.options import StrEnum, values
 
-__all__ = ["Entry", "Option"]
+__all__ = ["Entry", "Option", "testing"]
 
 
 @dataclass(frozen=True)
 class Option:
     """A keyword argument of an entry's ``run`` that the command line offers as ``--NAME``
-    (underscores written as dashes): one of ``choices``, or any text ``kind`` turns into a value
+    (underscores written as dashes): one of ``choices`` (given as names or as the
+    :class:`frontier.options.Option` enumerating them), or any text ``kind`` turns into a value
     where ``choices`` is empty (an option derived from a user's function,
     :mod:`algorithms.user`); ``default`` unless given. ``shown`` formats the chosen value in the
     command's summary."""
 
     name: str
-    choices: tuple[str, ...]
+    choices: tuple[str, ...] | type[StrEnum]
     default: Any
     help: str
     shown: str = "{}"
     kind: Callable[[str], Any] = str
+
+    def __post_init__(self) -> None:
+        if isinstance(self.choices, type):  # an enumeration: its members' names
+            object.__setattr__(self, "choices", values(self.choices))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,3 +103,29 @@ class Entry:
             options["target"] = target
         inputs = (graph, source) if self.source else (graph,)
         return self.run(*inputs, **options)
+
+
+class _Testing:
+    """:mod:`frontier.testing`'s functions by name (``testing.check_bfs``), each importing the
+    module at its first call: the references need scipy, which running an algorithm does not,
+    so ``import algorithms`` leaves it out."""
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):  # no function of frontier.testing; tools probe dunders
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(_frontier_testing(), name)(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+
+def _frontier_testing() -> ModuleType:
+    from frontier import testing as module  # the one lazy import of the references and checks
+
+    return module
+
+
+#: The references and checks of :mod:`frontier.testing`, for the catalog entries.
+testing = _Testing()

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
+from algorithms.entry import Entry, Option, testing
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, on_host
 from frontier import (
@@ -52,6 +52,7 @@ from frontier import (
     atomic_store,
     device_function,
     neighbors,
+    options,
     random_bits,
     validate,
 )
@@ -68,10 +69,16 @@ from operators import (  # noqa: A004
     resolve_policy,
 )
 
-__all__ = ["maximal_independent_set", "MISResult", "MISRoundStats", "METHODS", "comes_first",
+__all__ = ["maximal_independent_set", "MISResult", "MISRoundStats", "MISMethod", "comes_first",
            "per_round", "arcs_per_round", "ENTRIES"]
 
-METHODS = ("priority", "luby")
+
+class MISMethod(options.Option):
+    """``method=``: the sequential greedy MIS in a random order, or Luby's new priorities each
+    round."""
+
+    PRIORITY = "priority"
+    LUBY = "luby"
 UNDECIDED, IN, OUT = 0, 1, 2
 
 
@@ -213,7 +220,7 @@ def maximal_independent_set(graph: Graph, *, method: str = "priority", seed: int
     advance onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s."""
     check_undirected(graph, "maximal_independent_set")
     check_out(out)
-    method = validate.one_of("method", method, METHODS)
+    method = validate.one_of("method", method, MISMethod)
     seed = validate.count("seed", seed)
     balancer = get_balancer(balancer)
     tgt = resolve_target(target, graph, deep=False)
@@ -248,15 +255,11 @@ def _run(graph: Graph, **options: Any) -> MISResult:
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_mis  # imported when first needed
-
-    return reference_mis(graph.simple(directed=False))
+    return testing.reference_mis(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: MISResult) -> None:
-    from frontier.testing import check_independent_set
-
-    check_independent_set(graph.simple(directed=False), on_host(result.in_set),
+    testing.check_independent_set(graph.simple(directed=False), on_host(result.in_set),
                           seed=result.seed if result.method == "priority" else None)
 
 
@@ -271,6 +274,7 @@ ENTRIES = (
           reference=_reference, check=_check,
           checks="independent and maximal; the priority method equals the sequential greedy "
           "MIS in the same order", report=_report, source=False,
-          options=(Option("method", METHODS, "priority", "priority: the sequential greedy MIS "
-                          "in a random order (deterministic); luby: new priorities each round"),)),
+          options=(Option("method", MISMethod, MISMethod.PRIORITY,
+                          "priority: the sequential greedy MIS in a random order "
+                          "(deterministic); luby: new priorities each round"),)),
 )

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry
+from algorithms.entry import Entry, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_load, atomic_store, out_degree, validate
 from frontier.target import Target, resolve_target
@@ -232,15 +232,11 @@ def _run(graph: Graph, **options: Any) -> KCoreResult:
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_core_numbers  # imported when first needed
-
-    return reference_core_numbers(graph.simple(directed=False))
+    return testing.reference_core_numbers(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: KCoreResult) -> None:
-    from frontier.testing import check_core_numbers
-
-    check_core_numbers(graph.simple(directed=False), on_host(result.core_numbers))
+    testing.check_core_numbers(graph.simple(directed=False), on_host(result.core_numbers))
 
 
 def _report(result: KCoreResult) -> list[tuple[str, str]]:

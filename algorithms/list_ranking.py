@@ -42,18 +42,22 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
+from algorithms.entry import Entry, Option, testing
 from algorithms.output import check_out, deliver, on_host
-from frontier import Graph, atomic_add, validate
+from frontier import Graph, atomic_add, options, validate
 from frontier.device_arrays import cast, extremes, is_device_array, to_host, view
 from frontier.target import Target, resolve_target
 from operators import compute, reduce
 
-__all__ = ["list_ranking", "ListRankingResult", "ListError", "LIST_RANKING_METHODS",
+__all__ = ["list_ranking", "ListRankingResult", "ListError", "ListRankingMethod",
            "default_splitters", "successors", "ENTRIES"]
 
-#: The methods, by name.
-LIST_RANKING_METHODS = ("wylie", "random_splitter")
+
+class ListRankingMethod(options.Option):
+    """``method=``: Wylie's pointer jumping, or Reid-Miller's random splitters."""
+
+    WYLIE = "wylie"
+    RANDOM_SPLITTER = "random_splitter"
 _LOW = (1 << 32) - 1  # the low 32 bits of a packed word
 
 
@@ -402,7 +406,7 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
     (:func:`frontier.placement.choose`); on the cuda target it is checked and read where it is,
     with no copy (unsigned ids are converted to int64 on the device); on the cpu target it is
     copied to the host first."""
-    validate.one_of("method", method, LIST_RANKING_METHODS)
+    method = validate.one_of("method", method, ListRankingMethod)
     check_out(out)
     tgt, ids, host = _placed(succ, target)
     n = ids.shape[0]
@@ -440,15 +444,11 @@ def _run(graph: Graph, *, target: str | Target | None = None, method: str = "ran
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_list_ranks  # imported when first needed
-
-    return reference_list_ranks(successors(graph))
+    return testing.reference_list_ranks(successors(graph))
 
 
 def _check(graph: Graph, source: None, result: ListRankingResult) -> None:
-    from frontier.testing import check_list_ranks
-
-    check_list_ranks(successors(graph), on_host(result.ranks))
+    testing.check_list_ranks(successors(graph), on_host(result.ranks))
 
 
 def _report(result: ListRankingResult) -> list[tuple[str, str]]:
@@ -464,7 +464,7 @@ ENTRIES = (
     Entry(name="listrank", description="list ranking: each node's links to the tail of a linked "
           "list (Dehne & Yogaratnam §3)", run=_run, reference=_reference, check=_check,
           checks="ranks equal a sequential walk of the list", report=_report,
-          options=(Option("method", LIST_RANKING_METHODS, "random_splitter",
+          options=(Option("method", ListRankingMethod, ListRankingMethod.RANDOM_SPLITTER,
                           "wylie: pointer jumping; random_splitter: Reid-Miller"),),
           source=False, balanced=False, example="list:42", suite=False),
 )

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.components import jump_to_root, own_id
-from algorithms.entry import Entry
+from algorithms.entry import Entry, testing
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, on_host
 from frontier import Frontier, Graph, atomic_min, validate
@@ -215,17 +215,13 @@ def _run(graph: Graph, **options: Any) -> MSFResult:
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_minimum_spanning_forest  # imported when needed
-
     undirected = graph.simple(directed=False) if graph.directed else graph
-    return reference_minimum_spanning_forest(undirected)
+    return testing.reference_minimum_spanning_forest(undirected)
 
 
 def _check(graph: Graph, source: None, result: MSFResult) -> None:
-    from frontier.testing import check_minimum_spanning_forest
-
     undirected = graph.simple(directed=False) if graph.directed else graph
-    check_minimum_spanning_forest(undirected, on_host(result.edges), result.total_weight)
+    testing.check_minimum_spanning_forest(undirected, on_host(result.edges), result.total_weight)
 
 
 def _report(result: MSFResult) -> list[tuple[str, str]]:

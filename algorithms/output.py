@@ -26,17 +26,22 @@ from typing import Any
 import numpy as np
 
 from frontier import validate
+from frontier.options import Option
 from frontier.target import Target
 
-__all__ = ["OUTS", "check_out", "deliver", "on_host"]
-
-#: Where a result's arrays are returned: copied to the host, or left on the target.
-OUTS = ("host", "device")
+__all__ = ["Out", "check_out", "deliver", "on_host"]
 
 
-def check_out(out: Any) -> str:
-    """``out`` itself if it is one of :data:`OUTS`, else ``ValueError`` naming the choices."""
-    return validate.one_of("out", out, OUTS, "place for the results")
+class Out(Option):
+    """Where a result's arrays are returned: copied to the host, or left on the target."""
+
+    HOST = "host"
+    DEVICE = "device"
+
+
+def check_out(out: Any) -> Out:
+    """``out`` as an :class:`Out`, else ``ValueError`` naming the choices."""
+    return validate.one_of("out", out, Out, "place for the results")
 
 
 def deliver(target: Target, array: Any, out: str, *, made: bool = False) -> Any:

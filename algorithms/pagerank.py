@@ -36,10 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
+from algorithms.entry import Entry, Option, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, validate
 from frontier.device_arrays import extremes, flaws, is_device_array, to_host, view
+from frontier.options import Way
 from frontier.target import Target, resolve_target
 from operators import (
     Direction,
@@ -332,9 +333,7 @@ _SLACK = 6.0
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_pagerank  # scipy.sparse: imported when first needed
-
-    return reference_pagerank(graph, tol=1e-12, max_iter=10_000)
+    return testing.reference_pagerank(graph, tol=1e-12, max_iter=10_000)
 
 
 def _check(graph: Graph, source: None, result: PageRankResult) -> None:
@@ -361,7 +360,7 @@ ENTRIES = (
           run=pagerank, reference=_reference, check=_check,
           checks="ranks within 6 N tol (L1) of a scipy power iteration run to 1e-12",
           report=_report,
-          options=(Option("direction", ("auto", "pull", "push"), "auto",
+          options=(Option("direction", Way, Way.AUTO,
                           "pull: a neighbour sum per vertex; push: atomics per edge"),),
           source=False),
 )

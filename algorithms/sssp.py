@@ -62,8 +62,8 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
-from algorithms.output import OUTS, check_out, deliver, on_host
+from algorithms.entry import Entry, Option, testing
+from algorithms.output import check_out, deliver, on_host
 from algorithms.tree import shortest_path_tree
 from frontier import (
     Frontier,
@@ -71,11 +71,13 @@ from frontier import (
     NegativeCycleError,
     NegativeWeightsError,
     atomic_min,
+    options,
     validate,
 )
 from frontier.distributed.dispatch import scales_out
 from frontier.frontier import FrontierPool
 from frontier.graph import path_bound
+from frontier.options import values
 from frontier.target import Target, resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
@@ -88,17 +90,27 @@ from operators import (  # noqa: A004
 from operators.policy import Policy
 from operators.stepping import Rule, stepping
 
-__all__ = ["sssp", "SSSPResult", "SSSPStepStats", "METHODS", "DEFAULT_METHOD", "AUTO",
+__all__ = ["sssp", "SSSPResult", "SSSPStepStats", "SSSPMethod", "DEFAULT_METHOD",
            "choose_method", "default_delta", "DEFAULT_RHO", "WeightStats", "weight_stats",
-           "OUTS", "ENTRIES"]
+           "ENTRIES"]
 
-#: The methods, by name.
-METHODS = ("bellman_ford", "harish", "ordered", "delta_stepping", "near_far", "rho_stepping")
-#: ``method="auto"``: :func:`choose_method` picks one from the weights (docs/algorithms.md).
-AUTO = "auto"
-DEFAULT_METHOD = AUTO
+
+class SSSPMethod(options.Option):
+    """The methods, by name; ``"auto"``: :func:`choose_method` picks one from the weights
+    (docs/algorithms.md)."""
+
+    AUTO = "auto"
+    BELLMAN_FORD = "bellman_ford"
+    HARISH = "harish"
+    ORDERED = "ordered"
+    DELTA_STEPPING = "delta_stepping"
+    NEAR_FAR = "near_far"
+    RHO_STEPPING = "rho_stepping"
+
+
+DEFAULT_METHOD = SSSPMethod.AUTO
 #: Methods that accept negative weights (and detect negative cycles).
-NEGATIVE_WEIGHTS_OK = ("bellman_ford", "harish")
+NEGATIVE_WEIGHTS_OK = (SSSPMethod.BELLMAN_FORD, SSSPMethod.HARISH)
 #: Davidson et al.'s c in Δ = c·w̄/d̄: the warp width.
 WARP_WIDTH = 32
 #: ρ-stepping's default batch: about the threads an H100 keeps busy at once with one vertex
@@ -309,7 +321,7 @@ def _harish(run: _Run) -> None:
 
 
 _METHODS = {**{m: _stepping(m) for m in _RULES}, "harish": _harish}
-assert set(_METHODS) == set(METHODS)
+assert set(_METHODS) == set(SSSPMethod) - {SSSPMethod.AUTO}
 
 
 def _distance_type(graph: Graph) -> tuple[np.dtype, Any]:
@@ -339,20 +351,20 @@ def _check_arguments(graph: Graph, source: Any, sources: Any, method: str,
         starts = validate.sources(graph, sources)
         if starts.size == 0:
             raise ValueError("sources=[] is empty; expected at least one vertex")
-    if not isinstance(method, str) or method not in METHODS + (AUTO,):
-        raise ValueError(f"method={method!r}; expected {AUTO!r} or one of {METHODS}")
+    if not isinstance(method, str) or method not in values(SSSPMethod):
+        raise ValueError(f"method={method!r}; expected one of {values(SSSPMethod)}")
     check_out(out)
     if delta is not None:
         delta = validate.positive("delta", delta)
-        if method not in ("delta_stepping", "near_far", AUTO):
+        if method not in (SSSPMethod.DELTA_STEPPING, SSSPMethod.NEAR_FAR, SSSPMethod.AUTO):
             raise ValueError(f"delta= applies to 'delta_stepping' and 'near_far', not "
                              f"{method!r}")
     if rho is not None:
         rho = validate.count("rho", rho, low=1)
-        if method not in ("rho_stepping", AUTO):
+        if method not in (SSSPMethod.RHO_STEPPING, SSSPMethod.AUTO):
             raise ValueError(f"rho= applies to 'rho_stepping', not {method!r}")
     stats = weight_stats(graph)
-    if method not in NEGATIVE_WEIGHTS_OK + (AUTO,) and graph.weighted and stats.low < 0:
+    if method not in (*NEGATIVE_WEIGHTS_OK, SSSPMethod.AUTO) and graph.weighted and stats.low < 0:
         raise NegativeWeightsError(f"method {method!r} needs non-negative edge weights; this "
                                    f"graph has a weight of {stats.low}: use one of "
                                    f"{NEGATIVE_WEIGHTS_OK}")
@@ -406,7 +418,7 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     starts, delta, rho = _check_arguments(graph, source, sources, method, delta, rho, out)
     validate.flag("predecessors", predecessors)
     balancer = get_balancer(balancer)
-    if method == AUTO:
+    if method == SSSPMethod.AUTO:
         method = choose_method(graph)
     bucketed = method in ("delta_stepping", "near_far")
     width = (delta or default_delta(graph)) if bucketed else math.inf
@@ -462,16 +474,12 @@ def _negative(graph: Graph) -> bool:
 
 
 def _reference(graph: Graph, source: int) -> np.ndarray:
-    from frontier.testing import reference_sssp  # scipy.sparse: imported when first needed
-
-    return reference_sssp(graph, source, negative_weights=_negative(graph))
+    return testing.reference_sssp(graph, source, negative_weights=_negative(graph))
 
 
 def _check(graph: Graph, source: int, result: SSSPResult) -> None:
-    from frontier.testing import check_sssp
-
     floats = graph.weighted and graph.weights.dtype.kind == "f"
-    check_sssp(graph, source, on_host(result.distances), on_host(result.predecessors),
+    testing.check_sssp(graph, source, on_host(result.distances), on_host(result.predecessors),
                rtol=1e-12 if floats else 0, negative_weights=_negative(graph))
 
 
@@ -488,7 +496,7 @@ ENTRIES = (
           "tree", run=sssp, reference=_reference, check=_check,
           checks="distances equal scipy.sparse.csgraph; every predecessor edge is tight",
           report=_report,
-          options=(Option("method", (AUTO, *METHODS), DEFAULT_METHOD,
+          options=(Option("method", SSSPMethod, DEFAULT_METHOD,
                           "the SSSP method (docs/algorithms.md compares them); auto: near_far "
                           "on spread weights, else bellman_ford", shown="method {}"),)),
 )

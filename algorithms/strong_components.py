@@ -63,7 +63,7 @@ from typing import Any
 import numpy as np
 
 from algorithms.components import connected_components, is_root, own_id
-from algorithms.entry import Entry
+from algorithms.entry import Entry, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_cas, atomic_min, validate
 from frontier.options import Cull
@@ -219,15 +219,11 @@ def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer 
 
 # the catalog entry ---------------------------------------------------------------------------
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_scc  # imported when first needed
-
-    return reference_scc(graph)
+    return testing.reference_scc(graph)
 
 
 def _check(graph: Graph, source: None, result: SCCResult) -> None:
-    from frontier.testing import check_scc
-
-    check_scc(graph, on_host(result.labels))
+    testing.check_scc(graph, on_host(result.labels))
 
 
 def _report(result: SCCResult) -> list[tuple[str, str]]:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry
+from algorithms.entry import Entry, testing
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, intersection_count, validate
@@ -103,15 +103,11 @@ def _run(graph: Graph, **options: object) -> TriangleResult:
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_triangles  # imported when first needed
-
-    return reference_triangles(graph.simple(directed=False))
+    return testing.reference_triangles(graph.simple(directed=False))
 
 
 def _check(graph: Graph, source: None, result: TriangleResult) -> None:
-    from frontier.testing import check_triangles
-
-    check_triangles(graph.simple(directed=False), on_host(result.per_vertex), result.total)
+    testing.check_triangles(graph.simple(directed=False), on_host(result.per_vertex), result.total)
 
 
 def _report(result: TriangleResult) -> list[tuple[str, str]]:

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.entry import Entry, Option
+from algorithms.entry import Entry, Option, testing
 from algorithms.kcore import check_loopless, check_undirected
 from algorithms.output import check_out, on_host
 from frontier import (
@@ -236,15 +236,11 @@ def _run(graph: Graph, *, k: int | str = DEFAULT_K, **options: Any) -> KTrussRes
 
 
 def _reference(graph: Graph, source: None) -> np.ndarray:
-    from frontier.testing import reference_k_truss  # imported when first needed
-
-    return reference_k_truss(graph.simple(directed=False), DEFAULT_K)
+    return testing.reference_k_truss(graph.simple(directed=False), DEFAULT_K)
 
 
 def _check(graph: Graph, source: None, result: KTrussResult) -> None:
-    from frontier.testing import check_k_truss
-
-    check_k_truss(graph.simple(directed=False), result.k, on_host(result.edges))
+    testing.check_k_truss(graph.simple(directed=False), result.k, on_host(result.edges))
 
 
 def _report(result: KTrussResult) -> list[tuple[str, str]]:

@@ -63,10 +63,8 @@ from frontier.target import Target, resolve_target
 __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
            "FrontierOverflowError"]
 
-KINDS = values(Kind)
 VERTICES = Domain.VERTICES
 EDGES = Domain.EDGES
-DOMAINS = values(Domain)
 LENGTH_DTYPE = np.int64
 #: The largest element id a frontier holds: queues are int32 (vertex ids are int32 anyway; an
 #: edge frontier of a graph with more arcs than this cannot be made).
@@ -94,8 +92,8 @@ def _words_for(universe: int) -> int:
 
 def universe_of(graph: Graph, domain: str) -> int:
     """How many elements a frontier of ``domain`` can hold: |V| or |E|."""
-    if domain not in DOMAINS:
-        raise FrontierError(f"frontier domain {domain!r}; expected one of {DOMAINS}")
+    if domain not in values(Domain):
+        raise FrontierError(f"frontier domain {domain!r}; expected one of {values(Domain)}")
     return graph.num_vertices if domain == VERTICES else graph.num_edges
 
 
@@ -495,7 +493,7 @@ class Frontier:
     def _from_ids(cls, graph: Graph, domain: str, values: Any, kind: str,
                   target: str | Target | None, capacity: int | None,
                   shared: bool = False) -> Frontier:
-        _check_graph(graph)
+        validate.graph(graph, "a frontier's graph")
         _check_kind(kind)
         what = "vertex" if domain == VERTICES else "edge"
         ids = np.asarray(values).reshape(-1)
@@ -542,7 +540,7 @@ class Frontier:
     @classmethod
     def _all(cls, graph: Graph, domain: str, kind: str, target: str | Target | None,
              shared: bool = False) -> Frontier:
-        _check_graph(graph)
+        validate.graph(graph, "a frontier's graph")
         _check_kind(kind)
         tgt = resolve_target(target, graph)
         if shared:
@@ -743,14 +741,9 @@ def split(array: Any, size: int, parts: int) -> tuple[Any, ...]:
     return tuple(array[i * size:(i + 1) * size] for i in range(parts))
 
 
-def _check_graph(graph: Any) -> None:
-    if not isinstance(graph, Graph):
-        raise FrontierError(f"a frontier of a {type(graph).__name__}; expected a frontier.Graph")
-
-
 def _check_kind(kind: str) -> None:
-    if kind not in KINDS:
-        raise FrontierError(f"frontier kind {kind!r}; expected one of {KINDS}")
+    if kind not in values(Kind):
+        raise FrontierError(f"frontier kind {kind!r}; expected one of {values(Kind)}")
 
 
 def _default_capacity(graph: Graph) -> int:

@@ -1054,8 +1054,7 @@ def save(graph: Graph, path: str | os.PathLike[str]) -> None:
     ValueError for an unknown ending, :class:`frontier.safefile.OutputError` (a ValueError)
     for an output that cannot be created, before anything is written.
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph to save, got {type(graph).__name__}")
+    validate.graph(graph, "save(graph, path)")
     path = validate.file_path("path", path)
     kind = SAVE_FORMATS.get(os.path.splitext(path.lower())[1])
     if kind is None:

@@ -12,9 +12,12 @@ with the members, and converts where it needs to reject a bad one (``Cull(value)
   step, :class:`operators.Direction`);
 * :class:`Mode`: how the steps of a traversal run, ``"fused"`` (in one persistent kernel),
   ``"host"`` (a launch sequence per step) or ``"block"`` (the small-frontier mode, one block);
-* :class:`Cull`: how a push drops repeated heads, ``"none"``, ``"bitmap"`` or ``"hash"``;
-* :class:`BalancerName`: the load balancers' names, ``"auto"`` (the adaptive runtime's choice)
-  included.
+* :class:`Cull`: how a push drops repeated heads, ``"none"``, ``"bitmap"`` or ``"hash"``.
+
+The load balancers' names are no option of this layer: the operators layer owns their registry
+(``operators.available_balancers()``, :data:`operators.balancers.BALANCERS`). A layer above
+enumerates its own choices with :class:`Option` (``algorithms.sssp.SSSPMethod``), and
+``frontier.validate.one_of`` turns a given string into the member.
 """
 
 from __future__ import annotations
@@ -22,8 +25,7 @@ from __future__ import annotations
 import enum
 import sys
 
-__all__ = ["StrEnum", "Option", "Kind", "Domain", "Way", "Mode", "Cull", "BalancerName",
-           "values"]
+__all__ = ["StrEnum", "Option", "Kind", "Domain", "Way", "Mode", "Cull", "values"]
 
 if sys.version_info >= (3, 11):
     from enum import StrEnum
@@ -88,15 +90,3 @@ class Cull(Option):
     BITMAP = "bitmap"
     HASH = "hash"
 
-
-class BalancerName(Option):
-    """The load balancers' names (``"warp:8"`` adds a parameter after the name)."""
-
-    AUTO = "auto"
-    THREAD = "thread"
-    BLOCK = "block"
-    WARP = "warp"
-    DYNAMIC_WARP = "dynamic_warp"
-    CTA_WARP_SCAN = "cta_warp_scan"
-    TWO_PHASE = "two_phase"
-    MULTI_PHASE = "multi_phase"

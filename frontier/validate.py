@@ -10,7 +10,8 @@ module) once, and passes the resolved object to every operator it calls.
 
 The helpers, for algorithms and operators to reuse (each returns the checked value, converted):
 
-* :func:`graph` — a :class:`frontier.Graph` (anything else: ``TypeError``);
+* :func:`graph` — a :class:`frontier.Graph` (anything else: ``TypeError`` naming where it was
+  passed): the one graph check of the library, for algorithms, operators, frontiers and I/O;
 * :func:`source` — a vertex id of the graph (``source``): an integer in ``0 .. |V|-1``, any
   integer dtype (``np.uint64`` included) when the value fits;
 * :func:`sources` — one vertex id or a list of them (``sources``), as an int64 array in the
@@ -71,10 +72,12 @@ __all__ = ["graph", "source", "sources", "non_negative_weights", "count", "posit
            "forest_sums", "file_path", "unused"]
 
 
-def graph(value: Any) -> Graph:
-    """``value`` if it is a :class:`frontier.Graph`; ``TypeError`` naming what it is else."""
+def graph(value: Any, where: str = "graph") -> Graph:
+    """``value`` if it is a :class:`frontier.Graph`; else ``TypeError`` saying ``where`` it was
+    passed (``"graph"``, the argument of most calls; ``"save(graph, ...)"``), what it is, and
+    what was expected."""
     if not isinstance(value, _graph_class()):
-        raise TypeError(f"expected a frontier.Graph, got {type(value).__name__}")
+        raise TypeError(f"{where}: expected a frontier.Graph, got {type(value).__name__}")
     return value
 
 
@@ -169,12 +172,13 @@ def flag(name: str, value: Any, *, none: bool = False) -> Any:
 
 
 def one_of(name: str, value: Any, valid: Iterable[str], what: str | None = None) -> str:
-    """``value`` if it is one of the names ``valid``; the message lists them."""
+    """``value`` if it is one of the names ``valid``, as the member where ``valid`` is an
+    :class:`frontier.options.Option`; the message lists them."""
     names = tuple(valid)
     if not isinstance(value, str) or value not in names:
         raise ValueError(f"unknown {what or name} {value!r}; expected one of "
                          f"{', '.join(repr(n) for n in names)}")
-    return value
+    return valid(value) if isinstance(valid, type) else value
 
 
 def vertex(name: str, value: Any, num_vertices: int) -> int:

@@ -38,6 +38,7 @@ from typing import Any
 
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import Graph
+from frontier.options import Cull, Way
 from frontier.ring import clear_next_slot, is_active
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
@@ -62,8 +63,7 @@ from operators.common import (
 )
 from operators.convention import scalar_arguments
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
-from operators.cull import NONE as NO_CULL
-from operators.direction import AUTO, PULL, PUSH, Direction
+from operators.direction import Direction
 from operators.functors import as_functor
 from operators.policy import Policy, resolve_policy
 from operators.shape import per_element
@@ -101,7 +101,7 @@ _PUSH_KERNELS: SharedCache[tuple[list, Any]] = SharedCache("push plans")
 
 def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
               num_state: int, balancer: LoadBalancer, output: str,
-              cull: str = NO_CULL) -> Plan:
+              cull: str = Cull.NONE) -> Plan:
     """The kernels of a push advance with ``balancer`` (bound to the graph and the target: a
     policy's, :mod:`operators.policy`): the balancer's helper kernels, then the advance. The
     kernels are looked up per call by everything they depend on. ``cull`` removes repeats from
@@ -116,7 +116,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
         shape = balancer.shape(target)
         spec = edge_spec("advance", graph, frontier, output, num_state, functors, cull=cull,
                          io=KernelIO.STEP)
-        extra = balancer.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ())
+        extra = balancer.extra_params(spec) + (CULL_PARAMS if cull != Cull.NONE else ())
         helpers = [build(target, shape, spec, {}, lambda body=body: body, extra, name=name)
                    for name, body in balancer.phases(spec)]
         main = build(target, shape, spec, functors,
@@ -127,7 +127,7 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     grids = [balancer.phase_blocks(target, frontier)] * (len(kernels) - 1)
     grids.append(kernels[-1].shape.blocks(target, work_bound(frontier)))
     buffers = balancer.buffers(spec, frontier) | scalar_arguments(functors)
-    if cull != NO_CULL and output == SPARSE:
+    if cull != Cull.NONE and output == SPARSE:
         buffers.update(cull_buffers(frontier.pool, cull))
     return Plan(list(zip(kernels, grids, strict=True)), buffers)
 
@@ -200,9 +200,9 @@ def edge_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
 
 @hands_over
 def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
-            direction: str | Direction = PUSH, condition: Callable | None = None,
+            direction: str | Direction = Way.PUSH, condition: Callable | None = None,
             balancer: str | LoadBalancer | Policy = "thread", output: str | None = None,
-            cull: str = NO_CULL, edges: str = "out") -> Frontier | None:
+            cull: str = Cull.NONE, edges: str = "out") -> Frontier | None:
     """Call ``op(src, dst, eid, weight, *state) -> bool`` on the edges leaving ``frontier`` whose
     head satisfies ``condition(dst, *state)`` (every edge without a condition) and return the
     frontier of the heads ``op`` accepted (see the module docstring for push, pull and auto).
@@ -234,23 +234,23 @@ def advance(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     plan = Direction.of(direction)
     policy = resolve_policy(balancer, graph, frontier.target)
     if frontier.domain == EDGES:
-        if plan.mode == PULL:
+        if plan.mode == Way.PULL:
             raise OperatorError("an edge frontier has no pull direction: advance it with push")
         out = output or SPARSE
         return run_step(graph, frontier, edge_plan(graph, frontier, op, condition, len(state), out),
                         state, out, "advance")
-    way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == AUTO else plan.mode
-    bound = policy.push_balancer(frontier) if way == PUSH else None
+    way = plan.choose(len(frontier), graph.num_vertices) if plan.mode == Way.AUTO else plan.mode
+    bound = policy.push_balancer(frontier) if way == Way.PUSH else None
     return advance_step(graph, frontier, op, state, condition, way, bound, output, cull)
 
 
 def advance_step(graph: Graph, frontier: Frontier, op: Callable, state: tuple,
                  condition: Callable | None, way: str, balancer: LoadBalancer | None,
-                 output: str | None, cull: str = NO_CULL) -> Frontier | None:
+                 output: str | None, cull: str = Cull.NONE) -> Frontier | None:
     """One advance of a vertex frontier going ``way`` (``"push"`` or ``"pull"``), a push with
     ``balancer`` (bound to the graph and the target; None for a pull); ``output`` and ``cull``
     as in :func:`advance`."""
-    if way == PULL:
+    if way == Way.PULL:
         dense = frontier if frontier.kind == DENSE else frontier.to_dense()
         out = output or DENSE
         return run_step(graph, dense, pull_plan(graph, dense, op, condition, len(state), out),

@@ -32,7 +32,6 @@ import numpy as np
 from frontier import generators
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from frontier.options import BalancerName
 from frontier.target import Target
 from operators.adaptive import (
     Thresholds,
@@ -41,11 +40,14 @@ from operators.adaptive import (
     save_calibration,
 )
 from operators.advance import advance
+from operators.balancers import Regime, serving
 
 __all__ = ["Calibration", "calibrate", "FULL", "QUICK"]
 
-THREAD, WARP = BalancerName.THREAD, BalancerName.WARP
-DYNAMIC_WARP, TWO_PHASE = BalancerName.DYNAMIC_WARP, BalancerName.TWO_PHASE
+#: The balancers whose crossovers set T2 (a small frontier's against a thin one's) and
+#: ``hub_degree`` (the hub steps' against a heavy frontier's): those ``"auto"`` runs there.
+THIN, SMALL = serving(Regime.THIN).name, serving(Regime.SMALL).name
+HEAVY, HUBS = serving(Regime.HEAVY).name, serving(Regime.HUBS).name
 
 
 @dataclass(frozen=True)
@@ -126,15 +128,15 @@ def calibrate(target: Target, sizes: Sizes = FULL, runs: int = 5,
             break
         vertices = rng.choice(grid.num_vertices, size, replace=False)
         t2_times[size] = {b: step_seconds(grid, target, vertices, b, runs)
-                          for b in (THREAD, WARP)}
+                          for b in (THIN, SMALL)}
     hub_times: dict[int, dict[str, float]] = {}
     for degree in sizes.hub_degrees:
         star = generators.star(degree + 1)
         hub_times[degree] = {b: step_seconds(star, target, np.array([0]), b, runs)
-                             for b in (DYNAMIC_WARP, TWO_PHASE)}
+                             for b in (HEAVY, HUBS)}
     base = device_thresholds(target)
-    found = base.with_values({"t2": _crossover(t2_times, THREAD, WARP, base.t2),
-                              "hub_degree": _crossover(hub_times, TWO_PHASE, DYNAMIC_WARP,
+    found = base.with_values({"t2": _crossover(t2_times, THIN, SMALL, base.t2),
+                              "hub_degree": _crossover(hub_times, HUBS, HEAVY,
                                                        base.hub_degree)},
                              f"calibrated on {target.device_name}")
     return Calibration(found, t2_times, hub_times)
@@ -149,15 +151,15 @@ def calibrate_and_save(target: Target, sizes: Sizes = FULL, runs: int = 5) -> tu
     return result, save_calibration(target.device_name, result.thresholds, result.measured())
 
 
-def describe(result: Calibration, columns: Sequence[str] = (THREAD, WARP)) -> list[str]:
+def describe(result: Calibration, columns: Sequence[str] = (THIN, SMALL)) -> list[str]:
     """Lines of a report: the step times per size and the thresholds chosen."""
     lines = ["frontier size   " + "  ".join(f"{c:>12}" for c in columns)]
     lines += [f"{size:>13,}   " + "  ".join(f"{t[c] * 1e6:>10.1f}us" for c in columns)
               for size, t in sorted(result.t2_times.items())]
-    lines.append("hub degree      " + "  ".join(f"{c:>12}" for c in (DYNAMIC_WARP,
-                                                                    TWO_PHASE)))
+    lines.append("hub degree      " + "  ".join(f"{c:>12}" for c in (HEAVY,
+                                                                    HUBS)))
     lines += [f"{size:>13,}   " + "  ".join(f"{t[c] * 1e6:>10.1f}us"
-                                            for c in (DYNAMIC_WARP, TWO_PHASE))
+                                            for c in (HEAVY, HUBS))
               for size, t in sorted(result.hub_times.items())]
     th = result.thresholds
     lines.append(f"thresholds      t1={th.t1:g} t2={th.t2:,} t3={th.t3:g} "

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import validate
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
 from frontier.target import Target
@@ -66,11 +67,6 @@ def vector_flaw(value: Any, size: int, kinds: str) -> str | None:
     return f"a {type(value).__name__} of shape {shape} and dtype {dtype}"
 
 
-def check_graph(graph: Any) -> None:
-    if not isinstance(graph, Graph):
-        raise OperatorError(f"expected a frontier.Graph, got {type(graph).__name__}")
-
-
 #: Which edges of a vertex an operator visits: those entering it or those leaving it.
 EDGE_SETS = ("in", "out")
 
@@ -94,7 +90,7 @@ def oriented(graph: Graph, frontier: Frontier, edges: str) -> Graph:
 
 
 def check_frontier(graph: Graph, frontier: Any, output: str | None = None) -> None:
-    check_graph(graph)
+    validate.graph(graph)
     if not isinstance(frontier, Frontier):
         raise OperatorError(f"expected a Frontier, got {type(frontier).__name__}")
     if frontier.graph is not graph:

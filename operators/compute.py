@@ -26,7 +26,6 @@ from operators.common import (
     OperatorError,
     Plan,
     check_frontier,
-    check_graph,
     input_arguments,
     launch_plan,
     range_graph,
@@ -50,7 +49,7 @@ def elements(graph: Graph, where: Frontier | str | int, target: str | Target | N
     form, the domain, the kernel's input arguments and a bound on the number of elements.
     Such an operator's kernel reads a frontier or a range: its I/O kind is
     :func:`reads` of the input form."""
-    check_graph(graph)
+    validate.graph(graph)
     if isinstance(where, Frontier):
         check_frontier(graph, where)
         return where.target, where.kind, where.domain, input_arguments(where), work_bound(where)

@@ -38,11 +38,8 @@ from frontier.options import Cull, values
 if TYPE_CHECKING:
     from frontier.frontier import FrontierPool
 
-__all__ = ["CULLS", "NONE", "BITMAP", "HASH", "check_cull", "CULL_PARAMS", "culled",
-           "cull_buffers", "HASH_TABLE_SIZE"]
+__all__ = ["check_cull", "CULL_PARAMS", "culled", "cull_buffers", "HASH_TABLE_SIZE"]
 
-NONE, BITMAP, HASH = Cull.NONE, Cull.BITMAP, Cull.HASH
-CULLS = values(Cull)
 #: Entries of the hash scheme's table (a power of two).
 HASH_TABLE_SIZE = 1 << 16
 #: The buffers a culling kernel takes: the marks (stamp array or hash table), the step's stamp
@@ -50,20 +47,20 @@ HASH_TABLE_SIZE = 1 << 16
 CULL_PARAMS = ("cull_marks", "cull_stamp", "cull_base", "cull_mask")
 
 
-def check_cull(cull: str) -> str:
-    """``cull`` if it is one of :class:`frontier.options.Cull`; ValueError otherwise."""
-    if not isinstance(cull, str) or cull not in CULLS:
-        raise ValueError(f"cull={cull!r}; expected one of {CULLS}")
-    return cull
+def check_cull(cull: str) -> Cull:
+    """``cull`` as a :class:`frontier.options.Cull`; ValueError listing the choices otherwise."""
+    if not isinstance(cull, str) or cull not in values(Cull):
+        raise ValueError(f"cull={cull!r}; expected one of {values(Cull)}")
+    return Cull(cull)
 
 
 def culled(cull: str, v: str, push_text: str) -> str:
     """Statements pushing ``v`` with ``push_text`` unless ``cull`` finds it already pushed in
     this step (``cull_stamp`` names the step)."""
-    if cull == BITMAP:
+    if cull == Cull.BITMAP:
         test = f"atomic_exch(cull_marks, {v}, cull_stamp) != cull_stamp"
         return f"if {test}:\n" + _indent(push_text)
-    if cull == HASH:
+    if cull == Cull.HASH:
         return (f"cull_key = (int64(cull_stamp) << 32) | int64({v})\n"
                 f"cull_at = (int64({v}) * 2654435761) & cull_mask\n"
                 "if atomic_exch(cull_marks, cull_at, cull_key) != cull_key:\n"
@@ -81,9 +78,9 @@ _TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def cull_buffers(pool: FrontierPool, cull: str) -> dict[str, Any]:
     """The values of :data:`CULL_PARAMS` for one culling step on ``pool`` (its stamp is fresh;
     a fused traversal adds its step to ``cull_base`` and then calls ``pool.use_stamps``)."""
-    if cull == NONE:
+    if cull == Cull.NONE:
         return {}
-    if cull == BITMAP:
+    if cull == Cull.BITMAP:
         marks, stamp = pool.next_stamp()
     else:
         marks = _TABLES.get(pool)

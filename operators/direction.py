@@ -24,31 +24,28 @@ from __future__ import annotations
 from frontier import validate
 from frontier.options import Way, values
 
-PUSH, PULL, AUTO = Way.PUSH, Way.PULL, Way.AUTO
-MODES = values(Way)
-_WAYS = {way.value: way for way in Way}
 #: The default switching thresholds (see the module docstring).
 ALPHA, BETA = 64.0, 24.0
 
-__all__ = ["Direction", "PUSH", "PULL", "AUTO", "MODES"]
+__all__ = ["Direction"]
 
 
 class Direction:
     """A direction mode and, for ``"auto"``, the switching state of one traversal."""
 
-    def __init__(self, mode: str = AUTO, alpha: float | None = None,
+    def __init__(self, mode: str = Way.AUTO, alpha: float | None = None,
                  beta: float | None = None, min_pull: int = 0) -> None:
-        if not isinstance(mode, str) or mode not in MODES:
-            raise ValueError(f"direction={mode!r}; expected one of {MODES} or a Direction")
-        if mode != AUTO:
+        if not isinstance(mode, str) or mode not in values(Way):
+            raise ValueError(f"direction={mode!r}; expected one of {values(Way)} or a Direction")
+        if mode != Way.AUTO:
             validate.unused(f"direction={mode!r} (the thresholds switch direction='auto' only)",
                             {"alpha": alpha, "beta": beta})
         min_pull = validate.count("min_pull", min_pull)
-        self.mode = _WAYS[mode]
+        self.mode = Way(mode)
         self.alpha = ALPHA if alpha is None else validate.positive("alpha", alpha)
         self.beta = BETA if beta is None else validate.positive("beta", beta)
         self.min_pull = min_pull
-        self.pulling = mode == PULL
+        self.pulling = mode == Way.PULL
         self.past_peak = False
         self._last_size: int | None = None
 
@@ -64,7 +61,7 @@ class Direction:
 
     def choose(self, size: int, num_vertices: int) -> str:
         """The direction of the next step, whose input frontier holds ``size`` elements."""
-        if self.mode != AUTO:
+        if self.mode != Way.AUTO:
             return self.mode
         if self.pulling:
             if (size < num_vertices / self.beta and self._last_size is not None
@@ -73,12 +70,12 @@ class Direction:
         elif not self.past_peak and size > max(num_vertices / self.alpha, self.min_pull):
             self.pulling = True
         self._last_size = size
-        return PULL if self.pulling else PUSH
+        return Way.PULL if self.pulling else Way.PUSH
 
     def push_limit(self, num_vertices: int) -> int | None:
         """The frontier size above which a fused push phase must stop and hand over to a pull
         step (None: push to the end)."""
-        if self.mode != AUTO or self.past_peak:
+        if self.mode != Way.AUTO or self.past_peak:
             return None
         return max(int(num_vertices / self.alpha), self.min_pull)
 
@@ -92,8 +89,8 @@ class Direction:
         return copy
 
     def __repr__(self) -> str:
-        state = f", {'pulling' if self.pulling else 'pushing'}" if self.mode == AUTO else ""
+        state = f", {'pulling' if self.pulling else 'pushing'}" if self.mode == Way.AUTO else ""
         return f"Direction({self.mode!r}, alpha={self.alpha:g}, beta={self.beta:g}{state})"
 
 
-_FIXED = {mode: Direction(mode) for mode in (PUSH, PULL)}
+_FIXED = {mode: Direction(mode) for mode in (Way.PUSH, Way.PULL)}

@@ -57,7 +57,7 @@ from operators.codegen import (
     id_at,
     indent,
 )
-from operators.common import EDGE_SETS, OperatorError, check_graph, thread_buffer
+from operators.common import EDGE_SETS, OperatorError, thread_buffer
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.functors import Functor, as_functor
 from operators.lanes import CHUNK, HUB_DEGREE, LANES, TREE, Hubs, hubs_of, over_lanes
@@ -121,7 +121,7 @@ def _role(phase: Phase, i: int) -> str:
 def _check(graph: Graph, phases: Any, state: tuple) -> tuple[Phase, ...]:
     """The phases, checked: a non-empty sequence of Each, Gather and Total holding at least
     one Total, each Gather writing a float64 state array of at least |V| entries."""
-    check_graph(graph)
+    validate.graph(graph)
     if isinstance(phases, (str, bytes)) or not isinstance(phases, Sequence) or not phases:
         raise OperatorError(f"iterate: phases={phases!r:.80}; expected a non-empty sequence of "
                             "Each, Gather and Total")

@@ -73,7 +73,7 @@ import numpy as np
 from frontier import racecheck, validate
 from frontier.frontier import EDGES, SPARSE, VERTICES, Frontier
 from frontier.graph import Graph
-from frontier.options import Mode
+from frontier.options import Mode, Way
 from frontier.ring import LOOP_LENGTHS, STEPS_RAN
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
@@ -90,7 +90,7 @@ from operators.codegen import (
 )
 from operators.common import EDGE_SETS, OperatorError, check_frontier
 from operators.convention import kernel_arguments, scalar_arguments
-from operators.direction import PUSH, Direction
+from operators.direction import Direction
 from operators.filter import keep_body
 from operators.functors import Functor, as_functor
 from operators.neighbors import (
@@ -276,7 +276,7 @@ def _advance(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple,
              direction: Any, condition: Callable | None, balancer: Any, output: str | None,
              cull: str, edges: str) -> _Step:
     index, _ = trace.source(where, source)
-    if Direction.of(direction).mode != PUSH:
+    if Direction.of(direction).mode != Way.PUSH:
         raise LoopError(f"operators.loop: {where} has direction={direction!r}; a fused loop "
                         "pushes (a pull reads a bitmap the host converts)")
     if cull != NONE:

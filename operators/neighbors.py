@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck
+from frontier import racecheck, validate
 from frontier.frontier import Frontier
 from frontier.graph import VERTEX_DTYPE, Graph
 from frontier.options import Mode
@@ -48,7 +48,6 @@ from operators.common import (
     EDGE_SETS,
     OperatorError,
     Plan,
-    check_graph,
     launch_plan,
     thread_buffer,
     vector_flaw,
@@ -96,7 +95,7 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, state: tupl
     if not isinstance(where, Frontier) and not (isinstance(where, str) and where == "vertices"):
         raise OperatorError(f"neighbor_reduce over {where!r:.80}; expected a vertex Frontier, "
                             "'vertices' or Levels")
-    check_graph(graph)
+    validate.graph(graph)
     if op in NEIGHBOR_COUNTS:
         return counts_plan(graph, where, fn, state, op, edges, out)
     home = target_of(out, graph.num_vertices)
@@ -309,7 +308,7 @@ def _by_levels(graph: Graph, levels: Levels, fn: Callable, state: tuple, op: str
                             f"{NEIGHBOR_REDUCTIONS} over Levels")
     op = op_named(op, NEIGHBOR_REDUCTIONS, "neighbor_reduce")  # warns the caller's caller
     _check_edges(edges)
-    check_graph(graph)
+    validate.graph(graph)
     n = graph.num_vertices
     home = target_of(out, n)
     check_out_dtype(op, out)

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.options import Mode, Way
+from frontier.options import Cull, Mode, Way
 from frontier.ring import STEPS_RAN, clear_next_slot
 from operators.adaptive.rule import Decision, HandBack
 from operators.advance import advance_step, edge_functors, edge_spec
@@ -34,7 +34,6 @@ from operators.balancers import LoadBalancer
 from operators.codegen import GeneratedKernel, KernelIO, build, indent, slot_pick
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers
-from operators.cull import NONE as NO_CULL
 from operators.runs import Runs
 from operators.small_frontier import block_push
 
@@ -154,7 +153,7 @@ def _slot_select(name: str, arrays: str, slot: str) -> str:
 
 
 def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
-                 num_state: int, balancer: LoadBalancer, cull: str = NO_CULL
+                 num_state: int, balancer: LoadBalancer, cull: str = Cull.NONE
                  ) -> GeneratedKernel:
     """The persistent kernel running push steps of ``balancer`` (bound) until the frontier is
     empty, ``max_steps`` ran or it holds more than ``stop_above`` elements; with ``cull``,
@@ -219,7 +218,7 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
                 + _slot_select("out_words", "words", "out_slot")
                 + _slot_select("clear_words", "words", "clear_slot")
                 + f"clear_num_words = {'num_words' if kind == DENSE else '0'}\n"
-                + ("cull_stamp = cull_base + step\n" if cull != NO_CULL else "")
+                + ("cull_stamp = cull_base + step\n" if cull != Cull.NONE else "")
                 + clear_next_slot() + phases + balancer.advance_body(spec)
                 + barrier
                 + "in_slot = out_slot\n"
@@ -230,7 +229,7 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
                 "while step < max_steps:\n" + indent(step)
                 + "if tid == 0:\n    lens[STEPS_RAN] = step\n")
     return build(frontier.target, balancer.shape(frontier.target), spec, functors, body,
-                 balancer.extra_params(spec) + (CULL_PARAMS if cull != NO_CULL else ()))
+                 balancer.extra_params(spec) + (CULL_PARAMS if cull != Cull.NONE else ()))
 
 
 def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_steps: int,
@@ -239,7 +238,7 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
     frontier's length (read with the step count: one host read in all)."""
     graph, state = walk.graph, walk.state
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
-    cull = walk.cull if kind == SPARSE else NO_CULL
+    cull = walk.cull if kind == SPARSE else Cull.NONE
     kernel = _fused_kernel(graph, frontier, walk.functors, len(state), balancer, cull)
     slots = range(pool.SLOTS)
     io: dict[str, Any] = {
@@ -258,7 +257,7 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
         "a fused traverse on its pool failed part-way (its steps reuse every slot, so the "
         "frontiers it started from are lost)")
     steps = int(lengths[STEPS_RAN])
-    if cull != NO_CULL:
+    if cull != Cull.NONE:
         pool.use_stamps(steps)  # step k used the stamp cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
     return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])

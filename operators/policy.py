@@ -30,14 +30,13 @@ from typing import Protocol
 
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.options import BalancerName, Mode, Way
+from frontier.options import Mode, Way
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
 from operators.adaptive.rule import NEVER, Decision, HandBack, blind, decide
 from operators.adaptive.thresholds import Thresholds, thresholds_for
 from operators.balancers import (
-    AUTO,
     AutoBalancer,
     BalancerError,
     LoadBalancer,
@@ -131,11 +130,11 @@ class NotApplied(ThreadMapped):
 
     def __init__(self, target: Target) -> None:
         super().__init__(1)
-        self.name = target.no_balancer or BalancerName.THREAD
+        self.name = target.no_balancer or ThreadMapped.name
 
     @property
     def slug(self) -> str:
-        return BalancerName.THREAD
+        return ThreadMapped.name
 
 #: The pull steps' balancer (a pull kernel maps one vertex to one thread whatever the policy).
 _THREAD = ThreadMapped()
@@ -358,7 +357,7 @@ def resolve_policy(balancer: str | LoadBalancer | AutoBalancer | Policy, graph: 
                                 f"{'graph' if balancer.graph is not graph else 'target'}; "
                                 "resolve it for this one (operators.resolve_policy)")
         return balancer
-    if isinstance(balancer, str) and balancer != AUTO:  # a name: parsed once per graph size
+    if isinstance(balancer, str) and balancer != AutoBalancer.name:  # parsed once per graph size
         return StaticPolicy(balancer, graph, target)
     chosen = get_balancer(balancer)
     if isinstance(chosen, AutoBalancer):

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier import validate
 from frontier.device_arrays import is_device_array
 from frontier.frontier import Frontier
 from frontier.graph import Graph
@@ -60,7 +61,6 @@ from operators.common import (
     EDGE_SETS,
     OperatorError,
     Plan,
-    check_graph,
     launch_plan,
     thread_buffer,
     vector_flaw,
@@ -317,7 +317,7 @@ def sort_neighbors(graph: Graph, where: Frontier | str, fn: Callable, *state: An
     if not isinstance(edges, str) or edges not in EDGE_SETS:
         raise OperatorError(f"sort_neighbors: edges={edges!r}; expected one of {EDGE_SETS}")
     _check_where(where, "sort_neighbors")
-    check_graph(graph)
+    validate.graph(graph)
     home = _check_arc_array("out", out, graph, "iu", None)
     if graph.num_edges and np.iinfo(out.dtype).max < graph.num_edges - 1:
         raise OperatorError(f"sort_neighbors: out= has dtype {out.dtype}, which cannot hold "

@@ -65,14 +65,14 @@ import numpy as np
 from frontier import racecheck, validate
 from frontier.frontier import SPARSE, Frontier, FrontierPool
 from frontier.graph import Graph
-from frontier.options import Mode
+from frontier.options import Cull, Mode
 from frontier.ring import STEPS_RAN, push
 from operators.advance import edge_functors, edge_spec
 from operators.balancers import LoadBalancer
 from operators.codegen import GeneratedKernel, build, id_at, indent, visit_edge
 from operators.common import OperatorError, check_frontier
 from operators.convention import KernelIO, kernel_arguments, scalar_arguments
-from operators.cull import BITMAP, CULL_PARAMS
+from operators.cull import CULL_PARAMS
 from operators.policy import Policy, bind, resolve_policy
 from operators.shape import LaunchShape
 from operators.tracing import hands_over
@@ -389,7 +389,7 @@ def _body(barrier: str, advance: str, phases: str, runs_balancers: bool, block: 
 def _kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state: int,
             balancer: LoadBalancer, block: bool, priority: np.dtype) -> GeneratedKernel:
     target = frontier.target
-    spec = edge_spec("stepping", graph, frontier, SPARSE, num_state, functors, cull=BITMAP,
+    spec = edge_spec("stepping", graph, frontier, SPARSE, num_state, functors, cull=Cull.BITMAP,
                      io=KernelIO.RING, variant=f"_{priority.kind}" + ("_block" if block else ""))
     shape = (LaunchShape("stepping_block", min(BLOCK_THREADS, target.max_threads_per_block))
              if block else balancer.shape(target))

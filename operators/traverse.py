@@ -53,14 +53,13 @@ import numpy as np
 from frontier import racecheck, validate
 from frontier.frontier import VERTICES, Frontier
 from frontier.graph import Graph
-from frontier.options import Mode
+from frontier.options import Cull, Mode, Way
 from operators.adaptive.rule import Decision
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
 from operators.common import OperatorError, check_frontier, oriented
-from operators.cull import NONE as NO_CULL
 from operators.cull import check_cull
-from operators.direction import AUTO, PUSH, Direction
+from operators.direction import Direction
 from operators.phases import Walk, phase_for
 from operators.policy import Policy, resolve_policy
 from operators.runs import Runs
@@ -86,10 +85,10 @@ class Traversal:
 
 @hands_over
 def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
-             direction: str | Direction = PUSH, condition: Callable | None = None,
+             direction: str | Direction = Way.PUSH, condition: Callable | None = None,
              balancer: str | LoadBalancer | Policy = "thread", fused: bool = True,
              max_steps: int | None = None, stop_above: int | None = None,
-             blocks: int | None = None, cull: str = NO_CULL, edges: str = "out") -> Traversal:
+             blocks: int | None = None, cull: str = Cull.NONE, edges: str = "out") -> Traversal:
     """Advance ``frontier`` with ``op`` (and ``condition``, ``direction``, ``balancer`` as in
     :func:`operators.advance`) step after step until it is empty, ``max_steps`` steps have
     run, or (with ``stop_above``) it holds more than ``stop_above`` elements, returned
@@ -126,17 +125,17 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     functors = edge_functors(op, condition, len(state))  # one that cannot take the state fails
     policy = resolve_policy(balancer, graph, frontier.target)
     schedule = policy.schedule(frontier.kind, fused)
-    if plan.mode == AUTO and policy.min_pull:
+    if plan.mode == Way.AUTO and policy.min_pull:
         plan = plan.with_min_pull(policy.min_pull)
     # a fused push-only traversal of one balancer reads nothing before it ends, nor does an
     # adaptive one from a queue only the device knows before its first phase
-    size = None if plan.mode == PUSH and not schedule.reads_size(frontier) else len(frontier)
+    size = None if plan.mode == Way.PUSH and not schedule.reads_size(frontier) else len(frontier)
     walk = Walk(graph, op, condition, state, cull, blocks, functors)
     n = graph.num_vertices
     steps, seconds, choices = 0, Runs(), Runs()
     small = True  # the small-frontier mode, until a phase of it runs no step
     while steps < max_steps and (size is None or 0 < size <= stop_above):
-        way = PUSH if size is None else plan.choose(size, n)
+        way = Way.PUSH if size is None else plan.choose(size, n)
         decision = schedule.decide(frontier, size, way, small=small)
         small = True
         limit = _least(plan.push_limit(n), decision.until)

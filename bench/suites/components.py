@@ -23,12 +23,13 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from algorithms.components import METHODS, connected_components, spanning_forest
+from algorithms.components import ComponentsMethod, connected_components, spanning_forest
 from bench import baselines, options, tables
 from bench.graphs import builder, expand
 from bench.progress import Progress
 from bench.timing import time_calls
 from frontier.graph import Graph
+from frontier.options import values
 from frontier.target import Target, resolve_target
 
 #: The issue's goals on the H100, milliseconds.
@@ -71,7 +72,7 @@ def bench_graph(name: str, graph: Graph, target: Target, runs: int, balancers: l
                    timing.first.iterations, round(ms, 3), round(best, 3), round(scipy_ms, 3),
                    round(scipy_ms / ms, 2), GOALS_MS.get(name), valid)
 
-    for method in [m for m in METHODS if m in methods]:
+    for method in [m.value for m in ComponentsMethod if m in methods]:
         for balancer in balancers if method in BALANCED else balancers[:1]:
             rows.append(row(method, balancer, lambda method=method, balancer=balancer:
                             connected_components(graph, method=method, balancer=balancer,
@@ -100,9 +101,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--graphs", default=None,
                         help="comma-separated graph names and sets (default rmat21,grid2000,"
                              "datasets; with --quick rmat16,grid200,datasets)")
-    options.add_names(parser, "--methods", ",".join((*METHODS, "spanning_forest")),
-                      "methods of connected_components, and spanning_forest",
-                      (*METHODS, "spanning_forest"))
+    names = (*values(ComponentsMethod), "spanning_forest")
+    options.add_names(parser, "--methods", ",".join(names),
+                      "methods of connected_components, and spanning_forest", names)
     parser.add_argument("--quick", action="store_true", help="rmat16 and grid200 (smoke test)")
 
 

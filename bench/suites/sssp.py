@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from algorithms import sssp
-from algorithms.sssp import METHODS
+from algorithms.sssp import SSSPMethod
 from bench import baselines, options, tables
 from bench.graphs import builder, datasets, expand, source_of
 from bench.timing import time_calls
@@ -145,7 +145,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--graphs", type=str, default=None,
                         help="comma-separated graph names and sets (default: the weighted set; "
                              "with --quick, weighted_quick)")
-    options.add_names(parser, "--methods", ",".join(METHODS), "methods", METHODS)
+    methods = [m.value for m in SSSPMethod if m is not SSSPMethod.AUTO]
+    options.add_names(parser, "--methods", ",".join(methods), "methods", methods)
     options.add_names(parser, "--balancers", "auto", "balancers")
     parser.add_argument("--budget", type=int, default=120,
                         help="seconds a method's warm-up run may take on one graph")

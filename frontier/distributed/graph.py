@@ -127,8 +127,7 @@ def partition(graph: Graph, parts: int, *, by: str | Partitioner = "arcs", clien
     frontier updates cross workers: ``"dask"`` (cpu workers) or ``"nccl"`` (GPU workers). The
     graph is not modified.
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"expected a frontier.Graph to partition, got {type(graph).__name__}")
+    validate.graph(graph, "partition(graph, parts)")
     if isinstance(parts, bool) or not isinstance(parts, (int, np.integer)) or parts < 1:
         raise ValueError(f"parts={parts!r}; expected a number of partitions >= 1")
     reverse = validate.flag("reverse", reverse)

@@ -36,6 +36,10 @@ Li & Becchi's decision space (their Fig. 11) to the seven balancers:
   where a bitmap costs a scan of |V| / 32 words per step and a conversion (docs/adaptive.md,
   "Mode", has the measurement).
 
+The balancers are not named here: each step above falls in a :class:`operators.balancers.Regime`
+(hubs, heavy, small, thin, blind, sequential) and runs the registered balancer whose class
+serves it (``LoadBalancer.serves``; the names above are today's).
+
 The direction is not the rule's: it is the caller's :class:`operators.Direction`, a pull step
 being a host-loop step over a bitmap. The rule names the balancer as a technique (unbound); the
 policy that asked binds it to the graph and the target (:mod:`operators.policy`).
@@ -49,12 +53,13 @@ from typing import NamedTuple
 from frontier.options import Kind, Mode, Way
 from operators.adaptive.profile import GraphProfile
 from operators.adaptive.thresholds import Thresholds
-from operators.balancers import DynamicWarp, LoadBalancer, ThreadMapped, TwoPhase, VirtualWarp
+from operators.balancers import LoadBalancer, Regime, serving
 from operators.small_frontier import BLOCK_LOCAL, CAPACITY
 
 __all__ = ["Decision", "HandBack", "NEVER", "decide", "blind"]
 
-_THREAD, _WARP, _DYNAMIC_WARP, _TWO_PHASE = ThreadMapped(), VirtualWarp(), DynamicWarp(), TwoPhase()
+#: What runs each regime's steps, from the balancers' declared traits.
+_RUNS = {regime: serving(regime) for regime in Regime}
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,7 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
     ``small=False`` leaves out the small-frontier mode."""
     push, fused, host = Way.PUSH, Mode.FUSED, Mode.HOST
     if not spreads:
-        return Decision(_THREAD, Kind.SPARSE, push, fused)
+        return Decision(_RUNS[Regime.SEQUENTIAL], Kind.SPARSE, push, fused)
     bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
     dense = size > bitmap_from
     representation = Kind.DENSE if dense else Kind.SPARSE
@@ -115,16 +120,18 @@ def decide(profile: GraphProfile, size: int, degree_sum: int, thresholds: Thresh
     mean = degree_sum / max(size, 1)
     if degree_sum >= thresholds.hub_edges or mean >= thresholds.hub_degree:
         if degree_sum >= thresholds.host_edges:
-            return Decision(_TWO_PHASE, representation, push, host)
+            return Decision(_RUNS[Regime.HUBS], representation, push, host)
         until = int(thresholds.host_edges / mean)
-        return Decision(_TWO_PHASE, representation, push, fused, _least(until, limit_t3))
+        return Decision(_RUNS[Regime.HUBS], representation, push, fused,
+                        _least(until, limit_t3))
     if mean >= thresholds.t1:
         until = int(thresholds.hub_edges / mean)
-        return Decision(_DYNAMIC_WARP, representation, push, fused, _least(until, limit_t3))
+        return Decision(_RUNS[Regime.HEAVY], representation, push, fused,
+                        _least(until, limit_t3))
     if size < thresholds.t2:
-        return Decision(_WARP, representation, push, fused,
+        return Decision(_RUNS[Regime.SMALL], representation, push, fused,
                         _least(int(thresholds.t2) - 1, limit_t3))
-    return Decision(_THREAD, representation, push, fused, limit_t3)
+    return Decision(_RUNS[Regime.THIN], representation, push, fused, limit_t3)
 
 
 def blind(profile: GraphProfile, thresholds: Thresholds) -> Decision:
@@ -142,7 +149,7 @@ def blind(profile: GraphProfile, thresholds: Thresholds) -> Decision:
     third of ``dynamic_warp``'s time a level)."""
     mean = max(profile.mean_degree, 1.0)
     bitmap_from = max(thresholds.t3 * profile.num_vertices, thresholds.t2)
-    return Decision(_DYNAMIC_WARP, Kind.SPARSE, Way.PUSH, Mode.FUSED,
+    return Decision(_RUNS[Regime.BLIND], Kind.SPARSE, Way.PUSH, Mode.FUSED,
                     min(int(thresholds.host_edges / mean), int(bitmap_from)),
                     steps=int(thresholds.blind_steps))
 

@@ -1,15 +1,17 @@
 """The load balancers an advance can use, by name (``"thread"``, ``"warp:8"``) or as objects.
 
 Each technique of Busato & Bombieri, *Graph Algorithms on GPUs*, §5, is one module behind
-:class:`LoadBalancer`. ``"auto"`` is no technique but the adaptive runtime's choice
-(:class:`AutoBalancer`), which a policy resolves per step (:mod:`operators.policy`).
+:class:`LoadBalancer`, registered here in :data:`BALANCERS` by its ``name``: this registry is
+the one list of balancers (``balancer=`` names, :func:`available_balancers`, the command line,
+the tests). ``"auto"`` is no technique but the adaptive runtime's choice
+(:class:`AutoBalancer`), which a policy resolves per step (:mod:`operators.policy`) with the
+balancer each registered class declares it serves (:class:`Regime`, :func:`serving`).
 """
 
 from __future__ import annotations
 
-from frontier.options import BalancerName
 from operators.balancers.auto import AutoBalancer
-from operators.balancers.base import LoadBalancer
+from operators.balancers.base import LoadBalancer, Regime
 from operators.balancers.block import BlockMapped
 from operators.balancers.cta_warp_scan import CtaWarpScan
 from operators.balancers.dynamic_warp import DynamicWarp
@@ -18,20 +20,18 @@ from operators.balancers.thread import ThreadMapped
 from operators.balancers.two_phase import TwoPhase
 from operators.balancers.warp import VirtualWarp
 
-__all__ = ["LoadBalancer", "AutoBalancer", "AUTO", "ThreadMapped", "BlockMapped", "VirtualWarp",
+__all__ = ["LoadBalancer", "AutoBalancer", "Regime", "ThreadMapped", "BlockMapped", "VirtualWarp",
            "DynamicWarp", "CtaWarpScan", "TwoPhase", "MultiPhase", "BALANCERS", "get_balancer",
-           "available_balancers", "BalancerError"]
+           "available_balancers", "serving", "BalancerError"]
 
+#: The registry: every static balancer by its name (a new balancer: its module, and its class
+#: here). ``"auto"`` (:class:`AutoBalancer`), the adaptive choice, is accepted by
+#: ``balancer=...`` and the default of the algorithms, but is no technique, so not listed.
 BALANCERS: dict[str, type[LoadBalancer]] = {
     cls.name: cls
     for cls in (ThreadMapped, BlockMapped, VirtualWarp, DynamicWarp, CtaWarpScan, TwoPhase,
                 MultiPhase)
 }
-
-
-#: The adaptive choice (:mod:`operators.adaptive`): accepted by ``balancer=...`` and the default
-#: of the algorithms, but not a static technique, so not listed by :func:`available_balancers`.
-AUTO = BalancerName.AUTO
 
 
 class BalancerError(ValueError):
@@ -41,7 +41,19 @@ class BalancerError(ValueError):
 def available_balancers(include_auto: bool = False) -> list[str]:
     """Names of the static balancers accepted by ``balancer=...`` (each one kernel technique;
     tests iterate over them), with ``"auto"`` first when ``include_auto``."""
-    return ([AUTO] if include_auto else []) + sorted(BALANCERS)
+    return ([AutoBalancer.name] if include_auto else []) + sorted(BALANCERS)
+
+
+def serving(regime: Regime) -> LoadBalancer:
+    """The registered balancer serving ``regime`` of ``"auto"`` (its class lists it in
+    :attr:`LoadBalancer.serves`), with its default parameters; ``BalancerError`` unless
+    exactly one does."""
+    found = [cls for cls in BALANCERS.values() if regime in cls.serves]
+    if len(found) != 1:
+        raise BalancerError(f"{len(found)} registered balancers serve the {regime!r} steps of "
+                            f"balancer='auto' ({', '.join(c.name for c in found) or 'none'}); "
+                            "expected exactly one (LoadBalancer.serves)")
+    return found[0]()
 
 
 def get_balancer(balancer: str | LoadBalancer | AutoBalancer) -> LoadBalancer | AutoBalancer:
@@ -52,7 +64,7 @@ def get_balancer(balancer: str | LoadBalancer | AutoBalancer) -> LoadBalancer | 
         return balancer
     if not isinstance(balancer, str):
         raise BalancerError(f"balancer {balancer!r}; expected a name or a LoadBalancer")
-    if balancer == AUTO:
+    if balancer == AutoBalancer.name:
         return AutoBalancer()
     name, _, param = balancer.partition(":")
     cls = BALANCERS.get(name)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from frontier.options import BalancerName
-
 __all__ = ["AutoBalancer"]
 
 
@@ -25,7 +23,7 @@ class AutoBalancer:
 
     thresholds: Any = None
 
-    name = BalancerName.AUTO
+    name = "auto"
 
     def __str__(self) -> str:
         return self.name

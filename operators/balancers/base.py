@@ -7,6 +7,10 @@ gives its kernels' launch shape (:class:`operators.shape.LaunchShape`). Which ba
 runs is a policy's business (:mod:`operators.policy`), and kernels that no balancer writes have
 a launch shape of their own. Busato & Bombieri, *Graph Algorithms on GPUs*, §5, survey the
 techniques; each lives in its own module.
+
+A balancer class also says which steps the adaptive runtime gives it (:class:`Regime`, its
+``serves``): the decision maker (:mod:`operators.adaptive.rule`) runs, in each regime, the one
+registered balancer serving it, so a balancer joins ``"auto"`` by declaring a regime.
 """
 
 from __future__ import annotations
@@ -15,12 +19,31 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from frontier.graph import Graph
+from frontier.options import Option
 from frontier.shared_cache import SharedCache
 from frontier.target import Target
 from operators.codegen import KernelSpec
 from operators.shape import LaunchShape
 
 _SHAPES: SharedCache[LaunchShape] = SharedCache("launch shapes")
+
+
+class Regime(Option):
+    """The steps ``balancer="auto"`` tells apart (:func:`operators.adaptive.decide`), each run
+    by the registered balancer that serves it (:attr:`LoadBalancer.serves`)."""
+
+    #: a step with enough edges for every thread of the GPU, or a frontier of hubs
+    HUBS = "hubs"
+    #: a frontier whose mean degree reaches ``t1`` (a warp)
+    HEAVY = "heavy"
+    #: a frontier of thin vertices smaller than ``t2``, which one thread each leaves idle
+    SMALL = "small"
+    #: a larger frontier of thin vertices
+    THIN = "thin"
+    #: the first steps over a queue whose length the host does not know
+    BLIND = "blind"
+    #: every step on a target that runs each balancer as one sequential loop (the CPU)
+    SEQUENTIAL = "sequential"
 
 
 class LoadBalancer(ABC):
@@ -35,6 +58,10 @@ class LoadBalancer(ABC):
 
     #: Input elements a block of its advance kernel takes at once (None: one per thread).
     items_per_block: int | None = None
+
+    #: The steps of ``balancer="auto"`` it runs, made with its default parameters (none: only
+    #: when named).
+    serves: tuple[Regime, ...] = ()
 
     @property
     def slug(self) -> str:

@@ -12,7 +12,6 @@ average out-degree, which is the default here (within 32..1024, and what the tar
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import LoadBalancer
@@ -27,7 +26,7 @@ def block_size_for_degree(average_degree: float) -> int:
 class BlockMapped(LoadBalancer):
     """One block per frontier element, its threads striding over the element's edges."""
 
-    name = BalancerName.BLOCK
+    name = "block"
     items_per_block = 1
 
     def __init__(self, threads: int | None = None) -> None:

@@ -20,7 +20,6 @@ vertex and edge range, then the tile's edges are gathered in three phases:
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import SizedBalancer
@@ -32,7 +31,7 @@ WARP_THRESHOLD = 32
 class CtaWarpScan(SizedBalancer):
     """Merrill et al.'s three-phase gather: CTA for hubs, warps for medium, scan for the rest."""
 
-    name = BalancerName.CTA_WARP_SCAN
+    name = "cta_warp_scan"
 
     def __init__(self, threads: int = 256) -> None:
         self.threads = snippets.check_threads(threads)

@@ -17,10 +17,9 @@ default threshold is the block size: a vertex with more edges than the block has
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
-from operators.balancers.base import SizedBalancer
+from operators.balancers.base import Regime, SizedBalancer
 from operators.balancers.warp import WIDTHS, virtual_warp_edges
 from operators.codegen import KernelSpec, indent, visit_edge
 
@@ -28,7 +27,8 @@ from operators.codegen import KernelSpec, indent, visit_edge
 class DynamicWarp(SizedBalancer):
     """Virtual warps whose width follows |F| at each advance; hubs gathered by whole blocks."""
 
-    name = BalancerName.DYNAMIC_WARP
+    name = "dynamic_warp"
+    serves = (Regime.HEAVY, Regime.BLIND)
     parameter = "min_width"
 
     def __init__(self, min_width: int = 4, threads: int = 256,

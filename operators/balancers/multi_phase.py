@@ -19,7 +19,6 @@ changes in the expansion:
 
 from __future__ import annotations
 
-from frontier.options import BalancerName
 from operators.balancers import snippets
 from operators.balancers.two_phase import TwoPhase, walk
 from operators.codegen import KernelSpec, indent, visit_edge
@@ -29,7 +28,8 @@ class MultiPhase(TwoPhase):
     """Two-phase search with iterated searches over an extended chunk and warp-coalesced
     expansion through shared memory."""
 
-    name = BalancerName.MULTI_PHASE
+    name = "multi_phase"
+    serves = ()  # named only: two_phase serves the hub steps of "auto"
 
     def __init__(self, items_per_thread: int = 4, iterations: int = 2,
                  threads: int = 256) -> None:

@@ -8,16 +8,16 @@ rest of its warp idles.
 
 from __future__ import annotations
 
-from frontier.options import BalancerName
 from frontier.target import Target
-from operators.balancers.base import LoadBalancer
+from operators.balancers.base import LoadBalancer, Regime
 from operators.codegen import KernelSpec, for_each_input, indent, visit_edge
 
 
 class ThreadMapped(LoadBalancer):
     """One thread per frontier element, looping over its edges."""
 
-    name = BalancerName.THREAD
+    name = "thread"
+    serves = (Regime.THIN, Regime.SEQUENTIAL)
 
     def __init__(self, threads: int = 256) -> None:
         if threads < 1 or threads > 1024:

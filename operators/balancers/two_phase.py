@@ -34,10 +34,9 @@ import numpy as np
 
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
-from operators.balancers.base import SizedBalancer
+from operators.balancers.base import Regime, SizedBalancer
 from operators.codegen import NONE, KernelIO, KernelSpec, indent, visit_edge
 from operators.shape import grid_blocks
 
@@ -156,7 +155,8 @@ class TwoPhase(SizedBalancer):
     """Merge-path partition of a device-side degree prefix sum, then per-thread expansion of an
     equal number of merge steps."""
 
-    name = BalancerName.TWO_PHASE
+    name = "two_phase"
+    serves = (Regime.HUBS,)
     parameter = "items_per_thread"
 
     def __init__(self, items_per_thread: int = 8, threads: int = 256) -> None:

@@ -17,10 +17,9 @@ for a width chosen at each step).
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.options import BalancerName
 from frontier.target import Target
 from operators.balancers import snippets
-from operators.balancers.base import SizedBalancer
+from operators.balancers.base import Regime, SizedBalancer
 from operators.codegen import KernelSpec, indent, visit_edge
 
 WIDTHS = (2, 4, 8, 16, 32)
@@ -39,7 +38,8 @@ def virtual_warp_edges(spec: KernelSpec, width: str) -> str:
 class VirtualWarp(SizedBalancer):
     """Virtual warps of ``width`` lanes, one frontier element each (Algorithm 8)."""
 
-    name = BalancerName.WARP
+    name = "warp"
+    serves = (Regime.SMALL,)
     parameter = "width"
 
     def __init__(self, width: int = 32, threads: int = 256) -> None:

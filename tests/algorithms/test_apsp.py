@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import APSPError, apsp
-from algorithms.apsp import APSP_METHODS
+from algorithms.apsp import APSPMethod
 from frontier import Graph, generators
 from frontier.target import cuda_usable
 from frontier.testing import check_apsp, graphs, reference_apsp
@@ -22,7 +22,7 @@ from frontier.testing import check_apsp, graphs, reference_apsp
 #: A real GPU (not the simulator, far too slow for the large cases).
 GPU = cuda_usable() and os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0")
 
-METHODS = APSP_METHODS
+METHODS = list(APSPMethod)
 
 
 def apsp_or_error(graph: Graph, method: str, **options):

@@ -209,7 +209,7 @@ CLEAR = {
         lambda: reduce(None, "3", keep, target="cpu"), OperatorError,
         r"reduce over '3'; expected .* a count"),
     "compute(None, 'vertices')": (
-        lambda: compute(None, "vertices", keep, target="cpu"), OperatorError,
+        lambda: compute(None, "vertices", keep, target="cpu"), TypeError,
         "expected a frontier.Graph, got NoneType"),
     "load(bytearray)": (
         lambda: frontier.load(bytearray(b"g.txt")), TypeError,

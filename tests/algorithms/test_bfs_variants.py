@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from algorithms import bfs
 from frontier import Graph
+from frontier.options import Cull
 from frontier.testing import check_bfs, graphs, graphs_with_source
 from operators import available_balancers
-from operators.cull import CULLS
 
 BALANCERS = available_balancers()
 
@@ -30,7 +30,7 @@ def examples(n: int) -> int:
 @pytest.mark.parametrize("balancer", BALANCERS)
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
 @settings(max_examples=examples(30))
-@given(case=graphs_with_source(), cull=st.sampled_from(CULLS),
+@given(case=graphs_with_source(), cull=st.sampled_from(list(Cull)),
        kind=st.sampled_from(["sparse", "dense"]))
 def test_unordered_bfs_converges_to_the_same_levels(target, balancer, fused, case, cull, kind):
     if target.simulated and (balancer != "thread" or not fused):

@@ -19,6 +19,7 @@ import pytest
 import algorithms
 from algorithms import CATALOG, Result
 from algorithms.catalog import collect
+from algorithms.entry import testing
 from frontier import Graph, generators
 from frontier.target import resolve_target
 
@@ -92,6 +93,34 @@ def test_no_class_name_is_defined_twice_in_the_algorithms():
 
 
 # run, reference, check, report: every entry ---------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_every_option_offers_its_choices_as_plain_strings_with_the_default_among_them(name):
+    for option in CATALOG[name].options:
+        assert all(type(c) is str for c in option.choices)
+        assert not option.choices or option.default in option.choices
+
+
+def test_the_entries_reach_frontier_testing_through_one_lazy_import():
+    lazy = []
+    for module in pathlib.Path(algorithms.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                lazy += [(module.name, node.name) for s in ast.walk(node)
+                         if isinstance(s, ast.ImportFrom) and s.module == "frontier"
+                         and any(a.name == "testing" for a in s.names)
+                         or isinstance(s, ast.ImportFrom) and s.module == "frontier.testing"]
+    assert lazy == [("entry.py", "_frontier_testing")]
+
+
+def test_the_lazy_references_are_frontier_testing_s_functions_by_name():
+    assert testing.reference_bfs.__name__ == "reference_bfs"
+    assert not hasattr(testing, "__wrapped__")  # tools probing dunders find nothing
+    graph = generators.grid2d(2, 2)
+    np.testing.assert_array_equal(testing.reference_bfs(graph, 0),
+                                  importlib.import_module("frontier.testing")
+                                  .reference_bfs(graph, 0))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_every_result_follows_the_result_protocol(name):
     result = result_of(name)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import CATALOG, connected_components, spanning_forest
-from algorithms.components import DEFAULT_METHOD, METHODS
+from algorithms.components import DEFAULT_METHOD, ComponentsMethod
 from frontier import Graph
 from frontier.io import load
 from frontier.target import cuda_usable
@@ -61,7 +61,7 @@ def assert_components(graph: Graph, result) -> None:
     assert len(result.stats) >= min(result.iterations, 1) * (graph.num_edges > 0)
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", ComponentsMethod)
 @given(graph=graphs())
 def test_every_method_labels_vertices_by_the_smallest_member_of_their_weak_component(method,
                                                                                      graph):
@@ -78,7 +78,7 @@ def test_advancing_methods_agree_with_scipy_under_every_balancer(method, balance
                                                   target="cpu"))
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", ComponentsMethod)
 @tiny
 @given(graph=TINY_GRAPHS)
 def test_every_method_agrees_with_scipy_on_every_target(target, method, graph):
@@ -112,7 +112,7 @@ def test_spanning_forest_on_every_target(target, graph):
 
 def test_weak_components_of_a_directed_graph_join_arcs_of_either_direction(target):
     g = Graph.from_edges([4, 2, 5, 6], [3, 3, 1, 1], num_vertices=8)  # arcs into 3 and into 1
-    for method in METHODS:
+    for method in ComponentsMethod:
         r = connected_components(g, method=method, target=target)
         assert r.labels.tolist() == [0, 1, 2, 2, 2, 1, 1, 7], method
         assert r.num_components == 4
@@ -122,7 +122,7 @@ def test_a_path_numbered_against_the_hooking_order_still_ends_in_one_component()
     n = 200  # ids zig-zag, so hooks in one orientation only form long chains
     order = np.concatenate([np.arange(0, n, 2), np.arange(n - 1, 0, -2)])
     g = Graph.from_edges(order[:-1], order[1:], num_vertices=n, directed=False)
-    for method in METHODS:
+    for method in ComponentsMethod:
         r = connected_components(g, method=method, target="cpu")
         assert r.num_components == 1 and not r.labels.any(), method
     check_spanning_forest(g, spanning_forest(g, target="cpu").edges)
@@ -156,7 +156,7 @@ def test_bad_arguments_are_refused_before_any_work():
 def test_components_do_not_modify_the_graph():
     g = Graph.from_edges([0, 1, 2], [1, 2, 0], directed=False)
     before = (g.row_offsets.copy(), g.col_indices.copy())
-    for method in METHODS:
+    for method in ComponentsMethod:
         connected_components(g, method=method, target="cpu")
     spanning_forest(g, target="cpu")
     np.testing.assert_array_equal(g.row_offsets, before[0])
@@ -179,7 +179,7 @@ DATASET_FILES = sorted(p.name for p in DATASETS.glob("*.gz")) if DATASETS else [
 def test_every_method_and_the_forest_agree_with_scipy_on_real_datasets_on_cpu(name):
     graph = load(DATASETS / name)
     expected = smallest_member(graph)
-    for method in METHODS:
+    for method in ComponentsMethod:
         got = connected_components(graph, method=method, target="cpu").labels
         np.testing.assert_array_equal(got, expected, err_msg=method)
     check_spanning_forest(graph, spanning_forest(graph, target="cpu").edges)
@@ -193,7 +193,7 @@ def test_every_method_and_balancer_and_the_forest_agree_with_scipy_on_real_datas
         name):
     graph = load(DATASETS / name)
     expected = smallest_member(graph)
-    for method in METHODS:
+    for method in ComponentsMethod:
         for balancer in BALANCERS if method in BALANCED else ["thread"]:
             got = connected_components(graph, method=method, balancer=balancer,
                                        target="cuda").labels

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import maximal_independent_set
-from algorithms.independent_set import METHODS, arcs_per_round
+from algorithms.independent_set import MISMethod, arcs_per_round
 from frontier import Graph, generators, random_bits
 from frontier.testing import check_independent_set, graphs, greedy_order, reference_mis
 from operators import BalancerError, available_balancers
@@ -64,7 +64,7 @@ def test_luby_mis_is_maximal_independent(balancer, graph):
     check_independent_set(graph, result.in_set)
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", MISMethod)
 @tiny
 @given(graph=TINY_GRAPHS)
 def test_every_target_gives_the_set_the_cpu_gives(target, method, graph):
@@ -110,7 +110,7 @@ def test_the_seed_picks_the_order_and_stats_record_each_round():
     check_independent_set(g, luby.in_set)
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", MISMethod)
 def test_each_rounds_arcs_are_those_of_the_vertices_undecided_at_its_start(target, method):
     g = generators.gnm(300, 1200, seed=4)
     result = maximal_independent_set(g, method=method, seed=2, target=target)

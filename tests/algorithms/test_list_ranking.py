@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import ListError, list_ranking
-from algorithms.list_ranking import LIST_RANKING_METHODS, default_splitters
+from algorithms.list_ranking import ListRankingMethod, default_splitters
 from frontier import generators
 from frontier.target import cuda_usable
 from frontier.testing import check_list_ranks, linked_lists, reference_list_ranks
 
-METHODS = LIST_RANKING_METHODS
+METHODS = list(ListRankingMethod)
 #: A real GPU (not the simulator, far too slow for the large cases).
 GPU = cuda_usable() and os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0")
 

@@ -7,12 +7,13 @@ import json
 
 import pytest
 
-from frontier.options import BalancerName, Cull, Domain, Kind, Mode, Way, values
-from operators import Direction, available_balancers
+from frontier import validate
+from frontier.options import Cull, Domain, Kind, Mode, Way, values
+from operators import Direction
 from operators.cull import check_cull
 
 
-@pytest.mark.parametrize("option", [Kind, Domain, Way, Mode, Cull, BalancerName])
+@pytest.mark.parametrize("option", [Kind, Domain, Way, Mode, Cull])
 def test_every_member_is_its_string(option):
     for member in option:
         assert member == member.value and hash(member) == hash(member.value)
@@ -26,8 +27,15 @@ def test_values_are_plain_strings_in_declaration_order():
     assert all(type(v) is str for v in values(Cull))
 
 
-def test_the_balancer_names_are_the_registry_s():
-    assert set(available_balancers(include_auto=True)) == set(values(BalancerName))
+def test_one_of_turns_a_string_into_the_member_of_an_option():
+    assert validate.one_of("cull", "hash", Cull) is Cull.HASH
+    assert validate.one_of("names", "b", ("a", "b")) == "b"  # a plain list: the string itself
+
+
+def test_one_of_an_option_lists_its_choices_when_refusing():
+    with pytest.raises(ValueError, match="unknown frontier kind 'queue'; expected one of "
+                                         "'sparse', 'dense'"):
+        validate.one_of("frontier", "queue", Kind, "frontier kind")
 
 
 def test_a_direction_given_as_a_string_holds_the_member():

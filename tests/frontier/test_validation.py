@@ -13,6 +13,7 @@ import pytest
 
 from algorithms import bfs
 from frontier import Frontier, FrontierError, Graph, generators, validate
+from frontier.io import save
 from operators import (
     Direction,
     FunctorError,
@@ -98,8 +99,19 @@ def test_graph_accepts_a_numpy_vertex_count():
 def test_frontier_constructors_refuse_bad_arguments(kwargs, error):
     with pytest.raises(error):
         Frontier.from_vertices(STAR, [0], target="cpu", **kwargs)
-    with pytest.raises(FrontierError, match="expected a frontier.Graph"):
+    with pytest.raises(TypeError, match="a frontier's graph: expected a frontier.Graph"):
         Frontier.from_vertices(STAR.to_scipy(), [0], target="cpu")
+
+
+@pytest.mark.parametrize("call, where", [
+    (lambda g: Frontier.from_vertices(g, [0], target="cpu"), "a frontier's graph"),
+    (lambda g: save(g, "never-written.npz"), r"save\(graph, path\)"),
+    (lambda g: compute(g, "vertices", lambda v: None, target="cpu"), "graph"),
+    (lambda g: bfs(g, 0, target="cpu"), "graph"),
+])
+def test_every_graph_check_raises_one_error_saying_where_what_and_what_was_expected(call, where):
+    with pytest.raises(TypeError, match=f"^{where}: expected a frontier.Graph, got list$"):
+        call([[0, 1]])
 
 
 def accept(src, dst, eid, weight, seen):

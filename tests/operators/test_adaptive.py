@@ -33,7 +33,18 @@ from operators.adaptive import (
     save_calibration,
     thresholds_for,
 )
-from operators.balancers import AutoBalancer, DynamicWarp, ThreadMapped, TwoPhase, VirtualWarp
+from operators.balancers import (
+    BALANCERS,
+    AutoBalancer,
+    BalancerError,
+    BlockMapped,
+    DynamicWarp,
+    Regime,
+    ThreadMapped,
+    TwoPhase,
+    VirtualWarp,
+    serving,
+)
 from operators.small_frontier import BLOCK_LOCAL
 
 FUSED, HOST, MODES = Mode.FUSED, Mode.HOST, values(Mode)
@@ -103,6 +114,30 @@ def test_auto_is_accepted_but_not_listed_with_the_static_balancers():
     assert isinstance(get_balancer("auto"), AutoBalancer)
     assert "auto" not in available_balancers()
     assert available_balancers(include_auto=True)[0] == "auto"
+
+
+def test_each_regime_of_auto_runs_the_one_registered_balancer_declaring_it():
+    for regime in Regime:
+        chosen = serving(regime)
+        assert [c for c in BALANCERS.values() if regime in c.serves] == [type(chosen)]
+        assert BALANCERS[chosen.name] is type(chosen)
+
+
+def test_a_balancer_joins_auto_by_declaring_a_regime(monkeypatch):
+    class Wider(VirtualWarp):
+        name = "wider"
+        serves = (Regime.SMALL,)
+
+    monkeypatch.setattr(VirtualWarp, "serves", ())
+    monkeypatch.setitem(BALANCERS, Wider.name, Wider)
+    assert type(serving(Regime.SMALL)) is Wider
+
+
+def test_two_balancers_declaring_one_regime_are_refused(monkeypatch):
+    monkeypatch.setattr(BlockMapped, "serves", (Regime.THIN,))
+    with pytest.raises(BalancerError, match="2 registered balancers serve the 'thin' steps of "
+                                            "balancer='auto' \\(thread, block\\)"):
+        serving(Regime.THIN)
 
 
 @pytest.mark.parametrize("name", ["t2", "host_edges", "hand_back_steps"])

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frontier import Frontier, FrontierOverflowError, Graph, atomic_min
+from frontier.options import Cull
 from frontier.testing import check_sssp, graphs
 from operators import advance, available_balancers, explain, traverse
-from operators.cull import CULLS
 from tests.algorithms.test_strong_components import hub_lowered_between_its_repeats
 
 BALANCERS = available_balancers()
@@ -66,7 +66,7 @@ def test_culling_keeps_every_head_and_drops_repeats(target, balancer, case):
     assert hashed.size <= plain.size
 
 
-@pytest.mark.parametrize("cull", CULLS)
+@pytest.mark.parametrize("cull", list(Cull))
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
 @pytest.mark.parametrize("balancer", BALANCERS)
 @settings(max_examples=examples(20))

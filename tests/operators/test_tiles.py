@@ -162,5 +162,5 @@ def test_compute_and_reduce_over_a_range_need_no_graph(target):
 
 
 def test_a_missing_graph_is_refused_where_the_work_is_over_a_graph():
-    with pytest.raises(OperatorError, match="expected a frontier.Graph"):
+    with pytest.raises(TypeError, match="expected a frontier.Graph"):
         compute(None, "vertices", triple, np.zeros(1, np.int64), target="cpu")

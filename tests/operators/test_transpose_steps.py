@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from frontier import Frontier, Graph, atomic_cas
+from frontier.options import Way
 from frontier.testing import graphs
 from operators import OperatorError, advance, available_balancers, traverse
-from operators.direction import MODES
 
 
 def deeper(src, dst, eid, weight, depth):
@@ -53,7 +53,7 @@ small_cases = graphs(min_vertices=1, max_vertices=12, max_edges=30).flatmap(
     lambda g: st.tuples(st.just(g), st.integers(0, g.num_vertices - 1)))
 
 
-@pytest.mark.parametrize("direction", MODES)
+@pytest.mark.parametrize("direction", list(Way))
 @given(case=small_cases)
 def test_backward_bfs_by_advance_edges_in_is_scipys_bfs_on_the_transpose(target, direction,
                                                                           case):

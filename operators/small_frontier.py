@@ -39,13 +39,13 @@ from collections.abc import Callable
 
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.options import Mode
+from frontier.options import Cull, Mode
 from frontier.ring import STEPS_RAN
 from frontier.target import Target
 from operators.balancers import snippets
 from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
 from operators.convention import kernel_arguments, scalar_arguments
-from operators.cull import CULL_PARAMS, NONE, cull_buffers, culled
+from operators.cull import CULL_PARAMS, cull_buffers, culled
 from operators.shape import LaunchShape
 
 __all__ = ["BLOCK_LOCAL", "CAPACITY", "block_shape", "block_kernel", "block_push"]
@@ -211,7 +211,7 @@ def _body(spec: KernelSpec, threads: int) -> str:
              "    break\n"
              "if t == 0:\n"
              "    queue_len[1 - cur] = 0\n"
-             + ("cull_stamp = cull_base + step\n" if spec.cull != NONE else "")
+             + ("cull_stamp = cull_base + step\n" if spec.cull != Cull.NONE else "")
              + f"if n <= {WARP_LEVEL}:\n"
              + indent(_warp_level(spec))
              + "else:\n"
@@ -263,7 +263,7 @@ def block_kernel(graph: Graph, frontier: Frontier, functors: dict[str, Callable]
     shape = block_shape(frontier.target)
     return build(frontier.target, shape, spec, functors,
                  lambda: _body(spec, shape.threads_per_block),
-                 ("stop_edges",) + (CULL_PARAMS if spec.cull != NONE else ()))
+                 ("stop_edges",) + (CULL_PARAMS if spec.cull != Cull.NONE else ()))
 
 
 def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
@@ -289,6 +289,6 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
         frontier.slot, lambda: kernel.launch(target, 1, args, mode=Mode.BLOCK),
         "a small-frontier traverse on its pool failed part-way (its levels wrote the next slot)")
     steps = int(lengths[STEPS_RAN])
-    if spec.cull != NONE:
+    if spec.cull != Cull.NONE:
         pool.use_stamps(steps)  # level k used the stamp cull_base + k
     return Frontier(pool, out, SPARSE, pool.adopt(out, SPARSE)), steps, int(lengths[out])

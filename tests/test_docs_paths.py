@@ -22,8 +22,9 @@ PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 #: path or a URL; it ends before characters no path here holds (``*``, ``:``, spaces, quotes).
 PATH = re.compile(r"(?<![\w/.$~-])((?:frontier|operators|algorithms|bench|tests|frontier_cli|"
                   r"frontier_nx|docs)/[\w./-]*)")
-#: A placeholder segment (``OUT``, ``SUITE``, ``DATE-DEVICE.csv``): named in capitals.
-PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_-]*(\.\w+)?$")
+#: A placeholder segment (``OUT``, ``SUITE``, ``DATE-DEVICE.csv``, ``test_NAME.py``): named in
+#: capitals, whole or after a prefix.
+PLACEHOLDER = re.compile(r"^(\w*_)?[A-Z][A-Z0-9_-]*(\.\w+)?$")
 #: A dotted name of the packages in inline code; not a file name, not an entry-point group.
 DOTTED = re.compile(r"`((?:frontier|operators|algorithms|frontier_nx|frontier_cli|bench)"
                     r"(?:\.[A-Za-z_]\w*)+)(?![\w.])(?!` entry point)")

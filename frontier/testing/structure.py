@@ -147,10 +147,11 @@ def _first_fit(offsets: np.ndarray, heads: np.ndarray, order: np.ndarray
 
 def check_coloring(graph: Graph, colors: Any, *, seed: int | None = None,
                    order: str = "random") -> None:
-    """Check ``colors`` (integers, one per vertex) colour every vertex (``>= 0``) and properly
-    (no edge between two distinct vertices of one colour); with ``seed``, also that they equal
-    :func:`reference_coloring` of that seed and ``order`` (the seed is unused in order
-    ``"largest_first"``)."""
+    """Check ``colors`` (integers, one per vertex) colour every vertex (``>= 0``), properly (no
+    edge between two distinct vertices of one colour) and greedily (no vertex's colour above
+    its number of distinct neighbours, so at most max degree + 1 colours: what any first fit
+    gives); with ``seed``, also that they equal :func:`reference_coloring` of that seed and
+    ``order`` (the seed is unused in order ``"largest_first"``)."""
     got = _vertex_values("colors", colors, graph).astype(np.int64)
     _fail("not coloured (negative colour)", np.flatnonzero(got < 0),
           lambda v: f"vertex {v}: colour {got[v]}")
@@ -159,6 +160,12 @@ def check_coloring(graph: Graph, colors: Any, *, seed: int | None = None,
     _fail("not proper: an edge joins two vertices of one colour", np.unique(tails[clash]),
           lambda v: f"vertex {v} and its neighbour {int(heads[clash][tails[clash] == v][0])}, "
                     f"colour {got[v]}")
+    n = got.size
+    distinct = np.bincount(np.unique(tails.astype(np.int64) * n + heads) // max(n, 1),
+                           minlength=n)
+    _fail("above first fit: a vertex's colour exceeds its number of distinct neighbours",
+          np.flatnonzero(got > distinct),
+          lambda v: f"vertex {v}: colour {got[v]}, {distinct[v]} neighbour(s)")
     if seed is not None:
         expected = reference_coloring(graph, seed, order)
         which = f"seed {seed}" if order == "random" else f"order {order}"

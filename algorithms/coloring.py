@@ -38,31 +38,41 @@ bounded degree (Jones & Plassmann), plus one round per full window of a vertex w
 Concurrency: Practice and Experience 12(12), 2000; Çatalyürek, Feo, Gebremedhin, Halappanavar &
 Pothen, *Graph Coloring Algorithms for Multi-core and Massively Multithreaded Architectures*,
 Parallel Computing 38(10-11), 2012, Section 3): no vertex waits for its neighbours. A round over
-the frontier of uncoloured vertices is four operator calls, each seeing what the one before
-wrote (the loop's barrier between them):
+the frontier of uncoloured vertices is six operator calls, each seeing what the one before wrote
+(the loop's barrier between them):
 
 1. ``advance`` (with the load balancer) over their arcs: a coloured neighbour whose colour falls
    in the vertex's window sets its bit of the vertex's mask, as above;
-2. ``compute``: every vertex of the frontier tentatively takes the lowest clear bit of its
-   window (a full window moves up by 63; the vertex stays uncoloured);
-3. ``advance`` over the same arcs: a neighbour with the same tentative colour that comes first
+2. ``compute``: every vertex of the frontier wishes for the lowest clear bit of its window (a
+   full window moves up by 63; the vertex stays uncoloured);
+3. ``advance`` over the same arcs: each neighbour with the same wish that comes first in the
+   order (a *rival*) adds one to the vertex's *rank* (``atomic_add``; a repeated arc counts
+   each time);
+4. ``compute``: a vertex of rank ``j`` tentatively takes the ``j+1``-th clear bit of its window,
+   or its last clear bit if there are fewer: rivals spread over the free colours instead of all
+   taking one, so a clique of one window is coloured in one round;
+5. ``advance`` over the same arcs: a neighbour with the same tentative colour that comes first
    in the order marks the vertex *lost* (``atomic_store``);
-4. ``filter``: a lost vertex is uncoloured again; the uncoloured vertices form the next
+6. ``filter``: a lost vertex is uncoloured again; the uncoloured vertices form the next
    frontier.
 
 A coloured vertex outside the frontier never changes colour again, so a mask reads final
-colours only, a window moves up only past colours taken for good, and a vertex's colour is at
-most its number of distinct neighbours (at most max degree + 1 colours). The colouring is proper
-when the loop ends: two neighbours of one colour were both in the frontier of the last round
-either was coloured in (a vertex coloured earlier had its colour in the other's mask), and step
-3 of that round, reading both final colours, put the later one back. Every step reads only what
-the steps before it wrote, and its atomics commute: the colours depend on the seed and order
-only, the same on every target, balancer and thread schedule. Not a greedy colouring in the
-order; each round keeps at least the first vertex (in the order) of every clash, so the rounds
-are at most those of Jones & Plassmann, and about the number of colours on a graph whose
-densest part is nearly a clique (its vertices all see the same colours and clash).
-State: 21 bytes per vertex (colour and window: int32; lost: a byte; the mask: int64; last
-round uncoloured: int32) plus the frontier. It runs on the cpu target as everywhere.
+colours only, a tentative colour is a clear bit (never a coloured neighbour's colour), and a
+window moves up only past colours taken for good. The colouring is proper when the loop ends:
+two neighbours of one colour were both in the frontier of the last round either was coloured in
+(a vertex coloured earlier had its colour in the other's mask), and step 5 of that round,
+reading both final colours, put the later one back. A vertex's colour is at most its coloured
+neighbours' colours below it (distinct) plus the free colours it stepped over (at most its rank,
+arcs to rivals still uncoloured): at most its number of arcs to other vertices (its distinct
+neighbours on a graph without repeated arcs), so at most max degree + 1 colours. Every step
+reads only what the steps before it wrote, and its atomics commute: the colours depend on the
+seed and order only, the same on every target, balancer and thread schedule. Not a greedy
+colouring in the order, and it uses more colours than first fit (a vertex steps over a colour
+for every rival, whatever colour the rival ends with). A vertex with no uncoloured neighbour
+before it in the order keeps what it took, so each round colours at least those Jones &
+Plassmann colours and the rounds are at most its rounds.
+State: 24 bytes per vertex (colour, window, rank then lost, last round uncoloured: int32; the
+mask: int64) plus the frontier. It runs on the cpu target as everywhere.
 
 The graph must be undirected (the catalog entry runs on the undirected simple graph underlying
 any graph). A self-loop is ignored, as NetworkX's ``greedy_color`` ignores it; repeated edges
@@ -85,6 +95,7 @@ from algorithms.output import check_out, deliver, on_host
 from frontier import (
     Frontier,
     Graph,
+    atomic_add,
     atomic_or,
     atomic_store,
     device_function,
@@ -203,7 +214,7 @@ def mark_taken(src, dst, eid, weight, colors, window, used):
     return False
 
 
-def tentative(v, colors, window, used):
+def wish(v, colors, window, used):
     if used[v] == FULL:
         window[v] += WINDOW
     else:
@@ -211,13 +222,32 @@ def tentative(v, colors, window, used):
         while used[v] >> k & 1:
             k += 1
         colors[v] = window[v] + k
-    used[v] = 0
+
+
+def count_rivals(src, dst, eid, weight, colors, rank, s, degree, by_degree):
+    if (dst != src and colors[src] >= 0 and colors[dst] == colors[src]
+            and precedes(dst, src, s, degree, by_degree)):
+        atomic_add(rank, src, 1)
+    return False
+
+
+def step_aside(v, colors, window, used, rank):
+    if colors[v] >= 0:
+        k, free, skip = 0, 0, rank[v]
+        for bit in range(WINDOW):
+            if not used[v] >> bit & 1:
+                k = bit
+                free += 1
+                if free > skip:
+                    break
+        colors[v] = window[v] + k
+    used[v], rank[v] = 0, 0
 
 
 def clash(src, dst, eid, weight, colors, lost, s, degree, by_degree):
     if (dst != src and colors[src] >= 0 and colors[dst] == colors[src]
             and precedes(dst, src, s, degree, by_degree)):
-        atomic_store(lost, src, True)
+        atomic_store(lost, src, 1)
     return False
 
 
@@ -225,7 +255,7 @@ def undo_lost(v, colors, lost, last_live, r):
     last_live[v] = r
     if lost[v]:
         colors[v] = -1
-        lost[v] = False
+        lost[v] = 0
     return colors[v] < 0
 
 
@@ -260,7 +290,10 @@ def _speculative_round(live: Frontier, graph: Graph, colors: Any, window: Any, l
                        policy: Any) -> Frontier:
     """One round of speculative colouring over the uncoloured vertices ``live``."""
     advance(graph, live, mark_taken, colors, window, used, balancer=policy, output="none")
-    compute(graph, live, tentative, colors, window, used)
+    compute(graph, live, wish, colors, window, used)
+    advance(graph, live, count_rivals, colors, lost, s, degree, by_degree, balancer=policy,
+            output="none")  # lost holds each vertex's rank among its rivals until step_aside
+    compute(graph, live, step_aside, colors, window, used, lost)
     advance(graph, live, clash, colors, lost, s, degree, by_degree, balancer=policy,
             output="none")
     return filter(graph, live, undo_lost, colors, lost, last_live, ROUND)
@@ -281,9 +314,10 @@ def graph_coloring(graph: Graph, *, seed: int = 0, order: str = "random",
     """A proper colouring of an undirected graph (see the module docstring): with ``method``
     ``"jones_plassmann"`` the greedy first-fit colouring in ``order`` ``"random"`` (fixed by
     ``seed``, an integer ``0 <= seed < 2**63``) or ``"largest_first"`` (by decreasing degree,
-    NetworkX's ``greedy_color`` default; the seed is then unused); with ``"speculative"`` a
-    first fit in few rounds, clashes settled by that order; ``balancer`` maps each round's
-    advances onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s."""
+    NetworkX's ``greedy_color`` default; the seed is then unused); with ``"speculative"`` every
+    uncoloured vertex colours itself each round, rivals for one colour spread over the free
+    ones and clashes settled by that order (few rounds, more colours); ``balancer`` maps each
+    round's advances onto threads; ``target`` and ``out`` as :func:`algorithms.bfs`'s."""
     check_undirected(graph, "graph_coloring")
     check_out(out)
     seed = validate.count("seed", seed)
@@ -295,7 +329,9 @@ def graph_coloring(graph: Graph, *, seed: int = 0, order: str = "random",
     n, s = graph.num_vertices, random_bits(seed, 0)
     degree = tgt.to_device(networkx_degrees(graph) if by_degree else np.zeros(1, np.int64))
     colors, window = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)
-    marked, used = tgt.zeros(n, np.bool_), tgt.zeros(n, np.int64)  # beaten, or lost
+    # beaten; or speculative's rank among its rivals, then lost
+    marked = tgt.zeros(n, np.int32 if speculative else np.bool_)
+    used = tgt.zeros(n, np.int64)
     last_live = tgt.empty(n, np.int32)  # every vertex is uncoloured in round 0
     began = time.perf_counter()
     if not speculative and not tgt.runs_balancers:  # one thread: the first fit the rounds equal
@@ -329,7 +365,8 @@ def _check(graph: Graph, source: None, result: ColoringResult) -> None:
 
     greedy = result.method == "jones_plassmann"
     check_coloring(graph.simple(directed=False), on_host(result.colors),
-                   seed=result.seed if greedy else None, order=result.order)
+                   seed=result.seed if greedy else None, order=result.order,
+                   neighbours="distinct" if greedy else "arcs")
 
 
 def _report(result: ColoringResult) -> list[tuple[str, str]]:
@@ -349,6 +386,7 @@ ENTRIES = (
                           "default", shown="{} order"),
                    Option("method", METHODS, "jones_plassmann", "jones_plassmann: the greedy "
                           "first fit in the order; speculative: every uncoloured vertex "
-                          "colours itself each round, the later end of a clash retries (fewer "
-                          "rounds on skewed graphs)"))),
+                          "colours itself each round, rivals spreading over the free colours, "
+                          "the later end of a clash retries (far fewer rounds on skewed graphs, "
+                          "more colours)"))),
 )

@@ -26,6 +26,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from frontier import validate
 from frontier.graph import Graph
 from frontier.testing.random_reference import reference_random_bits, reference_random_bits_of
 
@@ -146,11 +147,15 @@ def _first_fit(offsets: np.ndarray, heads: np.ndarray, order: np.ndarray
 
 
 def check_coloring(graph: Graph, colors: Any, *, seed: int | None = None,
-                   order: str = "random") -> None:
-    """Check ``colors`` (integers, one per vertex) colour every vertex (``>= 0``) and properly
-    (no edge between two distinct vertices of one colour); with ``seed``, also that they equal
-    :func:`reference_coloring` of that seed and ``order`` (the seed is unused in order
-    ``"largest_first"``)."""
+                   order: str = "random", neighbours: str = "distinct") -> None:
+    """Check ``colors`` (integers, one per vertex) colour every vertex (``>= 0``), properly (no
+    edge between two distinct vertices of one colour) and within first fit's bound: no vertex's
+    colour above its number of ``neighbours``, ``"distinct"`` (what any first fit gives) or
+    ``"arcs"`` (its arcs to other vertices, a repeated arc counted each time: what speculative
+    colouring gives; the same on a graph without repeated arcs), so at most max degree + 1
+    colours; with ``seed``, also that they equal :func:`reference_coloring` of that seed and
+    ``order`` (the seed is unused in order ``"largest_first"``)."""
+    distinct = validate.one_of("neighbours", neighbours, ("distinct", "arcs")) == "distinct"
     got = _vertex_values("colors", colors, graph).astype(np.int64)
     _fail("not coloured (negative colour)", np.flatnonzero(got < 0),
           lambda v: f"vertex {v}: colour {got[v]}")
@@ -159,6 +164,13 @@ def check_coloring(graph: Graph, colors: Any, *, seed: int | None = None,
     _fail("not proper: an edge joins two vertices of one colour", np.unique(tails[clash]),
           lambda v: f"vertex {v} and its neighbour {int(heads[clash][tails[clash] == v][0])}, "
                     f"colour {got[v]}")
+    n = got.size
+    keys = tails.astype(np.int64) * n + heads
+    bound = np.bincount((np.unique(keys) if distinct else keys) // max(n, 1), minlength=n)
+    what = "distinct neighbours" if distinct else "arcs to other vertices"
+    _fail(f"above first fit: a vertex's colour exceeds its number of {what}",
+          np.flatnonzero(got > bound),
+          lambda v: f"vertex {v}: colour {got[v]}, {bound[v]} {what}")
     if seed is not None:
         expected = reference_coloring(graph, seed, order)
         which = f"seed {seed}" if order == "random" else f"order {order}"

@@ -2,7 +2,10 @@
 order, on hypothesis graphs (isolated vertices, repeated edges, self-loops, hubs, several
 components, empty and one-vertex graphs) under every balancer, on every target (tiny graphs in
 the CUDA simulator), the same colours for one seed on every target; more than one window of 63
-colours; bad arguments are refused with clear errors."""
+colours; bad arguments are refused with clear errors. Speculative colouring: proper, no colour
+above a vertex's arcs to other vertices, the same colours on every target and balancer, fused
+and from the host (the race detector's host loop), on the same graphs; a clique and R-MAT's
+hubs coloured in few rounds."""
 
 from __future__ import annotations
 
@@ -14,16 +17,27 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import graph_coloring
+from algorithms.coloring import ColoringOrder
 from frontier import Graph, generators
-from frontier.testing import check_coloring, graphs, greedy_order, reference_coloring
+from frontier.testing import (
+    check_coloring,
+    check_race_free,
+    graphs,
+    greedy_order,
+    reference_coloring,
+)
 from operators import BalancerError, available_balancers
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 BALANCERS = available_balancers(include_auto=True)
+ORDERS = list(ColoringOrder)
 tiny = settings(max_examples=3) if SIMULATED else settings()
 TINY_GRAPHS = (graphs(max_vertices=10, max_edges=16, directed=False) if SIMULATED
                else graphs(max_vertices=20, max_edges=60, directed=False))
 UNDIRECTED = graphs(max_vertices=30, max_edges=80, directed=False)
+#: (balancer, order) pairs: every balancer once, the orders cycling
+PAIRS = [pytest.param(b, ORDERS[i % len(ORDERS)], id=f"{b}-{ORDERS[i % len(ORDERS)]}")
+         for i, b in enumerate(BALANCERS)]
 
 
 def networkx_greedy(graph: Graph, seed: int) -> np.ndarray:
@@ -145,6 +159,81 @@ def test_each_rounds_arcs_are_those_of_the_vertices_uncoloured_at_its_start(targ
         assert round_.arcs == degrees[last >= k].sum()
 
 
+@pytest.mark.parametrize("balancer, order", PAIRS)
+@given(graph=UNDIRECTED)
+def test_speculative_colouring_is_proper_and_within_first_fit_bounds(balancer, order, graph):
+    result = graph_coloring(graph, method="speculative", order=order, balancer=balancer,
+                            target="cpu")
+    assert result.method == "speculative" and result.colors.dtype == np.int32
+    check_coloring(graph, result.colors, neighbours="arcs")  # no colour above its arcs
+    assert result.num_colors <= int(graph.out_degrees().max(initial=0)) + 1
+    assert result.iterations == len(result.stats) and result.iterations <= graph.num_vertices
+
+
+@pytest.mark.parametrize("balancer, order", PAIRS)
+@settings(max_examples=2) if SIMULATED else settings(max_examples=20)
+@given(graph=TINY_GRAPHS)
+def test_speculative_colours_are_the_same_on_every_target_and_balancer(target, balancer, order,
+                                                                       graph):
+    got = graph_coloring(graph, method="speculative", order=order, seed=5, balancer=balancer,
+                         target=target)
+    on_cpu = graph_coloring(graph, method="speculative", order=order, seed=5, target="cpu")
+    np.testing.assert_array_equal(got.colors, on_cpu.colors)
+    assert got.iterations == on_cpu.iterations
+    check_coloring(graph, got.colors, neighbours="arcs")
+
+
+@tiny
+@given(graph=TINY_GRAPHS)
+def test_speculative_host_loop_is_race_free_and_equals_the_fused_loop(race_target, graph):
+    target = race_target
+    fused = graph_coloring(graph, method="speculative", seed=3, balancer="thread",
+                           target=target)
+    host = check_race_free(graph_coloring, graph, method="speculative", seed=3,
+                           balancer="thread", target=target)
+    np.testing.assert_array_equal(host.colors, fused.colors)
+    assert host.iterations == fused.iterations
+
+
+@pytest.mark.parametrize("n", [63, 64, 130])
+def test_speculative_colouring_moves_past_full_windows(n):
+    result = graph_coloring(clique(n), method="speculative", seed=2, target="cpu")
+    assert sorted(result.colors.tolist()) == list(range(n))
+    check_coloring(clique(n), result.colors, neighbours="arcs")
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("n, rounds", [(40, 1), (63, 1), (64, 3), (130, 5)])
+def test_speculative_colouring_spreads_a_clique_over_free_colours_in_few_rounds(order, n,
+                                                                               rounds):
+    # every vertex wishes for colour 0; the k-th in the order takes the k-th free colour (the
+    # last free one of its window past the 63rd), so one round colours a clique of one window
+    result = graph_coloring(clique(n), method="speculative", order=order, target="cpu")
+    assert sorted(result.colors.tolist()) == list(range(n)) and result.iterations == rounds
+
+
+def test_speculative_colouring_of_hubs_takes_few_rounds():
+    g = generators.from_spec("rmat:11")
+    result = graph_coloring(g, method="speculative", order="largest_first", target="cpu")
+    check_coloring(g, result.colors, neighbours="arcs")
+    assert result.iterations <= 5 and result.edges_traversed <= 2 * g.num_edges
+
+
+def test_speculative_colouring_of_hubs_empty_one_vertex_and_self_loops():
+    g = generators.from_spec("rmat:9")
+    result = graph_coloring(g, method="speculative", target="cpu")
+    check_coloring(g, result.colors, neighbours="arcs")
+    empty = graph_coloring(Graph.from_edges([], [], num_vertices=0, directed=False),
+                           method="speculative", target="cpu")
+    assert empty.num_colors == 0 and empty.iterations == 0
+    one = graph_coloring(Graph.from_edges([], [], num_vertices=1, directed=False),
+                         method="speculative", target="cpu")
+    assert one.colors.tolist() == [0] and one.iterations == 1
+    looped = Graph.from_edges([0, 0], [0, 1], num_vertices=2, directed=False)
+    assert sorted(graph_coloring(looped, method="speculative", target="cpu").colors.tolist()
+                  ) == [0, 1]
+
+
 @pytest.mark.parametrize("call, error, words", [
     (lambda g: graph_coloring([[0, 1]]), TypeError, "expected a frontier.Graph, got list"),
     (lambda g: graph_coloring(Graph.from_edges([0], [1])), ValueError,
@@ -154,6 +243,8 @@ def test_each_rounds_arcs_are_those_of_the_vertices_uncoloured_at_its_start(targ
     (lambda g: graph_coloring(g, balancer="nosuch"), BalancerError, "unknown balancer 'nosuch'"),
     (lambda g: graph_coloring(g, order="smallest_last"), ValueError,
      "unknown order 'smallest_last'; expected one of 'random', 'largest_first'"),
+    (lambda g: graph_coloring(g, method="greedy"), ValueError,
+     "unknown method 'greedy'; expected one of 'jones_plassmann', 'speculative'"),
 ])
 def test_bad_arguments_are_refused_clearly(call, error, words):
     with pytest.raises(error, match=words):
@@ -166,5 +257,15 @@ def test_the_check_names_the_broken_rule():
         check_coloring(path, [0, 1, -1])
     with pytest.raises(AssertionError, match="not proper.*vertex 0 and its neighbour 1, colour 0"):
         check_coloring(path, [0, 0, 1])
+    with pytest.raises(AssertionError,
+                       match="above first fit.*vertex 2: colour 2, 1 distinct neighbours"):
+        check_coloring(path, [0, 1, 2])
+    repeated = Graph.from_edges([0, 1, 1], [1, 2, 2], directed=False)  # two edges 1-2
+    check_coloring(repeated, [0, 1, 2], neighbours="arcs")  # vertex 2 has two arcs to 1
+    with pytest.raises(AssertionError, match="above first fit.*vertex 2: colour 2, 1 distinct"):
+        check_coloring(repeated, [0, 1, 2])
+    with pytest.raises(ValueError, match="unknown neighbours 'edges'; expected one of "
+                                         "'distinct', 'arcs'"):
+        check_coloring(path, [0, 1, 0], neighbours="edges")
     with pytest.raises(AssertionError, match="differs from the greedy first-fit colouring"):
-        check_coloring(path, [5, 6, 5], seed=0)
+        check_coloring(path, 1 - reference_coloring(path, 0), seed=0)

@@ -65,7 +65,8 @@ from frontier import (
     validate,
 )
 from frontier.distributed.dispatch import scales_out
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (
     ROUND,
     LoadBalancer,

@@ -43,13 +43,15 @@ import numpy as np
 from algorithms.bfs import OUTS, BFSResult, unvisited, visit
 from algorithms.components import ComponentsResult, ComponentsStepStats
 from algorithms.sssp import SSSPResult, SSSPStepStats
-from frontier import Frontier, Graph, atomic_cas, atomic_min, device_arrays, validate
+from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.distributed.dispatch import register_version
 from frontier.distributed.exchange import any_left, exchange, gather, moved, refresh
 from frontier.distributed.result import Distributed
 from frontier.frontier import KINDS as FRONTIER_KINDS
-from frontier.target import Target, resolve_target
+from frontier.runtime import device_arrays
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import Direction, LoadBalancer, advance, filter, get_balancer  # noqa: A004
 
 __all__ = ["bfs", "sssp", "connected_components", "sssp_arrays", "components_arrays",

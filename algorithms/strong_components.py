@@ -65,7 +65,8 @@ from algorithms.components import connected_components, is_root, own_id
 from algorithms.entry import Entry
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_cas, atomic_min, validate
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
     compute,

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier.devicefn import device_function
+from frontier.runtime.devicefn import device_function
 
 __all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors",
            "in_neighbors", "intersection_count", "common_neighbors", "GRAPH_VIEW_FIELDS",
@@ -189,7 +189,7 @@ def _in_range(name: str, graph: Any, v: Any) -> None:
 
 def _vertex_checks(name: str, parameters: tuple[str, ...]) -> Any:
     """The checks the checked mode runs before view function ``name`` of ``parameters`` taking
-    one vertex id ``v`` or two, ``u`` and ``v`` (:func:`frontier.devicefn.device_function`'s
+    one vertex id ``v`` or two, ``u`` and ``v`` (:func:`frontier.runtime.devicefn.device_function`'s
     ``checks``); None for one that takes none. One call per id, so ids of two integer types
     (an int32 neighbour and an int64 vertex) are checked alike."""
     if parameters == ("graph", "v"):

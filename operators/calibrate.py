@@ -33,7 +33,7 @@ from frontier import generators
 from frontier.frontier import Frontier
 from frontier.graph import Graph
 from frontier.options import BalancerName
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.adaptive import (
     Thresholds,
     check_calibration_output,

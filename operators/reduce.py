@@ -32,8 +32,8 @@ import numpy as np
 
 from frontier.graph import Graph
 from frontier.graphview import view_type
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.codegen import NONE, GeneratedKernel, KernelSpec, build, for_each_input, indent
 from operators.common import OperatorError, Plan, launch_plan, range_graph
 from operators.compute import elements, reads

@@ -61,11 +61,12 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck, validate
+from frontier import validate
 from frontier.frontier import SPARSE, Frontier, FrontierPool
 from frontier.graph import Graph
 from frontier.options import Mode
 from frontier.ring import STEPS_RAN, push
+from frontier.runtime import racecheck
 from operators.advance import edge_functors, edge_spec
 from operators.balancers import LoadBalancer
 from operators.codegen import GeneratedKernel, build, id_at, indent, visit_edge

@@ -28,7 +28,8 @@ from cluster_probe import cluster_sync, launch  # noqa: E402
 
 from algorithms import bfs  # noqa: E402
 from bench.graphs import build, source_of  # noqa: E402
-from frontier.target import CudaTarget, resolve_target  # noqa: E402
+from frontier.runtime.target import CudaTarget  # noqa: E402
+from frontier.target import resolve_target  # noqa: E402
 from operators.balancers.warp import VirtualWarp  # noqa: E402
 
 

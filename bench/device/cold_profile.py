@@ -21,7 +21,8 @@ import time
 os.environ["FRONTIER_CACHE_DIR"] = tempfile.mkdtemp()
 
 from algorithms import bfs, connected_components, k_core, pagerank, sssp  # noqa: E402
-from frontier import generators, kernel_cache  # noqa: E402
+from frontier import generators  # noqa: E402
+from frontier.runtime import kernel_cache  # noqa: E402
 
 
 def main() -> None:

@@ -15,7 +15,8 @@ import time
 
 start = time.perf_counter()
 import algorithms  # noqa: E402
-from frontier import early_context, generators  # noqa: E402
+from frontier import generators  # noqa: E402
+from frontier.runtime import early_context  # noqa: E402
 
 imported = time.perf_counter()
 graph = generators.grid2d(30, 30, weights=(1, 9) if sys.argv[1] == "sssp" else None)

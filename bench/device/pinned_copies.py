@@ -15,7 +15,8 @@ from typing import Any
 from bench import baselines
 from bench.graphs import build, source_of
 from bench.timing import time_calls
-from frontier.target import CudaTarget, resolve_target
+from frontier.runtime.target import CudaTarget
+from frontier.target import resolve_target
 
 COPIES: list[tuple[int, bool, float]] = []
 _TO_HOST = CudaTarget.to_host

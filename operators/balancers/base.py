@@ -15,8 +15,8 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from frontier.graph import Graph
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.codegen import KernelSpec
 from operators.shape import LaunchShape
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from frontier.graph import Graph
 from frontier.options import BalancerName
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import LoadBalancer
 from operators.codegen import DENSE, KernelSpec, indent, is_active, visit_edge

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from frontier.graph import Graph
 from frontier.options import BalancerName
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import SizedBalancer
 from operators.codegen import KernelSpec, indent, visit_edge

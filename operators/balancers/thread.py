@@ -9,7 +9,7 @@ rest of its warp idles.
 from __future__ import annotations
 
 from frontier.options import BalancerName
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers.base import LoadBalancer
 from operators.codegen import KernelSpec, for_each_input, indent, visit_edge
 

@@ -35,7 +35,7 @@ import numpy as np
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import BalancerName
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import SizedBalancer
 from operators.codegen import NONE, KernelIO, KernelSpec, indent, visit_edge

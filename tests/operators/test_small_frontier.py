@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import bfs
-from frontier import generators, simulator
+from frontier import generators
 from frontier.options import Mode
+from frontier.runtime import simulator
 from frontier.testing import check_bfs, graphs_with_source
 from operators.adaptive import Thresholds, decide, inspect
 from operators.balancers import AutoBalancer

@@ -3,8 +3,8 @@
 The cpu target and the CUDA simulator run code that a GPU does not build: a functor calling
 ``np.sort`` or ``np.zeros`` (no heap on the device), making a list or a dict, formatting a
 string. :func:`check` finds such code before a GPU sees it. It runs the call in the race
-detector's checking mode (:mod:`frontier.racecheck`), where the cpu target compiles nothing and
-runs kernels and functors as Python, notes each functor the call's kernels call, with the Numba
+detector's checking mode (:mod:`frontier.runtime.racecheck`), where the cpu target compiles nothing
+and runs kernels and functors as Python, notes each functor the call's kernels call, with the Numba
 types of the arguments the kernel passes it (:func:`noted`, which :mod:`operators.functors`
 wraps every functor of that mode in), and compiles each functor, once per distinct argument
 types, as a CUDA device function for a CUDA architecture (:data:`DEFAULT_ARCH`) with numba-cuda's
@@ -18,7 +18,7 @@ templates for every functor, built and run on GPUs by the library's own GPU test
 docs/gpu.md), and not a functor the call never calls (a condition of an advance over an empty
 frontier): run the call on a graph on which each functor runs. Like
 :func:`frontier.testing.check_race_free`, the call runs on the cpu target, its indices checked
-(a negative one refused: :class:`frontier.racecheck.Recorded`).
+(a negative one refused: :class:`frontier.runtime.racecheck.Recorded`).
 
 Needs numba-cuda and the CUDA compiler libraries NVRTC and NVVM (the CUDA toolkit's wheels
 ``cuda-toolkit[nvrtc,nvvm]``, which the library's ``test`` extra installs), no GPU and no
@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier import cuda_support, racecheck, simulator
+from frontier.runtime import cuda_support, racecheck, simulator
 
 __all__ = ["DEFAULT_ARCH", "parse_arch", "check", "noted", "CudaReport", "CheckedFunctor",
            "CompileFailure", "CudaCheckUnavailable", "compiler_problem"]

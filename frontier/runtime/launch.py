@@ -230,7 +230,7 @@ def _as_is(value: Any) -> Any:
 
 def compiled_for(kernel: Any, args: tuple) -> Any:
     """The compiled version of a ``cuda.jit`` dispatcher for the types of ``args``: compiled
-    on first use, or loaded from the dispatcher's disk cache (:mod:`frontier.kernel_cache`;
+    on first use, or loaded from the dispatcher's disk cache (:mod:`frontier.runtime.kernel_cache`;
     ``kernel.specialize``, which made a new dispatcher without that cache, compiled anew in
     every process)."""
     return kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))

@@ -44,8 +44,11 @@ from functools import wraps
 from inspect import signature
 from typing import Any
 
+import numba
 import numpy as np
+from numba import types
 
+from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE
 from frontier.runtime.devicefn import device_function
 
 __all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors",
@@ -62,11 +65,6 @@ _SEARCH_RATIO = 16
 
 def view_type() -> Any:
     """The Numba type of the view on the host (to type a functor that takes it)."""
-    import numba
-    from numba import types
-
-    from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE
-
     offsets = types.Array(numba.from_dtype(np.dtype(OFFSET_DTYPE)), 1, "C")
     vertices = types.Array(numba.from_dtype(np.dtype(VERTEX_DTYPE)), 1, "C")
     arcs = types.Array(types.int64, 1, "C")

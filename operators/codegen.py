@@ -26,10 +26,11 @@ from operator import attrgetter
 from typing import Any
 
 import numpy as np
+from numba.core.errors import NumbaError
 
 from frontier import graphview, ring
 from frontier.errors import TargetError
-from frontier.frontier import EDGES, VERTICES
+from frontier.frontier import EDGES, VERTICES, FrontierError
 from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
 from frontier.runtime.indices import as_index
 from frontier.runtime.racecheck import RaceError, WorkItems
@@ -211,10 +212,6 @@ class FunctorIndexError(FunctorError, IndexError):
 
 
 def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
-    from numba.core.errors import NumbaError
-
-    from frontier.frontier import FrontierError
-
     passes = (FrontierError, MemoryError, RaceError, TargetError)
     if isinstance(err, passes) or type(err).__module__.startswith("numba.cuda.cudadrv"):
         raise err

@@ -33,6 +33,7 @@ other thread and outside checks). A process running the CUDA simulator
 from __future__ import annotations
 
 import linecache
+import os
 import re
 import threading
 import traceback
@@ -43,6 +44,8 @@ from functools import wraps
 from typing import Any
 
 import numpy as np
+from numba import typeof, types
+from numba.core.typing.typeof import Purpose
 
 from frontier.runtime import cuda_support, racecheck, simulator
 
@@ -168,8 +171,6 @@ class _Calls:
         if seen in self._seen:  # Numba's typeof of every argument of every call costs more
             return
         self._seen.add(seen)
-        from numba import typeof
-        from numba.core.typing.typeof import Purpose
 
         kinds = tuple(typeof(a, Purpose.argument) for a in args)
         self.found.setdefault((compiled_form, kinds), (compiled_form, name, location, kinds))
@@ -294,7 +295,6 @@ def compiler_problem(arch: tuple[int, int] = DEFAULT_ARCH) -> str | None:
         return _USABLE[arch]
     try:
         compile_ptx = _compiler()
-        from numba import types
         from numba.cuda.cudadrv.nvrtc import get_supported_ccs
 
         supported = sorted(get_supported_ccs())
@@ -380,9 +380,6 @@ def _location(value: Any) -> tuple[str, int] | None:
 
 def _numba_roots() -> tuple[str, ...]:
     """The directories of Numba's and numba-cuda's own code."""
-    import os
-
-    import numba
     import numba.cuda
 
     return tuple(os.path.dirname(m.__file__) for m in (numba, numba.cuda))

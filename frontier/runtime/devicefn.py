@@ -51,6 +51,8 @@ try:
 except ImportError:  # simulator-only installs without the CUDA typing layer
     cuda_overload = None
 
+import numba
+
 from frontier.runtime.reads import copied
 
 __all__ = ["device_function", "companions", "registered", "registered_again"]
@@ -134,8 +136,6 @@ def _bounds_checked(body: Callable, checks: Callable | None) -> Callable:
     arguments, then ``body`` compiled with bounds checks. The compiled copy is of a clone of
     ``body``, not registered with Numba, so that its call is not routed back here. A helper
     taking ``*args`` or keyword-only arguments is left as it is."""
-    import numba
-
     parameters = inspect.signature(body).parameters.values()
     if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters):
         return body  # no trampoline of fixed shape passes *args on: left unchecked

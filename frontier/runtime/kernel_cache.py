@@ -45,8 +45,14 @@ import threading
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+
+import llvmlite
+import numba
+import numpy as np
+from numba.core import config
 
 from frontier.runtime.cache_dir import cache_dir
 from frontier.runtime.cache_entries import KERNELS, note_saved
@@ -85,14 +91,7 @@ def library_fingerprint() -> str:
     """What every kernel's compiled code depends on besides its text and globals: versions of
     Python and the compiling packages, Numba's code-generation settings, and the content of
     each source file of this library (see the module docstring)."""
-    import llvmlite
-    import numba
-    import numpy as np
-    from numba.core import config
-
     try:
-        from importlib.metadata import version
-
         cuda = version("numba-cuda")
     except Exception:  # noqa: BLE001 - not installed: its version is no part of the key
         cuda = "-"

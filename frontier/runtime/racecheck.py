@@ -44,6 +44,7 @@ from itertools import count
 from typing import Any
 
 import numpy as np
+from numba.core.typing.typeof import typeof_impl
 
 __all__ = ["WorkItems", "Session", "session", "checking", "recorded", "atomic_access",
            "Recorded", "RaceError"]
@@ -268,8 +269,6 @@ def _refuse_in_compiled_code(value: Recorded, context: Any) -> None:
 @cache
 def _register_refusal() -> None:
     """Make Numba refuse a :class:`Recorded` proxy with :func:`_refuse_in_compiled_code`."""
-    from numba.core.typing.typeof import typeof_impl
-
     typeof_impl.register(Recorded)(_refuse_in_compiled_code)
 
 

@@ -74,8 +74,16 @@ from functools import partial, wraps
 from typing import Any
 
 import numpy as np
+from numba.core import types as numba_types
+from numba.np import numpy_support
 
 from frontier.runtime.reads import is_helper, rebuilt
+
+try:  # numba.cuda's simulator (numba-cuda's or Numba's own); none where Numba has no numba.cuda
+    from numba.cuda.simulator import kernel as _simulated_kernels
+    from numba.cuda.simulator import kernelapi as _simulated_api
+except ImportError:
+    _simulated_kernels = _simulated_api = None
 
 __all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled",
            "barriers_entered", "BarrierError", "quick_thread_switches", "SWITCH_SECONDS",
@@ -123,11 +131,9 @@ def make_faithful() -> None:
     with _lock:
         if _installed:
             return
-        from numba.cuda.simulator import kernel, kernelapi
-
-        shared = getattr(kernelapi, "FakeCUDAShared", None)
+        shared = getattr(_simulated_api, "FakeCUDAShared", None)
         original = getattr(shared, "array", None)
-        thread = getattr(kernel, "BlockThread", None)
+        thread = getattr(_simulated_kernels, "BlockThread", None)
         if original is None or not hasattr(thread, "syncthreads"):
             return
         shared.array = _atomic_shared_array(original)
@@ -203,15 +209,12 @@ def _checked_exit(run: Callable) -> Callable:
 def _atomic_shared_array(original: Callable) -> Callable:
     """``FakeCUDAShared.array`` whose static arrays are looked up and created under one lock,
     keyed as the simulator keys them (the caller's file and line)."""
-    from numba.core import types
-    from numba.np import numpy_support
-
     allocation = threading.Lock()
 
     def array(self: Any, shape: Any, dtype: Any, alignment: Any = None) -> Any:
         if alignment is not None or shape == 0 or not hasattr(self, "_allocations"):
             return original(self, shape, dtype, alignment)  # refusals and dynamic shared memory
-        if isinstance(dtype, types.Type):
+        if isinstance(dtype, numba_types.Type):
             dtype = numpy_support.as_dtype(dtype)
         caller = sys._getframe(1)
         key = (caller.f_code.co_filename, caller.f_lineno)
@@ -326,6 +329,11 @@ def _simulated_device_function(value: Any) -> bool:
     function when called)."""
     if not enabled():
         return False
-    from numba.cuda.simulator.kernel import FakeCUDAKernel
+    return (isinstance(value, _simulated_kernels.FakeCUDAKernel)
+            and isinstance(value.fn, types.FunctionType))
 
-    return isinstance(value, FakeCUDAKernel) and isinstance(value.fn, types.FunctionType)
+
+def block_threads() -> list[threading.Thread]:
+    """The simulator's threads of the blocks it runs now (none where there is no simulator)."""
+    kind = getattr(_simulated_kernels, "BlockThread", None)
+    return [] if kind is None else [t for t in threading.enumerate() if isinstance(t, kind)]

@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
 
 from frontier import environ
@@ -360,8 +361,6 @@ class CpuTarget(Target):
         if racecheck.checking():
             return simulator.compiled_numbers(simulator.as_compiled(fn, python_helpers=True),
                                               lifted)
-        import numba
-
         exact_defaults(numba.core.types.Omitted)
         return numba.njit(cache=False, boundscheck=self.checks_bounds, no_cpython_wrapper=True,
                           no_cfunc_wrapper=True)(fn)
@@ -370,8 +369,6 @@ class CpuTarget(Target):
         """``numba.njit``; the Python function itself in the race detector's checking mode."""
         if racecheck.checking():
             return fn
-        import numba
-
         if not cache:
             return numba.njit(cache=False)(fn)
         kernel_cache.register_locator(_CACHE_IMPL)
@@ -412,12 +409,13 @@ class CudaTarget(Target):
         self._cooperative: dict[tuple, tuple[Any, int]] = {}
         self._helpers: dict[str, Callable] = {}
         self._device_array: type | None = None  # Numba's device array class, on a GPU
+        self._gpu: Any = None  # numba-cuda's pieces of a real GPU (frontier.runtime.gpu)
         if not self.simulated:
             prepare_numba("cuda")
-            from numba.cuda.cudadrv.devicearray import DeviceNDArray
-            from numba.cuda.cudadrv.driver import driver
+            from frontier.runtime import gpu
 
-            self._device_array, self._driver = DeviceNDArray, driver
+            self._gpu = gpu
+            self._device_array, self._driver = gpu.DeviceNDArray, gpu.driver
         self._pinned = PinnedPool(self._pin)
         self._pool: DevicePool | None | bool = False  # False: not made yet
         self._pool_lock = threading.Lock()
@@ -489,7 +487,7 @@ class CudaTarget(Target):
                         _use_context(self._cuda)
                         device = self._cuda.get_current_device().id
                         total = self._cuda.current_context().get_memory_info()[1]
-                        pool = make_pool(self._driver, device, int(total))
+                        pool = make_pool(self._gpu, device, int(total))
                     self._pool = pool
         return self._pool  # type: ignore[return-value]
 
@@ -649,17 +647,13 @@ class CudaTarget(Target):
         if self.simulated:
             fn = simulator.as_compiled(fn, python_helpers=racecheck.checking())
             return simulator.compiled_numbers(self._cuda.jit(device=True)(fn), lifted)
-        from numba.cuda import types
-
-        exact_defaults(types.Omitted)
+        exact_defaults(self._gpu.types.Omitted)
         return self._cuda.jit(device=True)(fn)
 
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
         if not cache:
             return self._cuda.jit(fn)
-        from numba.cuda.core.caching import CacheImpl
-
-        kernel_cache.register_locator(CacheImpl)
+        kernel_cache.register_locator(self._gpu.CacheImpl)
         return harden(self._cuda.jit(fn, cache=True))
 
     def helper(self, name: str) -> Callable:
@@ -679,7 +673,7 @@ class CudaTarget(Target):
         first use; None where this numba-cuda does not allow it or ``FRONTIER_FAST_LAUNCH=0``."""
         if self._launcher is False:
             enabled = os.environ.get("FRONTIER_FAST_LAUNCH", "1") != "0"
-            self._launcher = make_launcher(_argument_type) if enabled else None
+            self._launcher = make_launcher(_argument_type, self._gpu) if enabled else None
         return self._launcher  # type: ignore[return-value]
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
@@ -777,9 +771,7 @@ def _simulate(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         try:
             kernel[blocks, threads](*args)
         except BaseException as err:
-            from numba.cuda.simulator.kernel import BlockThread
-
-            block_threads = [t for t in threading.enumerate() if isinstance(t, BlockThread)]
+            block_threads = simulator.block_threads()
             if not isinstance(err, Exception):
                 function = getattr(kernel, "fn", None)
                 for thread in block_threads:
@@ -814,9 +806,7 @@ def _numba_cuda() -> Any:
     ``cuda`` is not it while the simulator runs a kernel of that module (it swaps the global for
     its fake module during the launch), and a kernel compiled meanwhile in another thread would
     keep the fake module for good."""
-    from numba import cuda as module
-
-    return module
+    return numba.cuda
 
 
 #: The largest write (bytes) that :meth:`CudaTarget.to_device` and :meth:`CudaTarget.upload`

@@ -47,7 +47,8 @@ from algorithms.sssp import sssp
 from frontier import Frontier, Graph, NegativeCycleError, atomic_min, options, validate
 from frontier.graph import path_bound
 from frontier.limits import host_limit_bytes
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import advance, compute, reduce, tile_update
 from operators.tiles import MAX_TILE, default_tile
 

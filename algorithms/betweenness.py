@@ -52,7 +52,8 @@ from frontier import (
     out_degree,
     validate,
 )
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (
     Levels,
     LoadBalancer,

@@ -51,7 +51,8 @@ from frontier import Frontier, Graph, atomic_cas, atomic_min, options, validate
 from frontier.distributed.dispatch import scales_out
 from frontier.frontier import split
 from frontier.options import Cull, Kind, Way
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import Direction, LoadBalancer, compute, get_balancer, resolve_policy, traverse
 from operators.adaptive import Decision
 

@@ -104,7 +104,8 @@ from frontier import (
     random_bits,
     validate,
 )
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (  # noqa: A004
     ROUND,
     LoadBalancer,

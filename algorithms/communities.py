@@ -46,7 +46,8 @@ from algorithms.entry import Entry, testing
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, validate
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import LoadBalancer, compute, get_balancer, neighbor_reduce, reduce
 
 __all__ = ["label_propagation_communities", "CommunitiesResult", "CommunitiesSweepStats",

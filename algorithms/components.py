@@ -67,7 +67,8 @@ from frontier import (
 )
 from frontier.distributed.dispatch import scales_out
 from frontier.options import values
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (
     ROUND,
     LoadBalancer,

@@ -44,13 +44,15 @@ from algorithms.bfs import BFSResult, unvisited, visit
 from algorithms.components import ComponentsMethod, ComponentsResult, ComponentsStepStats
 from algorithms.output import Out, check_out
 from algorithms.sssp import SSSPMethod, SSSPResult, SSSPStepStats
-from frontier import Frontier, Graph, atomic_cas, atomic_min, device_arrays, validate
+from frontier import Frontier, Graph, atomic_cas, atomic_min, validate
 from frontier.distributed import Communicator, DistributedGraph, Piece, RunReport
 from frontier.distributed.dispatch import register_version
 from frontier.distributed.exchange import any_left, exchange, gather, moved, refresh
 from frontier.distributed.result import Distributed
 from frontier.options import Kind
-from frontier.target import Target, resolve_target
+from frontier.runtime import device_arrays
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import Direction, LoadBalancer, advance, filter, get_balancer  # noqa: A004
 
 __all__ = ["bfs", "sssp", "connected_components", "sssp_arrays", "components_arrays",

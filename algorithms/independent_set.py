@@ -5,7 +5,7 @@ Algorithm for the Maximal Independent Set Problem*, SIAM J. Comput. 15(4), 1986,
 random-priority form: fresh random numbers every round, local maxima join).
 
 Every vertex is *undecided*, *in* the set or *out* of it. Each vertex has a priority, the 64
-bits ``random_bits(s, v)`` (:mod:`frontier.rng`) with ties going to the smaller id; a round
+bits ``random_bits(s, v)`` (:mod:`frontier.runtime.rng`) with ties going to the smaller id; a round
 over the frontier of undecided vertices is three operator calls:
 
 1. ``neighbor_reduce`` (``logical_or`` over each vertex's arcs): is the vertex *beaten*, that
@@ -56,7 +56,8 @@ from frontier import (
     random_bits,
     validate,
 )
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (  # noqa: A004
     ROUND,
     LoadBalancer,

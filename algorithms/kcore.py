@@ -40,7 +40,8 @@ import numpy as np
 from algorithms.entry import Entry, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_load, atomic_store, out_degree, validate
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (  # noqa: A004
     ROUND,
     LoadBalancer,

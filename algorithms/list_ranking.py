@@ -45,8 +45,9 @@ import numpy as np
 from algorithms.entry import Entry, Option, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import Graph, atomic_add, options, validate
-from frontier.device_arrays import cast, extremes, is_device_array, to_host, view
-from frontier.target import Target, resolve_target
+from frontier.runtime.device_arrays import cast, extremes, is_device_array, to_host, view
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import compute, reduce
 
 __all__ = ["list_ranking", "ListRankingResult", "ListError", "ListRankingMethod",
@@ -402,7 +403,7 @@ def list_ranking(succ: Any, *, method: str = "random_splitter",
     not modified. An empty array is the empty list.
 
     ``succ`` may be a device array (CuPy, PyTorch CUDA tensor, Numba device array:
-    :mod:`frontier.device_arrays`): ``"auto"`` then runs on the GPU, whatever the length
+    :mod:`frontier.runtime.device_arrays`): ``"auto"`` then runs on the GPU, whatever the length
     (:func:`frontier.placement.choose`); on the cuda target it is checked and read where it is,
     with no copy (unsigned ids are converted to int64 on the device); on the cpu target it is
     copied to the host first."""

@@ -52,7 +52,8 @@ from algorithms.kcore import check_undirected
 from algorithms.output import check_out, on_host
 from frontier import Frontier, Graph, atomic_min, validate
 from frontier.graph import path_bound
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import advance, compute, filter  # noqa: A004
 
 __all__ = ["minimum_spanning_forest", "MSFResult", "MSFRoundStats", "ENTRIES"]

@@ -11,9 +11,9 @@ copy them there on first use (:func:`on_host`); scalar facts the algorithm needs
 number of components) are computed on the target.
 
 On a GPU a host result of a megabyte or more is copied into page-locked memory the target lends
-(:mod:`frontier.pinned`: several times faster to copy into than a fresh array): a NumPy array
-like any other, except that it does not own its memory (``flags.owndata`` is False), which goes
-back to the target when the array and every view of it are collected.
+(:mod:`frontier.runtime.pinned`: several times faster to copy into than a fresh array): a NumPy
+array like any other, except that it does not own its memory (``flags.owndata`` is False), which
+goes back to the target when the array and every view of it are collected.
 
 An algorithm checks ``out`` up front (:func:`check_out`) and hands every result array through
 :func:`deliver`.
@@ -27,7 +27,7 @@ import numpy as np
 
 from frontier import validate
 from frontier.options import Option
-from frontier.target import Target
+from frontier.runtime.target import Target
 
 __all__ = ["Out", "check_out", "deliver", "on_host"]
 
@@ -48,7 +48,7 @@ def deliver(target: Target, array: Any, out: str, *, made: bool = False) -> Any:
     """A result array as the caller gets it: a host copy for ``out="host"``, the target's
     array itself for ``out="device"``. ``made``: the call made ``array`` for this result and
     nothing keeps it after the call, so a target whose arrays are host arrays hands it over
-    with no copy (:meth:`frontier.target.Target.hand_over`)."""
+    with no copy (:meth:`frontier.runtime.target.Target.hand_over`)."""
     if out != "host":
         return array
     return target.hand_over(array) if made else target.to_host(array)

@@ -39,9 +39,10 @@ import numpy as np
 from algorithms.entry import Entry, Option, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, validate
-from frontier.device_arrays import extremes, flaws, is_device_array, to_host, view
 from frontier.options import Way
-from frontier.target import Target, resolve_target
+from frontier.runtime.device_arrays import extremes, flaws, is_device_array, to_host, view
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (
     Direction,
     Each,
@@ -185,8 +186,8 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     ``dangling`` (where dangling vertices send their rank; default: ``personalization``, else
     uniform) are arrays of one finite non-negative value per vertex, with a positive sum,
     normalized to sum 1 (scaled by their largest value first, so values near float64's largest
-    do not overflow the sum); they may be device arrays (:mod:`frontier.device_arrays`), read
-    on the device on the cuda target (which ``"auto"`` then picks, whatever the graph) and
+    do not overflow the sum); they may be device arrays (:mod:`frontier.runtime.device_arrays`),
+    read on the device on the cuda target (which ``"auto"`` then picks, whatever the graph) and
     never written. Edge weights are used when the graph
     has them and ``weighted`` (a bool; repeated edges add up; a vertex whose out-edges weigh 0
     in total is dangling).

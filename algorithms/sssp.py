@@ -78,7 +78,8 @@ from frontier.distributed.dispatch import scales_out
 from frontier.frontier import FrontierPool
 from frontier.graph import path_bound
 from frontier.options import values
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
     advance,

@@ -67,7 +67,8 @@ from algorithms.entry import Entry, testing
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, atomic_cas, atomic_min, validate
 from frontier.options import Cull
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
     compute,

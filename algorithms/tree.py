@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from frontier import Frontier, Graph, atomic_cas, atomic_store
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators import LoadBalancer, advance, traverse
 from operators.policy import Policy
 

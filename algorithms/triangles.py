@@ -28,7 +28,8 @@ from algorithms.entry import Entry, testing
 from algorithms.kcore import check_undirected
 from algorithms.output import check_out, deliver, on_host
 from frontier import Frontier, Graph, atomic_add, intersection_count, validate
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import LoadBalancer, advance, compute, get_balancer, reduce, resolve_policy
 
 __all__ = ["triangle_count", "TriangleResult", "ENTRIES"]

@@ -47,7 +47,8 @@ from frontier import (
     intersection_count,
     validate,
 )
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import (  # noqa: A004
     LoadBalancer,
     advance,

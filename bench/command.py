@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from bench.graphs import GraphNameError
 from bench.options import UsageError
 from bench.suites import SUITES, summary
-from frontier.target import TargetError
+from frontier.errors import TargetError
 
 
 def parser() -> argparse.ArgumentParser:

@@ -11,26 +11,21 @@ none of them.
 
 from __future__ import annotations
 
-from frontier import early_context, generators
-from frontier.atomics import (
-    atomic_add,
-    atomic_cas,
-    atomic_claim,
-    atomic_exch,
-    atomic_load,
-    atomic_max,
-    atomic_min,
-    atomic_or,
-    atomic_store,
+from frontier import generators
+from frontier.errors import (
+    GraphError,
+    GraphTooLargeError,
+    NegativeCycleError,
+    NegativeWeightsError,
+    TargetError,
 )
-from frontier.devicefn import device_function
 from frontier.frontier import (
     Frontier,
     FrontierError,
     FrontierOverflowError,
     StaleFrontierError,
 )
-from frontier.graph import Graph, GraphError, NegativeCycleError, NegativeWeightsError
+from frontier.graph import Graph
 from frontier.graphview import (
     common_neighbors,
     graph_edges,
@@ -41,11 +36,24 @@ from frontier.graphview import (
     neighbors,
     out_degree,
 )
-from frontier.interrupts import prepare_numba
 from frontier.io import GraphFormatError, load, load_with_labels, save
-from frontier.limits import GraphTooLargeError
-from frontier.rng import random, random_bits
-from frontier.target import Target, TargetError, resolve_target
+from frontier.runtime import early_context
+from frontier.runtime.atomics import (
+    atomic_add,
+    atomic_cas,
+    atomic_claim,
+    atomic_exch,
+    atomic_load,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_store,
+)
+from frontier.runtime.devicefn import device_function
+from frontier.runtime.interrupts import prepare_numba
+from frontier.runtime.rng import random, random_bits
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 __all__ = [
     "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
@@ -64,6 +72,6 @@ __version__ = "0.1.0"
 early_context.start()
 
 # Numba's lazy loading of its CPU target, done now with Ctrl-C held back: cut half-way by an
-# interrupt, it would break every later compilation (frontier.interrupts).
+# interrupt, it would break every later compilation (frontier.runtime.interrupts).
 prepare_numba("cpu")
 

@@ -1,6 +1,6 @@
 """Graphs built from CSR arrays that live on the GPU (:meth:`frontier.Graph.from_csr` given
-device arrays, :mod:`frontier.device_arrays`): every check the host constructor makes runs on
-the device, and the graph keeps its arrays there.
+device arrays, :mod:`frontier.runtime.device_arrays`): every check the host constructor makes runs
+on the device, and the graph keeps its arrays there.
 
 The checks, each a launch that returns scalars: offsets a 1-D integer array that starts at 0,
 ends at ``len(col_indices)`` and never falls; ids integers (or whole-number floats) in
@@ -20,17 +20,16 @@ undirected weighted graph (the check that both arcs of an edge carry one weight 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from frontier import device_arrays
-from frontier.device_arrays import cast, descents, extremes, flaws, is_device_array, view
+from frontier.dtypes import OFFSET_DTYPE, VERTEX_DTYPE, stored_dtype
+from frontier.limits import check_graph
+from frontier.runtime import device_arrays
+from frontier.runtime.device_arrays import cast, descents, extremes, flaws, is_device_array, view
 
-if TYPE_CHECKING:
-    from frontier.graph import Graph
-
-__all__ = ["from_csr"]
+__all__ = ["checked_csr"]
 
 _INT64_MAX = int(np.iinfo(np.int64).max)
 _SEEDS = (1, 2)
@@ -46,24 +45,21 @@ def _on_device(value: Any) -> Any:
     return device_arrays.cuda_target().to_device(np.asarray(value))
 
 
-def from_csr(row_offsets: Any, col_indices: Any, weights: Any, directed: bool,
-             symmetrize: bool) -> Graph:
-    """:meth:`Graph.from_csr` for arrays of which at least one is a device array (a host one
-    among them is uploaded); ``directed`` and ``symmetrize`` are checked bools."""
-    from frontier.graph import Graph
-
-    def on_host() -> Graph:
-        host = device_arrays.on_host
-        return Graph.from_csr(host(row_offsets), host(col_indices), host(weights),
-                              directed=directed, symmetrize=symmetrize)
-
+def checked_csr(row_offsets: Any, col_indices: Any, weights: Any, directed: bool,
+                symmetrize: bool) -> tuple[Any, Any, Any] | None:
+    """For :meth:`Graph.from_csr` given arrays of which at least one is a device array (a host
+    one among them is uploaded; ``directed`` and ``symmetrize`` are checked bools): the graph's
+    own device copies (int64 offsets, int32 ids, weights in their stored dtype or None), every
+    check passed on the device; None where the host constructor builds the graph from a copy
+    instead (``symmetrize``, an undirected weighted graph, or a check that failed: the host
+    constructor then raises the error a host input gets)."""
     if symmetrize or (not directed and weights is not None):
-        return on_host()
+        return None
     try:
         return _checked(_on_device(row_offsets), _on_device(col_indices),
                         None if weights is None else _on_device(weights), directed)
     except _Refused:
-        return on_host()
+        return None
 
 
 def _ids(name: str, cols: Any) -> None:
@@ -76,9 +72,7 @@ def _ids(name: str, cols: Any) -> None:
         raise _Refused(name)
 
 
-def _checked(offs: Any, cols: Any, weights: Any, directed: bool) -> Graph:
-    from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph, _check_size, _stored_dtype
-
+def _checked(offs: Any, cols: Any, weights: Any, directed: bool) -> tuple[Any, Any, Any]:
     if offs.ndim != 1 or offs.shape[0] == 0 or offs.dtype.kind not in "iu":
         raise _Refused("row_offsets")
     low, high = extremes(offs)
@@ -94,12 +88,12 @@ def _checked(offs: Any, cols: Any, weights: Any, directed: bool) -> Graph:
             raise _Refused("col_indices")
     if n > np.iinfo(VERTEX_DTYPE).max:
         raise _Refused("row_offsets")
-    _check_size("Graph.from_csr", n, m, weights is not None)
+    check_graph("Graph.from_csr", n, m, weights is not None)
     stored = None
     if weights is not None:
         if (weights.ndim != 1 or weights.shape[0] != m or weights.dtype.kind not in "iuf"):
             raise _Refused("weights")
-        stored = _stored_dtype(np.dtype(weights.dtype))
+        stored = stored_dtype(np.dtype(weights.dtype))
         if m and ((weights.dtype.kind == "f" and flaws(weights)[0])
                   or (weights.dtype == np.uint64 and extremes(weights)[1] > _INT64_MAX)):
             raise _Refused("weights")
@@ -109,5 +103,4 @@ def _checked(offs: Any, cols: Any, weights: Any, directed: bool) -> Graph:
             forward, backward = device_arrays.arc_hash_sums(offsets, ids, seed)
             if forward != backward:
                 raise _Refused("col_indices")
-    return Graph._resident(offsets, ids, None if weights is None else cast(weights, stored),
-                           directed)
+    return offsets, ids, None if weights is None else cast(weights, stored)

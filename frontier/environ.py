@@ -2,8 +2,8 @@
 
 The checked mode (``FRONTIER_BOUNDSCHECK``) is part of every kernel lookup, and the adaptive
 runtime's calibration cache is found from the cache directory's variables
-(:data:`frontier.cache_dir.CACHE_DIR_INPUTS`) on every traversal, so that a change takes effect
-at the next call. ``os.environ.get`` encodes the name and decodes the value on every read;
+(:data:`frontier.runtime.cache_dir.CACHE_DIR_INPUTS`) on every traversal, so that a change takes
+effect at the next call. ``os.environ.get`` encodes the name and decodes the value on every read;
 :func:`get` reads the same mapping with each name encoded once, and :func:`snapshot` gives a
 memo's key for several variables without decoding them. Both see every change made through
 ``os.environ`` (pytest's ``monkeypatch.setenv`` too) at once, as ``os.environ.get`` does; like

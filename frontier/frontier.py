@@ -58,7 +58,8 @@ from frontier.graph import Graph
 from frontier.limits import check_device, host_limit_bytes
 from frontier.options import Domain, Kind, values
 from frontier.ring import DENSE, LOOP_LENGTHS, OVERFLOW_FLAG, RING_PARAMS, SPARSE, STEPS_RAN
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 __all__ = ["Frontier", "FrontierPool", "StaleFrontierError", "FrontierError",
            "FrontierOverflowError"]

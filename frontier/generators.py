@@ -28,8 +28,9 @@ import numpy as np
 
 from frontier import messages, parallel, validate
 from frontier.environ import SettingError
+from frontier.errors import GraphTooLargeError
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph, from_sorted_keys
-from frontier.limits import GraphTooLargeError, check_graph
+from frontier.limits import check_graph
 
 __all__ = ["rmat", "gnm", "grid2d", "path", "star", "binary_tree", "forest", "chung_lu",
            "random_list", "list_graph",
@@ -519,7 +520,7 @@ def from_spec(spec: str) -> Graph:
     ``tree:N`` (binary tree), ``forest:N:TREES`` (random trees), ``chunglu:N:AVG_DEGREE``,
     ``list:N`` (a random linked list,
     :func:`list_graph`). :class:`SpecError` on a malformed spec or sizes the generator refuses;
-    :class:`~frontier.limits.GraphTooLargeError` (at once, before anything is drawn) for a graph
+    :class:`~frontier.errors.GraphTooLargeError` (at once, before anything is drawn) for a graph
     that cannot fit in memory, such as ``rmat:30``."""
     kind, sep, rest = spec.partition(":")
     form = SPECS.get(kind) if sep else None

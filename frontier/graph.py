@@ -16,31 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from frontier import parallel, validate
-from frontier.cache_dir import cached_njit
-from frontier.device_arrays import is_device_array, to_host
+from frontier import arc_pairs, device_graph, parallel, simple_graph, validate
+from frontier.dtypes import OFFSET_DTYPE, VERTEX_DTYPE, stored_dtype
+from frontier.errors import GraphError
+from frontier.limits import check_graph
+from frontier.runtime.cache_dir import cached_njit
+from frontier.runtime.device_arrays import cuda_target, is_device_array, on_host, to_host
+from frontier.target import GraphArrays, csc_arrays, graph_arrays, resolve_target
 
 if TYPE_CHECKING:
     import scipy.sparse
 
-    from frontier.target import Target
+    from frontier.runtime.target import Target
 
-VERTEX_DTYPE = np.int32
-OFFSET_DTYPE = np.int64
-_WEIGHT_DTYPES = (np.float64, np.float32, np.int64, np.int32)
-
-
-class GraphError(ValueError):
-    """A graph could not be built from what was passed in."""
-
-
-class NegativeCycleError(ValueError):
-    """A cycle of negative total weight is reachable from the source of a shortest-path search:
-    no shortest path exists to the vertices it reaches."""
-
-
-class NegativeWeightsError(ValueError):
-    """A method that needs non-negative edge weights was given a graph with a negative one."""
 
 
 @dataclass(frozen=True)
@@ -68,14 +56,6 @@ class COO:
     dst: np.ndarray
 
 
-def _stored_dtype(dtype: np.dtype) -> np.dtype:
-    """The dtype weights of ``dtype`` are stored in (one of :data:`_WEIGHT_DTYPES`)."""
-    if dtype.kind == "f":
-        return np.dtype(np.float32 if dtype == np.float32 else np.float64)
-    small = dtype.itemsize < 4 or (dtype.itemsize == 4 and dtype.kind == "i")
-    return np.dtype(np.int32 if small else np.int64)
-
-
 def _weights_array(weights: Any, num_edges: int) -> np.ndarray | None:
     """``weights`` converted to the stored dtype (a copy), checked *after* the conversion: a
     ``np.longdouble("1e4000")`` is finite before and ``inf`` after, a uint64 above 2**63 wraps
@@ -89,7 +69,7 @@ def _weights_array(weights: Any, num_edges: int) -> np.ndarray | None:
     if w.dtype == np.bool_ or not (np.issubdtype(w.dtype, np.integer)
                                    or np.issubdtype(w.dtype, np.floating)):
         raise GraphError(f"weights has dtype {w.dtype}; expected integers or floats")
-    stored = _stored_dtype(w.dtype)
+    stored = stored_dtype(w.dtype)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         converted = w.astype(stored)
         if stored.kind == "f":
@@ -482,8 +462,6 @@ def _checked_csr(what: str, row_offsets: Any, col_indices: Any, weights: Any, di
 
 
 def _check_size(what: str, num_vertices: int, num_arcs: int, weighted: bool) -> None:
-    from frontier.limits import check_graph
-
     check_graph(what, num_vertices, num_arcs, weighted)
 
 
@@ -562,9 +540,6 @@ class Graph:
         device arrays the graph owns, checked already) stay on the GPU: the cuda target uses
         them as they are; a host copy is made on first use by anything that reads the arrays on
         the host (:meth:`_host`)."""
-        from frontier.device_arrays import cuda_target
-        from frontier.target import GraphArrays
-
         graph = cls.__new__(cls)
         graph._start(row_offsets.shape[0] - 1, col_indices.shape[0], weights is not None,
                      directed)
@@ -675,10 +650,12 @@ class Graph:
         directed = validate.flag("directed", directed)
         symmetrize = validate.flag("symmetrize", symmetrize)
         if any(is_device_array(a) for a in (row_offsets, col_indices, weights)):
-            from frontier import device_graph
-
-            return device_graph.from_csr(row_offsets, col_indices, weights, directed,
-                                         symmetrize)
+            checked = device_graph.checked_csr(row_offsets, col_indices, weights, directed,
+                                               symmetrize)
+            if checked is None:  # built on the host, from a copy (see frontier.device_graph)
+                return cls.from_csr(on_host(row_offsets), on_host(col_indices),
+                                    on_host(weights), directed=directed, symmetrize=symmetrize)
+            return cls._resident(*checked, directed)
         if not symmetrize:
             return cls._trusted(*_checked_csr("Graph.from_csr", row_offsets, col_indices,
                                               weights, directed), directed)
@@ -859,8 +836,6 @@ class Graph:
         ``target`` (a name or a :class:`frontier.Target`) gives the array on that target
         instead, copied there once, to pass to functors as state (``rev[eid]`` in an advance
         functor is the reverse of the edge it is called on)."""
-        from frontier import arc_pairs
-
         host = self.memo("reverse_arcs", lambda: arc_pairs.reverse_arcs(self))
         return host if target is None else self._state_copy(target, "reverse_arcs", host)
 
@@ -873,15 +848,11 @@ class Graph:
         multigraph in which an arc and the reverse paired with it are one edge (an arc's own
         id, ``eid``, numbers the directed edges). int64, read-only, built once; ``target`` as
         :meth:`reverse_arcs`'s."""
-        from frontier import arc_pairs
-
         host = self.memo("edge_ids", lambda: arc_pairs.edge_ids(self))
         return host if target is None else self._state_copy(target, "edge_ids", host)
 
     def _state_copy(self, target: str | Target, view: str, host: np.ndarray) -> Any:
         """``host`` (an array derived from this graph) on ``target``, copied once."""
-        from frontier.target import resolve_target
-
         where = resolve_target(target, self)
         return self._on_device(where, view, lambda g: where.to_device(host))
 
@@ -897,11 +868,9 @@ class Graph:
         ``directed=True`` the directed simple graph (an undirected edge as two arcs). This
         graph itself where it is simple and of that kind already. Built once per kind and kept
         with the graph (:meth:`memo`), so a repeated call makes no pass over the arcs."""
-        from frontier import simple_graph
-
         directed = self._directed if directed is None else validate.flag("directed", directed)
         return self.memo(f"simple directed={directed}",
-                         lambda: simple_graph.simple(self, directed))
+                         lambda: simple_graph.simple(self, directed, from_sorted_keys))
 
     def same_vertices(self, other: object) -> bool:
         """Whether ``other`` is this graph or its transpose (:meth:`transpose`): the graphs on
@@ -934,12 +903,12 @@ class Graph:
                              shape=(n, n), copy=False)
 
     def device_arrays(self, target: Any) -> Any:
-        """The CSR arrays on ``target`` (a :class:`frontier.target.Target`), copied once."""
-        return self._on_device(target, "csr", target.graph_arrays)
+        """The CSR arrays on ``target`` (a :class:`frontier.runtime.target.Target`), copied once."""
+        return self._on_device(target, "csr", lambda graph: graph_arrays(target, graph))
 
     def device_csc(self, target: Any) -> Any:
         """The CSC arrays on ``target`` (for pull traversal), built and copied once."""
-        return self._on_device(target, "csc", target.csc_arrays)
+        return self._on_device(target, "csc", lambda graph: csc_arrays(target, graph))
 
     def device_neighbors(self, target: Any) -> tuple[Any, Any, Any]:
         """The sorted out-neighbours and in-neighbours (:meth:`sorted_neighbors`) and the arc

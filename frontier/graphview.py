@@ -44,9 +44,12 @@ from functools import wraps
 from inspect import signature
 from typing import Any
 
+import numba
 import numpy as np
+from numba import types
 
-from frontier.devicefn import device_function
+from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE
+from frontier.runtime.devicefn import device_function
 
 __all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors",
            "in_neighbors", "intersection_count", "common_neighbors", "GRAPH_VIEW_FIELDS",
@@ -62,11 +65,6 @@ _SEARCH_RATIO = 16
 
 def view_type() -> Any:
     """The Numba type of the view on the host (to type a functor that takes it)."""
-    import numba
-    from numba import types
-
-    from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE
-
     offsets = types.Array(numba.from_dtype(np.dtype(OFFSET_DTYPE)), 1, "C")
     vertices = types.Array(numba.from_dtype(np.dtype(VERTEX_DTYPE)), 1, "C")
     arcs = types.Array(types.int64, 1, "C")
@@ -189,7 +187,7 @@ def _in_range(name: str, graph: Any, v: Any) -> None:
 
 def _vertex_checks(name: str, parameters: tuple[str, ...]) -> Any:
     """The checks the checked mode runs before view function ``name`` of ``parameters`` taking
-    one vertex id ``v`` or two, ``u`` and ``v`` (:func:`frontier.devicefn.device_function`'s
+    one vertex id ``v`` or two, ``u`` and ``v`` (:func:`frontier.runtime.devicefn.device_function`'s
     ``checks``); None for one that takes none. One call per id, so ids of two integer types
     (an int32 neighbour and an int64 vertex) are checked alike."""
     if parameters == ("graph", "v"):

@@ -34,14 +34,14 @@ stops (a line breaks a rule, or a decimal it cannot convert exactly), the refere
 reads the file in line-aligned chunks, each converted in bulk with numpy, and a chunk that fails
 line by line, to report the exact line. Whether a file loads, and the line an error names, do
 not depend on which reader or which chunk size was used (tests/frontier/test_io_chunking.py). Every
-problem with a file raises :class:`GraphFormatError` (a :class:`~frontier.graph.GraphError`).
+problem with a file raises :class:`GraphFormatError` (a :class:`~frontier.errors.GraphError`).
 
 Size: a file's header (the Matrix Market size line, the DIMACS problem line) or, for an edge
 list, its size is checked against the memory available before the body is read, and the vertex
 count again before the CSR is allocated; gzip is decompressed in a stream bounded by
 :func:`frontier.limits.text_bound`, and so is a file that is not a regular file (a device such
 as ``/dev/zero``, a pipe, a FIFO: its size reads 0), read in chunks. Past the limit:
-:class:`~frontier.limits.GraphTooLargeError`.
+:class:`~frontier.errors.GraphTooLargeError`.
 """
 
 from __future__ import annotations
@@ -61,14 +61,9 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from frontier import messages, validate
-from frontier.graph import Graph, GraphError, build_graph, unpaired_arc, unpaired_arc_error
-from frontier.limits import (
-    GraphTooLargeError,
-    check_graph,
-    host_limit_bytes,
-    text_bound,
-    text_estimate,
-)
+from frontier.errors import GraphError, GraphTooLargeError
+from frontier.graph import Graph, build_graph, unpaired_arc, unpaired_arc_error
+from frontier.limits import check_graph, host_limit_bytes, text_bound, text_estimate
 from frontier.safefile import writing
 from frontier.textscan import scan_entries
 

@@ -18,7 +18,7 @@ step's is dropped.
 Busato & Bombieri, *Graph Algorithms on GPUs*, §2.1 describe the two frontier forms (queue and
 bitmap) these kernels move between. Kernels are compiled through :meth:`Target.compile_source`
 with the target's prologue and cached per (target, simulator or not, kernel name), built once
-when several threads ask at once (:class:`frontier.shared_cache.SharedCache`).
+when several threads ask at once (:class:`frontier.runtime.shared_cache.SharedCache`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from frontier import ring
 from frontier.ring import DENSE, SPARSE
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 
 if TYPE_CHECKING:
     from frontier.frontier import Frontier, FrontierPool

@@ -29,9 +29,9 @@ import resource
 
 from frontier import messages
 from frontier.environ import SettingError
-from frontier.graph import GraphError
+from frontier.errors import GraphTooLargeError
 
-__all__ = ["GraphTooLargeError", "host_limit_bytes", "estimate_bytes", "check_graph",
+__all__ = ["host_limit_bytes", "estimate_bytes", "check_graph",
            "check_device", "device_cap", "text_bound", "text_estimate", "MIN_LINE_BYTES"]
 
 #: Working memory of graph construction per arc (endpoint pairs, sort keys, permutation).
@@ -42,33 +42,6 @@ WORK_BYTES_PER_VERTEX = 16
 MIN_LINE_BYTES = 4
 _ENV = "FRONTIER_MAX_HOST_BYTES"
 _DEVICE_ENV = "FRONTIER_MAX_DEVICE_BYTES"
-
-
-class GraphTooLargeError(GraphError):
-    """A graph would not fit in memory; raised before anything is read or allocated.
-
-    ``what`` names what was asked (a file, a generator call), ``estimate`` and ``limit`` are
-    bytes, ``where`` is ``"host"`` or the device's target name.
-    """
-
-    def __init__(self, what: str, estimate: int, limit: int, where: str = "host") -> None:
-        super().__init__(what, estimate, limit, where)
-        self.what = what
-        self.estimate = int(estimate)
-        self.limit = int(limit)
-        self.where = where
-
-    def __str__(self) -> str:
-        memory = "available host memory" if self.where == "host" else f"free memory on {self.where}"
-        return (f"{self.what} needs about {_human(self.estimate)}, more than the "
-                f"{_human(self.limit)} of {memory}; expected a smaller graph")
-
-
-def _human(n: int) -> str:
-    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} bytes"
 
 
 def _meminfo(key: str) -> int | None:

@@ -3,7 +3,7 @@ target or the GPU, from where the call's inputs live and a few cheap facts about
 (docs/adaptive.md, "Which target").
 
 An input the caller already holds on the GPU (a **device array** among the call's ``inputs``:
-CuPy, PyTorch CUDA tensors, Numba device arrays, CUDA DLPack; :mod:`frontier.device_arrays`)
+CuPy, PyTorch CUDA tensors, Numba device arrays, CUDA DLPack; :mod:`frontier.runtime.device_arrays`)
 makes the GPU the target, whatever the size: the GPU reads it where it is, where the cpu target
 would first copy it to the host.
 
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from frontier.device_arrays import is_device_array
+from frontier.runtime.device_arrays import is_device_array
 
 if TYPE_CHECKING:
     from frontier.graph import Graph

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from frontier import atomics
 from frontier.options import Kind
+from frontier.runtime import atomics
 
 __all__ = ["RING_PARAMS", "OVERFLOW_FLAG", "STEPS_RAN", "LOOP_LENGTHS", "SPARSE", "DENSE",
            "clear_next_slot", "push", "is_active", "namespace"]
@@ -66,7 +66,7 @@ def is_active(words: str, v: str) -> str:
 def push(output: str, v: str) -> str:
     """Statements adding element ``v`` to the output frontier of kind ``output`` (a sparse push
     past the queue's end sets the overflow flag instead; a dense push counts only new bits). The
-    length grows by :func:`frontier.atomics.atomic_claim`: one atomic per warp's pushes on a
+    length grows by :func:`frontier.runtime.atomics.atomic_claim`: one atomic per warp's pushes on a
     GPU."""
     if output == SPARSE:
         return (f"pos = atomic_claim(lens, out_slot)\n"

@@ -12,6 +12,7 @@ undirected graph of a directed one sorts its keys.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,11 +23,12 @@ if TYPE_CHECKING:
 __all__ = ["simple"]
 
 
-def simple(graph: Graph, directed: bool) -> Graph:
+def simple(graph: Graph, directed: bool,
+           from_sorted_keys: Callable[[np.ndarray, np.ndarray | None, int, bool], Graph]
+           ) -> Graph:
     """The simple graph of ``graph`` as :meth:`frontier.Graph.simple` describes it, directed or
-    not as ``directed`` says: ``graph`` itself where it is that already."""
-    from frontier.graph import Graph, from_sorted_keys
-
+    not as ``directed`` says: ``graph`` itself where it is that already. ``from_sorted_keys``
+    builds a graph of sorted arc keys (:func:`frontier.graph.from_sorted_keys`)."""
     n = graph.num_vertices
     heads, arcs = graph._sorted_rows()
     src, dst = graph.coo().src.astype(np.int64), heads.astype(np.int64)
@@ -47,7 +49,7 @@ def simple(graph: Graph, directed: bool) -> Graph:
     order = np.argsort(low * n + high, kind="stable")
     keys, kept = _least_per_key((low * n + high)[order], None if kept is None else kept[order])
     width = max(n, 1)
-    return Graph.from_edges(keys // width, keys % width, kept, num_vertices=n, directed=False)
+    return type(graph).from_edges(keys // width, keys % width, kept, num_vertices=n, directed=False)
 
 
 def _least_per_key(keys: np.ndarray, weights: np.ndarray | None

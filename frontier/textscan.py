@@ -14,7 +14,7 @@ Decimal weights are converted with Clinger's fast path (a mantissa below ``2**53
 divided by an exact power of ten up to ``1e22``), which rounds correctly, so the result equals
 Python's ``float()`` of the token; any other decimal goes to the slow path.
 
-Compiled with ``numba.njit(cache=True)`` (:func:`frontier.cache_dir.cached_njit`): the first
+Compiled with ``numba.njit(cache=True)`` (:func:`frontier.runtime.cache_dir.cached_njit`): the first
 call on a machine compiles (about a second), later processes load it from the per-user cache.
 """
 
@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from frontier import parallel
-from frontier.cache_dir import cached_njit
+from frontier.runtime.cache_dir import cached_njit
 
 __all__ = ["scan_entries", "DONE", "FULL", "STOP"]
 

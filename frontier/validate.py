@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from frontier import messages
-from frontier.device_arrays import is_device_array, to_host
+from frontier.runtime.device_arrays import is_device_array, to_host
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
@@ -96,8 +96,8 @@ def source(of: Graph, value: Any, name: str = "source") -> int:
 def sources(of: Graph, values: Any, name: str = "sources") -> np.ndarray:
     """``values``, one vertex id of the graph ``of`` or an iterable of them, as a 1-D int64
     array in the order given (repeats kept: each caller says whether it takes them). A device
-    array (:mod:`frontier.device_arrays`) is copied to the host: sources seed a frontier, which
-    is built from host ids."""
+    array (:mod:`frontier.runtime.device_arrays`) is copied to the host: sources seed a frontier,
+    which is built from host ids."""
     n = graph(of).num_vertices
     if is_device_array(values):
         values = to_host(values)

@@ -1,5 +1,5 @@
 """``frontier check-cuda ALGO|module:function [GRAPH]``: whether an algorithm's functors build for
-a GPU, checked without one (:mod:`frontier.cudacheck`).
+a GPU, checked without one (:mod:`frontier.runtime.cudacheck`).
 
 ALGO is an algorithm of :data:`algorithms.CATALOG`: it runs on GRAPH (default: the small graphs
 of :data:`GRAPHS`, or the entry's example graph) once with its default options and once more for
@@ -29,9 +29,9 @@ from typing import Any
 
 from algorithms.entry import Entry
 from frontier import generators
-from frontier.cudacheck import CudaReport, check
 from frontier.graph import Graph
-from frontier.simulator import SIMULATOR_VARIABLE
+from frontier.runtime.cudacheck import CudaReport, check
+from frontier.runtime.simulator import SIMULATOR_VARIABLE
 from frontier_cli import algorithm_spec
 from operators import FunctorError
 

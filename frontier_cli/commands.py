@@ -21,9 +21,9 @@ cache (:mod:`operators.calibrate`). ``warmup`` compiles every algorithm's defaul
 the per-user disk cache once, so that no later process waits for them
 (:mod:`frontier_cli.warmup`). ``cache info`` prints the cache directory, whether it is used
 (or refused, and why), its entries, their size and the size limit; ``cache clear`` deletes its
-entries (:mod:`frontier.cache_entries`). ``explain`` runs the algorithm once on GRAPH, with the
-options ``run`` takes, under a recording (:mod:`frontier.recording`), and prints each kernel it
-launched (name, balancer, mode, launch shape, source); with ``--json``,
+entries (:mod:`frontier.runtime.cache_entries`). ``explain`` runs the algorithm once on GRAPH, with
+the options ``run`` takes, under a recording (:mod:`frontier.runtime.recording`), and prints each
+kernel it launched (name, balancer, mode, launch shape, source); with ``--json``,
 ``{"kernels": [{"name": ..., "source": ...}, ...], ...}``. ``check-cuda`` compiles every functor
 that ALGO (each variant of its options) or a user's ``module:function`` runs for a CUDA
 architecture, without a GPU, and names each one that does not build, with its file and line
@@ -81,15 +81,18 @@ import numpy as np
 
 from algorithms import CATALOG, bfs
 from algorithms.entry import Entry, Option
-from frontier import __version__, cache_entries, cuda_support, generators, kernel_cache, messages
-from frontier.cache_dir import cache_dir
-from frontier.cudacheck import DEFAULT_ARCH, arch_name, compiler_problem, parse_arch
+from frontier import __version__, generators, messages
 from frontier.data import demo_graph_path
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, load, save
+from frontier.runtime import cache_entries, cuda_support, kernel_cache
+from frontier.runtime.cache_dir import cache_dir
+from frontier.runtime.cuda_support import cuda_problem
+from frontier.runtime.cudacheck import DEFAULT_ARCH, arch_name, compiler_problem, parse_arch
+from frontier.runtime.simulator import enabled as simulator_enabled
+from frontier.runtime.target import Target
 from frontier.safefile import check_output, writing
-from frontier.simulator import enabled as simulator_enabled
-from frontier.target import TARGET_NAMES, Target, cuda_problem, resolve_target
+from frontier.target import TARGET_NAMES, resolve_target
 from frontier_cli import algorithm_spec, check_cuda, summary, warmup
 from frontier_cli.completion import SHELLS, script
 from frontier_cli.progress import Progress
@@ -534,7 +537,7 @@ def run_warmup(args: argparse.Namespace) -> int:
 
 
 def run_cache_info(args: argparse.Namespace) -> int:
-    """Describe the per-user disk cache (:mod:`frontier.cache_entries`)."""
+    """Describe the per-user disk cache (:mod:`frontier.runtime.cache_entries`)."""
     info = cache_entries.describe(cache_dir())
     if not info.usable:
         state = f"refused: {info.problem}"

@@ -1,7 +1,7 @@
 """``frontier warmup``: compile the default kernels of every algorithm once, into the disk cache.
 
-Generated kernels are kept in the per-user cache directory (:mod:`frontier.kernel_cache`), so
-only the first process that needs a kernel compiles it. :func:`warm_up` makes that first time
+Generated kernels are kept in the per-user cache directory (:mod:`frontier.runtime.kernel_cache`),
+so only the first process that needs a kernel compiles it. :func:`warm_up` makes that first time
 now instead of in a user's first call: it runs each algorithm of :data:`algorithms.CATALOG` with
 its default options on small graphs (a grid, unweighted and weighted, or the entry's example
 graph), from vertex 0 where it takes a source, on the given target, and reports, per
@@ -10,8 +10,8 @@ the algorithm refuses (a graph it does not take) is reported as skipped, with it
 
 :func:`unkept` says, before any work, why a warm-up would keep nothing: a target that keeps no
 compiled code (the CUDA simulator compiles none), or a cache directory that is refused or
-cannot be made (:func:`frontier.cache_files.check_directory`: another user could write it, it
-is a file, it cannot be created); :func:`stored` says afterwards whether anything went through
+cannot be made (:func:`frontier.runtime.cache_files.check_directory`: another user could write it,
+it is a file, it cannot be created); :func:`stored` says afterwards whether anything went through
 the disk cache. ``frontier warmup`` fails (exit 2, one line saying why) in either case rather
 than report kernels compiled for nothing.
 """
@@ -23,12 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from algorithms import CATALOG
-from frontier import generators, kernel_cache
-from frontier.cache_dir import cache_dir
-from frontier.cache_entries import KERNELS
-from frontier.cache_files import check_directory
+from frontier import generators
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime import kernel_cache
+from frontier.runtime.cache_dir import cache_dir
+from frontier.runtime.cache_entries import KERNELS
+from frontier.runtime.cache_files import check_directory
+from frontier.runtime.target import Target
 
 __all__ = ["Warmed", "warm_up", "GRAPHS", "unkept", "stored"]
 
@@ -93,7 +94,7 @@ def unkept(target: Target) -> str | None:
 
 
 def stored(before: kernel_cache.KernelCacheStats, after: kernel_cache.KernelCacheStats) -> bool:
-    """Whether the kernels compiled between two :func:`frontier.kernel_cache.stats` went
+    """Whether the kernels compiled between two :func:`frontier.runtime.kernel_cache.stats` went
     through the disk cache (saved or loaded), or none needed compiling."""
     through_disk = after.compiled + after.loaded - before.compiled - before.loaded
     return through_disk > 0 or after.uncached == before.uncached

@@ -27,8 +27,8 @@ Python functions (:mod:`operators.functors` says what they may read); the code g
 kernels for the frontier's target. ``balancer=`` is resolved once per call into a policy
 (:func:`resolve_policy`: one balancer, or the adaptive runtime's choice per step), which an
 algorithm may resolve itself and pass to every operator it calls. :func:`recording` logs the
-kernels launched inside it, in order (:mod:`frontier.recording`); :func:`explain` runs a call
-under one and returns the
+kernels launched inside it, in order (:mod:`frontier.runtime.recording`); :func:`explain` runs a
+call under one and returns the
 kernels' source.
 
 Errors and warnings: :class:`FunctorError` (a functor that cannot be compiled, called or run;
@@ -46,7 +46,7 @@ Keep a frontier longer with ``Frontier.copy()``; a stale one raises ``StaleFront
 
 from __future__ import annotations
 
-from frontier.recording import recording
+from frontier.runtime.recording import recording
 from operators.advance import advance
 from operators.balancers import BalancerError, LoadBalancer, available_balancers, get_balancer
 from operators.codegen import FunctorIndexError

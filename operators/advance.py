@@ -40,8 +40,8 @@ from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import Cull, Way
 from frontier.ring import clear_next_slot, is_active
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.balancers import LoadBalancer
 from operators.codegen import (
     GeneratedKernel,

@@ -32,7 +32,7 @@ import numpy as np
 from frontier import generators
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.adaptive import (
     Thresholds,
     check_calibration_output,

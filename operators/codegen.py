@@ -10,7 +10,7 @@ becomes compiled code: source text with the parameters of the calling convention
 (:mod:`operators.convention`), compiled by the target and cached per (target, launch shape,
 spec, functors). Every kernel has a launch shape (:mod:`operators.shape`), whether a load
 balancer wrote it or not. The source text is what a recording of its launches
-(:mod:`frontier.recording`) and :func:`operators.explain` show.
+(:mod:`frontier.runtime.recording`) and :func:`operators.explain` show.
 
 Busato & Bombieri, *Graph Algorithms on GPUs*, §5, separate exactly these concerns: the per-edge
 work of an operator and the mapping of that work onto threads (the load balancer).
@@ -26,15 +26,17 @@ from operator import attrgetter
 from typing import Any
 
 import numpy as np
+from numba.core.errors import NumbaError
 
 from frontier import graphview, ring
-from frontier.frontier import EDGES, VERTICES
-from frontier.indices import as_index
-from frontier.racecheck import RaceError, WorkItems
+from frontier.errors import TargetError
+from frontier.frontier import EDGES, VERTICES, FrontierError
 from frontier.ring import DENSE, SPARSE, clear_next_slot, is_active, push
-from frontier.shared_cache import SharedCache
-from frontier.target import Target, TargetError
-from frontier.warp_intrinsics import FULL_MASK, intrinsics
+from frontier.runtime.indices import as_index
+from frontier.runtime.racecheck import RaceError, WorkItems
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
+from frontier.runtime.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import KernelIO, kernel_params, scalar_params
 from operators.cull import culled
 from operators.functors import Functor, FunctorError, as_functor, check_raises, compile_functor
@@ -126,7 +128,7 @@ def slot_pick(arrays: str, slot: str) -> str:
 def id_at(array: str, index: str) -> str:
     """Expression: the id held at ``array[index]`` (a vertex id of the graph or of a queue, an
     edge id of an edge queue), read as an index known not to be negative where the target
-    compiles that (:mod:`frontier.indices`)."""
+    compiles that (:mod:`frontier.runtime.indices`)."""
     return f"as_index({array}[{index}])"
 
 
@@ -212,15 +214,11 @@ class FunctorIndexError(FunctorError, IndexError):
     where indices are checked: on the cpu target in the checked mode
     (``FRONTIER_BOUNDSCHECK=1``), in the simulator, and under the checks of
     :mod:`frontier.testing` (``check_race_free``, ``check_cuda``), which refuse a negative index
-    too (:class:`frontier.racecheck.Recorded`). Compiled code without checks (the cpu target
+    too (:class:`frontier.runtime.racecheck.Recorded`). Compiled code without checks (the cpu target
     outside the checked mode, a GPU) reads or writes past the array instead."""
 
 
 def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
-    from numba.core.errors import NumbaError
-
-    from frontier.frontier import FrontierError
-
     passes = (FrontierError, MemoryError, RaceError, TargetError)
     if isinstance(err, passes) or type(err).__module__.startswith("numba.cuda.cudadrv"):
         raise err
@@ -241,8 +239,8 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
 
 def work_items(spec: KernelSpec, name: str) -> WorkItems:
     """How the calls of functor ``name`` (``functor`` or ``condition``) in a kernel of ``spec``
-    form work items for the race detector (:mod:`frontier.racecheck`): one per functor call (an
-    edge of an advance, an element of a filter, compute or reduce), a condition joining the
+    form work items for the race detector (:mod:`frontier.runtime.racecheck`): one per functor call
+    (an edge of an advance, an element of a filter, compute or reduce), a condition joining the
     call on its edge; the calls one thread makes for one vertex in a pull or a neighbour
     reduction are one item (a sequential loop), those of a neighbour sort (a mode, a histogram)
     one item each, as a long row's calls run on several threads; a tile update's calls are one
@@ -293,9 +291,9 @@ def build(target: Target, shape: LaunchShape, spec: KernelSpec,
 
     Cached per (target and its compile mode, shape, spec, functors, extra params, name):
     everything the text and its compilation depend on (the checked mode of
-    :func:`frontier.target.bounds_checked` included), so a repeated operator call costs a
+    :func:`frontier.runtime.target.bounds_checked` included), so a repeated operator call costs a
     dictionary lookup. Built once when several threads ask for it at once
-    (:class:`frontier.shared_cache.SharedCache`)."""
+    (:class:`frontier.runtime.shared_cache.SharedCache`)."""
     resolved = {n: as_functor(fn, n) for n, fn in functors.items()}
     key = (target.compile_key, shape, spec, extra_params, name,
            tuple(sorted(resolved.items())))

@@ -17,7 +17,7 @@ import numpy as np
 from frontier import validate
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.codegen import NONE, GeneratedKernel
 from operators.convention import kernel_arguments
 

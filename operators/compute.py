@@ -11,8 +11,9 @@ import numpy as np
 from frontier import validate
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from frontier.shared_cache import SharedCache
-from frontier.target import Target, resolve_target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators.codegen import (
     NONE,
     RANGE,

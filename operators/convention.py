@@ -37,7 +37,7 @@ from frontier.ring import RING_PARAMS
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
-    from frontier.target import Target
+    from frontier.runtime.target import Target
     from operators.codegen import KernelSpec
     from operators.functors import Functor
 

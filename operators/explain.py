@@ -1,5 +1,5 @@
 """explain: the source of the kernels an operator call runs, found by running it under a
-recording (:mod:`frontier.recording`) on copies of its frontiers and arrays."""
+recording (:mod:`frontier.runtime.recording`) on copies of its frontiers and arrays."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import numpy as np
 
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from frontier.recording import recording
-from frontier.target import Target, resolve_target
+from frontier.runtime.recording import recording
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators.common import OperatorError
 from operators.tiles import tile_update
 
@@ -19,7 +20,7 @@ from operators.tiles import tile_update
 def explain(operator: Callable, *args: Any, **options: Any) -> str:
     """The source of the kernels ``operator(*args, **options)`` launches, each distinct kernel
     once, in the order of its first launch, under a ``# ---`` heading with its balancer, mode
-    and launch shape (:meth:`frontier.recording.Recording.text`).
+    and launch shape (:meth:`frontier.runtime.recording.Recording.text`).
 
     ``operator`` is any call that launches kernels: an operator (``explain(advance, G, f, fn,
     *state, balancer="auto")``), ``tile_update`` (``explain(tile_update, D, fn, pivot=0,

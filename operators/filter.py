@@ -10,7 +10,7 @@ from frontier import validate
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, push
-from frontier.shared_cache import SharedCache
+from frontier.runtime.shared_cache import SharedCache
 from operators.codegen import (
     NONE,
     GeneratedKernel,

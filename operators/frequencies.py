@@ -33,7 +33,7 @@ import numpy as np
 
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.codegen import indent
 from operators.common import OperatorError, Plan, vector_flaw
 from operators.functors import FunctorError, as_functor

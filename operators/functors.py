@@ -5,9 +5,9 @@ generator calls from a kernel. Numba compiles it for the target, and in doing so
 reads besides its arguments: the values of its closure cells, of its default arguments and of
 the module globals it names become constants of the compiled code. The Numba CUDA simulator, by
 contrast, runs the function as Python, which would read them live (it reads them as they were
-when it was built for the key below, as compiled code holds them: :mod:`frontier.simulator`).
-So that every target computes the same thing, a functor is identified (and its compiled code
-cached) by:
+when it was built for the key below, as compiled code holds them:
+:mod:`frontier.runtime.simulator`). So that every target computes the same thing, a functor is
+identified (and its compiled code cached) by:
 
 * what its code does: name, bytecode, constants, names (the same lambda written on another
   line, or created anew in every iteration of a loop, is the same functor);
@@ -22,18 +22,18 @@ cached) by:
   with :class:`FunctorError` naming the global: pass the array as a state argument;
 * what the helpers it calls read, by the same rules: the plain Python functions (registered with
   :func:`frontier.device_function`, or not) it reaches through its globals, closure and
-  defaults, recursively (:func:`frontier.reads.helpers`), their closure values, defaults and
+  defaults, recursively (:func:`frontier.runtime.reads.helpers`), their closure values, defaults and
   module globals. Numba compiles a registered helper once per argument types and keeps that
   code, the values it read included, for every later caller; so the compiled functor calls, in
   place of each, a registration of it for the values it reads now
-  (:func:`frontier.devicefn.registered_again`, one per set of values, shared by the functors
+  (:func:`frontier.runtime.devicefn.registered_again`, one per set of values, shared by the functors
   calling it). A Numba dispatcher (``njit``, ``cuda.jit(device=True)``) is not followed: Numba
   compiles it, and freezes its globals at its first compilation, whoever calls it.
 
 The check on each call is cheap: a resolved functor is reused while it and its helpers read the
-same objects (:class:`frontier.reads.Watch`).
+same objects (:class:`frontier.runtime.reads.Watch`).
 
-Values are compared by type and exact value (:func:`frontier.identity.identity`), never by
+Values are compared by type and exact value (:func:`frontier.runtime.identity.identity`), never by
 ``==``: ``-0.0`` and ``0.0``, or ``False`` and ``0``, compile apart (whichever comes first), and a
 nan is one value. A NumPy number no target compiles (``float16``, ``longdouble``,
 ``clongdouble``) is refused with :class:`FunctorError` naming where it is read.
@@ -67,12 +67,19 @@ from typing import Any
 
 import numpy as np
 
-from frontier import cudacheck, racecheck
-from frontier.devicefn import companions, registered, registered_again
-from frontier.identity import identity
-from frontier.reads import Watch, closure_values, helpers, is_helper, rebuilt, sorted_global_names
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime import cudacheck, racecheck
+from frontier.runtime.devicefn import companions, registered, registered_again
+from frontier.runtime.identity import identity
+from frontier.runtime.reads import (
+    Watch,
+    closure_values,
+    helpers,
+    is_helper,
+    rebuilt,
+    sorted_global_names,
+)
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.lifting import is_runtime_scalar, lift
 
 __all__ = ["Functor", "FunctorError", "RecompileWarning", "as_functor", "check_raises",
@@ -137,8 +144,8 @@ class Functor:
     def _current_helper(self, value: Any, again: Callable) -> Any:
         """What the compiled functor calls in place of ``value``, which it reads: for a
         registered helper, its registration for what it, and the helpers it reaches, read now
-        (:func:`frontier.devicefn.registered_again`: Numba keeps a helper's code, the values it
-        read included, for every later caller), one per set of values, shared by the functors
+        (:func:`frontier.runtime.devicefn.registered_again`: Numba keeps a helper's code, the values
+        it read included, for every later caller), one per set of values, shared by the functors
         calling it; anything else is ``value`` itself."""
         if not (is_helper(value) and registered(value)):
             return value
@@ -218,8 +225,8 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
 
 @dataclass(frozen=True, eq=False)
 class _Helper:
-    """A helper (:func:`frontier.reads.is_helper`) resolved: how to look at what it and the
-    helpers it reaches read (:class:`frontier.reads.Watch`), what they read then, those
+    """A helper (:func:`frontier.runtime.reads.is_helper`) resolved: how to look at what it and the
+    helpers it reaches read (:class:`frontier.runtime.reads.Watch`), what they read then, those
     functions (the helper first) and their parts of a functor's key (:func:`_helper_reads`)."""
 
     watch: Watch
@@ -281,10 +288,10 @@ def _helper_parts(called: tuple[_Helper, ...]) -> tuple:
 
 
 def _helper_reads(helper: types.FunctionType, name: str, location: str) -> tuple:
-    """The part of the key of functor ``name`` that helper ``helper`` (:mod:`frontier.reads`)
-    reads: its identity and name, then the identities of its closure values, defaults and
-    module globals (:func:`_frozen`), all frozen into compiled code (a helper's closure numbers
-    too: only a functor's own are kernel arguments)."""
+    """The part of the key of functor ``name`` that helper ``helper``
+    (:mod:`frontier.runtime.reads`) reads: its identity and name, then the identities of its closure
+    values, defaults and module globals (:func:`_frozen`), all frozen into compiled code (a helper's
+    closure numbers too: only a functor's own are kernel arguments)."""
     code = helper.__code__
     where = f"of helper {code.co_name} ({code.co_filename}:{code.co_firstlineno})"
     closure = tuple(_frozen(f"closure variable {n!r} {where}", v, name, location)
@@ -328,8 +335,8 @@ def _check_arity(fn: Callable, shape: tuple, role: str, arguments: tuple[str, ..
 
 
 #: Per function object: how to look at what it and its helpers read, what they read when it
-#: was last resolved (:class:`frontier.reads.Watch`: a resolved functor is reused while each of
-#: them is the same object), the functor it resolved to, its code's shape and the (arguments,
+#: was last resolved (:class:`frontier.runtime.reads.Watch`: a resolved functor is reused while each
+# of  them is the same object), the functor it resolved to, its code's shape and the (arguments,
 #: state count) pairs its arity was checked for.
 _RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -393,7 +400,7 @@ def _code_key(code: types.CodeType) -> tuple:
 
 def _frozen(what: str, value: Any, name: str, location: str) -> Any:
     """The part of ``value`` that identifies compiled code: its identity (a function's, a
-    module's), or its type and value (:func:`frontier.identity.identity`: ``-0.0`` is not
+    module's), or its type and value (:func:`frontier.runtime.identity.identity`: ``-0.0`` is not
     ``0.0``, ``False`` is not ``0``)."""
     if isinstance(value, types.ModuleType) or callable(value):
         return ("object", id(value)) if not isinstance(value, type) else value
@@ -438,9 +445,9 @@ def compile_functor(target: Target, functor: Functor, items: racecheck.WorkItems
     """The functor compiled for calling from ``target``'s kernels (cached by its identity and
     the target's compile mode, built once when several threads ask at once; see
     :class:`RecompileWarning`). In the race detector's checking mode
-    (:mod:`frontier.racecheck`), wrapped so that its calls record what they do to the state
+    (:mod:`frontier.runtime.racecheck`), wrapped so that its calls record what they do to the state
     arrays, each call a work item as ``items`` says (after the closure numbers it takes
-    first), and noted by the CUDA compile check (:func:`frontier.cudacheck.noted`)."""
+    first), and noted by the CUDA compile check (:func:`frontier.runtime.cudacheck.noted`)."""
     checking = racecheck.checking()
     if checking:
         target.check_races_here()

@@ -44,10 +44,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from frontier import racecheck, validate
+from frontier import validate
 from frontier.graph import Graph
 from frontier.options import Mode
-from frontier.target import Target, resolve_target
+from frontier.runtime import racecheck
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators.codegen import (
     RANGE,
     GeneratedKernel,

@@ -23,7 +23,7 @@ from operators.reduce import combine
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
-    from frontier.target import Target
+    from frontier.runtime.target import Target
 
 __all__ = ["HUB_DEGREE", "LANES", "CHUNK", "TREE", "over_lanes", "Hubs", "hubs_of"]
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from frontier import validate
-from frontier.device_arrays import is_device_array
 from frontier.graph import Graph
+from frontier.runtime.device_arrays import is_device_array
 from operators.common import OperatorError, vector_flaw
 
 __all__ = ["Levels", "MOST_LEVEL"]

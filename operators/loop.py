@@ -70,11 +70,12 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck, validate
+from frontier import validate
 from frontier.frontier import EDGES, SPARSE, VERTICES, Frontier
 from frontier.graph import Graph
 from frontier.options import Mode, Way
 from frontier.ring import LOOP_LENGTHS, STEPS_RAN
+from frontier.runtime import racecheck
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
 from operators.codegen import (

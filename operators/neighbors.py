@@ -26,12 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck, validate
+from frontier import validate
 from frontier.frontier import Frontier
 from frontier.graph import VERTEX_DTYPE, Graph
 from frontier.options import Mode
-from frontier.shared_cache import SharedCache
-from frontier.target import Target, resolve_target
+from frontier.runtime import racecheck
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators.codegen import (
     NONE,
     RANGE,

@@ -31,8 +31,8 @@ from typing import Protocol
 from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import Mode, Way
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.adaptive.profile import GraphProfile, inspect, measure_degree_sum
 from operators.adaptive.rule import NEVER, Decision, HandBack, blind, decide
 from operators.adaptive.thresholds import Thresholds, thresholds_for

@@ -28,12 +28,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
+from numba import types
+from numba.core import compiler, typed_passes
+from numba.core.registry import cpu_target
 
 from frontier.graph import Graph
 from frontier.graphview import view_type
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.codegen import NONE, GeneratedKernel, KernelSpec, build, for_each_input, indent
 from operators.common import OperatorError, Plan, launch_plan, range_graph
 from operators.compute import elements, reads
@@ -132,9 +136,6 @@ _SIGN = -(2**63)
 
 
 def _numba_type(value: Any) -> Any:
-    import numba
-    from numba import types
-
     if hasattr(value, "dtype") and hasattr(value, "ndim") and value.ndim > 0:
         return types.Array(numba.from_dtype(value.dtype), value.ndim, "C")
     return numba.typeof(value)
@@ -144,9 +145,6 @@ def _return_type(fn: Callable, argtypes: tuple) -> Any:
     """The type Numba infers for ``fn``'s result on the host: type inference only, without
     generating code (a few times cheaper than compiling, which a reduction on a warm disk
     cache would otherwise pay on the first call of every process)."""
-    from numba.core import compiler, typed_passes
-    from numba.core.registry import cpu_target
-
     typing, context = cpu_target.typing_context, cpu_target.target_context
     typing.refresh()
     context.refresh()
@@ -197,9 +195,6 @@ def _classes(values: tuple) -> tuple | None:
 def _inferred_dtype(functor: Functor, state: tuple, leading: tuple[np.dtype, ...]) -> np.dtype:
     """:func:`result_dtype`, found from the Numba types of the arguments (``leading``: the
     dtypes of what the operator passes before the state)."""
-    import numba
-    from numba import types
-
     argtypes = (tuple(numba.typeof(s) for s in functor.scalars)
                 + tuple(numba.from_dtype(d) for d in leading)
                 + tuple(_numba_type(s) for s in state))

@@ -43,11 +43,11 @@ from typing import Any
 import numpy as np
 
 from frontier import validate
-from frontier.device_arrays import is_device_array
 from frontier.frontier import Frontier
 from frontier.graph import Graph
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.device_arrays import is_device_array
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.codegen import (
     NONE,
     GeneratedKernel,

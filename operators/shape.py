@@ -16,7 +16,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontier.target import Target
+from frontier.runtime.target import Target
 
 __all__ = ["LaunchShape", "per_element", "grid_blocks", "PER_ELEMENT_THREADS"]
 

@@ -41,7 +41,7 @@ from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import Cull, Mode
 from frontier.ring import STEPS_RAN
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
 from operators.convention import kernel_arguments, scalar_arguments

@@ -62,11 +62,13 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck, validate
+from frontier import validate
 from frontier.frontier import SPARSE, Frontier, FrontierPool
 from frontier.graph import Graph
 from frontier.options import Cull, Mode
 from frontier.ring import STEPS_RAN, push
+from frontier.runtime import racecheck
+from operators.adaptive.profile import inspect
 from operators.advance import edge_functors, edge_spec
 from operators.balancers import LoadBalancer
 from operators.codegen import GeneratedKernel, build, id_at, indent, visit_edge
@@ -150,7 +152,6 @@ def block_mode(graph: Graph, target: Any) -> bool:
     extract few vertices each, so the barrier between phases is what a round costs."""
     if not target.runs_balancers or target.simulated:
         return False
-    from operators.adaptive.profile import inspect
 
     profile = inspect(graph)
     return graph.num_vertices <= BLOCK_VERTICES and profile.max_degree <= BLOCK_MAX_DEGREE

@@ -39,7 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators.codegen import NONE, RANGE, GeneratedKernel, KernelIO, KernelSpec, build, indent
 from operators.common import NO_GRAPH, OperatorError, Plan, launch_plan
 from operators.convention import scalar_arguments

@@ -50,10 +50,11 @@ from typing import Any
 
 import numpy as np
 
-from frontier import racecheck, validate
+from frontier import validate
 from frontier.frontier import VERTICES, Frontier
 from frontier.graph import Graph
 from frontier.options import Cull, Mode, Way
+from frontier.runtime import racecheck
 from operators.adaptive.rule import Decision
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
@@ -119,7 +120,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
     if blocks is not None:
         validate.count("blocks", blocks, low=1)
     validate.flag("fused", fused)
-    # the race detector's step is one launch: no levels fused into one (frontier.racecheck)
+    # the race detector's step is one launch: no levels fused into one (frontier.runtime.racecheck)
     fused = fused and not racecheck.checking()
     plan = Direction.of(direction)
     functors = edge_functors(op, condition, len(state))  # one that cannot take the state fails

@@ -12,7 +12,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from frontier.target import cuda_usable, resolve_target
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.target import resolve_target
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 

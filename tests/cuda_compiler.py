@@ -1,4 +1,5 @@
-"""Whether the CUDA compile check (frontier.cudacheck) can run here, for the tests that need it.
+"""Whether the CUDA compile check (frontier.runtime.cudacheck) can run here, for the tests that need
+it.
 
 The check needs numba-cuda and the CUDA compiler wheels (NVRTC, NVVM) of the ``test`` extra,
 and a process without the simulator. Tests that need it skip, with the reason, where the
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from frontier.simulator import SIMULATOR_VARIABLE, enabled
+from frontier.runtime.simulator import SIMULATOR_VARIABLE, enabled
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The wheel of the test extra that brings the compiler (pyproject.toml).

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import frontier.target
+from frontier.runtime import cuda_support
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
@@ -25,7 +25,7 @@ PAGES_WITH_CODE = [p for p in PAGES if python_blocks(p)]
 
 @pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=lambda p: p.name)
 def test_every_python_example_of_the_page_runs(page, monkeypatch, capsys):
-    monkeypatch.setattr(frontier.target, "cuda_usable", lambda: False)
+    monkeypatch.setattr(cuda_support, "cuda_usable", lambda: False)
     namespace: dict = {"__name__": f"docs_{page.stem}"}
     for number, block in enumerate(python_blocks(page), start=1):
         try:

@@ -2,7 +2,7 @@
 # The first call of a fresh process on the GPU, kernel cache cold then warm (then corrupted, then
 # with one bit flipped in every compiled kernel; last the cache's modes: 700 and 600 only):
 # bfs, sssp and connected components on 30x30 grids, each process printing its times and
-# frontier.kernel_cache.stats() (a warm process must compile nothing).
+# frontier.runtime.kernel_cache.stats() (a warm process must compile nothing).
 # Usage on a CUDA machine, from the repository root:  bash bench/device/first_calls.sh OUT
 set -uo pipefail
 out=${1:-results}
@@ -13,7 +13,8 @@ first() {
 import time
 t0 = time.perf_counter()
 from algorithms import bfs, sssp, connected_components
-from frontier import generators, kernel_cache
+from frontier import generators
+from frontier.runtime import kernel_cache
 print("import", round(time.perf_counter() - t0, 3))
 G = generators.grid2d(30, 30); GW = generators.grid2d(30, 30, weights=(1, 9))
 for n, f in [("bfs", lambda: bfs(G, 0)), ("sssp", lambda: sssp(GW, 0)),

@@ -30,7 +30,8 @@ from bench.progress import Progress
 from bench.timing import time_calls
 from frontier.generators import path
 from frontier.graph import Graph
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import available_balancers
 from operators.adaptive import inspect, thresholds_for
 

@@ -34,7 +34,8 @@ from bench import baselines, fresh, options, tables
 from bench.graphs import build, source_of
 from bench.progress import Progress
 from bench.timing import time_calls
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 #: Algorithms timed on a weighted graph in the tiny and first-call parts.
 WEIGHTED = ("sssp",)

@@ -28,7 +28,8 @@ from bench.graphs import builder, source_of
 from bench.progress import Progress
 from bench.timing import time_calls
 from frontier.graph import Graph
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 #: Gunrock 2.1 BFS on the same H100 (shared/anchors.md, 2026-11-22), milliseconds.
 GUNROCK_BFS_MS = {"rmat21": 3.65, "grid2000": 780.0, "luxembourg_osm": 160.0,

@@ -30,7 +30,8 @@ from bench.progress import Progress
 from bench.timing import time_calls
 from frontier.graph import Graph
 from frontier.options import values
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 #: The issue's goals on the H100, milliseconds.
 GOALS_MS = {"rmat21": 10.0, "grid2000": 10.0}

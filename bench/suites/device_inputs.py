@@ -24,7 +24,8 @@ import numpy as np
 from algorithms import list_ranking
 from bench import options, tables
 from bench.timing import time_calls
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 #: What the goal allows a device input's wall time, in multiples of its device time.
 GOAL = 2.0

@@ -24,7 +24,8 @@ from bench.graphs import builder, source_of
 from bench.timing import time_calls
 from frontier import Frontier
 from frontier.graph import Graph
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import traverse
 
 #: Graph -> the balancers run on it by default.

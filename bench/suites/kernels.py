@@ -4,7 +4,7 @@ Runs every catalog algorithm (list ranking on its example list) with its default
 each of ``--balancers`` (where it takes one) on each of ``--graphs``, for each of ``--targets``
 in a fresh process (so that no kernel is already compiled), then lists every kernel text that
 process compiled: all kernel text passes through
-:meth:`frontier.target.Target.compile_source`, which registers it in :mod:`linecache` as
+:meth:`frontier.runtime.target.Target.compile_source`, which registers it in :mod:`linecache` as
 ``<frontier-generated NAME>``. A change that must leave the generated kernels unchanged is
 checked by diffing ``kernels.txt`` before and after it (the same command on both trees).
 
@@ -26,7 +26,8 @@ from pathlib import Path
 
 from bench import baselines, fresh, options, tables
 from bench.graphs import build, source_of
-from frontier.target import cuda_usable, resolve_target
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.target import resolve_target
 from operators import available_balancers
 
 _PREFIX = "<frontier-generated "

@@ -34,7 +34,8 @@ from bench.progress import Progress
 from bench.timing import time_calls
 from frontier import Frontier, atomic_cas
 from frontier.graph import Graph
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import advance, loop, traverse
 
 WAYS = ("loop", "host", "traverse", "bfs")

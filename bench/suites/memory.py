@@ -29,7 +29,8 @@ import numpy as np
 from bench import baselines, options, tables
 from bench.graphs import builder
 from frontier import generators
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 ALLOCATORS = ("empty", "zeros", "full", "to_device")
 

@@ -25,7 +25,8 @@ from bench import options, tables
 from bench.graphs import builder
 from bench.timing import time_calls
 from frontier.graph import Graph
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import neighbor_reduce, sort_neighbors
 
 CALLS = ("min", "mode", "histogram", "sort")

@@ -38,7 +38,8 @@ from bench.progress import Progress
 from bench.timing import time_calls
 from frontier import Frontier, common_neighbors, intersection_count
 from frontier.graph import Graph
-from frontier.target import Target, resolve_target
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 from operators import advance, available_balancers
 
 #: Bytes of buffer per common neighbour: the vertex (int32) and the arc ids of both sides.

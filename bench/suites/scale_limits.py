@@ -32,7 +32,8 @@ from algorithms import bfs
 from bench import options, tables
 from bench.timing import time_calls
 from frontier import Graph, generators, resolve_target
-from frontier.target import Target, cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.target import Target
 
 CYCLE_VERTICES = 1024
 

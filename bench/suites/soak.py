@@ -59,7 +59,8 @@ from typing import Any
 
 from bench import baselines, options, tables
 from frontier.graph import Graph
-from frontier.target import cuda_usable, resolve_target
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.target import resolve_target
 from operators import available_balancers
 
 FIELDS = ("case", "target", "algorithm", "balancer", "options", "num_vertices", "num_edges",

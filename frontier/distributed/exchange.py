@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 
 from frontier import kernels
-from frontier.device_arrays import on_host
 from frontier.distributed.comm import Communicator
 from frontier.distributed.errors import DistributedError
 from frontier.distributed.partition import Piece
 from frontier.frontier import DENSE, SPARSE, Frontier, FrontierError, FrontierPool
 from frontier.graph import Graph
+from frontier.runtime.device_arrays import on_host
 
 __all__ = ["exchange", "refresh", "gather", "any_left", "moved", "DENSE_SHARE"]
 

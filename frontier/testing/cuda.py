@@ -1,5 +1,5 @@
 """check_cuda: whether the functors of an operator, an algorithm or a host loop build for a GPU,
-checked without one (the machinery: :mod:`frontier.cudacheck`).
+checked without one (the machinery: :mod:`frontier.runtime.cudacheck`).
 
 The cpu target and the CUDA simulator run functors that a GPU does not build (``np.sort``,
 ``np.zeros``, a list or a dict inside a functor). ``check_cuda(call, *args)`` runs
@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from frontier import cudacheck
-from frontier.cudacheck import DEFAULT_ARCH, CudaCheckUnavailable, CudaReport
+from frontier.runtime import cudacheck
+from frontier.runtime.cudacheck import DEFAULT_ARCH, CudaCheckUnavailable, CudaReport
 
 __all__ = ["check_cuda", "cuda_check_problem", "CudaCompileError", "CudaCheckUnavailable",
            "CudaReport"]
@@ -43,12 +43,12 @@ def check_cuda(call: Callable[..., Any], *args: Any,
     """Run ``call(*args, **kwargs)`` (an operator, an algorithm, a host loop; on the cpu
     target) and compile every functor it ran for CUDA ``arch`` (``"sm_80"``, ``"8.0"``,
     ``(8, 0)``; the check's own keyword, not passed to ``call``). Returns the
-    :class:`frontier.cudacheck.CudaReport` (the functors checked, with their argument types).
-    Raises :class:`CudaCompileError` (an ``AssertionError``) naming each functor that does not
-    compile (its name, file and line, the statement Numba refused and Numba's message),
-    :class:`frontier.cudacheck.CudaCheckUnavailable` where the compiler cannot run here (before
-    the call runs), and what the call raises (``FunctorIndexError`` for an index out of range,
-    a negative one included)."""
+    :class:`frontier.runtime.cudacheck.CudaReport` (the functors checked, with their argument
+    types). Raises :class:`CudaCompileError` (an ``AssertionError``) naming each functor that does
+    not compile (its name, file and line, the statement Numba refused and Numba's message),
+    :class:`frontier.runtime.cudacheck.CudaCheckUnavailable` where the compiler cannot run here
+    (before the call runs), and what the call raises (``FunctorIndexError`` for an index out of
+    range, a negative one included)."""
     report = cudacheck.check(call, *args, arch=arch, **kwargs)
     if not report.ok:
         raise CudaCompileError(report.text())

@@ -1,5 +1,6 @@
 """check_race_free: run an operator, an algorithm or a host loop with every functor's accesses to
-its state arrays recorded, and fail on a data race (the machinery: :mod:`frontier.racecheck`).
+its state arrays recorded, and fail on a data race (the machinery:
+:mod:`frontier.runtime.racecheck`).
 
 Two work items of one step (one kernel launch) that touch the same element of a state array,
 at least one of them writing it without an atomic, race on a GPU: the result depends on the
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from frontier import racecheck
+from frontier.runtime import racecheck
 
 __all__ = ["check_race_free"]
 
@@ -30,8 +31,8 @@ R = TypeVar("R")
 def check_race_free(fn: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     """``fn(*args, **kwargs)`` (an operator, an algorithm, a host loop of operators) run with
     the race detector on, on the cpu target or in the simulator; returns its result. Raises
-    ``AssertionError`` (:class:`frontier.racecheck.RaceError`) for the first step with a data
-    race, naming the functor (name and file:line), the state argument (position, dtype and
+    ``AssertionError`` (:class:`frontier.runtime.racecheck.RaceError`) for the first step with a
+    data race, naming the functor (name and file:line), the state argument (position, dtype and
     shape), the index and the two work items (e.g. ``edge 0->3 (eid 2)``, ``vertex 5``) with
     what each did. Raises :class:`frontier.TargetError` for a launch on a real GPU."""
     with racecheck.session() as session:

@@ -9,8 +9,8 @@ output of a generator seeded with ``x``)::
     reference_random_bits(seed, key) = splitmix64(seed XOR splitmix64(key))
     reference_random(seed, key)      = (reference_random_bits(seed, key) >> 11) * 2**-53
 
-Nothing here is shared with :mod:`frontier.rng`, so the two can judge each other; the generator
-itself reproduces published SplitMix64 outputs (``tests/frontier/test_random.py``).
+Nothing here is shared with :mod:`frontier.runtime.rng`, so the two can judge each other; the
+generator itself reproduces published SplitMix64 outputs (``tests/frontier/test_random.py``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ import operator
 from functools import lru_cache
 from typing import Any
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
@@ -337,8 +338,6 @@ def reference_scc(graph: Graph) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _tarjan() -> Any:
-    import numba
-
     def tarjan(offsets: np.ndarray, heads: np.ndarray, n: int) -> np.ndarray:
         order = np.full(n, -1, np.int64)  # discovery index
         low = np.zeros(n, np.int64)
@@ -483,8 +482,6 @@ def _walk(succ: np.ndarray, head: int) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _walker() -> Any:
-    import numba
-
     def walk(succ: np.ndarray, head: int) -> np.ndarray:
         out = np.empty(succ.size, np.int64)
         v, k = head, 0

@@ -18,6 +18,8 @@ from typing import Any
 
 import numba
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import minimum_spanning_tree
 
 from frontier.graph import Graph
 
@@ -73,9 +75,6 @@ def check_minimum_spanning_forest(graph: Graph, edges: Any, total_weight: float)
     """Check ``edges`` (``(u, v)`` pairs, one row per forest edge, in edge id order) equal
     :func:`reference_minimum_spanning_forest`, ``total_weight`` equals their weight, and that
     weight equals scipy's ``minimum_spanning_tree`` (to a relative 1e-9 for float weights)."""
-    import scipy.sparse as sp
-    from scipy.sparse.csgraph import minimum_spanning_tree
-
     got = np.asarray(edges).reshape(-1, 2)
     kept = _forest(graph)
     expected = np.stack([graph.coo().src[kept], graph.col_indices[kept]], axis=1)

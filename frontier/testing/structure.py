@@ -11,8 +11,8 @@ or, for a colouring in order ``"largest_first"``, by decreasing degree as Networ
 (every arc once, a self-loop twice), the smaller id first on a tie (NetworkX's
 ``greedy_color`` default strategy).
 The bits come from :mod:`frontier.testing.random_reference` (SplitMix64 from its definition,
-independent of :mod:`frontier.rng`); the greedy loops are compiled with Numba so that they stay
-quick on large graphs. Self-loops are ignored (as NetworkX's greedy loops ignore them); a
+independent of :mod:`frontier.runtime.rng`); the greedy loops are compiled with Numba so that they
+stay quick on large graphs. Self-loops are ignored (as NetworkX's greedy loops ignore them); a
 repeated edge counts once.
 
 The checks hold any result to the definitions (independent and maximal; proper and complete),

@@ -6,10 +6,10 @@ per-user calibration cache that ``frontier calibrate`` writes (:func:`calibratio
 Algorithms on GPUs: an Adaptive Solution*, §VII.B, give T1, T2 and T3.
 
 The calibration cache is ``calibration.json`` in the disk cache's directory
-(:func:`frontier.cache_dir.cache_dir`), kept by the disk cache's rules
-(:mod:`frontier.cache_files`): it is read only from a directory
-:func:`frontier.cache_files.cache_directory` accepts (else the device's values apply, with the
-cache's one warning) and only where it is the user's regular file, not a link; it is written
+(:func:`frontier.runtime.cache_dir.cache_dir`), kept by the disk cache's rules
+(:mod:`frontier.runtime.cache_files`): it is read only from a directory
+:func:`frontier.runtime.cache_files.cache_directory` accepts (else the device's values apply, with
+the cache's one warning) and only where it is the user's regular file, not a link; it is written
 private (0600), under a fresh name renamed into place, never through a link; ``frontier
 calibrate`` refuses a directory that may not be used before it measures
 (:func:`check_calibration_output`). It is plain JSON, not sealed with a checksum, which would
@@ -32,17 +32,17 @@ from typing import Any
 import numpy as np
 
 from frontier import environ
-from frontier.cache_dir import CACHE_DIR_INPUTS, CACHE_DIR_VARIABLE, cache_dir
-from frontier.cache_files import cache_directory, check_root, read_file, write_file
+from frontier.runtime.cache_dir import CACHE_DIR_INPUTS, CACHE_DIR_VARIABLE, cache_dir
+from frontier.runtime.cache_files import cache_directory, check_root, read_file, write_file
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from frontier.safefile import OutputError
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
 
 __all__ = ["Thresholds", "device_thresholds", "thresholds_for", "calibration_path",
            "load_calibration", "save_calibration", "check_calibration_output", "CACHE_ENV"]
 
 #: Environment variable naming the directory of the calibration cache (the disk cache's:
-#: :func:`frontier.cache_dir.cache_dir`).
+#: :func:`frontier.runtime.cache_dir.cache_dir`).
 CACHE_ENV = CACHE_DIR_VARIABLE
 CACHE_FILE = "calibration.json"
 
@@ -107,8 +107,8 @@ def device_thresholds(target: Target) -> Thresholds:
 
 def calibration_path() -> Path:
     """The per-user calibration cache: ``calibration.json`` in
-    :func:`frontier.cache_dir.cache_dir` (``$FRONTIER_CACHE_DIR``, else the platform's per-user
-    cache directory), as named (a link to the directory is not resolved here)."""
+    :func:`frontier.runtime.cache_dir.cache_dir` (``$FRONTIER_CACHE_DIR``, else the platform's
+    per-user cache directory), as named (a link to the directory is not resolved here)."""
     env = environ.snapshot(CACHE_DIR_INPUTS)
     found = _PATHS.get(env)
     if found is None:
@@ -175,8 +175,8 @@ def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, An
 
 def check_calibration_output() -> Path:
     """The calibration cache's file in its directory, which is checked and made (mode 0700) as
-    :func:`frontier.cache_files.check_root` does it, so that ``frontier calibrate`` is refused
-    before it measures: :class:`frontier.safefile.OutputError` where a file is in the
+    :func:`frontier.runtime.cache_files.check_root` does it, so that ``frontier calibrate`` is
+    refused before it measures: :class:`frontier.safefile.OutputError` where a file is in the
     directory's place or a directory in the file's; ValueError naming the directory, the
     problem and what was expected where it is refused (another user could write it) or cannot
     be made or written."""

@@ -20,8 +20,8 @@ from typing import Any
 
 from frontier.graph import Graph
 from frontier.options import Option
-from frontier.shared_cache import SharedCache
-from frontier.target import Target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.codegen import KernelSpec
 from operators.shape import LaunchShape
 

@@ -12,7 +12,7 @@ average out-degree, which is the default here (within 32..1024, and what the tar
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import LoadBalancer
 from operators.codegen import DENSE, KernelSpec, indent, is_active, visit_edge

@@ -20,7 +20,7 @@ vertex and edge range, then the tile's edges are gathered in three phases:
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import SizedBalancer
 from operators.codegen import KernelSpec, indent, visit_edge

@@ -17,7 +17,7 @@ default threshold is the block size: a vertex with more edges than the block has
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import Regime, SizedBalancer
 from operators.balancers.warp import WIDTHS, virtual_warp_edges

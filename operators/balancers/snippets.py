@@ -7,8 +7,8 @@ prefix sums. All snippets
 are text for the code generator, valid both as Numba CUDA and in the CUDA simulator.
 
 Names the snippets define and expect: ``lane``, ``warp_id``, ``nwarps`` (from :func:`warp_ids`),
-``FULL`` (the all-lanes mask), the warp intrinsics of :mod:`frontier.warp_intrinsics`, and the
-dtypes ``int32``/``int64`` (all in :func:`namespace`).
+``FULL`` (the all-lanes mask), the warp intrinsics of :mod:`frontier.runtime.warp_intrinsics`, and
+the dtypes ``int32``/``int64`` (all in :func:`namespace`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from frontier.target import Target
-from frontier.warp_intrinsics import FULL_MASK
+from frontier.runtime.target import Target
+from frontier.runtime.warp_intrinsics import FULL_MASK
 from operators.codegen import DENSE, SPARSE, KernelSpec, indent, is_active
 
 WARP_SIZE = 32

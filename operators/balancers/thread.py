@@ -8,7 +8,7 @@ rest of its warp idles.
 
 from __future__ import annotations
 
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers.base import LoadBalancer, Regime
 from operators.codegen import KernelSpec, for_each_input, indent, visit_edge
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import Regime, SizedBalancer
 from operators.codegen import NONE, KernelIO, KernelSpec, indent, visit_edge

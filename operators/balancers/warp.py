@@ -17,7 +17,7 @@ for a width chosen at each step).
 from __future__ import annotations
 
 from frontier.graph import Graph
-from frontier.target import Target
+from frontier.runtime.target import Target
 from operators.balancers import snippets
 from operators.balancers.base import Regime, SizedBalancer
 from operators.codegen import KernelSpec, indent, visit_edge

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from algorithms import APSPError, apsp
 from algorithms.apsp import APSPMethod
 from frontier import Graph, generators
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import check_apsp, graphs, reference_apsp
 
 #: A real GPU (not the simulator, far too slow for the large cases).

@@ -81,7 +81,7 @@ def test_bfs_equals_scipy_on_real_dataset_on_cpu(name):
 @pytest.mark.simulator
 @pytest.mark.skipif("rome99.gr.gz" not in DATASET_FILES, reason="shared/datasets not found")
 def test_bfs_equals_scipy_on_rome99_with_cuda_kernels():
-    from frontier.target import cuda_usable
+    from frontier.runtime.cuda_support import cuda_usable
 
     if not cuda_usable():
         pytest.skip("no GPU and no simulator")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from algorithms import ConvergenceError, betweenness_centrality, k_core, pagerank
 from frontier import Graph, generators
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import (
     check_betweenness,
     check_core_numbers,

@@ -15,7 +15,7 @@ from algorithms import CATALOG, connected_components, spanning_forest
 from algorithms.components import DEFAULT_METHOD, ComponentsMethod
 from frontier import Graph
 from frontier.io import load
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import (
     check_components,
     check_spanning_forest,

@@ -14,9 +14,9 @@ from algorithms import bfs, list_ranking, pagerank
 from algorithms.list_ranking import ListError
 from frontier import Graph
 from frontier import target as target_module
-from frontier.device_arrays import to_host
 from frontier.placement import choose
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.device_arrays import to_host
 from tests.frontier.test_device_arrays import DEVICE_KINDS
 
 pytestmark = pytest.mark.skipif(not cuda_usable(), reason="needs a GPU or the CUDA simulator")

@@ -468,7 +468,7 @@ def test_a_graph_one_device_refuses_runs_partitioned_over_two(threads, monkeypat
     """FRONTIER_MAX_DEVICE_BYTES makes a smaller device: between the size of the whole graph's
     arrays and that of the larger half, one device (in this process, or one worker) refuses the
     graph with GraphTooLargeError, and two workers run it."""
-    from frontier.limits import GraphTooLargeError
+    from frontier.errors import GraphTooLargeError
 
     graph = generators.rmat(10, seed=3)
     expected = bfs(graph, 0, target="cpu", direction="push").distances

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from algorithms import ListError, list_ranking
 from algorithms.list_ranking import ListRankingMethod, default_splitters
 from frontier import generators
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import check_list_ranks, linked_lists, reference_list_ranks
 
 METHODS = list(ListRankingMethod)

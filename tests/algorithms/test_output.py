@@ -13,7 +13,8 @@ import pytest
 from algorithms import CATALOG
 from algorithms.output import on_host
 from frontier import Graph, generators
-from frontier.target import TargetError, resolve_target
+from frontier.errors import TargetError
+from frontier.target import resolve_target
 
 NAMES = sorted(CATALOG)
 

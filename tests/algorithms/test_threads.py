@@ -24,8 +24,8 @@ import pytest
 from algorithms import CATALOG, bfs
 from frontier import Frontier, generators, resolve_target
 from frontier.frontier import FrontierPool
-from frontier.shared_cache import SharedCache
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.shared_cache import SharedCache
 from operators import compute, reduce
 
 THREADS = 4

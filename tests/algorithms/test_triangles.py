@@ -13,7 +13,7 @@ from hypothesis import given, settings
 
 from algorithms import triangle_count
 from frontier import Graph, generators
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import check_triangles, graphs, reference_triangles
 from operators import available_balancers
 

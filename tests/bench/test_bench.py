@@ -19,7 +19,7 @@ from bench.command import main
 from bench.graphs import GraphNameError, build, expand
 from bench.suites import SUITES
 from bench.timing import MIN_RUNS, time_calls
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 GPU = cuda_usable() and not SIMULATED

@@ -1,12 +1,12 @@
-"""``frontier.borrowed.borrowed``: the identity from Python; compiled, an array that reads and
-writes the caller's memory (without its reference count) and any other value unchanged."""
+"""``frontier.runtime.borrowed.borrowed``: the identity from Python; compiled, an array that reads
+and writes the caller's memory (without its reference count) and any other value unchanged."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from frontier.borrowed import borrowed
+from frontier.runtime.borrowed import borrowed
 
 
 def test_borrowed_is_the_identity_from_python():

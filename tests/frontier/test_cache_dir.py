@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from frontier.cache_dir import CACHE_DIR_VARIABLE, FrontierCacheLocator, cache_dir
+from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE, FrontierCacheLocator, cache_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("frontier", "operators", "algorithms")

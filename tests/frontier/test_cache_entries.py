@@ -1,5 +1,5 @@
-"""The disk cache's size limit (frontier.cache_entries, issue 47 item 1): the limit comes from
-``$FRONTIER_CACHE_MAX_BYTES`` (a bad value is refused, by the library with a warning and the
+"""The disk cache's size limit (frontier.runtime.cache_entries, issue 47 item 1): the limit comes
+from ``$FRONTIER_CACHE_MAX_BYTES`` (a bad value is refused, by the library with a warning and the
 default); a save that pushes the cache over it deletes whole entries, least recently used first,
 never the one just saved nor one being written; a load marks its entry used; ``clear`` deletes
 every entry and leaves the calibration."""
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from numba.core.caching import IndexDataCacheFile
 
-from frontier import cache_entries
-from frontier.cache_entries import (
+from frontier.runtime import cache_entries
+from frontier.runtime.cache_entries import (
     DEFAULT_LIMIT,
     KERNELS,
     LIMIT_VARIABLE,
@@ -26,7 +26,7 @@ from frontier.cache_entries import (
     limit_bytes,
     note_saved,
 )
-from frontier.numba_cache import _SafeCacheFile
+from frontier.runtime.numba_cache import _SafeCacheFile
 
 
 @pytest.mark.parametrize("value, expected", [

@@ -1,5 +1,5 @@
-"""The disk cache's files (frontier.cache_files, issue 47 item 1): a cache directory another user
-could write is refused with one warning naming the directory, the problem and what is expected;
+"""The disk cache's files (frontier.runtime.cache_files, issue 47 item 1): a cache directory another
+user could write is refused with one warning naming the directory, the problem and what is expected;
 a missing one is made 0700 with its parents; a link to the directory is resolved and the
 directory it names checked; files are written 0600 without following links and read only when
 they are this user's regular files; a seal detects every flipped bit."""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from frontier.cache_files import (
+from frontier.runtime.cache_files import (
     SEAL_TAG,
     CacheDirectoryWarning,
     cache_directory,

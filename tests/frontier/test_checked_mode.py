@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from frontier import Frontier, Graph, device_function, generators, graphview, resolve_target
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 from operators import FunctorError, advance, compute
 
 BOUNDSCHECK_VARIABLE = "FRONTIER_BOUNDSCHECK"

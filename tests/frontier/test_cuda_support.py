@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from frontier import cuda_support
-from frontier import target as target_module
-from frontier.target import TargetError, cuda_problem, cuda_usable, resolve_target
+from frontier.errors import TargetError
+from frontier.runtime import cuda_support, simulator
+from frontier.runtime.cuda_support import cuda_problem, cuda_usable
+from frontier.target import resolve_target
 
 ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -38,7 +39,9 @@ _CPU_RUN = textwrap.dedent("""
     import frontier, operators, algorithms, frontier_cli.commands
     from algorithms import bfs
     from frontier import generators
-    from frontier.target import TargetError, cuda_problem, cuda_usable, resolve_target
+    from frontier.errors import TargetError
+    from frontier.runtime.cuda_support import cuda_problem, cuda_usable
+    from frontier.target import resolve_target
     result = bfs(generators.grid2d(4, 4), 0, target="cpu")
     try:
         resolve_target("cuda")
@@ -75,7 +78,7 @@ def test_frontier_imports_and_runs_on_the_cpu_without_numba_cuda(tmp_path, built
 @pytest.fixture
 def no_simulator(monkeypatch):
     """The process as if not in the simulator, cuda_usable asked again (and after)."""
-    monkeypatch.setattr(target_module, "_simulator_enabled", lambda: False)
+    monkeypatch.setattr(simulator, "enabled", lambda: False)
     cuda_usable.cache_clear()
     yield
     monkeypatch.undo()

@@ -12,8 +12,10 @@ import gc
 import numpy as np
 import pytest
 
-from frontier.pinned import BLOCKS_PER_CLASS, MIN_BYTES
-from frontier.target import ASYNC_BYTES, cuda_usable, resolve_target
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.pinned import BLOCKS_PER_CLASS, MIN_BYTES
+from frontier.runtime.target import ASYNC_BYTES
+from frontier.target import resolve_target
 
 pytestmark = pytest.mark.skipif(not cuda_usable(), reason="needs a GPU or the CUDA simulator")
 
@@ -96,7 +98,7 @@ def test_writes_keep_their_order_with_the_kernels_around_them_and_take_values_at
     (np.uint32, 2**32 - 2), (np.int64, -1), (np.int64, 0), (np.int64, 2**33 + 5),
     (np.float32, 1.5), (np.float64, 0.0), (np.float64, -0.0), (np.float64, 2.75)])
 def test_a_fill_sets_every_element_and_nothing_else_whether_memset_or_kernel(dtype, value):
-    from frontier.recording import recording
+    from frontier.runtime.recording import recording
 
     cuda = resolve_target("cuda")
     whole = cuda.to_device(np.arange(37).astype(dtype))
@@ -149,7 +151,7 @@ def test_small_two_dimensional_and_strided_arrays_sent_to_the_device_arrive_as_t
                                    np.float64])
 def test_a_small_array_sent_to_the_device_arrives_as_it_was_and_its_host_copy_may_change(
         values, dtype):
-    from frontier.recording import recording
+    from frontier.runtime.recording import recording
 
     cuda = resolve_target("cuda")
     host = np.array(values).astype(dtype)

@@ -10,8 +10,9 @@ import inspect
 import numpy as np
 import pytest
 
-from frontier import Frontier, atomic_add, cudacheck, device_function, generators, out_degree
-from frontier.cudacheck import CudaCheckUnavailable
+from frontier import Frontier, atomic_add, device_function, generators, out_degree
+from frontier.runtime import cudacheck
+from frontier.runtime.cudacheck import CudaCheckUnavailable
 from frontier.testing import CudaCompileError, check_cuda, cuda_check_problem
 from operators import FunctorIndexError, advance, compute
 from tests.cuda_compiler import IN_PROCESS

@@ -1,5 +1,5 @@
-"""Device arrays as inputs (frontier.device_arrays, frontier.device_graph): graphs built from
-arrays on the GPU equal graphs built from the same arrays on the host, and bad device arrays
+"""Device arrays as inputs (frontier.runtime.device_arrays, frontier.device_graph): graphs built
+from arrays on the GPU equal graphs built from the same arrays on the host, and bad device arrays
 raise the host arrays' errors. Numba device arrays run in the simulator; CuPy and PyTorch
 arrays need a real GPU (marked ``gpu``)."""
 
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from frontier import Graph
-from frontier.device_arrays import descents, extremes, flaws, is_device_array, view
-from frontier.graph import GraphError
-from frontier.target import cuda_usable
+from frontier.errors import GraphError
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.device_arrays import descents, extremes, flaws, is_device_array, view
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 GPU = cuda_usable() and not SIMULATED

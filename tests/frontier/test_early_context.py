@@ -1,5 +1,6 @@
-"""The GPU's context made while the process starts (frontier.early_context): where it starts,
-and what a process forked after the driver started may do. The context itself needs a GPU."""
+"""The GPU's context made while the process starts (frontier.runtime.early_context): where it
+starts, and what a process forked after the driver started may do. The context itself needs a
+GPU."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from frontier import early_context
-from frontier import target as target_module
-from frontier.target import TargetError, cuda_usable, resolve_target
+from frontier.errors import TargetError
+from frontier.runtime import cuda_support, early_context, simulator
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.target import resolve_target
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 GPU = cuda_usable() and not SIMULATED
@@ -60,11 +62,11 @@ def test_a_process_forked_after_the_driver_started_runs_auto_on_the_cpu_and_refu
         monkeypatch):
     from numba.cuda.cudadrv.driver import driver
 
-    monkeypatch.setattr(target_module, "_simulator_enabled", lambda: False)
+    monkeypatch.setattr(simulator, "enabled", lambda: False)
     monkeypatch.setattr(driver, "pid", os.getpid() + 1, raising=False)
     cuda_usable.cache_clear()
     try:
-        assert early_context.forked_after_start()
+        assert cuda_support.forked_after_start()
         assert not cuda_usable()
         assert resolve_target("auto").name == "cpu"
         with pytest.raises(TargetError, match="forked"):
@@ -72,7 +74,7 @@ def test_a_process_forked_after_the_driver_started_runs_auto_on_the_cpu_and_refu
     finally:
         monkeypatch.undo()
         cuda_usable.cache_clear()
-    assert not early_context.forked_after_start()
+    assert not cuda_support.forked_after_start()
 
 
 def test_a_process_with_an_address_space_limit_makes_no_early_context():
@@ -101,7 +103,7 @@ def test_importing_frontier_makes_the_context_and_a_forked_child_runs_on_the_cpu
         "from numba.cuda.cudadrv.driver import driver\n"
         "early_context.wait()\n"
         "made = driver.get_device(0).primary_context is not None\n"
-        "from frontier.interrupts import _prepared\n"
+        "from frontier.runtime.interrupts import _prepared\n"
         "made = made and 'cuda' in _prepared\n"
         "g = generators.rmat(16, seed=1)\n"
         "read, write = os.pipe()\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from frontier import environ
-from frontier.target import bounds_checked
+from frontier.runtime.target import bounds_checked
 
 NAME = "FRONTIER_TEST_ENVIRON_VARIABLE"
 

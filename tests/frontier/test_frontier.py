@@ -20,7 +20,8 @@ from frontier.frontier import (
     StaleFrontierError,
 )
 from frontier.graph import Graph
-from frontier.target import cuda_usable, resolve_target
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.target import resolve_target
 from operators import advance, compute, filter
 
 KINDS = ("sparse", "dense")

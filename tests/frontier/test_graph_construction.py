@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 import frontier
 from frontier import generators
-from frontier.graph import Graph, GraphError
+from frontier.errors import GraphError, GraphTooLargeError
+from frontier.graph import Graph
 from frontier.io import GraphFormatError, load, save
-from frontier.limits import GraphTooLargeError, estimate_bytes, host_limit_bytes, text_bound
-from frontier.target import CpuTarget
+from frontier.limits import estimate_bytes, host_limit_bytes, text_bound
+from frontier.runtime.target import CpuTarget
 from frontier.testing import dataset_dir
 from frontier_cli.commands import main
 
@@ -491,8 +492,8 @@ def test_small_inputs_sorted_by_numpy_give_the_compiled_csr(graph, mirror, track
 
 
 def test_a_device_allocation_refused_for_memory_becomes_graph_too_large_naming_the_size():
-    from frontier.limits import GraphTooLargeError
-    from frontier.target import CudaTarget
+    from frontier.errors import GraphTooLargeError
+    from frontier.runtime.target import CudaTarget
 
     class OutOfMemory(Exception):
         code = 2
@@ -544,8 +545,8 @@ class _Context:
 
 @pytest.mark.parametrize("refusals", [1, 2])
 def test_a_pool_allocation_refused_for_memory_is_retried_once_after_the_pool_trims(refusals):
-    from frontier.limits import GraphTooLargeError
-    from frontier.target import CudaTarget
+    from frontier.errors import GraphTooLargeError
+    from frontier.runtime.target import CudaTarget
 
     target = CudaTarget()
     target._cuda, target._pool = _Context(), _Pool(refusals)
@@ -558,7 +559,7 @@ def test_a_pool_allocation_refused_for_memory_is_retried_once_after_the_pool_tri
 
 
 def test_other_device_allocation_failures_pass_through_unchanged():
-    from frontier.target import CudaTarget
+    from frontier.runtime.target import CudaTarget
 
     class Driver:
         @staticmethod

@@ -1,7 +1,7 @@
 """Values compiled code freezes are told apart by type and exact value, in memory
-(:func:`frontier.identity.identity`) and in the disk cache's key
-(:func:`frontier.fingerprint.fingerprint`): ``-0.0`` is not ``0.0``, ``False`` is not ``0``, a
-NumPy number is not a Python one, and a nan is the same nan every time."""
+(:func:`frontier.runtime.identity.identity`) and in the disk cache's key
+(:func:`frontier.runtime.fingerprint.fingerprint`): ``-0.0`` is not ``0.0``, ``False`` is not ``0``,
+a NumPy number is not a Python one, and a nan is the same nan every time."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import numba
 import numpy as np
 import pytest
 
-from frontier.fingerprint import fingerprint
-from frontier.identity import identity
+from frontier.runtime.fingerprint import fingerprint
+from frontier.runtime.identity import identity
 
 OTHER_NAN = struct.unpack("<d", struct.pack("<Q", 0x7FF8000000000001))[0]
 
@@ -56,7 +56,7 @@ def test_other_values_keep_their_equality():
 def test_numba_defaults_are_told_apart_by_their_bits():
     """Numba's type of an omitted argument is interned by its default value; the targets make
     it use these identities (otherwise ``-0.0`` compiled after ``0.0`` gets ``0.0``)."""
-    from frontier.identity import exact_defaults
+    from frontier.runtime.identity import exact_defaults
 
     exact_defaults(numba.core.types.Omitted)
     assert numba.core.types.Omitted(0.0) is not numba.core.types.Omitted(-0.0)

@@ -1,5 +1,5 @@
-"""``frontier.indices.as_index``: the identity from Python; compiled, an id of 32 or 64 bits as
-the int64 of the same value, which the cpu target's kernels index with (no wrap-around test);
+"""``frontier.runtime.indices.as_index``: the identity from Python; compiled, an id of 32 or 64 bits
+as the int64 of the same value, which the cpu target's kernels index with (no wrap-around test);
 other targets read ids plainly."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import numba
 import numpy as np
 import pytest
 
-from frontier.indices import as_index
-from frontier.target import CpuTarget, CudaTarget
+from frontier.runtime.indices import as_index
+from frontier.runtime.target import CpuTarget, CudaTarget
 
 
 def test_as_index_is_the_identity_from_python():

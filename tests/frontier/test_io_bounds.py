@@ -21,8 +21,9 @@ import pytest
 from frontier import generators
 from frontier.distributed import partition, start_cluster
 from frontier.distributed.cluster import max_local_workers
+from frontier.errors import GraphTooLargeError
 from frontier.io import GraphFormatError, load, save
-from frontier.limits import GraphTooLargeError, text_bound
+from frontier.limits import text_bound
 
 ROOT = Path(__file__).resolve().parents[2]
 

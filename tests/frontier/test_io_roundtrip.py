@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import frontier.io as fio
 from frontier import generators
+from frontier.errors import GraphTooLargeError
 from frontier.graph import Graph
 from frontier.io import SAVE_FORMATS, GraphFormatError, load, save
-from frontier.limits import GraphTooLargeError
 from frontier_cli.commands import main
 
 WEIGHTS = (None, "int32", "int64", "float32", "float64")

@@ -22,9 +22,9 @@ from numba import types
 from numba.extending import intrinsic, overload, overload_method
 
 from frontier import device_function
-from frontier.cache_dir import CACHE_DIR_VARIABLE
-from frontier.fingerprint import fingerprint
-from frontier.kernel_cache import KernelCacheStats, source_digest, stats
+from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE
+from frontier.runtime.fingerprint import fingerprint
+from frontier.runtime.kernel_cache import KernelCacheStats, source_digest, stats
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,8 @@ PROGRAM = """
 import json
 import numpy as np
 from algorithms import bfs, connected_components
-from frontier import Frontier, generators, kernel_cache
+from frontier import Frontier, generators
+from frontier.runtime import kernel_cache
 from operators import compute
 
 G = generators.grid2d(6, 6)
@@ -114,7 +115,8 @@ def test_corrupt_cache_files_are_rebuilt_with_the_same_results(warm, tmp_path):
 MULTIPLY = """
 import json
 import numpy as np
-from frontier import Frontier, generators, kernel_cache
+from frontier import Frontier, generators
+from frontier.runtime import kernel_cache
 from operators import compute
 def mul(v, out):
     out[v] = v * 123456789

@@ -1,11 +1,11 @@
-"""The GPU launcher's argument cache (frontier/launch.py), with stand-ins for Numba's kernels
-(the launches themselves run on the GPU: tests/ on an H100 through bench/gpu.sh)."""
+"""The GPU launcher's argument cache (frontier/runtime/launch.py), with stand-ins for Numba's
+kernels (the launches themselves run on the GPU: tests/ on an H100 through bench/gpu.sh)."""
 
 from __future__ import annotations
 
 import gc
 
-from frontier.launch import Launcher
+from frontier.runtime.launch import Launcher
 
 
 class Array:
@@ -213,8 +213,8 @@ def test_a_device_array_read_directly_gives_the_fields_numba_s_own_conversion_gi
     import numpy as np
     import pytest
 
-    from frontier.launch import device_array_fields
-    from frontier.target import cuda_usable
+    from frontier.runtime.cuda_support import cuda_usable
+    from frontier.runtime.launch import device_array_fields
 
     if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") or not cuda_usable():
         pytest.skip("needs a GPU: Numba's conversion of device arrays")

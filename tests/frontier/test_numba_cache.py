@@ -1,10 +1,10 @@
-"""Numba's disk cache, hardened (frontier.numba_cache): saves of different entries of one function
-from concurrent processes all stay in its index, each with its own data; an entry whose data
-file holds another key's code, a truncated file or any flipped bit is a miss and is rebuilt;
+"""Numba's disk cache, hardened (frontier.runtime.numba_cache): saves of different entries of one
+function from concurrent processes all stay in its index, each with its own data; an entry whose
+data file holds another key's code, a truncated file or any flipped bit is a miss and is rebuilt;
 files are private and never written through a planted link; a planted index is never unpickled;
 a refused directory is neither read nor written; processes that compile one kernel's signatures
 at once from a fresh cache directory all get right results, and a later process loads them all.
-The unit tests run over both cache file classes :func:`frontier.numba_cache.harden` wraps
+The unit tests run over both cache file classes :func:`frontier.runtime.numba_cache.harden` wraps
 (Numba's cpu cache and Numba CUDA's)."""
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import pytest
 from numba.core.caching import IndexDataCacheFile
 from numba.cuda.core.caching import IndexDataCacheFile as CudaIndexDataCacheFile
 
-from frontier import kernel_cache
-from frontier.cache_dir import CACHE_DIR_VARIABLE
-from frontier.cache_files import CacheDirectoryWarning, seal
-from frontier.numba_cache import CacheWriteWarning, _SafeCacheFile, harden
+from frontier.runtime import kernel_cache
+from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE
+from frontier.runtime.cache_files import CacheDirectoryWarning, seal
+from frontier.runtime.numba_cache import CacheWriteWarning, _SafeCacheFile, harden
 
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES, ENTRIES = 4, 12
@@ -195,7 +195,7 @@ def test_a_directory_others_can_write_is_neither_read_nor_written(tmp_path, kind
 PROGRAM = """
 import json
 import numpy as np
-from frontier import kernel_cache
+from frontier.runtime import kernel_cache
 from frontier.target import resolve_target
 
 source = "def scale(xs, k):\\n    for i in range(xs.shape[0]):\\n        xs[i] = xs[i] * k + i\\n"

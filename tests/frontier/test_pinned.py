@@ -1,5 +1,5 @@
-"""The pool of page-locked blocks results are copied into (frontier/pinned.py): which copies get
-a block, that a block comes back only when no view of its result is alive, the bounds on what
+"""The pool of page-locked blocks results are copied into (frontier/runtime/pinned.py): which copies
+get a block, that a block comes back only when no view of its result is alive, the bounds on what
 it pins, and the same from several threads. The pool is tested with NumPy memory standing in
 for pinned memory; the cuda target's copies through it are tested in test_cuda_target.py."""
 
@@ -11,7 +11,7 @@ import threading
 import numpy as np
 import pytest
 
-from frontier.pinned import BLOCKS_PER_CLASS, MIN_BYTES, PinnedPool, size_class
+from frontier.runtime.pinned import BLOCKS_PER_CLASS, MIN_BYTES, PinnedPool, size_class
 
 N = MIN_BYTES // 4  # int32 elements of the smallest copy a block takes
 

@@ -10,8 +10,11 @@ import pytest
 
 from frontier import generators
 from frontier import target as target_module
+from frontier.errors import TargetError
 from frontier.placement import TINY_ELEMENTS, choose
-from frontier.target import TargetError, cuda_usable, resolve_target
+from frontier.runtime import cuda_support, simulator
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.target import resolve_target
 
 
 def test_a_tiny_graph_runs_on_one_core():
@@ -77,8 +80,8 @@ def test_host_inputs_leave_the_rule_to_the_size_and_shape():
 
 
 def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
-    monkeypatch.setattr(target_module, "cuda_usable", lambda: True)
-    monkeypatch.setattr(target_module, "_simulator_enabled", lambda: False)
+    monkeypatch.setattr(cuda_support, "cuda_usable", lambda: True)
+    monkeypatch.setattr(simulator, "enabled", lambda: False)
     assert target_module._auto(generators.path(10**6), None, True) == "cpu"
     assert target_module._auto(generators.rmat(14), None, True) == "cuda"
     assert resolve_target(None, generators.path(50)).name == "cpu"  # None means auto
@@ -88,12 +91,12 @@ def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
 
 
 def test_auto_without_a_gpu_is_the_cpu_target(monkeypatch):
-    monkeypatch.setattr(target_module, "cuda_usable", lambda: False)
+    monkeypatch.setattr(cuda_support, "cuda_usable", lambda: False)
     assert resolve_target("auto", generators.rmat(14)).name == "cpu"
     assert resolve_target(None).name == "cpu"
 
 
-@pytest.mark.skipif(not target_module._simulator_enabled(), reason="the simulator's choice")
+@pytest.mark.skipif(not simulator.enabled(), reason="the simulator's choice")
 def test_auto_in_the_simulator_is_the_simulated_gpu_for_every_graph():
     assert resolve_target("auto", generators.path(5)).simulated
     assert resolve_target(None, generators.path(10**6)).simulated

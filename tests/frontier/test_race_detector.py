@@ -13,16 +13,11 @@ import numpy as np
 import pytest
 
 from algorithms import CATALOG
-from frontier import (
-    Frontier,
-    TargetError,
-    atomic_add,
-    atomic_load,
-    atomic_store,
-    generators,
-    racecheck,
-)
-from frontier.target import CpuTarget, cuda_usable, resolve_target
+from frontier import Frontier, TargetError, atomic_add, atomic_load, atomic_store, generators
+from frontier.runtime import racecheck
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.target import CpuTarget
+from frontier.target import resolve_target
 from frontier.testing import check_race_free
 from operators import FunctorError, FunctorIndexError, advance, compute, filter, traverse
 

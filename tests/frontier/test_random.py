@@ -76,7 +76,7 @@ def draw_array_keys(v, narrow, wide, floats, mixed, seed):
 def test_keys_read_from_arrays_and_computed_in_a_functor_match_the_host(target):
     # int32 elements, negative ones included, are taken modulo 2**64 as on the host. (The
     # computed key reads an int64 array: the simulator keeps int32 element arithmetic at 32 bits,
-    # frontier.simulator.)
+    # frontier.runtime.simulator.)
     narrow = np.array([-5, 0, 7, 2 ** 31 - 1, -(2 ** 31)], dtype=np.int32)
     wide = narrow.astype(np.int64)
     floats, mixed = target.zeros(narrow.size, np.float64), target.zeros(narrow.size, np.float64)

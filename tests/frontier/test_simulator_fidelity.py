@@ -26,7 +26,7 @@ import pytest
 from numba import cuda, int64
 
 from frontier import Frontier, device_function, generators, resolve_target
-from frontier.target import cuda_usable
+from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import check_race_free
 from operators import advance, compute
 
@@ -312,7 +312,7 @@ def uneven_loops_then_the_same_barriers(out):  # pragma: no cover - runs in the 
 @pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
 @pytest.mark.parametrize("kernel", [exits_before_the_barrier, exits_while_the_others_wait])
 def test_a_thread_leaving_before_a_barrier_its_block_waits_at_is_an_error(kernel):
-    from frontier.simulator import BarrierError
+    from frontier.runtime.simulator import BarrierError
 
     gpu = resolve_target("cuda")
     with pytest.raises(BarrierError, match="thread 5 .* exited after 0 barrier"):
@@ -335,7 +335,7 @@ def record_switch_interval(out):  # pragma: no cover - runs in the simulator
 @pytest.mark.simulator
 @pytest.mark.skipif(not (SIMULATED and cuda_usable()), reason="checks the CUDA simulator")
 def test_a_simulated_launch_switches_threads_quickly_and_restores_the_interval():
-    from frontier.simulator import SWITCH_SECONDS
+    from frontier.runtime.simulator import SWITCH_SECONDS
 
     gpu = resolve_target("cuda")
     before = sys.getswitchinterval()

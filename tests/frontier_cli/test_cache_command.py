@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import os
 
-from frontier.cache_dir import CACHE_DIR_VARIABLE
-from frontier.cache_entries import KERNELS, LIMIT_VARIABLE
+from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE
+from frontier.runtime.cache_entries import KERNELS, LIMIT_VARIABLE
 from tests.frontier_cli.cli import run_cli
 
 

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from algorithms import CATALOG
-from frontier.simulator import SIMULATOR_VARIABLE
+from frontier.runtime.simulator import SIMULATOR_VARIABLE
 from frontier_cli.check_cuda import calls, check_calls
 from tests.cuda_compiler import needs_compiler, needs_compiler_here, without_simulator
 from tests.frontier_cli.cli import run_cli

@@ -207,10 +207,10 @@ def test_demo_validates_bfs_on_generated_and_shipped_graphs(capsys):
     ((0, 0, 0), "(kernels already in this process)")])
 def test_the_demo_says_whether_its_kernels_were_compiled_or_loaded(capsys, monkeypatch,
                                                                     counts, said):
-    from frontier import kernel_cache
+    from frontier.runtime import kernel_cache
 
     # per case: the counts before its BFS, then after (loaded, compiled, uncached); the
-    # counting itself is frontier.kernel_cache's (tests/frontier/test_kernel_cache.py)
+    # counting itself is frontier.runtime.kernel_cache's (tests/frontier/test_kernel_cache.py)
     before, after = kernel_cache.KernelCacheStats(0, 0, 0), kernel_cache.KernelCacheStats(*counts)
     calls = iter([before, after, after, after])
     monkeypatch.setattr(kernel_cache, "stats", lambda: next(calls))
@@ -222,13 +222,12 @@ def test_the_demo_says_whether_its_kernels_were_compiled_or_loaded(capsys, monke
 
 def test_the_demo_names_the_extra_where_a_gpu_goes_unused_without_numba_cuda(
         capsys, monkeypatch):
-    from frontier import cuda_support
-    from frontier import target as target_module
+    from frontier.runtime import cuda_support, simulator
 
-    monkeypatch.setattr(target_module, "_simulator_enabled", lambda: False)
+    monkeypatch.setattr(simulator, "enabled", lambda: False)
     monkeypatch.setattr(cuda_support, "numba_cuda", lambda: None)
     monkeypatch.setattr(cuda_support, "driver_gpus", lambda: 1)
-    target_module.cuda_usable.cache_clear()
+    cuda_support.cuda_usable.cache_clear()
     try:
         code, out, _ = run_cli(capsys, "demo")
         assert code == 0
@@ -240,7 +239,7 @@ def test_the_demo_names_the_extra_where_a_gpu_goes_unused_without_numba_cuda(
         assert code == 0 and "the GPU is not used" not in out
     finally:
         monkeypatch.undo()
-        target_module.cuda_usable.cache_clear()
+        cuda_support.cuda_usable.cache_clear()
 
 
 def test_explain_prints_the_kernels_bfs_ran_in_each_direction(capsys):

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from frontier.cache_dir import CACHE_DIR_VARIABLE
-from frontier.kernel_cache import KernelCacheStats
+from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE
+from frontier.runtime.kernel_cache import KernelCacheStats
 from frontier_cli import warmup
 from tests.frontier_cli.cli import run_cli
 

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 
 from algorithms import bfs
 from frontier import Frontier, Graph, generators
-from frontier.cache_files import CacheDirectoryWarning
 from frontier.options import Mode, values
+from frontier.runtime.cache_files import CacheDirectoryWarning
 from frontier.testing import check_bfs, graphs_with_source
 from frontier_cli.commands import main
 from frontier_cli.trace import read_trace
@@ -275,7 +275,7 @@ def test_a_broken_calibration_cache_falls_back_to_the_device(tmp_path, monkeypat
 
 
 def test_the_calibration_lives_in_the_cache_directory_whatever_decides_it(tmp_path, monkeypatch):
-    from frontier.cache_dir import CACHE_DIR_INPUTS, cache_dir
+    from frontier.runtime.cache_dir import CACHE_DIR_INPUTS, cache_dir
     from operators.adaptive import calibration_path
 
     for name in CACHE_DIR_INPUTS:

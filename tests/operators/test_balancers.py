@@ -2,8 +2,9 @@
 output; BFS with each equals scipy; the warp intrinsics behave as on the hardware.
 
 The ``cuda`` tests run the generated kernels on a GPU, or in Numba's CUDA simulator with
-``NUMBA_ENABLE_CUDASIM=1`` (CI), where the warp intrinsics are :mod:`frontier.simulated_warp`. The
-simulator runs every GPU thread as a Python thread, so graphs stay tiny and examples few.
+``NUMBA_ENABLE_CUDASIM=1`` (CI), where the warp intrinsics are
+:mod:`frontier.runtime.simulated_warp`. The simulator runs every GPU thread as a Python thread, so
+graphs stay tiny and examples few.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from numba import cuda
 
 from algorithms import bfs
 from frontier import Frontier, Graph, atomic_add
-from frontier.target import cuda_usable, resolve_target
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.warp_intrinsics import FULL_MASK, intrinsics
+from frontier.target import resolve_target
 from frontier.testing import assert_same_set, check_bfs, graphs, graphs_with_source, vertex_subsets
-from frontier.warp_intrinsics import FULL_MASK, intrinsics
 from operators import BalancerError, advance, available_balancers, explain, get_balancer
 from operators.balancers import (
     BlockMapped,
@@ -411,7 +413,7 @@ def warp_larger_than_the_block(out):
     (warp_larger_than_the_block, 16, "does not exist"),
 ])
 def test_what_the_hardware_leaves_undefined_raises_in_the_simulator(kernel, threads, message):
-    from frontier.simulated_warp import WarpError
+    from frontier.runtime.simulated_warp import WarpError
 
     with pytest.raises(WarpError, match=message):
         kernel[1, threads](np.zeros(threads, np.int64))
@@ -424,7 +426,7 @@ def test_lanes_making_different_calls_are_reported_so_whichever_lane_the_launch_
     """The lane that finds the other call raises, and its exchange partners then see it gone:
     whichever thread's error the simulator reports, it names the calls (one launch in about
     25 reported "has exited" before the partners passed the failed lane's error on)."""
-    from frontier.simulated_warp import WarpError
+    from frontier.runtime.simulated_warp import WarpError
 
     for _ in range(60):
         with pytest.raises(WarpError, match="make different calls"):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from frontier import Frontier, atomic_add, generators
-from frontier.identity import identity
+from frontier.runtime.identity import identity
 from operators import (
     advance,
     available_balancers,

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from frontier import Frontier, Graph
-from frontier.racecheck import RaceError
+from frontier.runtime.racecheck import RaceError
 from frontier.testing import check_race_free, graphs
 from operators import FunctorError, Levels, OperatorError, neighbor_reduce
 from operators.common import EDGE_SETS

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from frontier import device_function
-from frontier.identity import identity
+from frontier.runtime.identity import identity
 from operators import compute
 from operators.functors import (
     _COMPILED,

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from frontier import Graph
-from frontier.target import cuda_usable, resolve_target
+from frontier.runtime.cuda_support import cuda_usable
+from frontier.target import resolve_target
 from operators.iterate import CHUNK, HUB_DEGREE, LANES, Gather, Total, iterate
 
 TARGETS = ["cpu"] + (["cuda"] if cuda_usable() else [])
@@ -135,7 +136,7 @@ def test_a_hub_gather_is_race_free_step_by_step(target):
 def test_a_small_graph_runs_on_only_the_blocks_its_vertices_and_hub_lanes_fill(target):
     """Fewer blocks make each grid barrier cheaper; one block needs no grid barrier."""
     from frontier import generators
-    from frontier.recording import recording
+    from frontier.runtime.recording import recording
 
     tgt = resolve_target(target)
     for graph in (generators.path(5), generators.path(3000), hubs_both_ways(2 * CHUNK + 3, 3)):

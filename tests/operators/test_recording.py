@@ -1,5 +1,5 @@
-"""Recording the kernels that run (:mod:`frontier.recording`) and ``explain``, which shows them:
-every launch is recorded, in order, only in the thread that records; ``operators.explain`` and
+"""Recording the kernels that run (:mod:`frontier.runtime.recording`) and ``explain``, which shows
+them: every launch is recorded, in order, only in the thread that records; ``operators.explain`` and
 ``frontier explain`` show exactly the kernels a call runs, for every catalog algorithm, and
 modify nothing passed in."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from algorithms import CATALOG, bfs, connected_components, pagerank
 from frontier import Frontier, atomic_cas, generators
-from frontier.recording import RECORDER
+from frontier.runtime.recording import RECORDER
 from frontier_cli.commands import main
 from operators import advance, explain, recording, traverse
 

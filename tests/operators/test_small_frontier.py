@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 
 from algorithms import bfs
-from frontier import Frontier, Graph, generators, simulator
+from frontier import Frontier, Graph, generators
 from frontier.options import Mode
+from frontier.runtime import simulator
 from frontier.testing import check_bfs, graphs_with_source
 from operators import traverse
 from operators.adaptive import Thresholds, decide, inspect

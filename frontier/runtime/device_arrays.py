@@ -15,7 +15,7 @@ writes cannot change). A check that fails says only that something is wrong: cal
 produce their message from a host copy (:func:`to_host`), by the same code that checks a host
 input, so a device input gets the very error a host input gets; the copy is made only on that
 error path. The kernels are compiled through :meth:`Target.compile_source` with the target's
-prologue and cached per target (:class:`frontier.shared_cache.SharedCache`).
+prologue and cached per target (:class:`frontier.runtime.shared_cache.SharedCache`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from frontier.shared_cache import SharedCache
-from frontier.target import Target, resolve_target
+from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target, named
 
 __all__ = ["is_device_array", "view", "to_host", "on_host", "extremes", "flaws", "descents", "cast",
            "arc_hash_sums", "cuda_target"]
@@ -90,7 +90,7 @@ def on_host(value: Any) -> Any:
 
 def cuda_target() -> Target:
     """The target that reads device arrays in place."""
-    return resolve_target("cuda")
+    return named("cuda")
 
 
 def _compiled(target: Target, name: str, text: str) -> Any:

@@ -11,17 +11,17 @@ compiled in memory instead, never loaded from a possibly stale file.
 
 * numbers, strings, bytes, None, ``...``, NumPy scalars and dtypes, Numba types: their type and
   value, floats (complex numbers, NumPy numbers) with their bytes
-  (:func:`frontier.identity.bits`: ``-0.0`` is not ``0.0``, one nan is not another);
+  (:func:`frontier.runtime.identity.bits`: ``-0.0`` is not ``0.0``, one nan is not another);
 * tuples, lists and frozensets: their elements (a frozenset's sorted);
 * Python functions (and Numba dispatchers, through ``py_func``, with their compile options): the
   code (name, bytecode, constants, names, variables, argument counts, flags, nested code), the
-  closure values, defaults, every module global its code names (:mod:`frontier.reads`) and,
+  closure values, defaults, every module global its code names (:mod:`frontier.runtime.reads`) and,
   for a :func:`frontier.device_function`, the implementation and checks it was registered
   with, recursively (a function that calls itself is named once);
 * modules, classes and named objects of this library or of the packages its compiled code is
   versioned by (NumPy, Numba, llvmlite, the standard ``math``, ``cmath``, ``operator``,
   builtins): their module and qualified name. The library's own source and those packages'
-  versions are part of every key (:func:`frontier.kernel_cache.library_fingerprint`), so the
+  versions are part of every key (:func:`frontier.runtime.kernel_cache.library_fingerprint`), so the
   name is enough; a closure of the library (``<locals>`` in its name) is described by value;
 * Numba extensions, whose code Numba compiles in place of a call: a function (or any object)
   with implementations registered by ``numba.extending.overload`` is described with those
@@ -44,9 +44,9 @@ import numpy as np
 from numba.core import types as numba_types
 from numba.core.extending import _Intrinsic
 
-from frontier.devicefn import companions
-from frontier.identity import bits
-from frontier.reads import EMPTY, closure_values, library_named, sorted_global_names
+from frontier.runtime.devicefn import companions
+from frontier.runtime.identity import bits
+from frontier.runtime.reads import EMPTY, closure_values, library_named, sorted_global_names
 
 __all__ = ["fingerprint"]
 

@@ -5,8 +5,8 @@ The simulator (``NUMBA_ENABLE_CUDASIM=1``) runs a kernel's Python text, one Pyth
 thread, so CI without a GPU tests the generated kernels. Four of its differences would let CI
 fail correct code or pass wrong code; :func:`make_faithful` (applied when :mod:`frontier.target`
 is imported with the simulator enabled), :func:`compiled_numbers` and :func:`as_compiled` remove
-them. The race detector (:mod:`frontier.racecheck`), which runs functors as Python on the cpu
-target too, applies the last two as well:
+them. The race detector (:mod:`frontier.runtime.racecheck`), which runs functors as Python on the
+cpu target too, applies the last two as well:
 
 * **Numbers reaching functors.** Compiled code (``numba.njit`` on the cpu target, ``cuda.jit``
   on a GPU) does integer arithmetic at 64 bits: an ``int32`` frontier id ``v`` is promoted by
@@ -36,7 +36,7 @@ target too, applies the last two as well:
   as Python numbers, which compute something else (``BIG * 4 + v`` grows past 64 bits, and
   then does not fit the ``int64`` array it is stored in, where compiled code wraps around).
   :func:`as_compiled` rebuilds a functor, and each helper it calls by a module-global or
-  closure name (recursively: :func:`frontier.reads.rebuilt`), with each such number as
+  closure name (recursively: :func:`frontier.runtime.reads.rebuilt`), with each such number as
   :func:`held` gives it, taken when it is built (the functor's key covers those values, its
   helpers' included: :mod:`operators.functors`, so it is built again when one changes).
 * **Shared memory.** The simulator's ``cuda.shared.array`` finds a block's array by the calling
@@ -74,8 +74,16 @@ from functools import partial, wraps
 from typing import Any
 
 import numpy as np
+from numba.core import types as numba_types
+from numba.np import numpy_support
 
-from frontier.reads import is_helper, rebuilt
+from frontier.runtime.reads import is_helper, rebuilt
+
+try:  # numba.cuda's simulator (numba-cuda's or Numba's own); none where Numba has no numba.cuda
+    from numba.cuda.simulator import kernel as _simulated_kernels
+    from numba.cuda.simulator import kernelapi as _simulated_api
+except ImportError:
+    _simulated_kernels = _simulated_api = None
 
 __all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled",
            "barriers_entered", "BarrierError", "quick_thread_switches", "SWITCH_SECONDS",
@@ -123,11 +131,9 @@ def make_faithful() -> None:
     with _lock:
         if _installed:
             return
-        from numba.cuda.simulator import kernel, kernelapi
-
-        shared = getattr(kernelapi, "FakeCUDAShared", None)
+        shared = getattr(_simulated_api, "FakeCUDAShared", None)
         original = getattr(shared, "array", None)
-        thread = getattr(kernel, "BlockThread", None)
+        thread = getattr(_simulated_kernels, "BlockThread", None)
         if original is None or not hasattr(thread, "syncthreads"):
             return
         shared.array = _atomic_shared_array(original)
@@ -203,15 +209,12 @@ def _checked_exit(run: Callable) -> Callable:
 def _atomic_shared_array(original: Callable) -> Callable:
     """``FakeCUDAShared.array`` whose static arrays are looked up and created under one lock,
     keyed as the simulator keys them (the caller's file and line)."""
-    from numba.core import types
-    from numba.np import numpy_support
-
     allocation = threading.Lock()
 
     def array(self: Any, shape: Any, dtype: Any, alignment: Any = None) -> Any:
         if alignment is not None or shape == 0 or not hasattr(self, "_allocations"):
             return original(self, shape, dtype, alignment)  # refusals and dynamic shared memory
-        if isinstance(dtype, types.Type):
+        if isinstance(dtype, numba_types.Type):
             dtype = numpy_support.as_dtype(dtype)
         caller = sys._getframe(1)
         key = (caller.f_code.co_filename, caller.f_lineno)
@@ -290,11 +293,11 @@ def as_compiled(fn: types.FunctionType, python_helpers: bool = False) -> types.F
     """``fn``, to run as Python, reading what compiled code freezes into it as compiled code
     holds it: each number among the module globals it names, its default arguments and its
     closure values as :func:`held` gives it, and each helper it calls by a module-global or
-    closure name (:func:`frontier.reads.is_helper`) made so in turn, recursively
-    (:func:`frontier.reads.rebuilt`); a simulated ``cuda.jit`` device function too, and, with
-    ``python_helpers``, a Numba-compiled one (an ``njit`` or ``cuda.jit`` dispatcher), which is
+    closure name (:func:`frontier.runtime.reads.is_helper`) made so in turn, recursively
+    (:func:`frontier.runtime.reads.rebuilt`); a simulated ``cuda.jit`` device function too, and,
+    with ``python_helpers``, a Numba-compiled one (an ``njit`` or ``cuda.jit`` dispatcher), which is
     replaced by its Python function (the race detector hands functors recording proxies that
-    compiled code cannot take: :mod:`frontier.racecheck`). ``fn`` itself where nothing
+    compiled code cannot take: :mod:`frontier.runtime.racecheck`). ``fn`` itself where nothing
     changes. The values are those of now: compiled code freezes them when it is compiled."""
     return rebuilt(fn, partial(_replacement, python_helpers=python_helpers))
 
@@ -326,6 +329,11 @@ def _simulated_device_function(value: Any) -> bool:
     function when called)."""
     if not enabled():
         return False
-    from numba.cuda.simulator.kernel import FakeCUDAKernel
+    return (isinstance(value, _simulated_kernels.FakeCUDAKernel)
+            and isinstance(value.fn, types.FunctionType))
 
-    return isinstance(value, FakeCUDAKernel) and isinstance(value.fn, types.FunctionType)
+
+def block_threads() -> list[threading.Thread]:
+    """The simulator's threads of the blocks it runs now (none where there is no simulator)."""
+    kind = getattr(_simulated_kernels, "BlockThread", None)
+    return [] if kind is None else [t for t in threading.enumerate() if isinstance(t, kind)]

@@ -5,7 +5,7 @@ Load balancers that cooperate within a warp (Busato & Bombieri, *Graph Algorithm
 expansion) exchange values between lanes with shuffles and votes. Generated source calls them by
 the names below; :func:`intrinsics` is the one place that decides what those names mean: Numba
 CUDA's ``*_sync`` intrinsics on a GPU, or the faithful Python versions of
-:mod:`frontier.simulated_warp` in Numba's CUDA simulator, which has none.
+:mod:`frontier.runtime.simulated_warp` in Numba's CUDA simulator, which has none.
 
 The names and their semantics (a warp is 32 consecutive ``threadIdx.x`` of a block; ``mask`` is a
 32-bit lane mask; every lane named in ``mask`` must make the same call, and the calling lane must
@@ -29,6 +29,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+import numba
+from numba import uint32
+
+from frontier.runtime import simulated_warp
+
 __all__ = ["intrinsics", "NAMES", "FULL_MASK"]
 
 #: The names generated source may call.
@@ -42,15 +47,13 @@ def intrinsics(simulated: bool) -> dict[str, Any]:
     """Name -> implementation of every warp intrinsic: the simulator's Python versions when
     ``simulated``, else CUDA device functions over Numba's intrinsics."""
     if simulated:
-        from frontier import simulated_warp
-
         return {name: getattr(simulated_warp, name) for name in NAMES}
     return dict(_cuda_intrinsics())
 
 
 @lru_cache(maxsize=1)
 def _cuda_intrinsics() -> tuple[tuple[str, Any], ...]:
-    from numba import cuda, uint32
+    cuda = numba.cuda
 
     @cuda.jit(device=True)
     def shfl_idx(mask, value, src_lane, width):

@@ -110,11 +110,10 @@ def _holding_interrupts(method: Callable) -> Callable:
 
 
 def _load_cuda() -> None:
-    from numba.cuda.core.compiler_lock import global_compiler_lock
-    from numba.cuda.descriptor import cuda_target
+    from frontier.runtime import gpu
 
-    with global_compiler_lock:  # no compilation in another thread sees the registries half made
-        cuda_target.target_context.refresh()
+    with gpu.global_compiler_lock:  # no compilation in another thread sees the registries half
+        gpu.cuda_target.target_context.refresh()  # made
 
 
 _LOADERS: dict[str, Callable[[], Any]] = {"cpu": _load_cpu, "cuda": _load_cuda}

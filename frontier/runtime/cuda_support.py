@@ -10,17 +10,28 @@ is missing, the NVIDIA driver is asked directly (``cuInit``, ``cuDeviceGetCount`
 ctypes) whether the machine has a GPU, so that a GPU machine installed without the extra is told
 how to use its GPU, and a machine without one is not told anything.
 
-:func:`frontier.target.cuda_usable` decides with :func:`problem`; nothing else here is called on
-the way of a kernel.
+:func:`cuda_usable` decides with :func:`cuda_problem` (which adds the one refusal of a process
+forked after its parent started the driver, :func:`forked_after_start`); nothing else here is
+called on the way of a kernel.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
+from functools import lru_cache
 from types import ModuleType
 
-__all__ = ["INSTALL_HINT", "numba_cuda", "driver_gpus", "unused_gpus", "problem"]
+from frontier.runtime import simulator
+
+try:  # the optional dependency: numba-cuda's numba.cuda, Numba's own deprecated one, or none
+    from numba import cuda as _cuda
+except ImportError:
+    _cuda = None
+
+__all__ = ["INSTALL_HINT", "numba_cuda", "driver_gpus", "unused_gpus", "problem", "cuda_problem",
+           "cuda_usable", "forked_after_start"]
 
 #: How to get the GPU support, in the words of a message.
 INSTALL_HINT = ("pip install 'frontier-graph[cuda12]' (or [cuda13]; [cuda] with a system CUDA "
@@ -32,11 +43,7 @@ _DRIVER_LIBRARY = {"win32": "nvcuda.dll", "darwin": None}.get(sys.platform, "lib
 def numba_cuda() -> ModuleType | None:
     """numba-cuda's ``numba.cuda`` module, or None where numba-cuda is not installed (Numba's
     own deprecated ``numba.cuda``, or none at all)."""
-    try:
-        from numba import cuda
-    except ImportError:
-        return None
-    return None if getattr(cuda, "implementation", None) == "Built-in" else cuda
+    return None if getattr(_cuda, "implementation", None) == "Built-in" else _cuda
 
 
 def driver_gpus() -> int:
@@ -64,9 +71,7 @@ def problem(simulated: bool) -> str | None:
     """None where kernels can run (a GPU with numba-cuda, or the simulator, ``simulated``),
     else why not, one sentence ending in what to do."""
     if simulated:
-        try:
-            from numba import cuda  # noqa: F401 - the simulator is a part of it
-        except ImportError:
+        if _cuda is None:  # the simulator is a part of numba.cuda
             return ("NUMBA_ENABLE_CUDASIM=1 is set, but Numba has no CUDA simulator here: "
                     "pip install numba-cuda")
         return None
@@ -88,3 +93,35 @@ def problem(simulated: bool) -> str | None:
                 "driver, no GPU or no CUDA toolkit; set NUMBA_ENABLE_CUDASIM=1 to run the "
                 "kernels in the simulator)")
     return None
+
+
+def cuda_problem() -> str | None:
+    """None when a GPU (or the simulator) can run kernels, else why not, in one sentence that
+    says what to do (:func:`problem`: numba-cuda missing, with or without a GPU; no usable GPU;
+    or a process forked after its parent started the driver)."""
+    if not simulator.enabled() and forked_after_start():
+        return ("this process was forked after its parent started the CUDA driver, which "
+                "refuses such a process; start worker processes with the 'spawn' or "
+                "'forkserver' method")
+    return problem(simulator.enabled())
+
+
+@lru_cache(maxsize=1)
+def cuda_usable() -> bool:
+    """True when a GPU (or the simulator) can run kernels; :func:`cuda_problem` says why not."""
+    return cuda_problem() is None
+
+
+# a forked process asks again: its parent's answer does not hold if the driver was started
+os.register_at_fork(after_in_child=cuda_usable.cache_clear)
+
+
+def forked_after_start() -> bool:
+    """Whether this process was forked from one that had started the CUDA driver (which then
+    refuses every call of this process)."""
+    try:
+        from numba.cuda.cudadrv.driver import driver
+    except Exception:  # noqa: BLE001 - no CUDA support at all: nothing was started
+        return False
+    started = getattr(driver, "pid", None)
+    return started is not None and started != os.getpid()

@@ -1,6 +1,7 @@
 """Warp intrinsics for Numba's CUDA simulator, which has none (no ``shfl_*_sync``, ``ballot_sync``,
 ``syncwarp``), so that CI can run the generated kernels of every load balancer. A core module:
-:mod:`frontier.warp_intrinsics` hands these to generated kernels whenever the simulator runs them.
+:mod:`frontier.runtime.warp_intrinsics` hands these to generated kernels whenever the simulator runs
+them.
 
 The simulator runs each GPU thread of a block as a Python thread (``numba.cuda.simulator.kernel``:
 a ``BlockThread`` per thread, with ``threadIdx`` and its block's ``BlockManager``). Here a warp is
@@ -25,11 +26,12 @@ A lane found waiting at a barrier is a deadlock only if it waits at a later barr
 the waiting lanes passed: the simulator's block manager releases a barrier's threads one after
 another, so a lane released first can reach its next exchange while a partner is still marked as
 waiting at the barrier they both passed (under load, for longer than a poll). Every simulated
-thread therefore counts the barriers it enters (:func:`frontier.simulator.barriers_entered`,
-installed by :func:`frontier.simulator.make_faithful` when this module is imported), and only a
-partner that entered more of them than the waiting lane is reported.
+thread therefore counts the barriers it enters (:func:`frontier.runtime.simulator.barriers_entered`,
+installed by :func:`frontier.runtime.simulator.make_faithful` when this module is imported), and
+only a partner that entered more of them than the waiting lane is reported.
 
-The functions match :mod:`frontier.warp_intrinsics`, which maps generated kernels' names to them.
+The functions match :mod:`frontier.runtime.warp_intrinsics`, which maps generated kernels' names to
+them.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from frontier.simulator import barriers_entered, make_faithful
+from frontier.runtime.simulator import barriers_entered, make_faithful
 
 __all__ = ["shfl_idx", "shfl_up", "ballot", "syncwarp", "ffs", "WarpError", "WARP_SIZE"]
 

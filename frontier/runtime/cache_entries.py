@@ -2,15 +2,15 @@
 saves push the cache past the limit; :func:`describe` and :func:`clear` serve ``frontier cache
 info`` and ``frontier cache clear``.
 
-The cache directory (:func:`frontier.cache_dir.cache_dir`) holds compiled code in
-:data:`CODE_DIRECTORIES`: generated kernels in ``kernels/`` (:mod:`frontier.kernel_cache`) and
-the library's own compiled functions in ``numba/`` (:mod:`frontier.cache_dir`). An *entry* is
-the files of one directory whose names share their first dot-separated component: a kernel's
-text ``<key>.py`` with its index ``<key>.<name>-k.py311.nbi``, the index's lock and its compiled
-code ``<key>.<name>-k.py311.<n>.nbc``; or the compiled functions of one library module
+The cache directory (:func:`frontier.runtime.cache_dir.cache_dir`) holds compiled code in
+:data:`CODE_DIRECTORIES`: generated kernels in ``kernels/`` (:mod:`frontier.runtime.kernel_cache`)
+and the library's own compiled functions in ``numba/`` (:mod:`frontier.runtime.cache_dir`). An
+*entry* is the files of one directory whose names share their first dot-separated component: a
+kernel's text ``<key>.py`` with its index ``<key>.<name>-k.py311.nbi``, the index's lock and its
+compiled code ``<key>.<name>-k.py311.<n>.nbc``; or the compiled functions of one library module
 (``numba/<folder>/<module>.*``). Its size is the sum of its files' sizes and its last use the
 newest modification time among them: a load from the cache touches the entry's index
-(:func:`frontier.cache_files.touch`).
+(:func:`frontier.runtime.cache_files.touch`).
 
 The limit is ``$FRONTIER_CACHE_MAX_BYTES`` (:data:`LIMIT_VARIABLE`): a whole number of bytes,
 optionally followed by ``K``, ``M``, ``G`` or ``T`` (powers of 1024), e.g. ``2G``; default
@@ -36,7 +36,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from frontier.cache_files import TEMPORARY_SUFFIX, check_root
+from frontier.runtime.cache_files import TEMPORARY_SUFFIX, check_root
 
 __all__ = ["KERNELS", "LIBRARY", "CODE_DIRECTORIES", "LIMIT_VARIABLE", "DEFAULT_LIMIT",
            "CacheLimitWarning", "Entry", "CacheInfo", "limit_bytes", "entries", "note_saved",

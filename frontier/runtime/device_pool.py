@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -36,12 +37,10 @@ __all__ = ["DevicePool", "make_pool"]
 class DevicePool:
     """Device arrays (Numba ``DeviceNDArray``) from a stream-ordered pool on ``device``."""
 
-    def __init__(self, driver: Any, binding: Any, device: int, keep: int) -> None:
-        from numba.cuda.cudadrv.devicearray import DeviceNDArray
-        from numba.cuda.cudadrv.driver import AutoFreePointer
-
+    def __init__(self, gpu: ModuleType, device: int, keep: int) -> None:
+        driver, binding = gpu.driver, gpu.binding
         self._driver = driver
-        self._array, self._pointer = DeviceNDArray, AutoFreePointer
+        self._array, self._pointer = gpu.DeviceNDArray, gpu.AutoFreePointer
         props = binding.CUmemPoolProps()
         props.allocType = binding.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
         props.location.type = binding.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
@@ -101,15 +100,13 @@ class DevicePool:
         self._driver.cuMemPoolTrimTo(self._pool, 0)
 
 
-def make_pool(driver: Any, device: int, total_bytes: int) -> DevicePool | None:
-    """A pool keeping up to an eighth of ``total_bytes`` on ``device``, or None where the
-    device has no memory pools."""
-    from numba.cuda.cudadrv.driver import binding
-
-    supported = binding.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+def make_pool(gpu: ModuleType, device: int, total_bytes: int) -> DevicePool | None:
+    """A pool keeping up to an eighth of ``total_bytes`` on ``device`` (``gpu``: numba-cuda's
+    pieces, :mod:`frontier.runtime.gpu`), or None where the device has no memory pools."""
+    supported = gpu.binding.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
     try:
-        if not driver.cuDeviceGetAttribute(supported, device):
+        if not gpu.driver.cuDeviceGetAttribute(supported, device):
             return None
-        return DevicePool(driver, binding, device, total_bytes // 8)
+        return DevicePool(gpu, device, total_bytes // 8)
     except Exception:  # noqa: BLE001 - a driver without pools: Numba's allocations instead
         return None

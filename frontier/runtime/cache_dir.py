@@ -5,7 +5,7 @@ beside the installed or source files.
 ``$XDG_CACHE_HOME/frontier`` or ``~/.cache/frontier`` (Linux and other POSIX systems),
 ``~/Library/Caches/frontier`` (macOS), ``%LOCALAPPDATA%\\frontier`` (Windows). Each kind of
 cached code has its own subdirectory (generated kernels in ``kernels/``, the library's own
-compiled functions in ``numba/``: :mod:`frontier.cache_entries`); the adaptive runtime's
+compiled functions in ``numba/``: :mod:`frontier.runtime.cache_entries`); the adaptive runtime's
 ``calibration.json`` is at the top, beside them. :data:`CACHE_DIR_INPUTS` names the environment
 variables the answer depends on, for callers that keep it per environment.
 
@@ -18,10 +18,10 @@ frontier`` then has no ``load``); for a read-only install, nowhere. :func:`cache
 :class:`FrontierCacheLocator` first in Numba's list of cache locators, which serves this
 package's files only (those of ``frontier``, ``operators`` and ``algorithms``), so the user's
 own ``cache=True`` functions and Numba's global configuration are left as they are. Their
-files are read and written as :func:`frontier.numba_cache.harden` does it: checksummed, private,
-and only where :func:`frontier.cache_files.cache_directory` accepts the directory (created mode
-0700, owned by the user, writable by nobody else) when the first function is compiled or
-loaded. Where it does not (another user could write it, or it cannot be made), nothing is read
+files are read and written as :func:`frontier.runtime.numba_cache.harden` does it: checksummed,
+private, and only where :func:`frontier.runtime.cache_files.cache_directory` accepts the directory
+(created mode 0700, owned by the user, writable by nobody else) when the first function is compiled
+or loaded. Where it does not (another user could write it, or it cannot be made), nothing is read
 or written there, nor anywhere else: the compiled code is kept in memory for the process only,
 never beside the sources and never in a temporary directory.
 """
@@ -39,8 +39,8 @@ import numba
 from numba.core import caching
 from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 
-from frontier.cache_entries import LIBRARY
-from frontier.numba_cache import harden
+from frontier.runtime.cache_entries import LIBRARY
+from frontier.runtime.numba_cache import harden
 
 __all__ = ["cache_dir", "cached_njit", "FrontierCacheLocator", "CACHE_DIR_VARIABLE",
            "CACHE_DIR_INPUTS"]
@@ -90,8 +90,8 @@ def _serves(py_file: str) -> bool:
 class FrontierCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
     """Numba cache locator for this package's ``cache=True`` functions: their cache lives in
     ``cache_dir() / "numba"``, never beside the source file; the directory is checked and made
-    at the first save or load (:func:`frontier.numba_cache.harden`), not here. Other files are
-    left to Numba's locators."""
+    at the first save or load (:func:`frontier.runtime.numba_cache.harden`), not here. Other files
+    are left to Numba's locators."""
 
     def __init__(self, py_func: Callable, py_file: str, root: Path) -> None:
         self._py_file = py_file
@@ -127,7 +127,7 @@ def _register() -> None:
 def cached_njit(**options: Any) -> Callable[[Callable], Any]:
     """``numba.njit(cache=True, **options)`` with the cache in :func:`cache_dir` (for this
     package's functions only: see the module docstring), where an unreadable cache file is a
-    miss, rebuilt (:func:`frontier.numba_cache.harden`)."""
+    miss, rebuilt (:func:`frontier.runtime.numba_cache.harden`)."""
     _register()
 
     def decorate(fn: Callable) -> Any:

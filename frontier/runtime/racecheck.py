@@ -9,11 +9,11 @@ array as a :class:`Recorded` proxy. Indexing a proxy logs ``(element, read or wr
 item)``, an element being an address (a record's fields each their own); a view of it (a
 slice, a record, a field, ``reshape``) is a proxy too, and its methods, the NumPy functions and
 the operators given it log what they read and write (``fill``, ``np.copyto``, ``+=``, ...); an
-atomic of :mod:`frontier.atomics` called on one logs an atomic access and works on the array
+atomic of :mod:`frontier.runtime.atomics` called on one logs an atomic access and works on the array
 itself. On the cpu target the kernels then run as plain Python (Numba cannot compile a call
 into Python), in the simulator as they always do; the ``njit`` helpers a functor calls run as
 Python too, and the numbers compiled code would freeze into them are read as compiled code holds
-them (:func:`frontier.simulator.as_compiled`). A helper reached otherwise (an attribute, a
+them (:func:`frontier.runtime.simulator.as_compiled`). A helper reached otherwise (an attribute, a
 container, an argument) refuses the proxy with a TypeError saying so (:func:`session`).
 
 A *step* is one kernel launch (:meth:`frontier.Target.launch` opens one with
@@ -44,6 +44,7 @@ from itertools import count
 from typing import Any
 
 import numpy as np
+from numba.core.typing.typeof import typeof_impl
 
 __all__ = ["WorkItems", "Session", "session", "checking", "recorded", "atomic_access",
            "Recorded", "RaceError"]
@@ -255,7 +256,7 @@ def recorded(fn: Callable, functor: str, items: WorkItems) -> Callable:
 
 def _refuse_in_compiled_code(value: Recorded, context: Any) -> None:
     """Numba's typing of a :class:`Recorded` proxy: a clear refusal (see
-    :func:`frontier.simulator.as_compiled`)."""
+    :func:`frontier.runtime.simulator.as_compiled`)."""
     raise TypeError(
         f"a state array under the race detector ({value._site.array}, state argument "
         f"{value._site.position} of functor {value._site.functor}) was passed to a "
@@ -268,8 +269,6 @@ def _refuse_in_compiled_code(value: Recorded, context: Any) -> None:
 @cache
 def _register_refusal() -> None:
     """Make Numba refuse a :class:`Recorded` proxy with :func:`_refuse_in_compiled_code`."""
-    from numba.core.typing.typeof import typeof_impl
-
     typeof_impl.register(Recorded)(_refuse_in_compiled_code)
 
 
@@ -517,7 +516,7 @@ def _recorded_in(value: Any) -> Iterator[Recorded]:
 
 
 def atomic_access(array: Any, index: Any) -> Any:
-    """What an atomic of :mod:`frontier.atomics` works on: ``array``, or, for a
+    """What an atomic of :mod:`frontier.runtime.atomics` works on: ``array``, or, for a
     :class:`Recorded` proxy, its array, after logging an atomic access at ``index``."""
     return array.atomic(index) if isinstance(array, Recorded) else array
 

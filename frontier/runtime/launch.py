@@ -34,9 +34,15 @@ import ctypes
 import threading
 import weakref
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+try:  # numba-cuda's types, which the launcher converts scalars by (none without numba-cuda)
+    from numba.cuda import types as cuda_types
+except ImportError:
+    cuda_types = None
 
 __all__ = ["Launcher", "compiled_for", "device_array_fields", "make_launcher"]
 
@@ -211,8 +217,7 @@ def _scalar_converter(ty: Any) -> Callable[[Any], Any] | None:
     """How Numba's ``_prepare_args`` converts a scalar of Numba type ``ty`` (a ctypes value of
     the type's width, a bool as it is), taken once per kernel instead of found again at every
     launch; None for any other type (converted by Numba's own code)."""
-    from numba.cuda import types
-
+    types = cuda_types
     if isinstance(ty, types.Integer):
         return getattr(ctypes, f"c_{ty}", None)
     if ty == types.float64:
@@ -230,25 +235,19 @@ def _as_is(value: Any) -> Any:
 
 def compiled_for(kernel: Any, args: tuple) -> Any:
     """The compiled version of a ``cuda.jit`` dispatcher for the types of ``args``: compiled
-    on first use, or loaded from the dispatcher's disk cache (:mod:`frontier.kernel_cache`;
+    on first use, or loaded from the dispatcher's disk cache (:mod:`frontier.runtime.kernel_cache`;
     ``kernel.specialize``, which made a new dispatcher without that cache, compiled anew in
     every process)."""
     return kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
 
 
-def make_launcher(argument_type: Callable[[Any], Any]) -> Launcher | None:
-    """A :class:`Launcher` for this numba-cuda, or None where its internals are not the ones
-    this module was written against (then launches go through the dispatcher)."""
-    try:
-        from cuda.core import LaunchConfig, launch
-        from numba.cuda._compat import CUDA_CORE_GE_1_0
-        from numba.cuda.cudadrv import driver
-        from numba.cuda.cudadrv.devicearray import DeviceNDArray
-        from numba.cuda.dispatcher import _Kernel
-    except ImportError:
+def make_launcher(argument_type: Callable[[Any], Any], gpu: ModuleType) -> Launcher | None:
+    """A :class:`Launcher` for this numba-cuda (``gpu``: its pieces, :mod:`frontier.runtime.gpu`),
+    or None where its internals are not the ones this module was written against (then launches
+    go through the dispatcher)."""
+    if gpu.launch is None or not gpu.CUDA_CORE_GE_1_0 or not all(
+            hasattr(gpu._Kernel, name) for name in (
+                "_prepare_args", "argument_types", "max_cooperative_grid_blocks")):
         return None
-    if not CUDA_CORE_GE_1_0 or not all(hasattr(_Kernel, name) for name in (
-            "_prepare_args", "argument_types", "max_cooperative_grid_blocks")):
-        return None
-    return Launcher(launch, LaunchConfig, driver._to_core_stream(0), argument_type,
-                    DeviceNDArray)
+    return Launcher(gpu.launch, gpu.LaunchConfig, gpu.driver_module._to_core_stream(0),
+                    argument_type, gpu.DeviceNDArray)

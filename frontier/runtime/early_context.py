@@ -3,13 +3,13 @@
 A process's first call on the GPU waits for the CUDA driver to start and for the device's
 context to be made (``cuInit`` and the primary context), a fixed cost of every new process that
 is larger than the whole call once the kernels come from the disk cache
-(:mod:`frontier.kernel_cache`). ``import frontier`` therefore starts a background thread that
-makes the context and then loads Numba CUDA's registries (:func:`start`), while the rest of
+(:mod:`frontier.runtime.kernel_cache`). ``import frontier`` therefore starts a background thread
+that makes the context and then loads Numba CUDA's registries (:func:`start`), while the rest of
 the import and the user's own preparation (loading or generating the graph) run; the first call
 then finds both done, or waits only for what is left. The driver's calls release the
 interpreter's lock and run beside the import; the registries are Python, run under Numba's
 compiler lock (no compilation in another thread sees them half loaded) and, outside the main
-thread, cannot be cut by Ctrl-C (:mod:`frontier.interrupts`).
+thread, cannot be cut by Ctrl-C (:mod:`frontier.runtime.interrupts`).
 
 Where it does not start: under the CUDA simulator; in a process started by ``multiprocessing``
 or a Dask worker's nanny (``multiprocessing.parent_process()`` is not None: a pool of CPU
@@ -19,9 +19,9 @@ leave the process's own allocations none, :mod:`frontier.limits`); and when the 
 ``FRONTIER_EARLY_CONTEXT`` is ``0``. Without a usable GPU the thread finds none and ends.
 
 A process forked from one whose driver was started cannot use the GPU (the CUDA driver refuses
-it). A fork waits for the thread to end (:func:`wait`), and :func:`forked_after_start` tells
-such a process apart, so that ``target="auto"`` runs it on the cpu target and ``target="cuda"``
-refuses it with a clear error.
+it). A fork waits for the thread to end (:func:`wait`), and
+:func:`~frontier.runtime.cuda_support.forked_after_start` tells such a process apart, so that
+``target="auto"`` runs it on the cpu target and ``target="cuda"`` refuses it with a clear error.
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ import os
 import resource
 import threading
 
-from frontier import simulator
+from frontier.runtime import simulator
+from frontier.runtime.cuda_support import cuda_usable, numba_cuda
+from frontier.runtime.interrupts import prepare_numba
 
 #: The environment variable that turns the early context off (value ``0``).
 ENVIRONMENT = "FRONTIER_EARLY_CONTEXT"
@@ -79,28 +81,12 @@ atexit.register(wait)
 
 def _make() -> None:
     """Make the context of the current device if a GPU is usable, then load Numba CUDA's typing
-    and lowering registries (:func:`frontier.interrupts.prepare_numba`, which the first GPU
+    and lowering registries (:func:`frontier.runtime.interrupts.prepare_numba`, which the first GPU
     target would otherwise do in the first call); any failure is left for the first call on
     the GPU to report, where the user asked for it."""
-    from frontier.interrupts import prepare_numba
-    from frontier.target import cuda_usable
-
     try:
         if cuda_usable():
-            from numba import cuda
-
-            cuda.current_context()
+            numba_cuda().current_context()
             prepare_numba("cuda")
     except Exception:  # noqa: BLE001 - reported by the first call that needs the GPU
         return
-
-
-def forked_after_start() -> bool:
-    """Whether this process was forked from one that had started the CUDA driver (which then
-    refuses every call of this process)."""
-    try:
-        from numba.cuda.cudadrv.driver import driver
-    except Exception:  # noqa: BLE001 - no CUDA support at all: nothing was started
-        return False
-    started = getattr(driver, "pid", None)
-    return started is not None and started != os.getpid()

@@ -19,9 +19,9 @@ where ``splitmix64(x)`` is the first output of a SplitMix64 generator seeded wit
 key are integers taken modulo 2**64 (a negative one in two's complement), as compiled code's
 conversion to ``uint64`` takes them; all arithmetic wraps modulo 2**64. On the sequential CPU
 target and on CUDA the functions compile to ``uint64`` arithmetic (through Numba's ``overload``,
-the mechanism of :mod:`frontier.atomics`); called as plain Python (from the host, or by the Numba
-CUDA simulator, which hands functors Python ints) they mask explicitly, so the three compute the
-same bits. The float keeps the top 53 bits, so it is exact and identical everywhere too.
+the mechanism of :mod:`frontier.runtime.atomics`); called as plain Python (from the host, or by the
+Numba CUDA simulator, which hands functors Python ints) they mask explicitly, so the three compute
+the same bits. The float keeps the top 53 bits, so it is exact and identical everywhere too.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from numba.core import types
 from numba.core.errors import TypingError
 from numba.core.extending import overload as cpu_overload
 
-from frontier.devicefn import device_function
+from frontier.runtime.devicefn import device_function
 
 try:
     from numba.cuda.extending import overload as cuda_overload

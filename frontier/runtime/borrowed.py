@@ -11,8 +11,8 @@ cpu target: ten to a hundred times its own work (a filter over 114,599 vertices 
 A kernel's arguments outlive its launch (the caller holds them), so the kernel may use them
 borrowed: ``borrowed(a)`` is the array ``a`` with no memory-info pointer, whose reference
 counting is then a test of a null pointer, not an atomic. Any other value passes unchanged.
-:meth:`frontier.target.CpuTarget.kernel_entry` rebinds every argument of a cpu kernel through
-it. Called from Python (the race detector runs kernels uncompiled) it is the identity.
+:meth:`frontier.runtime.target.CpuTarget.kernel_entry` rebinds every argument of a cpu kernel
+through it. Called from Python (the race detector runs kernels uncompiled) it is the identity.
 Compiled, it is typed and lowered in place, as Numba's builtins are (``infer_global`` and
 ``lower_builtin``), so a fresh machine compiles no function of its own per argument type.
 """

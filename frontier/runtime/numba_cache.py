@@ -18,11 +18,14 @@ data file ``*.<n>.nbc``) and trust what they read:
 :func:`harden` replaces the files of one ``cache=True`` dispatcher's cache with its own
 (:class:`_SafeCacheFile`; the index and data names stay Numba's), so that:
 
-* every file is written by :func:`frontier.cache_files.write_file` (mode 0600, never through a
+* every file is written by :func:`frontier.runtime.cache_files.write_file` (mode 0600, never through
+a
   link, renamed into place whole) and sealed with a SHA-256 of its content
-  (:func:`frontier.cache_files.seal`), checked before anything is unpickled: a corrupt, foreign
-  or truncated file is a miss; its index is deleted and the function compiled and saved again;
-* the cache's directory is used only where :func:`frontier.cache_files.cache_directory` accepts
+  (:func:`frontier.runtime.cache_files.seal`), checked before anything is unpickled: a corrupt,
+  foreign or truncated file is a miss; its index is deleted and the function compiled and saved
+  again;
+* the cache's directory is used only where :func:`frontier.runtime.cache_files.cache_directory`
+accepts
   it (this user's, writable by nobody else): elsewhere nothing is read or written;
 * a save runs under an exclusive lock of the function's index (``*.nbi.lock``, ``flock``,
   opened without following links; where it cannot be taken, as on Windows, the save runs
@@ -31,9 +34,9 @@ data file ``*.<n>.nbc``) and trust what they read:
 * each data file holds its key beside the compiled code, and a load returns it only where that
   key is the one asked for: an entry the index names for another key is a miss, never another
   signature's or machine's code; a data file removed meanwhile (evicted by another process:
-  :mod:`frontier.cache_entries`) is a plain miss;
-* a load marks its entry used (:func:`frontier.cache_files.touch`), and a save reports its
-  bytes to the size limit (:func:`frontier.cache_entries.note_saved`);
+  :mod:`frontier.runtime.cache_entries`) is a plain miss;
+* a load marks its entry used (:func:`frontier.runtime.cache_files.touch`), and a save reports its
+  bytes to the size limit (:func:`frontier.runtime.cache_entries.note_saved`);
 * a save that fails (a full or read-only disk, code that cannot be serialized) is given up
   with a :class:`CacheWriteWarning`:
   the compiled code is used, only not kept;
@@ -50,8 +53,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from frontier.cache_entries import note_saved
-from frontier.cache_files import (
+from frontier.runtime.cache_entries import note_saved
+from frontier.runtime.cache_files import (
     cache_directory,
     locked,
     read_file,

@@ -4,8 +4,8 @@ A functor is compiled for its target (:mod:`operators.functors`), and so is ever
 a plain Python function named inside a functor is not something Numba can call from a kernel.
 :func:`device_function` registers one so that it is: its own Python body becomes its
 implementation on the sequential CPU target and on CUDA (through Numba's ``overload``, the
-mechanism :mod:`frontier.atomics` uses), and the Numba CUDA simulator calls it as plain Python.
-The helper is then shared by several functors instead of being pasted into each::
+mechanism :mod:`frontier.runtime.atomics` uses), and the Numba CUDA simulator calls it as plain
+Python. The helper is then shared by several functors instead of being pasted into each::
 
     @device_function
     def root(parent, v):
@@ -51,7 +51,9 @@ try:
 except ImportError:  # simulator-only installs without the CUDA typing layer
     cuda_overload = None
 
-from frontier.reads import copied
+import numba
+
+from frontier.runtime.reads import copied
 
 __all__ = ["device_function", "companions", "registered", "registered_again"]
 
@@ -113,7 +115,7 @@ def registered_again(fn: types.FunctionType,
     """A new function registered as helper ``fn`` was (``inline``, ``checks``,
     ``implementation``), which Numba compiles afresh (see the module docstring): a copy of
     ``again(fn)``, and of ``again`` of its implementation and checks (``again`` gives a function
-    as compiled code is to read it now: :func:`frontier.reads.rebuilt`)."""
+    as compiled code is to read it now: :func:`frontier.runtime.reads.rebuilt`)."""
     inline, checks, implementation = _REGISTERED[fn]
     return device_function(
         copied(again(fn)), inline=inline,
@@ -134,8 +136,6 @@ def _bounds_checked(body: Callable, checks: Callable | None) -> Callable:
     arguments, then ``body`` compiled with bounds checks. The compiled copy is of a clone of
     ``body``, not registered with Numba, so that its call is not routed back here. A helper
     taking ``*args`` or keyword-only arguments is left as it is."""
-    import numba
-
     parameters = inspect.signature(body).parameters.values()
     if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters):
         return body  # no trampoline of fixed shape passes *args on: left unchecked

@@ -1,6 +1,6 @@
 """Recording: the kernels a piece of code launches, in launch order.
 
-Every kernel launch passes one place, :meth:`frontier.target.Target.launch`: the operators'
+Every kernel launch passes one place, :meth:`frontier.runtime.target.Target.launch`: the operators'
 generated kernels (:mod:`operators.codegen`), the frontier's own (:mod:`frontier.kernels`) and
 the target's fill kernel alike. While a :func:`recording` is open in the launching
 thread, each launch appends a :class:`Launch` to it: the kernel's name and source text, the
@@ -179,7 +179,7 @@ def _function_text(function: Callable) -> tuple[str, str]:
         return name, ""
 
 
-#: The process's one recorder, which :meth:`frontier.target.Target.launch` reports to.
+#: The process's one recorder, which :meth:`frontier.runtime.target.Target.launch` reports to.
 RECORDER = Recorder()
 
 

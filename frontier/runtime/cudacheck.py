@@ -3,8 +3,8 @@
 The cpu target and the CUDA simulator run code that a GPU does not build: a functor calling
 ``np.sort`` or ``np.zeros`` (no heap on the device), making a list or a dict, formatting a
 string. :func:`check` finds such code before a GPU sees it. It runs the call in the race
-detector's checking mode (:mod:`frontier.racecheck`), where the cpu target compiles nothing and
-runs kernels and functors as Python, notes each functor the call's kernels call, with the Numba
+detector's checking mode (:mod:`frontier.runtime.racecheck`), where the cpu target compiles nothing
+and runs kernels and functors as Python, notes each functor the call's kernels call, with the Numba
 types of the arguments the kernel passes it (:func:`noted`, which :mod:`operators.functors`
 wraps every functor of that mode in), and compiles each functor, once per distinct argument
 types, as a CUDA device function for a CUDA architecture (:data:`DEFAULT_ARCH`) with numba-cuda's
@@ -18,7 +18,7 @@ templates for every functor, built and run on GPUs by the library's own GPU test
 docs/gpu.md), and not a functor the call never calls (a condition of an advance over an empty
 frontier): run the call on a graph on which each functor runs. Like
 :func:`frontier.testing.check_race_free`, the call runs on the cpu target, its indices checked
-(a negative one refused: :class:`frontier.racecheck.Recorded`).
+(a negative one refused: :class:`frontier.runtime.racecheck.Recorded`).
 
 Needs numba-cuda and the CUDA compiler libraries NVRTC and NVVM (the CUDA toolkit's wheels
 ``cuda-toolkit[nvrtc,nvvm]``, which the library's ``test`` extra installs), no GPU and no
@@ -33,6 +33,7 @@ other thread and outside checks). A process running the CUDA simulator
 from __future__ import annotations
 
 import linecache
+import os
 import re
 import threading
 import traceback
@@ -43,8 +44,10 @@ from functools import wraps
 from typing import Any
 
 import numpy as np
+from numba import typeof, types
+from numba.core.typing.typeof import Purpose
 
-from frontier import cuda_support, racecheck, simulator
+from frontier.runtime import cuda_support, racecheck, simulator
 
 __all__ = ["DEFAULT_ARCH", "parse_arch", "check", "noted", "CudaReport", "CheckedFunctor",
            "CompileFailure", "CudaCheckUnavailable", "compiler_problem"]
@@ -168,8 +171,6 @@ class _Calls:
         if seen in self._seen:  # Numba's typeof of every argument of every call costs more
             return
         self._seen.add(seen)
-        from numba import typeof
-        from numba.core.typing.typeof import Purpose
 
         kinds = tuple(typeof(a, Purpose.argument) for a in args)
         self.found.setdefault((compiled_form, kinds), (compiled_form, name, location, kinds))
@@ -294,7 +295,6 @@ def compiler_problem(arch: tuple[int, int] = DEFAULT_ARCH) -> str | None:
         return _USABLE[arch]
     try:
         compile_ptx = _compiler()
-        from numba import types
         from numba.cuda.cudadrv.nvrtc import get_supported_ccs
 
         supported = sorted(get_supported_ccs())
@@ -380,9 +380,6 @@ def _location(value: Any) -> tuple[str, int] | None:
 
 def _numba_roots() -> tuple[str, ...]:
     """The directories of Numba's and numba-cuda's own code."""
-    import os
-
-    import numba
     import numba.cuda
 
     return tuple(os.path.dirname(m.__file__) for m in (numba, numba.cuda))

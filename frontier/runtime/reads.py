@@ -5,9 +5,9 @@ globals its code names, its closure cells, its default arguments) and compiles w
 functions it calls through them. Three parts of the library follow that, with what is defined
 here: the identity of a functor (:mod:`operators.functors`: its compiled code is
 reused while nothing it or its helpers read has changed), the description of a kernel cached on
-disk (:mod:`frontier.fingerprint`), and the copy of a functor that the simulator and the race
-detector run, reading what compiled code freezes as compiled code holds it
-(:func:`frontier.simulator.as_compiled`).
+disk (:mod:`frontier.runtime.fingerprint`), and the copy of a functor that the simulator and the
+race detector run, reading what compiled code freezes as compiled code holds it
+(:func:`frontier.runtime.simulator.as_compiled`).
 
 * :func:`global_names`: the names a code object, and the code nested in it, may read as module
   globals.

@@ -11,10 +11,11 @@ traversal's time.
 zero-extended, a 64-bit one with its sign bit cleared. Every valid id keeps its value (ids are
 never negative), and every access indexed by it, the functors' included, loses the wrap-around
 test. Kernel text reads ids through :func:`operators.codegen.id_at`; the cpu target compiles the
-calls (:meth:`frontier.target.CpuTarget.index_reads`), other targets read the ids plainly.
+calls (:meth:`frontier.runtime.target.CpuTarget.index_reads`), other targets read the ids plainly.
 Called from Python (the race detector runs cpu kernels uncompiled) it is the identity.
-Typed and lowered in place, as Numba's builtins are (like :func:`frontier.borrowed.borrowed`),
-so a fresh machine compiles no function of its own for it.
+Typed and lowered in place, as Numba's builtins are (like
+:func:`frontier.runtime.borrowed.borrowed`), so a fresh machine compiles no function of its own for
+it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ every target (on a GPU an aligned load or store of a word is atomic), which mark
 race, such as "any writer's value is right" or reading a value that others may be replacing
 (in the C++ memory model, relaxed atomics are no data race). The race detector
 (:func:`frontier.testing.check_race_free`) accepts them where it reports plain reads and writes;
-on an array it checks (:mod:`frontier.racecheck`), every atomic here logs an atomic access.
+on an array it checks (:mod:`frontier.runtime.racecheck`), every atomic here logs an atomic access.
 
 :func:`atomic_claim` hands out consecutive slots of a counter (a queue's length): on a GPU the
 lanes of a warp that claim together share one hardware atomic, each taking its place by the
@@ -29,7 +29,7 @@ from typing import Any
 from numba import uint32
 from numba.core.extending import overload as cpu_overload
 
-from frontier.racecheck import atomic_access
+from frontier.runtime.racecheck import atomic_access
 
 try:
     from numba import cuda

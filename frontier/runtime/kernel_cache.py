@@ -1,17 +1,19 @@
 """Generated kernels kept on disk: a later process loads a kernel's compiled code instead of
 compiling it again.
 
-:meth:`frontier.target.Target.compile_source` asks :func:`place` for a file of the kernel's text:
-``cache_dir()/kernels/<key>.py`` (:func:`frontier.cache_dir.cache_dir`), where ``<key>`` is a
-SHA-256 of everything the compiled code depends on:
+:meth:`frontier.runtime.target.Target.compile_source` asks :func:`place` for a file of the kernel's
+text: ``cache_dir()/kernels/<key>.py`` (:func:`frontier.runtime.cache_dir.cache_dir`), where
+``<key>`` is a SHA-256 of everything the compiled code depends on:
 
 * the kernel's name and text;
-* the :func:`frontier.fingerprint.fingerprint` of every global the text runs with: the functors
+* the :func:`frontier.runtime.fingerprint.fingerprint` of every global the text runs with: the
+functors
   compiled for it (their code, closure values, defaults and the module globals they read,
   recursively through the functions they call, and the implementations registered for those
   functions with ``numba.extending.overload`` or ``overload_method``) and the library's helpers
   and constants;
-* the target's :attr:`~frontier.target.Target.disk_key` (the target, its checked mode, on a GPU
+* the target's :attr:`~frontier.runtime.target.Target.disk_key` (the target, its checked mode, on a
+GPU
   its compute capability; Numba's own index adds the CPU's name and features);
 * :func:`library_fingerprint`: the versions of Python, NumPy, Numba, llvmlite and Numba CUDA,
   Numba's code-generation settings, and a SHA-256 of the content of every source file of this
@@ -19,17 +21,17 @@ SHA-256 of everything the compiled code depends on:
 
 The target then compiles the function of that file with Numba's ``cache=True``: the object code
 (cpu) or cubin (CUDA) is kept beside it (``<key>.<name>-k.py311.nbi`` / ``.nbc``) and loaded by
-a later process whatever the argument types, through :func:`frontier.numba_cache.harden`:
+a later process whatever the argument types, through :func:`frontier.runtime.numba_cache.harden`:
 checksummed and verified before it is loaded, saved one process at a time, a corrupt or
 mismatched entry a miss that is compiled and saved again. The kernel's text is written as every
-cache file is (:func:`frontier.cache_files.write_file`: mode 0600, never through a link, renamed
-into place whole) and read back without following links; a file with other content (a corrupt
-entry) is rewritten.
+cache file is (:func:`frontier.runtime.cache_files.write_file`: mode 0600, never through a link,
+renamed into place whole) and read back without following links; a file with other content (a
+corrupt entry) is rewritten.
 
 Where something cannot be keyed (a functor reading an object with no stable fingerprint), the
 kernel is compiled in memory (:func:`place` returns None), as it is where no compiled code is
 kept at all: in the simulator, in the race detector's checking mode, and where the cache
-directory is refused or cannot be made (:func:`frontier.cache_files.cache_directory`).
+directory is refused or cannot be made (:func:`frontier.runtime.cache_files.cache_directory`).
 :func:`stats` counts the kernel versions of this process loaded from disk, compiled and saved,
 and compiled in memory.
 """
@@ -43,14 +45,20 @@ import threading
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from frontier.cache_dir import cache_dir
-from frontier.cache_entries import KERNELS, note_saved
-from frontier.cache_files import cache_directory, forget, read_file, write_file
-from frontier.fingerprint import fingerprint
-from frontier.reads import LIBRARY_PACKAGES
+import llvmlite
+import numba
+import numpy as np
+from numba.core import config
+
+from frontier.runtime.cache_dir import cache_dir
+from frontier.runtime.cache_entries import KERNELS, note_saved
+from frontier.runtime.cache_files import cache_directory, forget, read_file, write_file
+from frontier.runtime.fingerprint import fingerprint
+from frontier.runtime.reads import LIBRARY_PACKAGES
 
 __all__ = ["place", "stats", "KernelCacheStats", "library_fingerprint", "source_digest",
            "kernels_dir", "KernelCacheLocator", "register_locator", "track"]
@@ -59,7 +67,7 @@ _SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 
 def kernels_dir() -> Path:
-    """Where generated kernels are kept (under :func:`frontier.cache_dir.cache_dir`)."""
+    """Where generated kernels are kept (under :func:`frontier.runtime.cache_dir.cache_dir`)."""
     return cache_dir() / KERNELS
 
 
@@ -83,14 +91,7 @@ def library_fingerprint() -> str:
     """What every kernel's compiled code depends on besides its text and globals: versions of
     Python and the compiling packages, Numba's code-generation settings, and the content of
     each source file of this library (see the module docstring)."""
-    import llvmlite
-    import numba
-    import numpy as np
-    from numba.core import config
-
     try:
-        from importlib.metadata import version
-
         cuda = version("numba-cuda")
     except Exception:  # noqa: BLE001 - not installed: its version is no part of the key
         cuda = "-"
@@ -166,7 +167,7 @@ def _store(root: Path, file_name: str, data: bytes) -> Path | None:
 class KernelCacheLocator:
     """Numba cache locator (for Numba's cpu and Numba CUDA's caches alike) serving the kernel
     files :func:`place` wrote: their compiled code is kept beside them, in the cache directory
-    ``cache_root`` (checked by :func:`frontier.numba_cache.harden`)."""
+    ``cache_root`` (checked by :func:`frontier.runtime.numba_cache.harden`)."""
 
     def __init__(self, py_file: str, stamp: str) -> None:
         self._py_file = py_file

@@ -21,7 +21,7 @@ from frontier_nx import (  # noqa: F401
     trees,
 )
 from frontier_nx.convert import FrontierGraph, from_networkx, uncache_view
-from frontier_nx.registry import IMPLEMENTATIONS, declined, stays_in_networkx
+from frontier_nx.registry import IMPLEMENTATIONS, declined, reason_raised, stays_in_networkx
 
 __all__ = ["BackendInterface", "MIN_EDGES"]
 
@@ -52,14 +52,22 @@ class BackendInterface:
 
     @staticmethod
     def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
-        """Results are NetworkX's own types already (dicts, sets, lists, generators, graphs)."""
-        return obj
+        """Results are NetworkX's own types already (dicts, sets, lists, generators, graphs);
+        a :class:`FrontierGraph` (passed to a function the backend lacks) becomes the NetworkX
+        graph it came from, or one rebuilt from it."""
+        return obj.to_networkx() if isinstance(obj, FrontierGraph) else obj
 
     @staticmethod
     def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
-        """True where the backend honours every argument exactly; else why not."""
+        """True where the backend honours every argument exactly; else why not, returned or
+        raised as NotImplementedError (:func:`frontier_nx.registry.reason_raised`). Arguments
+        that do not fit NetworkX's signature raise NetworkX's TypeError."""
         reason = declined(name, args, kwargs)
-        return True if reason is None else reason
+        if reason is None:
+            return True
+        if reason_raised():
+            raise NotImplementedError(f"the frontier backend declines {name}: {reason}")
+        return reason
 
     @staticmethod
     def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:

@@ -84,6 +84,38 @@ class FrontierGraph:
             raise ValueError("this graph was not converted from a NetworkX graph still alive")
         return graph
 
+    def degrees(self, direction: str = "both") -> np.ndarray:
+        """NetworkX's degree of every vertex (int64, node order): ``"out"`` and ``"in"`` for a
+        directed graph, ``"both"`` their sum, or an undirected graph's degree with a self-loop
+        counted twice; parallel edges each count."""
+        return self._once(("degrees", direction), lambda: self._degrees(direction))
+
+    def number_of_edges(self) -> int:
+        """NetworkX's ``G.number_of_edges()`` (parallel edges each, a self-loop once)."""
+        counts = self._arc_weights()
+        if self.directed:
+            return int(counts.sum())
+        loops = np.repeat(np.arange(len(self)), np.diff(self.offsets)) == self.heads
+        return int(counts[~loops].sum()) // 2 + int(counts[loops].sum())
+
+    def _arc_weights(self) -> np.ndarray:
+        """How many edges each arc stands for (parallel edges of a multigraph)."""
+        if self.multiplicity is not None:
+            return self.multiplicity.astype(np.int64)
+        return np.ones(self.num_arcs, np.int64)
+
+    def _degrees(self, direction: str) -> np.ndarray:
+        n = len(self)
+        tails = np.repeat(np.arange(n), np.diff(self.offsets))
+        counts = self._arc_weights()
+        out = np.bincount(tails, weights=counts, minlength=n).astype(np.int64)
+        if not self.directed:
+            loops = tails == self.heads
+            return out + np.bincount(tails[loops], weights=counts[loops],
+                                     minlength=n).astype(np.int64)
+        into = np.bincount(self.heads, weights=counts, minlength=n).astype(np.int64)
+        return {"out": out, "in": into, "both": out + into}[direction]
+
     def to_networkx(self) -> nx.Graph:
         """The NetworkX graph this one was converted from, or, where that is gone, one of the
         same class rebuilt from the conversion (nodes in order, every edge with the attributes

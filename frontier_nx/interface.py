@@ -16,6 +16,8 @@ from frontier_nx import (  # noqa: F401
     communities,
     components,
     cores,
+    degrees,
+    link_prediction,
     shortest_paths,
     traversal,
     trees,

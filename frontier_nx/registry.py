@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from itertools import takewhile
 from typing import Any
 
 import networkx as nx
@@ -66,8 +67,13 @@ def reason_raised() -> bool:
     dispatch does not either."""
     if getattr(nx.utils.backends._dispatchable, "_is_testing", False):
         return False
-    major, minor = (int(part) for part in nx.__version__.split(".")[:2])
-    return (major, minor) >= (3, 4)
+    return networkx_version() >= (3, 4)
+
+
+def networkx_version() -> tuple[int, int]:
+    """NetworkX's (major, minor) version, for behaviour that changed between its releases."""
+    major, minor = nx.__version__.split(".")[:2]
+    return int(major), int("".join(takewhile(str.isdigit, minor)) or 0)
 
 
 def stays_in_networkx(name: str, args: tuple, kwargs: dict) -> str | None:
@@ -93,6 +99,18 @@ def stops_at_the_target(arguments: dict[str, Any]) -> str | None:
     if arguments.get("source") is None or arguments.get("target") is None:
         return None
     return "NetworkX's search stops at the target; the backend would search the whole graph"
+
+
+def n_in_graph(arguments: dict[str, Any]) -> str | None:
+    """The rule of functions of a node ``n``: one not in the graph is declined (NetworkX raises
+    its own error)."""
+    try:
+        present = arguments["n"] in arguments["G"]
+    except TypeError:
+        present = False
+    if not present:
+        return f"n={arguments['n']!r} is not in the graph: NetworkX raises its own error"
+    return None
 
 
 def target() -> Any:

@@ -360,6 +360,39 @@ def single_source_shortest_path(G: FrontierGraph, source: Any, cutoff: Any = Non
 
 
 @implements(declines=_cutoff)
+def single_target_shortest_path_length(G: FrontierGraph, target: Any, cutoff: Any = None
+                                       ) -> Any:
+    lengths = _lengths(G, target, cutoff, backward=True, missing="Target {} is not in G")
+    # NetworkX 3.5 made it a dict; before, it yielded (node, length) pairs
+    return lengths if registry.networkx_version() >= (3, 5) else iter(lengths.items())
+
+
+@implements(declines=_cutoff)
+def single_target_shortest_path(G: FrontierGraph, target: Any, cutoff: Any = None) -> dict:
+    paths = _paths(G, target, cutoff, backward=True, missing="Target {} not in G")
+    return {node: path[::-1] for node, path in paths.items()}
+
+
+@implements(stays_in_networkx=stops_at_the_target)
+def bidirectional_shortest_path(G: FrontierGraph, source: Any, target: Any) -> list:
+    return _bidirectional(G, source, target)
+
+
+def _plain_neighbors(arguments: dict[str, Any]) -> str | None:
+    if arguments.get("neighbors") is not None:
+        return "neighbors is given: a search over another neighbour function stays in NetworkX"
+    return _tree_options(arguments)
+
+
+@implements(declines=_plain_neighbors)
+def generic_bfs_edges(G: FrontierGraph, source: Any, neighbors: Any = None,
+                      depth_limit: Any = None) -> Iterator[tuple]:
+    where = "digraph" if G.directed else "graph"  # the error of G.neighbors(source)
+    _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
+    yield from _tree(G, source, False, depth_limit)
+
+
+@implements(declines=_cutoff)
 def all_pairs_shortest_path_length(G: FrontierGraph, cutoff: Any = None) -> Iterator[tuple]:
     for n in list(G.nodes):
         yield (n, _lengths(G, n, cutoff))

@@ -13,30 +13,35 @@ from __future__ import annotations
 #: name -> note, one section per family module
 FUNCTIONS: dict[str, str] = {
     # traversal
-    "single_target_shortest_path_length": "One BFS over the reversed arcs; NetworkX's order, "
-                                          "``cutoff`` honoured (a dict, as NetworkX >= 3.5).",
-    "single_target_shortest_path": "One BFS over the reversed arcs; NetworkX's paths.",
-    "bidirectional_shortest_path": "NetworkX's bidirectional search replayed from two BFSs, "
-                                   "so the same path.",
+    "single_target_shortest_path_length": "As bfs_edges over the reversed arcs; NetworkX's "
+                                          "order, ``cutoff`` honoured (a dict, as NetworkX "
+                                          ">= 3.5).",
+    "single_target_shortest_path": "As bfs_edges over the reversed arcs; NetworkX's paths.",
+    "bidirectional_shortest_path": "NetworkX's bidirectional search replayed from two lazy "
+                                   "searches, so the same path for the same levels.",
     "generic_bfs_edges": "As bfs_edges; ``neighbors`` declined.",
-    "bfs_edges": "NetworkX's breadth-first tree edges in its order (one BFS; the order rebuilt "
-                 "from the depths); ``reverse`` and ``depth_limit`` honoured, ``sort_neighbors`` "
-                 "declined.",
+    "bfs_edges": "NetworkX's breadth-first tree edges in its order (a level-by-level search on "
+                 "the host, lazily: a partial read costs the levels read); ``reverse`` and "
+                 "``depth_limit`` honoured, ``sort_neighbors`` declined.",
     "bfs_tree": "As bfs_edges; ``sort_neighbors`` declined.",
     "bfs_predecessors": "As bfs_edges; ``sort_neighbors`` declined.",
     "bfs_successors": "As bfs_edges; ``sort_neighbors`` declined.",
-    "bfs_layers": "One multi-source BFS; layers in NetworkX's order.",
-    "descendants_at_distance": "One BFS; a non-numeric ``distance`` is declined.",
-    "single_source_shortest_path_length": "One BFS; NetworkX's order, ``cutoff`` honoured.",
-    "single_source_shortest_path": "One BFS; NetworkX's paths (first parent in its queue order).",
-    "all_pairs_shortest_path_length": "One BFS per node.",
-    "all_pairs_shortest_path": "One BFS per node; NetworkX's paths.",
+    "bfs_layers": "As bfs_edges, from several sources; layers in NetworkX's order, lazily.",
+    "descendants_at_distance": "As bfs_edges, to the distance only; a non-numeric "
+                               "``distance`` is declined.",
+    "single_source_shortest_path_length": "As bfs_edges; NetworkX's order, ``cutoff`` "
+                                          "honoured (no search past it).",
+    "single_source_shortest_path": "As bfs_edges; NetworkX's paths (first parent in its queue "
+                                   "order).",
+    "all_pairs_shortest_path_length": "As bfs_edges, from each node.",
+    "all_pairs_shortest_path": "As bfs_edges, from each node; NetworkX's paths.",
     "has_path": "One BFS.",
     "descendants": "One BFS.",
     "ancestors": "One BFS over the reversed arcs.",
     "eccentricity": "One BFS per node; ``weight`` and ``sp`` declined.",
     "shortest_path": "Unweighted only (``weight`` declined); source and target: NetworkX's "
-                     "bidirectional search replayed from two BFSs, so the same path.",
+                     "bidirectional search replayed from two lazy searches, so the same path "
+                     "for the same levels.",
     "shortest_path_length": "Unweighted only (``weight`` declined).",
     # shortest_paths
     "all_pairs_dijkstra": "algorithms.sssp from each node, lazily; NetworkX's paths.",

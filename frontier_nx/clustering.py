@@ -10,7 +10,8 @@ weights is ``t / (d (d - 1))`` with ``t`` twice the triangles and ``d`` the dist
 other than the node itself, computed from integers exactly as NetworkX does (its int 0 where
 ``t`` is 0). Declined: ``weight`` (Onnela's geometric means) and directed graphs' clustering
 (Fagiolo's directed triangles). NetworkX's ``not_implemented_for("directed")`` keeps directed
-graphs from ``triangles`` before dispatch.
+graphs from ``triangles`` before dispatch. ``average_clustering`` sums the same values in the
+same order; ``transitivity`` divides the same integer sums (twice the triangles, ``d (d - 1)``).
 """
 
 from __future__ import annotations
@@ -77,3 +78,29 @@ def clustering(G: FrontierGraph, nodes: Any = None, weight: str | None = None) -
               for t, d in zip(per_vertex.tolist(), degrees.tolist(), strict=True)]
     return _by_nodes(G, nodes, values)
 
+
+
+@implements(declines=_plain_undirected)
+def average_clustering(G: FrontierGraph, nodes: Any = None, weight: str | None = None,
+                       count_zeros: bool = True) -> float:
+    c = clustering(G, nodes, weight=weight).values()
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def _undirected(arguments: dict[str, Any]) -> str | None:
+    if arguments["G"].is_directed():
+        return "a directed graph's transitivity (NetworkX counts its successors) stays in NetworkX"
+    return None
+
+
+@implements(declines=_undirected)
+def transitivity(G: FrontierGraph) -> float:
+    _not_for_multigraphs(G)
+    if not G.nodes:
+        return 0
+    per_vertex, degrees = _counts(G)
+    triangles = 2 * int(per_vertex.sum())
+    contri = int((degrees.astype(np.int64) * (degrees.astype(np.int64) - 1)).sum())
+    return 0 if triangles == 0 else triangles / contri

@@ -23,7 +23,7 @@ import threading
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter, methodcaller
 from typing import Any
 
@@ -83,6 +83,63 @@ class FrontierGraph:
         if graph is None:
             raise ValueError("this graph was not converted from a NetworkX graph still alive")
         return graph
+
+    def degrees(self, direction: str = "both") -> np.ndarray:
+        """NetworkX's degree of every vertex (int64, node order): ``"out"`` and ``"in"`` for a
+        directed graph, ``"both"`` their sum, or an undirected graph's degree with a self-loop
+        counted twice; parallel edges each count."""
+        return self._once(("degrees", direction), lambda: self._degrees(direction))
+
+    def number_of_edges(self) -> int:
+        """NetworkX's ``G.number_of_edges()`` (parallel edges each, a self-loop once)."""
+        counts = self._arc_weights()
+        if self.directed:
+            return int(counts.sum())
+        loops = np.repeat(np.arange(len(self)), np.diff(self.offsets)) == self.heads
+        return int(counts[~loops].sum()) // 2 + int(counts[loops].sum())
+
+    def _arc_weights(self) -> np.ndarray:
+        """How many edges each arc stands for (parallel edges of a multigraph)."""
+        if self.multiplicity is not None:
+            return self.multiplicity.astype(np.int64)
+        return np.ones(self.num_arcs, np.int64)
+
+    def _degrees(self, direction: str) -> np.ndarray:
+        n = len(self)
+        tails = np.repeat(np.arange(n), np.diff(self.offsets))
+        counts = self._arc_weights()
+        out = np.bincount(tails, weights=counts, minlength=n).astype(np.int64)
+        if not self.directed:
+            loops = tails == self.heads
+            return out + np.bincount(tails[loops], weights=counts[loops],
+                                     minlength=n).astype(np.int64)
+        into = np.bincount(self.heads, weights=counts, minlength=n).astype(np.int64)
+        return {"out": out, "in": into, "both": out + into}[direction]
+
+    def to_networkx(self) -> nx.Graph:
+        """The NetworkX graph this one was converted from, or, where that is gone, one of the
+        same class rebuilt from the conversion (nodes in order, every edge with the attributes
+        converted)."""
+        try:
+            return self.original()
+        except ValueError:
+            pass
+        kind = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+                (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
+        H = kind[self.directed, self.multigraph]()
+        H.add_nodes_from(self.nodes)
+        tails = np.repeat(np.arange(len(self)), np.diff(self.offsets))
+        heads = self.heads
+        if self.multiplicity is not None:
+            tails, heads = np.repeat(tails, self.multiplicity), np.repeat(heads, self.multiplicity)
+        names = list(self.values)
+        data = (dict(zip(names, row, strict=True))
+                for row in zip(*self.values.values(), strict=True)) if names else repeat({})
+        nodes = self.nodes
+        edges = zip(tails.tolist(), heads.tolist(), data, strict=False)
+        H.add_edges_from((nodes[u], nodes[v], d) for u, v, d in edges
+                         if self.directed or u <= v)
+        return H
 
     def vertex(self, node: Any, error: type[Exception] = nx.NodeNotFound) -> int:
         """The vertex of ``node``; ``error`` (NetworkX's message) where it is not a node."""

@@ -3,7 +3,8 @@ shows for it (what is honoured, what is declined so that NetworkX runs the call 
 
 Standard library only: :func:`frontier_nx.get_info` reads this at ``import networkx``. The
 implementations live in the family modules (``traversal``, ``shortest_paths``, ``components``,
-``cores``, ``centrality``, ``clustering``, ``trees``, ``communities``, ``coloring``);
+``cores``, ``centrality``, ``clustering``, ``trees``, ``communities``, ``coloring``,
+``degrees``, ``link_prediction``);
 ``tests/frontier_nx`` checks that this table and the implementations name the same functions.
 """
 
@@ -12,26 +13,43 @@ from __future__ import annotations
 #: name -> note, one section per family module
 FUNCTIONS: dict[str, str] = {
     # traversal
-    "bfs_edges": "NetworkX's breadth-first tree edges in its order (one BFS; the order rebuilt "
-                 "from the depths); ``reverse`` and ``depth_limit`` honoured, ``sort_neighbors`` "
-                 "declined.",
+    "single_target_shortest_path_length": "As bfs_edges over the reversed arcs; NetworkX's "
+                                          "order, ``cutoff`` honoured (a dict, as NetworkX "
+                                          ">= 3.5).",
+    "single_target_shortest_path": "As bfs_edges over the reversed arcs; NetworkX's paths.",
+    "bidirectional_shortest_path": "NetworkX's bidirectional search replayed from two lazy "
+                                   "searches, so the same path for the same levels.",
+    "generic_bfs_edges": "As bfs_edges; ``neighbors`` declined.",
+    "bfs_edges": "NetworkX's breadth-first tree edges in its order (a level-by-level search on "
+                 "the host, lazily: a partial read costs the levels read); ``reverse`` and "
+                 "``depth_limit`` honoured, ``sort_neighbors`` declined.",
     "bfs_tree": "As bfs_edges; ``sort_neighbors`` declined.",
     "bfs_predecessors": "As bfs_edges; ``sort_neighbors`` declined.",
     "bfs_successors": "As bfs_edges; ``sort_neighbors`` declined.",
-    "bfs_layers": "One multi-source BFS; layers in NetworkX's order.",
-    "descendants_at_distance": "One BFS; a non-numeric ``distance`` is declined.",
-    "single_source_shortest_path_length": "One BFS; NetworkX's order, ``cutoff`` honoured.",
-    "single_source_shortest_path": "One BFS; NetworkX's paths (first parent in its queue order).",
-    "all_pairs_shortest_path_length": "One BFS per node.",
-    "all_pairs_shortest_path": "One BFS per node; NetworkX's paths.",
+    "bfs_layers": "As bfs_edges, from several sources; layers in NetworkX's order, lazily.",
+    "descendants_at_distance": "As bfs_edges, to the distance only; a non-numeric "
+                               "``distance`` is declined.",
+    "single_source_shortest_path_length": "As bfs_edges; NetworkX's order, ``cutoff`` "
+                                          "honoured (no search past it).",
+    "single_source_shortest_path": "As bfs_edges; NetworkX's paths (first parent in its queue "
+                                   "order).",
+    "all_pairs_shortest_path_length": "As bfs_edges, from each node.",
+    "all_pairs_shortest_path": "As bfs_edges, from each node; NetworkX's paths.",
     "has_path": "One BFS.",
     "descendants": "One BFS.",
     "ancestors": "One BFS over the reversed arcs.",
     "eccentricity": "One BFS per node; ``weight`` and ``sp`` declined.",
     "shortest_path": "Unweighted only (``weight`` declined); source and target: NetworkX's "
-                     "bidirectional search replayed from two BFSs, so the same path.",
+                     "bidirectional search replayed from two lazy searches, so the same path "
+                     "for the same levels.",
     "shortest_path_length": "Unweighted only (``weight`` declined).",
     # shortest_paths
+    "all_pairs_dijkstra": "algorithms.sssp from each node, lazily; NetworkX's paths.",
+    "all_pairs_dijkstra_path": "algorithms.sssp from each node, lazily; NetworkX's paths.",
+    "all_pairs_bellman_ford_path_length": "algorithms.sssp (Bellman–Ford) from each node, "
+                                          "lazily.",
+    "all_pairs_bellman_ford_path": "algorithms.sssp (Bellman–Ford) from each node, lazily; "
+                                   "paths where unique.",
     "single_source_dijkstra": "algorithms.sssp; paths as NetworkX's heap order picks them.",
     "single_source_dijkstra_path": "algorithms.sssp; paths as NetworkX's heap order picks them.",
     "single_source_dijkstra_path_length": "algorithms.sssp; int distances for int weights. "
@@ -57,6 +75,10 @@ FUNCTIONS: dict[str, str] = {
                       "weight (NetworkX's 1.0).",
     "floyd_warshall_numpy": "algorithms.apsp (Floyd–Warshall).",
     # components
+    "is_tree": "Afforest (Sutton et al.): one component and its nodes less one edges.",
+    "is_forest": "Afforest (Sutton et al.): the nodes less the components as edges.",
+    "is_arborescence": "As is_tree, and no in-degree above 1.",
+    "is_branching": "As is_forest, and no in-degree above 1.",
     "connected_components": "Afforest (Sutton et al.); one set of nodes per component, in "
                             "NetworkX's order (by each component's first node).",
     "number_connected_components": "Afforest (Sutton et al.); the number of labels.",
@@ -70,7 +92,9 @@ FUNCTIONS: dict[str, str] = {
                            "NetworkXPointlessConcept on the null graph.",
     "strongly_connected_components": "Forward-backward colouring with trimming (Slota et al.); "
                                      "one set of nodes per SCC, each after the SCCs its arcs "
-                                     "lead to, as NetworkX's; ties by first node.",
+                                     "lead to, those of each of NetworkX's depth-first searches "
+                                     "together and in its order of searches (its printer's "
+                                     "roots); within a search, ties by first node.",
     "number_strongly_connected_components": "Forward-backward colouring with trimming; the "
                                             "number of labels.",
     "is_strongly_connected": "Forward-backward colouring with trimming; "
@@ -108,6 +132,8 @@ FUNCTIONS: dict[str, str] = {
                     "first fit exactly, the dict in its order. Declined: other strategies, "
                     "interchange, directed graphs, multigraphs.",
     # centrality
+    "hits": "NetworkX's own method (scipy's svds) on the adjacency matrix built from the "
+            "conversion; weights that are not finite numbers run NetworkX's own function.",
     "pagerank": "Power iteration with NetworkX's stopping rule; parallel edges' weights summed, "
                 "a missing weight 1. Declined: alpha outside [0, 1], tol <= 0 or infinite, "
                 "non-integer max_iter, negative or non-finite personalization/nstart/dangling "
@@ -134,9 +160,27 @@ FUNCTIONS: dict[str, str] = {
                        "graph's nodes. Non-finite or non-numeric weights run NetworkX's own "
                        "function. Floats may differ in the last bits.",
     # clustering
+    "average_clustering": "The clustering values summed in NetworkX's order; ``weight`` and "
+                          "directed graphs declined.",
+    "transitivity": "From the triangle counts and distinct degrees, NetworkX's integer sums; "
+                    "directed graphs declined.",
     "triangles": "Triangle counting by neighbour intersections over the edges; self-loops and "
                  "parallel edges ignored as NetworkX does; a node or a container of nodes "
                  "honoured.",
     "clustering": "From the triangle counts and distinct degrees, NetworkX's arithmetic; "
                   "``weight`` and directed graphs declined.",
+    # degrees
+    "degree_centrality": "The converted degrees times NetworkX's 1 / (n - 1): its floats exactly.",
+    "in_degree_centrality": "The converted in-degrees times 1 / (n - 1).",
+    "out_degree_centrality": "The converted out-degrees times 1 / (n - 1).",
+    "isolates": "The nodes of degree 0, in node order.",
+    "number_of_isolates": "The nodes of degree 0, counted.",
+    "is_isolate": "The node's degree; a node not in the graph is declined (NetworkX's error).",
+    "reciprocity": "Reciprocal arcs counted per node (sets of distinct neighbours, as "
+                   "NetworkX's); NetworkX's integer ratios.",
+    "overall_reciprocity": "Reciprocal arcs counted; NetworkX's integer ratio.",
+    # link_prediction
+    "jaccard_coefficient": "Common neighbours of every pair at once (a sparse row product); "
+                           "NetworkX's integer ratios, its pairs in its order.",
+    "preferential_attachment": "The converted degrees' products, NetworkX's pairs in its order.",
 }

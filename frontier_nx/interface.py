@@ -16,19 +16,43 @@ from frontier_nx import (  # noqa: F401
     communities,
     components,
     cores,
+    degrees,
+    link_prediction,
     shortest_paths,
     traversal,
     trees,
 )
 from frontier_nx.convert import FrontierGraph, from_networkx, uncache_view
-from frontier_nx.registry import IMPLEMENTATIONS, declined, stays_in_networkx
+from frontier_nx.registry import IMPLEMENTATIONS, declined, reason_raised, stays_in_networkx
 
-__all__ = ["BackendInterface", "MIN_EDGES"]
+__all__ = ["BackendInterface", "EARLY_STOPPING", "MIN_EDGES", "ONE_PASS"]
 
 #: Below this many edges NetworkX itself is faster than converting and launching
 #: (``networkx.config.backends.frontier.min_edges`` overrides it): the crossover that
 #: ``python -m bench networkx --edges ...`` measures, recorded in docs/networkx.md.
 MIN_EDGES = 30_000
+
+#: functions NetworkX answers in one pass over the graph or less, cheaper than converting it:
+#: with the conversion in the call the backend lost to NetworkX at every size
+#: ``python -m bench networkx --edges 30000,100000,300000`` timed (docs/networkx.md); on a
+#: graph converted before (a cached conversion) they run here
+ONE_PASS = frozenset({
+    "connected_components", "number_connected_components", "is_connected",
+    "node_connected_component", "weakly_connected_components",
+    "number_weakly_connected_components", "is_weakly_connected",
+    "single_source_shortest_path_length", "single_source_shortest_path",
+    "single_target_shortest_path_length", "single_target_shortest_path",
+    "degree_centrality", "in_degree_centrality", "out_degree_centrality", "isolates",
+    "number_of_isolates", "is_isolate", "is_tree", "is_arborescence", "reciprocity",
+    "overall_reciprocity", "jaccard_coefficient", "preferential_attachment",
+})
+
+#: generators a reader may stop after a few items (NetworkX's cost is what is read; the
+#: backend reads lazily too, but only after converting the whole graph)
+EARLY_STOPPING = frozenset({
+    "bfs_edges", "bfs_predecessors", "bfs_successors", "bfs_layers", "generic_bfs_edges",
+    "isolates",
+})
 
 
 class BackendInterface:
@@ -52,20 +76,30 @@ class BackendInterface:
 
     @staticmethod
     def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
-        """Results are NetworkX's own types already (dicts, sets, lists, generators, graphs)."""
-        return obj
+        """Results are NetworkX's own types already (dicts, sets, lists, generators, graphs);
+        a :class:`FrontierGraph` (passed to a function the backend lacks) becomes the NetworkX
+        graph it came from, or one rebuilt from it."""
+        return obj.to_networkx() if isinstance(obj, FrontierGraph) else obj
 
     @staticmethod
     def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
-        """True where the backend honours every argument exactly; else why not."""
+        """True where the backend honours every argument exactly; else why not, returned or
+        raised as NotImplementedError (:func:`frontier_nx.registry.reason_raised`). Arguments
+        that do not fit NetworkX's signature raise NetworkX's TypeError."""
         reason = declined(name, args, kwargs)
-        return True if reason is None else reason
+        if reason is None:
+            return True
+        if reason_raised():
+            raise NotImplementedError(f"the frontier backend declines {name}: {reason}")
+        return reason
 
     @staticmethod
     def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
         """Whether running here pays, when NetworkX picks the backend itself (an explicit
         ``backend=`` runs here): searches that NetworkX stops early (at a target, at a
-        distance) and graphs of fewer than ``min_edges`` edges stay in NetworkX."""
+        distance), graphs of fewer than ``min_edges`` edges, and, on a graph with no cached
+        conversion, the functions NetworkX answers in one pass (:data:`ONE_PASS`) and the
+        generators a reader may stop early (:data:`EARLY_STOPPING`) stay in NetworkX."""
         reason = stays_in_networkx(name, args, kwargs)
         if reason is not None:
             return reason
@@ -73,9 +107,26 @@ class BackendInterface:
         threshold = getattr(config, "min_edges", None)
         threshold = MIN_EDGES if threshold is None else threshold
         graph = args[0] if args else kwargs.get("G")  # every function's graph is its G
-        if isinstance(graph, nx.Graph) and graph.number_of_edges() < threshold:
+        if not isinstance(graph, nx.Graph):
+            return True
+        if graph.number_of_edges() < threshold:
             return f"fewer than {threshold} edges: NetworkX is faster on this graph"
+        if not _converted(graph):
+            if name in ONE_PASS:
+                return (f"no cached conversion: converting the graph costs more than "
+                        f"NetworkX's {name}, one pass over it")
+            if name in EARLY_STOPPING:
+                return (f"no cached conversion: a reader of {name} may stop after a few "
+                        "items, which NetworkX yields without converting the whole graph")
         return True
+
+
+def _converted(G: nx.Graph) -> bool:
+    """Whether NetworkX holds a conversion of ``G`` for this backend
+    (``G.__networkx_cache__``)."""
+    cache = getattr(G, "__networkx_cache__", None)
+    return bool(cache and cache.get("backends", {}).get("frontier"))
+
 
 for _name, _function in IMPLEMENTATIONS.items():
     setattr(BackendInterface, _name, staticmethod(_function))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from itertools import takewhile
 from typing import Any
 
 import networkx as nx
@@ -38,15 +39,41 @@ def implements(declines: Rule | None = None, stays_in_networkx: Rule | None = No
 
 
 def declined(name: str, args: tuple, kwargs: dict) -> str | None:
-    """Why the backend does not run ``name(*args, **kwargs)``, or None when it does."""
+    """Why the backend does not run ``name(*args, **kwargs)``, or None when it does.
+    TypeError, as NetworkX's own function raises it, where the arguments do not fit NetworkX's
+    signature (an unknown keyword, a missing argument)."""
     if name not in IMPLEMENTATIONS:
         return f"{name} is not implemented by the frontier backend"
+    function = getattr(nx.utils.backends, "_registered_algorithms", {}).get(name)
+    if function is not None:
+        try:
+            inspect.signature(function.orig_func).bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{name}() {error}") from None
     try:
         arguments = _arguments(name, args, kwargs)
-    except TypeError as error:  # NetworkX's own function reports the mistake
-        return f"the arguments do not fit {name}: {error}"
+    except TypeError as error:  # a parameter of another NetworkX version
+        return f"the arguments do not fit the backend's {name}: {error}"
     rule = _DECLINES.get(name)
     return None if rule is None else rule(arguments)
+
+
+def reason_raised() -> bool:
+    """Whether ``can_run`` raises its reason as NotImplementedError rather than returning it:
+    NetworkX (3.4 and later) then shows the reason to a ``backend="frontier"`` call and catches
+    it where it picks backends itself (``backend_priority``) and moves on to the next one; it
+    shows no reason a ``can_run`` returns. Not under NetworkX's test mode
+    (``NETWORKX_TEST_BACKEND``), which does not catch it, nor on NetworkX 3.3, whose automatic
+    dispatch does not either."""
+    if getattr(nx.utils.backends._dispatchable, "_is_testing", False):
+        return False
+    return networkx_version() >= (3, 4)
+
+
+def networkx_version() -> tuple[int, int]:
+    """NetworkX's (major, minor) version, for behaviour that changed between its releases."""
+    major, minor = nx.__version__.split(".")[:2]
+    return int(major), int("".join(takewhile(str.isdigit, minor)) or 0)
 
 
 def stays_in_networkx(name: str, args: tuple, kwargs: dict) -> str | None:
@@ -72,6 +99,18 @@ def stops_at_the_target(arguments: dict[str, Any]) -> str | None:
     if arguments.get("source") is None or arguments.get("target") is None:
         return None
     return "NetworkX's search stops at the target; the backend would search the whole graph"
+
+
+def n_in_graph(arguments: dict[str, Any]) -> str | None:
+    """The rule of functions of a node ``n``: one not in the graph is declined (NetworkX raises
+    its own error)."""
+    try:
+        present = arguments["n"] in arguments["G"]
+    except TypeError:
+        present = False
+    if not present:
+        return f"n={arguments['n']!r} is not in the graph: NetworkX raises its own error"
+    return None
 
 
 def target() -> Any:

@@ -351,6 +351,20 @@ def all_pairs_dijkstra_path_length(G: FrontierGraph, cutoff: Any = None,
         yield (node, single_source_dijkstra_path_length(G, node, cutoff=cutoff, weight=weight))
 
 
+@implements(declines=callable_weight)
+def all_pairs_dijkstra(G: FrontierGraph, cutoff: Any = None, weight: str | None = "weight"
+                       ) -> Iterator[tuple[Any, tuple[dict, dict]]]:
+    for node in G.nodes:
+        yield (node, single_source_dijkstra(G, node, cutoff=cutoff, weight=weight))
+
+
+@implements(declines=callable_weight)
+def all_pairs_dijkstra_path(G: FrontierGraph, cutoff: Any = None,
+                            weight: str | None = "weight") -> Iterator[tuple[Any, dict]]:
+    for node in G.nodes:
+        yield (node, single_source_dijkstra_path(G, node, cutoff=cutoff, weight=weight))
+
+
 # Bellman–Ford -------------------------------------------------------------------------------
 
 def _bellman_ford(G: FrontierGraph, source: Any, weight: str | None
@@ -529,3 +543,17 @@ def floyd_warshall_numpy(G: FrontierGraph, nodelist: Any = None,
     if w is not None and w.dtype.kind == "f" and not np.array_equal(order, np.arange(len(G))):
         raise _Fallback  # the pivots' order rounds the float sums
     return distances[np.ix_(order, order)].astype(np.float64)
+
+
+@implements(declines=callable_weight)
+def all_pairs_bellman_ford_path_length(G: FrontierGraph, weight: str | None = "weight"
+                                       ) -> Iterator[tuple[Any, dict]]:
+    for node in G.nodes:
+        yield (node, dict(single_source_bellman_ford_path_length(G, node, weight=weight)))
+
+
+@implements(declines=callable_weight)
+def all_pairs_bellman_ford_path(G: FrontierGraph, weight: str | None = "weight"
+                                ) -> Iterator[tuple[Any, dict]]:
+    for node in G.nodes:
+        yield (node, single_source_bellman_ford_path(G, node, weight=weight))

@@ -1,19 +1,22 @@
 """Breadth-first search through NetworkX's traversal and unweighted shortest-path functions.
 
-One :func:`algorithms.bfs` call (Beamer et al.'s direction-optimizing BFS, SC 2012, where the
-policy picks it; several sources at once for ``bfs_layers``) gives every vertex's depth. The
-parallel search claims vertices in no fixed order, so the tree and the order NetworkX reports
-are rebuilt from the depths on the host, level by level (:func:`_levels`): NetworkX's queue at
-depth ``d + 1`` lists, in the order they are first met, the vertices of depth ``d + 1`` among the
-neighbours of the depth-``d`` queue scanned in queue order and each in adjacency order, and a
-vertex's parent is the vertex whose scan met it first. Each level is one vectorized pass over
-the arcs leaving the previous level, so the rebuild costs O(|V| + |E|) like the search itself.
+Where NetworkX reports an order (``bfs_edges``, ``bfs_layers``, paths and lengths from one
+node, the bidirectional search) the search runs on the host, level by level and lazily
+(:func:`_levels`): NetworkX's queue at depth ``d + 1`` lists, in the order they are first met,
+the unseen neighbours of the depth-``d`` queue scanned in queue order and each in adjacency
+order, and a vertex's parent is the vertex whose scan met it first. Each level is one
+vectorized pass over the arcs leaving the previous level (O(|V| + |E|) in all), and a reader
+that stops early (the first few edges of ``bfs_edges``, ``descendants_at_distance``, a
+``depth_limit`` or ``cutoff``, a bidirectional search that meets) pays only for the levels it
+read. The parallel search of :func:`algorithms.bfs` (Beamer et al.'s direction-optimizing BFS,
+SC 2012, where the policy picks it) claims vertices in no fixed order, so it serves the
+functions that need depths alone (``has_path``, ``descendants``, ``ancestors``,
+``eccentricity``, a length between two nodes).
 
 The bidirectional search of ``shortest_path(G, source, target)`` is replayed the same way from
-the depths of a forward and a backward search: the side with the smaller fringe expands, and the
-first arc (in NetworkX's scan order) reaching a vertex the other side has seen gives the meeting
-vertex and with it NetworkX's path.
-"""
+a forward and a backward search: the side with the smaller fringe expands, and the first arc
+(in NetworkX's scan order) reaching a vertex the other side has seen gives the meeting vertex
+and with it NetworkX's path."""
 
 from __future__ import annotations
 
@@ -119,27 +122,29 @@ def _depths(G: FrontierGraph, starts: list[int], backward: bool) -> np.ndarray:
     return np.asarray(result.distances, dtype=np.int64)
 
 
-def _levels(offsets: np.ndarray, heads: np.ndarray, depth: np.ndarray, first: np.ndarray
+def _levels(offsets: np.ndarray, heads: np.ndarray, first: np.ndarray
             ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(queue, parents)`` of depths 1, 2, ... in NetworkX's queue order, from ``first`` (the
-    queue at depth 0): each vertex in the order the scan of the previous queue first meets it,
-    with the vertex whose neighbours met it."""
+    queue at depth 0), lazily: each level one vectorized pass over the arcs leaving the
+    previous one, each vertex in the order that scan first meets it unseen, with the vertex
+    whose neighbours met it. A reader that stops early pays only for the levels it read."""
+    seen = np.zeros(offsets.size - 1, np.bool_)
+    seen[first] = True
     queue = first
-    level = 0
     while queue.size:
         starts = offsets[queue]
         counts = offsets[queue + 1] - starts
         ends = np.cumsum(counts)
         arcs = np.repeat(starts - ends + counts, counts) + np.arange(ends[-1])
         met = heads[arcs]
-        new = np.flatnonzero(depth[met] == level + 1)
+        new = np.flatnonzero(~seen[met])
         firsts = new[np.sort(np.unique(met[new], return_index=True)[1])]
         if not firsts.size:
             return
         parents = queue[np.searchsorted(ends, firsts, side="right")]
         queue = met[firsts]
+        seen[queue] = True
         yield queue, parents
-        level += 1
 
 
 def _labels(G: FrontierGraph, vertices: np.ndarray) -> list:
@@ -157,7 +162,7 @@ def _search(G: FrontierGraph, start: int, backward: bool = False
             ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """NetworkX's breadth-first levels from the vertex ``start`` (lazily, level by level)."""
     offsets, heads = _arcs(G, backward)
-    return _levels(offsets, heads, _depths(G, [start], backward), np.array([start]))
+    return _levels(offsets, heads, np.array([start]))
 
 
 def _tree(G: FrontierGraph, source: Any, backward: bool, depth_limit: Any
@@ -244,11 +249,12 @@ def _bidirectional(G: FrontierGraph, source: Any, target: Any) -> list:
     n = len(G)
     sides = []
     for start, backward in ((s, False), (t, True)):
-        depth = _depths(G, [start], backward)
+        depth = np.full(n, -1, np.int64)  # filled as the side's levels are read
+        depth[start] = 0
         offsets, heads = _arcs(G, backward)
         sides.append({"depth": depth, "fringe": np.array([start]), "level": 0,
                       "backward": backward, "parent": np.full(n, -1, np.int64),
-                      "levels": _levels(offsets, heads, depth, np.array([start]))})
+                      "levels": _levels(offsets, heads, np.array([start]))})
     forward, reverse = sides
     while forward["fringe"].size and reverse["fringe"].size:
         this, other = ((forward, reverse) if forward["fringe"].size <= reverse["fringe"].size
@@ -265,6 +271,7 @@ def _bidirectional(G: FrontierGraph, source: Any, target: Any) -> list:
         this["parent"][queue] = parents
         this["fringe"] = queue
         this["level"] += 1
+        this["depth"][queue] = this["level"]
     raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
 
 
@@ -334,7 +341,7 @@ def bfs_layers(G: FrontierGraph, sources: Any) -> Iterator[list]:
     yield current
     starts = [G.index[source] for source in current]
     offsets, heads = G.offsets, G.heads
-    for queue, _ in _levels(offsets, heads, _depths(G, starts, False), np.array(starts)):
+    for queue, _ in _levels(offsets, heads, np.array(starts)):
         yield _labels(G, queue)
 
 
@@ -344,8 +351,12 @@ def descendants_at_distance(G: FrontierGraph, source: Any, distance: Any) -> set
     start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the graph.")
     if distance == 0:
         return {source}
-    depth = _depths(G, [start], False)
-    return set(_labels(G, np.flatnonzero(depth == distance))) if distance > 0 else set()
+    for level, (queue, _) in enumerate(_search(G, start), start=1):
+        if level == distance:
+            return set(_labels(G, queue))
+        if level > distance:
+            break
+    return set()
 
 
 @implements(declines=_cutoff)
@@ -357,6 +368,39 @@ def single_source_shortest_path_length(G: FrontierGraph, source: Any, cutoff: An
 @implements(declines=_cutoff)
 def single_source_shortest_path(G: FrontierGraph, source: Any, cutoff: Any = None) -> dict:
     return _paths(G, source, cutoff)
+
+
+@implements(declines=_cutoff)
+def single_target_shortest_path_length(G: FrontierGraph, target: Any, cutoff: Any = None
+                                       ) -> Any:
+    lengths = _lengths(G, target, cutoff, backward=True, missing="Target {} is not in G")
+    # NetworkX 3.5 made it a dict; before, it yielded (node, length) pairs
+    return lengths if registry.networkx_version() >= (3, 5) else iter(lengths.items())
+
+
+@implements(declines=_cutoff)
+def single_target_shortest_path(G: FrontierGraph, target: Any, cutoff: Any = None) -> dict:
+    paths = _paths(G, target, cutoff, backward=True, missing="Target {} not in G")
+    return {node: path[::-1] for node, path in paths.items()}
+
+
+@implements(stays_in_networkx=stops_at_the_target)
+def bidirectional_shortest_path(G: FrontierGraph, source: Any, target: Any) -> list:
+    return _bidirectional(G, source, target)
+
+
+def _plain_neighbors(arguments: dict[str, Any]) -> str | None:
+    if arguments.get("neighbors") is not None:
+        return "neighbors is given: a search over another neighbour function stays in NetworkX"
+    return _tree_options(arguments)
+
+
+@implements(declines=_plain_neighbors)
+def generic_bfs_edges(G: FrontierGraph, source: Any, neighbors: Any = None,
+                      depth_limit: Any = None) -> Iterator[tuple]:
+    where = "digraph" if G.directed else "graph"  # the error of G.neighbors(source)
+    _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
+    yield from _tree(G, source, False, depth_limit)
 
 
 @implements(declines=_cutoff)

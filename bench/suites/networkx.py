@@ -49,6 +49,9 @@ def nodes_and_edges(graph: nx.Graph) -> tuple[list, list]:
     return list(graph), list(graph.edges)
 
 
+#: the node pairs the link predictions score (every graph of the suite has nodes 0..99)
+PAIRS = [(i % 100, (7 * i + 3) % 100) for i in range(1000)]
+
 #: function -> how to call it; one entry per function (a function without one is "not timed")
 CALLS: dict[str, Call] = {
     "bfs_edges": Call({"source": 0}, list),
@@ -84,6 +87,22 @@ CALLS: dict[str, Call] = {
     "negative_edge_cycle": Call(),
     "eigenvector_centrality": Call({"max_iter": 1000}),
     "katz_centrality": Call({"alpha": 0.005, "max_iter": 1000}),
+    "hits": Call(),
+    "degree_centrality": Call(),
+    "isolates": Call({}, list),
+    "number_of_isolates": Call(),
+    "is_tree": Call(),
+    "is_forest": Call(),
+    "transitivity": Call(),
+    "average_clustering": Call(),
+    "triangles": Call(),
+    "clustering": Call(),
+    "jaccard_coefficient": Call({"ebunch": PAIRS}, list),
+    "preferential_attachment": Call({"ebunch": PAIRS}, list),
+    "single_target_shortest_path_length": Call({"target": 0}),
+    "single_target_shortest_path": Call({"target": 0}),
+    "bidirectional_shortest_path": Call({"source": 0, "target": 7}),
+    "generic_bfs_edges": Call({"source": 0}, list),
 }
 
 
@@ -111,10 +130,12 @@ def graph(nodes: int, edges: int, seed: int) -> nx.Graph:
 
 
 def same(expected: Any, got: Any) -> bool:
-    """Equal, floats to 1e-9 relative."""
+    """Equal, floats to 1e-9 relative (inside dicts and tuples)."""
     if isinstance(expected, dict) and isinstance(got, dict):
         return expected.keys() == got.keys() and all(same(v, got[k])
                                                        for k, v in expected.items())
+    if isinstance(expected, tuple) and isinstance(got, tuple):  # hits: (hubs, authorities)
+        return len(expected) == len(got) and all(map(same, expected, got))
     if isinstance(expected, float) or isinstance(got, float):
         return math.isclose(expected, got, rel_tol=1e-9, abs_tol=1e-12)
     return expected == got

@@ -27,7 +27,9 @@ def frontier_backend():
             patch.setattr(nx_backends._dispatchable, "__call__",
                           nx_backends._dispatchable._call_if_any_backends_installed)
             patch.delitem(nx_backends._loaded_backends, "frontier", raising=False)
-        patch.setattr(nx.config, "warnings_to_ignore", nx.config.warnings_to_ignore | {"cache"})
+        if hasattr(nx.config, "warnings_to_ignore"):  # NetworkX >= 3.4
+            patch.setattr(nx.config, "warnings_to_ignore",
+                          nx.config.warnings_to_ignore | {"cache"})
         config = getattr(nx.config.backends, "frontier", None)
         if config is not None:
             patch.setattr(config, "target", "cpu")

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from frontier_nx import registry
 from frontier_nx.interface import BackendInterface
 
 WEIGHTS = st.none() | st.integers(0, 4) | st.sampled_from([0.0, 0.5, 1.25, 3.0])
@@ -90,7 +91,7 @@ def test_a_weight_attribute_no_edge_has_counts_every_edge_as_one():
 def test_a_graph_converted_without_the_weight_values_is_declined():
     converted = BackendInterface.convert_from_nx(nx.DiGraph([("a", "b", {"w": 3})]), None)
     for name in ("pagerank", "katz_centrality", "eigenvector_centrality"):
-        assert "'w'" in BackendInterface.can_run(name, (converted,), {"weight": "w"})
+        assert "'w'" in registry.declined(name, (converted,), {"weight": "w"})
 
 
 def test_pagerank_with_negative_weights_equals_networkx():
@@ -117,7 +118,7 @@ def test_pagerank_of_a_zero_personalization_raises_zero_division_as_networkx():
                                      {"nstart": {0: 0}}, {"dangling": {0: 0.0, 1: 0}},
                                      {"weight": lambda u, v, d: 1}])
 def test_pagerank_declines_what_the_library_cannot_honour(options):
-    reason = BackendInterface.can_run("pagerank", (nx.path_graph(3),), options)
+    reason = registry.declined("pagerank", (nx.path_graph(3),), options)
     assert isinstance(reason, str) and reason
 
 
@@ -159,7 +160,7 @@ def test_betweenness_with_k_zero_raises_zero_division_as_networkx():
 
 
 def test_weighted_betweenness_is_declined():
-    assert "weight" in BackendInterface.can_run(
+    assert "weight" in registry.declined(
         "betweenness_centrality", (nx.Graph(),), {"weight": "w"})
 
 
@@ -214,7 +215,7 @@ def test_katz_centrality_follows_beta_and_nstart():
     ("katz_centrality", {"weight": ""}),
 ])
 def test_eigenvector_and_katz_decline_what_they_cannot_honour(name, options):
-    reason = BackendInterface.can_run(name, (nx.path_graph(3),), options)
+    reason = registry.declined(name, (nx.path_graph(3),), options)
     assert isinstance(reason, str) and reason
 
 

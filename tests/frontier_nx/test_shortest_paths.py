@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frontier_nx.interface import BackendInterface
+from frontier_nx import registry
 
 KINDS = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
 
@@ -206,6 +206,6 @@ def test_missing_nodes_and_paths_raise_networkx_errors(call, args, error):
 def test_callable_weights_and_floyd_warshall_without_weights_are_declined():
     weight = {"weight": lambda u, v, d: 1}
     for name in ("single_source_dijkstra_path_length", "dijkstra_path", "bellman_ford_path"):
-        assert "weight" in BackendInterface.can_run(name, (nx.Graph(), 0, 1), weight)
+        assert "weight" in registry.declined(name, (nx.Graph(), 0, 1), weight)
     h = nx.Graph([("a", "b")])
-    assert "1.0" in BackendInterface.can_run("floyd_warshall", (h,), {})
+    assert "1.0" in registry.declined("floyd_warshall", (h,), {})

@@ -1,14 +1,16 @@
 """``should_run``: graphs of fewer than ``MIN_EDGES`` edges stay in NetworkX (a reason string),
 larger ones run on the backend, and ``networkx.config.backends.frontier.min_edges`` overrides
-the threshold (see ``python -m bench networkx`` for the crossover it comes from)."""
+the threshold (see ``python -m bench networkx`` for the crossover it comes from); one-pass
+functions and early-stopping generators run here only on a cached conversion, and the ordered
+searches read only the levels their reader asks for."""
 
 from __future__ import annotations
 
 import networkx as nx
 import pytest
 
-from frontier_nx import get_info
-from frontier_nx.interface import MIN_EDGES, BackendInterface
+from frontier_nx import get_info, traversal
+from frontier_nx.interface import EARLY_STOPPING, MIN_EDGES, ONE_PASS, BackendInterface
 
 should_run = BackendInterface.should_run
 
@@ -44,11 +46,11 @@ def test_a_graph_of_min_edges_runs_on_the_backend(config):
 def test_the_config_overrides_the_threshold(config):
     small = nx.path_graph(10)
     config.min_edges = 9
-    assert should_run("bfs_edges", (small, 0), {}) is True
+    assert should_run("pagerank", (small,), {}) is True
     config.min_edges = 10
-    assert "fewer than 10 edges" in should_run("bfs_edges", (small, 0), {})
+    assert "fewer than 10 edges" in should_run("pagerank", (small,), {})
     with nx.config.backends.frontier(min_edges=0):
-        assert should_run("bfs_edges", (nx.empty_graph(3), 0), {}) is True
+        assert should_run("pagerank", (nx.empty_graph(3),), {}) is True
 
 
 def test_networkx_picking_the_backend_itself_runs_small_graphs_in_networkx(config):
@@ -71,3 +73,40 @@ def test_searches_networkx_stops_early_stay_in_networkx_on_any_graph(config):
         assert "stops" in should_run(name, (G,), kwargs), name
     assert should_run("shortest_path_length", (G,), {"source": 0}) is True
     assert should_run("single_source_dijkstra_path_length", (G, 0), {}) is True
+
+
+@pytest.mark.parametrize("name", sorted(ONE_PASS | EARLY_STOPPING))
+def test_one_pass_and_early_stopping_functions_run_here_only_on_a_cached_conversion(
+        config, name):
+    config.min_edges = 0
+    G = nx.path_graph(50, create_using=nx.DiGraph)
+    reason = should_run(name, (G,), {})
+    assert isinstance(reason, str) and "no cached conversion" in reason
+    nx.pagerank(G, backend="frontier")  # NetworkX caches its conversion
+    assert should_run(name, (G,), {}) is True
+
+
+def test_descendants_at_distance_under_backend_priority_never_converts_the_graph(config):
+    config.min_edges = 0
+    G = nx.path_graph(200)
+    with nx.config(backend_priority=["frontier"]):
+        assert nx.descendants_at_distance(G, 0, 2) == {2}
+    assert "backends" not in G.__networkx_cache__
+
+
+def test_a_partial_read_searches_only_the_levels_read(monkeypatch):
+    G = nx.path_graph(1000)
+    levels = traversal._levels
+    read = []
+
+    def counted(*args):
+        for level in levels(*args):
+            read.append(level)
+            yield level
+
+    monkeypatch.setattr(traversal, "_levels", counted)
+    edges = nx.bfs_edges(G, 0, backend="frontier")
+    assert [next(edges) for _ in range(3)] == [(0, 1), (1, 2), (2, 3)]
+    assert nx.descendants_at_distance(G, 0, 4, backend="frontier") == {4}
+    assert nx.shortest_path(G, 10, 13, backend="frontier") == [10, 11, 12, 13]
+    assert len(read) <= 3 + 4 + 4

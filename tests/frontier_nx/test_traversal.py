@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frontier_nx.interface import BackendInterface
+from frontier_nx import registry
 
 KINDS = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
          (True, True): nx.MultiDiGraph}
@@ -147,4 +147,4 @@ def test_missing_nodes_raise_networkx_errors():
     ("single_source_shortest_path", (0,), {"cutoff": "2"}, "cutoff"),
 ])
 def test_arguments_without_an_exact_equivalent_are_declined(name, args, kwargs, reason):
-    assert reason in BackendInterface.can_run(name, (nx.path_graph(2), *args), kwargs)
+    assert reason in registry.declined(name, (nx.path_graph(2), *args), kwargs)

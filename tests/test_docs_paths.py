@@ -40,6 +40,8 @@ FENCED = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
 def named_paths(text: str) -> set[str]:
     found = set()
     for match in PATH.finditer(text):
+        if text[match.end():match.end() + 1] == "<":  # a placeholder follows: test_<name>.py
+            continue
         path = match.group(1).rstrip(".")
         if any(PLACEHOLDER.match(part) for part in path.split("/")):
             continue

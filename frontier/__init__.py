@@ -35,6 +35,7 @@ from frontier.graphview import (
     intersection_count,
     neighbors,
     out_degree,
+    tally_common_neighbors,
 )
 from frontier.io import GraphFormatError, load, load_with_labels, save
 from frontier.runtime import early_context
@@ -63,7 +64,7 @@ __all__ = [
     "atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
     "atomic_load", "atomic_store", "atomic_claim",
     "out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors", "in_neighbors",
-    "intersection_count", "common_neighbors", "device_function",
+    "intersection_count", "tally_common_neighbors", "common_neighbors", "device_function",
     "random", "random_bits",
 ]
 

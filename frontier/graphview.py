@@ -24,14 +24,17 @@ its incoming view's sources, and the arc ids are an empty array (a position is i
 view costs no memory beyond the CSC offsets.
 
 Costs, per call in a functor: :func:`neighbors` and :func:`in_neighbors` O(1) (a view of the
-row; iterating it reads one arc per step); :func:`intersection_count` and
-:func:`common_neighbors` of rows of lengths ``a <= b`` a merge, O(a + b), or, where
-``b > 16 a``, a binary search of the longer row for each element of the shorter, O(a log b)
-(one search, :func:`_intersect`, serves both). One work item does all of it: on a graph with
-hubs, count per edge (an ``advance``, which the load balancer spreads) rather than per vertex.
+row; iterating it reads one arc per step); :func:`intersection_count`,
+:func:`tally_common_neighbors` and :func:`common_neighbors` of rows of lengths ``a <= b`` a
+merge, O(a + b), or, where ``b > 16 a``, a binary search of the longer row for each element of
+the shorter, O(a log b) (one search, :func:`_intersect`, serves the three), and
+:func:`tally_common_neighbors` one atomic per common neighbour. One work item does all of it:
+on a graph with hubs, count per edge (an ``advance``, which the load balancer spreads) rather
+than per vertex.
 
 In the checked mode (``FRONTIER_BOUNDSCHECK=1``, the cpu target) a vertex id outside
-``0 .. |V|-1`` given to any of them (or a negative ``start`` to :func:`common_neighbors`) raises
+``0 .. |V|-1`` given to any of them (or a negative ``start`` to :func:`common_neighbors`, a
+``tally`` of fewer than |E| entries to :func:`tally_common_neighbors`) raises
 ``IndexError`` naming the function, the id and the functor, instead of reading past the graph's
 arrays. They are for functors: called from Python
 with a :class:`frontier.Graph`, they raise ``TypeError`` saying so and naming the Python
@@ -49,11 +52,12 @@ import numpy as np
 from numba import types
 
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE
+from frontier.runtime.atomics import atomic_add
 from frontier.runtime.devicefn import device_function
 
 __all__ = ["out_degree", "in_degree", "graph_vertices", "graph_edges", "neighbors",
-           "in_neighbors", "intersection_count", "common_neighbors", "GRAPH_VIEW_FIELDS",
-           "view_type"]
+           "in_neighbors", "intersection_count", "tally_common_neighbors", "common_neighbors",
+           "GRAPH_VIEW_FIELDS", "view_type"]
 
 #: What the view holds, in order (kernels build it from their parameters of these names).
 GRAPH_VIEW_FIELDS = ("num_vertices", "num_edges", "row_offsets", "col_offsets", "sorted_heads",
@@ -108,7 +112,18 @@ def intersection_count(graph: Any, u: Any, v: Any) -> Any:
     repeated arcs count once). A merge of the two sorted rows, or a binary search of the longer
     one where it is much longer (see the module docstring for the cost)."""
     nowhere = graph[6][:0]  # no buffer: count only (a view, nothing allocated)
-    return _intersect(graph, u, v, nowhere, nowhere, nowhere, 0)
+    return _intersect(graph, u, v, nowhere, nowhere, nowhere, 0, nowhere)
+
+
+def tally_common_neighbors(graph: Any, u: Any, v: Any, tally: Any) -> Any:
+    """:func:`intersection_count` of ``u`` and ``v``, each common neighbour ``w`` also counted
+    at the arc ``u -> w``: ``atomic_add(tally, a, 1)``, ``a`` that arc's id (the lowest of a
+    repeated arc), ``tally`` holding an entry per arc. The third corners of the triangles an
+    edge closes, tallied per arc without a buffer: the adds spread over ``u``'s arcs instead of
+    falling on the corners' vertices. The search is :func:`intersection_count`'s, plus one
+    atomic per common neighbour."""
+    nowhere = graph[6][:0]
+    return _intersect(graph, u, v, nowhere, nowhere, nowhere, 0, tally)
 
 
 def common_neighbors(graph: Any, u: Any, v: Any, out_w: Any, out_arc_u: Any, out_arc_v: Any,
@@ -127,16 +142,17 @@ def common_neighbors(graph: Any, u: Any, v: Any, out_w: Any, out_arc_u: Any, out
     helper): nothing is allocated, so it compiles for CUDA. Where more common neighbours than
     the buffers hold are wanted, call again with ``start`` advanced by the buffers' size (each
     call costs one intersection). The search is :func:`intersection_count`'s (the same cost)."""
-    return _intersect(graph, u, v, out_w, out_arc_u, out_arc_v, start)
+    return _intersect(graph, u, v, out_w, out_arc_u, out_arc_v, start, graph[6][:0])
 
 
 def _intersect(graph: Any, u: Any, v: Any, out_w: Any, out_arc_u: Any, out_arc_v: Any,
-               start: Any) -> Any:
-    """The one search both :func:`intersection_count` and :func:`common_neighbors` run: the
-    number of common neighbours of ``u`` and ``v``, written from the ``start``-th on into the
-    buffers (none where they are empty). Each distinct vertex of the shorter row is looked up
-    in the longer one past the last lookup's place: by stepping (a merge) or, where the longer
-    row is much longer, by a binary search."""
+               start: Any, tally: Any) -> Any:
+    """The one search :func:`intersection_count`, :func:`tally_common_neighbors` and
+    :func:`common_neighbors` run: the number of common neighbours of ``u`` and ``v``, written
+    from the ``start``-th on into the buffers (none where they are empty), each counted at its
+    arc from ``u`` in ``tally`` (none where it is empty). Each distinct vertex of the shorter
+    row is looked up in the longer one past the last lookup's place: by stepping (a merge) or,
+    where the longer row is much longer, by a binary search."""
     offsets, heads, arcs = graph[2], graph[4], graph[6]
     a, a_end, b, b_end = offsets[u], offsets[u + 1], offsets[v], offsets[v + 1]
     swapped = a_end - a > b_end - b
@@ -173,6 +189,9 @@ def _intersect(graph: Any, u: Any, v: Any, out_w: Any, out_arc_u: Any, out_arc_v
                 out_w[k] = w
                 out_arc_u[k] = there if swapped else here
                 out_arc_v[k] = here if swapped else there
+            if tally.shape[0] != 0:
+                mine = b if swapped else i  # w's place in u's row
+                atomic_add(tally, arcs[mine] if arcs.shape[0] != 0 else mine, 1)
             count += 1
     return count
 
@@ -213,6 +232,16 @@ def _common_neighbors_checks(graph: Any, u: Any, v: Any, out_w: Any, out_arc_u: 
                          "expected the index of the first common neighbour to write, >= 0")
 
 
+def _tally_checks(graph: Any, u: Any, v: Any, tally: Any) -> None:
+    """:func:`tally_common_neighbors`' checks: both vertex ids, and an entry of ``tally`` per
+    arc."""
+    _in_range("tally_common_neighbors", graph, u)
+    _in_range("tally_common_neighbors", graph, v)
+    if tally.shape[0] < graph[1]:
+        raise IndexError("tally_common_neighbors(graph, ...): tally has " + str(tally.shape[0])
+                         + " entries; expected one per arc, " + str(graph[1]))
+
+
 _ROW_U = "G.col_indices[G.row_offsets[u]:G.row_offsets[u + 1]]"
 _ROW_V = "G.col_indices[G.row_offsets[v]:G.row_offsets[v + 1]]"
 
@@ -226,6 +255,7 @@ _FROM_PYTHON = {
     "intersection_count": "len((set(G.sorted_neighbors()[G.row_offsets[u]:G.row_offsets[u + 1]]"
                           ") & set(G.sorted_neighbors()[G.row_offsets[v]:G.row_offsets[v + 1]]"
                           ")) - {u, v})",
+    "tally_common_neighbors": f"sorted((set({_ROW_U}) & set({_ROW_V})) - {{u, v}})",
     "common_neighbors": f"[(w, G.row_offsets[u] + list({_ROW_U}).index(w), G.row_offsets[v] + "
                         f"list({_ROW_V}).index(w)) for w in sorted((set({_ROW_U}) & "
                         f"set({_ROW_V})) - {{u, v}})]",
@@ -266,6 +296,7 @@ in_degree = _for_functors(in_degree)
 graph_vertices = _for_functors(graph_vertices)
 graph_edges = _for_functors(graph_edges)
 intersection_count = _for_functors(intersection_count)
+tally_common_neighbors = _for_functors(tally_common_neighbors, checks=_tally_checks)
 common_neighbors = _for_functors(common_neighbors, checks=_common_neighbors_checks)
 # a row is a view: compiled into the caller on CUDA
 neighbors = _for_functors(neighbors, inline=True)

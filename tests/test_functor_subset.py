@@ -36,6 +36,7 @@ from frontier import (
     out_degree,
     random,
     random_bits,
+    tally_common_neighbors,
 )
 from frontier.graphview import view_type
 from operators import FunctorError, advance, compute
@@ -133,6 +134,7 @@ def graph_view(v, out, graph):
         total += intersection_count(graph, v, u)
     for u in in_neighbors(graph, v):
         total += u
+    total += tally_common_neighbors(graph, v, 0, out)
     out[v] = total + common_neighbors(graph, v, 0, out[0:1], out[1:2], out[2:3])
 
 

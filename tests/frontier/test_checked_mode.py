@@ -91,7 +91,8 @@ VERTEX_VIEW_FUNCTIONS = sorted(
 
 def _calling(view_function, shift):
     """A functor that calls ``view_function`` with its vertex ids shifted by ``shift`` (and,
-    for ``common_neighbors``, ``out`` as its three buffers: no common neighbour on a path)."""
+    for ``common_neighbors``, ``out`` as its three buffers: no common neighbour on a path; for
+    ``tally_common_neighbors``, a tally of an entry per arc, :func:`_extra_state`)."""
     parameters = len(signature(view_function).parameters)
     if parameters == 2:
         def calls_the_view(v, out, graph):
@@ -101,11 +102,23 @@ def _calling(view_function, shift):
         def calls_the_view(v, out, graph):
             view_function(graph, v, v + shift)
             out[v] = 1
+    elif parameters == 4:
+        def calls_the_view(v, out, tally, graph):
+            view_function(graph, v, v + shift, tally)
+            out[v] = 1
     else:
         def calls_the_view(v, out, graph):
             view_function(graph, v, v + shift, out, out, out)
             out[v] = 1
     return calls_the_view
+
+
+def _extra_state(view_function, graph, target) -> tuple:
+    """The state :func:`_calling`'s functor takes after ``out``: a tally for a view function of
+    four parameters, none otherwise."""
+    if len(signature(view_function).parameters) == 4:
+        return (target.zeros(graph.num_edges, np.int64),)
+    return ()
 
 
 # one functor compiled per view function and shift, on purpose
@@ -120,7 +133,8 @@ def test_a_graph_view_function_given_a_vertex_out_of_range_raises_index_error(ch
     ids = "|".join(str(v + shift) for v in range(5))  # the simulator's threads race to raise
     with pytest.raises(IndexError,
                        match=rf"calls_the_view.*{name}\(graph, \.\.\.\): vertex id ({ids}) "):
-        compute(G, _all(G, T), _calling(getattr(graphview, name), shift), T.zeros(5, np.int64))
+        compute(G, _all(G, T), _calling(getattr(graphview, name), shift), T.zeros(5, np.int64),
+                *_extra_state(getattr(graphview, name), G, T))
 
 
 @pytest.mark.filterwarnings("ignore::operators.functors.RecompileWarning")
@@ -130,7 +144,8 @@ def test_graph_view_functions_in_range_give_what_they_give_unchecked(checked, na
     G = generators.path(5)
     out = np.zeros(5, np.int64)
     compute(G, Frontier.from_vertices(G, np.arange(4), target=cpu),
-            _calling(getattr(graphview, name), 1), out)
+            _calling(getattr(graphview, name), 1), out,
+            *_extra_state(getattr(graphview, name), G, cpu))
     assert out.tolist() == [1, 1, 1, 1, 0]
 
 
@@ -174,6 +189,18 @@ def test_view_functions_given_ids_of_two_integer_types_compile_checked(checked):
 
 def common_from(v, start, out, graph):
     out[v] = graphview.common_neighbors(graph, v, (v + 1) % 4, out, out, out, start)
+
+
+def tally_into(v, tally, graph):
+    graphview.tally_common_neighbors(graph, v, (v + 1) % 4, tally)
+
+
+@pytest.mark.parametrize("name", CHECKED_TARGETS)
+def test_tally_common_neighbors_into_fewer_entries_than_arcs_raises_index_error(checked, name):
+    T = resolve_target(name)
+    with pytest.raises(IndexError, match=r"tally_into.*tally_common_neighbors\(graph, \.\.\.\): "
+                                         r"tally has 11 entries; expected one per arc, 12"):
+        compute(K4, _all(K4, T), tally_into, T.zeros(11, np.int64))
 
 
 @pytest.mark.parametrize("name", CHECKED_TARGETS)

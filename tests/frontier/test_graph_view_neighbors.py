@@ -1,9 +1,9 @@
 """Neighbours inside functors (``frontier.neighbors``, ``in_neighbors``, ``intersection_count``,
-``common_neighbors``) read the graph's rows in ascending order on every target, equal to
-NetworkX on hypothesis graphs (self-loops, repeated arcs, hubs, unsorted CSR rows), and cost no
-copy where rows are sorted; ``common_neighbors`` gives the arc ids of both sides, the lowest of
-repeated arcs, written from any start into buffers of any size; a view function called from
-Python on a Graph says it is for functors and what to call instead."""
+``tally_common_neighbors``, ``common_neighbors``) read the graph's rows in ascending order on
+every target, equal to NetworkX on hypothesis graphs (self-loops, repeated arcs, hubs, unsorted
+CSR rows), and cost no copy where rows are sorted; ``common_neighbors`` gives the arc ids of
+both sides, the lowest of repeated arcs, written from any start into buffers of any size; a view
+function called from Python on a Graph says it is for functors and what to call instead."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from frontier import (
     in_neighbors,
     intersection_count,
     neighbors,
+    tally_common_neighbors,
 )
 from frontier.testing import graphs
 from operators import advance, compute
@@ -117,6 +118,56 @@ def test_intersection_count_searches_a_much_longer_row(target):
     for e in range(g.row_offsets[1], g.row_offsets[2]):
         w = int(g.col_indices[e])
         assert got[e] == len(list(nx.common_neighbors(h, 1, w)))
+
+
+def tallied(src, dst, eid, weight, out, tally, graph):
+    out[eid] = tally_common_neighbors(graph, src, dst, tally)
+    return False
+
+
+def expected_tallies(graph: Graph, tails) -> tuple[list, list]:
+    """For each arc out of ``tails``, its ends' common neighbours, and for each arc the number of
+    those common neighbours ``w`` of an arc ``u -> v`` for which it is the lowest arc ``u -> w``."""
+    src, dst = graph.coo().src.tolist(), graph.col_indices.tolist()
+    succ = [set() for _ in range(graph.num_vertices)]
+    first: dict = {}  # (u, w) -> the lowest id of the arcs u -> w
+    for e, (a, b) in enumerate(zip(src, dst, strict=True)):
+        succ[a].add(b)
+        first.setdefault((a, b), e)
+    counts, tally = [0] * graph.num_edges, [0] * graph.num_edges
+    for e, (a, b) in enumerate(zip(src, dst, strict=True)):
+        if a in tails:
+            common = (succ[a] & succ[b]) - {a, b}
+            counts[e] = len(common)
+            for w in common:
+                tally[first[(a, w)]] += 1
+    return counts, tally
+
+
+def tally_from(graph: Graph, tails, target) -> tuple[list, list]:
+    out = target.zeros(graph.num_edges, np.int64)
+    tally = target.zeros(graph.num_edges, np.int64)
+    advance(graph, Frontier.from_vertices(graph, tails, target=target), tallied, out, tally,
+            output="none")
+    return target.to_host(out).tolist(), target.to_host(tally).tolist()
+
+
+@settings(max_examples=25)
+@given(graph=graphs(**small))
+def test_tally_common_neighbors_counts_each_common_neighbour_at_the_lowest_arc_to_it(target,
+                                                                                     graph):
+    everyone = list(range(graph.num_vertices))
+    assert tally_from(graph, everyone, target) == expected_tallies(graph, set(everyone))
+
+
+def test_tally_common_neighbors_searching_a_much_longer_row_tallies_the_first_ends_arcs(target):
+    # vertex 0 joins 1..40, vertex 1 joins 0, 5 and 39: 40 > 16 * 3, the binary-search path,
+    # the searched row the first end's (from 0) or the second's (from 1)
+    hub = np.arange(1, 41)
+    g = Graph.from_edges(np.r_[np.zeros(40, int), [1, 1]], np.r_[hub, [5, 39]],
+                         num_vertices=41, directed=False)
+    for first in (0, 1):
+        assert tally_from(g, [first], target) == expected_tallies(g, {first})
 
 
 def enumerate_common(src, dst, eid, weight, start, width, count, ws, arcs_u, arcs_v, graph):

@@ -3,6 +3,11 @@
 The ``cuda`` target is usable on a GPU, or in Numba's CUDA simulator when the run sets
 ``NUMBA_ENABLE_CUDASIM=1`` (what CI does): tests parametrized with ``target`` then run the
 generated CUDA kernels too. Tests on the ``cuda`` target carry the ``simulator`` marker.
+
+Hypothesis profiles are sized per tier: ``default`` (the cpu target alone), ``simulator`` (CI:
+every test of the session runs under ``NUMBA_ENABLE_CUDASIM=1``, so few examples, on tiny
+graphs) and ``gpu``. A run with ``FRONTIER_TEST_BUDGET`` set fails when it passes its time
+budget or one test file passes its share of it (tests/budget.py; .ci/run sets the budget).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from frontier.target import cuda_usable, resolve_target
+from tests.budget import TimeBudget
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 
@@ -27,6 +33,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("FRONTIER_HYPOTHESIS_PROFILE",
                                      "simulator" if SIMULATED else "default"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    budget = TimeBudget.from_environment()
+    if budget is not None:
+        config.pluginmanager.register(budget, "frontier-time-budget")
 
 
 def _target_params() -> list:

@@ -25,14 +25,23 @@ from typing import Any
 import pytest
 from _pytest.mark import ParameterSet
 
+from tests.tiers import SIMULATED
+
+#: What a row on a level marked ``simulator`` costs against one on any other level.
+SIMULATOR_COST = 8.0
+
 #: Factors passed to a fixture of the same name rather than to the test directly.
 INDIRECT = ("target", "race_target")
 
 
-def covering_rows(levels: Sequence[Sequence[Any]]) -> list[tuple[int, ...]]:
+def covering_rows(levels: Sequence[Sequence[Any]],
+                  costs: Sequence[Sequence[float]] | None = None) -> list[tuple[int, ...]]:
     """Rows of level indices, one entry per factor, covering every pair of levels of every two
-    factors. Deterministic: the same factors give the same rows."""
+    factors. ``costs`` (one per level, default 1) steer the choices: a costly level goes into
+    a row only where it covers more pairs for its cost than a cheap one. Deterministic: the
+    same factors give the same rows."""
     sizes = [len(f) for f in levels]
+    cost = [list(c) for c in costs] if costs is not None else [[1.0] * s for s in sizes]
     if any(s == 0 for s in sizes):
         raise ValueError(f"a factor has no level: sizes {sizes}")
     if len(sizes) == 1:
@@ -48,7 +57,8 @@ def covering_rows(levels: Sequence[Sequence[Any]]) -> list[tuple[int, ...]]:
         for row in rows:
             gains = [sum((j, row[j], b) in missing for j in range(k))
                      for b in range(sizes[order[k]])]
-            best = max(range(len(gains)), key=lambda b: (gains[b], -b))
+            price = cost[order[k]]
+            best = max(range(len(gains)), key=lambda b: (gains[b] / price[b], -price[b], -b))
             row.append(best)
             missing -= {(j, row[j], best) for j in range(k)}
         # vertical growth: rows for the pairs still missing, filling free slots first
@@ -68,18 +78,24 @@ def covering_rows(levels: Sequence[Sequence[Any]]) -> list[tuple[int, ...]]:
         for row in rows:
             if row[f] is None:
                 used = [sum(r[f] == v for r in rows) for v in range(sizes[order[f]])]
-                row[f] = min(range(sizes[order[f]]), key=lambda v: (used[v], v))
+                price = cost[order[f]]
+                row[f] = min(range(sizes[order[f]]), key=lambda v: (price[v], used[v], v))
     back = {f: i for i, f in enumerate(order)}
     return [tuple(row[back[f]] for f in range(len(sizes))) for row in rows]
 
 
 def covering(**factors: Sequence[Any]) -> list[ParameterSet]:
-    """``pytest.param`` rows of ``factors`` (name -> levels) covering every pair of levels."""
+    """``pytest.param`` rows of ``factors`` (name -> levels) covering every pair of levels. In
+    the simulator tier a level marked ``simulator`` (the cuda target) costs
+    :data:`SIMULATOR_COST` rows of any other: it is paired in as few rows as the covering
+    allows."""
     names = list(factors)
     params = [[p if isinstance(p, ParameterSet) else pytest.param(p) for p in factors[n]]
               for n in names]
+    costs = [[SIMULATOR_COST if SIMULATED and _simulator(p) else 1.0 for p in levels]
+             for levels in params]
     rows = []
-    for row in covering_rows(params):
+    for row in covering_rows(params, costs):
         chosen = [params[f][i] for f, i in enumerate(row)]
         values = tuple(v for p in chosen for v in p.values)
         marks = [m for p in chosen for m in p.marks]
@@ -99,3 +115,16 @@ def pairs_of(rows: Sequence[Sequence[Any]]) -> set[tuple[int, int, Any, Any]]:
     """Every ``(i, j, level_i, level_j)`` pair that ``rows`` hold (for checking a covering)."""
     return {(i, j, row[i], row[j]) for row in rows
             for i, j in combinations(range(len(row)), 2)}
+
+
+def simulated_rows(rows: Sequence[ParameterSet], simulated: bool) -> list[ParameterSet]:
+    """In the simulator tier, the rows of a covering that run in the simulator (``simulated``:
+    those holding a level marked ``simulator``) or the others; in other tiers no row is
+    simulated. Two tests of one body can so run the two with example counts and graph sizes
+    of their own, the union still covering every pair."""
+    return [r for r in rows if SIMULATED and _simulator(r) == simulated or
+            not SIMULATED and not simulated]
+
+
+def _simulator(param: ParameterSet) -> bool:
+    return any(m.name == "simulator" for m in param.marks)

@@ -46,3 +46,12 @@ def test_marks_and_ids_of_a_level_go_with_every_row_holding_it():
         assert bool(row.marks) == (row.values[0] == "cuda")
         assert row.id.split("-")[0] == ("cuda" if row.values[0] == "cuda" else "cpu")
         assert row.id.endswith(row.values[1])
+
+
+def test_a_costly_level_is_paired_in_few_rows():
+    sizes = (2, 6, 7)
+    rows = covering_rows([range(s) for s in sizes], costs=[[1, 8], [1] * 6, [1] * 7])
+    assert {(i, j, a, b) for i, j in combinations(range(3), 2) for a in range(sizes[i])
+            for b in range(sizes[j])} <= pairs_of(rows)
+    costly = sum(row[0] == 1 for row in rows)
+    assert 7 <= costly <= 12 and costly < len(rows) / 3

@@ -87,7 +87,7 @@ def test_negative_weights_in_the_simulator(target, method, balancer, case):
            negative=True)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(case=weighted_graphs_with_source(kinds=("small", "large"), max_vertices=25,
                                         max_edges=80))
 def test_default_method_equals_networkx(case):

@@ -46,8 +46,9 @@ def covering_rows(levels: Sequence[Sequence[Any]],
         raise ValueError(f"a factor has no level: sizes {sizes}")
     if len(sizes) == 1:
         return [(i,) for i in range(sizes[0])]
-    # the largest factors first: their cross product is the least any covering needs
-    order = sorted(range(len(sizes)), key=lambda f: -sizes[f])
+    # the largest factors first (their cross product is the least any covering needs), of
+    # equal sizes the one with costly levels last (the rows choose its levels)
+    order = sorted(range(len(sizes)), key=lambda f: (-sizes[f], max(cost[f]) > 1))
     rows: list[list[int | None]] = [list(r) for r in product(range(sizes[order[0]]),
                                                                range(sizes[order[1]]))]
     for k in range(2, len(order)):

@@ -32,6 +32,7 @@ class TimeBudget:
         self.share = share
         self.files: defaultdict[str, float] = defaultdict(float)
         self.started = time.perf_counter()
+        self.total = 0.0
         self.overruns: list[str] = []
 
     @classmethod

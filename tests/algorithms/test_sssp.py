@@ -2,9 +2,9 @@
 networkx on hypothesis graphs with zero, equal, large, float and negative weights; predecessors
 form a tree of tight edges; negative cycles and bad arguments raise before any work.
 
-Target, method and balancer run in a covering design: every pair of them in some row (on a
-GPU tier, on the cpu target otherwise); the rows on the CUDA simulator take tiny graphs and two
-examples."""
+Target, method and balancer run in a covering design (tests/pairs.py): every pair of them in
+some row; in the simulator tier the rows on the simulated GPU take tiny graphs and two examples.
+"""
 
 from __future__ import annotations
 

@@ -26,3 +26,15 @@ def test_the_tier_runs_the_cpu_target_and_marks_the_cuda_one():
     assert tiers.TARGETS[0].values == ("cpu",) and not tiers.TARGETS[0].marks
     assert all(p.values == ("cuda",) and p.marks[0].name == "simulator"
                for p in tiers.TARGETS[1:])
+
+
+def test_graphs_for_the_simulated_gpu_are_tiny():
+    class Simulated:
+        simulated = True
+
+    class Compiled:
+        simulated = False
+
+    assert tiers.most_vertices(Simulated(), 24) == tiers.TINY_VERTICES
+    assert tiers.most_vertices(Simulated(), 5) == 5
+    assert tiers.most_vertices(Compiled(), 24) == 24

@@ -49,3 +49,14 @@ def load_profiles() -> None:
 def examples(n: int) -> int:
     """``n`` examples on the default tier, scaled to the run's tier (at least 2)."""
     return max(2, round(n * PROFILES.get(profile(), PROFILES["default"]) / PROFILES["default"]))
+
+
+#: The most vertices of a graph a test draws for the simulated GPU (a Python thread per GPU
+#: thread).
+TINY_VERTICES = 10
+
+
+def most_vertices(target, n: int) -> int:
+    """``n``, or at most :data:`TINY_VERTICES` on the simulated GPU: the size of the graphs a
+    test draws for ``target`` (a resolved target)."""
+    return min(n, TINY_VERTICES) if target.simulated else n

@@ -3,42 +3,27 @@
 The ``cuda`` target is usable on a GPU, or in Numba's CUDA simulator when the run sets
 ``NUMBA_ENABLE_CUDASIM=1`` (what CI does): tests parametrized with ``target`` then run the
 generated CUDA kernels too. Tests on the ``cuda`` target carry the ``simulator`` marker.
+
+Hypothesis profiles are sized per tier (tests/tiers.py: ``default``, ``simulator``, ``gpu``). A
+run with ``FRONTIER_TEST_BUDGET`` set fails when it passes its time budget or one test file
+passes its share of it (tests/budget.py; .ci/run sets the budget).
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from hypothesis import HealthCheck, settings
 
-from frontier.runtime.cuda_support import cuda_usable
 from frontier.target import resolve_target
+from tests.budget import TimeBudget
+from tests.tiers import TARGETS, load_profiles
 
-SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
-
-settings.register_profile(
-    "default", deadline=None, max_examples=60,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile(
-    "simulator", deadline=None, max_examples=20,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile(
-    "gpu", deadline=None, max_examples=100,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile(os.environ.get("FRONTIER_HYPOTHESIS_PROFILE",
-                                     "simulator" if SIMULATED else "default"))
+load_profiles()
 
 
-def _target_params() -> list:
-    params = [pytest.param("cpu", id="cpu")]
-    if cuda_usable():
-        params.append(pytest.param("cuda", id="cuda-sim" if SIMULATED else "cuda",
-                                   marks=pytest.mark.simulator))
-    return params
-
-
-TARGETS = _target_params()
+def pytest_configure(config: pytest.Config) -> None:
+    budget = TimeBudget.from_environment()
+    if budget is not None:
+        config.pluginmanager.register(budget, "frontier-time-budget")
 
 
 @pytest.fixture(params=TARGETS, scope="session")

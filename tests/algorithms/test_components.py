@@ -24,6 +24,8 @@ from frontier.testing import (
     reference_components,
 )
 from operators import BalancerError, available_balancers
+from tests.pairs import pairwise
+from tests.tiers import TARGETS
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 #: The methods whose steps include an advance, which the balancer maps onto threads.
@@ -85,8 +87,7 @@ def test_every_method_agrees_with_scipy_on_every_target(target, method, graph):
     assert_components(graph, connected_components(graph, method=method, target=target))
 
 
-@pytest.mark.parametrize("method", BALANCED)
-@pytest.mark.parametrize("balancer", BALANCERS)
+@pairwise(target=TARGETS, method=BALANCED, balancer=BALANCERS)
 @settings(max_examples=2) if SIMULATED else settings()
 @given(graph=TINY_GRAPHS)
 def test_advancing_methods_agree_with_scipy_under_every_balancer_on_every_target(

@@ -18,6 +18,8 @@ from frontier.placement import choose
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.runtime.device_arrays import to_host
 from tests.frontier.test_device_arrays import DEVICE_KINDS
+from tests.pairs import pairwise
+from tests.tiers import TARGETS
 
 pytestmark = pytest.mark.skipif(not cuda_usable(), reason="needs a GPU or the CUDA simulator")
 
@@ -30,8 +32,8 @@ def device(request):
 SUCC = np.array([3, 4, 0, 1, 4])  # 2 -> 0 -> 3 -> 1 -> 4
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
-@pytest.mark.parametrize("method", ["wylie", "random_splitter"])
+@pairwise(target=TARGETS, method=["wylie", "random_splitter"],
+          dtype=[pytest.param(t, id=t.__name__) for t in (np.int32, np.int64, np.uint32)])
 def test_list_ranking_of_device_successors_equals_host_successors(device, target, method,
                                                                   dtype):
     succ = SUCC.astype(dtype)

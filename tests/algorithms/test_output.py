@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import pytest
@@ -34,6 +35,13 @@ def run(name: str, target, **options):
                         **options)
 
 
+@cache
+def ran(name: str, target, out: str = "host"):
+    """One run of the entry with results ``out`` on ``target``, shared by the tests that only
+    read it (a run in the simulator takes seconds)."""
+    return run(name, target, out=out)
+
+
 def arrays(result) -> dict[str, np.ndarray]:
     """The result's array fields, as host arrays (not its records: lists, tuples and other
     sequences, such as a traversal's per-step :class:`operators.runs.Runs`)."""
@@ -44,7 +52,7 @@ def arrays(result) -> dict[str, np.ndarray]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_device_results_equal_host_results(name, target):
-    host, device = run(name, target), run(name, target, out="device")
+    host, device = ran(name, target), ran(name, target, "device")
     assert device.target is target
     kept = arrays(device)
     assert kept, "the result holds no array"
@@ -61,20 +69,20 @@ def test_device_results_equal_host_results(name, target):
 def test_host_results_of_two_calls_share_no_memory(name, target):
     """A host result handed over without a copy (the cpu target) is the call's own: the next
     call writes into none of its arrays."""
-    first, second = run(name, target), run(name, target)
+    first = ran(name, target)
     kept = arrays(first)
     before = {field: values.copy() for field, values in kept.items()}
+    second = run(name, target)
     for field, values in kept.items():
         for other, again in arrays(second).items():
             assert not np.shares_memory(values, again), (field, other)
-    run(name, target)
     for field, values in kept.items():
         np.testing.assert_array_equal(values, before[field], err_msg=field)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_device_arrays_are_the_targets_own(name, target):
-    result = run(name, target, out="device")
+    result = ran(name, target, "device")
     for field in arrays(result):
         value = getattr(result, field)
         if target.name == "cpu" or field == "sources":  # sources: the call's input, on the host
@@ -86,12 +94,12 @@ def test_device_arrays_are_the_targets_own(name, target):
 @pytest.mark.parametrize("name", NAMES)
 def test_auto_gives_what_each_target_gives_and_says_which_ran(name, target):
     entry, graph = CATALOG[name], small(name)
-    auto = run(name, "auto")
+    auto = ran(name, "auto")
     chosen = getattr(auto, "target", None)
     if chosen is not None:  # every result but SSSP's until it is wired
         assert chosen is resolve_target("auto", graph)
     entry.check(graph, 0 if entry.source else None, auto)
-    assert entry.report(auto) == entry.report(run(name, target))
+    assert entry.report(auto) == entry.report(ran(name, target))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -18,6 +18,7 @@ from frontier.options import Mode
 from frontier.target import resolve_target
 from frontier.testing import check_race_free, graphs
 from operators import compute, neighbor_reduce, recording, reduce
+from tests.tiers import examples
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 
@@ -113,7 +114,7 @@ def _compare(graph: Graph, option: str, target: str, exact: bool) -> None:
                                    atol=1e-15)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.one_of(graphs(min_vertices=1, max_vertices=25),
                  graphs(min_vertices=1, max_vertices=25, weighted=True)),
        st.sampled_from(OPTIONS))

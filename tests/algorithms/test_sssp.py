@@ -2,8 +2,9 @@
 networkx on hypothesis graphs with zero, equal, large, float and negative weights; predecessors
 form a tree of tight edges; negative cycles and bad arguments raise before any work.
 
-The full method x balancer matrix runs on the cpu target and on a real GPU; under the CUDA
-simulator a small subset runs instead (tiny graphs, a few examples, a drawn balancer)."""
+Target, method and balancer run in a covering design (tests/pairs.py): every pair of them in
+some row; in the simulator tier the rows on the simulated GPU take tiny graphs and two examples.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import numpy as np
 import pytest
 import scipy.sparse.csgraph as csgraph
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from algorithms import CATALOG, sssp
 from algorithms.sssp import (
@@ -26,6 +26,8 @@ from frontier import Graph, NegativeCycleError, NegativeWeightsError
 from frontier.io import load
 from frontier.testing import check_sssp, dataset_dir, weighted_graphs_with_source
 from operators import available_balancers
+from tests.pairs import covering, simulated_rows
+from tests.tiers import TARGETS, examples
 
 BALANCERS = available_balancers()
 METHODS = [m for m in SSSPMethod if m is not SSSPMethod.AUTO]
@@ -40,45 +42,52 @@ def _check(graph: Graph, source: int, result, negative: bool = False) -> None:
     assert result.iterations >= len(result.stats)
 
 
-def _not_simulated(target) -> None:
-    if target.simulated:
-        pytest.skip("the simulator runs test_every_method_in_the_simulator instead")
+#: Every pair of target, method and balancer in some row (a covering design, not the cross
+#: product); the rows on the simulator run on tiny graphs with few examples.
+EVERY_PAIR = covering(target=TARGETS, method=METHODS, balancer=BALANCERS)
+NEGATIVE_PAIRS = covering(target=TARGETS, method=NEGATIVE_WEIGHTS_OK, balancer=BALANCERS)
+TINY = {"max_vertices": 10, "max_edges": 24}
 
 
-@pytest.mark.parametrize("balancer", BALANCERS)
-@pytest.mark.parametrize("method", METHODS)
-@settings(max_examples=25)
+@pytest.mark.parametrize("target, method, balancer", simulated_rows(EVERY_PAIR, False),
+                         indirect=["target"])
+@settings(max_examples=examples(25))
 @given(case=weighted_graphs_with_source(max_vertices=30, max_edges=90))
 def test_every_method_on_every_balancer_equals_dijkstra(target, method, balancer, case):
-    _not_simulated(target)
     graph, source = case
     _check(graph, source, sssp(graph, source, method=method, balancer=balancer, target=target))
 
 
-@pytest.mark.parametrize("balancer", BALANCERS)
-@pytest.mark.parametrize("method", NEGATIVE_WEIGHTS_OK)
-@settings(max_examples=25)
+@pytest.mark.parametrize("target, method, balancer", simulated_rows(NEGATIVE_PAIRS, False),
+                         indirect=["target"])
+@settings(max_examples=examples(25))
 @given(case=weighted_graphs_with_source(kinds=("negative",), max_vertices=30, max_edges=90))
 def test_negative_weights_equal_scipy_bellman_ford(target, method, balancer, case):
-    _not_simulated(target)
     graph, source = case
     _check(graph, source, sssp(graph, source, method=method, balancer=balancer, target=target),
            negative=True)
 
 
-@pytest.mark.parametrize("method", METHODS)
-@settings(max_examples=3)
-@given(case=weighted_graphs_with_source(kinds=("small", "float"), max_vertices=10,
-                                        max_edges=24),
-       balancer=st.sampled_from(BALANCERS))
+@pytest.mark.parametrize("target, method, balancer", simulated_rows(EVERY_PAIR, True),
+                         indirect=["target"])
+@settings(max_examples=2)
+@given(case=weighted_graphs_with_source(kinds=("small", "float"), **TINY))
 def test_every_method_in_the_simulator(target, method, case, balancer):
-    if not target.simulated:
-        pytest.skip("the simulator subset; other targets run the full matrix")
     graph, source = case
     _check(graph, source, sssp(graph, source, method=method, balancer=balancer, target=target))
 
 
-@settings(max_examples=30)
+@pytest.mark.parametrize("target, method, balancer", simulated_rows(NEGATIVE_PAIRS, True),
+                         indirect=["target"])
+@settings(max_examples=2)
+@given(case=weighted_graphs_with_source(kinds=("negative",), **TINY))
+def test_negative_weights_in_the_simulator(target, method, balancer, case):
+    graph, source = case
+    _check(graph, source, sssp(graph, source, method=method, balancer=balancer, target=target),
+           negative=True)
+
+
+@settings(max_examples=examples(30))
 @given(case=weighted_graphs_with_source(kinds=("small", "large"), max_vertices=25,
                                         max_edges=80))
 def test_default_method_equals_networkx(case):
@@ -94,11 +103,8 @@ def test_default_method_equals_networkx(case):
     np.testing.assert_array_equal(sssp(graph, source, target="cpu").distances, expected)
 
 
-@pytest.mark.parametrize("method", NEGATIVE_WEIGHTS_OK)
-@pytest.mark.parametrize("balancer", BALANCERS)
+@pytest.mark.parametrize("target, method, balancer", NEGATIVE_PAIRS, indirect=["target"])
 def test_a_reachable_negative_cycle_raises(target, method, balancer):
-    if target.simulated and balancer != "thread":
-        pytest.skip("one balancer in the simulator")
     g = Graph.from_edges([0, 1, 2, 2], [1, 2, 1, 3], weights=[1.0, -3.0, 1.0, 2.0])
     with pytest.raises(NegativeCycleError, match="negative cycle is reachable"):
         sssp(g, 0, method=method, balancer=balancer, target=target)

@@ -27,6 +27,7 @@ from frontier.limits import estimate_bytes, host_limit_bytes, text_bound
 from frontier.runtime.target import CpuTarget
 from frontier.testing import dataset_dir
 from frontier_cli.commands import main
+from tests.tiers import examples
 
 DATASETS = dataset_dir()
 
@@ -470,7 +471,7 @@ def test_csr_built_in_parallel_pieces_equals_the_sequential_build(monkeypatch):
         assert_graphs_equal(Graph.from_edges(src, dst, w, 31, directed=d), expected)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 40).flatmap(lambda n: st.tuples(
     st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=80))),
        st.booleans(), st.booleans())

@@ -28,6 +28,7 @@ from frontier import (
 )
 from frontier.testing import graphs
 from operators import advance, compute
+from tests.tiers import examples
 
 small = {"max_vertices": 12, "max_edges": 30}
 
@@ -57,7 +58,7 @@ def rows(graph: Graph, target) -> tuple[list, list]:
             [got[m + coffs[v]:m + coffs[v + 1]].tolist() for v in range(n)])
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(graph=graphs(**small))
 def test_neighbors_and_in_neighbors_list_each_row_in_ascending_order(target, graph):
     outs, ins = rows(graph, target)
@@ -92,7 +93,7 @@ def common(src, dst, eid, weight, out, graph):
     return False
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(graph=graphs(**small))
 def test_intersection_count_is_networkx_common_neighbors_count(target, graph):
     out = target.zeros(graph.num_edges, np.int64)
@@ -220,7 +221,7 @@ def with_rows_shuffled(graph: Graph, seed: int) -> Graph:
     return Graph.from_csr(offs, cols, directed=graph.directed)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(graph=graphs(**small), shuffle=st.integers(0, 3))
 def test_common_neighbors_are_networkx_common_neighbors_with_their_lowest_arc_ids(
         target, graph, shuffle):

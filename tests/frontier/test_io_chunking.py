@@ -23,6 +23,7 @@ import frontier.io as fio
 import frontier.parallel as parallel
 import frontier.textscan as textscan
 from frontier.io import GraphFormatError, load
+from tests.tiers import examples
 
 
 def _force_reference(*args, **kwargs):
@@ -207,7 +208,7 @@ def dimacs_files(draw) -> bytes:
     return join(draw, corrupt(draw, lines, kind, "c", 3), kind)
 
 
-FEW = settings(max_examples=150, deadline=None,
+FEW = settings(max_examples=examples(150), deadline=None,
                suppress_health_check=[HealthCheck.too_slow])
 
 

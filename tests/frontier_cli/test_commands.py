@@ -287,18 +287,43 @@ REPEATED_ARCS = {"repeated": "0 1\n0 1\n1 0\n", "self-loops": "0 0\n0 1\n1 1\n1 
                                     "weights=none\n0 0\n0 1\n0 1\n1 0\n1 0\n1 1\n1 2\n2 1\n3 3\n"}
 
 
+#: ``frontier info --json`` on each file named after it, in one child interpreter (it pays
+#: Numba's import once), printing one JSON line per file: its exit status and output.
+INFO_EACH = """import contextlib, io, json, sys
+from frontier_cli.commands import main
+for path in sys.argv[1:]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["info", path, "--json", "--target", "cpu"])
+    print(json.dumps([code, out.getvalue()]), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def info_on_repeated_arcs(tmp_path_factory) -> dict[str, tuple[Path, int, str]]:
+    """Each of REPEATED_ARCS as a file, and what ``frontier info --json`` said of it: run in a
+    child, which must end within a minute."""
+    folder = tmp_path_factory.mktemp("repeated")
+    paths = {name: folder / f"{name}.txt" for name in sorted(REPEATED_ARCS)}
+    for name, path in paths.items():
+        path.write_text(REPEATED_ARCS[name])
+    proc = subprocess.run([sys.executable, "-c", INFO_EACH, *map(str, paths.values())],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    said = [json.loads(line) for line in proc.stdout.splitlines()]
+    return {name: (path, *said[k]) for k, (name, path) in enumerate(paths.items())}
+
+
 @pytest.mark.parametrize("name", sorted(REPEATED_ARCS))
-def test_info_on_repeated_arcs_and_self_loops_ends_and_counts_the_components(tmp_path, name):
+def test_info_on_repeated_arcs_and_self_loops_ends_and_counts_the_components(
+        info_on_repeated_arcs, name):
     from frontier import load
     from frontier.testing import reference_components, reference_scc
 
-    path = tmp_path / f"{name}.txt"
-    path.write_text(REPEATED_ARCS[name])
-    proc = subprocess.run([sys.executable, "-m", "frontier_cli", "info", str(path), "--json",
-                           "--target", "cpu"], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.returncode == 0, proc.stderr
-    graph, parts = load(path), json.loads(proc.stdout)["components"]
+    path, code, out = info_on_repeated_arcs[name]
+    assert code == 0
+    graph, parts = load(path), json.loads(out)["components"]
     assert parts["weak"] == len(set(reference_components(graph).tolist()))
     if graph.directed:
         assert parts["strong"] == len(set(reference_scc(graph).tolist()))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from frontier_nx import registry
 from frontier_nx.interface import BackendInterface
+from tests.tiers import examples
 
 WEIGHTS = st.none() | st.integers(0, 4) | st.sampled_from([0.0, 0.5, 1.25, 3.0])
 
@@ -58,7 +59,7 @@ def assert_close(got, expected, tolerance=1e-9):
 
 
 # pagerank -----------------------------------------------------------------------------------
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(h=networkx_graphs(), weight=st.sampled_from(["weight", None]))
 def test_pagerank_equals_networkx_with_summed_parallel_weights(h, weight):
     options = {"tol": 1e-12, "max_iter": 1000, "weight": weight}
@@ -123,7 +124,7 @@ def test_pagerank_declines_what_the_library_cannot_honour(options):
 
 
 # betweenness --------------------------------------------------------------------------------
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(h=networkx_graphs(), normalized=st.booleans(), endpoints=st.booleans())
 def test_betweenness_equals_networkx_on_every_kind_of_graph(h, normalized, endpoints):
     options = {"normalized": normalized, "endpoints": endpoints}
@@ -131,7 +132,7 @@ def test_betweenness_equals_networkx_on_every_kind_of_graph(h, normalized, endpo
                  nx.betweenness_centrality(h, **options))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(h=networkx_graphs(), data=st.data())
 def test_betweenness_with_k_samples_the_sources_networkx_samples(h, data):
     k = data.draw(st.integers(0, len(h)))
@@ -165,7 +166,7 @@ def test_weighted_betweenness_is_declined():
 
 
 # eigenvector and Katz -----------------------------------------------------------------------
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(h=networkx_graphs(multigraph=False), weight=st.sampled_from(["weight", None]))
 def test_eigenvector_centrality_equals_networkx(h, weight):
     options = {"max_iter": 500, "weight": weight}
@@ -186,7 +187,7 @@ def test_eigenvector_centrality_follows_nstart_and_its_errors():
         nx.eigenvector_centrality(h, max_iter=0, backend="frontier")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(h=networkx_graphs(multigraph=False), weight=st.sampled_from(["weight", None]),
        normalized=st.booleans(), alpha=st.sampled_from([0.05, 0.1, 0.3]))
 def test_katz_centrality_equals_networkx(h, weight, normalized, alpha):

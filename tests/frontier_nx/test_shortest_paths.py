@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frontier_nx import registry
+from tests.tiers import examples
 
 KINDS = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
 
@@ -86,7 +87,7 @@ POSITIVE = st.integers(1, 6) | st.sampled_from([0.5, 1.25, 2.0, 3.75])
 NON_NEGATIVE = st.integers(0, 6)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(h=weighted_graphs(POSITIVE | NON_NEGATIVE), data=st.data())
 def test_dijkstra_distances_paths_and_their_order_equal_networkx(h, data):
     source, target = (data.draw(st.sampled_from(sorted(h))) for _ in range(2))
@@ -103,7 +104,7 @@ def test_dijkstra_distances_paths_and_their_order_equal_networkx(h, data):
     unordered(nx.single_source_dijkstra_path_length, h, source, weight=None)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(h=weighted_graphs(st.integers(-3, 6) | st.sampled_from([0.5, -1.5, 2.25]),
                          kinds=(nx.DiGraph, nx.MultiDiGraph, nx.Graph)), data=st.data())
 def test_bellman_ford_distances_paths_and_negative_cycles_equal_networkx(h, data):
@@ -116,7 +117,7 @@ def test_bellman_ford_distances_paths_and_negative_cycles_equal_networkx(h, data
     same(nx.negative_edge_cycle, h)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(h=weighted_graphs(st.integers(-2, 6) | st.sampled_from([0.5, 1.25, 0.0])))
 def test_floyd_warshall_equals_networkx(h):
     same(nx.floyd_warshall_numpy, h)

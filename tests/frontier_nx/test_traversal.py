@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frontier_nx import registry
+from tests.tiers import examples
 
 KINDS = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
          (True, True): nx.MultiDiGraph}
@@ -50,7 +51,7 @@ def same(call, *args, **kwargs):
         assert got == expected
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(h=graphs(), data=st.data())
 def test_breadth_first_trees_equal_networkx_in_order(h, data):
     source = a_node(data, h)
@@ -64,7 +65,7 @@ def test_breadth_first_trees_equal_networkx_in_order(h, data):
     assert list(tree.edges) == list(expected.edges) and list(tree) == list(expected)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(h=graphs(), data=st.data())
 def test_layers_from_several_sources_equal_networkx_in_order(h, data):
     sources = data.draw(st.lists(st.sampled_from(sorted(h)), max_size=4))
@@ -73,7 +74,7 @@ def test_layers_from_several_sources_equal_networkx_in_order(h, data):
     same(nx.descendants_at_distance, h, a_node(data, h), data.draw(st.integers(-1, 5)))
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(h=graphs(), data=st.data())
 def test_single_source_lengths_and_paths_equal_networkx_in_order(h, data):
     source = a_node(data, h)
@@ -84,7 +85,7 @@ def test_single_source_lengths_and_paths_equal_networkx_in_order(h, data):
     same(nx.ancestors, h, source)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(h=graphs(), data=st.data())
 def test_shortest_path_of_a_pair_is_networkx_bidirectional_path(h, data):
     source, target = a_node(data, h), a_node(data, h)
@@ -93,7 +94,7 @@ def test_shortest_path_of_a_pair_is_networkx_bidirectional_path(h, data):
     same(nx.has_path, h, source, target)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(h=graphs(), data=st.data())
 def test_shortest_paths_with_one_or_no_end_equal_networkx_in_order(h, data):
     node = a_node(data, h)
@@ -107,7 +108,7 @@ def test_shortest_paths_with_one_or_no_end_equal_networkx_in_order(h, data):
     same(nx.all_pairs_shortest_path, h, cutoff=1)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(h=graphs(), data=st.data())
 def test_eccentricity_equals_networkx_or_raises_its_error(h, data):
     same(nx.eccentricity, h)

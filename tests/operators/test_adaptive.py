@@ -46,11 +46,12 @@ from operators.balancers import (
     serving,
 )
 from operators.small_frontier import BLOCK_LOCAL
+from tests.tiers import examples
 
 FUSED, HOST, MODES = Mode.FUSED, Mode.HOST, values(Mode)
 
 #: Few examples in the simulator (each one runs BFS with every balancer).
-EXAMPLES = 3 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") else 15
+EXAMPLES = examples(15)
 
 #: Thresholds so low that graphs of a few dozen vertices meet every branch of the decision
 #: maker (two_phase on hubs, dynamic_warp, warp, thread, bitmaps, one block), measured at every

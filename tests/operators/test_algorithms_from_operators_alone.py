@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import given
+from hypothesis import strategies as st
 
 from frontier import Frontier, Graph, atomic_min, in_degree, out_degree
 from frontier.testing import (
@@ -20,6 +21,7 @@ from frontier.testing import (
     reference_components,
 )
 from operators import advance, available_balancers, compute, filter, neighbor_reduce, reduce
+from tests.tiers import most_vertices
 
 BALANCERS = available_balancers()
 
@@ -45,10 +47,11 @@ def bellman_ford(graph: Graph, source: int, target, balancer: str) -> np.ndarray
 
 
 @pytest.mark.parametrize("balancer", BALANCERS)
-@given(case=graphs_with_source(max_vertices=24, max_edges=60, weighted=True,
-                               weight_range=(0, 9)))
-def test_bellman_ford_from_the_operators_equals_dijkstra(target, balancer, case):
-    graph, source = case
+@given(data=st.data())
+def test_bellman_ford_from_the_operators_equals_dijkstra(target, balancer, data):
+    graph, source = data.draw(graphs_with_source(
+        max_vertices=most_vertices(target, 24), max_edges=60, weighted=True,
+        weight_range=(0, 9)))
     check_sssp(graph, source, bellman_ford(graph, source, target, balancer))
 
 
@@ -151,17 +154,19 @@ def smallest_id_of_component(graph: Graph) -> np.ndarray:
 
 
 @pytest.mark.parametrize("balancer", BALANCERS)
-@given(graph=graphs(max_vertices=24, max_edges=60))
-def test_label_propagation_from_the_operators_finds_weak_components(target, balancer, graph):
+@given(data=st.data())
+def test_label_propagation_from_the_operators_finds_weak_components(target, balancer, data):
+    graph = data.draw(graphs(max_vertices=most_vertices(target, 24), max_edges=60))
     labels = label_propagation(graph, target, balancer)
     check_components(graph, labels)
     np.testing.assert_array_equal(labels, smallest_id_of_component(graph))
 
 
 @pytest.mark.parametrize("balancer", BALANCERS)
-@given(graph=graphs(max_vertices=24, max_edges=60, directed=False))
+@given(data=st.data())
 def test_frontier_label_propagation_with_auto_direction_finds_components(target, balancer,
-                                                                         graph):
+                                                                         data):
+    graph = data.draw(graphs(max_vertices=most_vertices(target, 24), max_edges=60, directed=False))
     labels = label_propagation_symmetric(graph, target, balancer)
     np.testing.assert_array_equal(labels, smallest_id_of_component(graph))
 

@@ -35,6 +35,7 @@ from operators.balancers import (
     VirtualWarp,
 )
 from operators.balancers.block import block_size_for_degree
+from tests.tiers import examples
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 simulator_only = pytest.mark.skipif(not SIMULATED, reason="checks the simulator's intrinsics")
@@ -161,7 +162,7 @@ def test_balancers_run_as_the_sequential_loop_on_the_cpu(name):
 # every balancer's kernels ---------------------------------------------------------------------
 @on_cuda
 @pytest.mark.parametrize("balancer", VARIANTS)
-@settings(max_examples=10 if SIMULATED else 40)
+@settings(max_examples=examples(40))
 @given(graph=graphs(max_vertices=24, max_edges=60), data=st.data())
 def test_each_frontier_edge_is_visited_once_and_the_output_matches_thread(balancer, graph,
                                                                          data):
@@ -193,7 +194,7 @@ def test_empty_frontiers_visit_nothing(name):
 @on_cuda
 @pytest.mark.parametrize("name", BALANCERS)
 @pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=3 if SIMULATED else 25)
+@settings(max_examples=examples(25))
 @given(case=graphs_with_source(max_vertices=16, max_edges=40))
 def test_bfs_with_each_balancer_equals_scipy(name, kind, case):
     graph, source = case

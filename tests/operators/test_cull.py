@@ -1,12 +1,11 @@
 """Duplicate culling in advance and traverse (``cull="none" | "bitmap" | "hash"``) on every
 balancer: the culled queue holds the same vertices, "bitmap" each once, "hash" never more often
-than unculled; traversals with culling still compute the right answer, and "bitmap" keeps a
-traversal whose functor accepts a head again and again in one step (SCC's colouring) within its
+than unculled; traversals with culling still compute the right answer, every pair of target,
+balancer, loop and cull in some row (the rows on the simulator on tiny graphs), and "bitmap" keeps
+a traversal whose functor accepts a head again and again in one step (SCC's colouring) within its
 queues, where unculled it overflows."""
 
 from __future__ import annotations
-
-import os
 
 import numpy as np
 import pytest
@@ -18,16 +17,10 @@ from frontier.options import Cull
 from frontier.testing import check_sssp, graphs
 from operators import advance, available_balancers, explain, traverse
 from tests.algorithms.test_strong_components import hub_lowered_between_its_repeats
+from tests.pairs import covering, simulated_rows
+from tests.tiers import TARGETS, examples
 
 BALANCERS = available_balancers()
-
-#: Few examples in the CUDA simulator (it runs ~10^4 GPU threads a second).
-SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
-
-
-def examples(n: int) -> int:
-    return 3 if SIMULATED else n
-
 
 def accept(src, dst, eid, weight):
     return True
@@ -66,16 +59,14 @@ def test_culling_keeps_every_head_and_drops_repeats(target, balancer, case):
     assert hashed.size <= plain.size
 
 
-@pytest.mark.parametrize("cull", list(Cull))
-@pytest.mark.parametrize("fused", [True, False], ids=["fused", "host-loop"])
-@pytest.mark.parametrize("balancer", BALANCERS)
-@settings(max_examples=examples(20))
-@given(graph=graphs(min_vertices=1, max_vertices=24, max_edges=80, weighted=True,
-                    weight_range=(0, 9)))
-def test_bellman_ford_traversal_with_culling_equals_dijkstra(target, balancer, fused, cull,
-                                                              graph):
-    if target.simulated and (balancer != "thread" or cull == "none"):
-        pytest.skip("culling with the thread balancer in the simulator")
+#: Every pair of target, balancer, loop and cull in some row (a covering design, not the
+#: cross product).
+EVERY_PAIR = covering(target=TARGETS, balancer=BALANCERS,
+                      fused=[pytest.param(True, id="fused"), pytest.param(False, id="host-loop")],
+                      cull=list(Cull))
+
+
+def _bellman_ford_with_culling(target, balancer, fused, cull, graph) -> None:
     dist = target.full(graph.num_vertices, np.inf, np.float64)
     target.write_scalar(dist, 0, 0.0)
     # Without culling a step may push one vertex once per improvement, and on a GPU a vertex
@@ -84,6 +75,26 @@ def test_bellman_ford_traversal_with_culling_equals_dijkstra(target, balancer, f
     f = Frontier.from_vertices(graph, [0], target=target, capacity=room)
     traverse(graph, f, relax, dist, balancer=balancer, fused=fused, cull=cull)
     check_sssp(graph, 0, target.to_host(dist))
+
+
+@pytest.mark.parametrize("target, balancer, fused, cull", simulated_rows(EVERY_PAIR, False),
+                         indirect=["target"])
+@settings(max_examples=examples(20))
+@given(graph=graphs(min_vertices=1, max_vertices=24, max_edges=80, weighted=True,
+                    weight_range=(0, 9)))
+def test_bellman_ford_traversal_with_culling_equals_dijkstra(target, balancer, fused, cull,
+                                                              graph):
+    _bellman_ford_with_culling(target, balancer, fused, cull, graph)
+
+
+@pytest.mark.parametrize("target, balancer, fused, cull", simulated_rows(EVERY_PAIR, True),
+                         indirect=["target"])
+@settings(max_examples=2)
+@given(graph=graphs(min_vertices=1, max_vertices=10, max_edges=24, weighted=True,
+                    weight_range=(0, 9)))
+def test_bellman_ford_traversal_with_culling_in_the_simulator(target, balancer, fused, cull,
+                                                               graph):
+    _bellman_ford_with_culling(target, balancer, fused, cull, graph)
 
 
 def test_a_culled_step_is_unique_again_in_the_next_step(target):

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from frontier import Frontier, Graph, atomic_add, atomic_cas, out_degree
+from frontier.options import Way, values
 from frontier.testing import assert_same_set, graphs
 from operators import (
     Direction,
@@ -26,6 +27,8 @@ from operators import (
 from operators import functors as functors_module
 from operators.neighbors import NEIGHBOR_REDUCTIONS
 from operators.reduce import FOLDS, REDUCTIONS, RENAMED
+from tests.pairs import pairwise
+from tests.tiers import TARGETS
 
 BALANCERS = available_balancers()
 
@@ -52,7 +55,7 @@ def diamond():
 
 
 # direction ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("direction", ["push", "pull", "auto"])
+@pytest.mark.parametrize("direction", values(Way))
 @given(graph=graphs(max_vertices=20, max_edges=60), data=st.data())
 def test_every_direction_reaches_the_same_heads(target, direction, graph, data):
     if graph.num_vertices == 0:
@@ -108,9 +111,7 @@ def test_edge_frontier_has_no_pull(target):
                 direction="pull")
 
 
-@pytest.mark.parametrize("balancer", BALANCERS)
-@pytest.mark.parametrize("direction", ["push", "pull", "auto"])
-@pytest.mark.parametrize("fused", [True, False])
+@pairwise(target=TARGETS, balancer=BALANCERS, direction=values(Way), fused=[True, False])
 def test_traverse_reaches_every_vertex_in_each_mode(target, balancer, direction, fused):
     g = Graph.from_edges([0, 0, 1, 2, 3, 4], [1, 2, 3, 3, 4, 5], directed=False)
     seen = target.zeros(g.num_vertices, np.int32)
@@ -252,8 +253,7 @@ def dst_id(src, dst, eid, weight):
     return dst
 
 
-@pytest.mark.parametrize("op", NEIGHBOR_REDUCTIONS)
-@pytest.mark.parametrize("edges", ["in", "out"])
+@pairwise(target=TARGETS, op=NEIGHBOR_REDUCTIONS, edges=["in", "out"])
 @given(graph=graphs(max_vertices=20, max_edges=60))
 def test_neighbor_reduce_folds_each_vertex_edges(target, op, edges, graph):
     n = graph.num_vertices

@@ -12,6 +12,8 @@ from frontier import Graph
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.target import resolve_target
 from operators.iterate import CHUNK, HUB_DEGREE, LANES, Gather, Total, iterate
+from tests.pairs import pairwise
+from tests.tiers import TARGETS as TIER_TARGETS
 
 TARGETS = ["cpu"] + (["cuda"] if cuda_usable() else [])
 
@@ -93,9 +95,7 @@ def hubs_both_ways(big: int, small: int) -> Graph:
     return Graph.from_edges(tails, heads, num_vertices=2 + leaves.size, directed=True)
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("op", ["sum", "min", "max"])
-@pytest.mark.parametrize("edges", ["in", "out"])
+@pairwise(target=TIER_TARGETS, op=["sum", "min", "max"], edges=["in", "out"])
 def test_hubs_of_either_direction_fold_as_the_chunked_model_says(target, op, edges):
     graph = hubs_both_ways(2 * CHUNK + 3, CHUNK + 10)
     n, tgt = graph.num_vertices, resolve_target(target)

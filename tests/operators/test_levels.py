@@ -15,6 +15,8 @@ from operators import Levels, OperatorError, neighbor_reduce
 from operators.lanes import CHUNK, HUB_DEGREE
 from operators.neighbors import NEIGHBOR_REDUCTIONS
 from tests.operators.test_iterate import lanes_and_tree
+from tests.pairs import pairwise
+from tests.tiers import TARGETS
 
 
 def carried_out(src, dst, eid, weight, level, out):
@@ -67,8 +69,7 @@ def leveled(draw, max_vertices: int = 16):
     return graph, level, first, last
 
 
-@pytest.mark.parametrize("op", NEIGHBOR_REDUCTIONS)
-@pytest.mark.parametrize("edges", ["in", "out"])
+@pairwise(target=TARGETS, op=NEIGHBOR_REDUCTIONS, edges=["in", "out"])
 @given(case=leveled())
 def test_levels_are_folded_in_order_as_a_sequential_sweep(target, op, edges, case):
     graph, level, first, last = case

@@ -4,8 +4,6 @@ balancer; a body that needs the host is refused naming the step."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 import scipy.sparse.csgraph as csg
@@ -26,6 +24,8 @@ from operators import (
     recording,
     reduce,
 )
+from tests.pairs import covering, simulated_rows
+from tests.tiers import TARGETS, examples
 
 GRID = generators.grid2d(12, 12)
 
@@ -82,14 +82,7 @@ def run(graph: Graph, target, balancer: str, fused: bool, rounds: int | None):
             tgt.to_host(hits), tgt.to_host(seen))
 
 
-#: Graphs per balancer: the simulator runs a thread per Python thread.
-EXAMPLES = 6 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0") else 30
-
-
-@pytest.mark.parametrize("balancer", available_balancers(include_auto=True))
-@settings(max_examples=EXAMPLES)
-@given(graph=graphs(min_vertices=1, max_vertices=30, max_edges=90))
-def test_a_fused_loop_equals_the_host_loop_round_for_round(target, balancer, graph):
+def check_fused_equals_host(graph: Graph, target, balancer: str) -> None:
     whole = run(graph, target, balancer, False, None)
     for rounds in sorted({1, (whole[0] + 1) // 2, whole[0]} - {0}):
         fused = run(graph, target, balancer, True, rounds)
@@ -98,6 +91,27 @@ def test_a_fused_loop_equals_the_host_loop_round_for_round(target, balancer, gra
         for a, b in zip(fused[2:], host[2:], strict=True):
             np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(run(graph, target, balancer, True, None)[2], whole[2])
+
+
+#: Every pair of target and balancer; the simulator runs a GPU thread per Python thread, so its
+#: rows take tiny graphs and two examples.
+EVERY_PAIR = covering(target=TARGETS, balancer=available_balancers(include_auto=True))
+
+
+@pytest.mark.parametrize("target, balancer", simulated_rows(EVERY_PAIR, False),
+                         indirect=["target"])
+@settings(max_examples=examples(30))
+@given(graph=graphs(min_vertices=1, max_vertices=30, max_edges=90))
+def test_a_fused_loop_equals_the_host_loop_round_for_round(target, balancer, graph):
+    check_fused_equals_host(graph, target, balancer)
+
+
+@pytest.mark.parametrize("target, balancer", simulated_rows(EVERY_PAIR, True),
+                         indirect=["target"])
+@settings(max_examples=2)
+@given(graph=graphs(min_vertices=1, max_vertices=12, max_edges=30))
+def test_a_fused_loop_equals_the_host_loop_in_the_simulator(target, balancer, graph):
+    check_fused_equals_host(graph, target, balancer)
 
 
 def test_a_bfs_written_with_loop_is_one_launch_and_equals_scipy(target):
@@ -228,9 +242,11 @@ def components_by_search(graph: Graph, target, fused: bool):
     return target.to_host(label), done
 
 
-@settings(max_examples=EXAMPLES)
-@given(graph=graphs(max_vertices=30, max_edges=60, directed=False))
-def test_a_refill_restarts_the_loop_from_a_reduced_value_as_the_host_loop_does(target, graph):
+@settings(max_examples=examples(30))
+@given(data=st.data())
+def test_a_refill_restarts_the_loop_from_a_reduced_value_as_the_host_loop_does(target, data):
+    graph = data.draw(graphs(max_vertices=12 if target.simulated else 30, max_edges=60,
+                             directed=False))
     fused, ran = components_by_search(graph, target, True)
     host, host_ran = components_by_search(graph, target, False)
     np.testing.assert_array_equal(fused, host)

@@ -16,14 +16,29 @@ from frontier import Frontier, atomic_cas, generators
 from frontier.runtime.recording import RECORDER
 from frontier_cli.commands import main
 from operators import advance, explain, recording, traverse
+from tests.tiers import SIMULATED, TARGETS
 
 #: Per target: a road-like, a scale-free and a tiny graph (small in the simulator).
 GRAPHS = {False: {"road-like": "grid:8x8", "scale-free": "rmat:7", "tiny": "path:3"},
           True: {"road-like": "grid:3x4", "scale-free": "rmat:4", "tiny": "path:3"}}
-#: Every catalog algorithm on each graph (an algorithm that takes one kind of input, such as
-#: list ranking, on its example).
-CASES = [pytest.param(name, kind, id=f"{name}-{kind}") for name, entry in CATALOG.items()
-         for kind in (["example"] if entry.example else ["road-like", "scale-free", "tiny"])]
+
+
+def _cases() -> list:
+    """Every catalog algorithm on each graph (an algorithm that takes one kind of input, such as
+    list ranking, on its example) on the cpu target and on a GPU; in the simulator one graph
+    per algorithm, the kinds taken in turn: every pair of target, algorithm and graph kind."""
+    rows = []
+    for k, name in enumerate(sorted(CATALOG)):
+        kinds = ["example"] if CATALOG[name].example else list(GRAPHS[False])
+        for target in TARGETS:
+            few = SIMULATED and any(m.name == "simulator" for m in target.marks)
+            rows += [pytest.param(target.values[0], name, kind, marks=target.marks,
+                                  id=f"{target.id}-{name}-{kind}")
+                     for kind in ([kinds[k % len(kinds)]] if few else kinds)]
+    return rows
+
+
+CASES = _cases()
 
 
 def spec_for(target, name, kind):
@@ -54,7 +69,7 @@ def summary(kernels):
     return [(k.name, k.source, k.balancer, k.mode, k.launches, k.grids) for k in kernels]
 
 
-@pytest.mark.parametrize("name, kind", CASES)
+@pytest.mark.parametrize("target, name, kind", CASES, indirect=["target"])
 def test_explain_shows_exactly_the_kernels_that_ran(capsys, target, name, kind):
     entry, spec = CATALOG[name], spec_for(target, name, kind)
 

@@ -16,7 +16,10 @@ from frontier import (
     atomic_add,
     generators,
 )
+from frontier.options import Kind, values
 from operators import FunctorError, advance, available_balancers, filter, traverse
+from tests.pairs import pairwise
+from tests.tiers import TARGETS
 
 LEAVES = list(range(1, 10))
 
@@ -47,8 +50,7 @@ def keep(v, seen):
     return True
 
 
-@pytest.mark.parametrize("kind", ["sparse", "dense"])
-@pytest.mark.parametrize("balancer", available_balancers())
+@pairwise(target=TARGETS, kind=values(Kind), balancer=available_balancers())
 def test_advance_retried_after_a_raising_functor_gives_each_leaf_once(target, kind, balancer):
     star = generators.star(10)  # hub 0, leaves 1..9
     f = Frontier.from_vertices(star, [0], kind=kind, target=target)

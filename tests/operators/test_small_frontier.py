@@ -20,6 +20,7 @@ from operators.adaptive import Thresholds, decide, inspect
 from operators.balancers import AutoBalancer
 from operators.small_frontier import BLOCK_LOCAL, CAPACITY
 from tests.algorithms.test_strong_components import hub_lowered_between_its_repeats
+from tests.tiers import examples
 
 SIMULATED = simulator.enabled()
 
@@ -153,7 +154,7 @@ def test_a_level_that_stops_the_mode_stops_every_thread_at_that_level(monkeypatc
     assert r.choices[0].mode == BLOCK and r.choices[1].mode != BLOCK
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(case=graphs_with_source(max_vertices=40, max_edges=160))
 def test_bfs_through_the_mode_equals_the_reference_on_any_graph(target, case):
     graph, source = case
@@ -161,7 +162,7 @@ def test_bfs_through_the_mode_equals_the_reference_on_any_graph(target, case):
     check_bfs(graph, source, r.distances, r.predecessors)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(case=graphs_with_source(max_vertices=90, max_edges=400))
 def test_bfs_with_every_level_in_one_block_equals_the_reference_on_any_graph(target, case):
     graph, source = case

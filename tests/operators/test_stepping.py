@@ -12,6 +12,7 @@ from frontier import Frontier, Graph, atomic_min, generators
 from frontier.testing import reference_sssp, weighted_graphs_with_source
 from operators import OperatorError, recording
 from operators.stepping import MODES, RULES, Rule, stepping
+from tests.tiers import examples
 
 
 def relax(src, dst, eid, weight, dist):
@@ -36,7 +37,7 @@ def _distances(graph: Graph, source: int, rule: Rule, target, dtype=np.float64, 
 
 
 @pytest.mark.parametrize("rule", RULES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(case=weighted_graphs_with_source(kinds=("small", "float"), max_vertices=12,
                                         max_edges=30))
 def test_every_rule_reaches_dijkstras_distances(target, rule, case):
@@ -48,7 +49,7 @@ def test_every_rule_reaches_dijkstras_distances(target, rule, case):
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("rule", RULES)
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=examples(5), deadline=None)
 @given(case=weighted_graphs_with_source(kinds=("small", "float"), max_vertices=10,
                                         max_edges=24))
 def test_both_modes_of_a_gpu_reach_dijkstras_distances(target, rule, mode, case):

@@ -1,0 +1,40 @@
+"""The test tiers (tests/tiers.py): each tier's hypothesis profile, a test's own example count
+scaled to the tier, and the targets a tier runs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import settings
+
+from tests import tiers
+
+
+@pytest.mark.parametrize("tier", sorted(tiers.PROFILES))
+def test_a_tests_own_example_count_scales_with_its_tier(monkeypatch, tier):
+    monkeypatch.setenv("FRONTIER_HYPOTHESIS_PROFILE", tier)
+    ratio = tiers.PROFILES[tier] / tiers.PROFILES["default"]
+    assert tiers.examples(60) == round(60 * ratio)
+    assert tiers.examples(1) == 2  # never fewer than two
+    assert settings.get_profile(tier).max_examples == tiers.PROFILES[tier]
+
+
+def test_the_run_loads_its_tiers_profile():
+    assert settings.default.max_examples == tiers.PROFILES[tiers.profile()]
+
+
+def test_the_tier_runs_the_cpu_target_and_marks_the_cuda_one():
+    assert tiers.TARGETS[0].values == ("cpu",) and not tiers.TARGETS[0].marks
+    assert all(p.values == ("cuda",) and p.marks[0].name == "simulator"
+               for p in tiers.TARGETS[1:])
+
+
+def test_graphs_for_the_simulated_gpu_are_tiny():
+    class Simulated:
+        simulated = True
+
+    class Compiled:
+        simulated = False
+
+    assert tiers.most_vertices(Simulated(), 24) == tiers.TINY_VERTICES
+    assert tiers.most_vertices(Simulated(), 5) == 5
+    assert tiers.most_vertices(Compiled(), 24) == 24

@@ -1,0 +1,62 @@
+"""The tiers a test session runs in, each with its targets (:data:`TARGETS`) and hypothesis
+profile: ``default`` (the cpu target alone), ``simulator`` (CI: ``NUMBA_ENABLE_CUDASIM=1``,
+where every test of the session pays for the simulated GPU, so few examples, on tiny graphs)
+and ``gpu``. ``FRONTIER_HYPOTHESIS_PROFILE`` picks another. :func:`examples` sizes a test's
+own example count, written for the default tier, to the tier of the run."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from frontier.runtime.cuda_support import cuda_usable
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+
+def _target_params() -> list:
+    params = [pytest.param("cpu", id="cpu")]
+    if cuda_usable():
+        params.append(pytest.param("cuda", id="cuda-sim" if SIMULATED else "cuda",
+                                   marks=pytest.mark.simulator))
+    return params
+
+
+#: Every target usable here (the ``target`` fixture's parameters): cpu, and cuda on a GPU or
+#: in the simulator, marked ``simulator``.
+TARGETS = _target_params()
+
+#: Examples per hypothesis test in each tier.
+PROFILES = {"default": 60, "simulator": 6, "gpu": 100}
+
+
+def profile() -> str:
+    """The tier's profile: ``FRONTIER_HYPOTHESIS_PROFILE``, else by the simulator switch."""
+    return os.environ.get("FRONTIER_HYPOTHESIS_PROFILE", "simulator" if SIMULATED else "default")
+
+
+def load_profiles() -> None:
+    """Register every tier's profile and load the run's."""
+    for name, count in PROFILES.items():
+        settings.register_profile(
+            name, deadline=None, max_examples=count,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    settings.load_profile(profile())
+
+
+def examples(n: int) -> int:
+    """``n`` examples on the default tier, scaled to the run's tier (at least 2)."""
+    return max(2, round(n * PROFILES.get(profile(), PROFILES["default"]) / PROFILES["default"]))
+
+
+#: The most vertices of a graph a test draws for the simulated GPU (a Python thread per GPU
+#: thread).
+TINY_VERTICES = 10
+
+
+def most_vertices(target, n: int) -> int:
+    """``n``, or at most :data:`TINY_VERTICES` on the simulated GPU: the size of the graphs a
+    test draws for ``target`` (a resolved target)."""
+    return min(n, TINY_VERTICES) if target.simulated else n

@@ -22,7 +22,8 @@ load_profiles()
 
 def pytest_configure(config: pytest.Config) -> None:
     budget = TimeBudget.from_environment()
-    if budget is not None:
+    if budget is not None and not hasattr(config, "workerinput"):  # a pytest-xdist worker: its
+        # reports reach the session's controller, which keeps the budget
         config.pluginmanager.register(budget, "frontier-time-budget")
 
 

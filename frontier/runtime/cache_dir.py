@@ -59,7 +59,7 @@ else:
 #: The packages whose ``cache=True`` functions this module places (siblings in one directory,
 #: as installed and as in the repository).
 PACKAGES = ("frontier", "operators", "algorithms")
-_SOURCE_ROOT = Path(__file__).resolve().parent.parent
+_SOURCE_ROOT = Path(__file__).resolve().parents[2]  # above frontier/runtime/
 
 
 def cache_dir() -> Path:

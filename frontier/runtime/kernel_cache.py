@@ -63,7 +63,7 @@ from frontier.runtime.reads import LIBRARY_PACKAGES
 __all__ = ["place", "stats", "KernelCacheStats", "library_fingerprint", "source_digest",
            "kernels_dir", "KernelCacheLocator", "register_locator", "track"]
 
-_SOURCE_ROOT = Path(__file__).resolve().parent.parent
+_SOURCE_ROOT = Path(__file__).resolve().parents[2]  # above frontier/runtime/
 
 
 def kernels_dir() -> Path:

@@ -22,9 +22,11 @@ from numba import types
 from numba.extending import intrinsic, overload, overload_method
 
 from frontier import device_function
+from frontier.runtime import kernel_cache
 from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE
 from frontier.runtime.fingerprint import fingerprint
 from frontier.runtime.kernel_cache import KernelCacheStats, source_digest, stats
+from frontier.runtime.reads import LIBRARY_PACKAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -236,6 +238,15 @@ def test_the_library_source_is_keyed_by_content_not_size_or_time(tmp_path):
     module.write_text("K = 2\n")  # same size
     os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns))  # same time
     assert source_digest(tmp_path, ("pkg",)) != before
+
+
+def test_the_library_fingerprint_covers_every_package_of_the_library():
+    """Its source root is the folder holding the packages (a module moved deeper, into
+    frontier/runtime/, once keyed an empty tree: a changed library loaded stale kernels)."""
+    for package in LIBRARY_PACKAGES:
+        assert (kernel_cache._SOURCE_ROOT / package / "__init__.py").is_file(), package
+    assert source_digest(kernel_cache._SOURCE_ROOT, LIBRARY_PACKAGES) != source_digest(
+        kernel_cache._SOURCE_ROOT / "no such folder", LIBRARY_PACKAGES)
 
 
 def test_a_changed_closure_constant_or_functor_code_does_not_load_the_old_kernel(warm):

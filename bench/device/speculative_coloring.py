@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from algorithms import graph_coloring
+from algorithms.output import on_host
 from bench import graphs
 from bench.timing import time_calls
 from frontier import resolve_target
@@ -31,7 +32,7 @@ def main() -> None:
             timing = time_calls(lambda: graph_coloring(g, method=method, order=order,  # noqa: B023
                                                        target=target), target=target)
             r = timing.result
-            check_coloring(g, target.to_host(r.colors),
+            check_coloring(g, on_host(r.colors),
                            neighbours="arcs" if method == "speculative" else "distinct")
             print(f"| {name} | {method} | {order} | {r.iterations} | {r.num_colors} | "
                   f"{r.edges_traversed / max(g.num_edges, 1):.2f} | "

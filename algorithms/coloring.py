@@ -236,16 +236,9 @@ def wish(v, colors, window, used):
         colors[v] = window[v] + k
 
 
-@device_function
-def rivalled(src, dst, colors, s, degree, by_degree):
-    """Whether ``dst``, a neighbour before ``src`` in the order, holds (or wishes for) the colour
-    ``src`` holds (or wishes for)."""
-    return (dst != src and colors[src] >= 0 and colors[dst] == colors[src]
-            and precedes(dst, src, s, degree, by_degree))
-
-
 def count_rivals(src, dst, eid, weight, colors, rank, s, degree, by_degree):
-    if rivalled(src, dst, colors, s, degree, by_degree):
+    if (dst != src and colors[src] >= 0 and colors[dst] == colors[src]
+            and precedes(dst, src, s, degree, by_degree)):
         atomic_add(rank, src, 1)
     return False
 
@@ -264,7 +257,8 @@ def step_aside(v, colors, window, used, rank):
 
 
 def clash(src, dst, eid, weight, colors, lost, s, degree, by_degree):
-    if rivalled(src, dst, colors, s, degree, by_degree):
+    if (dst != src and colors[src] >= 0 and colors[dst] == colors[src]
+            and precedes(dst, src, s, degree, by_degree)):
         atomic_store(lost, src, 1)
     return False
 

@@ -1,6 +1,7 @@
 """operators.loop: a user's round of operator calls run as one persistent kernel equals the host
 loop of the same calls round for round (the same frontiers, the same state) on every target and
-balancer; a body that needs the host is refused naming the step."""
+balancer, a traverse inside the round (over out- or in-edges, culled or not) included; a body
+that needs the host is refused naming the step."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import scipy.sparse.csgraph as csg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frontier import Frontier, FrontierOverflowError, Graph, atomic_add, atomic_cas, generators
+from frontier import (
+    Frontier,
+    FrontierOverflowError,
+    Graph,
+    atomic_add,
+    atomic_cas,
+    atomic_min,
+    generators,
+)
 from frontier.testing.strategies import graphs
 from operators import (
     ROUND,
@@ -23,6 +32,7 @@ from operators import (
     neighbor_reduce,
     recording,
     reduce,
+    traverse,
 )
 from tests.pairs import covering, simulated_rows
 from tests.tiers import TARGETS, examples
@@ -172,8 +182,26 @@ def same_frontier(front):
     return front
 
 
+def bounded_traverse(front):
+    traverse(GRID, front, everything, max_steps=3)
+    return advance(GRID, front, everything)
+
+
+def traversed_frontier(front):
+    return traverse(GRID, front, everything).frontier
+
+
+def culled_two_ways(front):
+    traverse(GRID, front, everything, cull="bitmap")
+    return advance(GRID, front, everything, cull="hash")
+
+
 @pytest.mark.parametrize(("body", "says"), [
     (length_on_host, "reads the length of <the loop round's input frontier>"),
+    (bounded_traverse, "step 0 (traverse) has max_steps=3"),
+    (traversed_frontier, "reads .frontier of a traverse's result"),
+    (culled_two_ways, "step 1 (advance) has cull='hash' where an earlier step has "
+                      "cull='bitmap'"),
     (reduced_on_host, "reads a reduce's value on the host"),
     (pulled, "step 0 (advance) has direction='pull'"),
     (same_frontier, "expected the next round's frontier"),
@@ -267,3 +295,105 @@ def test_a_fused_integer_sum_is_refused_for_the_host_loop():
 
     with pytest.raises(LoopError, match="op='sum'.*fused=False"):
         loop(GRID, f, body)
+
+
+# a traverse in the body ------------------------------------------------------------------------
+def note(i, steps, r, walked):
+    steps[r] = walked
+
+
+def searches(graph: Graph, target, balancer: str, edges: str, fused: bool):
+    """Round after round, a search (a traverse over ``edges``) from the smallest unlabelled
+    vertex labels what it reaches by that vertex; each round's traverse steps noted."""
+    n = graph.num_vertices
+    label = target.full(n, -1, np.int64)
+    target.write_scalar(label, 0, 0)
+    steps = target.zeros(n, np.int64)
+
+    def body(front, label, steps):
+        walk = traverse(graph, front, spread, label, balancer=balancer, edges=edges)
+        compute(graph, 1, note, steps, ROUND, walk.steps)
+        first = reduce(graph, "vertices", first_unlabelled, label, op="min")
+        return filter(graph, "vertices", claim_first, label, first)
+
+    done = loop(graph, Frontier.from_vertices(graph, [0], target=target), body, label, steps,
+                fused=fused)
+    return target.to_host(label), target.to_host(steps)[:done.rounds], done.rounds
+
+
+def searched(graph: Graph, edges: str) -> tuple[np.ndarray, list[int]]:
+    """The labels and the levels of each search, sequentially."""
+    g = graph.transpose() if edges == "in" else graph
+    label = np.full(graph.num_vertices, -1)
+    levels = []
+    for s in range(graph.num_vertices):
+        if label[s] != -1:
+            continue
+        label[s], level, depth = s, [s], 0
+        while level:
+            depth += 1
+            reached = []
+            for v in level:
+                for w in g.col_indices[g.row_offsets[v]:g.row_offsets[v + 1]].tolist():
+                    if label[w] == -1:
+                        label[w] = s
+                        reached.append(w)
+            level = reached
+        levels.append(depth)
+    return label, levels
+
+
+TRAVERSALS = covering(target=TARGETS, balancer=available_balancers(include_auto=True),
+                      edges=["out", "in"])
+
+
+@pytest.mark.parametrize("target, balancer, edges", TRAVERSALS, indirect=["target"])
+@settings(max_examples=examples(15))
+@given(data=st.data())
+def test_a_traverse_in_a_body_equals_the_host_loop_and_a_sequential_search(target, balancer,
+                                                                             edges, data):
+    graph = data.draw(graphs(min_vertices=1, max_vertices=10 if target.simulated else 30,
+                             max_edges=60, directed=True))
+    fused = searches(graph, target, balancer, edges, True)
+    host = searches(graph, target, balancer, edges, False)
+    np.testing.assert_array_equal(fused[0], host[0])
+    np.testing.assert_array_equal(fused[1], host[1])
+    label, levels = searched(graph, edges)
+    np.testing.assert_array_equal(fused[0], label)
+    assert fused[1].tolist() == levels and fused[2] == host[2] == len(levels)
+
+
+def relax(src, dst, eid, weight, dist):
+    d = dist[src] + 1
+    return atomic_min(dist, dst, d) > d
+
+
+def never(v):
+    return False
+
+
+@pytest.mark.parametrize("cull", ["none", "bitmap", "hash"])
+@pytest.mark.parametrize("edges", ["out", "in"])
+def test_a_culling_traverse_over_either_edges_equals_the_host_loop_and_scipy(target, cull,
+                                                                             edges):
+    graph = generators.gnm(12 if target.simulated else 40, 60 if target.simulated else 200,
+                           seed=5, directed=True)
+    sources = [0, 3]
+    got = []
+    for fused in (True, False):
+        dist = np.full(graph.num_vertices, graph.num_vertices, np.int32)
+        dist[sources] = 0
+        dist = target.to_device(dist)
+
+        def body(front, dist):
+            traverse(graph, front, relax, dist, edges=edges, cull=cull)
+            return filter(graph, front, never)
+
+        start = Frontier.from_vertices(graph, sources, target=target)
+        assert loop(graph, start, body, dist, fused=fused).rounds == 1
+        got.append(target.to_host(dist))
+    np.testing.assert_array_equal(got[0], got[1])
+    walked = graph.transpose() if edges == "in" else graph
+    hops = csg.shortest_path(walked.to_scipy(pattern=True), unweighted=True, indices=sources)
+    want = np.where(np.isinf(hops.min(axis=0)), graph.num_vertices, hops.min(axis=0))
+    np.testing.assert_array_equal(got[0], want)

@@ -256,18 +256,31 @@ def strongly_connected_components(graph: Graph, *, balancer: str | LoadBalancer 
     tgt = resolve_target(target, graph)
     ahead = resolve_policy(balancer, g, tgt)
     back = resolve_policy(balancer, g.transpose(), tgt)
+    began = time.perf_counter()
+    label, when, steps, rounds = run_rounds(g, tgt, ahead, back,
+                                            ahead.fuses_rounds() and back.fuses_rounds())
+    components = reduce(g, "vertices", is_root, label, op="count", target=tgt)
+    return SCCResult(deliver(tgt, label, out), components, rounds, time.perf_counter() - began,
+                     graph, tgt, when, steps)
+
+
+def run_rounds(graph: Graph, tgt: Target, ahead: Any, back: Any, fused: bool
+               ) -> tuple[Any, Any, Any, int]:
+    """The rounds over a directed ``graph`` as one :func:`operators.loop` (``fused=False``:
+    its host loop), the forward steps with policy ``ahead``, the backward ones with ``back``
+    (resolved for the transpose); returns the labels, where each vertex was assigned
+    (:attr:`SCCResult.assigned_in`), each round's colouring steps and the rounds, on the
+    target."""
+    n = graph.num_vertices
     label, part = tgt.full(n, -1, np.int32), tgt.zeros(n, np.int32)  # one class at first
     # written before they are read: a count and a colour by each round for the vertices it
     # starts with, the round of each vertex where it is assigned, the steps of each round (a
     # round assigns one vertex or more)
     colour, count, when, steps = (tgt.empty(max(n, 1), np.int32) for _ in range(4))
-    began = time.perf_counter()
-    left = Frontier.all_vertices(g, kind="sparse", target=tgt)
-    rounds = loop(g, left, _round, g, label, part, colour, count, when, steps, ahead, back,
-                  fused=ahead.fuses_rounds() and back.fuses_rounds()).rounds
-    components = reduce(g, "vertices", is_root, label, op="count", target=tgt)
-    return SCCResult(deliver(tgt, label, out), components, rounds, time.perf_counter() - began,
-                     graph, tgt, when, steps)
+    left = Frontier.all_vertices(graph, kind="sparse", target=tgt)
+    rounds = loop(graph, left, _round, graph, label, part, colour, count, when, steps, ahead,
+                  back, fused=fused).rounds
+    return label, when, steps, rounds
 
 
 # the catalog entry ---------------------------------------------------------------------------

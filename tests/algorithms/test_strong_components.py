@@ -19,7 +19,7 @@ from algorithms import CATALOG, connected_components, strongly_connected_compone
 from frontier import Graph, TargetError, generators
 from frontier.io import load
 from frontier.testing import check_scc, dataset_dir, graphs, reference_scc
-from operators import BalancerError, available_balancers
+from operators import BalancerError, available_balancers, resolve_policy
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 BALANCERS = available_balancers()
@@ -132,6 +132,26 @@ def test_every_balancer_on_every_target(target, balancer, case):
     graph, expected = case
     result = strongly_connected_components(graph, balancer=balancer, target=target)
     np.testing.assert_array_equal(result.labels, expected)
+
+
+@pytest.mark.parametrize("balancer", ("auto", *BALANCERS))
+def test_the_fused_rounds_equal_the_host_loop_on_every_target_and_balancer(target, balancer):
+    """The rounds as one persistent kernel and as the host loop of their operator calls: the
+    same labels, rounds and round of each vertex, and where the threads run in one order (the
+    cpu target) the same colouring steps (on a GPU a colour can run ahead within a step)."""
+    graph = generators.gnm(12 if SIMULATED else 40, 26 if SIMULATED else 90, seed=7,
+                           directed=True)
+    runs = []
+    for fused in (True, False):
+        tgt = target
+        ahead = resolve_policy(balancer, graph, tgt)
+        back = resolve_policy(balancer, graph.transpose(), tgt)
+        label, when, steps, rounds = module.run_rounds(graph, tgt, ahead, back, fused)
+        runs.append((tgt.to_host(label), tgt.to_host(when), rounds,
+                     tgt.to_host(steps)[:rounds if not tgt.runs_balancers else 0]))
+    for a, b in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(runs[0][0], networkx_labels(graph))
 
 
 def test_labels_are_equal_on_every_target_and_balancer(target):

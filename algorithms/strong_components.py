@@ -13,18 +13,23 @@ Connected Components in Distributed Graphs*, JPDC 2005: vertices without in- or 
 SCCs of one, removed repeatedly; Multistep's "simple trimming").
 
 Every vertex carries a colour class (``part``), at first one class for all; an arc *counts*
-when it joins two distinct unassigned vertices of one class.
-Each round:
+when it joins two distinct unassigned vertices of one class. The rounds are one
+:func:`operators.loop` over the unassigned vertices (``left``), whose body is the round
+(:func:`_round`: twelve operator calls); every round runs inside one persistent kernel, its
+traversals as inner loops, where the policy fuses rounds (graphs without hubs; on graphs with
+hubs the same body runs as the host loop, each traversal deciding its steps adaptively). Each
+round:
 
-1. trim (McLendon et al., to its fixed point): ``neighbor_reduce`` counts each unassigned
-   vertex's in-arcs; a ``filter`` claims those with none (each is its own SCC), and a forward
+1. trim (McLendon et al., to its fixed point): ``neighbor_reduce`` counts the in-arcs of each
+   vertex of ``left``; a ``filter`` claims those with none (each is its own SCC), and a forward
    ``traverse`` peels them: every counted arc out of a claimed vertex decrements its head's
    count with an atomic, and the decrement to 0 claims the head. Then the same for out-arcs,
    backward (``edges="in"``). Removing sources never makes a sink of a vertex left (its arcs
    to the sources were not counted), and removing sinks never makes a source, so after the two
    sweeps no unassigned vertex lacks a counted in- or out-arc: a DAG is trimmed in one round;
 2. colour (Slota et al.'s Coloring, with the minimum where they take the maximum):
-   every unassigned vertex takes its own id as colour, and a forward ``traverse`` pushes colours
+   every unassigned vertex takes its own id as colour (a ``filter`` of ``left``: the seeds),
+   and a forward ``traverse`` pushes colours
    over the counted arcs with ``atomic_min`` until none drops. A vertex's colour is then the
    smallest vertex of its class that reaches it. A vertex whose colour drops several times in
    one step is pushed once (:data:`COLOURING_CULL`);
@@ -34,7 +39,9 @@ Each round:
    once claims the vertices of the root's colour. A vertex of colour ``r`` is reached by ``r``,
    and the ones found reach ``r`` too: each root's search is its SCC, labelled ``r``;
 4. the colours become the classes of the next round (two vertices of different colours are in
-   different SCCs, so arcs between classes are dropped), until every vertex is assigned.
+   different SCCs, so arcs between classes are dropped): a ``filter`` of the seeds keeps the
+   unassigned ones, with their colour as class, as the next round's ``left``; the loop ends
+   when it is empty.
 
 Labels: every vertex gets the **smallest vertex id of its SCC** (a trimmed vertex its own id, a
 root is the smallest of its class's SCC), the same on every target and balancer. An undirected
@@ -42,16 +49,21 @@ graph stores both arcs of each edge, so its SCCs are its connected components: t
 computed as such (:func:`algorithms.connected_components`, afforest, with the same labels and
 its choice of target), in one round (its stats: the components and the vertices they hold,
 afforest's iterations as the colouring steps). A round whose trimming assigns every vertex left
-ends the run. Self-loops never count (a vertex with only a self-loop is trimmed) and repeated
-arcs count once each.
+ends the run (its colouring has no seed). The per-round stats are counted after the run, when
+asked, from where each vertex was assigned (``2r`` trimmed in round ``r``, ``2r + 1`` by its
+colouring: an int32 a vertex the functors write) and each round's colouring steps (the
+colouring traverse's, noted by a ``compute``). Self-loops never count (a vertex with only a
+self-loop is trimmed) and repeated arcs count once each.
 
 Cost: each round counts every arc twice and walks the arcs of its colour classes; the
 colouring and the searches take as many steps as the longest path they follow. Trimming
 finishes DAGs and the acyclic parts of a graph in one round. Each round assigns at least one
 SCC per class (the class's smallest vertex's): a chain of SCCs whose ids grow along the arcs
 (``{0, 1} -> {2, 3} -> ...``) takes a round per SCC, O(#SCC x |E|) work (with the arcs
-reversed, one round). State: four int32
-arrays (label, class, colour, arc count), 16 bytes per vertex, plus the frontier buffers.
+reversed, one round). State: six int32
+arrays (label, class, colour, arc count, round assigned, steps per round), 24 bytes per vertex,
+plus the frontier buffers (fused: the round's ring, five queues of the body's own and the
+traversals' three).
 """
 
 from __future__ import annotations

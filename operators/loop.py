@@ -34,6 +34,15 @@ What a fused body may call:
 * ``advance``: push, a queue or no output, a condition, any balancer (every advance of a body
   with the same block size: the kernel's); ``balancer="auto"`` takes the adaptive policy's
   loop balancer (:meth:`operators.AdaptivePolicy.loop_balancer`: from the graph's degrees);
+  over the edges leaving the frontier or, ``edges="in"``, those entering it (the transpose's
+  arrays bound, for that step, to the names the balancer's text reads; its balancer resolved
+  for the transpose); ``cull`` (:mod:`operators.cull`: every culling step of a body culls
+  the same way, each with a stamp of its own, which the host reserves after the run);
+* ``traverse``: an inner loop, its advance step after step until its frontier is empty (the
+  same options as an advance; no ``max_steps``, ``stop_above`` or ``blocks``). Its steps go
+  through a ring of three queues of the kernel's own, shared by the body's traversals (they
+  run one after another), its lengths cleared a step ahead as the rounds' are; it returns a
+  :class:`LoopTraversal` whose ``steps`` is a :class:`LoopValue`;
 * ``filter`` over a frontier of the body or ``"vertices"``: a queue or no output;
 * ``compute`` over a frontier of the body, ``"vertices"``, ``"edges"`` or a count;
 * ``reduce`` over the same, with ``min``, ``max``, ``count`` or a float ``sum``: its value
@@ -47,13 +56,15 @@ the next round's frontier (from ``"vertices"``): an outer loop in the same kerne
 (:func:`algorithms.k_core`'s next ``k``).
 
 What needs the host is refused with :class:`LoopError` naming the step: reading a frontier of
-the body or a reduce's value on the host (``len(F)``, ``F.to_numpy()``, ``if total > 0``), an
-integer ``sum`` (exact past 64 bits only on the host), pull or auto direction, bitmap output,
-``cull``, ``unique``, a frontier made outside the body, another graph, and every other operator
-(``traverse``, ``iterate``, ...: they hand their calls to the loop too, which refuses them).
-``fused=False`` runs the body as the host loop instead: every call a launch, the same results,
-and what the fused loop is tested against; the race detector runs the host loop (its step is a
-launch).
+the body or a reduce's value on the host (``len(F)``, ``F.to_numpy()``, ``if total > 0``), a
+traverse's frontier, an integer ``sum`` (exact past 64 bits only on the host), pull or auto
+direction, bitmap output, ``unique``, two ways of culling, an in-edge step whose functor takes
+the graph (its view is the loop's graph's), a frontier made outside the body, another graph,
+and every other operator (``iterate``, ``stepping``, ...: they hand their calls to the loop
+too, which refuses them). ``fused=False`` runs the body as the host loop instead: every call a
+launch (a traverse from a copy of its frontier in a pool of the loop's own, so that the body's
+other frontiers stay valid), the same results, and what the fused loop is tested against; the
+race detector runs the host loop (its step is a launch).
 
 The body runs once when fused: Python code in it besides the operator calls runs once, while
 the loop learns the steps, and the state the functors read changes between rounds only on the

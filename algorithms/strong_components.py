@@ -289,7 +289,9 @@ def run_rounds(graph: Graph, tgt: Target, ahead: Any, back: Any, fused: bool
     # starts with, the round of each vertex where it is assigned, the steps of each round (a
     # round assigns one vertex or more)
     colour, count, when, steps = (tgt.empty(max(n, 1), np.int32) for _ in range(4))
-    left = Frontier.all_vertices(graph, kind="sparse", target=tgt)
+    # the calling thread's pool of the graph: its queues and culling marks made once, not per
+    # call (a run keeps no frontier)
+    left = Frontier.all_vertices(graph, kind="sparse", target=tgt, shared=True)
     rounds = loop(graph, left, _round, graph, label, part, colour, count, when, steps, ahead,
                   back, fused=fused).rounds
     return label, when, steps, rounds

@@ -170,9 +170,9 @@ class LoopFrontier:
 
 
 class LoopValue:
-    """A ``reduce``'s value inside a fused loop's body: it lives on the device, valid in the
-    round (or refill) that computed it; pass it to a later step's functor as a state argument,
-    which receives the number."""
+    """A ``reduce``'s value (or a ``traverse``'s steps) inside a fused loop's body: it lives on
+    the device, valid in the round (or refill) that computed it; pass it to a later step's
+    functor as a state argument, which receives the number."""
 
     __slots__ = ("slot", "dtype")
 

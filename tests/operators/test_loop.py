@@ -32,6 +32,7 @@ from operators import (
     neighbor_reduce,
     recording,
     reduce,
+    sort_neighbors,
     traverse,
 )
 from tests.pairs import covering, simulated_rows
@@ -191,6 +192,11 @@ def traversed_frontier(front):
     return traverse(GRID, front, everything).frontier
 
 
+def neighbours_sorted(front):
+    sort_neighbors(GRID, front, everything, out=np.empty(GRID.num_edges, np.int32))
+    return advance(GRID, front, everything)
+
+
 def culled_two_ways(front):
     traverse(GRID, front, everything, cull="bitmap")
     return advance(GRID, front, everything, cull="hash")
@@ -202,6 +208,7 @@ def culled_two_ways(front):
     (traversed_frontier, "reads .frontier of a traverse's result"),
     (culled_two_ways, "step 1 (advance) has cull='hash' where an earlier step has "
                       "cull='bitmap'"),
+    (neighbours_sorted, "step 0 (sort_neighbors) is not an operator a fused loop runs"),
     (reduced_on_host, "reads a reduce's value on the host"),
     (pulled, "step 0 (advance) has direction='pull'"),
     (same_frontier, "expected the next round's frontier"),

@@ -152,6 +152,17 @@ def test_an_overflowing_queue_raises_as_the_host_loop_does(target, fused):
              fused=fused)
 
 
+@pytest.mark.parametrize("fused", [True, False])
+def test_an_overflowing_traverse_in_the_body_raises_as_the_host_loop_does(target, fused):
+    def body(front):
+        traverse(GRID, front, everything)
+        return filter(GRID, front, never)
+
+    f = Frontier.from_vertices(GRID, [0, 13, 50], capacity=8, target=target)
+    with pytest.raises(FrontierOverflowError):
+        loop(GRID, f, body, fused=fused)
+
+
 def test_an_empty_frontier_runs_no_round(target):
     f, dist, _, _ = start(GRID, target)
     empty = Frontier.from_vertices(GRID, [], target=target)
@@ -388,12 +399,13 @@ def test_a_culling_traverse_over_either_edges_equals_the_host_loop_and_scipy(tar
                                                                              edges):
     """Weighted relaxations from two sources (a vertex's distance can drop several times in
     a step: what culling is for), over the arcs leaving or entering the frontier (the
-    transpose's weights bound for the step)."""
+    transpose's weights bound for the step); fused twice on one pool, whose culling stamps
+    the first run reserved for the steps it culled."""
     graph = generators.gnm(12 if target.simulated else 40, 60 if target.simulated else 200,
                            seed=5, directed=True, weights=(1, 9))
     sources = [0, 3]
     got = []
-    for fused in (True, False):
+    for fused in (True, False, True):
         dist = np.full(graph.num_vertices, FAR, np.int64)
         dist[sources] = 0
         dist = target.to_device(dist)
@@ -402,10 +414,31 @@ def test_a_culling_traverse_over_either_edges_equals_the_host_loop_and_scipy(tar
             traverse(graph, front, relax, dist, edges=edges, cull=cull)
             return filter(graph, front, never)
 
-        start = Frontier.from_vertices(graph, sources, target=target)
+        start = Frontier.from_vertices(graph, sources, target=target, shared=True)
         assert loop(graph, start, body, dist, fused=fused).rounds == 1
         got.append(target.to_host(dist))
     np.testing.assert_array_equal(got[0], got[1])
+    np.testing.assert_array_equal(got[0], got[2])
     walked = graph.transpose() if edges == "in" else graph
     nearest = csg.shortest_path(walked.to_scipy(), indices=sources).min(axis=0)
     np.testing.assert_array_equal(got[0], np.where(np.isinf(nearest), FAR, nearest))
+
+
+def test_a_fused_loop_reserves_the_culling_stamps_it_used(target):
+    """A culled advance on a clique pushes every vertex once a round; a second fused loop on
+    the same pool culls with fresh stamps (reusing the first's would drop every head its
+    second round had marked), so every run counts the same arrivals as the host loop."""
+    clique = Graph.from_edges(*np.array([(u, v) for u in range(4) for v in range(4) if u != v]).T)
+
+    def body(front, hits):
+        heads = advance(clique, front, everything, cull="bitmap")
+        compute(clique, heads, arrived, hits)
+        return heads
+
+    counts = []
+    for fused in (True, True, False):
+        hits = target.zeros(4, np.int32)
+        start = Frontier.from_vertices(clique, [0], target=target, shared=True)
+        loop(clique, start, body, hits, max_rounds=3, fused=fused)
+        counts.append(target.to_host(hits).tolist())
+    assert counts == [[2, 3, 3, 3]] * 3

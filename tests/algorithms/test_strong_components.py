@@ -18,7 +18,7 @@ import algorithms.strong_components as module
 from algorithms import CATALOG, connected_components, strongly_connected_components
 from frontier import Graph, TargetError, generators
 from frontier.io import load
-from frontier.testing import check_scc, dataset_dir, graphs, reference_scc
+from frontier.testing import check_race_free, check_scc, dataset_dir, graphs, reference_scc
 from operators import BalancerError, available_balancers, resolve_policy
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
@@ -152,6 +152,18 @@ def test_the_fused_rounds_equal_the_host_loop_on_every_target_and_balancer(targe
     for a, b in zip(*runs, strict=True):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(runs[0][0], networkx_labels(graph))
+
+
+def test_the_rounds_of_a_directed_graph_are_race_free(target):
+    """The race detector runs the loop's host loop (its unit is a launch): every functor of
+    the round, over both sweeps, the colouring and the backward search."""
+    if target.name != "cpu" and not target.simulated:
+        pytest.skip("the race detector runs on the cpu target and in the simulator")
+    graph = generators.gnm(12 if SIMULATED else 40, 26 if SIMULATED else 90, seed=7,
+                           directed=True)
+    result = check_race_free(strongly_connected_components, graph, balancer="thread",
+                             target=target)
+    assert_scc(graph, result)
 
 
 def test_labels_are_equal_on_every_target_and_balancer(target):

@@ -41,8 +41,10 @@ What a fused body may call:
 * ``traverse``: an inner loop, its advance step after step until its frontier is empty (the
   same options as an advance; no ``max_steps``, ``stop_above`` or ``blocks``). Its steps go
   through a ring of three queues of the kernel's own, shared by the body's traversals (they
-  run one after another), its lengths cleared a step ahead as the rounds' are; it returns a
-  :class:`LoopTraversal` whose ``steps`` is a :class:`LoopValue`;
+  run one after another), its lengths cleared a step ahead as the rounds' are; a thread-mapped
+  one advances a frontier of at most a block's threads in block 0 alone, at block barriers,
+  while it stays that small (the small-frontier mode, on a grid of several blocks); it
+  returns a :class:`LoopTraversal` whose ``steps`` is a :class:`LoopValue`;
 * ``filter`` over a frontier of the body or ``"vertices"``: a queue or no output;
 * ``compute`` over a frontier of the body, ``"vertices"``, ``"edges"`` or a count;
 * ``reduce`` over the same, with ``min``, ``max``, ``count`` or a float ``sum``: its value
@@ -89,6 +91,7 @@ from frontier.ring import LOOP_LENGTHS, STEPS_RAN
 from frontier.runtime import racecheck
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
+from operators.balancers.thread import ThreadMapped
 from operators.codegen import (
     NONE,
     RANGE,
@@ -501,6 +504,9 @@ class _Names:
         self.rows = counts
         self.walks = _MIDS + 3 * len(self.mids)
         self.culled = self.walks + 3
+        #: Where the small-frontier mode hands the ring's step count and a traverse's steps
+        #: back to the grid (two lengths).
+        self.handed = self.culled + 1
         #: Whether a traverse runs (the ring's queues) and whether a step walks in-edges.
         self.walking = any(step.operator == "traverse" for step in trace.steps)
         self.reversed = any(step.edges == "in" and step.balancer is not None
@@ -583,22 +589,64 @@ def _advance_text(step: _Step, spec: KernelSpec, barrier: str) -> str:
     return text + balancer.advance_body(spec)
 
 
-def _traversal_text(step: _Step, spec: KernelSpec, names: _Names, barrier: str) -> str:
+@dataclass(frozen=True)
+class _Small:
+    """The small-frontier mode of a kernel's thread-mapped traversals: the target's block
+    prologue and barrier, the prologue that binds the grid's thread ids back, and the largest
+    frontier one block takes (a vertex per thread)."""
+
+    prologue: str
+    barrier: str
+    restore: str
+    frontier: int
+
+
+def _traversal_text(step: _Step, spec: KernelSpec, names: _Names, barrier: str,
+                    small: _Small | None) -> str:
     """A traverse: advance steps from the step's input, each into the next queue of the
     traversals' ring (``loop_walks`` counts the ring's steps over the whole kernel, so the
     queue a step writes was cleared by thread 0 in the ring's step before), until a step's
     output is empty. Every thread tests the same length, which no thread writes in the test's
     step. An overflowed queue ends the loop (the host raises FrontierOverflowError); else
-    thread 0 writes the steps into the traverse's value."""
+    thread 0 writes the steps into the traverse's value.
+
+    With ``small``, a frontier of at most ``small.frontier`` vertices is advanced by block 0
+    alone, step after step at block barriers, while it stays that small (the rest of the grid
+    waits at the next grid barrier; Luo, Wong & Hwu's block-level queue, as
+    :mod:`operators.small_frontier` does for ``traverse``): it then hands the ring's step
+    count and its steps to the grid through two lengths, which every thread reads after the
+    barrier. It is entered only on a frontier it would advance, and left on one it would not,
+    so a grid step (a grid barrier) always lies between two of its hand-overs."""
     walks = names.walks
     array, k = names.values[step.value.slot]
-    advance = ("walk_k = loop_walks % 3\n"
-               f"out_ids = {slot_pick('walk', 'walk_k')}\n"
-               f"out_slot = {walks} + walk_k\n"
-               "if tid == 0:\n"
-               f"    lens[{walks} + (loop_walks + 1) % 3] = 0\n"
-               + _advance_text(step, spec, barrier) + barrier
-               + "in_ids = out_ids\nin_slot = out_slot\nloop_walks += 1\nwalked += 1\n")
+
+    def stepping(step_barrier: str) -> str:
+        return ("walk_k = loop_walks % 3\n"
+                f"out_ids = {slot_pick('walk', 'walk_k')}\n"
+                f"out_slot = {walks} + walk_k\n"
+                "if tid == 0:\n"
+                f"    lens[{walks} + (loop_walks + 1) % 3] = 0\n"
+                + _advance_text(step, spec, step_barrier) + step_barrier
+                + "in_ids = out_ids\nin_slot = out_slot\nloop_walks += 1\nwalked += 1\n")
+
+    advance = stepping(barrier)
+    if small is not None:
+        handed = names.handed
+        fits = f"lens[in_slot] <= {small.frontier}"
+        alone = ("tid = thread\nnthreads = threads\n"
+                 f"while lens[in_slot] != 0 and {fits}:\n" + indent(stepping(small.barrier))
+                 + "if tid == 0:\n"
+                   f"    lens[{handed}] = loop_walks\n"
+                   f"    lens[{handed + 1}] = walked\n")
+        advance = (f"if {fits}:\n"
+                   + indent(small.prologue + "if block == 0:\n" + indent(alone)
+                            + small.restore + barrier
+                            + f"loop_walks = lens[{handed}]\n"
+                              f"walked = lens[{handed + 1}]\n"
+                              "walk_k = (loop_walks - 1) % 3\n"
+                              f"in_ids = {slot_pick('walk', 'walk_k')}\n"
+                              f"in_slot = {walks} + walk_k\n")
+                   + "else:\n" + indent(advance))
     return ("walked = 0\n"
             "while lens[in_slot] != 0 and lens[in_slot] <= in_ids.shape[0]:\n"
             + indent(advance)
@@ -622,9 +670,11 @@ def _walked(step: _Step, spec: KernelSpec, text: str) -> str:
 _REBOUND = ("row_offsets", "col_indices")
 
 
-def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: str) -> str:
+def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: str,
+               small: _Small | None) -> str:
     """Step ``i``'s statements: its frontiers bound to the names its operator's text reads,
-    then that text, then ``barrier``."""
+    then that text, then ``barrier`` (``small``: the small-frontier mode of a thread-mapped
+    traverse, where the kernel has one)."""
     text = ""
     if isinstance(step.source, int):
         ids, slot = names.queue(step.source)
@@ -637,7 +687,8 @@ def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: st
     if step.operator == "advance":
         text += _walked(step, spec, _advance_text(step, spec, barrier))
     elif step.operator == "traverse":
-        text += _walked(step, spec, _traversal_text(step, spec, names, barrier))
+        mapped = small if step.balancer.name == ThreadMapped.name else None
+        text += _walked(step, spec, _traversal_text(step, spec, names, barrier, mapped))
     elif step.operator == "filter":
         text += keep_body(spec)
     elif step.operator == "compute":
@@ -665,7 +716,7 @@ def _clear_rows(steps: list[_Step], names: _Names, row: str) -> str:
 
 
 def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: str,
-               refill: bool) -> str:
+               refill: bool, small: _Small | None) -> str:
     """Every iteration: the stop test (all threads read lengths no thread writes in it), the
     slots, thread 0 clearing the next iteration's rows, then the body's steps (a round) or,
     where the input is empty, the refill's."""
@@ -674,7 +725,7 @@ def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: s
         f" or (loop_step > 0 and lens[{_MIDS} + ((loop_step + 2) % 3) * {mids} + "
         f"{k}] > mid{index}.shape[0])" for index, k in names.mids.items())
     cleared = _clear_rows(trace.steps, names, "(loop_step + 1) % 3")
-    steps = [_step_text(step, i, spec, names, barrier)
+    steps = [_step_text(step, i, spec, names, barrier, small)
              for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True))]
     body, refilling = "".join(steps[:trace.body_steps]), "".join(steps[trace.body_steps:])
     text = ("loop_in = (start_slot + loop_step) % 3\n"
@@ -719,6 +770,11 @@ def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, r
     steps = trace.steps
     specs = [_spec(graph, step, i, names) for i, step in enumerate(steps)]
     walks, reversed_ = names.walking, names.reversed
+    # a grid of several blocks on a target whose blocks wait apart from the grid: small
+    # frontiers of a thread-mapped traverse go to one block
+    small = (_Small(tgt.block_prologue, tgt.block_barrier + "\n", tgt.prologue,
+                    shape.threads_per_block)
+             if walks and not one_block and tgt.block_barrier != tgt.grid_barrier else None)
     barrier = (tgt.block_barrier if one_block else tgt.grid_barrier) + "\n"
     extra = tuple(dict.fromkeys(
         [f"mid{index}" for index in names.mids]
@@ -752,7 +808,7 @@ def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, r
         return ((first + barrier if first else "") + kept
                 + "loop_round = 0\nloop_step = 0\nrefilled = 0\nloop_walks = 0\nloop_culls = 0\n"
                 "while loop_round < max_rounds:\n"
-                + indent(_loop_text(trace, specs, names, barrier, refill))
+                + indent(_loop_text(trace, specs, names, barrier, refill, small))
                 + "if tid == 0:\n"
                   "    lens[STEPS_RAN] = loop_step\n"
                   f"    lens[{_ROUNDS}] = loop_round\n"
@@ -769,7 +825,7 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
     graph, frontier = trace.graph, trace.frontier
     tgt, pool = frontier.target, frontier.pool
     names = _Names(trace, returned)
-    pool.make_room(names.culled + 1 - LOOP_LENGTHS)
+    pool.make_room(names.handed + 2 - LOOP_LENGTHS)
     shape = _shape(trace.steps, tgt)
     threads = shape.threads_per_block
     grid = min(blocks or tgt.persistent_blocks(threads), tgt.resident_blocks(threads),

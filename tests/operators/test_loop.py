@@ -442,3 +442,28 @@ def test_a_fused_loop_reserves_the_culling_stamps_it_used(target):
         loop(clique, start, body, hits, max_rounds=3, fused=fused)
         counts.append(target.to_host(hits).tolist())
     assert counts == [[2, 3, 3, 3]] * 3
+
+
+def thin_wide_thin(width: int = 40, length: int = 12) -> Graph:
+    """A path of ``length`` arcs into a vertex with ``width`` out-arcs, all ``width`` heads into
+    one vertex, then another path: a search's frontier is thin, wide, thin again."""
+    hub, join = length, length + width + 1
+    arcs = [(i, i + 1) for i in range(length)] + [(hub, hub + 1 + j) for j in range(width)]
+    arcs += [(hub + 1 + j, join) for j in range(width)]
+    arcs += [(join + i, join + i + 1) for i in range(length)]
+    return Graph.from_edges(*np.array(arcs).T, num_vertices=join + length + 1)
+
+
+@pytest.mark.parametrize("edges", ["out", "in"])
+def test_a_thread_mapped_traverse_goes_to_one_block_and_back_as_its_frontier_changes(target,
+                                                                                      edges):
+    """Blocks of 32 threads: the thin levels (at most a block's threads) run in block 0 alone,
+    the wide one over the grid, and the searches equal the host loop's and a sequential
+    search's (on the cpu target, one thread, there is no such mode)."""
+    graph = thin_wide_thin()
+    fused = searches(graph, target, "thread:32", edges, True)
+    host = searches(graph, target, "thread:32", edges, False)
+    label, levels = searched(graph, edges)
+    for got in (fused, host):
+        np.testing.assert_array_equal(got[0], label)
+        assert got[1].tolist() == levels

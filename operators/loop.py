@@ -632,7 +632,9 @@ def _traversal_text(step: _Step, spec: KernelSpec, names: _Names, barrier: str,
     advance = stepping(barrier)
     if small is not None:
         handed = names.handed
-        fits = f"lens[in_slot] <= {small.frontier}"
+        # at most a block's threads, and not overflowed (a push past a queue's end still
+        # counts, so a length of one block can hold more than the queue: the grid stops then)
+        fits = f"lens[in_slot] <= {small.frontier} and lens[in_slot] <= in_ids.shape[0]"
         alone = ("tid = thread\nnthreads = threads\n"
                  f"while lens[in_slot] != 0 and {fits}:\n" + indent(stepping(small.barrier))
                  + "if tid == 0:\n"

@@ -34,6 +34,17 @@ What a fused body may call:
 * ``advance``: push, a queue or no output, a condition, any balancer (every advance of a body
   with the same block size: the kernel's); ``balancer="auto"`` takes the adaptive policy's
   loop balancer (:meth:`operators.AdaptivePolicy.loop_balancer`: from the graph's degrees);
+  over the edges leaving the frontier or, ``edges="in"``, those entering it (the transpose's
+  arrays bound, for that step, to the names the balancer's text reads; its balancer resolved
+  for the transpose); ``cull`` (:mod:`operators.cull`: every culling step of a body culls
+  the same way, each with a stamp of its own, which the host reserves after the run);
+* ``traverse``: an inner loop, its advance step after step until its frontier is empty (the
+  same options as an advance; no ``max_steps``, ``stop_above`` or ``blocks``). Its steps go
+  through a ring of three queues of the kernel's own, shared by the body's traversals (they
+  run one after another), its lengths cleared a step ahead as the rounds' are; a thread-mapped
+  one advances a frontier of at most a block's threads in block 0 alone, at block barriers,
+  while it stays that small (the small-frontier mode, on a grid of several blocks); it
+  returns a :class:`LoopTraversal` whose ``steps`` is a :class:`LoopValue`;
 * ``filter`` over a frontier of the body or ``"vertices"``: a queue or no output;
 * ``compute`` over a frontier of the body, ``"vertices"``, ``"edges"`` or a count;
 * ``reduce`` over the same, with ``min``, ``max``, ``count`` or a float ``sum``: its value
@@ -47,13 +58,15 @@ the next round's frontier (from ``"vertices"``): an outer loop in the same kerne
 (:func:`algorithms.k_core`'s next ``k``).
 
 What needs the host is refused with :class:`LoopError` naming the step: reading a frontier of
-the body or a reduce's value on the host (``len(F)``, ``F.to_numpy()``, ``if total > 0``), an
-integer ``sum`` (exact past 64 bits only on the host), pull or auto direction, bitmap output,
-``cull``, ``unique``, a frontier made outside the body, another graph, and every other operator
-(``traverse``, ``iterate``, ...: they hand their calls to the loop too, which refuses them).
-``fused=False`` runs the body as the host loop instead: every call a launch, the same results,
-and what the fused loop is tested against; the race detector runs the host loop (its step is a
-launch).
+the body or a reduce's value on the host (``len(F)``, ``F.to_numpy()``, ``if total > 0``), a
+traverse's frontier, an integer ``sum`` (exact past 64 bits only on the host), pull or auto
+direction, bitmap output, ``unique``, two ways of culling, an in-edge step whose functor takes
+the graph (its view is the loop's graph's), a frontier made outside the body, another graph,
+and every other operator (``iterate``, ``stepping``, ...: they hand their calls to the loop
+too, which refuses them). ``fused=False`` runs the body as the host loop instead: every call a
+launch (a traverse from a copy of its frontier in a pool of the loop's own, so that the body's
+other frontiers stay valid), the same results, and what the fused loop is tested against; the
+race detector runs the host loop (its step is a launch).
 
 The body runs once when fused: Python code in it besides the operator calls runs once, while
 the loop learns the steps, and the state the functors read changes between rounds only on the
@@ -73,11 +86,12 @@ import numpy as np
 from frontier import validate
 from frontier.frontier import EDGES, SPARSE, VERTICES, Frontier
 from frontier.graph import Graph
-from frontier.options import Mode, Way
+from frontier.options import Cull, Mode, Way
 from frontier.ring import LOOP_LENGTHS, STEPS_RAN
 from frontier.runtime import racecheck
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
+from operators.balancers.thread import ThreadMapped
 from operators.codegen import (
     NONE,
     RANGE,
@@ -91,6 +105,7 @@ from operators.codegen import (
 )
 from operators.common import EDGE_SETS, OperatorError, check_frontier
 from operators.convention import kernel_arguments, scalar_arguments
+from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.direction import Direction
 from operators.filter import keep_body
 from operators.functors import Functor, as_functor
@@ -105,7 +120,7 @@ from operators.reduce import combine, identity_of, op_named, result_dtype
 from operators.shape import LaunchShape, grid_blocks, per_element
 from operators.tracing import ROUND, receiving
 
-__all__ = ["loop", "Looped", "LoopError", "LoopFrontier", "LoopValue", "ROUND"]
+__all__ = ["loop", "Looped", "LoopError", "LoopFrontier", "LoopValue", "LoopTraversal", "ROUND"]
 
 
 class LoopError(OperatorError):
@@ -158,9 +173,9 @@ class LoopFrontier:
 
 
 class LoopValue:
-    """A ``reduce``'s value inside a fused loop's body: it lives on the device, valid in the
-    round (or refill) that computed it; pass it to a later step's functor as a state argument,
-    which receives the number."""
+    """A ``reduce``'s value (or a ``traverse``'s steps) inside a fused loop's body: it lives on
+    the device, valid in the round (or refill) that computed it; pass it to a later step's
+    functor as a state argument, which receives the number."""
 
     __slots__ = ("slot", "dtype")
 
@@ -194,6 +209,25 @@ class LoopValue:
         return f"<a loop reduce's value ({self.dtype})>"
 
 
+class LoopTraversal:
+    """A ``traverse``'s result inside a fused loop's body: ``steps``, the advance steps it ran
+    (a :class:`LoopValue`: pass it to a later step's functor). It ran until its frontier was
+    empty, so there is no frontier to read."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: LoopValue) -> None:
+        self.steps = steps
+
+    def __getattr__(self, name: str) -> Any:
+        raise LoopError(f"operators.loop: the body reads .{name} of a traverse's result; in a "
+                        "fused loop a traverse runs until its frontier is empty and gives its "
+                        "steps only (pass fused=False for a host loop)")
+
+    def __repr__(self) -> str:
+        return "<a loop traverse's result>"
+
+
 @dataclass(frozen=True)
 class _Step:
     """One operator call of the body: what it reads (a frontier's index, or a range: "vertices",
@@ -212,6 +246,7 @@ class _Step:
     out: Any = None
     identity: Any = None
     value: LoopValue | None = None
+    cull: Cull = Cull.NONE
 
 
 @dataclass
@@ -225,6 +260,8 @@ class _Trace:
     #: The body's steps come first; those of ``refill`` after them.
     body_steps: int = 0
     values: list[LoopValue] = field(default_factory=list)
+    #: How the body's culling steps cull (one way for all: they share the marks).
+    cull: Cull = Cull.NONE
 
     def call(self, operator: Callable, args: tuple, options: dict[str, Any]) -> Any:
         name = operator.__name__
@@ -232,8 +269,8 @@ class _Trace:
         record = _RECORDERS.get(name)
         if record is None:
             raise LoopError(f"operators.loop: {where} is not an operator a fused loop runs; "
-                            "expected advance, filter, compute, reduce or neighbor_reduce (pass "
-                            "fused=False for a host loop)")
+                            "expected advance, traverse, filter, compute, reduce or "
+                            "neighbor_reduce (pass fused=False for a host loop)")
         graph, source, fn, *state = args
         if graph is not self.graph and not (graph is None and name == "compute"):
             raise LoopError(f"operators.loop: {where} runs on another graph; every step of a "
@@ -247,6 +284,8 @@ class _Trace:
                                 "argument; expected arrays and numbers")
         step = record(self, where, source, fn, tuple(state), **options)
         self.steps.append(step)
+        if step.operator == "traverse":
+            return LoopTraversal(step.value)
         if step.value is not None:
             return step.value
         return None if step.output is None else LoopFrontier(self, step.output)
@@ -277,19 +316,75 @@ def _advance(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple,
              direction: Any, condition: Callable | None, balancer: Any, output: str | None,
              cull: str, edges: str) -> _Step:
     index, _ = trace.source(where, source)
+    _push_only(where, direction)
+    functors = edge_functors(fn, condition, len(state))
+    edges = _edges(trace, where, edges, functors)
+    output = trace.output(where, output)
+    return _Step("advance", index, 0, functors, state, output,
+                 _fused_balancer(balancer, trace, where, edges), edges=edges,
+                 cull=_cull(trace, where, cull) if output is not None else Cull.NONE)
+
+
+def _traverse(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple, *,
+              direction: Any, condition: Callable | None, balancer: Any, fused: bool,
+              max_steps: Any, stop_above: Any, blocks: Any, cull: str, edges: str) -> _Step:
+    """A traverse: its advance, step after step, until its frontier is empty, inside the
+    round (an inner loop); its steps a :class:`LoopValue`."""
+    index, _ = trace.source(where, source)
+    _push_only(where, direction)
+    for name, value in (("max_steps", max_steps), ("stop_above", stop_above),
+                        ("blocks", blocks)):
+        if value is not None:
+            raise LoopError(f"operators.loop: {where} has {name}={value!r:.40}; a traverse in "
+                            "a fused loop runs until its frontier is empty on the loop's grid "
+                            "(expected None)")
+    if validate.flag("fused", fused) is not True:
+        raise LoopError(f"operators.loop: {where} has fused=False; a traverse in a fused loop "
+                        "runs inside its kernel (pass fused=False to the loop instead)")
+    functors = edge_functors(fn, condition, len(state))
+    edges = _edges(trace, where, edges, functors)
+    value = LoopValue(len(trace.values), np.dtype(np.int64))
+    trace.values.append(value)
+    return _Step("traverse", index, 0, functors, state, None,
+                 _fused_balancer(balancer, trace, where, edges), edges=edges,
+                 cull=_cull(trace, where, cull), identity=np.int64(0), value=value)
+
+
+def _push_only(where: str, direction: Any) -> None:
     if Direction.of(direction).mode != Way.PUSH:
         raise LoopError(f"operators.loop: {where} has direction={direction!r}; a fused loop "
                         "pushes (a pull reads a bitmap the host converts)")
-    if cull != NONE:
-        raise LoopError(f"operators.loop: {where} has cull={cull!r}; expected 'none' in a "
-                        "fused loop")
-    if edges not in EDGE_SETS or (edges == "in" and trace.graph.directed):
-        raise LoopError(f"operators.loop: {where} has edges={edges!r}; a fused loop advances "
-                        "over the edges leaving the frontier (advance over graph.transpose() "
-                        "in a loop of its own)")
-    functors = edge_functors(fn, condition, len(state))
-    return _Step("advance", index, 0, functors, state, trace.output(where, output),
-                 _fused_balancer(balancer, trace, where))
+
+
+def _edges(trace: _Trace, where: str, edges: str, functors: dict[str, Functor]) -> str:
+    """The edges an advance of the body walks: ``"in"`` only on a directed graph (an
+    undirected one's in-edges are its out-edges)."""
+    if not isinstance(edges, str) or edges not in EDGE_SETS:
+        raise LoopError(f"operators.loop: {where} has edges={edges!r}; expected one of "
+                        f"{EDGE_SETS}")
+    if edges == "in" and trace.graph.directed:
+        if any(f.wants_graph for f in functors.values()):
+            raise LoopError(f"operators.loop: {where} walks edges='in' with a functor that "
+                            "takes the graph; in a fused loop its graph view is the loop's "
+                            "graph, not the transpose the step walks (pass fused=False)")
+        return "in"
+    return "out"
+
+
+def _cull(trace: _Trace, where: str, cull: str) -> Cull:
+    """The step's culling (:mod:`operators.cull`), the same for every culling step of a body:
+    they share the marks and a stamp per step."""
+    try:
+        chosen = check_cull(cull)
+    except ValueError as err:
+        raise LoopError(f"operators.loop: {where}: {err}") from None
+    if chosen != Cull.NONE:
+        if trace.cull not in (Cull.NONE, chosen):
+            raise LoopError(f"operators.loop: {where} has cull={chosen.value!r} where an "
+                            f"earlier step has cull={trace.cull.value!r}; expected one way "
+                            "of culling in a fused loop")
+        trace.cull = chosen
+    return chosen
 
 
 def _filter(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple, *,
@@ -353,16 +448,19 @@ def _neighbor_reduce(trace: _Trace, where: str, source: Any, fn: Callable, state
 
 
 _RECORDERS: dict[str, Callable[..., _Step]] = {
-    "advance": _advance, "filter": _filter, "compute": _compute, "reduce": _reduce,
-    "neighbor_reduce": _neighbor_reduce}
+    "advance": _advance, "traverse": _traverse, "filter": _filter, "compute": _compute,
+    "reduce": _reduce, "neighbor_reduce": _neighbor_reduce}
 #: What a state argument's type is typed as when a fused reduce's result type is inferred.
 _SAMPLES = {type(ROUND): np.int64(0)}
 
 
-def _fused_balancer(balancer: Any, trace: _Trace, where: str) -> LoadBalancer:
-    """The balancer of a fused advance: its policy's loop balancer (a named one as it is)."""
+def _fused_balancer(balancer: Any, trace: _Trace, where: str, edges: str = "out"
+                    ) -> LoadBalancer:
+    """The balancer of a fused advance: its policy's loop balancer (a named one as it is),
+    resolved on the graph it walks (the transpose for ``edges="in"``)."""
     graph, target = trace.graph, trace.frontier.target
-    chosen = resolve_policy(balancer, graph, target).loop_balancer()
+    walked = graph.transpose() if edges == "in" else graph
+    chosen = resolve_policy(balancer, walked, target).loop_balancer()
     if not chosen.fusable:
         raise LoopError(f"operators.loop: {where} has balancer={chosen}, which cannot run "
                         "inside a persistent kernel; expected a fusable balancer")
@@ -371,7 +469,8 @@ def _fused_balancer(balancer: Any, trace: _Trace, where: str) -> LoadBalancer:
 
 # the kernel ------------------------------------------------------------------------------------
 #: A row of the pool's length array after LOOP_LENGTHS: the body's rounds, then three rows of
-#: the loop's own frontiers' lengths.
+#: the loop's own frontiers' lengths, then the three lengths of the traversals' queues and the
+#: culling steps run (:class:`_Names`).
 _ROUNDS = LOOP_LENGTHS
 _MIDS = LOOP_LENGTHS + 1
 
@@ -379,7 +478,9 @@ _MIDS = LOOP_LENGTHS + 1
 class _Names:
     """The kernel's names: each distinct state object (by identity) ``s0, s1, ...``, the
     round ``loop_round``, a reduce's value its slot in a row of ``loop_ints`` or
-    ``loop_floats``; the frontiers' queues and length slots."""
+    ``loop_floats``; the frontiers' queues and length slots; the traversals' ring (the
+    queues ``walk0..2``, their lengths from ``walks``) and where the culling steps are
+    counted (``culled``)."""
 
     def __init__(self, trace: _Trace, returned: set[int]) -> None:
         self.state: dict[int, tuple[str, Any]] = {}
@@ -401,6 +502,15 @@ class _Names:
             self.values[value.slot] = (array, counts[array])
             counts[array] += 1
         self.rows = counts
+        self.walks = _MIDS + 3 * len(self.mids)
+        self.culled = self.walks + 3
+        #: Where the small-frontier mode hands the ring's step count and a traverse's steps
+        #: back to the grid (two lengths).
+        self.handed = self.culled + 1
+        #: Whether a traverse runs (the ring's queues) and whether a step walks in-edges.
+        self.walking = any(step.operator == "traverse" for step in trace.steps)
+        self.reversed = any(step.edges == "in" and step.balancer is not None
+                            for step in trace.steps)
 
     def of(self, value: Any) -> str:
         if value is ROUND:
@@ -431,9 +541,12 @@ def _spec(graph: Graph, step: _Step, i: int, names: _Names) -> KernelSpec:
     kind = RANGE if isinstance(step.source, str) else SPARSE
     domain = EDGES if step.source == "edges" else VERTICES
     io = KernelIO.RANGE if kind == RANGE else KernelIO.READ
-    if step.operator == "advance":
-        return KernelSpec("advance", SPARSE, output, condition="condition" in functors,
-                          variant=wiring, io=KernelIO.STEP, **common)
+    if step.operator in ("advance", "traverse"):
+        walks = step.operator == "traverse"
+        return KernelSpec("advance", SPARSE, SPARSE if walks else output,
+                          condition="condition" in functors, cull=step.cull,
+                          variant=wiring + ("_walk" if walks else "") + f"_{step.edges}",
+                          io=KernelIO.STEP, **common)
     if step.operator == "filter":
         return KernelSpec("filter", kind, output, variant=wiring, io=KernelIO.STEP, **common)
     if step.operator == "compute":
@@ -466,9 +579,104 @@ def _reduce_text(step: _Step, i: int, spec: KernelSpec, names: _Names) -> str:
             + f"{atomic}({array}, {array}_row + {k}, {acc})\n")
 
 
-def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: str) -> str:
+def _advance_text(step: _Step, spec: KernelSpec, barrier: str) -> str:
+    """One advance: the balancer's helper phases (each followed by ``barrier``) and its
+    advance, a culling one stamped with the kernel's next stamp (``loop_culls`` counts them)."""
+    balancer = step.balancer
+    text = "".join(body + barrier for _, body in balancer.phases(spec))
+    if spec.cull != Cull.NONE:
+        text = "cull_stamp = cull_base + loop_culls\nloop_culls += 1\n" + text
+    return text + balancer.advance_body(spec)
+
+
+@dataclass(frozen=True)
+class _Small:
+    """The small-frontier mode of a kernel's thread-mapped traversals: the target's block
+    prologue and barrier, the prologue that binds the grid's thread ids back, and the largest
+    frontier one block takes (a vertex per thread)."""
+
+    prologue: str
+    barrier: str
+    restore: str
+    frontier: int
+
+
+def _traversal_text(step: _Step, spec: KernelSpec, names: _Names, barrier: str,
+                    small: _Small | None) -> str:
+    """A traverse: advance steps from the step's input, each into the next queue of the
+    traversals' ring (``loop_walks`` counts the ring's steps over the whole kernel, so the
+    queue a step writes was cleared by thread 0 in the ring's step before), until a step's
+    output is empty. Every thread tests the same length, which no thread writes in the test's
+    step. An overflowed queue ends the loop (the host raises FrontierOverflowError); else
+    thread 0 writes the steps into the traverse's value.
+
+    With ``small``, a frontier of at most ``small.frontier`` vertices is advanced by block 0
+    alone, step after step at block barriers, while it stays that small (the rest of the grid
+    waits at the next grid barrier; Luo, Wong & Hwu's block-level queue, as
+    :mod:`operators.small_frontier` does for ``traverse``): it then hands the ring's step
+    count and its steps to the grid through two lengths, which every thread reads after the
+    barrier. It is entered only on a frontier it would advance, and left on one it would not,
+    so a grid step (a grid barrier) always lies between two of its hand-overs."""
+    walks = names.walks
+    array, k = names.values[step.value.slot]
+
+    def stepping(step_barrier: str) -> str:
+        return ("walk_k = loop_walks % 3\n"
+                f"out_ids = {slot_pick('walk', 'walk_k')}\n"
+                f"out_slot = {walks} + walk_k\n"
+                "if tid == 0:\n"
+                f"    lens[{walks} + (loop_walks + 1) % 3] = 0\n"
+                + _advance_text(step, spec, step_barrier) + step_barrier
+                + "in_ids = out_ids\nin_slot = out_slot\nloop_walks += 1\nwalked += 1\n")
+
+    advance = stepping(barrier)
+    if small is not None:
+        handed = names.handed
+        # at most a block's threads, and not overflowed (a push past a queue's end still
+        # counts, so a length of one block can hold more than the queue: the grid stops then)
+        fits = f"lens[in_slot] <= {small.frontier} and lens[in_slot] <= in_ids.shape[0]"
+        alone = ("tid = thread\nnthreads = threads\n"
+                 f"while lens[in_slot] != 0 and {fits}:\n" + indent(stepping(small.barrier))
+                 + "if tid == 0:\n"
+                   f"    lens[{handed}] = loop_walks\n"
+                   f"    lens[{handed + 1}] = walked\n")
+        advance = (f"if {fits}:\n"
+                   + indent(small.prologue + "if block == 0:\n" + indent(alone)
+                            + small.restore + barrier
+                            + f"loop_walks = lens[{handed}]\n"
+                              f"walked = lens[{handed + 1}]\n"
+                              "walk_k = (loop_walks - 1) % 3\n"
+                              f"in_ids = {slot_pick('walk', 'walk_k')}\n"
+                              f"in_slot = {walks} + walk_k\n")
+                   + "else:\n" + indent(advance))
+    return ("walked = 0\n"
+            "while lens[in_slot] != 0 and lens[in_slot] <= in_ids.shape[0]:\n"
+            + indent(advance)
+            + "if lens[in_slot] != 0:\n"
+              "    break\n"
+              "if tid == 0:\n"
+              f"    {array}[{array}_row + {k}] = walked\n")
+
+
+def _walked(step: _Step, spec: KernelSpec, text: str) -> str:
+    """``text`` over the graph's in-edges where ``step`` walks them: the transpose's arrays
+    (``rev_...``) bound to the names a balancer's text reads, the graph's bound back after."""
+    if step.edges != "in":
+        return text
+    names = _REBOUND + (("weights",) if spec.weighted else ())
+    return ("".join(f"{n} = rev_{n}\n" for n in names) + text
+            + "".join(f"{n} = fwd_{n}\n" for n in names))
+
+
+#: The graph's arrays an in-edge step reads from the transpose (and its weights, if weighted).
+_REBOUND = ("row_offsets", "col_indices")
+
+
+def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: str,
+               small: _Small | None) -> str:
     """Step ``i``'s statements: its frontiers bound to the names its operator's text reads,
-    then that text, then ``barrier``."""
+    then that text, then ``barrier`` (``small``: the small-frontier mode of a thread-mapped
+    traverse, where the kernel has one)."""
     text = ""
     if isinstance(step.source, int):
         ids, slot = names.queue(step.source)
@@ -479,9 +687,10 @@ def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: st
         ids, slot = names.queue(step.output)
         text += f"out_ids = {ids}\nout_slot = {slot}\n"
     if step.operator == "advance":
-        balancer = step.balancer
-        text += "".join(body + barrier for _, body in balancer.phases(spec))
-        text += balancer.advance_body(spec)
+        text += _walked(step, spec, _advance_text(step, spec, barrier))
+    elif step.operator == "traverse":
+        mapped = small if step.balancer.name == ThreadMapped.name else None
+        text += _walked(step, spec, _traversal_text(step, spec, names, barrier, mapped))
     elif step.operator == "filter":
         text += keep_body(spec)
     elif step.operator == "compute":
@@ -509,7 +718,7 @@ def _clear_rows(steps: list[_Step], names: _Names, row: str) -> str:
 
 
 def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: str,
-               refill: bool) -> str:
+               refill: bool, small: _Small | None) -> str:
     """Every iteration: the stop test (all threads read lengths no thread writes in it), the
     slots, thread 0 clearing the next iteration's rows, then the body's steps (a round) or,
     where the input is empty, the refill's."""
@@ -518,7 +727,7 @@ def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: s
         f" or (loop_step > 0 and lens[{_MIDS} + ((loop_step + 2) % 3) * {mids} + "
         f"{k}] > mid{index}.shape[0])" for index, k in names.mids.items())
     cleared = _clear_rows(trace.steps, names, "(loop_step + 1) % 3")
-    steps = [_step_text(step, i, spec, names, barrier)
+    steps = [_step_text(step, i, spec, names, barrier, small)
              for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True))]
     body, refilling = "".join(steps[:trace.body_steps]), "".join(steps[trace.body_steps:])
     text = ("loop_in = (start_slot + loop_step) % 3\n"
@@ -562,6 +771,12 @@ def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, r
     graph, tgt = trace.graph, trace.frontier.target
     steps = trace.steps
     specs = [_spec(graph, step, i, names) for i, step in enumerate(steps)]
+    walks, reversed_ = names.walking, names.reversed
+    # a grid of several blocks on a target whose blocks wait apart from the grid: small
+    # frontiers of a thread-mapped traverse go to one block
+    small = (_Small(tgt.block_prologue, tgt.block_barrier + "\n", tgt.prologue,
+                    shape.threads_per_block)
+             if walks and not one_block and tgt.block_barrier != tgt.grid_barrier else None)
     barrier = (tgt.block_barrier if one_block else tgt.grid_barrier) + "\n"
     extra = tuple(dict.fromkeys(
         [f"mid{index}" for index in names.mids]
@@ -569,7 +784,10 @@ def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, r
         + [f"count{i}" for i, s in enumerate(steps) if s.source == "count"]
         + [f"identity{i}" for i, s in enumerate(steps) if s.identity is not None]
         + [p for s, spec in zip(steps, specs, strict=True) if s.balancer is not None
-           for p in s.balancer.extra_params(spec)]))
+           for p in s.balancer.extra_params(spec)]
+        + [f"walk{k}" for k in range(3) if walks]
+        + [f"rev_{n}" for n in _REBOUND + ("weights",) if reversed_]
+        + list(CULL_PARAMS if trace.cull != Cull.NONE else ())))
     spec = KernelSpec("loop", SPARSE, SPARSE, graph.weighted, len(names.state),
                       graph_view=any(s.graph_view for s in specs),
                       csc=any(s.needs_csc for s in specs),
@@ -581,18 +799,22 @@ def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, r
     mids = len(names.mids)
 
     def body() -> str:
-        first = (f"for j in range(tid, {3 * mids}, nthreads):\n"
-                 f"    lens[{_MIDS} + j] = 0\n") if mids else ""
+        cleared = 3 * mids + (3 if walks else 0)  # the mids' rows, then the ring's lengths
+        first = (f"for j in range(tid, {cleared}, nthreads):\n"
+                 f"    lens[{_MIDS} + j] = 0\n") if cleared else ""
         rows = "".join(_clear_rows(steps, names, str(r)) for r in range(3))
         if rows:
             first += "if tid == 0:\n" + rows
-        return ((first + barrier if first else "")
-                + "loop_round = 0\nloop_step = 0\nrefilled = 0\n"
+        kept = "".join(f"fwd_{n} = {n}\n" for n in _REBOUND + (("weights",) if graph.weighted
+                                                              else ()) if reversed_)
+        return ((first + barrier if first else "") + kept
+                + "loop_round = 0\nloop_step = 0\nrefilled = 0\nloop_walks = 0\nloop_culls = 0\n"
                 "while loop_round < max_rounds:\n"
-                + indent(_loop_text(trace, specs, names, barrier, refill))
+                + indent(_loop_text(trace, specs, names, barrier, refill, small))
                 + "if tid == 0:\n"
                   "    lens[STEPS_RAN] = loop_step\n"
-                  f"    lens[{_ROUNDS}] = loop_round\n")
+                  f"    lens[{_ROUNDS}] = loop_round\n"
+                  f"    lens[{names.culled}] = loop_culls\n")
 
     named = re.sub(r"\W", "_", "_".join(f.name for f in functors.values()))[:80]
     kernel = build(tgt, shape, spec, functors, body, extra,
@@ -605,7 +827,7 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
     graph, frontier = trace.graph, trace.frontier
     tgt, pool = frontier.target, frontier.pool
     names = _Names(trace, returned)
-    pool.make_room(1 + 3 * len(names.mids))
+    pool.make_room(names.handed + 2 - LOOP_LENGTHS)
     shape = _shape(trace.steps, tgt)
     threads = shape.threads_per_block
     grid = min(blocks or tgt.persistent_blocks(threads), tgt.resident_blocks(threads),
@@ -618,7 +840,13 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
         **{f"mid{index}": pool.scratch(f"loop frontier {k}", pool.capacity, np.int32)
            for index, k in names.mids.items()},
         **{array: tgt.empty(3 * n, np.float64 if array == "loop_floats" else np.int64)
-           for array, n in names.rows.items() if n}}
+           for array, n in names.rows.items() if n},
+        **{f"walk{k}": pool.scratch(f"loop traversal {k}", pool.capacity, np.int32)
+           for k in range(3) if names.walking}, **cull_buffers(pool, trace.cull)}
+    if names.reversed:
+        reverse = graph.transpose().device_arrays(tgt)
+        io.update(rev_row_offsets=reverse.row_offsets, rev_col_indices=reverse.col_indices,
+                  rev_weights=reverse.weights)
     for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True)):
         io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
         if step.source == "count":
@@ -635,6 +863,8 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
         "a fused loop on its pool failed part-way (its rounds reuse every slot, so the "
         "frontiers it started from are lost)")
     steps, rounds = int(lengths[STEPS_RAN]), int(lengths[_ROUNDS])
+    if trace.cull != Cull.NONE:
+        pool.use_stamps(int(lengths[names.culled]))  # culling step k stamped cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
     return Looped(Frontier(pool, final, SPARSE, pool.adopt(final, SPARSE, "a fused loop")),
                   rounds, steps - rounds)
@@ -643,12 +873,15 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
 class _HostRounds:
     """The host loop's receiver: runs each operator call for real, with the round number in
     place of :data:`ROUND`, an operator over a range on the loop's target (as the fused loop
-    runs it) and the vertices as a frontier where a filter reads them."""
+    runs it), the vertices as a frontier where a filter reads them, and a traverse from a copy
+    of its frontier in a pool of the loop's own (a traversal writes every slot of its pool:
+    run in place, it would leave the body's other frontiers of that pool stale)."""
 
     def __init__(self, graph: Graph, frontier: Frontier) -> None:
         self.round = np.int64(0)
         self.graph = graph
         self.target = frontier.target
+        self.walks: Frontier | None = None
 
     def call(self, operator: Callable, args: tuple, options: dict[str, Any]) -> Any:
         args = tuple(self.round if a is ROUND else a for a in args)
@@ -657,8 +890,17 @@ class _HostRounds:
         if operator.__name__ == "filter" and isinstance(args[1], str) and args[1] == "vertices":
             args = (args[0], Frontier.all_vertices(self.graph, kind=SPARSE, target=self.target),
                     *args[2:])
+        if operator.__name__ == "traverse" and isinstance(args[1], Frontier):
+            if self.walks is None:
+                self.walks = Frontier.from_vertices(self.graph, [], target=self.target,
+                                                    capacity=args[1].pool.capacity)
+            args = (args[0], self.walks.union(args[1]), *args[2:])
         with receiving(None):
-            return operator(*args, **options)
+            ran = operator(*args, **options)
+        if operator.__name__ == "traverse":  # its frontier, empty unless a bound stopped it
+            bounded = options.get("max_steps") is not None or options.get("stop_above") is not None
+            self.walks = None if bounded else ran.frontier
+        return ran
 
 
 def _next(frontier: Any) -> Frontier:

@@ -2,12 +2,12 @@
 
 :func:`operators.loop` calls its body once to learn the round's steps (fused), or once per
 round (the host loop). While the body runs, the loop is *active* in the calling thread, and
-every operator (``advance``, ``filter``, ``compute``, ``reduce``, ``neighbor_reduce``) hands
-its call to it with :func:`handed_over` instead of launching: the fused loop records the step,
-the host loop runs it for real with the round number in place of :data:`ROUND`. Outside a
-loop's body the operator runs as it always does. Every public operator is wrapped in
-:func:`hands_over`, so one the fused loop cannot run (``traverse``, ``iterate``, ...) is refused
-there by name instead of running once while the body is learned.
+every operator (``advance``, ``traverse``, ``filter``, ``compute``, ``reduce``,
+``neighbor_reduce``) hands its call to it with :func:`handed_over` instead of launching: the
+fused loop records the step, the host loop runs it for real with the round number in place
+of :data:`ROUND`. Outside a loop's body the operator runs as it always does. Every public
+operator is wrapped in :func:`hands_over`, so one the fused loop cannot run (``iterate``,
+``stepping``, ...) is refused there by name instead of running once while the body is learned.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """operators.loop: a user's round of operator calls run as one persistent kernel equals the host
 loop of the same calls round for round (the same frontiers, the same state) on every target and
-balancer; a body that needs the host is refused naming the step."""
+balancer, a traverse inside the round (over out- or in-edges, culled or not) included; a body
+that needs the host is refused naming the step."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import scipy.sparse.csgraph as csg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frontier import Frontier, FrontierOverflowError, Graph, atomic_add, atomic_cas, generators
+from frontier import (
+    Frontier,
+    FrontierOverflowError,
+    Graph,
+    atomic_add,
+    atomic_cas,
+    atomic_min,
+    generators,
+)
 from frontier.testing.strategies import graphs
 from operators import (
     ROUND,
@@ -23,6 +32,8 @@ from operators import (
     neighbor_reduce,
     recording,
     reduce,
+    sort_neighbors,
+    traverse,
 )
 from tests.pairs import covering, simulated_rows
 from tests.tiers import TARGETS, examples
@@ -141,6 +152,17 @@ def test_an_overflowing_queue_raises_as_the_host_loop_does(target, fused):
              fused=fused)
 
 
+@pytest.mark.parametrize("fused", [True, False])
+def test_an_overflowing_traverse_in_the_body_raises_as_the_host_loop_does(target, fused):
+    def body(front):
+        traverse(GRID, front, everything)
+        return filter(GRID, front, never)
+
+    f = Frontier.from_vertices(GRID, [0, 13, 50], capacity=8, target=target)
+    with pytest.raises(FrontierOverflowError):
+        loop(GRID, f, body, fused=fused)
+
+
 def test_an_empty_frontier_runs_no_round(target):
     f, dist, _, _ = start(GRID, target)
     empty = Frontier.from_vertices(GRID, [], target=target)
@@ -172,8 +194,32 @@ def same_frontier(front):
     return front
 
 
+def bounded_traverse(front):
+    traverse(GRID, front, everything, max_steps=3)
+    return advance(GRID, front, everything)
+
+
+def traversed_frontier(front):
+    return traverse(GRID, front, everything).frontier
+
+
+def neighbours_sorted(front):
+    sort_neighbors(GRID, front, everything, out=np.empty(GRID.num_edges, np.int32))
+    return advance(GRID, front, everything)
+
+
+def culled_two_ways(front):
+    traverse(GRID, front, everything, cull="bitmap")
+    return advance(GRID, front, everything, cull="hash")
+
+
 @pytest.mark.parametrize(("body", "says"), [
     (length_on_host, "reads the length of <the loop round's input frontier>"),
+    (bounded_traverse, "step 0 (traverse) has max_steps=3"),
+    (traversed_frontier, "reads .frontier of a traverse's result"),
+    (culled_two_ways, "step 1 (advance) has cull='hash' where an earlier step has "
+                      "cull='bitmap'"),
+    (neighbours_sorted, "step 0 (sort_neighbors) is not an operator a fused loop runs"),
     (reduced_on_host, "reads a reduce's value on the host"),
     (pulled, "step 0 (advance) has direction='pull'"),
     (same_frontier, "expected the next round's frontier"),
@@ -267,3 +313,157 @@ def test_a_fused_integer_sum_is_refused_for_the_host_loop():
 
     with pytest.raises(LoopError, match="op='sum'.*fused=False"):
         loop(GRID, f, body)
+
+
+# a traverse in the body ------------------------------------------------------------------------
+def note(i, steps, r, walked):
+    steps[r] = walked
+
+
+def searches(graph: Graph, target, balancer: str, edges: str, fused: bool):
+    """Round after round, a search (a traverse over ``edges``) from the smallest unlabelled
+    vertex labels what it reaches by that vertex; each round's traverse steps noted."""
+    n = graph.num_vertices
+    label = target.full(n, -1, np.int64)
+    target.write_scalar(label, 0, 0)
+    steps = target.zeros(n, np.int64)
+
+    def body(front, label, steps):
+        walk = traverse(graph, front, spread, label, balancer=balancer, edges=edges)
+        compute(graph, 1, note, steps, ROUND, walk.steps)
+        first = reduce(graph, "vertices", first_unlabelled, label, op="min")
+        return filter(graph, "vertices", claim_first, label, first)
+
+    done = loop(graph, Frontier.from_vertices(graph, [0], target=target), body, label, steps,
+                fused=fused)
+    return target.to_host(label), target.to_host(steps)[:done.rounds], done.rounds
+
+
+def searched(graph: Graph, edges: str) -> tuple[np.ndarray, list[int]]:
+    """The labels and the levels of each search, sequentially."""
+    g = graph.transpose() if edges == "in" else graph
+    label = np.full(graph.num_vertices, -1)
+    levels = []
+    for s in range(graph.num_vertices):
+        if label[s] != -1:
+            continue
+        label[s], level, depth = s, [s], 0
+        while level:
+            depth += 1
+            reached = []
+            for v in level:
+                for w in g.col_indices[g.row_offsets[v]:g.row_offsets[v + 1]].tolist():
+                    if label[w] == -1:
+                        label[w] = s
+                        reached.append(w)
+            level = reached
+        levels.append(depth)
+    return label, levels
+
+
+TRAVERSALS = covering(target=TARGETS, balancer=available_balancers(include_auto=True),
+                      edges=["out", "in"])
+
+
+@pytest.mark.parametrize("target, balancer, edges", TRAVERSALS, indirect=["target"])
+@settings(max_examples=examples(15))
+@given(data=st.data())
+def test_a_traverse_in_a_body_equals_the_host_loop_and_a_sequential_search(target, balancer,
+                                                                             edges, data):
+    graph = data.draw(graphs(min_vertices=1, max_vertices=10 if target.simulated else 30,
+                             max_edges=60, directed=True))
+    fused = searches(graph, target, balancer, edges, True)
+    host = searches(graph, target, balancer, edges, False)
+    np.testing.assert_array_equal(fused[0], host[0])
+    np.testing.assert_array_equal(fused[1], host[1])
+    label, levels = searched(graph, edges)
+    np.testing.assert_array_equal(fused[0], label)
+    assert fused[1].tolist() == levels and fused[2] == host[2] == len(levels)
+
+
+def relax(src, dst, eid, weight, dist):
+    d = dist[src] + weight
+    return atomic_min(dist, dst, d) > d
+
+
+def never(v):
+    return False
+
+
+FAR = 10**6
+
+
+@pytest.mark.parametrize("cull", ["none", "bitmap", "hash"])
+@pytest.mark.parametrize("edges", ["out", "in"])
+def test_a_culling_traverse_over_either_edges_equals_the_host_loop_and_scipy(target, cull,
+                                                                             edges):
+    """Weighted relaxations from two sources (a vertex's distance can drop several times in
+    a step: what culling is for), over the arcs leaving or entering the frontier (the
+    transpose's weights bound for the step); fused twice on one pool, whose culling stamps
+    the first run reserved for the steps it culled."""
+    graph = generators.gnm(12 if target.simulated else 40, 60 if target.simulated else 200,
+                           seed=5, directed=True, weights=(1, 9))
+    sources = [0, 3]
+    got = []
+    for fused in (True, False, True):
+        dist = np.full(graph.num_vertices, FAR, np.int64)
+        dist[sources] = 0
+        dist = target.to_device(dist)
+
+        def body(front, dist):
+            traverse(graph, front, relax, dist, edges=edges, cull=cull)
+            return filter(graph, front, never)
+
+        start = Frontier.from_vertices(graph, sources, target=target, shared=True)
+        assert loop(graph, start, body, dist, fused=fused).rounds == 1
+        got.append(target.to_host(dist))
+    np.testing.assert_array_equal(got[0], got[1])
+    np.testing.assert_array_equal(got[0], got[2])
+    walked = graph.transpose() if edges == "in" else graph
+    nearest = csg.shortest_path(walked.to_scipy(), indices=sources).min(axis=0)
+    np.testing.assert_array_equal(got[0], np.where(np.isinf(nearest), FAR, nearest))
+
+
+def test_a_fused_loop_reserves_the_culling_stamps_it_used(target):
+    """A culled advance on a clique pushes every vertex once a round; a second fused loop on
+    the same pool culls with fresh stamps (reusing the first's would drop every head its
+    second round had marked), so every run counts the same arrivals as the host loop."""
+    clique = Graph.from_edges(*np.array([(u, v) for u in range(4) for v in range(4) if u != v]).T)
+
+    def body(front, hits):
+        heads = advance(clique, front, everything, cull="bitmap")
+        compute(clique, heads, arrived, hits)
+        return heads
+
+    counts = []
+    for fused in (True, True, False):
+        hits = target.zeros(4, np.int32)
+        start = Frontier.from_vertices(clique, [0], target=target, shared=True)
+        loop(clique, start, body, hits, max_rounds=3, fused=fused)
+        counts.append(target.to_host(hits).tolist())
+    assert counts == [[2, 3, 3, 3]] * 3
+
+
+def thin_wide_thin(width: int = 40, length: int = 12) -> Graph:
+    """A path of ``length`` arcs into a vertex with ``width`` out-arcs, all ``width`` heads into
+    one vertex, then another path: a search's frontier is thin, wide, thin again."""
+    hub, join = length, length + width + 1
+    arcs = [(i, i + 1) for i in range(length)] + [(hub, hub + 1 + j) for j in range(width)]
+    arcs += [(hub + 1 + j, join) for j in range(width)]
+    arcs += [(join + i, join + i + 1) for i in range(length)]
+    return Graph.from_edges(*np.array(arcs).T, num_vertices=join + length + 1)
+
+
+@pytest.mark.parametrize("edges", ["out", "in"])
+def test_a_thread_mapped_traverse_goes_to_one_block_and_back_as_its_frontier_changes(target,
+                                                                                      edges):
+    """Blocks of 32 threads: the thin levels (at most a block's threads) run in block 0 alone,
+    the wide one over the grid, and the searches equal the host loop's and a sequential
+    search's (on the cpu target, one thread, there is no such mode)."""
+    graph = thin_wide_thin()
+    fused = searches(graph, target, "thread:32", edges, True)
+    host = searches(graph, target, "thread:32", edges, False)
+    label, levels = searched(graph, edges)
+    for got in (fused, host):
+        np.testing.assert_array_equal(got[0], label)
+        assert got[1].tolist() == levels

@@ -291,10 +291,10 @@ ENTRIES = (
                           "unordered: levels lowered by an atomic min (Li & Becchi)"),
                    Option("cull", Cull, Cull.NONE,
                           "remove repeated vertices from each push step's queue",
-                          shown="cull {}"))),
+                          shown="cull {}")), traced=True),
     Entry(name="bfs_do", description="direction-optimizing BFS (Beamer et al., SC 2012): push "
           "while the frontier is small, pull while it is large",
           run=_direction_optimizing, reference=testing.reference_bfs, check=_check,
           checks=_CHECKS,
-          report=_report, options=(_FRONTIER,)),
+          report=_report, options=(_FRONTIER,), traced=True),
 )

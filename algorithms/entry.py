@@ -76,7 +76,10 @@ class Entry:
       graph (list ranking takes a list: ``list:N``); tests run the entry on it. None: any;
     * ``suite``: whether the benchmark suite (``python -m bench all``) runs it on its standard
       graphs; False for list ranking (it takes lists) and APSP (V x V memory), which have
-      benchmarks of their own.
+      benchmarks of their own;
+    * ``traced``: whether ``stats`` are the traversal's levels (:class:`algorithms.LevelStats`),
+      what ``frontier run ... --trace`` prints; the command refuses ``--trace`` for the others
+      before it reads the graph (a user's function: not traced).
     """
 
     name: str
@@ -93,6 +96,7 @@ class Entry:
     targeted: bool = True
     example: str | None = None
     suite: bool = True
+    traced: bool = False
 
     def invoke(self, graph: Graph, source: int | None, *, balancer: Any, target: Any,
                **options: Any) -> Result:

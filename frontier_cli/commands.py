@@ -223,6 +223,10 @@ def run_algorithm(args: argparse.Namespace) -> int:
         raise CommandError(f"--validate: {entry.name} declares no reference to compare its "
                            "result with (declare one with @algorithms.declare(reference=...) "
                            "or check=...; docs/tutorial.md)")
+    if args.trace is not None and not entry.traced:
+        traced = ", ".join(name for name, known in CATALOG.items() if known.traced)
+        raise CommandError(f"--trace: {entry.name} keeps no per-level traversal statistics to "
+                           f"trace; expected one of {traced}")
     balancer = _balancer(entry, args)
     target = _target_of(entry, args)
     if args.trace not in (None, "-"):
@@ -264,7 +268,7 @@ def run_algorithm(args: argparse.Namespace) -> int:
         lines.append(f"iterations  {iterations}")
     if validated:
         lines.append(f"validated   {entry.checks}")
-    trace = _trace(entry.name, result, args.trace, lines)
+    trace = _trace(result, args.trace, lines)
     _emit(args, {"command": "run", "trace": trace, "algorithm": entry.name, "graph": args.graph,
                  "num_vertices": graph.num_vertices, "num_edges": graph.num_edges,
                  "directed": graph.directed, "target": target.name if target else None,
@@ -398,16 +402,12 @@ def run_convert(args: argparse.Namespace) -> int:
     return 0
 
 
-def _trace(name: str, result: object, where: str | None, lines: list[str]
-           ) -> list[dict[str, Any]] | None:
-    """The per-step rows of ``--trace`` (None without it): appended to ``lines`` as CSV after a
-    ``# trace`` line, or written to the file ``where``."""
+def _trace(result: Any, where: str | None, lines: list[str]) -> list[dict[str, Any]] | None:
+    """The per-level rows of ``--trace`` (None without it) of a traced entry's result:
+    appended to ``lines`` as CSV after a ``# trace`` line, or written to the file ``where``."""
     if where is None:
         return None
-    stats = getattr(result, "stats", None)
-    if stats is None:
-        raise CommandError(f"{name} keeps no per-step statistics to trace")
-    rows = trace_rows(stats)
+    rows = trace_rows(result.stats)
     if where == "-":
         text = io.StringIO()
         write_trace(rows, text)

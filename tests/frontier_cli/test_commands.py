@@ -36,6 +36,24 @@ def test_every_catalog_algorithm_runs_on_a_spec_graph_and_validates(capsys, name
     assert f"validated   {CATALOG[name].checks}" in out
 
 
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_trace_prints_the_levels_of_a_traced_algorithm_and_refuses_the_others_up_front(
+        capsys, monkeypatch, name):
+    def loaded_anyway(*args):
+        raise AssertionError("the graph was read before --trace was refused")
+
+    entry = CATALOG[name]
+    graph = entry.example or "grid:6x7"
+    if not entry.traced:
+        monkeypatch.setattr("frontier_cli.commands.load_graph", loaded_anyway)
+    code, out, err = run_cli(capsys, "run", name, graph, "--target", "cpu", "--runs", "1",
+                             "--trace")
+    if entry.traced:
+        assert code == 0 and "# trace" in out, err
+    else:
+        assert code == 2 and "--trace" in err and "bfs" in err and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("name, option, choice", OPTION_CHOICES)
 def test_every_option_choice_of_every_algorithm_runs_and_is_shown(capsys, name, option, choice):
     code, out, err = run_cli(capsys, "run", name, CATALOG[name].example or "rmat:6", "--target",

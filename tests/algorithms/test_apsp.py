@@ -15,11 +15,11 @@ from hypothesis import given, settings
 
 from algorithms import APSPError, apsp
 from algorithms.apsp import APSPMethod
-from operators import recording
 from frontier import Graph, generators
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.runtime.device_arrays import on_host
 from frontier.testing import check_apsp, graphs, reference_apsp
+from operators import recording
 
 #: A real GPU (not the simulator, far too slow for the large cases).
 GPU = cuda_usable() and os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0")

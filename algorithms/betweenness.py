@@ -47,6 +47,7 @@ from frontier import (
     Graph,
     atomic_add,
     atomic_cas,
+    atomic_max,
     atomic_store,
     device_function,
     out_degree,
@@ -60,10 +61,9 @@ from operators import (
     compute,
     get_balancer,
     neighbor_reduce,
-    reduce,
-    resolve_policy,
     traverse,
 )
+from operators.sources import Batch, batches, sources_per_batch
 
 __all__ = ["betweenness_centrality", "BetweennessResult", "BetweennessSourceStats",
            "PathCountOverflowError", "ENTRIES"]
@@ -104,15 +104,18 @@ class BetweennessResult:
 
 
 # functors ------------------------------------------------------------------------------------
-def reset(v, depth, sigma, delta, source):
-    """Before a source's pass: only the source is reached, at depth 0 by one path."""
-    depth[v] = 0 if v == source else -1
-    sigma[v] = 1.0 if v == source else 0.0
-    delta[v] = 0.0
-
-
-def at_depth_or_more(v, depth, d):
-    return depth[v] >= d
+def reset(c, depth, sigma, delta, counts, starts, n, rows):
+    """Before a batch's pass, in row ``c // n`` (one source): only its source is reached, at
+    depth 0 by one path; the row's tallies (:func:`tally`) start from 0."""
+    row = c // n
+    source = starts[row]
+    depth[c] = 0 if c == source else -1
+    sigma[c] = 1.0 if c == source else 0.0
+    delta[c] = 0.0
+    if c == row * n:
+        counts[row] = 0
+        counts[rows + row] = 0
+        counts[2 * rows + row] = 0
 
 
 def discover(src, dst, eid, weight, depth, sigma):
@@ -134,22 +137,32 @@ def dependency(src, dst, eid, weight, depth, sigma, delta):
     return 0.0
 
 
-def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
-    if not math.isfinite(sigma[v]):
-        atomic_store(overflow, 0, 1)  # every vertex that overflowed writes the same flag
-    if v == source:
-        if endpoints:
-            values[v] += reached - 1
-    elif depth[v] > 0:
-        values[v] += delta[v] + 1.0 if endpoints else delta[v]
+def tally(c, depth, counts, n, rows, graph):
+    """Per row, from its reached vertices: the deepest level (``counts[row]``), the arcs
+    leaving them (``counts[rows + row]``) and how many they are (``counts[2 * rows + row]``)."""
+    if depth[c] >= 0:
+        row = c // n
+        atomic_max(counts, row, depth[c])
+        atomic_add(counts, rows + row, out_degree(graph, c))
+        atomic_add(counts, 2 * rows + row, 1)
+
+
+def accumulate(v, values, delta, depth, starts, n, rows, endpoints, counts, sigma, overflow):
+    """Adds each row's dependency of ``v`` (and, with ``endpoints``, the paths ending there) to
+    its centrality, row after row: in the order of the sources."""
+    for row in range(rows):
+        c = row * n + v
+        if not math.isfinite(sigma[c]):
+            atomic_store(overflow, 0, 1)  # every vertex that overflowed writes the same flag
+        if c == starts[row]:
+            if endpoints:
+                values[v] += counts[2 * rows + row] - 1
+        elif depth[c] > 0:
+            values[v] += delta[c] + 1.0 if endpoints else delta[c]
 
 
 def scale(v, values, factors):
     values[v] *= factors[v]
-
-
-def reached_arcs(v, depth, graph):
-    return out_degree(graph, v) if depth[v] >= 0 else 0
 
 
 # the algorithm -------------------------------------------------------------------------------
@@ -185,34 +198,24 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     balancer = get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target, graph)
-    policy = resolve_policy(balancer, graph, tgt)
     values = tgt.zeros(n, np.float64)
-    depth = tgt.full(n, -1, np.int32)
-    sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
     overflow = tgt.zeros(1, np.int32)
     levels = edges = 0
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
-    if n:
-        for s in chosen.tolist():
+    if n and chosen.size:
+        rows = min(chosen.size, sources_per_batch(graph))
+        passes = _Passes(tgt.empty(rows * n, np.int32), tgt.empty(rows * n, np.float64),
+                         tgt.empty(rows * n, np.float64), tgt.empty(3 * rows, np.int64),
+                         values, overflow, endpoints)
+        for batch in batches(graph, chosen):
             passed = time.perf_counter()
-            compute(graph, "vertices", reset, depth, sigma, delta, s, target=tgt)
-            # the traversal runs on the thread's pooled buffers of the graph, from the source
-            start = Frontier.from_vertices(graph, [s], target=tgt, shared=True)
-            run = traverse(graph, start, discover, depth, sigma, balancer=policy)
-            top = run.steps - 2  # the level above the deepest (whose delta stays 0)
-            if top > 0:
-                neighbor_reduce(graph, Levels(depth, top, 1), dependency, depth, sigma, delta,
-                                out=delta, edges="out")
-            arcs = reduce(graph, "vertices", reached_arcs, depth, target=tgt)
-            reached = reduce(graph, "vertices", at_depth_or_more, depth, 0, op="count",
-                             target=tgt) if endpoints else 0
-            compute(graph, "vertices", accumulate, values, delta, depth, s, endpoints, reached,
-                    sigma, overflow, target=tgt)
-            levels += run.steps
-            edges += 2 * arcs
-            stats.append(BetweennessSourceStats(s, run.steps, 2 * arcs,
-                                                time.perf_counter() - passed))
+            deepest, arcs = _batch(batch, balancer, tgt, passes)
+            seconds = (time.perf_counter() - passed) / batch.size
+            for s, d, a in zip(batch.sources.tolist(), deepest, arcs, strict=True):
+                levels += d + 1
+                edges += 2 * a
+                stats.append(BetweennessSourceStats(s, d + 1, 2 * a, seconds))
     if tgt.read_scalar(overflow, 0):
         raise PathCountOverflowError(
             "betweenness_centrality: a source has more shortest paths to some vertex than "
@@ -225,6 +228,47 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             compute(graph, "vertices", scale, values, tgt.to_device(factors), target=tgt)
     return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, edges,
                              time.perf_counter() - began, graph, stats, tgt)
+
+
+@dataclass(frozen=True)
+class _Passes:
+    """What the batches of one call share: the state of a batch's rows (``depth``, ``sigma``,
+    ``delta``: room for the largest batch, a row of |V| entries per source), the rows' tallies
+    (``counts``), and the call's ``values``, ``overflow`` flag and ``endpoints`` option."""
+
+    depth: Any
+    sigma: Any
+    delta: Any
+    counts: Any
+    values: Any
+    overflow: Any
+    endpoints: bool
+
+
+def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, passes: _Passes
+           ) -> tuple[list[int], list[int]]:
+    """Brandes' passes of a batch of sources, one row each, as one pass over the batch's
+    copies of the graph (:mod:`operators.sources`): its values added to ``passes.values``.
+    Returns, per source, the deepest level it reached and the arcs leaving its reached
+    vertices."""
+    g, n, rows = batch.graph, batch.row, batch.size
+    cells = rows * n
+    depth, sigma, delta = passes.depth[:cells], passes.sigma[:cells], passes.delta[:cells]
+    counts = passes.counts[:3 * rows]
+    starts = tgt.to_device(batch.starts)
+    compute(g, "vertices", reset, depth, sigma, delta, counts, starts, n, rows, target=tgt)
+    # the traversal runs on the thread's pooled buffers of the copies, from the sources
+    start = Frontier.from_vertices(g, batch.starts, target=tgt, shared=True)
+    run = traverse(g, start, discover, depth, sigma, balancer=batch.policy(balancer, tgt))
+    top = run.steps - 2  # the level above the deepest (whose delta stays 0)
+    if top > 0:
+        neighbor_reduce(g, Levels(depth, top, 1), dependency, depth, sigma, delta, out=delta,
+                        edges="out")
+    compute(g, "vertices", tally, depth, counts, n, rows, target=tgt)
+    compute(batch.graph, n, accumulate, passes.values, delta, depth, starts, n, rows,
+            passes.endpoints, counts, sigma, passes.overflow, target=tgt)
+    held = tgt.to_host(counts).tolist()
+    return held[:rows], held[rows:2 * rows]
 
 
 def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:

@@ -66,9 +66,10 @@ class Batch:
         the adaptive runtime (``"auto"``), one fused push with the balancer of a fused loop
         (:meth:`operators.policy.AdaptivePolicy.loop_balancer`), not decided level by level
         from the batch's frontier, which is every row's frontier side by side (its one-block
-        mode would hold one row's frontier, not all of them)."""
+        mode would hold one row's frontier, not all of them); a batch of one source, whose
+        frontier is its own, as a call from that source alone."""
         chosen = resolve_policy(balancer, self.graph, target)
-        if isinstance(chosen, AdaptivePolicy):
+        if isinstance(chosen, AdaptivePolicy) and self.size > 1:
             return resolve_policy(chosen.loop_balancer(), self.graph, target)
         return chosen
 
@@ -87,13 +88,14 @@ class Batch:
         return flat[self.first * self.row:(self.first + self.size) * self.row]
 
 
-def sources_per_batch(graph: Graph, cells: int = BATCH_CELLS) -> int:
-    """How many sources one batch holds: copies of at most ``cells`` vertices and arcs, at
-    least one source."""
+def sources_per_batch(graph: Graph, cells: int | None = None) -> int:
+    """How many sources one batch holds: copies of at most ``cells`` vertices and arcs
+    (default: :data:`BATCH_CELLS`, read at the call), at least one source."""
+    cells = BATCH_CELLS if cells is None else cells
     return max(1, cells // max(graph.num_vertices + graph.num_edges, 1))
 
 
-def batches(graph: Graph, sources: np.ndarray, cells: int = BATCH_CELLS) -> Iterator[Batch]:
+def batches(graph: Graph, sources: np.ndarray, cells: int | None = None) -> Iterator[Batch]:
     """``sources`` (vertex ids of ``graph``, repeats allowed) in order, as batches of at most
     :func:`sources_per_batch` sources."""
     n = graph.num_vertices

@@ -173,12 +173,19 @@ def flag(name: str, value: Any, *, none: bool = False) -> Any:
 
 def one_of(name: str, value: Any, valid: Iterable[str], what: str | None = None) -> str:
     """``value`` if it is one of the names ``valid``, as the member where ``valid`` is an
-    :class:`frontier.options.Option`; the message lists them."""
-    names = tuple(valid)
-    if not isinstance(value, str) or value not in names:
-        raise ValueError(f"unknown {what or name} {value!r}; expected one of "
-                         f"{', '.join(repr(n) for n in names)}")
-    return valid(value) if isinstance(valid, type) else value
+    :class:`frontier.options.Option` (found by its value, without going over the members);
+    the message lists them."""
+    if isinstance(valid, type):
+        member = valid._value2member_map_.get(value) if isinstance(value, str) else None
+        if member is not None:
+            return member
+        names = tuple(member.value for member in valid)
+    else:
+        names = tuple(valid)
+        if isinstance(value, str) and value in names:
+            return value
+    raise ValueError(f"unknown {what or name} {value!r}; expected one of "
+                     f"{', '.join(repr(n) for n in names)}")
 
 
 def vertex(name: str, value: Any, num_vertices: int) -> int:

@@ -137,21 +137,31 @@ def dependency(src, dst, eid, weight, depth, sigma, delta):
     return 0.0
 
 
-def tally(c, depth, counts, n, rows, graph):
-    """Per row, from its reached vertices: the deepest level (``counts[row]``), the arcs
-    leaving them (``counts[rows + row]``) and how many they are (``counts[2 * rows + row]``)."""
+@device_function
+def tally_vertex(c, depth, counts, n, rows, degree):
+    """Vertex ``c`` of row ``c // n``, if reached, in its row's tallies: the deepest level
+    (``counts[row]``), the arcs leaving the reached vertices (``counts[rows + row]``, ``degree``
+    of them ``c``'s) and how many they are (``counts[2 * rows + row]``)."""
     if depth[c] >= 0:
         row = c // n
         atomic_max(counts, row, depth[c])
-        atomic_add(counts, rows + row, out_degree(graph, c))
+        atomic_add(counts, rows + row, degree)
         atomic_add(counts, 2 * rows + row, 1)
 
 
-def accumulate(v, values, delta, depth, starts, n, rows, endpoints, counts, sigma, overflow):
+def tally(c, depth, counts, n, rows, graph):
+    tally_vertex(c, depth, counts, n, rows, out_degree(graph, c))
+
+
+def accumulate(v, values, delta, depth, starts, n, rows, endpoints, counts, sigma, overflow,
+               tallies, graph):
     """Adds each row's dependency of ``v`` (and, with ``endpoints``, the paths ending there) to
-    its centrality, row after row: in the order of the sources."""
+    its centrality, row after row: in the order of the sources; with ``tallies``, also tallies
+    each row's copy of ``v`` (:func:`tally_vertex`)."""
     for row in range(rows):
         c = row * n + v
+        if tallies:
+            tally_vertex(c, depth, counts, n, rows, out_degree(graph, c))
         if not math.isfinite(sigma[c]):
             atomic_store(overflow, 0, 1)  # every vertex that overflowed writes the same flag
         if c == starts[row]:
@@ -264,9 +274,10 @@ def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, passes: _Passes
     if top > 0:
         neighbor_reduce(g, Levels(depth, top, 1), dependency, depth, sigma, delta, out=delta,
                         edges="out")
-    compute(g, "vertices", tally, depth, counts, n, rows, target=tgt)
-    compute(batch.graph, n, accumulate, passes.values, delta, depth, starts, n, rows,
-            passes.endpoints, counts, sigma, passes.overflow, target=tgt)
+    if passes.endpoints:  # the paths ending at a source are its row's reached vertices
+        compute(g, "vertices", tally, depth, counts, n, rows, target=tgt)
+    compute(g, n, accumulate, passes.values, delta, depth, starts, n, rows, passes.endpoints,
+            counts, sigma, passes.overflow, not passes.endpoints, target=tgt)
     held = tgt.to_host(counts).tolist()
     return held[:rows], held[rows:2 * rows]
 

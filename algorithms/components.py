@@ -525,16 +525,16 @@ def _most_frequent_label(steps: _ComponentSteps, comp: Any) -> int:
     g, tgt = steps.graph, steps.tgt
     picks = g.memo(f"afforest.samples.{tgt.name}", lambda: tgt.to_device(
         np.random.default_rng(27491095).integers(0, g.num_vertices, SAMPLES, dtype=np.int32)))
-    sampled = tgt.empty(SAMPLES, np.int32)
+    sampled = thread_buffer("afforest samples", tgt, SAMPLES, np.int32)[:SAMPLES]
     compute(g, SAMPLES, gather, comp, picks, sampled, target=tgt)
-    return _most_frequent(tgt.to_host(sampled))
+    return _most_frequent(tgt.to_host(sampled), g.num_vertices)
 
 
-def _most_frequent(labels: np.ndarray) -> int:
-    """The most frequent of ``labels`` (vertex ids), the smallest of those tied: counted by
-    ``np.bincount`` where the largest label is below eight times the labels' count (its array
-    of counts then costs less than sorting them), else by sorting them."""
-    if labels.size and int(labels.max()) < 8 * labels.size:
+def _most_frequent(labels: np.ndarray, bound: int) -> int:
+    """The most frequent of ``labels`` (vertex ids below ``bound``), the smallest of those
+    tied: counted by ``np.bincount`` where ``bound`` is at most eight times the labels' count
+    (its array of counts then costs less than sorting them), else by sorting them."""
+    if labels.size and bound <= 8 * labels.size:
         return int(np.argmax(np.bincount(labels)))
     values, counts = np.unique(labels, return_counts=True)
     return int(values[np.argmax(counts)])

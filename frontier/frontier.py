@@ -722,7 +722,12 @@ _LIBRARY = frozenset({"frontier", "operators", "algorithms", "frontier_nx"})
 def _call_site() -> str:
     """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none)."""
     frame = sys._getframe(1)
-    while frame is not None and _in_library(frame):
+    known = _LIBRARY_CODE
+    while frame is not None:  # the known code's answer looked up here: no call per frame
+        seen = known.get(id(frame.f_code))
+        if not (seen[1] if seen is not None and seen[0] is frame.f_code
+                else _in_library(frame)):
+            break
         frame = frame.f_back
     return "" if frame is None else f" at {frame.f_code.co_filename}:{frame.f_lineno}"
 

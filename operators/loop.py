@@ -542,8 +542,16 @@ def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: s
 
 def _shape(steps: list[_Step], tgt: Any) -> LaunchShape:
     """The kernel's launch shape: its advances' block size (one for all), the globals of
-    every balancer."""
-    balancers = {step.balancer for step in steps if step.balancer is not None}
+    every balancer (worked out once per set of balancers and target)."""
+    balancers = frozenset(step.balancer for step in steps if step.balancer is not None)
+    return _SHAPES.get((balancers, tgt, tgt.simulated), lambda: _shape_of(balancers, tgt))
+
+
+#: The fused loops' launch shapes, per set of balancers and target.
+_SHAPES: SharedCache[LaunchShape] = SharedCache("fused loop shapes")
+
+
+def _shape_of(balancers: frozenset[LoadBalancer], tgt: Any) -> LaunchShape:
     if not balancers:
         return per_element(tgt)
     shapes = [b.shape(tgt) for b in sorted(balancers, key=str)]

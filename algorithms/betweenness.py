@@ -214,11 +214,11 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
     if n and chosen.size:
-        rows = min(chosen.size, sources_per_batch(graph))
+        rows = min(chosen.size, sources_per_batch(graph, target=tgt))
         passes = _Passes(tgt.empty(rows * n, np.int32), tgt.empty(rows * n, np.float64),
                          tgt.empty(rows * n, np.float64), tgt.empty(3 * rows, np.int64),
                          values, overflow, endpoints)
-        for batch in batches(graph, chosen):
+        for batch in batches(graph, chosen, target=tgt):
             passed = time.perf_counter()
             deepest, arcs = _batch(batch, balancer, tgt, passes)
             seconds = (time.perf_counter() - passed) / batch.size

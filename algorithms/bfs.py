@@ -278,7 +278,7 @@ def _per_source(graph: Graph, starts: np.ndarray, balancer: LoadBalancer, tgt: T
                 _UNSET_LEVEL if unordered else -1, target=tgt)
     start = time.perf_counter()
     longest = None
-    for batch in batches(graph, starts):
+    for batch in batches(graph, starts, target=tgt):
         run = _batch(batch, balancer, tgt, frontier, fused, Direction(*way), unordered, cull,
                      batch.rows(distances), batch.rows(predecessors))
         if longest is None or run.steps > longest.steps:

@@ -478,8 +478,8 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
             compute(None, k * n, _start_tree, flat, preds, given, n, unreached, target=tgt)
         else:
             compute(None, k * n, _start, flat, given, n, unreached, target=tgt)
-    run = _Run(graph, tgt, balancer, list(batches(graph, starts)), flat, unreached, width,
-               batch)
+    run = _Run(graph, tgt, balancer, list(batches(graph, starts, target=tgt)), flat, unreached,
+               width, batch)
     start = time.perf_counter()
     _METHODS[method](run)
     # every tight edge leads strictly nearer only where no weight vanishes in a sum: positive

@@ -16,8 +16,10 @@ pulled, :meth:`Batch.direction`); a vertex id a functor records (a predecessor) 
 ``i * |V| + v``, and :func:`in_row` turns it back into ``v``.
 
 A batch's copies hold at most :data:`BATCH_CELLS` vertices and arcs together (``k * (|V| +
-|E|)``): :func:`batches` cuts a longer list of sources into batches of that size, the last
-shorter. The copies are built on the host once per batch size and kept with the graph
+|E|)``), :data:`SEQUENTIAL_BATCH_CELLS` on a target that runs one thread (the cpu target, where
+a batch saves only the host's costs per traversal, and copies past the processor's caches would
+slow the traversal itself): :func:`batches` cuts a longer list of sources into batches of that
+size, the last shorter. The copies are built on the host once per batch size and kept with the graph
 (:meth:`frontier.Graph.copies`).
 """
 
@@ -38,10 +40,14 @@ from operators.compute import compute
 from operators.direction import Direction
 from operators.policy import AdaptivePolicy, Policy, resolve_policy
 
-__all__ = ["Batch", "batches", "sources_per_batch", "in_row", "BATCH_CELLS"]
+__all__ = ["Batch", "batches", "sources_per_batch", "in_row", "BATCH_CELLS",
+           "SEQUENTIAL_BATCH_CELLS"]
 
 #: The most vertices and arcs (together) the copies of one batch hold.
 BATCH_CELLS = 1 << 24
+#: The same on a target that runs one thread: a batch of a graph's copies that stay in the
+#: processor's caches (a traversal of more cells costs more than the host's work per call).
+SEQUENTIAL_BATCH_CELLS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -88,18 +94,23 @@ class Batch:
         return flat[self.first * self.row:(self.first + self.size) * self.row]
 
 
-def sources_per_batch(graph: Graph, cells: int | None = None) -> int:
+def sources_per_batch(graph: Graph, cells: int | None = None,
+                      target: Target | None = None) -> int:
     """How many sources one batch holds: copies of at most ``cells`` vertices and arcs
-    (default: :data:`BATCH_CELLS`, read at the call), at least one source."""
-    cells = BATCH_CELLS if cells is None else cells
+    (default, read at the call: :data:`SEQUENTIAL_BATCH_CELLS` on a ``target`` that runs one
+    thread, else :data:`BATCH_CELLS`), at least one source."""
+    if cells is None:
+        sequential = target is not None and not target.runs_balancers
+        cells = SEQUENTIAL_BATCH_CELLS if sequential else BATCH_CELLS
     return max(1, cells // max(graph.num_vertices + graph.num_edges, 1))
 
 
-def batches(graph: Graph, sources: np.ndarray, cells: int | None = None) -> Iterator[Batch]:
+def batches(graph: Graph, sources: np.ndarray, cells: int | None = None,
+            target: Target | None = None) -> Iterator[Batch]:
     """``sources`` (vertex ids of ``graph``, repeats allowed) in order, as batches of at most
-    :func:`sources_per_batch` sources."""
+    :func:`sources_per_batch` sources (for ``target``)."""
     n = graph.num_vertices
-    each = sources_per_batch(graph, cells)
+    each = sources_per_batch(graph, cells, target)
     for first in range(0, sources.size, each):
         chunk = np.asarray(sources[first:first + each], dtype=np.int64)
         starts = chunk + np.arange(chunk.size, dtype=np.int64) * n

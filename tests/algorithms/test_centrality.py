@@ -233,7 +233,8 @@ def test_betweenness_of_batched_sources_equals_each_source_alone(cells, graph, e
     n = graph.num_vertices
     chosen = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sources, "BATCH_CELLS", cells or sources.BATCH_CELLS)
+        for name in ("BATCH_CELLS", "SEQUENTIAL_BATCH_CELLS"):
+            patch.setattr(sources, name, cells or getattr(sources, name))
         together = betweenness_centrality(graph, chosen, endpoints=endpoints, target="cpu")
     alone = [betweenness_centrality(graph, s, endpoints=endpoints, target="cpu")
              for s in chosen]

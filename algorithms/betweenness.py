@@ -50,7 +50,6 @@ from frontier import (
     atomic_max,
     atomic_store,
     device_function,
-    out_degree,
     validate,
 )
 from frontier.runtime.target import Target
@@ -61,6 +60,7 @@ from operators import (
     compute,
     get_balancer,
     neighbor_reduce,
+    reduce,
     traverse,
 )
 from operators.sources import Batch, batches, sources_per_batch
@@ -104,18 +104,29 @@ class BetweennessResult:
 
 
 # functors ------------------------------------------------------------------------------------
-def reset(c, depth, sigma, delta, counts, starts, n, rows):
-    """Before a batch's pass, in row ``c // n`` (one source): only its source is reached, at
-    depth 0 by one path; the row's tallies (:func:`tally`) start from 0."""
-    row = c // n
-    source = starts[row]
+def start_at(c, source, depth, sigma, delta):
+    """Before a pass, vertex ``c``: only the ``source`` is reached, at depth 0 by one path."""
     depth[c] = 0 if c == source else -1
     sigma[c] = 1.0 if c == source else 0.0
     delta[c] = 0.0
-    if c == row * n:
-        counts[row] = 0
-        counts[rows + row] = 0
-        counts[2 * rows + row] = 0
+
+
+device_function(start_at, inline=True)  # in its callers' loops: no call per vertex
+
+
+def reset(v, depth, sigma, delta, source):
+    start_at(v, source, depth, sigma, delta)
+
+
+def reset_rows(v, depth, sigma, delta, counts, starts, n, rows):
+    """Before a batch's pass, vertex ``v`` of every row (one source each, ``starts[row]`` in
+    its copy); the rows' tallies (:func:`tally_vertex`) start from 0."""
+    for row in range(rows):
+        start_at(row * n + v, starts[row], depth, sigma, delta)
+        if v == 0:
+            counts[row] = 0
+            counts[rows + row] = 0
+            counts[2 * rows + row] = 0
 
 
 def discover(src, dst, eid, weight, depth, sigma):
@@ -137,38 +148,62 @@ def dependency(src, dst, eid, weight, depth, sigma, delta):
     return 0.0
 
 
-@device_function
-def tally_vertex(c, depth, counts, n, rows, degree):
-    """Vertex ``c`` of row ``c // n``, if reached, in its row's tallies: the deepest level
-    (``counts[row]``), the arcs leaving the reached vertices (``counts[rows + row]``, ``degree``
-    of them ``c``'s) and how many they are (``counts[2 * rows + row]``)."""
+def tally_vertex(c, row, depth, counts, rows, offsets):
+    """Vertex ``c`` of ``row``, if reached, in the row's tallies: the deepest level
+    (``counts[row]``), the arcs leaving the reached vertices (``counts[rows + row]``, by the
+    row offsets of the copies) and how many they are (``counts[2 * rows + row]``)."""
     if depth[c] >= 0:
-        row = c // n
         atomic_max(counts, row, depth[c])
-        atomic_add(counts, rows + row, degree)
+        atomic_add(counts, rows + row, offsets[c + 1] - offsets[c])
         atomic_add(counts, 2 * rows + row, 1)
 
 
-def tally(c, depth, counts, n, rows, graph):
-    tally_vertex(c, depth, counts, n, rows, out_degree(graph, c))
+device_function(tally_vertex, inline=True)  # in its callers' loops: no call per vertex
 
 
-def accumulate(v, values, delta, depth, starts, n, rows, endpoints, counts, sigma, overflow,
-               tallies, graph):
-    """Adds each row's dependency of ``v`` (and, with ``endpoints``, the paths ending there) to
-    its centrality, row after row: in the order of the sources; with ``tallies``, also tallies
-    each row's copy of ``v`` (:func:`tally_vertex`)."""
+def tally(c, depth, counts, n, rows, offsets):
+    tally_vertex(c, c // n, depth, counts, rows, offsets)
+
+
+def reached_arcs(v, depth, offsets):
+    return offsets[v + 1] - offsets[v] if depth[v] >= 0 else 0
+
+
+def at_depth_or_more(v, depth, d):
+    return depth[v] >= d
+
+
+def add_dependency(v, c, source, values, delta, depth, endpoints, reached, sigma, overflow):
+    """Adds the dependency of ``v`` on ``source`` (``c``: ``v`` in the source's row) to its
+    centrality, and with ``endpoints`` the paths ending there (``reached - 1`` at the source);
+    flags a path count that overflowed."""
+    if not math.isfinite(sigma[c]):
+        atomic_store(overflow, 0, 1)  # every vertex that overflowed writes the same flag
+    if c == source:
+        if endpoints:
+            values[v] += reached - 1
+    elif depth[c] > 0:
+        values[v] += delta[c] + 1.0 if endpoints else delta[c]
+
+
+device_function(add_dependency, inline=True)  # in its callers' loops: no call per vertex
+
+
+def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
+    add_dependency(v, v, source, values, delta, depth, endpoints, reached, sigma, overflow)
+
+
+def accumulate_rows(v, values, delta, depth, starts, n, rows, endpoints, counts, sigma,
+                    overflow, offsets, tallies):
+    """:func:`add_dependency` of every row, row after row (in the order of the sources), the
+    paths ending at a source ``counts[2 * rows + row]``; with ``tallies``, also tallies each
+    row's copy of ``v`` (:func:`tally_vertex`)."""
     for row in range(rows):
         c = row * n + v
         if tallies:
-            tally_vertex(c, depth, counts, n, rows, out_degree(graph, c))
-        if not math.isfinite(sigma[c]):
-            atomic_store(overflow, 0, 1)  # every vertex that overflowed writes the same flag
-        if c == starts[row]:
-            if endpoints:
-                values[v] += counts[2 * rows + row] - 1
-        elif depth[c] > 0:
-            values[v] += delta[c] + 1.0 if endpoints else delta[c]
+            tally_vertex(c, row, depth, counts, rows, offsets)
+        add_dependency(v, c, starts[row], values, delta, depth, endpoints,
+                       counts[2 * rows + row], sigma, overflow)
 
 
 def scale(v, values, factors):
@@ -264,22 +299,43 @@ def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, passes: _Passes
     g, n, rows = batch.graph, batch.row, batch.size
     cells = rows * n
     depth, sigma, delta = passes.depth[:cells], passes.sigma[:cells], passes.delta[:cells]
+    offsets = g.device_arrays(tgt).row_offsets
+    if rows == 1:  # one source: Brandes' pass as it is, its tallies by reductions
+        source = int(batch.sources[0])
+        compute(g, "vertices", reset, depth, sigma, delta, source, target=tgt)
+        steps = _forward_and_back(batch, balancer, tgt, depth, sigma, delta)
+        arcs = reduce(g, "vertices", reached_arcs, depth, offsets, target=tgt)
+        reached = reduce(g, "vertices", at_depth_or_more, depth, 0, op="count",
+                         target=tgt) if passes.endpoints else 0
+        compute(g, "vertices", accumulate, passes.values, delta, depth, source,
+                passes.endpoints, reached, sigma, passes.overflow, target=tgt)
+        return [steps - 1], [arcs]
     counts = passes.counts[:3 * rows]
     starts = tgt.to_device(batch.starts)
-    compute(g, "vertices", reset, depth, sigma, delta, counts, starts, n, rows, target=tgt)
-    # the traversal runs on the thread's pooled buffers of the copies, from the sources
+    compute(g, n, reset_rows, depth, sigma, delta, counts, starts, n, rows, target=tgt)
+    _forward_and_back(batch, balancer, tgt, depth, sigma, delta)
+    if passes.endpoints:  # the paths ending at a source are its row's reached vertices
+        compute(g, "vertices", tally, depth, counts, n, rows, offsets, target=tgt)
+    compute(g, n, accumulate_rows, passes.values, delta, depth, starts, n, rows,
+            passes.endpoints, counts, sigma, passes.overflow, offsets, not passes.endpoints,
+            target=tgt)
+    held = tgt.to_host(counts).tolist()
+    return held[:rows], held[rows:2 * rows]
+
+
+def _forward_and_back(batch: Batch, balancer: LoadBalancer, tgt: Target, depth: Any,
+                      sigma: Any, delta: Any) -> int:
+    """The batch's forward BFS (on the thread's pooled buffers of its copies, from their
+    sources) and backward sweep; returns the traversal's steps (the deepest level, plus
+    one)."""
+    g = batch.graph
     start = Frontier.from_vertices(g, batch.starts, target=tgt, shared=True)
     run = traverse(g, start, discover, depth, sigma, balancer=batch.policy(balancer, tgt))
     top = run.steps - 2  # the level above the deepest (whose delta stays 0)
     if top > 0:
         neighbor_reduce(g, Levels(depth, top, 1), dependency, depth, sigma, delta, out=delta,
                         edges="out")
-    if passes.endpoints:  # the paths ending at a source are its row's reached vertices
-        compute(g, "vertices", tally, depth, counts, n, rows, target=tgt)
-    compute(g, n, accumulate, passes.values, delta, depth, starts, n, rows, passes.endpoints,
-            counts, sigma, passes.overflow, not passes.endpoints, target=tgt)
-    held = tgt.to_host(counts).tolist()
-    return held[:rows], held[rows:2 * rows]
+    return run.steps
 
 
 def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:

@@ -250,8 +250,8 @@ def test_betweenness_of_batched_sources_equals_each_source_alone(cells, graph, e
 
 
 def test_betweenness_of_a_batch_of_sources_costs_the_launches_of_one(target):
-    """Every source of a batch runs in the same launches: a call from many sources makes as
-    many as a call from one."""
+    """Every source of a batch runs in the same launches: a call from many sources makes no
+    more than a call from one (which tallies its one row by reductions)."""
     graph = generators.grid2d(4, 4)
 
     def launches(sources):
@@ -260,7 +260,7 @@ def test_betweenness_of_a_batch_of_sources_costs_the_launches_of_one(target):
             betweenness_centrality(graph, sources, target=target)
         return len(list(log))
 
-    assert launches(list(range(16))) == launches([5])
+    assert launches(list(range(16))) <= launches([5])
 
 
 def test_betweenness_rejects_an_unknown_normalization():

@@ -19,6 +19,12 @@ For each source ``s``:
    storing them);
 3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
 
+The sources run in batches (:mod:`operators.sources`): the passes of a batch are one pass over
+its copies of the graph, a row of ``depth``, ``sigma`` and ``delta`` per source, and the last
+``compute`` adds the rows up vertex by vertex in source order, so the values are bit for bit
+those of one source at a time. A batch of one source (a graph too large for two copies) runs
+the pass as it is, its statistics from two reductions.
+
 Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs have no repeated
 edges), a self-loop lies on no shortest path. Without rescaling the result sums over ordered
 pairs ``(s, t)``, on undirected graphs too; ``normalized=False`` / ``True`` rescale as NetworkX

@@ -266,11 +266,16 @@ def forest_sums(what: str, bound: float, dtype: Any) -> None:
 def _sum_fits(bound: float, dt: np.dtype) -> tuple[bool, float]:
     """Whether sums of up to ``bound`` fit ``dt`` (a float sum rounds at each addition, so a
     float bound stays a little below the largest finite value), and that largest value."""
+    top = _largest(dt)
     if dt.kind == "f":
-        top = float(np.finfo(dt).max)
         return math.isfinite(bound) and bound <= top * (1 - 2.0 ** -20), top
-    top = int(np.iinfo(dt).max)
     return bound <= top, top
+
+
+@cache
+def _largest(dt: np.dtype) -> float | int:
+    """The largest value of ``dt`` (looked up once per dtype: a call checks its sums)."""
+    return float(np.finfo(dt).max) if dt.kind == "f" else int(np.iinfo(dt).max)
 
 
 def file_path(name: str, value: Any) -> str:

@@ -19,6 +19,12 @@ For each source ``s``:
    storing them);
 3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
 
+The sources run in batches (:mod:`operators.sources`): the passes of a batch are one pass over
+its copies of the graph, a row of ``depth``, ``sigma`` and ``delta`` per source, and the last
+``compute`` adds the rows up vertex by vertex in source order, so the values are bit for bit
+those of one source at a time. A batch of one source (a graph too large for two copies) runs
+the pass as it is, its statistics from two reductions.
+
 Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs have no repeated
 edges), a self-loop lies on no shortest path. Without rescaling the result sums over ordered
 pairs ``(s, t)``, on undirected graphs too; ``normalized=False`` / ``True`` rescale as NetworkX
@@ -47,9 +53,9 @@ from frontier import (
     Graph,
     atomic_add,
     atomic_cas,
+    atomic_max,
     atomic_store,
     device_function,
-    out_degree,
     validate,
 )
 from frontier.runtime.target import Target
@@ -61,9 +67,9 @@ from operators import (
     get_balancer,
     neighbor_reduce,
     reduce,
-    resolve_policy,
     traverse,
 )
+from operators.sources import Batch, batches, sources_per_batch
 
 __all__ = ["betweenness_centrality", "BetweennessResult", "BetweennessSourceStats",
            "PathCountOverflowError", "ENTRIES"]
@@ -104,15 +110,29 @@ class BetweennessResult:
 
 
 # functors ------------------------------------------------------------------------------------
+def start_at(c, source, depth, sigma, delta):
+    """Before a pass, vertex ``c``: only the ``source`` is reached, at depth 0 by one path."""
+    depth[c] = 0 if c == source else -1
+    sigma[c] = 1.0 if c == source else 0.0
+    delta[c] = 0.0
+
+
+device_function(start_at, inline=True)  # in its callers' loops: no call per vertex
+
+
 def reset(v, depth, sigma, delta, source):
-    """Before a source's pass: only the source is reached, at depth 0 by one path."""
-    depth[v] = 0 if v == source else -1
-    sigma[v] = 1.0 if v == source else 0.0
-    delta[v] = 0.0
+    start_at(v, source, depth, sigma, delta)
 
 
-def at_depth_or_more(v, depth, d):
-    return depth[v] >= d
+def reset_rows(v, depth, sigma, delta, counts, starts, n, rows):
+    """Before a batch's pass, vertex ``v`` of every row (one source each, ``starts[row]`` in
+    its copy); the rows' tallies (:func:`tally_vertex`) start from 0."""
+    for row in range(rows):
+        start_at(row * n + v, starts[row], depth, sigma, delta)
+        if v == 0:
+            counts[row] = 0
+            counts[rows + row] = 0
+            counts[2 * rows + row] = 0
 
 
 def discover(src, dst, eid, weight, depth, sigma):
@@ -134,22 +154,66 @@ def dependency(src, dst, eid, weight, depth, sigma, delta):
     return 0.0
 
 
-def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
-    if not math.isfinite(sigma[v]):
+def tally_vertex(c, row, depth, counts, rows, offsets):
+    """Vertex ``c`` of ``row``, if reached, in the row's tallies: the deepest level
+    (``counts[row]``), the arcs leaving the reached vertices (``counts[rows + row]``, by the
+    row offsets of the copies) and how many they are (``counts[2 * rows + row]``)."""
+    if depth[c] >= 0:
+        atomic_max(counts, row, depth[c])
+        atomic_add(counts, rows + row, offsets[c + 1] - offsets[c])
+        atomic_add(counts, 2 * rows + row, 1)
+
+
+device_function(tally_vertex, inline=True)  # in its callers' loops: no call per vertex
+
+
+def tally(c, depth, counts, n, rows, offsets):
+    tally_vertex(c, c // n, depth, counts, rows, offsets)
+
+
+def reached_arcs(v, depth, offsets):
+    return offsets[v + 1] - offsets[v] if depth[v] >= 0 else 0
+
+
+def at_depth_or_more(v, depth, d):
+    return depth[v] >= d
+
+
+def add_dependency(v, c, source, values, delta, depth, endpoints, reached, sigma, overflow):
+    """Adds the dependency of ``v`` on ``source`` (``c``: ``v`` in the source's row) to its
+    centrality, and with ``endpoints`` the paths ending there (``reached - 1`` at the source);
+    flags a path count that overflowed."""
+    if not math.isfinite(sigma[c]):
         atomic_store(overflow, 0, 1)  # every vertex that overflowed writes the same flag
-    if v == source:
+    if c == source:
         if endpoints:
             values[v] += reached - 1
-    elif depth[v] > 0:
-        values[v] += delta[v] + 1.0 if endpoints else delta[v]
+    elif depth[c] > 0:
+        values[v] += delta[c] + 1.0 if endpoints else delta[c]
+
+
+device_function(add_dependency, inline=True)  # in its callers' loops: no call per vertex
+
+
+def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overflow):
+    add_dependency(v, v, source, values, delta, depth, endpoints, reached, sigma, overflow)
+
+
+def accumulate_rows(v, values, delta, depth, starts, n, rows, endpoints, counts, sigma,
+                    overflow, offsets, tallies):
+    """:func:`add_dependency` of every row, row after row (in the order of the sources), the
+    paths ending at a source ``counts[2 * rows + row]``; with ``tallies``, also tallies each
+    row's copy of ``v`` (:func:`tally_vertex`)."""
+    for row in range(rows):
+        c = row * n + v
+        if tallies:
+            tally_vertex(c, row, depth, counts, rows, offsets)
+        add_dependency(v, c, starts[row], values, delta, depth, endpoints,
+                       counts[2 * rows + row], sigma, overflow)
 
 
 def scale(v, values, factors):
     values[v] *= factors[v]
-
-
-def reached_arcs(v, depth, graph):
-    return out_degree(graph, v) if depth[v] >= 0 else 0
 
 
 # the algorithm -------------------------------------------------------------------------------
@@ -185,34 +249,24 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     balancer = get_balancer(balancer)
     n = graph.num_vertices
     tgt = resolve_target(target, graph)
-    policy = resolve_policy(balancer, graph, tgt)
     values = tgt.zeros(n, np.float64)
-    depth = tgt.full(n, -1, np.int32)
-    sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
     overflow = tgt.zeros(1, np.int32)
     levels = edges = 0
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
-    if n:
-        for s in chosen.tolist():
+    if n and chosen.size:
+        rows = min(chosen.size, sources_per_batch(graph, target=tgt))
+        passes = _Passes(tgt.empty(rows * n, np.int32), tgt.empty(rows * n, np.float64),
+                         tgt.empty(rows * n, np.float64), tgt.empty(3 * rows, np.int64),
+                         values, overflow, endpoints)
+        for batch in batches(graph, chosen, target=tgt):
             passed = time.perf_counter()
-            compute(graph, "vertices", reset, depth, sigma, delta, s, target=tgt)
-            # the traversal runs on the thread's pooled buffers of the graph, from the source
-            start = Frontier.from_vertices(graph, [s], target=tgt, shared=True)
-            run = traverse(graph, start, discover, depth, sigma, balancer=policy)
-            top = run.steps - 2  # the level above the deepest (whose delta stays 0)
-            if top > 0:
-                neighbor_reduce(graph, Levels(depth, top, 1), dependency, depth, sigma, delta,
-                                out=delta, edges="out")
-            arcs = reduce(graph, "vertices", reached_arcs, depth, target=tgt)
-            reached = reduce(graph, "vertices", at_depth_or_more, depth, 0, op="count",
-                             target=tgt) if endpoints else 0
-            compute(graph, "vertices", accumulate, values, delta, depth, s, endpoints, reached,
-                    sigma, overflow, target=tgt)
-            levels += run.steps
-            edges += 2 * arcs
-            stats.append(BetweennessSourceStats(s, run.steps, 2 * arcs,
-                                                time.perf_counter() - passed))
+            deepest, arcs = _batch(batch, balancer, tgt, passes)
+            seconds = (time.perf_counter() - passed) / batch.size
+            for s, d, a in zip(batch.sources.tolist(), deepest, arcs, strict=True):
+                levels += d + 1
+                edges += 2 * a
+                stats.append(BetweennessSourceStats(s, d + 1, 2 * a, seconds))
     if tgt.read_scalar(overflow, 0):
         raise PathCountOverflowError(
             "betweenness_centrality: a source has more shortest paths to some vertex than "
@@ -225,6 +279,69 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
             compute(graph, "vertices", scale, values, tgt.to_device(factors), target=tgt)
     return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, edges,
                              time.perf_counter() - began, graph, stats, tgt)
+
+
+@dataclass(frozen=True)
+class _Passes:
+    """What the batches of one call share: the state of a batch's rows (``depth``, ``sigma``,
+    ``delta``: room for the largest batch, a row of |V| entries per source), the rows' tallies
+    (``counts``), and the call's ``values``, ``overflow`` flag and ``endpoints`` option."""
+
+    depth: Any
+    sigma: Any
+    delta: Any
+    counts: Any
+    values: Any
+    overflow: Any
+    endpoints: bool
+
+
+def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, passes: _Passes
+           ) -> tuple[list[int], list[int]]:
+    """Brandes' passes of a batch of sources, one row each, as one pass over the batch's
+    copies of the graph (:mod:`operators.sources`): its values added to ``passes.values``.
+    Returns, per source, the deepest level it reached and the arcs leaving its reached
+    vertices."""
+    g, n, rows = batch.graph, batch.row, batch.size
+    cells = rows * n
+    depth, sigma, delta = passes.depth[:cells], passes.sigma[:cells], passes.delta[:cells]
+    offsets = g.device_arrays(tgt).row_offsets
+    if rows == 1:  # one source: Brandes' pass as it is, its tallies by reductions
+        source = int(batch.sources[0])
+        compute(g, "vertices", reset, depth, sigma, delta, source, target=tgt)
+        steps = _forward_and_back(batch, balancer, tgt, depth, sigma, delta)
+        arcs = reduce(g, "vertices", reached_arcs, depth, offsets, target=tgt)
+        reached = reduce(g, "vertices", at_depth_or_more, depth, 0, op="count",
+                         target=tgt) if passes.endpoints else 0
+        compute(g, "vertices", accumulate, passes.values, delta, depth, source,
+                passes.endpoints, reached, sigma, passes.overflow, target=tgt)
+        return [steps - 1], [arcs]
+    counts = passes.counts[:3 * rows]
+    starts = tgt.to_device(batch.starts)
+    compute(g, n, reset_rows, depth, sigma, delta, counts, starts, n, rows, target=tgt)
+    _forward_and_back(batch, balancer, tgt, depth, sigma, delta)
+    if passes.endpoints:  # the paths ending at a source are its row's reached vertices
+        compute(g, "vertices", tally, depth, counts, n, rows, offsets, target=tgt)
+    compute(g, n, accumulate_rows, passes.values, delta, depth, starts, n, rows,
+            passes.endpoints, counts, sigma, passes.overflow, offsets, not passes.endpoints,
+            target=tgt)
+    held = tgt.to_host(counts).tolist()
+    return held[:rows], held[rows:2 * rows]
+
+
+def _forward_and_back(batch: Batch, balancer: LoadBalancer, tgt: Target, depth: Any,
+                      sigma: Any, delta: Any) -> int:
+    """The batch's forward BFS (on the thread's pooled buffers of its copies, from their
+    sources) and backward sweep; returns the traversal's steps (the deepest level, plus
+    one)."""
+    g = batch.graph
+    start = Frontier.from_vertices(g, batch.starts, target=tgt, shared=True)
+    run = traverse(g, start, discover, depth, sigma, balancer=batch.policy(balancer, tgt))
+    top = run.steps - 2  # the level above the deepest (whose delta stays 0)
+    if top > 0:
+        neighbor_reduce(g, Levels(depth, top, 1), dependency, depth, sigma, delta, out=delta,
+                        edges="out")
+    return run.steps
 
 
 def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:

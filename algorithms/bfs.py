@@ -31,7 +31,11 @@ the final levels (:mod:`algorithms.tree`). ``cull`` removes repeated vertices fr
 step's queue (:mod:`operators.cull`).
 
 ``sources=[...]`` starts from several vertices at once: every source is at level 0, and a
-vertex's distance is the least over the sources.
+vertex's distance is the least over the sources. With ``per_source=True`` each source has a
+BFS of its own instead, one row of distances and predecessors per source (in the order given,
+repeats allowed), each equal to a call from that source alone; the sources run together, one
+traversal over one copy of the graph per source (:mod:`operators.sources`), so a batch of
+sources costs the launches and reads of one BFS.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from frontier.runtime.target import Target
 from frontier.target import resolve_target
 from operators import Direction, LoadBalancer, compute, get_balancer, resolve_policy, traverse
 from operators.adaptive import Decision
+from operators.sources import Batch, batches, in_row
 
 __all__ = ["bfs", "BFSResult", "LevelStats", "BFSOrder", "ENTRIES"]
 
@@ -89,7 +94,8 @@ class LevelStats:
 @dataclass(frozen=True)
 class BFSResult:
     """``distances`` (int32, -1 unreachable), ``predecessors`` (int32, -1 for the source and
-    unreachable vertices), the number of levels (advance steps with a non-empty frontier),
+    unreachable vertices; with ``per_source=True`` both have one row per source), the number
+    of levels (advance steps with a non-empty frontier; per source: the most of any batch),
     the time of the traversal on the device (first launch to the read that ends it), and,
     computed on first use, per-level statistics, and the ``target`` that ran it. With
     ``out="device"`` the two arrays are the target's (:mod:`algorithms.output`)."""
@@ -118,7 +124,8 @@ class BFSResult:
     @cached_property
     def edges_traversed(self) -> int:
         """Out-edges of every reached vertex: the edges a BFS inspects (MTEPS counts these)."""
-        return int(self.graph.out_degrees()[self.host_distances >= 0].sum())
+        degrees = np.broadcast_to(self.graph.out_degrees(), self.host_distances.shape)
+        return int(degrees[self.host_distances >= 0].sum())
 
 
 def visit(src: int, dst: int, eid: int, weight: int, distances: np.ndarray,
@@ -148,7 +155,7 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
         target: str | Target | None = None, frontier: str = "sparse",
         fused: bool | None = None, direction: str = "auto", alpha: float | None = None,
         beta: float | None = None, out: str = "host", order: str = "ordered",
-        cull: str = "none") -> BFSResult:
+        cull: str = "none", per_source: bool = False) -> BFSResult:
     """Distances and a shortest-path tree from ``source`` (or from every vertex of
     ``sources``: distances are the least over them), level by level.
 
@@ -166,6 +173,8 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
     the default: the cpu target for tiny and long thin graphs where a GPU is usable,
     :func:`frontier.target.resolve_target`). ``order`` is ``"ordered"`` or ``"unordered"`` and
     ``cull`` ``"none"``, ``"bitmap"`` or ``"hash"`` (see the module docstring).
+    ``per_source=True`` (with ``sources=``) returns one row of distances and predecessors per
+    source, each a BFS from that source alone, the sources run together (module docstring).
     A :class:`frontier.distributed.DistributedGraph` runs over its workers
     (:func:`algorithms.distributed.bfs`).
 
@@ -173,7 +182,11 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
     chosen direction would ignore raises ``ValueError``: ``alpha`` and ``beta`` apply to
     ``"auto"`` only, a static ``balancer`` and ``fused`` to push levels (``"pull"`` runs none).
     """
-    starts = _starts(graph, source, sources)
+    validate.flag("per_source", per_source)
+    if per_source and sources is None:
+        raise ValueError("per_source=True gives one row per vertex of sources=[...]; pass "
+                         "sources, or per_source=False with a single source")
+    starts = _starts(graph, source, sources, distinct=not per_source)
     validate.one_of("frontier", frontier, Kind, "frontier kind")
     validate.one_of("order", order, BFSOrder, "BFS order")
     validate.one_of("cull", cull, Cull, "duplicate culling")
@@ -186,6 +199,9 @@ def bfs(graph: Graph, source: int | None = None, *, sources: Any = None,
                         {"balancer": None if balancer == "auto" else balancer, "fused": fused})
     bal = get_balancer(balancer)
     tgt = resolve_target(target, graph)
+    if per_source:
+        return _per_source(graph, starts, bal, tgt, frontier, fused, (direction, alpha, beta),
+                           out, order, cull)
     policy = resolve_policy(bal, graph, tgt)
     n = graph.num_vertices
     unordered = order == "unordered"
@@ -238,8 +254,72 @@ def _unset_to_minus_one(graph: Graph, distances: Any, target: Target) -> None:
     compute(graph, "vertices", unset_to_minus_one, distances, target=target)
 
 
-def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
-    """The distinct start vertices of ``source`` or ``sources`` (exactly one of them given)."""
+def _start_rows(c: int, both: Any, starts: Any, n: int, rows: int, unset: Any) -> None:
+    """Row ``c // n`` of the distances (``unset`` but 0 at its source) and of the predecessors
+    (-1, in the second half of ``both``) before the traversal."""
+    if c < rows * n:
+        both[c] = 0 if starts[c // n] == c % n else unset
+    else:
+        both[c] = -1
+
+
+def _per_source(graph: Graph, starts: np.ndarray, balancer: LoadBalancer, tgt: Target,
+                frontier: str, fused: bool | None, way: tuple, out: str, order: str,
+                cull: str) -> BFSResult:
+    """One BFS per source, the sources of a batch run as one traversal of the graph's copies
+    (:mod:`operators.sources`): distances and predecessors with one row per source. ``way``:
+    the direction's arguments, a fresh :class:`Direction` (its switching state) per batch."""
+    n, k = graph.num_vertices, starts.size
+    unordered = order == "unordered"
+    both = tgt.empty(2 * k * n, np.int32)
+    distances, predecessors = split(both, k * n, 2)
+    if k * n:
+        compute(None, 2 * k * n, _start_rows, both, tgt.to_device(starts), n, k,
+                _UNSET_LEVEL if unordered else -1, target=tgt)
+    start = time.perf_counter()
+    longest = None
+    for batch in batches(graph, starts, target=tgt):
+        run = _batch(batch, balancer, tgt, frontier, fused, Direction(*way), unordered, cull,
+                     batch.rows(distances), batch.rows(predecessors))
+        if longest is None or run.steps > longest.steps:
+            longest = run
+    seconds = time.perf_counter() - start
+    if out == "host":
+        distances, predecessors = split(tgt.hand_over(both), k * n, 2)
+        if unordered:
+            distances[distances == _UNSET_LEVEL] = -1
+    elif unordered:
+        _unset_to_minus_one(graph.copies(k), distances, tgt)
+    if not unordered:  # the visit recorded the copies' vertices (the tree's are the graph's)
+        in_row(predecessors, n, tgt)
+    return BFSResult(distances.reshape(k, n), predecessors.reshape(k, n), longest.steps,
+                     seconds, graph, longest.step_seconds, longest.choices, tgt)
+
+
+def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, frontier: str,
+           fused: bool | None, plan: Direction, unordered: bool, cull: str, distances: Any,
+           predecessors: Any) -> Any:
+    """The traversal of one batch of sources over its copies (their rows already set)."""
+    g = batch.graph
+    policy = batch.policy(balancer, tgt)
+    plan = batch.direction(plan, tgt)
+    f = Frontier.from_vertices(g, batch.starts, kind=frontier, target=tgt,
+                               capacity=None if unordered and cull != "bitmap" else
+                               g.num_vertices, shared=not unordered or cull == "bitmap")
+    if unordered:
+        run = traverse(g, f, lower_level, distances, direction=plan, balancer=policy,
+                       fused=fused is not False, cull=cull)
+        shortest_path_tree(g, batch.starts, distances, _UNSET_LEVEL, True, tgt, policy,
+                           hops=True, pred=predecessors, row=batch.row)
+        return run
+    return traverse(g, f, visit, distances, predecessors, condition=unvisited, direction=plan,
+                    balancer=policy, fused=fused is not False, cull=cull)
+
+
+def _starts(graph: Graph, source: int | None, sources: Any, distinct: bool = True
+            ) -> np.ndarray:
+    """The start vertices of ``source`` or ``sources`` (exactly one of them given): distinct
+    ones unless ``distinct=False`` (each source in the order given)."""
     validate.graph(graph)
     if (source is None) == (sources is None):
         raise TypeError("pass a source vertex or sources=[...], exactly one of them")
@@ -248,15 +328,16 @@ def _starts(graph: Graph, source: int | None, sources: Any) -> np.ndarray:
     listed = validate.sources(graph, sources)
     if listed.size == 0:
         raise ValueError("sources=[] is empty; expected at least one vertex")
-    return np.unique(listed)
+    return np.unique(listed) if distinct else listed.astype(np.int64)
 
 
 def _level_stats(graph: Graph, distances: np.ndarray, times: Sequence[float | None],
                  choices: Sequence[Decision]) -> list[LevelStats]:
     reached = distances >= 0
     levels = len(times)
+    degrees = np.broadcast_to(graph.out_degrees(), distances.shape)  # a row per source, or one
     sizes = np.bincount(distances[reached], minlength=levels)
-    edges = np.bincount(distances[reached], weights=graph.out_degrees()[reached],
+    edges = np.bincount(distances[reached], weights=degrees[reached],
                         minlength=levels).astype(np.int64)
     return [LevelStats(i, int(sizes[i]), int(edges[i]), t, c.label, c.representation,
                        c.direction, c.mode)

@@ -56,6 +56,7 @@ from algorithms.output import check_out, deliver, on_host
 from frontier import (
     Frontier,
     Graph,
+    atomic_add,
     atomic_cas,
     atomic_exch,
     atomic_load,
@@ -81,6 +82,7 @@ from operators import (
     reduce,
     resolve_policy,
 )
+from operators.common import thread_buffer
 
 __all__ = ["connected_components", "spanning_forest", "ComponentsResult",
            "SpanningForestResult", "ComponentsStepStats", "ComponentsMethod", "DEFAULT_METHOD",
@@ -163,7 +165,8 @@ def own_id(v, parent):
     parent[v] = v
 
 
-def jump_to_root(v, parent):
+@device_function
+def jump(parent, v):
     """Multi-level pointer jumping (Soman et al. §2 (2)): jump until the parent is a root."""
     # the others read parent[v] while v jumps (any ancestor is right): relaxed atomics
     p = parent[v]
@@ -172,6 +175,20 @@ def jump_to_root(v, parent):
         p = up
         atomic_store(parent, v, p)
         up = atomic_load(parent, p)
+
+
+def jump_to_root(v, parent):
+    """Pointer jumping from ``v`` (:func:`jump`)."""
+    jump(parent, v)
+
+
+def jump_counting_roots(v, parent, roots):
+    """:func:`jump_to_root`, counting the roots into ``roots[0]`` (a root stays one while the
+    others jump, and no vertex becomes one)."""
+    if atomic_load(parent, v) == v:
+        atomic_add(roots, 0, 1)
+    else:
+        jump(parent, v)
 
 
 def offer_id(v, parent, smallest):
@@ -205,6 +222,8 @@ class _ComponentSteps:
         self.stats: list[ComponentsStepStats] = []
         self.start = time.perf_counter()
         self._last = self.start
+        #: The components, where the method's last compression counted them (else None).
+        self.count: int | None = None
 
     def record(self, iteration: int, phase: str, active: int) -> None:
         now = time.perf_counter()
@@ -217,8 +236,16 @@ class _ComponentSteps:
         compute(self.graph, "vertices", own_id, parent, target=self.tgt)
         return parent
 
-    def compress(self, parent: Any) -> None:
-        compute(self.graph, "vertices", jump_to_root, parent, target=self.tgt)
+    def compress(self, parent: Any, last: bool = False) -> None:
+        """Every vertex's parent made its root; the method's ``last`` compression (one whose
+        roots are the final labels) also counts them into :attr:`count`, in the same launch."""
+        if not last:
+            compute(self.graph, "vertices", jump_to_root, parent, target=self.tgt)
+            return
+        roots = thread_buffer("components roots", self.tgt, 1, np.int64)
+        self.tgt.write_scalar(roots, 0, 0)
+        compute(self.graph, "vertices", jump_counting_roots, parent, roots, target=self.tgt)
+        self.count = self.tgt.read_scalar(roots, 0)
 
     def smallest_members(self, parent: Any) -> None:
         """Stars in ``parent`` become labels: each vertex's smallest component member."""
@@ -231,10 +258,12 @@ def is_root(v, labels):
     return labels[v] == v
 
 
-def _labels_and_count(graph: Graph, tgt: Target, labels: Any, out: str) -> tuple[Any, int]:
+def _labels_and_count(graph: Graph, tgt: Target, labels: Any, out: str,
+                      count: int | None = None) -> tuple[Any, int]:
     """The labels as the caller gets them, and the number of components (the vertices that
-    are their own label, counted on the target)."""
-    count = reduce(graph, "vertices", is_root, labels, op="count", target=tgt)
+    are their own label, counted on the target, unless ``count`` was)."""
+    if count is None:
+        count = reduce(graph, "vertices", is_root, labels, op="count", target=tgt)
     return deliver(tgt, labels, out), count
 
 
@@ -496,9 +525,18 @@ def _most_frequent_label(steps: _ComponentSteps, comp: Any) -> int:
     g, tgt = steps.graph, steps.tgt
     picks = g.memo(f"afforest.samples.{tgt.name}", lambda: tgt.to_device(
         np.random.default_rng(27491095).integers(0, g.num_vertices, SAMPLES, dtype=np.int32)))
-    sampled = tgt.empty(SAMPLES, np.int32)
+    sampled = thread_buffer("afforest samples", tgt, SAMPLES, np.int32)[:SAMPLES]
     compute(g, SAMPLES, gather, comp, picks, sampled, target=tgt)
-    values, counts = np.unique(tgt.to_host(sampled), return_counts=True)
+    return _most_frequent(tgt.to_host(sampled), g.num_vertices)
+
+
+def _most_frequent(labels: np.ndarray, bound: int) -> int:
+    """The most frequent of ``labels`` (vertex ids below ``bound``), the smallest of those
+    tied: counted by ``np.bincount`` where ``bound`` is at most eight times the labels' count
+    (its array of counts then costs less than sorting them), else by sorting them."""
+    if labels.size and bound <= 8 * labels.size:
+        return int(np.argmax(np.bincount(labels)))
+    values, counts = np.unique(labels, return_counts=True)
     return int(values[np.argmax(counts)])
 
 
@@ -517,10 +555,12 @@ def _afforest(steps: _ComponentSteps, balancer: Any) -> tuple[Any, int]:
                       steps.src, steps.dst, steps.offsets, largest, NEIGHBOR_ROUNDS)
         compute(g, arcs, link_edge, comp, steps.src, steps.dst)
     else:
-        rest = filter(g, Frontier.all_vertices(g, target=tgt), outside, comp, largest)
+        # the frontiers live in the thread's pooled buffers of the graph (none outlives the call)
+        rest = filter(g, Frontier.all_vertices(g, target=tgt, shared=True), outside, comp,
+                      largest)
         advance(g, rest, link_later_edge, comp, steps.offsets, NEIGHBOR_ROUNDS,
                 balancer=balancer, output="none")
-    steps.compress(comp)
+    steps.compress(comp, last=True)
     steps.record(NEIGHBOR_ROUNDS + 1, "skip the largest component, link the rest, compress",
                  -1)
     return comp, NEIGHBOR_ROUNDS + 1
@@ -557,7 +597,7 @@ def connected_components(graph: Graph, *, method: str = DEFAULT_METHOD,
     policy = resolve_policy(balancer, graph, tgt)
     steps = _ComponentSteps(graph, tgt)
     labels, iterations = _RUNNERS[method](steps, policy)
-    labels, count = _labels_and_count(graph, tgt, labels, out)
+    labels, count = _labels_and_count(graph, tgt, labels, out, steps.count)
     return ComponentsResult(labels, count, iterations, time.perf_counter() - steps.start, method,
                             graph, steps.stats, tgt)
 

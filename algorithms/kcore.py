@@ -183,9 +183,10 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
         steps = loop(graph, nothing, _peel, graph, core, degree, level, policy,
                      refill=_next_round).rounds
         held = tgt.to_host(level)
-        ks, firsts = held[2:2 + 2 * int(held[1]):2], held[3:3 + 2 * int(held[1]):2]
-        ends = np.append(firsts[1:], steps)
-        rounds = [(int(k), int(e - f)) for k, f, e in zip(ks, firsts, ends, strict=True)
+        ks = held[2:2 + 2 * int(held[1]):2].tolist()
+        firsts = held[3:3 + 2 * int(held[1]):2].tolist()
+        ends = [*firsts[1:], steps]
+        rounds = [(k, e - f) for k, f, e in zip(ks, firsts, ends, strict=True)
                   if k != _REMOVED]
     return KCoreResult(deliver(tgt, core, out, made=True), steps,
                        time.perf_counter() - began, graph, rounds, tgt)

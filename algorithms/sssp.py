@@ -40,8 +40,10 @@ unweighted), d̄ the mean out-degree; ``delta=`` overrides it. ρ defaults to
 :data:`DEFAULT_RHO`; ``rho=`` overrides it. The weights' statistics (smallest, largest, mean,
 the bound on a path's sum) are computed once per graph and kept with it.
 
-``sources=[...]`` computes one row of distances (and predecessors) per source, each a stepping
-traversal launched after the last with no host read between them (``sources`` may repeat).
+``sources=[...]`` computes one row of distances (and predecessors) per source (``sources`` may
+repeat): the sources run together, one stepping traversal over one copy of the graph per source
+(:mod:`operators.sources`), so a batch of sources costs the launches and reads of one source;
+each row equals the distances of a call from its source alone.
 
 Distances: integer weights (or none: weight 1) are summed exactly in int64 while every simple
 path fits (|V| · max weight < 2^62), then returned as float64; other graphs sum in float64. The
@@ -64,7 +66,7 @@ import numpy as np
 
 from algorithms.entry import Entry, Option, testing
 from algorithms.output import check_out, deliver, on_host
-from algorithms.tree import shortest_path_tree
+from algorithms.tree import parent, shortest_path_tree
 from frontier import (
     Frontier,
     Graph,
@@ -88,7 +90,7 @@ from operators import (  # noqa: A004
     get_balancer,
     resolve_policy,
 )
-from operators.policy import Policy
+from operators.sources import Batch, batches
 from operators.stepping import Rule, stepping
 
 __all__ = ["sssp", "SSSPResult", "SSSPStepStats", "SSSPMethod", "DEFAULT_METHOD",
@@ -168,7 +170,8 @@ def weight_stats(graph: Graph) -> WeightStats:
 class SSSPResult:
     """``distances`` (float64, ``inf`` unreachable; one row per source with ``sources=``),
     ``predecessors`` (int32, -1 for the source and unreachable vertices; every tree edge
-    tight), the rounds run (``iterations``, summed over the sources), the vertices extracted
+    tight), the rounds run (``iterations``; with ``sources=``, summed over the batches of
+    sources that ran together, :mod:`operators.sources`), the vertices extracted
     and the out-edges relaxed by the stepping rounds, per-step ``stats`` of a host-stepped
     method, the method, Δ and ρ used, the time of the whole computation on the device (first
     launch to the last read, predecessors included), and how the rounds ran (``mode``: fused
@@ -257,14 +260,15 @@ def default_delta(graph: Graph) -> float:
 
 @dataclass
 class _Run:
-    """What one method call works with: the graph, target, balancer policy, the distance rows
-    and their 'unreached' value, the rule's Δ and ρ, and what the rounds did."""
+    """What one method call works with: the graph, target, balancer, the batches of sources
+    (:mod:`operators.sources`), the distances (one row per source, row after row) and their
+    'unreached' value, the rule's Δ and ρ, and what the rounds did."""
 
     graph: Graph
     target: Target
-    balancer: Policy
-    sources: np.ndarray
-    rows: list[Any]
+    balancer: LoadBalancer
+    batches: list[Batch]
+    flat: Any
     unreached: Any
     delta: float
     rho: int
@@ -274,25 +278,43 @@ class _Run:
     relaxed: int = 0
     mode: str = "host"
 
-    def start(self, source: int) -> Frontier:
-        """The source as the first frontier, in a pool that holds every vertex."""
-        return Frontier.from_vertices(self.graph, [source], target=self.target,
-                                      capacity=max(self.graph.num_vertices, 1), shared=True)
+    def start(self, batch: Batch, kind: str = "sparse") -> Frontier:
+        """The batch's sources (one in each copy) as the first frontier, in a pool that holds
+        every vertex of the copies."""
+        return Frontier.from_vertices(batch.graph, batch.starts, kind=kind, target=self.target,
+                                      capacity=max(batch.graph.num_vertices, 1), shared=True)
+
+
+def _cyclic_source(run: _Run, batch: Batch) -> int:
+    """The first source of ``batch`` that reaches a negative cycle (its batch did: found again
+    source by source, on the error's path only)."""
+    n = run.graph.num_vertices
+    for source in batch.sources.tolist():
+        dist = run.target.full(n, run.unreached, run.flat.dtype)
+        run.target.write_scalar(dist, source, 0)
+        start = Frontier.from_vertices(run.graph, [source], target=run.target,
+                                       capacity=max(n, 1))
+        if not stepping(run.graph, start, relax, dist, rule=Rule("bellman_ford"),
+                        max_rounds=n + 2).finished:
+            return source
+    raise AssertionError("no source of the batch reaches a negative cycle")  # never
 
 
 def _stepping(method: str) -> Any:
-    """The method as one stepping traversal per source."""
+    """The method as one stepping traversal per batch of sources."""
     def run_method(run: _Run) -> None:
         n = run.graph.num_vertices
         rule = Rule(_RULES[method], run.delta, run.rho)
         negative_ok = method in NEGATIVE_WEIGHTS_OK
-        for source, dist in zip(run.sources, run.rows, strict=True):
-            done = stepping(run.graph, run.start(int(source)), relax, dist, rule=rule,
-                            balancer=run.balancer, max_rounds=n + 2 if negative_ok else None)
+        for batch in run.batches:
+            policy = resolve_policy(run.balancer, batch.graph, run.target)
+            done = stepping(batch.graph, run.start(batch), relax, batch.rows(run.flat),
+                            rule=rule, balancer=policy,
+                            max_rounds=n + 2 if negative_ok else None)
             if not done.finished:
                 raise NegativeCycleError(f"a negative cycle is reachable from vertex "
-                                         f"{int(source)}, a source: distances still drop "
-                                         f"after {n + 2} Bellman-Ford rounds")
+                                         f"{_cyclic_source(run, batch)}, a source: distances "
+                                         f"still drop after {n + 2} Bellman-Ford rounds")
             run.rounds += done.rounds
             run.extracted += done.extracted
             run.relaxed += done.relaxed
@@ -301,19 +323,23 @@ def _stepping(method: str) -> Any:
 
 
 def _harish(run: _Run) -> None:
-    g, n = run.graph, run.graph.num_vertices
-    for source, dist in zip(run.sources, run.rows, strict=True):
-        updating = run.target.full(n, run.unreached, dist.dtype)
-        run.target.write_scalar(updating, int(source), 0)
-        mask = Frontier.from_vertices(g, [int(source)], kind="dense", target=run.target)
-        size, steps = 1, 0
+    n = run.graph.num_vertices
+    for batch in run.batches:
+        g, dist = batch.graph, batch.rows(run.flat)
+        policy = resolve_policy(run.balancer, g, run.target)
+        updating = run.target.full(g.num_vertices, run.unreached, dist.dtype)
+        for start in batch.starts.tolist():
+            run.target.write_scalar(updating, start, 0)
+        mask = run.start(batch, kind="dense")
+        size, steps = batch.size, 0
         while size:
             if steps >= n:
                 raise NegativeCycleError(f"a negative cycle is reachable from the source "
-                                         f"{int(source)}: costs still drop after {n} rounds")
+                                         f"{_cyclic_source(run, batch)}: costs still drop after "
+                                         f"{n} rounds")
             start = time.perf_counter()
-            lowered = advance(g, mask, relax_into_updating, dist, updating,
-                              balancer=run.balancer, output="dense")
+            lowered = advance(g, mask, relax_into_updating, dist, updating, balancer=policy,
+                              output="dense")
             mask = filter(g, lowered, commit_updating, dist, updating)
             step_size, size, steps = size, len(mask), steps + 1
             run.stats.append(SSSPStepStats(len(run.stats), step_size,
@@ -374,15 +400,13 @@ def _check_arguments(graph: Graph, source: Any, sources: Any, method: str,
     return starts, delta, rho
 
 
-def _filled(target: Target, pool: FrontierPool | None, name: str, size: int, value: Any,
-            dtype: Any) -> Any:
-    """``size`` elements of ``value``: a new array of the target, or (a result copied to the
-    host) the pool's scratch buffer of that name, reused by the thread's later calls."""
+def _buffer(target: Target, pool: FrontierPool | None, name: str, size: int, dtype: Any
+            ) -> Any:
+    """``size`` elements: a new array of the target, or (a result copied to the host) the
+    pool's scratch buffer of that name, reused by the thread's later calls."""
     if pool is None:
-        return target.full(size, value, dtype)
-    array = pool.scratch(name, size, dtype)[:size]
-    target.fill(array, value)
-    return array
+        return target.empty(size, dtype)
+    return pool.scratch(name, size, dtype)[:size]
 
 
 def _start(c: int, flat: Any, sources: Any, n: int, unreached: Any) -> None:
@@ -390,10 +414,27 @@ def _start(c: int, flat: Any, sources: Any, n: int, unreached: Any) -> None:
     flat[c] = 0 if sources[c // n] == c % n else unreached
 
 
+def _start_tree(c: int, flat: Any, pred: Any, sources: Any, n: int, unreached: Any) -> None:
+    """As :func:`_start`, and no predecessor yet."""
+    flat[c] = 0 if sources[c // n] == c % n else unreached
+    pred[c] = -1
+
+
 def _as_float(v: int, dist: Any, out: Any, unreached: Any) -> None:
     """A distance as float64, ``inf`` where unreached (integer distances, converted on the
     target before any copy to the host)."""
     out[v] = np.inf if dist[v] == unreached else dist[v]
+
+
+def _finish(v: int, dist: Any, out: Any, unreached: Any, pred: Any, n: int) -> None:
+    """:func:`_as_float`, and the predecessor as recorded made the result's
+    (:func:`algorithms.tree.parent`): the last pass over the rows, one launch."""
+    out[v] = np.inf if dist[v] == unreached else dist[v]
+    pred[v] = parent(pred[v], n)
+
+
+def _settle(v: int, pred: Any, n: int) -> None:
+    pred[v] = parent(pred[v], n)
 
 
 @scales_out("sssp")
@@ -425,32 +466,41 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
     width = (delta or default_delta(graph)) if bucketed else math.inf
     batch = (rho or DEFAULT_RHO) if method == "rho_stepping" else 0
     tgt = resolve_target(target, graph)
-    policy = resolve_policy(balancer, graph, tgt)
     dtype, unreached = _distance_type(graph)
     n, k = graph.num_vertices, starts.size
     # results copied to the host live in the thread's pooled buffers of the graph
     pool = FrontierPool.shared(graph, tgt, max(n, 1)) if out == "host" else None
-    flat = (tgt.empty(k * n, dtype) if pool is None
-            else pool.scratch("sssp.distances", k * n, dtype)[:k * n])
+    flat = _buffer(tgt, pool, "sssp.distances", k * n, dtype)
+    preds = _buffer(tgt, pool, "sssp.predecessors", k * n, np.int32) if predecessors else None
     if k * n:
-        compute(None, k * n, _start, flat, tgt.to_device(starts), n, unreached, target=tgt)
-    rows = [flat[i * n:(i + 1) * n] for i in range(k)]
-    run = _Run(graph, tgt, policy, starts, rows, unreached, width, batch)
+        given = tgt.to_device(starts)
+        if predecessors:
+            compute(None, k * n, _start_tree, flat, preds, given, n, unreached, target=tgt)
+        else:
+            compute(None, k * n, _start, flat, given, n, unreached, target=tgt)
+    run = _Run(graph, tgt, balancer, list(batches(graph, starts, target=tgt)), flat, unreached,
+               width, batch)
     start = time.perf_counter()
     _METHODS[method](run)
     # every tight edge leads strictly nearer only where no weight vanishes in a sum: positive
     # integers (a float weight below half an ulp of a distance is absorbed: 1.0 + 1e-17 == 1.0)
     positive = not graph.weighted or graph.num_edges == 0 or (
         graph.weights.dtype.kind in "iu" and weight_stats(graph).low > 0)
-    preds = _filled(tgt, pool, "sssp.predecessors", k * n, -1, np.int32) if predecessors else None
-    for i, s in enumerate(starts if predecessors else ()):
-        shortest_path_tree(graph, np.asarray([s]), rows[i], unreached, positive, tgt, policy,
-                           pred=preds[i * n:(i + 1) * n])
+    for part in run.batches if predecessors else ():
+        shortest_path_tree(part.graph, part.starts, part.rows(flat), unreached, positive, tgt,
+                           resolve_policy(balancer, part.graph, tgt), pred=part.rows(preds),
+                           raw=True)
     finished = flat
     if dtype.kind != "f":  # exact integer sums, returned as float64 with inf where unreached
         finished = (tgt.empty(k * n, np.float64) if pool is None
                     else pool.scratch("sssp.float_distances", k * n, np.float64)[:k * n])
-        compute(None, k * n, _as_float, flat, finished, unreached, target=tgt)
+    if k * n:  # one pass: the distances as float64, the predecessors as the graph's vertices
+        if predecessors and finished is not flat:
+            compute(None, k * n, _finish, flat, finished, unreached, preds, n, target=tgt)
+        elif predecessors:
+            compute(None, k * n, _settle, preds, n, target=tgt)
+        elif finished is not flat:
+            compute(None, k * n, _as_float, flat, finished, unreached, target=tgt)
     if out == "device":
         tgt.synchronize()
         seconds = time.perf_counter() - start

@@ -47,7 +47,7 @@ from __future__ import annotations
 import itertools
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from numbers import Integral
 from typing import Any
 
@@ -170,9 +170,10 @@ class FrontierPool:
             if self._dirty_words[slot] and self._words[slot] is not None:
                 self.target.fill(self._words[slot], 0)
             self._dirty_words[slot] = False
-            self._retire(slot, "a later call that reused this pool (FrontierPool.restart)",
-                         "reset its slot")
             self._clean[slot] = True
+        self._retire_all(range(self.SLOTS),
+                         "a later call that reused this pool (FrontierPool.restart)",
+                         "reset its slot")
         self.lost = None
         self.target.upload(self.lengths, np.array([first_length] + [0] * STEPS_RAN,
                                                   dtype=LENGTH_DTYPE))
@@ -266,8 +267,8 @@ class FrontierPool:
     def adopt(self, slot: int, kind: str, what: str = "a fused traverse") -> int:
         """After a fused traversal (``what``): the frontier it ended on is in ``slot``; nothing
         is known of the other slots' queues."""
+        self._retire_all(range(self.SLOTS), what, "may have written its slot")
         for s in range(self.SLOTS):
-            self._retire(s, what, "may have written its slot")
             self._clean[s] = False
             # a traversal over queues leaves the bitmaps as they were; one over bitmaps may
             # have written any of them
@@ -338,10 +339,19 @@ class FrontierPool:
     def _retire(self, slot: int, what: str, how: str) -> None:
         """Forget the frontier in ``slot``, if any, noting that the step ``what`` retired it
         (``how``: what the step did to the slot) and the caller's line it ran from."""
-        token = self._owner[slot]
-        if token is not None:
-            self._retired[slot] = (token, f"{what}{_call_site()} {how}")
-            self._owner[slot] = None
+        self._retire_all((slot,), what, how)
+
+    def _retire_all(self, slots: Iterable[int], what: str, how: str) -> None:
+        """:meth:`_retire` each of ``slots``, the caller's line looked up once (a walk up the
+        stack) for all of them, and only where one of them holds a frontier."""
+        site = None
+        for slot in slots:
+            token = self._owner[slot]
+            if token is not None:
+                if site is None:
+                    site = _call_site()
+                self._retired[slot] = (token, f"{what}{site} {how}")
+                self._owner[slot] = None
 
     def begin_step(self, in_slot: int, out_kind: str | None, what: str = "a ring step"
                    ) -> StepSlots:
@@ -712,7 +722,12 @@ _LIBRARY = frozenset({"frontier", "operators", "algorithms", "frontier_nx"})
 def _call_site() -> str:
     """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none)."""
     frame = sys._getframe(1)
-    while frame is not None and _in_library(frame):
+    known = _LIBRARY_CODE
+    while frame is not None:  # the known code's answer looked up here: no call per frame
+        seen = known.get(id(frame.f_code))
+        if not (seen[1] if seen is not None and seen[0] is frame.f_code
+                else _in_library(frame)):
+            break
         frame = frame.f_back
     return "" if frame is None else f" at {frame.f_code.co_filename}:{frame.f_lineno}"
 

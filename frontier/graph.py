@@ -465,6 +465,41 @@ def _check_size(what: str, num_vertices: int, num_arcs: int, weighted: bool) -> 
     check_graph(what, num_vertices, num_arcs, weighted)
 
 
+class _Copies:
+    """The graph's unions of copies (:meth:`Graph.copies`), the two latest counts."""
+
+    KEPT = 2
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._made: dict[int, Graph] = {}
+
+    def get(self, count: int, build: Any) -> Graph:
+        with self._lock:
+            found = self._made.pop(count, None)
+            if found is None:
+                found = build()
+            self._made[count] = found  # the latest last
+            while len(self._made) > self.KEPT:
+                del self._made[next(iter(self._made))]
+            return found
+
+
+def _copies(graph: Graph, count: int) -> Graph:
+    """``count`` copies of ``graph`` side by side (see :meth:`Graph.copies`)."""
+    offsets, cols, weights = graph._host()
+    n, m = graph.num_vertices, graph.num_edges
+    check_graph(f"{count} copies of a graph", n * count, m * count, graph.weighted)
+    rows = np.empty(n * count + 1, OFFSET_DTYPE)
+    rows[:-1] = (offsets[:-1][None, :] + (np.arange(count, dtype=OFFSET_DTYPE) * m)[:, None]
+                 ).reshape(-1)
+    rows[-1] = m * count
+    heads = (cols[None, :].astype(np.int64) + (np.arange(count, dtype=np.int64) * n)[:, None])
+    heads = heads.reshape(-1).astype(VERTEX_DTYPE)
+    tiled = None if weights is None else np.tile(weights, count)
+    return Graph._trusted(rows, heads, tiled, graph.directed, weights_checked=True)
+
+
 class Graph:
     """A directed or undirected graph in CSR form; immutable once built.
 
@@ -824,6 +859,19 @@ class Graph:
                     reverse._transpose = self
                     self._transpose = reverse
         return self._transpose
+
+    def copies(self, count: int) -> Graph:
+        """The disjoint union of ``count`` copies of this graph: vertex ``i * |V| + v`` is
+        vertex ``v`` of copy ``i``, arc ``i * |E| + a`` its arc ``a``, with the same weights
+        and direction (``count == 1``: this graph). Several independent traversals run as one
+        over it, each in its own copy, with state arrays of ``count`` rows of |V| entries
+        (:mod:`operators.sources`). Built on the host and kept with the graph, the two latest
+        counts asked for."""
+        count = validate.count("count", count, low=1)
+        if count == 1:
+            return self
+        kept = self.memo("copies", _Copies)
+        return kept.get(count, lambda: _copies(self, count))
 
     def reverse_arcs(self, target: str | Target | None = None) -> Any:
         """For each arc ``u -> v``, the id of an arc ``v -> u``, or -1 where there is none:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import sys
+from functools import cache
 
 __all__ = ["StrEnum", "Option", "Kind", "Domain", "Way", "Mode", "Cull", "values"]
 
@@ -48,8 +49,10 @@ class Option(StrEnum):
         return repr(self.value)
 
 
+@cache
 def values(option: type[Option]) -> tuple[str, ...]:
-    """The choices of ``option`` as plain strings, in declaration order."""
+    """The choices of ``option`` as plain strings, in declaration order (worked out once per
+    option: options are checked on every call)."""
     return tuple(member.value for member in option)
 
 

@@ -95,14 +95,14 @@ def resolve_target(target: str | Target | None = None, graph: Graph | None = Non
     to run the GPU's code in tests, and the rule's thresholds are a real GPU's fixed costs
     (under them every test graph would go to the cpu target). Arrays made for a call must be
     on the target it runs on: ``resolve_target(None, graph)`` gives it."""
+    if target is None:  # the common cases first: None and names test no abstract class
+        return named(_auto(graph, elements, deep, inputs))
+    if isinstance(target, str) and target in TARGET_NAMES:
+        return named(_auto(graph, elements, deep, inputs) if target == "auto" else target)
     if isinstance(target, Target):
         return target
-    if target is not None and (not isinstance(target, str) or target not in TARGET_NAMES):
-        raise TargetError(f"unknown target {target!r}; expected one of {TARGET_NAMES}, a "
-                          "Target, or None (auto)")
-    if target in (None, "auto"):
-        target = _auto(graph, elements, deep, inputs)
-    return named(target)
+    raise TargetError(f"unknown target {target!r}; expected one of {TARGET_NAMES}, a "
+                      "Target, or None (auto)")
 
 
 def _auto(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequence[Any] = ()

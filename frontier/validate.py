@@ -173,12 +173,19 @@ def flag(name: str, value: Any, *, none: bool = False) -> Any:
 
 def one_of(name: str, value: Any, valid: Iterable[str], what: str | None = None) -> str:
     """``value`` if it is one of the names ``valid``, as the member where ``valid`` is an
-    :class:`frontier.options.Option`; the message lists them."""
-    names = tuple(valid)
-    if not isinstance(value, str) or value not in names:
-        raise ValueError(f"unknown {what or name} {value!r}; expected one of "
-                         f"{', '.join(repr(n) for n in names)}")
-    return valid(value) if isinstance(valid, type) else value
+    :class:`frontier.options.Option` (found by its value, without going over the members);
+    the message lists them."""
+    if isinstance(valid, type):
+        member = valid._value2member_map_.get(value) if isinstance(value, str) else None
+        if member is not None:
+            return member
+        names = tuple(member.value for member in valid)
+    else:
+        names = tuple(valid)
+        if isinstance(value, str) and value in names:
+            return value
+    raise ValueError(f"unknown {what or name} {value!r}; expected one of "
+                     f"{', '.join(repr(n) for n in names)}")
 
 
 def vertex(name: str, value: Any, num_vertices: int) -> int:
@@ -259,11 +266,16 @@ def forest_sums(what: str, bound: float, dtype: Any) -> None:
 def _sum_fits(bound: float, dt: np.dtype) -> tuple[bool, float]:
     """Whether sums of up to ``bound`` fit ``dt`` (a float sum rounds at each addition, so a
     float bound stays a little below the largest finite value), and that largest value."""
+    top = _largest(dt)
     if dt.kind == "f":
-        top = float(np.finfo(dt).max)
         return math.isfinite(bound) and bound <= top * (1 - 2.0 ** -20), top
-    top = int(np.iinfo(dt).max)
     return bound <= top, top
+
+
+@cache
+def _largest(dt: np.dtype) -> float | int:
+    """The largest value of ``dt`` (looked up once per dtype: a call checks its sums)."""
+    return float(np.finfo(dt).max) if dt.kind == "f" else int(np.iinfo(dt).max)
 
 
 def file_path(name: str, value: Any) -> str:

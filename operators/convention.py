@@ -30,7 +30,9 @@ Every generated kernel takes, in this order:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from frontier.options import Domain, Option
 from frontier.ring import RING_PARAMS
@@ -109,26 +111,46 @@ def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,
     """Values for ``params`` (names of :func:`kernel_params`, in its order; a kernel takes those
     its text uses): the graph's device arrays on ``target`` (its CSC and edge tails built only
     when named), ``io`` (ring, range or fused arguments and extra buffers, by name), and the
-    state ``s0, s1, ...``."""
-    values = {**_graph_values(graph, target), **io}
+    state ``s0, s1, ...``. What each parameter tuple needs is worked out once
+    (:class:`_Recipe`)."""
+    recipe = _RECIPES.get(params)
+    if recipe is None:  # the same recipe whichever thread makes it first
+        recipe = _RECIPES.setdefault(params, _recipe(params))
+    values = {**_graph_values(graph, target), **io} if recipe.graph else io.copy()
     values.update(zip(_STATE_NAMES, state, strict=False))
-    views = _VIEWS.get(params)
-    if views is None:
-        views = _VIEWS[params] = (any(p in params for p in ("col_offsets", "row_indices")),
-                                  any(p in params for p in VIEW_PARAMS), "edge_src" in params)
-    if views[0]:
+    if recipe.csc:
         csc = graph.device_csc(target)
         values.update(col_offsets=csc.col_offsets, row_indices=csc.row_indices,
                       edge_ids=csc.edge_ids)
-    if views[1]:
+    if recipe.view:
         (values["sorted_heads"], values["sorted_tails"],
          values["sorted_arcs"]) = graph.device_neighbors(target)
-    if views[2]:
+    if recipe.edge_src:
         values["edge_src"] = graph.device_edge_sources(target)
     try:
-        return tuple([values[p] for p in params])
+        taken = recipe.take(values)
     except KeyError as err:
         raise AssertionError(f"no value for kernel parameter {err}") from None
+    return (taken,) if len(params) == 1 else taken
+
+
+class _Recipe(NamedTuple):
+    """What :func:`kernel_arguments` does for one parameter tuple: the values it takes (in
+    order), and whether it names a value of the graph (:data:`GRAPH_PARAMS`), the CSC view, the
+    sorted rows, the edge tails."""
+
+    take: Callable[[dict[str, Any]], Any]
+    graph: bool
+    csc: bool
+    view: bool
+    edge_src: bool
+
+
+def _recipe(params: tuple[str, ...]) -> _Recipe:
+    return _Recipe(itemgetter(*params) if params else lambda values: (),
+                   any(p in params for p in GRAPH_PARAMS),
+                   any(p in params for p in ("col_offsets", "row_indices")),
+                   any(p in params for p in VIEW_PARAMS), "edge_src" in params)
 
 
 def _graph_values(graph: Graph, target: Target) -> dict[str, Any]:
@@ -144,6 +166,6 @@ def _graph_values(graph: Graph, target: Target) -> dict[str, Any]:
 
 
 _ARGUMENTS_KEY = "kernel arguments on "
-#: Per parameter tuple: whether it names the CSC view, the sorted rows, the edge tails.
-_VIEWS: dict[tuple[str, ...], tuple[bool, bool, bool]] = {}
+#: Per parameter tuple: its :class:`_Recipe`.
+_RECIPES: dict[tuple[str, ...], _Recipe] = {}
 _STATE_NAMES = tuple(f"s{i}" for i in range(256))

@@ -48,6 +48,7 @@ from frontier import validate
 from frontier.graph import Graph
 from frontier.options import Mode
 from frontier.runtime import racecheck
+from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 from frontier.target import resolve_target
 from operators.codegen import (
@@ -303,12 +304,31 @@ _PARAMS = ("sums", "max_iter", "stop_below", "it")
 _GATHER_PARAMS = ("identity", *Hubs._fields, "partials")
 
 
+#: The loops' kernels by everything their text depends on (:func:`_kernel`): a repeated
+#: loop builds no spec and looks its kernel up once.
+_KERNELS: SharedCache[GeneratedKernel] = SharedCache("iterate kernels")
+
+
 def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
             functors: dict[str, Functor], num_state: int, only: int | None,
             hubbed: tuple[bool, ...], one_block: bool = False) -> GeneratedKernel:
     """The fused loop's kernel, or (``only``) the kernel of one step; ``hubbed[i]``: whether
     Gather phase ``i`` has hubs to fold apart (a kernel without the hub steps otherwise);
-    ``one_block``: the loop's steps separated by block barriers, for a launch of one block."""
+    ``one_block``: the loop's steps separated by block barriers, for a launch of one block.
+    Kept per target compile mode, the graph's weights, the phases' kinds and options (not
+    their functions: ``functors``, resolved, stand for them) and the rest of the arguments."""
+    forms = tuple((type(p), getattr(p, "into", None), getattr(p, "op", None),
+                   getattr(p, "edges", None)) for p in phases)
+    key = (tgt.compile_key, graph.weighted, forms, tuple(functors.items()), num_state, only,
+           hubbed, one_block)
+    return _KERNELS.get(key, lambda: _built(graph, tgt, phases, functors, num_state, only,
+                                            hubbed, one_block))
+
+
+def _built(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
+           functors: dict[str, Functor], num_state: int, only: int | None,
+           hubbed: tuple[bool, ...], one_block: bool) -> GeneratedKernel:
+    """:func:`_kernel`'s kernel, generated (or found by :func:`operators.codegen.build`)."""
     barrier = tgt.block_barrier if one_block else tgt.grid_barrier
     variant = "_" + "_".join(
         f"{_role(p, i)}_into{p.into}_{p.op}{'_hubs' if hubbed[i] else ''}"

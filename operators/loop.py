@@ -89,6 +89,7 @@ from frontier.graph import Graph
 from frontier.options import Cull, Mode, Way
 from frontier.ring import LOOP_LENGTHS, STEPS_RAN
 from frontier.runtime import racecheck
+from frontier.runtime.shared_cache import SharedCache
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
 from operators.balancers.thread import ThreadMapped
@@ -750,8 +751,16 @@ def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: s
 
 def _shape(steps: list[_Step], tgt: Any) -> LaunchShape:
     """The kernel's launch shape: its advances' block size (one for all), the globals of
-    every balancer."""
-    balancers = {step.balancer for step in steps if step.balancer is not None}
+    every balancer (worked out once per set of balancers and target)."""
+    balancers = frozenset(step.balancer for step in steps if step.balancer is not None)
+    return _SHAPES.get((balancers, tgt, tgt.simulated), lambda: _shape_of(balancers, tgt))
+
+
+#: The fused loops' launch shapes, per set of balancers and target.
+_SHAPES: SharedCache[LaunchShape] = SharedCache("fused loop shapes")
+
+
+def _shape_of(balancers: frozenset[LoadBalancer], tgt: Any) -> LaunchShape:
     if not balancers:
         return per_element(tgt)
     shapes = [b.shape(tgt) for b in sorted(balancers, key=str)]
@@ -766,8 +775,38 @@ def _shape(steps: list[_Step], tgt: Any) -> LaunchShape:
                        tuple(str(b) for b in sorted(balancers, key=str)))
 
 
+#: The fused loops' kernels with their steps' specs, by everything their text depends on
+#: (:func:`_kernel_key`): a repeated loop neither rebuilds its specs nor looks its kernel up
+#: by them.
+_LOOP_KERNELS: SharedCache[tuple[GeneratedKernel, list]] = SharedCache("fused loop kernels")
+
+
+def _kernel_key(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool,
+                refill: bool) -> tuple:
+    """What :func:`_kernel`'s kernel depends on: the target's compile mode, the graph's
+    weights, the launch shape and mode, and per step what its spec and its text read (its
+    operator, what it reads and makes, its functors, its state and output by the kernel's
+    names, its fold, whether it has an identity, its balancer); not the numbers a launch
+    passes (a range's count, an identity's value, the closures' numbers)."""
+    of = names.of
+    return (trace.frontier.target.compile_key, trace.graph.weighted, shape, one_block, refill,
+            trace.body_steps, tuple(names.mids.items()), tuple(names.rows.items()),
+            tuple((s.operator, s.source, s.output, tuple(s.functors.items()),
+                   tuple(map(of, s.state)), s.op, s.edges,
+                   None if s.out is None else of(s.out),
+                   None if s.value is None else (of(s.value), s.value.dtype),
+                   s.identity is not None, s.balancer) for s in trace.steps))
+
+
 def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, refill: bool
             ) -> tuple[GeneratedKernel, list]:
+    """The fused loop's kernel and its steps' specs (built once per :func:`_kernel_key`)."""
+    return _LOOP_KERNELS.get(_kernel_key(trace, names, shape, one_block, refill),
+                             lambda: _built(trace, names, shape, one_block, refill))
+
+
+def _built(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, refill: bool
+           ) -> tuple[GeneratedKernel, list]:
     graph, tgt = trace.graph, trace.frontier.target
     steps = trace.steps
     specs = [_spec(graph, step, i, names) for i, step in enumerate(steps)]

@@ -267,11 +267,23 @@ _LEVEL_PARAMS = ("level", "first", "step", "nlev", "order", "starts", "at", "out
                  *Hubs._fields, "partials")
 
 
+#: The level sweeps' kernels by everything their text depends on (:func:`_level_kernel`).
+_LEVEL_KERNELS: SharedCache[GeneratedKernel] = SharedCache("level sweep kernels")
+
+
 def _level_kernel(graph: Graph, tgt: Target, functor: Functor, num_state: int, op: str,
                   edges: str, barrier: str | None, hubbed: bool) -> GeneratedKernel:
     """The kernel grouping the vertices and folding every level, ``barrier`` between its
     steps; or (``barrier`` None) the kernel folding sweep level ``at`` alone, in one block.
-    ``hubbed``: the levels' hubs are folded apart (:func:`_hub_folds`)."""
+    ``hubbed``: the levels' hubs are folded apart (:func:`_hub_folds`). Kept per target
+    compile mode, the graph's weights and the arguments: a repeated sweep builds no spec."""
+    key = (tgt.compile_key, graph.weighted, functor, num_state, op, edges, barrier, hubbed)
+    return _LEVEL_KERNELS.get(key, lambda: _level_built(graph, tgt, functor, num_state, op,
+                                                        edges, barrier, hubbed))
+
+
+def _level_built(graph: Graph, tgt: Target, functor: Functor, num_state: int, op: str,
+                 edges: str, barrier: str | None, hubbed: bool) -> GeneratedKernel:
     alone = "_one" if barrier is None else ("" if barrier == tgt.grid_barrier else "_block")
     spec = KernelSpec("neighbors", RANGE, NONE, graph.weighted, num_state,
                       graph_view=functor.wants_graph, csc=edges == "in",

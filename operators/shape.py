@@ -16,6 +16,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 
 __all__ = ["LaunchShape", "per_element", "grid_blocks", "PER_ELEMENT_THREADS"]
@@ -66,8 +67,13 @@ def per_element(target: Target, threads: int = PER_ELEMENT_THREADS) -> LaunchSha
     that note (:attr:`Target.no_balancer`), which recordings show as its balancer."""
     if threads < 1 or threads > 1024:
         raise ValueError(f"threads per block {threads}; expected 1..1024")
-    return LaunchShape("thread", min(threads, target.max_threads_per_block),
-                       technique=target.no_balancer)
+    return _PER_ELEMENT.get((target, target.simulated, threads), lambda: LaunchShape(
+        "thread", min(threads, target.max_threads_per_block), technique=target.no_balancer))
+
+
+#: The per-element shapes, per target (and whether it is simulated) and block size: looked up
+#: on every operator call, made once.
+_PER_ELEMENT: SharedCache[LaunchShape] = SharedCache("per-element shapes")
 
 
 def grid_blocks(target: Target, threads_per_block: int, work: int) -> int:

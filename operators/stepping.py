@@ -68,6 +68,7 @@ from frontier.graph import Graph
 from frontier.options import Cull, Mode
 from frontier.ring import STEPS_RAN, push
 from frontier.runtime import racecheck
+from frontier.runtime.shared_cache import SharedCache
 from operators.adaptive.profile import inspect
 from operators.advance import edge_functors, edge_spec
 from operators.balancers import LoadBalancer
@@ -387,8 +388,24 @@ def _body(barrier: str, advance: str, phases: str, runs_balancers: bool, block: 
             "    lens[STEPS_RAN] = rnd - first_round\n")
 
 
+#: The stepping kernels by everything their text depends on (:func:`_kernel`): a repeated
+#: traversal builds no spec and looks its kernel up once.
+_KERNELS: SharedCache[GeneratedKernel] = SharedCache("stepping kernels")
+
+
 def _kernel(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state: int,
             balancer: LoadBalancer, block: bool, priority: np.dtype) -> GeneratedKernel:
+    """The traversal's kernel, kept per target compile mode, the graph's weights, the
+    frontier's form, the functors, the state's count, the balancer, the mode and the
+    priority's kind."""
+    key = (frontier.target.compile_key, graph.weighted, frontier.kind, frontier.domain,
+           tuple(functors.items()), num_state, balancer, block, priority.kind)
+    return _KERNELS.get(key, lambda: _built(graph, frontier, functors, num_state, balancer,
+                                            block, priority))
+
+
+def _built(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state: int,
+           balancer: LoadBalancer, block: bool, priority: np.dtype) -> GeneratedKernel:
     target = frontier.target
     spec = edge_spec("stepping", graph, frontier, SPARSE, num_state, functors, cull=Cull.BITMAP,
                      io=KernelIO.RING, variant=f"_{priority.kind}" + ("_block" if block else ""))

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
-from inspect import signature
+from inspect import Parameter, Signature, signature
 from typing import Any, Protocol, TypeVar
 
 __all__ = ["ROUND", "Round", "Receiver", "active", "hands_over", "receiving"]
@@ -70,7 +70,7 @@ def hands_over(operator: F) -> F:
     ``operator(*args, **options)`` to the loop and returns what the loop returns; otherwise
     runs itself."""
 
-    parameters = signature(operator)
+    binding = _Binding(signature(operator))
 
     @wraps(operator)
     def handing(*args: Any, **options: Any) -> Any:
@@ -78,10 +78,46 @@ def hands_over(operator: F) -> F:
         if receiver is None:
             return operator(*args, **options)
         try:  # every argument, the defaults included, as the operator would see them
-            call = parameters.bind(*args, **options)
+            bound, keywords = binding.bind(args, options)
         except TypeError as err:
             raise TypeError(f"{operator.__name__}(): {err}") from None
-        call.apply_defaults()
-        return receiver.call(handing, call.args, call.kwargs)
+        return receiver.call(handing, bound, keywords)
 
     return handing  # type: ignore[return-value]
+
+
+class _Binding:
+    """An operator's arguments as :meth:`inspect.Signature.bind` and ``apply_defaults`` give
+    them (the positional ones, then the keyword-only ones with their defaults), for a call
+    handed to a loop: worked out from the signature once, so that the common call (every
+    parameter before ``*state`` given by position, keyword-only options) costs a dictionary
+    copy, not a binding; any other call is bound by :mod:`inspect`."""
+
+    __slots__ = ("_signature", "_positional", "_variadic", "_defaults", "_required")
+
+    def __init__(self, parameters: Signature) -> None:
+        self._signature = parameters
+        kinds = [p.kind for p in parameters.parameters.values()]
+        simple = (Parameter.VAR_KEYWORD not in kinds and Parameter.POSITIONAL_ONLY not in kinds)
+        #: Parameters before ``*state`` (None: no quick binding for this signature).
+        self._positional = (sum(k == Parameter.POSITIONAL_OR_KEYWORD for k in kinds)
+                            if simple else None)
+        self._variadic = Parameter.VAR_POSITIONAL in kinds
+        keyword_only = [p for p in parameters.parameters.values()
+                        if p.kind == Parameter.KEYWORD_ONLY]
+        self._defaults = {p.name: p.default for p in keyword_only if p.default is not p.empty}
+        self._required = frozenset(p.name for p in keyword_only if p.default is p.empty)
+
+    def bind(self, args: tuple, options: dict[str, Any]) -> tuple[tuple, dict[str, Any]]:
+        """``(args, keyword arguments)`` of the call, defaults applied; TypeError where the
+        call does not fit the signature."""
+        positional = self._positional
+        if (positional is not None
+                and (len(args) == positional or (self._variadic and len(args) > positional))
+                and self._required <= options.keys()
+                and all(name in self._defaults or name in self._required
+                        for name in options)):
+            return args, {**self._defaults, **options}
+        call = self._signature.bind(*args, **options)
+        call.apply_defaults()
+        return call.args, call.kwargs

@@ -176,8 +176,11 @@ class Target(ABC):
             RECORDER.record(kernel, blocks, threads, balancer,
                             mode or (Mode.FUSED if cooperative else Mode.HOST))
         checking = racecheck.current()
-        if checking is None:
-            self._run(kernel, blocks, threads, args, cooperative)
+        if checking is None:  # the common case, a frame fewer
+            if cooperative:
+                self._launch_cooperative(kernel, blocks, threads, args)
+            else:
+                self._launch(kernel, blocks, threads, args)
             return
         self.check_races_here()
         with checking.step(getattr(kernel, "__name__", str(kernel)), self.simulated):

@@ -17,7 +17,9 @@ from algorithms import APSPError, apsp
 from algorithms.apsp import APSPMethod
 from frontier import Graph, generators
 from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.device_arrays import on_host
 from frontier.testing import check_apsp, graphs, reference_apsp
+from operators import recording
 
 #: A real GPU (not the simulator, far too slow for the large cases).
 GPU = cuda_usable() and os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0")
@@ -182,3 +184,12 @@ def test_hundreds_of_vertices_with_partial_tiles_on_the_gpu(method):
         assert np.array_equal(result.distances, expected)
     graph = generators.gnm(517, 4000, seed=10, directed=True, weights=(0, 99))
     check_apsp(graph, apsp(graph, method=method, target="cuda").distances)
+
+
+def test_repeated_sssp_runs_its_rows_in_one_traversal(target):
+    graph = generators.grid2d(4, 4, weights=(1, 9))
+    apsp(graph, method="repeated_sssp", target=target)
+    with recording() as log:
+        result = apsp(graph, method="repeated_sssp", target=target)
+    assert len(list(log)) <= 4
+    check_apsp(graph, on_host(result.distances))

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import bfs
-from frontier import Graph
+from frontier import Graph, generators
 from frontier.options import Cull
 from frontier.testing import check_bfs, graphs, graphs_with_source
-from operators import available_balancers
+from operators import available_balancers, recording
 
 BALANCERS = available_balancers()
 
@@ -105,3 +105,32 @@ def test_one_source_in_a_list_is_the_single_source_bfs():
 def test_bad_sources_and_orders_raise_clear_errors(call, error, message):
     with pytest.raises(error, match=message):
         call(Graph.from_edges([0], [1]))
+
+
+PER_SOURCE = [5, 0, 5, 17]
+
+
+@pytest.mark.parametrize("balancer", available_balancers())
+@pytest.mark.parametrize("order", ["ordered", "unordered"])
+def test_per_source_rows_equal_single_source_calls(target, balancer, order):
+    graph = generators.grid2d(3, 6)
+    rows = bfs(graph, sources=PER_SOURCE, per_source=True, balancer=balancer, order=order,
+               target=target)
+    assert rows.distances.shape == rows.predecessors.shape == (4, graph.num_vertices)
+    for i, s in enumerate(PER_SOURCE):
+        one = bfs(graph, s, balancer=balancer, order=order, target=target)
+        np.testing.assert_array_equal(rows.distances[i], one.distances)
+        check_bfs(graph, s, rows.distances[i], rows.predecessors[i])
+
+
+def test_per_source_sources_run_in_one_traversal(target):
+    graph = generators.grid2d(4, 4)
+    bfs(graph, sources=range(16), per_source=True, target=target)
+    with recording() as log:
+        bfs(graph, sources=range(16), per_source=True, target=target)
+    assert len(list(log)) <= 4
+
+
+def test_per_source_needs_sources():
+    with pytest.raises(ValueError, match="per_source=True gives one row"):
+        bfs(generators.path(3), 0, per_source=True)

@@ -26,7 +26,7 @@ from frontier.testing import (
     reference_core_numbers,
     reference_pagerank,
 )
-from operators import available_balancers
+from operators import available_balancers, recording, sources
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 GPU = cuda_usable() and not SIMULATED
@@ -221,6 +221,46 @@ def test_betweenness_from_one_source_counts_its_paths_only():
 def test_betweenness_rejects_bad_sources(sources, error, message):
     with pytest.raises(error, match=message):
         betweenness_centrality(Graph.from_edges([0, 1], [1, 2]), sources, target="cpu")
+
+
+@pytest.mark.parametrize("cells", [None, 60])  # one batch; batches of a few sources
+@settings(max_examples=20, deadline=None)
+@given(graph=graphs(min_vertices=1, max_vertices=12, max_edges=24), endpoints=st.booleans(),
+       data=st.data())
+def test_betweenness_of_batched_sources_equals_each_source_alone(cells, graph, endpoints, data):
+    """The sources run together, a batch as one pass over the graph's copies: the values are
+    bit for bit the sum of each source's call in the order given, the stats each source's."""
+    n = graph.num_vertices
+    chosen = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("BATCH_CELLS", "SEQUENTIAL_BATCH_CELLS"):
+            patch.setattr(sources, name, cells or getattr(sources, name))
+        together = betweenness_centrality(graph, chosen, endpoints=endpoints, target="cpu")
+    alone = [betweenness_centrality(graph, s, endpoints=endpoints, target="cpu")
+             for s in chosen]
+    total = np.zeros(n)
+    for one in alone:
+        total += one.values
+    np.testing.assert_array_equal(together.values, total)
+    assert [(s.source, s.levels, s.edges) for s in together.stats] == [
+        (s, one.stats[0].levels, one.stats[0].edges)
+        for s, one in zip(chosen, alone, strict=True)]
+    assert together.iterations == sum(one.iterations for one in alone)
+    assert together.edges_traversed == sum(one.edges_traversed for one in alone)
+
+
+def test_betweenness_of_a_batch_of_sources_costs_the_launches_of_one(target):
+    """Every source of a batch runs in the same launches: a call from many sources makes no
+    more than a call from one (which tallies its one row by reductions)."""
+    graph = generators.grid2d(4, 4)
+
+    def launches(sources):
+        betweenness_centrality(graph, sources, target=target)
+        with recording() as log:
+            betweenness_centrality(graph, sources, target=target)
+        return len(list(log))
+
+    assert launches(list(range(16))) <= launches([5])
 
 
 def test_betweenness_rejects_an_unknown_normalization():

@@ -10,9 +10,10 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from algorithms import CATALOG, connected_components, spanning_forest
-from algorithms.components import DEFAULT_METHOD, ComponentsMethod
+from algorithms.components import DEFAULT_METHOD, ComponentsMethod, _most_frequent
 from frontier import Graph
 from frontier.io import load
 from frontier.runtime.cuda_support import cuda_usable
@@ -200,3 +201,13 @@ def test_every_method_and_balancer_and_the_forest_agree_with_scipy_on_real_datas
                                        target="cuda").labels
             np.testing.assert_array_equal(got, expected, err_msg=f"{method}, {balancer}")
     check_spanning_forest(graph, spanning_forest(graph, target="cuda").edges)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=st.lists(st.integers(0, 40), min_size=1, max_size=60), spread=st.booleans())
+def test_the_most_frequent_sampled_label_is_the_smallest_of_the_most_counted(labels, spread):
+    """Afforest's largest component: counted by bincount (small labels) or by sorting (labels
+    far larger than the sample), the same label, the smallest of a tie."""
+    held = np.array(labels, np.int32) * (10**6 if spread else 1)
+    values, counts = np.unique(held, return_counts=True)
+    assert _most_frequent(held, int(held.max()) + 1) == values[counts == counts.max()].min()

@@ -22,10 +22,10 @@ from algorithms.sssp import (
     choose_method,
     default_delta,
 )
-from frontier import Graph, NegativeCycleError, NegativeWeightsError
+from frontier import Graph, NegativeCycleError, NegativeWeightsError, generators
 from frontier.io import load
 from frontier.testing import check_sssp, dataset_dir, weighted_graphs_with_source
-from operators import available_balancers
+from operators import available_balancers, recording
 from tests.pairs import covering, simulated_rows
 from tests.tiers import TARGETS, examples
 
@@ -284,3 +284,33 @@ def test_predecessors_skip_float_weights_too_small_to_change_a_distance(target):
                          directed=True)
     for method in METHODS:
         _check(g, 0, sssp(g, 0, method=method, target=target))
+
+
+#: Sources with a repeat, for the rows of one call.
+SOURCE_ROWS = [3, 0, 3, 7]
+
+
+@pytest.mark.parametrize("target, method, balancer", EVERY_PAIR, indirect=["target"])
+def test_rows_of_several_sources_equal_single_source_calls(target, method, balancer):
+    graph = Graph.from_edges([0, 1, 2, 3, 4, 5, 6, 2, 7, 3], [1, 2, 3, 4, 5, 6, 0, 5, 0, 7],
+                             weights=[2, 1, 4, 1, 3, 2, 5, 9, 1, 2], num_vertices=9)
+    rows = sssp(graph, sources=SOURCE_ROWS, method=method, balancer=balancer, target=target)
+    for i, s in enumerate(SOURCE_ROWS):
+        one = sssp(graph, s, method=method, balancer=balancer, target=target)
+        np.testing.assert_array_equal(rows.distances[i], one.distances)
+        check_sssp(graph, s, rows.distances[i], rows.predecessors[i])
+
+
+def test_several_sources_run_in_one_traversal(target):
+    graph = generators.grid2d(4, 4, weights=(1, 9))
+    sssp(graph, sources=range(16), target=target)
+    with recording() as log:
+        sssp(graph, sources=range(16), target=target)
+    assert len(list(log)) <= 4  # the rows' start, one stepping, the tree, the last pass
+
+
+def test_a_negative_cycle_names_the_first_source_of_a_batch_that_reaches_it(target):
+    g = Graph.from_edges([0, 1, 2, 2], [1, 2, 1, 3], weights=[1.0, -3.0, 1.0, 2.0],
+                         num_vertices=5)
+    with pytest.raises(NegativeCycleError, match="from vertex 1, a source"):
+        sssp(g, sources=[4, 3, 1, 0], method="bellman_ford", target=target)

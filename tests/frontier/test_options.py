@@ -38,6 +38,19 @@ def test_one_of_an_option_lists_its_choices_when_refusing():
         validate.one_of("frontier", "queue", Kind, "frontier kind")
 
 
+@pytest.mark.parametrize("value", [None, 3, ["sparse"], b"sparse", Cull.HASH, "Sparse"])
+def test_one_of_refuses_what_is_no_choice_whatever_its_type(value):
+    with pytest.raises(ValueError, match="expected one of 'sparse', 'dense'"):
+        validate.one_of("frontier", value, Kind)
+    with pytest.raises(ValueError, match="expected one of 'a', 'b'"):
+        validate.one_of("names", value, ("a", "b"))
+
+
+def test_one_of_takes_a_member_as_its_string():
+    assert validate.one_of("frontier", Kind.DENSE, Kind) is Kind.DENSE
+    assert validate.one_of("names", Kind.DENSE, ("sparse", "dense")) is Kind.DENSE
+
+
 def test_a_direction_given_as_a_string_holds_the_member():
     assert Direction("pull").mode is Way.PULL
 

@@ -157,3 +157,32 @@ def test_a_small_graph_runs_on_only_the_blocks_its_vertices_and_hub_lanes_fill(t
         assert np.array_equal(tgt.to_host(out), np.asarray(
             [in_order(np.ones(int(d))) if d <= HUB_DEGREE else chunked(np.ones(int(d)))
              for d in np.diff(graph.csc().col_offsets)]))
+
+
+def doubled(src, dst, eid, weight, x, out, totals):
+    return 2.0 * x[src]
+
+
+def summed(v, x, out, totals):
+    return out[v]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_loops_that_differ_in_a_phase_never_share_a_kernel(target):
+    """A loop's kernel is kept for the next loop of the same phases: one whose phase has
+    another functor, fold, direction or output array gets a kernel of its own."""
+    graph = Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], num_vertices=4, directed=True)
+    tgt = resolve_target(target)
+    x = tgt.to_device(np.array([1.0, 2.0, 4.0, 8.0]))
+
+    def run(gather):
+        out = tgt.zeros(4, np.float64)
+        for _ in range(2):  # the second call takes the kept kernel
+            ran = iterate(graph, (gather, Total(summed)), x, out, stop_below=np.inf,
+                          max_iter=1, target=tgt)
+        return ran.totals[-1], tgt.to_host(out).tolist()
+
+    assert run(Gather(pulled, into=1)) == (8.0, [0.0, 1.0, 3.0, 4.0])
+    assert run(Gather(doubled, into=1)) == (16.0, [0.0, 2.0, 6.0, 8.0])
+    assert run(Gather(pulled, into=1, op="max")) == (-np.inf, [-np.inf, 1.0, 2.0, 4.0])
+    assert run(Gather(pulled, into=1, edges="out")) == (8.0, [2.0, 2.0, 4.0, 0.0])

@@ -5,6 +5,8 @@ that needs the host is refused naming the step."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 import scipy.sparse.csgraph as csg
@@ -467,3 +469,70 @@ def test_a_thread_mapped_traverse_goes_to_one_block_and_back_as_its_frontier_cha
     for got in (fused, host):
         np.testing.assert_array_equal(got[0], label)
         assert got[1].tolist() == levels
+
+
+def mark_one(v, out):
+    out[v] = 1
+
+
+def mark_two(v, out):
+    out[v] = 2
+
+
+def one_more(v, before, after):
+    after[v] = before[v] + 1
+
+
+def marking(graph: Graph, fn, *arrays):
+    """A BFS round that also calls ``fn`` on its frontier with ``arrays``."""
+
+    def body(front, dist):
+        compute(graph, front, fn, *arrays)
+        return advance(graph, front, visit, dist, ROUND)
+
+    return body
+
+
+def test_fused_loops_that_differ_in_a_functor_or_their_state_never_share_a_kernel(target):
+    """A fused loop's kernel is kept for the next loop of the same steps: one with another
+    functor, or whose steps share state arrays another way, gets a kernel of its own."""
+    graph = generators.path(6)
+    runs = {}
+    for name, fn, shared in (("one", mark_one, False), ("two", mark_two, False),
+                             ("apart", one_more, False), ("same", one_more, True)):
+        f, dist, _, _ = start(graph, target)
+        tgt = f.target
+        a, b = tgt.zeros(6, np.int32), tgt.zeros(6, np.int32)
+        arrays = (a,) if fn is not one_more else ((a, a) if shared else (a, b))
+        for _ in range(2):  # the second run takes the kept kernel
+            f, dist, _, _ = start(graph, target)
+            with recording() as log:
+                loop(graph, f, marking(graph, fn, *arrays), dist)
+        runs[name] = (list(log)[-1].source, tgt.to_host(a), tgt.to_host(b))
+    np.testing.assert_array_equal(runs["one"][1], [1] * 6)
+    np.testing.assert_array_equal(runs["two"][1], [2] * 6)
+    np.testing.assert_array_equal(runs["apart"][1:], [[0] * 6, [1] * 6])
+    np.testing.assert_array_equal(runs["same"][1:], [[2] * 6, [0] * 6])  # twice into a
+    assert len({source for source, _, _ in runs.values()}) == 4
+
+
+def test_fused_loops_of_several_threads_each_run_their_own_steps():
+    graph = generators.path(6)
+    got: dict[int, np.ndarray] = {}
+
+    def run_one(k: int) -> None:
+        fn = (mark_one, mark_two)[k % 2]
+        for _ in range(20):
+            f, dist, _, _ = start(graph, "cpu")
+            out = np.zeros(6, np.int32)
+            loop(graph, f, marking(graph, fn, out), dist)
+            got.setdefault(k, out)
+            np.testing.assert_array_equal(out, got[k])
+
+    threads = [threading.Thread(target=run_one, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert {k: v.tolist() for k, v in got.items()} == {
+        k: [1 + k % 2] * 6 for k in range(4)}

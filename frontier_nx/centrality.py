@@ -22,18 +22,19 @@ import numbers
 from typing import Any
 
 import networkx as nx
-import numpy as np
-from scipy import sparse
-from scipy.sparse.linalg import ArpackNoConvergence, svds
 
-from algorithms.betweenness import betweenness_centrality as _betweenness
-from algorithms.pagerank import ConvergenceError
-from algorithms.pagerank import pagerank as _pagerank
-from frontier.target import resolve_target
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import callable_weight, implements
-from operators import neighbor_reduce
+
+np = LazyModule("numpy")
+sparse = LazyModule("scipy.sparse")
+_linalg = LazyModule("scipy.sparse.linalg")
+_betweenness = LazyModule("algorithms.betweenness")
+_pagerank = LazyModule("algorithms.pagerank")
+_targets = LazyModule("frontier.target")
+_operators = LazyModule("operators")
 
 
 # argument rules -----------------------------------------------------------------------------
@@ -177,10 +178,10 @@ def pagerank(G: FrontierGraph, alpha: float = 0.85, personalization: dict | None
                                      nstart, weight, dangling)
     graph = G.graph(weight, combine="sum")
     try:
-        result = _pagerank(graph, alpha=alpha, personalization=teleport, max_iter=max_iter,
+        result = _pagerank.pagerank(graph, alpha=alpha, personalization=teleport, max_iter=max_iter,
                            tol=tol, nstart=per_vertex(nstart), dangling=per_vertex(dangling),
                            weighted=graph.weights is not None, target=registry.target())
-    except ConvergenceError:
+    except _pagerank.ConvergenceError:
         raise nx.PowerIterationFailedConvergence(max_iter) from None
     return G.labelled(result.ranks)
 
@@ -222,7 +223,7 @@ def betweenness_centrality(G: FrontierGraph, k: int | None = None, normalized: b
                 return dict.fromkeys(G.nodes, 0.0)
             raise ZeroDivisionError("division by zero")
         sources = [G.index[node] for node in sampled]
-    result = _betweenness(G.graph(), sources, normalized=bool(normalized),
+    result = _betweenness.betweenness_centrality(G.graph(), sources, normalized=bool(normalized),
                           endpoints=bool(endpoints), target=registry.target())
     return G.labelled(result.values)
 
@@ -239,12 +240,13 @@ class _Product:
     def __init__(self, G: FrontierGraph, weight: str | None) -> None:
         self.graph = G.graph(weight, combine="sum")
         self.weighted = self.graph.weights is not None
-        self.target = resolve_target(registry.target())
+        self.target = _targets.resolve_target(registry.target())
         self.out = self.target.zeros(len(G.nodes), np.float64)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        neighbor_reduce(self.graph, "vertices", _weighted_share, self.target.to_device(x),
-                        self.weighted, out=self.out, edges="in")
+        _operators.neighbor_reduce(self.graph, "vertices", _weighted_share,
+                                   self.target.to_device(x), self.weighted, out=self.out,
+                                   edges="in")
         return self.target.to_host(self.out)
 
 
@@ -338,8 +340,8 @@ def hits(G: FrontierGraph, max_iter: int = 100, tol: float = 1.0e-8, nstart: dic
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
     try:
-        _, _, vt = svds(A, k=1, v0=start, maxiter=max_iter, tol=tol)
-    except ArpackNoConvergence as exc:
+        _, _, vt = _linalg.svds(A, k=1, v0=start, maxiter=max_iter, tol=tol)
+    except _linalg.ArpackNoConvergence as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     a = vt.flatten().real
     h = A @ a

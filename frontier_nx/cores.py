@@ -24,13 +24,15 @@ from __future__ import annotations
 from typing import Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.kcore import k_core as _peel
-from algorithms.truss import k_truss as _truss
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+np = LazyModule("numpy")
+_kcore = LazyModule("algorithms.kcore")
+_truss = LazyModule("algorithms.truss")
 
 
 def _computed_here(arguments: dict[str, Any]) -> str | None:
@@ -53,7 +55,7 @@ def _no_self_loops(G: FrontierGraph) -> None:
 def core_number(G: FrontierGraph) -> dict:
     _no_self_loops(G)
     graph = G.graph(undirected=True) if G.directed else G.graph()
-    return G.labelled(_peel(graph, target=registry.target()).core_numbers)
+    return G.labelled(_kcore.k_core(graph, target=registry.target()).core_numbers)
 
 
 def _subgraph(name: str, G: FrontierGraph, k: int | None) -> nx.Graph:
@@ -95,7 +97,7 @@ def _integer_k(arguments: dict[str, Any]) -> str | None:
 @implements(declines=_integer_k)
 def k_truss(G: FrontierGraph, k: int) -> nx.Graph:
     _no_self_loops(G)
-    kept = _truss(G.graph(), int(k), target=registry.target()).edges
+    kept = _truss.k_truss(G.graph(), int(k), target=registry.target()).edges
     n = len(G.nodes)
     tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(G.offsets))
     lower = tails < G.heads

@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
-import numpy as np
 
 from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, n_in_graph
+
+np = LazyModule("numpy")
 
 
 def _centrality(G: FrontierGraph, direction: str) -> dict:

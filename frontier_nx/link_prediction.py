@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
-import numpy as np
-import scipy.sparse as sparse
 
 from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements
+
+np = LazyModule("numpy")
+sparse = LazyModule("scipy.sparse")
 
 
 def _pairs(G: FrontierGraph, ebunch: Any) -> tuple[list, np.ndarray, np.ndarray]:

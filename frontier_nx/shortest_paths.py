@@ -27,26 +27,32 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.apsp import APSPError, apsp
-from algorithms.sssp import sssp
-from frontier import NegativeCycleError
-from frontier.graph import Graph, path_bound
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import callable_weight, implements, stops_at_the_target
+
+if TYPE_CHECKING:
+    from frontier.graph import Graph
+
+np = LazyModule("numpy")
+_apsp = LazyModule("algorithms.apsp")
+_sssp = LazyModule("algorithms.sssp")
+_errors = LazyModule("frontier.errors")
+_graph = LazyModule("frontier.graph")
 
 #: Integer sums up to this size are exact in the float64 distances the library returns.
 _EXACT_FLOAT = 2 ** 53
 #: Rounds of the pop-order fixed point before NetworkX's own heap takes over (each is O(E)).
 _ORDER_ROUNDS = 64
-_FLOAT_TOP = float(np.finfo(np.float64).max) * (1 - 2.0 ** -20)
+_FLOAT_TOP = sys.float_info.max * (1 - 2.0 ** -20)
 
 
 class _Fallback(Exception):
@@ -71,7 +77,7 @@ def _arc_weights(G: FrontierGraph, weight: str | None, mixed: bool = False
     if w.dtype.kind == "f" and not np.isfinite(w).all():
         raise _Fallback
     exact_ints = int in kinds
-    if path_bound(w, len(G)) >= (_EXACT_FLOAT if exact_ints else _FLOAT_TOP):
+    if _graph.path_bound(w, len(G)) >= (_EXACT_FLOAT if exact_ints else _FLOAT_TOP):
         raise _Fallback
     return w
 
@@ -141,8 +147,8 @@ def _distances(G: FrontierGraph, sources: list[int], weight: str | None, negativ
     graph, root = (G.graph(weight), sources[0]) if len(sources) == 1 else (
         _rooted(G, w, sources), len(G))
     try:
-        run = sssp(graph, root, target=registry.target())
-    except NegativeCycleError:
+        run = _sssp.sssp(graph, root, target=registry.target())
+    except _errors.NegativeCycleError:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from None
     return run.distances[:len(G)], w
 
@@ -157,7 +163,7 @@ def _rooted(G: FrontierGraph, w: np.ndarray | None, roots: Any) -> Graph:
     tails = np.concatenate((_tails(G), np.full(roots.size, n, np.int64)))
     heads = np.concatenate((G.heads, roots))
     weights = np.concatenate((w, np.zeros(roots.size, w.dtype)))
-    return Graph.from_edges(tails, heads, weights, num_vertices=n + 1, directed=True)
+    return _graph.Graph.from_edges(tails, heads, weights, num_vertices=n + 1, directed=True)
 
 
 def _tails(G: FrontierGraph) -> np.ndarray:
@@ -479,9 +485,9 @@ def negative_edge_cycle(G: FrontierGraph, weight: str | None = "weight",
     if w is None or w.min() >= 0:
         return False
     try:
-        sssp(_rooted(G, w, np.arange(len(G))), len(G), method="bellman_ford",
+        _sssp.sssp(_rooted(G, w, np.arange(len(G))), len(G), method="bellman_ford",
              target=registry.target())
-    except NegativeCycleError:
+    except _errors.NegativeCycleError:
         return True
     return False
 
@@ -502,8 +508,8 @@ def _floyd_warshall_rule(arguments: dict[str, Any]) -> str | None:
 def _all_pairs(G: FrontierGraph, weight: str | None) -> tuple[np.ndarray, np.ndarray | None]:
     w = _arc_weights(G, weight)
     try:
-        result = apsp(G.graph(weight), method="floyd_warshall", target=registry.target())
-    except APSPError:
+        result = _apsp.apsp(G.graph(weight), method="floyd_warshall", target=registry.target())
+    except _apsp.APSPError:
         raise _Fallback from None
     return result.distances, w
 

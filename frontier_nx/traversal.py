@@ -25,14 +25,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.bfs import bfs
 from frontier_nx import registry
 from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, stops_at_the_target
 
-_NONE = np.zeros(0, np.int64)
+np = LazyModule("numpy")
+_bfs = LazyModule("algorithms.bfs")
 
 
 # declined arguments -------------------------------------------------------------------------
@@ -116,9 +116,9 @@ def _depths(G: FrontierGraph, starts: list[int], backward: bool) -> np.ndarray:
     """Every vertex's depth from the vertices ``starts`` (-1 unreached)."""
     graph = G.graph(reverse=backward and G.directed)
     if len(starts) == 1:
-        result = bfs(graph, starts[0], target=registry.target())
+        result = _bfs.bfs(graph, starts[0], target=registry.target())
     else:
-        result = bfs(graph, sources=starts, target=registry.target())
+        result = _bfs.bfs(graph, sources=starts, target=registry.target())
     return np.asarray(result.distances, dtype=np.int64)
 
 
@@ -267,7 +267,7 @@ def _bidirectional(G: FrontierGraph, source: Any, target: Any) -> list:
                 this["parent"][w] = v
             return _joined(G, forward["parent"], reverse["parent"], w, (s, source),
                            (t, target))
-        queue, parents = next(this["levels"], (_NONE, _NONE))
+        queue, parents = next(this["levels"], (np.zeros(0, np.int64),) * 2)
         this["parent"][queue] = parents
         this["fringe"] = queue
         this["level"] += 1

@@ -110,3 +110,12 @@ def test_a_partial_read_searches_only_the_levels_read(monkeypatch):
     assert nx.descendants_at_distance(G, 0, 4, backend="frontier") == {4}
     assert nx.shortest_path(G, 10, 13, backend="frontier") == [10, 11, 12, 13]
     assert len(read) <= 3 + 4 + 4
+
+
+def test_min_edges_counts_what_a_view_shows(config):
+    G = nx.path_graph(20)
+    view = nx.subgraph_view(G, filter_node=lambda v: v < 10)
+    config.min_edges = 9
+    assert should_run("pagerank", (view,), {}) is True
+    config.min_edges = 10
+    assert "fewer than 10 edges" in should_run("pagerank", (view,), {})

@@ -17,7 +17,10 @@ For each source ``s``:
    up to level 1: the vertices grouped by depth on the target, then a level after the other
    in one launch (Ligra's and Gunrock's backward pass over the stored frontiers, without
    storing them);
-3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
+3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``; with
+   ``edges=True`` a ``compute`` over the arcs adds to each arc ``u -> v`` joining consecutive
+   levels its share of the paths, ``sigma[u] / sigma[v] * (1 + delta[v])`` (Brandes 2008, *On
+   variants of shortest-path betweenness centrality*: edge betweenness).
 
 Paths follow the stored arcs: a repeated arc is another path (NetworkX's graphs have no repeated
 edges), a self-loop lies on no shortest path. Without rescaling the result sums over ordered
@@ -90,8 +93,9 @@ class BetweennessSourceStats:
 class BetweennessResult:
     """``values`` (float64, one per vertex), the sources the paths start from, the BFS levels
     run over all sources, the edges they inspected (forward and backward), wall time, and
-    per-source ``stats``, and the ``target`` that ran it. With ``out="device"`` ``values`` stay
-    on the target (:mod:`algorithms.output`)."""
+    per-source ``stats``, the ``target`` that ran it, and, where asked for (``edges=True``),
+    ``edge_values`` (float64, one per arc). With ``out="device"`` ``values`` and
+    ``edge_values`` stay on the target (:mod:`algorithms.output`)."""
 
     values: Any
     sources: np.ndarray
@@ -101,6 +105,7 @@ class BetweennessResult:
     graph: Graph = field(repr=False)
     stats: list[BetweennessSourceStats] = field(repr=False, default_factory=list)
     target: Target | None = field(repr=False, default=None)
+    edge_values: Any = field(repr=False, default=None)
 
 
 # functors ------------------------------------------------------------------------------------
@@ -144,8 +149,20 @@ def accumulate(v, values, delta, depth, source, endpoints, reached, sigma, overf
         values[v] += delta[v] + 1.0 if endpoints else delta[v]
 
 
+def edge_share(e, tails, heads, depth, sigma, delta, edge_values):
+    """Add to arc ``e = u -> v`` the dependency it carries from this source (0 unless ``v`` is
+    on the level after ``u``'s)."""
+    u = tails[e]
+    if depth[u] >= 0:
+        edge_values[e] += dependency(u, heads[e], e, 0.0, depth, sigma, delta)
+
+
 def scale(v, values, factors):
     values[v] *= factors[v]
+
+
+def scale_by(i, values, factor):
+    values[i] *= factor
 
 
 def reached_arcs(v, depth, graph):
@@ -155,7 +172,7 @@ def reached_arcs(v, depth, graph):
 # the algorithm -------------------------------------------------------------------------------
 def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = None, *,
                            normalized: bool | None = None, endpoints: bool = False,
-                           balancer: str | LoadBalancer = "auto",
+                           edges: bool = False, balancer: str | LoadBalancer = "auto",
                            target: str | Target | None = None, out: str = "host"
                            ) -> BetweennessResult:
     """Betweenness centrality: for every vertex ``v``, the sum over pairs ``(s, t)``, ``s`` in
@@ -169,7 +186,13 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     ``betweenness_centrality`` does, with ``sources`` as its sampled sources ``k``: ``False``
     halves undirected graphs' values (each unordered pair once) and scales a sample up to the
     whole graph, so it needs at least one source; ``True`` divides by the number of pairs.
-    ``normalized`` and ``endpoints`` are bools (``normalized`` also None). ``balancer`` maps
+    ``normalized`` and ``endpoints`` are bools (``normalized`` also None).
+
+    ``edges=True`` also sums, for every arc, the share of the same shortest paths through it
+    (``edge_values``, one per arc; the value of an undirected graph's edge is the sum of its
+    two arcs'), rescaled where ``normalized`` is not None as NetworkX's
+    ``edge_betweenness_centrality`` rescales (its rule with the paths' ends counted, whatever
+    ``endpoints`` says). ``balancer`` maps
     the forward BFS's advances onto threads. ``OverflowError`` when the shortest paths from a
     source are too many for float64 (see the module docstring). ``target`` and ``out`` as
     :func:`algorithms.bfs`'s.
@@ -178,6 +201,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     check_out(out)
     normalized = validate.flag("normalized", normalized, none=True)
     endpoints = validate.flag("endpoints", endpoints)
+    edges = validate.flag("edges", edges)
     if normalized is not None and sources is not None and chosen.size == 0:
         raise ValueError(f"sources=[] with normalized={normalized}: rescaling estimates the "
                          "whole graph from the sampled sources, which needs at least one; pass "
@@ -190,7 +214,10 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     depth = tgt.full(n, -1, np.int32)
     sigma, delta = tgt.zeros(n, np.float64), tgt.zeros(n, np.float64)
     overflow = tgt.zeros(1, np.int32)
-    levels = edges = 0
+    edge_values = tgt.zeros(graph.num_edges, np.float64) if edges else None
+    if edges:
+        tails, heads = tgt.to_device(graph.coo().src), tgt.to_device(graph.col_indices)
+    levels = inspected = 0
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
     if n:
@@ -209,8 +236,11 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
                              target=tgt) if endpoints else 0
             compute(graph, "vertices", accumulate, values, delta, depth, s, endpoints, reached,
                     sigma, overflow, target=tgt)
+            if edges:
+                compute(graph, "edges", edge_share, tails, heads, depth, sigma, delta,
+                        edge_values, target=tgt)
             levels += run.steps
-            edges += 2 * arcs
+            inspected += 2 * arcs
             stats.append(BetweennessSourceStats(s, run.steps, 2 * arcs,
                                                 time.perf_counter() - passed))
     if tgt.read_scalar(overflow, 0):
@@ -223,8 +253,14 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
                            None if sources is None else chosen)
         if factors is not None:
             compute(graph, "vertices", scale, values, tgt.to_device(factors), target=tgt)
-    return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, edges,
-                             time.perf_counter() - began, graph, stats, tgt)
+        edge_factors = _rescale(n, graph.directed, normalized, True,
+                                None if sources is None else chosen) if edges else None
+        if edge_factors is not None and graph.num_edges:
+            compute(graph, "edges", scale_by, edge_values, float(edge_factors[0]), target=tgt)
+    if edges:
+        edge_values = deliver(tgt, edge_values, out, made=True)
+    return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, inspected,
+                             time.perf_counter() - began, graph, stats, tgt, edge_values)
 
 
 def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:

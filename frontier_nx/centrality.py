@@ -223,9 +223,58 @@ def betweenness_centrality(G: FrontierGraph, k: int | None = None, normalized: b
                 return dict.fromkeys(G.nodes, 0.0)
             raise ZeroDivisionError("division by zero")
         sources = [G.index[node] for node in sampled]
-    result = _betweenness.betweenness_centrality(G.graph(), sources, normalized=bool(normalized),
-                          endpoints=bool(endpoints), target=registry.target())
+    result = _betweenness.betweenness_centrality(
+        G.graph(), sources, normalized=bool(normalized), endpoints=bool(endpoints),
+        target=registry.target())
     return G.labelled(result.values)
+
+
+def _edge_betweenness_declined(arguments: dict[str, Any]) -> str | None:
+    reason = _betweenness_declined(arguments)
+    if reason is None and arguments["k"] == 0:
+        return "k=0 samples no source: NetworkX's rescaling answers for it"
+    return reason
+
+
+@implements(declines=_edge_betweenness_declined)
+def edge_betweenness_centrality(G: FrontierGraph, k: int | None = None, normalized: bool = True,
+                                weight: str | None = None, seed: Any = None) -> dict:
+    """NetworkX's edge_betweenness_centrality, unweighted: the arcs' shares of Brandes'
+    dependencies (``edges=True``), an undirected edge's two arcs summed, keyed as
+    ``G.edges()`` names the edges and in its order; parallel edges are one neighbour (NetworkX's
+    BFS) and share their pair's value equally (``G.edges(keys=True)`` keys); ``k`` sources
+    sampled by ``seed.sample(list(G), k)`` as NetworkX does, rescaled by the rule of the
+    NetworkX running (before 3.5 it rescaled the sums from ``k`` sources as those of every
+    node)."""
+    sources = None
+    if k is not None:
+        sources = [G.index[node] for node in seed.sample(list(G.nodes), k)]
+    unsampled = k is not None and registry.networkx_version() < (3, 5)
+    graph = G.graph()
+    values = _betweenness.betweenness_centrality(
+        graph, sources, normalized=None if unsampled else bool(normalized), edges=True,
+        target=registry.target()).edge_values
+    if unsampled:  # NetworkX < 3.5 rescales k sources' sums as those of every node
+        n = len(G)
+        values = values * (1 / (n * (n - 1)) if normalized and n > 1
+                           else 1.0 if normalized or G.directed else 0.5)
+    tails = np.repeat(np.arange(len(G)), np.diff(G.offsets))
+    heads = G.heads
+    if not G.directed:  # an edge is its two arcs; G.edges() names it from its lower end
+        values = values + values[graph.reverse_arcs()]
+        kept = tails <= heads
+        tails, heads, values = tails[kept], heads[kept], values[kept]
+    nodes = G.nodes
+    pairs = zip(map(nodes.__getitem__, tails.tolist()), map(nodes.__getitem__, heads.tolist()),
+                strict=True)
+    if not G.multigraph:
+        return dict(zip(pairs, values.tolist(), strict=True))
+    adjacency = G.original()._adj
+    shares = {}
+    for (u, v), value in zip(pairs, values.tolist(), strict=True):
+        keys = adjacency[u][v]
+        shares.update(dict.fromkeys(((u, v, key) for key in keys), value / len(keys)))
+    return shares
 
 
 # eigenvector and Katz centrality ------------------------------------------------------------

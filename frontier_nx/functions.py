@@ -146,6 +146,12 @@ FUNCTIONS: dict[str, str] = {
                               "seed.sample(list(G), k) as NetworkX does; NetworkX's rescaling. "
                               "Declined: a weight (weighted betweenness), a non-integer k. "
                               "Floats may differ in the last bits.",
+    "edge_betweenness_centrality": "Brandes' algorithm with each arc's share of the "
+                                   "dependencies; NetworkX's edge keys, order and rescaling "
+                                   "(that of the NetworkX version running); parallel edges "
+                                   "share their pair's value; k sources sampled by "
+                                   "seed.sample(list(G), k). Declined: a weight, a "
+                                   "non-integer k, k=0. Floats may differ in the last bits.",
     "eigenvector_centrality": "Power iteration on A + I with NetworkX's normalization and "
                               "stopping rule; A^T x by operators.neighbor_reduce. Declined: "
                               "a weight other than None or an attribute name, non-integer "

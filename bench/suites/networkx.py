@@ -60,6 +60,7 @@ CALLS: dict[str, Call] = {
     "core_number": Call(),
     "pagerank": Call(),
     "betweenness_centrality": Call({"k": 4, "seed": 1}),  # NetworkX takes seconds per source
+    "edge_betweenness_centrality": Call({"k": 4, "seed": 1}),
     "bfs_tree": Call({"source": 0}, nodes_and_edges),
     "bfs_predecessors": Call({"source": 0}, list),
     "bfs_successors": Call({"source": 0}, list),

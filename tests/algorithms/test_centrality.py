@@ -228,6 +228,60 @@ def test_betweenness_rejects_an_unknown_normalization():
         betweenness_centrality(Graph.from_edges([0], [1]), normalized="yes", target="cpu")
 
 
+
+def _edge_sums(graph: Graph, edge_values: np.ndarray, h: nx.Graph) -> dict:
+    """The arcs' values summed per NetworkX edge of ``h`` (an undirected edge's two arcs)."""
+    keys = dict.fromkeys(h.edges(), 0.0)
+    for u, v, value in zip(graph.coo().src.tolist(), graph.col_indices.tolist(),
+                           edge_values.tolist(), strict=True):
+        keys[(u, v) if (u, v) in keys else (v, u)] += value
+    return keys
+
+
+@pytest.mark.parametrize("normalized", [False, True])
+@given(graph=graphs(min_vertices=1, max_vertices=20, max_edges=50, multi_edges=False),
+       data=st.data())
+def test_edge_betweenness_equals_networkx_edge_betweenness(normalized, graph, data):
+    n = graph.num_vertices
+    k = data.draw(st.one_of(st.none(), st.integers(1, n)))
+    seed = data.draw(st.integers(0, 99))
+    h = arcs_as_networkx(graph, nx.DiGraph if graph.directed else nx.Graph)
+    expected = nx.edge_betweenness_centrality(h, k=k, normalized=normalized, seed=seed)
+    sources = None if k is None else random.Random(seed).sample(range(n), k)
+    result = betweenness_centrality(graph, sources, normalized=normalized, edges=True,
+                                    target="cpu")
+    got = _edge_sums(graph, result.edge_values, h)
+    np.testing.assert_allclose(list(got.values()), list(expected.values()), rtol=1e-9,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("target, balancer", CASES)
+@given(graph=graphs(max_vertices=12, max_edges=30))
+def test_edge_betweenness_sums_to_the_paths_lengths(target, balancer, graph):
+    """Unscaled, the arcs' values sum to the lengths of the shortest paths of every reached
+    pair (s, t): the vertices' values (the paths' inner vertices) plus one per pair, on every
+    target and balancer, repeated arcs included."""
+    result = betweenness_centrality(graph, balancer=balancer, edges=True, target=target)
+    ends = betweenness_centrality(graph, endpoints=True, target="cpu").values
+    pairs = (ends - result.values).sum() / 2  # each reached (s, t), s != t: once at s, at t
+    np.testing.assert_allclose(result.edge_values.sum(), result.values.sum() + pairs,
+                               rtol=1e-9, atol=1e-9)
+    assert result.edge_values.shape == (graph.num_edges,) and (result.edge_values >= 0).all()
+
+
+@simulator_only
+@pytest.mark.simulator
+@few
+@given(graph=graphs(**tiny))
+def test_edge_betweenness_in_the_simulator_equals_the_cpu_target(graph):
+    result = betweenness_centrality(graph, normalized=True, edges=True, target="cuda")
+    np.testing.assert_allclose(result.edge_values, betweenness_centrality(
+        graph, normalized=True, edges=True, target="cpu").edge_values, rtol=1e-12, atol=1e-15)
+
+
+def test_edge_betweenness_is_not_computed_unless_asked_for():
+    assert betweenness_centrality(Graph.from_edges([0], [1]), target="cpu").edge_values is None
+
 # core numbers ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("target, balancer", CASES)
 @given(graph=graphs(max_vertices=30, max_edges=80, directed=False, self_loops=False,

@@ -3,8 +3,8 @@ shows for it (what is honoured, what is declined so that NetworkX runs the call 
 
 Standard library only: :func:`frontier_nx.get_info` reads this at ``import networkx``. The
 implementations live in the family modules (``traversal``, ``shortest_paths``, ``components``,
-``cores``, ``centrality``, ``clustering``, ``trees``, ``communities``, ``coloring``,
-``degrees``, ``link_prediction``);
+``cores``, ``centrality``, ``clustering``, ``trees``, ``communities``, ``louvain``,
+``coloring``, ``degrees``, ``link_prediction``);
 ``tests/frontier_nx`` checks that this table and the implementations name the same functions.
 """
 
@@ -127,6 +127,13 @@ FUNCTIONS: dict[str, str] = {
                                      "largest-first colour classes, Prec-Max ties, by "
                                      "operators.neighbor_reduce(op='mode'); the same "
                                      "dict_values of sets. Multigraphs are declined.",
+    # louvain
+    "louvain_communities": "NetworkX's Louvain exactly: its seeded node order, moves, ties and "
+                           "levels (a compiled sequential loop on the host), so the same "
+                           "communities for the same seed; ``resolution``, ``threshold``, "
+                           "``max_level`` honoured. Weights that are not finite numbers run "
+                           "NetworkX's own function.",
+    "louvain_partitions": "As louvain_communities: NetworkX's levels, one partition each.",
     # coloring
     "greedy_color": "Jones & Plassmann with the degree as priority: NetworkX's largest_first "
                     "first fit exactly, the dict in its order. Declined: other strategies, "

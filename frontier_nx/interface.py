@@ -18,6 +18,7 @@ from frontier_nx import (  # noqa: F401
     cores,
     degrees,
     link_prediction,
+    louvain,
     shortest_paths,
     traversal,
     trees,

@@ -138,7 +138,9 @@ def standard_views(arguments: dict[str, Any]) -> str | None:
     G = arguments["G"]
     if not isinstance(G, nx.Graph):
         return None
-    base = nx.DiGraph if G.is_directed() else nx.Graph
+    base = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+            (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[
+        G.is_directed(), G.is_multigraph()]
     changed = [name for name in _VIEWS
                if getattr(type(G), name, None) is not getattr(base, name, None)]
     if changed:

@@ -104,6 +104,8 @@ CALLS: dict[str, Call] = {
     "single_target_shortest_path": Call({"target": 0}),
     "bidirectional_shortest_path": Call({"source": 0, "target": 7}),
     "generic_bfs_edges": Call({"source": 0}, list),
+    "louvain_communities": Call({"seed": 1}),
+    "louvain_partitions": Call({"seed": 1}, list),
 }
 
 

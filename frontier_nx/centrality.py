@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import callable_weight, implements
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
 
 np = LazyModule("numpy")
 sparse = LazyModule("scipy.sparse")
@@ -48,7 +50,7 @@ def _integer(value: Any) -> bool:
 
 def _nodes(graph: Any) -> Any:
     """What ``in`` tests membership of the graph's nodes with (a NetworkX or converted graph)."""
-    return graph.index if isinstance(graph, FrontierGraph) else graph
+    return graph if isinstance(graph, nx.Graph) else graph.index
 
 
 def _finite(value: Any) -> bool:
@@ -85,7 +87,7 @@ def _attribute_declined(arguments: dict[str, Any]) -> str | None:
     """A graph converted before the call (not by NetworkX for it) without the weight's values:
     whether its edges had the attribute is unknown."""
     graph, weight = arguments["G"], arguments["weight"]
-    if isinstance(graph, FrontierGraph) and weight is not None and weight not in graph.values:
+    if not isinstance(graph, nx.Graph) and weight is not None and weight not in graph.values:
         return f"the converted graph holds no values of edge attribute {weight!r}"
     return None
 

@@ -10,14 +10,16 @@ views.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
 
 np = LazyModule("numpy")
 _coloring = LazyModule("algorithms.coloring")

@@ -21,14 +21,16 @@ every attribute. Self-loops raise NetworkX's error; a ``k`` that is not an integ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
 
 np = LazyModule("numpy")
 _kcore = LazyModule("algorithms.kcore")

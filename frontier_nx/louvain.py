@@ -16,13 +16,15 @@ graph given. Declined: graph classes that override their views.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from frontier_nx.convert import FrontierGraph
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
 
 np = LazyModule("numpy")
 _kernels = LazyModule("frontier_nx.louvain_kernels")

@@ -3,17 +3,22 @@
 Each family module registers its functions with :func:`implements`, naming the rule that
 declines arguments the function cannot honour exactly; :func:`declined` binds a call's arguments
 to the implementation's signature (NetworkX's own) and asks that rule, so ``can_run`` says no
-with the reason and NetworkX runs the call itself.
+with the reason and NetworkX runs the call itself. A family module is imported when one of its
+functions is first asked about (:func:`implementation`, by
+:data:`frontier_nx.functions.FAMILY`), so a call loads its own family alone.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable
 from itertools import takewhile
 from typing import Any
 
 import networkx as nx
+
+from frontier_nx.functions import FAMILIES, FAMILY
 
 #: name -> implementation (its signature is NetworkX's)
 IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {}
@@ -38,11 +43,26 @@ def implements(declines: Rule | None = None, stays_in_networkx: Rule | None = No
     return register
 
 
+def implementation(name: str) -> Callable[..., Any] | None:
+    """The backend's ``name`` (its family module imported on first use), or None where the
+    backend has none."""
+    if name not in IMPLEMENTATIONS and name in FAMILY:
+        importlib.import_module(f"frontier_nx.{FAMILY[name]}")
+    return IMPLEMENTATIONS.get(name)
+
+
+def implementations() -> dict[str, Callable[..., Any]]:
+    """Every implementation, by name (every family module imported)."""
+    for family in FAMILIES:
+        importlib.import_module(f"frontier_nx.{family}")
+    return dict(IMPLEMENTATIONS)
+
+
 def declined(name: str, args: tuple, kwargs: dict) -> str | None:
     """Why the backend does not run ``name(*args, **kwargs)``, or None when it does.
     TypeError, as NetworkX's own function raises it, where the arguments do not fit NetworkX's
     signature (an unknown keyword, a missing argument)."""
-    if name not in IMPLEMENTATIONS:
+    if implementation(name) is None:
         return f"{name} is not implemented by the frontier backend"
     function = getattr(nx.utils.backends, "_registered_algorithms", {}).get(name)
     if function is not None:
@@ -78,6 +98,8 @@ def networkx_version() -> tuple[int, int]:
 
 def stays_in_networkx(name: str, args: tuple, kwargs: dict) -> str | None:
     """Why NetworkX answers ``name(*args, **kwargs)`` faster than the backend, or None."""
+    if implementation(name) is None:
+        return None
     rule = _STAYS.get(name)
     if rule is None:
         return None

@@ -35,12 +35,12 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import callable_weight, implements, stops_at_the_target
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
+    from frontier_nx.convert import FrontierGraph
 
 np = LazyModule("numpy")
 _apsp = LazyModule("algorithms.apsp")

@@ -22,14 +22,16 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, stops_at_the_target
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
 
 np = LazyModule("numpy")
 _bfs = LazyModule("algorithms.bfs")
@@ -79,7 +81,7 @@ def _contains(G: Any, node: Any) -> bool:
     """``node in G`` for a NetworkX graph or a :class:`FrontierGraph` (False if unhashable)."""
     if not _hashable(node):
         return False
-    return node in (G.index if isinstance(G, FrontierGraph) else G)
+    return node in (G if isinstance(G, nx.Graph) else G.index)
 
 
 def _eccentricity_options(arguments: dict[str, Any]) -> str | None:

@@ -17,8 +17,9 @@ import networkx as nx
 import pytest
 
 from frontier_nx import registry
-from frontier_nx.interface import BackendInterface  # noqa: F401  (registers every function)
-from frontier_nx.registry import IMPLEMENTATIONS
+from frontier_nx.registry import implementations
+
+IMPLEMENTATIONS = implementations()
 
 #: arguments by parameter name (everything else keeps its default)
 ARGUMENTS = {"source": 0, "target": 5, "sources": {0, 3}, "n": 0, "v": 0, "distance": 2,

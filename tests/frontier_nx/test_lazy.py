@@ -1,7 +1,8 @@
 """The backend's import is light: loading ``frontier_nx.interface`` and answering ``can_run``
-and ``should_run`` import neither numpy, scipy, Numba nor the library (a call that stays in
-NetworkX pays none of them); :class:`frontier_nx.lazy.LazyModule` imports its module on the
-first attribute read."""
+and ``should_run`` import neither numpy, scipy, Numba, the conversion nor the library, and of
+the family modules only those of the functions asked about (a call that stays in NetworkX pays
+none of the rest); :class:`frontier_nx.lazy.LazyModule` imports its module on the first
+attribute read."""
 
 from __future__ import annotations
 
@@ -55,5 +56,10 @@ def test_loading_the_backend_and_declining_a_call_import_nothing_heavy():
         assert isinstance(backend.should_run("connected_components", (G,), {{}}), str)
         assert isinstance(backend.should_run("pagerank", (nx.path_graph(5),), {{}}), str)
         print(sorted(name for name in {HEAVY!r} if name in sys.modules))
+        print(sorted(name for name in sys.modules if name.startswith("frontier_nx.")))
     """)
-    assert printed == "[]"
+    heavy, backend = printed.splitlines()
+    assert heavy == "[]"
+    assert backend == str(["frontier_nx.centrality", "frontier_nx.components",
+                           "frontier_nx.functions", "frontier_nx.interface", "frontier_nx.lazy",
+                           "frontier_nx.registry"])  # the families of the calls asked about

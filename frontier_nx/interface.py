@@ -13,7 +13,15 @@ from typing import Any
 import networkx as nx
 
 from frontier_nx.lazy import LazyModule
-from frontier_nx.registry import declined, implementation, reason_raised, stays_in_networkx
+from frontier_nx.registry import (
+    OLDEST_NETWORKX,
+    declined,
+    implementation,
+    networkx_version,
+    reason_raised,
+    setting,
+    stays_in_networkx,
+)
 
 _convert = LazyModule("frontier_nx.convert")
 
@@ -97,7 +105,7 @@ class BackendInterface(metaclass=_Functions):
             return True
         if reason_raised():
             raise NotImplementedError(f"the frontier backend declines {name}: {reason}")
-        return reason
+        return reason if networkx_version() >= OLDEST_NETWORKX else False  # 3.2: a str is yes
 
     @staticmethod
     def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
@@ -119,8 +127,7 @@ class BackendInterface(metaclass=_Functions):
             if name in EARLY_STOPPING:
                 return (f"no cached conversion: a reader of {name} may stop after a few "
                         "items, which NetworkX yields without converting the whole graph")
-        config = getattr(nx.config.backends, "frontier", None)
-        threshold = getattr(config, "min_edges", None)
+        threshold = setting("min_edges")
         threshold = MIN_EDGES if threshold is None else threshold
         if _edges(graph) < threshold:
             return f"fewer than {threshold} edges: NetworkX is faster on this graph"

@@ -20,6 +20,10 @@ import networkx as nx
 
 from frontier_nx.functions import FAMILIES, FAMILY
 
+#: The oldest NetworkX the backend runs under (its signatures and ``networkx.config``; the
+#: backend declines every call under an older one)
+OLDEST_NETWORKX = (3, 3)
+
 #: name -> implementation (its signature is NetworkX's)
 IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {}
 Rule = Callable[[dict[str, Any]], str | None]
@@ -62,6 +66,9 @@ def declined(name: str, args: tuple, kwargs: dict) -> str | None:
     """Why the backend does not run ``name(*args, **kwargs)``, or None when it does.
     TypeError, as NetworkX's own function raises it, where the arguments do not fit NetworkX's
     signature (an unknown keyword, a missing argument)."""
+    if networkx_version() < OLDEST_NETWORKX:
+        return (f"the frontier backend needs NetworkX {'.'.join(map(str, OLDEST_NETWORKX))} or "
+                f"later (this is {nx.__version__})")
     if implementation(name) is None:
         return f"{name} is not implemented by the frontier backend"
     function = getattr(nx.utils.backends, "_registered_algorithms", {}).get(name)
@@ -85,9 +92,9 @@ def reason_raised() -> bool:
     shows no reason a ``can_run`` returns. Not under NetworkX's test mode
     (``NETWORKX_TEST_BACKEND``), which does not catch it, nor on NetworkX 3.3, whose automatic
     dispatch does not either."""
-    if getattr(nx.utils.backends._dispatchable, "_is_testing", False):
+    if networkx_version() < (3, 4):
         return False
-    return networkx_version() >= (3, 4)
+    return not getattr(nx.utils.backends._dispatchable, "_is_testing", False)
 
 
 def networkx_version() -> tuple[int, int]:
@@ -135,10 +142,17 @@ def n_in_graph(arguments: dict[str, Any]) -> str | None:
     return None
 
 
+def setting(name: str) -> Any:
+    """The backend's setting ``name`` (``networkx.config.backends.frontier.<name>``); None
+    where it is unset or NetworkX has no ``config`` (before 3.3)."""
+    backends = getattr(getattr(nx, "config", None), "backends", None)
+    return getattr(getattr(backends, "frontier", None), name, None)
+
+
 def target() -> Any:
-    """Where the work runs: ``networkx.config.backends.frontier.target`` (None: the GPU if
-    usable, else the cpu target)."""
-    return getattr(getattr(nx.config.backends, "frontier", None), "target", None)
+    """Where the work runs: the ``target`` setting (None: the GPU if usable, else the cpu
+    target)."""
+    return setting("target")
 
 
 def callable_weight(arguments: dict[str, Any]) -> str | None:

@@ -218,17 +218,35 @@ def betweenness_centrality(G: FrontierGraph, k: int | None = None, normalized: b
     NetworkX's BFS; ``k`` sources sampled by ``seed.sample(list(G), k)`` as NetworkX does."""
     n = len(G.nodes)
     sources = None
-    if k is not None and k != n:
+    if k is not None and (k != n or k == 0):
         sampled = seed.sample(list(G.nodes), k)
-        if not sampled:  # NetworkX's rescaling divides by k
-            if (n if endpoints else n - 1) < 2:
+        if not sampled:  # NetworkX's rescaling divides by k where it rescales
+            if registry.networkx_version() < (3, 5):
+                unscaled = _old_scale(n, bool(normalized), bool(endpoints), G.directed) is None
+            else:
+                unscaled = (n if endpoints else n - 1) < 2
+            if unscaled:
                 return dict.fromkeys(G.nodes, 0.0)
             raise ZeroDivisionError("division by zero")
         sources = [G.index[node] for node in sampled]
+    unsampled = sources is not None and registry.networkx_version() < (3, 5)
     result = _betweenness.betweenness_centrality(
-        G.graph(), sources, normalized=bool(normalized), endpoints=bool(endpoints),
-        target=registry.target())
+        G.graph(), sources, normalized=None if unsampled else bool(normalized),
+        endpoints=bool(endpoints), target=registry.target())
+    if unsampled:
+        scale = _old_scale(n, bool(normalized), bool(endpoints), G.directed)
+        return G.labelled(result.values if scale is None else result.values * (scale * n / k))
     return G.labelled(result.values)
+
+
+def _old_scale(n: int, normalized: bool, endpoints: bool, directed: bool) -> float | None:
+    """NetworkX's rescaling before 3.5 (``_rescale``), which the sums of ``k`` sources then
+    scale up by ``n / k``; None where it leaves them as they are (and ignores ``k``)."""
+    if normalized:
+        if endpoints:
+            return None if n < 2 else 1 / (n * (n - 1))
+        return None if n <= 2 else 1 / ((n - 1) * (n - 2))
+    return None if directed else 0.5
 
 
 def _edge_betweenness_declined(arguments: dict[str, Any]) -> str | None:
@@ -246,17 +264,17 @@ def edge_betweenness_centrality(G: FrontierGraph, k: int | None = None, normaliz
     ``G.edges()`` names the edges and in its order; parallel edges are one neighbour (NetworkX's
     BFS) and share their pair's value equally (``G.edges(keys=True)`` keys); ``k`` sources
     sampled by ``seed.sample(list(G), k)`` as NetworkX does, rescaled by the rule of the
-    NetworkX running (before 3.5 it rescaled the sums from ``k`` sources as those of every
+    NetworkX running (before 3.6 it rescaled the sums from ``k`` sources as those of every
     node)."""
     sources = None
     if k is not None:
         sources = [G.index[node] for node in seed.sample(list(G.nodes), k)]
-    unsampled = k is not None and registry.networkx_version() < (3, 5)
+    unsampled = k is not None and registry.networkx_version() < (3, 6)
     graph = G.graph()
     values = _betweenness.betweenness_centrality(
         graph, sources, normalized=None if unsampled else bool(normalized), edges=True,
         target=registry.target()).edge_values
-    if unsampled:  # NetworkX < 3.5 rescales k sources' sums as those of every node
+    if unsampled:  # NetworkX < 3.6 rescales k sources' sums as those of every node
         n = len(G)
         values = values * (1 / (n * (n - 1)) if normalized and n > 1
                            else 1.0 if normalized or G.directed else 0.5)

@@ -273,7 +273,36 @@ def _dijkstra(G: FrontierGraph, sources: Any, cutoff: Any, weight: str | None, p
                                     distances[reached]))]
         parent = None
     lengths = _labelled(G, order, distances, _integral(w), vertices)
-    return lengths, None if parent is None else _paths(G, order, parent)
+    if parent is None:
+        return lengths, None
+    found = _paths(G, order, parent)
+    if registry.networkx_version() < (3, 6):  # its paths in the order it first reached them
+        names = G.nodes
+        found = {names[v]: found[names[v]] for v in _discovered(G, order, distances, w,
+                                                                  cutoff, vertices).tolist()}
+    return lengths, found
+
+
+def _discovered(G: FrontierGraph, order: np.ndarray, distances: np.ndarray,
+                w: np.ndarray | None, cutoff: Any, sources: list[int]) -> np.ndarray:
+    """The vertices of ``order`` (NetworkX's pop order) in the order NetworkX's Dijkstra
+    first reaches them, which orders its paths before NetworkX 3.6: the sources in their order,
+    then each vertex by the first popped vertex with an arc to it within ``cutoff`` (its pop
+    rank, then the arc's place in its row)."""
+    n = len(G)
+    rank = np.full(n, n, np.int64)
+    rank[order] = np.arange(order.size)
+    tails, heads = _tails(G), G.heads
+    step = np.ones(G.num_arcs) if w is None else w.astype(np.float64)
+    reach = distances[tails] + step
+    valid = (rank[tails] < rank[heads]) & (rank[heads] < n)
+    if cutoff is not None:
+        valid &= ~(reach > cutoff)
+    arcs = np.flatnonzero(valid)
+    first = np.full(n, np.iinfo(np.int64).max, np.int64)
+    np.minimum.at(first, heads[arcs], rank[tails[arcs]] * G.num_arcs + arcs)
+    first[sources] = np.arange(len(sources)) - len(sources)
+    return order[np.argsort(first[order], kind="stable")]
 
 
 # Dijkstra -----------------------------------------------------------------------------------

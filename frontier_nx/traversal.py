@@ -334,7 +334,8 @@ def bfs_successors(G: FrontierGraph, source: Any, depth_limit: Any = None,
 def bfs_layers(G: FrontierGraph, sources: Any) -> Iterator[list]:
     if _contains(G, sources):
         sources = [sources]
-    current = list(set(sources))
+    # NetworkX 3.5 made the first layer list(set(sources)); before, list(sources)
+    current = list(set(sources)) if registry.networkx_version() >= (3, 5) else list(sources)
     for source in current:
         if not _contains(G, source):
             raise nx.NetworkXError(f"The node {source} is not in the graph.")
@@ -437,8 +438,9 @@ def ancestors(G: FrontierGraph, source: Any) -> set:
 @implements(declines=_unweighted, stays_in_networkx=stops_at_the_target)
 def shortest_path(G: FrontierGraph, source: Any = None, target: Any = None, weight: Any = None,
                   method: str = "dijkstra") -> Any:
-    if source is None and target is None:
-        return all_pairs_shortest_path(G)
+    if source is None and target is None:  # a dict before NetworkX 3.5, then an iterator
+        paths = all_pairs_shortest_path(G)
+        return paths if registry.networkx_version() >= (3, 5) else dict(paths)
     if source is None:
         paths = _paths(G, target, None, backward=True)
         return {node: path[::-1] for node, path in paths.items()}

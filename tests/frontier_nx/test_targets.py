@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
@@ -42,7 +43,7 @@ def comparable(value: Any) -> Any:
     edges."""
     if isinstance(value, nx.Graph):
         return list(value), list(value.edges)
-    if inspect.isgenerator(value) or isinstance(value, map | type({}.values())):
+    if isinstance(value, Iterator) or isinstance(value, type({}.values())):
         return [comparable(v) for v in value]
     if isinstance(value, tuple):
         return tuple(comparable(v) for v in value)

@@ -126,7 +126,8 @@ def _arguments(name: str, args: tuple, kwargs: dict) -> dict[str, Any]:
 def stops_at_the_target(arguments: dict[str, Any]) -> str | None:
     """The rule of the source-to-target searches: NetworkX stops where it reaches the target
     (a bidirectional search meets), the backend searches the whole graph."""
-    if arguments.get("source") is None or arguments.get("target") is None:
+    if arguments.get("target") is None or (arguments.get("source") is None
+                                            and arguments.get("sources") is None):
         return None
     return "NetworkX's search stops at the target; the backend would search the whole graph"
 

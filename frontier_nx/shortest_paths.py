@@ -307,7 +307,7 @@ def _discovered(G: FrontierGraph, order: np.ndarray, distances: np.ndarray,
 
 # Dijkstra -----------------------------------------------------------------------------------
 
-@implements(declines=callable_weight)
+@implements(declines=callable_weight, stays_in_networkx=stops_at_the_target)
 @_exact(_original("multi_source_dijkstra"))
 def multi_source_dijkstra(G: FrontierGraph, sources: Any, target: Any = None,
                           cutoff: Any = None, weight: str | None = "weight") -> Any:
@@ -336,7 +336,7 @@ def multi_source_dijkstra_path_length(G: FrontierGraph, sources: Any, cutoff: An
     return _dijkstra(G, sources, cutoff, weight, paths=False)[0]
 
 
-@implements(declines=callable_weight)
+@implements(declines=callable_weight, stays_in_networkx=stops_at_the_target)
 @_exact(lambda H, source, **a: _original("multi_source_dijkstra")(H, {source}, **a))
 def single_source_dijkstra(G: FrontierGraph, source: Any, target: Any = None,
                            cutoff: Any = None, weight: str | None = "weight") -> Any:

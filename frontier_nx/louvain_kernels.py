@@ -2,18 +2,20 @@
 its seeded order, each move reading the communities its earlier moves made, so the loop is
 sequential; it runs compiled by Numba on the host, with NetworkX's float expressions in its
 order of operations (the same sums, the same ties). Imported when a Louvain call first runs
-(:mod:`frontier_nx.lazy`).
+(:mod:`frontier_nx.lazy`); compiled once and kept in the library's cache directory
+(:func:`frontier.runtime.cache_dir.cached_njit`).
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from frontier.runtime.cache_dir import cached_njit
 
 __all__ = ["adjacency", "degrees", "neighbour_weights", "one_level"]
 
 
-@numba.njit(cache=True)
+@cached_njit()
 def adjacency(n: int, tails: np.ndarray, heads: np.ndarray, weights: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The adjacency a NetworkX graph gets from ``add_edge(tails[i], heads[i])`` for ``i`` in
@@ -45,7 +47,7 @@ def adjacency(n: int, tails: np.ndarray, heads: np.ndarray, weights: np.ndarray
     return offsets, out_heads[:k], out_weights[:k]
 
 
-@numba.njit(cache=True)
+@cached_njit()
 def degrees(offsets: np.ndarray, heads: np.ndarray, weights: np.ndarray, loops_twice: bool
             ) -> np.ndarray:
     """NetworkX's weighted degree of every row: its weights summed in order, a self-loop's once
@@ -63,7 +65,7 @@ def degrees(offsets: np.ndarray, heads: np.ndarray, weights: np.ndarray, loops_t
     return out
 
 
-@numba.njit(cache=True)
+@cached_njit()
 def neighbour_weights(offsets: np.ndarray, heads: np.ndarray, weights: np.ndarray,
                       in_offsets: np.ndarray, in_heads: np.ndarray, in_weights: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -101,7 +103,7 @@ def neighbour_weights(offsets: np.ndarray, heads: np.ndarray, weights: np.ndarra
     return out_offsets, out_heads[:k], out_weights[:k]
 
 
-@numba.njit(cache=True)
+@cached_njit()
 def one_level(order: np.ndarray, offsets: np.ndarray, heads: np.ndarray, weights: np.ndarray,
               out_degree: np.ndarray, in_degree: np.ndarray, m: float, resolution: float,
               directed: bool) -> tuple[np.ndarray, bool]:

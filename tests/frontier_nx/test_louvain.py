@@ -62,3 +62,12 @@ def test_weights_that_are_not_finite_numbers_run_networkx_own_function(value):
     h[0][1]["weight"] = value
     assert outcome(nx.community.louvain_communities, h, seed=2, backend="frontier") == \
         outcome(nx.community.louvain_communities, h, seed=2)
+
+
+def test_the_compiled_moves_are_kept_in_the_library_cache_directory():
+    from frontier.runtime.cache_dir import FrontierCacheLocator
+    from frontier_nx import louvain_kernels
+
+    for kernel in (louvain_kernels.adjacency, louvain_kernels.degrees,
+                   louvain_kernels.neighbour_weights, louvain_kernels.one_level):
+        assert isinstance(kernel._cache._impl.locator, FrontierCacheLocator)

@@ -157,11 +157,7 @@ def _partitions(G: FrontierGraph, weight: str | None, resolution: float, thresho
         labels, improvement = graph.moved(m, resolution, seed)
 
 
-def _declined(arguments: dict[str, Any]) -> str | None:
-    return standard_views(arguments)
-
-
-@implements(declines=_declined)
+@implements(declines=standard_views)
 def louvain_partitions(G: FrontierGraph, weight: str | None = "weight", resolution: float = 1,
                        threshold: float = 0.0000001, seed: Any = None) -> Iterator[list[set]]:
     """NetworkX's louvain_partitions: each level's communities (see the module docstring)."""
@@ -172,7 +168,7 @@ def louvain_partitions(G: FrontierGraph, weight: str | None = "weight", resoluti
     yield from _partitions(G, weight, resolution, threshold, seed)
 
 
-@implements(declines=_declined)
+@implements(declines=standard_views)
 def louvain_communities(G: FrontierGraph, weight: str | None = "weight", resolution: float = 1,
                         threshold: float = 0.0000001, max_level: int | None = None,
                         seed: Any = None) -> list[set]:

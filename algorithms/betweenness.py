@@ -17,7 +17,10 @@ For each source ``s``:
    up to level 1: the vertices grouped by depth on the target, then a level after the other
    in one launch (Ligra's and Gunrock's backward pass over the stored frontiers, without
    storing them);
-3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``.
+3. a ``compute`` adds ``delta`` to the centrality of every vertex but ``s``; with
+   ``edges=True`` a ``compute`` over the arcs adds to each arc ``u -> v`` joining consecutive
+   levels its share of the paths, ``sigma[u] / sigma[v] * (1 + delta[v])`` (Brandes 2008, *On
+   variants of shortest-path betweenness centrality*: edge betweenness).
 
 The sources run in batches (:mod:`operators.sources`): the passes of a batch are one pass over
 its copies of the graph, a row of ``depth``, ``sigma`` and ``delta`` per source, and the last
@@ -96,8 +99,9 @@ class BetweennessSourceStats:
 class BetweennessResult:
     """``values`` (float64, one per vertex), the sources the paths start from, the BFS levels
     run over all sources, the edges they inspected (forward and backward), wall time, and
-    per-source ``stats``, and the ``target`` that ran it. With ``out="device"`` ``values`` stay
-    on the target (:mod:`algorithms.output`)."""
+    per-source ``stats``, the ``target`` that ran it, and, where asked for (``edges=True``),
+    ``edge_values`` (float64, one per arc). With ``out="device"`` ``values`` and
+    ``edge_values`` stay on the target (:mod:`algorithms.output`)."""
 
     values: Any
     sources: np.ndarray
@@ -107,6 +111,7 @@ class BetweennessResult:
     graph: Graph = field(repr=False)
     stats: list[BetweennessSourceStats] = field(repr=False, default_factory=list)
     target: Target | None = field(repr=False, default=None)
+    edge_values: Any = field(repr=False, default=None)
 
 
 # functors ------------------------------------------------------------------------------------
@@ -212,14 +217,27 @@ def accumulate_rows(v, values, delta, depth, starts, n, rows, endpoints, counts,
                        counts[2 * rows + row], sigma, overflow)
 
 
+def edge_share(e, tails, heads, depth, sigma, delta, edge_values, n, rows):
+    """Add to arc ``e = u -> v`` the dependency it carries from each row's source, row after
+    row (in the order of the sources; 0 where ``v`` is not on the level after ``u``'s)."""
+    for row in range(rows):
+        u = row * n + tails[e]
+        if depth[u] >= 0:
+            edge_values[e] += dependency(u, row * n + heads[e], e, 0.0, depth, sigma, delta)
+
+
 def scale(v, values, factors):
     values[v] *= factors[v]
+
+
+def scale_by(i, values, factor):
+    values[i] *= factor
 
 
 # the algorithm -------------------------------------------------------------------------------
 def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = None, *,
                            normalized: bool | None = None, endpoints: bool = False,
-                           balancer: str | LoadBalancer = "auto",
+                           edges: bool = False, balancer: str | LoadBalancer = "auto",
                            target: str | Target | None = None, out: str = "host"
                            ) -> BetweennessResult:
     """Betweenness centrality: for every vertex ``v``, the sum over pairs ``(s, t)``, ``s`` in
@@ -233,7 +251,13 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     ``betweenness_centrality`` does, with ``sources`` as its sampled sources ``k``: ``False``
     halves undirected graphs' values (each unordered pair once) and scales a sample up to the
     whole graph, so it needs at least one source; ``True`` divides by the number of pairs.
-    ``normalized`` and ``endpoints`` are bools (``normalized`` also None). ``balancer`` maps
+    ``normalized`` and ``endpoints`` are bools (``normalized`` also None).
+
+    ``edges=True`` also sums, for every arc, the share of the same shortest paths through it
+    (``edge_values``, one per arc; the value of an undirected graph's edge is the sum of its
+    two arcs'), rescaled where ``normalized`` is not None as NetworkX's
+    ``edge_betweenness_centrality`` rescales (its rule with the paths' ends counted, whatever
+    ``endpoints`` says). ``balancer`` maps
     the forward BFS's advances onto threads. ``OverflowError`` when the shortest paths from a
     source are too many for float64 (see the module docstring). ``target`` and ``out`` as
     :func:`algorithms.bfs`'s.
@@ -242,6 +266,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     check_out(out)
     normalized = validate.flag("normalized", normalized, none=True)
     endpoints = validate.flag("endpoints", endpoints)
+    edges = validate.flag("edges", edges)
     if normalized is not None and sources is not None and chosen.size == 0:
         raise ValueError(f"sources=[] with normalized={normalized}: rescaling estimates the "
                          "whole graph from the sampled sources, which needs at least one; pass "
@@ -251,21 +276,25 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     tgt = resolve_target(target, graph)
     values = tgt.zeros(n, np.float64)
     overflow = tgt.zeros(1, np.int32)
-    levels = edges = 0
+    edge_values = tgt.zeros(graph.num_edges, np.float64) if edges else None
+    if edges:
+        tails, heads = tgt.to_device(graph.coo().src), tgt.to_device(graph.col_indices)
+    levels = inspected = 0
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()
     if n and chosen.size:
         rows = min(chosen.size, sources_per_batch(graph, target=tgt))
         passes = _Passes(tgt.empty(rows * n, np.int32), tgt.empty(rows * n, np.float64),
                          tgt.empty(rows * n, np.float64), tgt.empty(3 * rows, np.int64),
-                         values, overflow, endpoints)
+                         values, overflow, endpoints,
+                         (tails, heads, edge_values) if edges else None)
         for batch in batches(graph, chosen, target=tgt):
             passed = time.perf_counter()
             deepest, arcs = _batch(batch, balancer, tgt, passes)
             seconds = (time.perf_counter() - passed) / batch.size
             for s, d, a in zip(batch.sources.tolist(), deepest, arcs, strict=True):
                 levels += d + 1
-                edges += 2 * a
+                inspected += 2 * a
                 stats.append(BetweennessSourceStats(s, d + 1, 2 * a, seconds))
     if tgt.read_scalar(overflow, 0):
         raise PathCountOverflowError(
@@ -277,15 +306,22 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
                            None if sources is None else chosen)
         if factors is not None:
             compute(graph, "vertices", scale, values, tgt.to_device(factors), target=tgt)
-    return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, edges,
-                             time.perf_counter() - began, graph, stats, tgt)
+        edge_factors = _rescale(n, graph.directed, normalized, True,
+                                None if sources is None else chosen) if edges else None
+        if edge_factors is not None and graph.num_edges:
+            compute(graph, "edges", scale_by, edge_values, float(edge_factors[0]), target=tgt)
+    if edges:
+        edge_values = deliver(tgt, edge_values, out, made=True)
+    return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, inspected,
+                             time.perf_counter() - began, graph, stats, tgt, edge_values)
 
 
 @dataclass(frozen=True)
 class _Passes:
     """What the batches of one call share: the state of a batch's rows (``depth``, ``sigma``,
     ``delta``: room for the largest batch, a row of |V| entries per source), the rows' tallies
-    (``counts``), and the call's ``values``, ``overflow`` flag and ``endpoints`` option."""
+    (``counts``), and the call's ``values``, ``overflow`` flag and ``endpoints`` option; with
+    ``edges=True`` the arcs' tails, heads and values (else None)."""
 
     depth: Any
     sigma: Any
@@ -294,6 +330,7 @@ class _Passes:
     values: Any
     overflow: Any
     endpoints: bool
+    arcs: tuple[Any, Any, Any] | None
 
 
 def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, passes: _Passes
@@ -315,6 +352,7 @@ def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, passes: _Passes
                          target=tgt) if passes.endpoints else 0
         compute(g, "vertices", accumulate, passes.values, delta, depth, source,
                 passes.endpoints, reached, sigma, passes.overflow, target=tgt)
+        _edge_shares(batch, tgt, passes, depth, sigma, delta)
         return [steps - 1], [arcs]
     counts = passes.counts[:3 * rows]
     starts = tgt.to_device(batch.starts)
@@ -325,8 +363,18 @@ def _batch(batch: Batch, balancer: LoadBalancer, tgt: Target, passes: _Passes
     compute(g, n, accumulate_rows, passes.values, delta, depth, starts, n, rows,
             passes.endpoints, counts, sigma, passes.overflow, offsets, not passes.endpoints,
             target=tgt)
+    _edge_shares(batch, tgt, passes, depth, sigma, delta)
     held = tgt.to_host(counts).tolist()
     return held[:rows], held[rows:2 * rows]
+
+
+def _edge_shares(batch: Batch, tgt: Target, passes: _Passes, depth: Any, sigma: Any,
+                 delta: Any) -> None:
+    """With ``edges=True``: each arc's share of the batch's paths, added row by row."""
+    if passes.arcs is not None:
+        tails, heads, edge_values = passes.arcs
+        compute(batch.graph, tails.shape[0], edge_share, tails, heads, depth, sigma, delta,
+                edge_values, batch.row, batch.size, target=tgt)
 
 
 def _forward_and_back(batch: Batch, balancer: LoadBalancer, tgt: Target, depth: Any,

@@ -19,21 +19,24 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
-from scipy import sparse
-from scipy.sparse.linalg import ArpackNoConvergence, svds
 
-from algorithms.betweenness import betweenness_centrality as _betweenness
-from algorithms.pagerank import ConvergenceError
-from algorithms.pagerank import pagerank as _pagerank
-from frontier.target import resolve_target
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import callable_weight, implements
-from operators import neighbor_reduce
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+sparse = LazyModule("scipy.sparse")
+_linalg = LazyModule("scipy.sparse.linalg")
+_betweenness = LazyModule("algorithms.betweenness")
+_pagerank = LazyModule("algorithms.pagerank")
+_targets = LazyModule("frontier.target")
+_operators = LazyModule("operators")
 
 
 # argument rules -----------------------------------------------------------------------------
@@ -47,7 +50,7 @@ def _integer(value: Any) -> bool:
 
 def _nodes(graph: Any) -> Any:
     """What ``in`` tests membership of the graph's nodes with (a NetworkX or converted graph)."""
-    return graph.index if isinstance(graph, FrontierGraph) else graph
+    return graph if isinstance(graph, nx.Graph) else graph.index
 
 
 def _finite(value: Any) -> bool:
@@ -84,7 +87,7 @@ def _attribute_declined(arguments: dict[str, Any]) -> str | None:
     """A graph converted before the call (not by NetworkX for it) without the weight's values:
     whether its edges had the attribute is unknown."""
     graph, weight = arguments["G"], arguments["weight"]
-    if isinstance(graph, FrontierGraph) and weight is not None and weight not in graph.values:
+    if not isinstance(graph, nx.Graph) and weight is not None and weight not in graph.values:
         return f"the converted graph holds no values of edge attribute {weight!r}"
     return None
 
@@ -177,10 +180,10 @@ def pagerank(G: FrontierGraph, alpha: float = 0.85, personalization: dict | None
                                      nstart, weight, dangling)
     graph = G.graph(weight, combine="sum")
     try:
-        result = _pagerank(graph, alpha=alpha, personalization=teleport, max_iter=max_iter,
+        result = _pagerank.pagerank(graph, alpha=alpha, personalization=teleport, max_iter=max_iter,
                            tol=tol, nstart=per_vertex(nstart), dangling=per_vertex(dangling),
                            weighted=graph.weights is not None, target=registry.target())
-    except ConvergenceError:
+    except _pagerank.ConvergenceError:
         raise nx.PowerIterationFailedConvergence(max_iter) from None
     return G.labelled(result.ranks)
 
@@ -215,16 +218,83 @@ def betweenness_centrality(G: FrontierGraph, k: int | None = None, normalized: b
     NetworkX's BFS; ``k`` sources sampled by ``seed.sample(list(G), k)`` as NetworkX does."""
     n = len(G.nodes)
     sources = None
-    if k is not None and k != n:
+    if k is not None and (k != n or k == 0):
         sampled = seed.sample(list(G.nodes), k)
-        if not sampled:  # NetworkX's rescaling divides by k
-            if (n if endpoints else n - 1) < 2:
+        if not sampled:  # NetworkX's rescaling divides by k where it rescales
+            if registry.networkx_version() < (3, 5):
+                unscaled = _old_scale(n, bool(normalized), bool(endpoints), G.directed) is None
+            else:
+                unscaled = (n if endpoints else n - 1) < 2
+            if unscaled:
                 return dict.fromkeys(G.nodes, 0.0)
             raise ZeroDivisionError("division by zero")
         sources = [G.index[node] for node in sampled]
-    result = _betweenness(G.graph(), sources, normalized=bool(normalized),
-                          endpoints=bool(endpoints), target=registry.target())
+    unsampled = sources is not None and registry.networkx_version() < (3, 5)
+    result = _betweenness.betweenness_centrality(
+        G.graph(), sources, normalized=None if unsampled else bool(normalized),
+        endpoints=bool(endpoints), target=registry.target())
+    if unsampled:
+        scale = _old_scale(n, bool(normalized), bool(endpoints), G.directed)
+        return G.labelled(result.values if scale is None else result.values * (scale * n / k))
     return G.labelled(result.values)
+
+
+def _old_scale(n: int, normalized: bool, endpoints: bool, directed: bool) -> float | None:
+    """NetworkX's rescaling before 3.5 (``_rescale``), which the sums of ``k`` sources then
+    scale up by ``n / k``; None where it leaves them as they are (and ignores ``k``)."""
+    if normalized:
+        if endpoints:
+            return None if n < 2 else 1 / (n * (n - 1))
+        return None if n <= 2 else 1 / ((n - 1) * (n - 2))
+    return None if directed else 0.5
+
+
+def _edge_betweenness_declined(arguments: dict[str, Any]) -> str | None:
+    reason = _betweenness_declined(arguments)
+    if reason is None and arguments["k"] == 0:
+        return "k=0 samples no source: NetworkX's rescaling answers for it"
+    return reason
+
+
+@implements(declines=_edge_betweenness_declined)
+def edge_betweenness_centrality(G: FrontierGraph, k: int | None = None, normalized: bool = True,
+                                weight: str | None = None, seed: Any = None) -> dict:
+    """NetworkX's edge_betweenness_centrality, unweighted: the arcs' shares of Brandes'
+    dependencies (``edges=True``), an undirected edge's two arcs summed, keyed as
+    ``G.edges()`` names the edges and in its order; parallel edges are one neighbour (NetworkX's
+    BFS) and share their pair's value equally (``G.edges(keys=True)`` keys); ``k`` sources
+    sampled by ``seed.sample(list(G), k)`` as NetworkX does, rescaled by the rule of the
+    NetworkX running (before 3.6 it rescaled the sums from ``k`` sources as those of every
+    node)."""
+    sources = None
+    if k is not None:
+        sources = [G.index[node] for node in seed.sample(list(G.nodes), k)]
+    unsampled = k is not None and registry.networkx_version() < (3, 6)
+    graph = G.graph()
+    values = _betweenness.betweenness_centrality(
+        graph, sources, normalized=None if unsampled else bool(normalized), edges=True,
+        target=registry.target()).edge_values
+    if unsampled:  # NetworkX < 3.6 rescales k sources' sums as those of every node
+        n = len(G)
+        values = values * (1 / (n * (n - 1)) if normalized and n > 1
+                           else 1.0 if normalized or G.directed else 0.5)
+    tails = np.repeat(np.arange(len(G)), np.diff(G.offsets))
+    heads = G.heads
+    if not G.directed:  # an edge is its two arcs; G.edges() names it from its lower end
+        values = values + values[graph.reverse_arcs()]
+        kept = tails <= heads
+        tails, heads, values = tails[kept], heads[kept], values[kept]
+    nodes = G.nodes
+    pairs = zip(map(nodes.__getitem__, tails.tolist()), map(nodes.__getitem__, heads.tolist()),
+                strict=True)
+    if not G.multigraph:
+        return dict(zip(pairs, values.tolist(), strict=True))
+    adjacency = G.original()._adj
+    shares = {}
+    for (u, v), value in zip(pairs, values.tolist(), strict=True):
+        keys = adjacency[u][v]
+        shares.update(dict.fromkeys(((u, v, key) for key in keys), value / len(keys)))
+    return shares
 
 
 # eigenvector and Katz centrality ------------------------------------------------------------
@@ -239,12 +309,13 @@ class _Product:
     def __init__(self, G: FrontierGraph, weight: str | None) -> None:
         self.graph = G.graph(weight, combine="sum")
         self.weighted = self.graph.weights is not None
-        self.target = resolve_target(registry.target())
+        self.target = _targets.resolve_target(registry.target())
         self.out = self.target.zeros(len(G.nodes), np.float64)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        neighbor_reduce(self.graph, "vertices", _weighted_share, self.target.to_device(x),
-                        self.weighted, out=self.out, edges="in")
+        _operators.neighbor_reduce(self.graph, "vertices", _weighted_share,
+                                   self.target.to_device(x), self.weighted, out=self.out,
+                                   edges="in")
         return self.target.to_host(self.out)
 
 
@@ -338,8 +409,8 @@ def hits(G: FrontierGraph, max_iter: int = 100, tol: float = 1.0e-8, nstart: dic
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
     try:
-        _, _, vt = svds(A, k=1, v0=start, maxiter=max_iter, tol=tol)
-    except ArpackNoConvergence as exc:
+        _, _, vt = _linalg.svds(A, k=1, v0=start, maxiter=max_iter, tol=tol)
+    except _linalg.ArpackNoConvergence as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     a = vt.flatten().real
     h = A @ a

@@ -16,21 +16,25 @@ same order; ``transitivity`` divides the same integer sums (twice the triangles,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.triangles import triangle_count
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+_triangles = LazyModule("algorithms.triangles")
 
 
 def _counts(G: FrontierGraph) -> tuple[np.ndarray, np.ndarray]:
     """Triangles at each vertex and distinct neighbours other than itself, in node order."""
     simple = G.graph().simple(directed=False)
-    result = triangle_count(simple, target=registry.target())
+    result = _triangles.triangle_count(simple, target=registry.target())
     return result.per_vertex, simple.out_degrees()
 
 

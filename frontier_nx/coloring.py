@@ -10,15 +10,19 @@ views.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.coloring import graph_coloring, networkx_degrees
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+_coloring = LazyModule("algorithms.coloring")
 
 
 def _largest_first(arguments: dict[str, Any]) -> str | None:
@@ -39,7 +43,7 @@ def _largest_first(arguments: dict[str, Any]) -> str | None:
 def greedy_color(G: FrontierGraph, strategy: Any = "largest_first",
                  interchange: bool = False) -> dict:
     graph = G.graph()
-    colors = graph_coloring(graph, order="largest_first", target=registry.target()).colors
-    order = np.lexsort((np.arange(graph.num_vertices), -networkx_degrees(graph)))
+    colors = _coloring.graph_coloring(graph, order="largest_first", target=registry.target()).colors
+    order = np.lexsort((np.arange(graph.num_vertices), -_coloring.networkx_degrees(graph)))
     nodes = G.nodes
     return {nodes[v]: c for v, c in zip(order.tolist(), colors[order].tolist(), strict=True)}

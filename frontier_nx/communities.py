@@ -11,12 +11,16 @@ and graph classes that override their views.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from algorithms.communities import label_propagation_communities as _propagate
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+_communities = LazyModule("algorithms.communities")
 
 
 def _simple_graphs(arguments: dict[str, Any]) -> str | None:
@@ -27,7 +31,7 @@ def _simple_graphs(arguments: dict[str, Any]) -> str | None:
 
 @implements(declines=_simple_graphs)
 def label_propagation_communities(G: FrontierGraph) -> Any:
-    labels = _propagate(G.graph(), target=registry.target()).labels
+    labels = _communities.label_propagation_communities(G.graph(), target=registry.target()).labels
     clusters: defaultdict = defaultdict(set)
     for node, label in zip(G.nodes, labels.tolist(), strict=True):
         clusters[label].add(node)

@@ -26,26 +26,30 @@ condensation leaves unordered may differ from NetworkX's.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.components import connected_components as _components
-from algorithms.strong_components import strongly_connected_components as _strong
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, n_in_graph
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+_components = LazyModule("algorithms.components")
+_strong = LazyModule("algorithms.strong_components")
 
 
 def _labels(G: FrontierGraph) -> np.ndarray:
     """Each vertex's component label: the smallest vertex id of its component."""
-    return _components(G.graph(), target=registry.target()).labels
+    return _components.connected_components(G.graph(), target=registry.target()).labels
 
 
 def _strong_labels(G: FrontierGraph) -> np.ndarray:
     """Each vertex's SCC label: the smallest vertex id of its SCC."""
-    return _strong(G.graph(), target=registry.target()).labels
+    return _strong.strongly_connected_components(G.graph(), target=registry.target()).labels
 
 
 def _tarjan_order(G: FrontierGraph, labels: np.ndarray) -> np.ndarray:

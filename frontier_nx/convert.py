@@ -25,12 +25,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import itemgetter, methodcaller
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from frontier.graph import Graph
+from frontier_nx.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from frontier.graph import Graph
+
+np = LazyModule("numpy")
+_graph = LazyModule("frontier.graph")
 
 __all__ = ["FrontierGraph", "from_networkx", "is_view", "uncache_view"]
 
@@ -230,15 +235,16 @@ class FrontierGraph:
         n = len(self.nodes)
         weights = self.weights(weight, combine)
         if not (reverse or undirected):
-            graph = Graph.from_csr(self.offsets, self.heads, weights, directed=True)
+            graph = _graph.Graph.from_csr(self.offsets, self.heads, weights, directed=True)
             if self.directed:
                 return graph
             # NetworkX's undirected adjacency holds u -> v and v -> u with one shared attribute
             # dict: the arcs pair up with equal weights by construction, so the two sorts of
             # from_csr(directed=False)'s checks are skipped (as Graph.from_scipy does)
-            return Graph._trusted(graph.row_offsets, graph.col_indices, graph.weights,
+            return _graph.Graph._trusted(graph.row_offsets, graph.col_indices, graph.weights,
                                   directed=False, weights_checked=True)
         tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.offsets))
+        Graph = _graph.Graph
         if undirected:
             return Graph.from_edges(tails, self.heads, weights, num_vertices=n, directed=False)
         return Graph.from_edges(self.heads, tails, weights, num_vertices=n, directed=True)

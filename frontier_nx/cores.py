@@ -21,16 +21,21 @@ every attribute. Self-loops raise NetworkX's error; a ``k`` that is not an integ
 
 from __future__ import annotations
 
-from typing import Any
+import numbers
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.kcore import k_core as _peel
-from algorithms.truss import k_truss as _truss
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+_kcore = LazyModule("algorithms.kcore")
+_truss = LazyModule("algorithms.truss")
 
 
 def _computed_here(arguments: dict[str, Any]) -> str | None:
@@ -40,8 +45,12 @@ def _computed_here(arguments: dict[str, Any]) -> str | None:
     return standard_views(arguments)
 
 
-def _no_self_loops(G: FrontierGraph) -> None:
-    """NetworkX's refusal of self-loops in the core and truss functions, word for word."""
+def _refusals(G: FrontierGraph) -> None:
+    """NetworkX's refusals in the core and truss functions, word for word: multigraphs (which
+    NetworkX before 3.5 refuses inside ``k_core`` and its kin, from ``core_number``), then
+    self-loops."""
+    if G.multigraph:
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
     tails = np.repeat(np.arange(len(G.nodes)), np.diff(G.offsets))
     if np.any(tails == G.heads):
         raise nx.NetworkXNotImplemented(
@@ -51,9 +60,9 @@ def _no_self_loops(G: FrontierGraph) -> None:
 
 @implements(declines=standard_views)
 def core_number(G: FrontierGraph) -> dict:
-    _no_self_loops(G)
+    _refusals(G)
     graph = G.graph(undirected=True) if G.directed else G.graph()
-    return G.labelled(_peel(graph, target=registry.target()).core_numbers)
+    return G.labelled(_kcore.k_core(graph, target=registry.target()).core_numbers)
 
 
 def _subgraph(name: str, G: FrontierGraph, k: int | None) -> nx.Graph:
@@ -87,15 +96,15 @@ def k_corona(G: FrontierGraph, k: int, core_number: dict | None = None) -> nx.Gr
 def _integer_k(arguments: dict[str, Any]) -> str | None:
     """The rule of ``k_truss``: an integer ``k`` (not a bool), standard views."""
     k = arguments["k"]
-    if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
+    if not isinstance(k, numbers.Integral) or isinstance(k, bool):
         return f"k={k!r}: a k that is not an integer stays in NetworkX"
     return standard_views(arguments)
 
 
 @implements(declines=_integer_k)
 def k_truss(G: FrontierGraph, k: int) -> nx.Graph:
-    _no_self_loops(G)
-    kept = _truss(G.graph(), int(k), target=registry.target()).edges
+    _refusals(G)
+    kept = _truss.k_truss(G.graph(), int(k), target=registry.target()).edges
     n = len(G.nodes)
     tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(G.offsets))
     lower = tails < G.heads

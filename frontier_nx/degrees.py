@@ -10,13 +10,17 @@ multigraphs' reciprocity (NetworkX counts edge keys there).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, n_in_graph
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
 
 
 def _centrality(G: FrontierGraph, direction: str) -> dict:

@@ -1,29 +1,29 @@
 """The object the ``networkx.backends`` entry point names: conversion to and from NetworkX,
 ``can_run`` (the arguments each function declines, from :mod:`frontier_nx.registry`),
 ``should_run`` (graphs too small to gain stay in NetworkX) and one attribute per implemented
-function, from the family modules."""
+function, looked up in its family module when NetworkX first asks for it. Loading this module
+imports NetworkX's own modules and the backend's tables alone; a call imports the family module
+of its function, and numpy, the conversion and the library only where it runs here."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import networkx as nx
 
-from frontier_nx import (  # noqa: F401
-    centrality,
-    clustering,
-    coloring,
-    communities,
-    components,
-    cores,
-    degrees,
-    link_prediction,
-    shortest_paths,
-    traversal,
-    trees,
+from frontier_nx.lazy import LazyModule
+from frontier_nx.registry import (
+    OLDEST_NETWORKX,
+    declined,
+    implementation,
+    networkx_version,
+    reason_raised,
+    setting,
+    stays_in_networkx,
 )
-from frontier_nx.convert import FrontierGraph, from_networkx, uncache_view
-from frontier_nx.registry import IMPLEMENTATIONS, declined, reason_raised, stays_in_networkx
+
+_convert = LazyModule("frontier_nx.convert")
 
 __all__ = ["BackendInterface", "EARLY_STOPPING", "MIN_EDGES", "ONE_PASS"]
 
@@ -55,31 +55,45 @@ EARLY_STOPPING = frozenset({
 })
 
 
-class BackendInterface:
-    """Conversions, ``can_run``, ``should_run``, and one static method per function of
-    :data:`frontier_nx.functions.FUNCTIONS`."""
+class _Functions(type):
+    """The class of :class:`BackendInterface`: an attribute it lacks is the function of that
+    name, from its family module (:func:`frontier_nx.registry.implementation`)."""
+
+    def __getattr__(cls, name: str) -> Any:
+        function = None if name.startswith("__") else implementation(name)
+        if function is None:
+            raise AttributeError(f"the frontier backend has no {name}")
+        return function
+
+
+class BackendInterface(metaclass=_Functions):
+    """Conversions, ``can_run``, ``should_run``, and, as attributes looked up on first use,
+    every function of :data:`frontier_nx.functions.FUNCTIONS`."""
 
     @staticmethod
     def convert_from_nx(G: Any, edge_attrs: dict | None = None, node_attrs: Any = None,
                         preserve_edge_attrs: bool = False, preserve_node_attrs: bool = False,
                         preserve_graph_attrs: bool = False, name: str | None = None,
-                        graph_name: str | None = None) -> FrontierGraph:
+                        graph_name: str | None = None) -> Any:
         """``G`` as a :class:`FrontierGraph` holding the edge attributes ``edge_attrs`` names
         (``{attribute: default}``); a view's conversion is not cached (it would go stale when
         the graph it shows changes: :mod:`frontier_nx.convert`)."""
-        if isinstance(G, FrontierGraph):
+        if isinstance(G, _convert.FrontierGraph):
             return G
-        uncache_view(G)
+        _convert.uncache_view(G)
         if preserve_edge_attrs and not edge_attrs:
             edge_attrs = {key: None for _, _, data in G.edges(data=True) for key in data}
-        return from_networkx(G, edge_attrs)
+        return _convert.from_networkx(G, edge_attrs)
 
     @staticmethod
     def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
         """Results are NetworkX's own types already (dicts, sets, lists, generators, graphs);
         a :class:`FrontierGraph` (passed to a function the backend lacks) becomes the NetworkX
         graph it came from, or one rebuilt from it."""
-        return obj.to_networkx() if isinstance(obj, FrontierGraph) else obj
+        converted = sys.modules.get("frontier_nx.convert")  # none exists before it loads
+        if converted is not None and isinstance(obj, converted.FrontierGraph):
+            return obj.to_networkx()
+        return obj
 
     @staticmethod
     def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
@@ -91,7 +105,7 @@ class BackendInterface:
             return True
         if reason_raised():
             raise NotImplementedError(f"the frontier backend declines {name}: {reason}")
-        return reason
+        return reason if networkx_version() >= OLDEST_NETWORKX else False  # 3.2: a str is yes
 
     @staticmethod
     def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
@@ -103,14 +117,9 @@ class BackendInterface:
         reason = stays_in_networkx(name, args, kwargs)
         if reason is not None:
             return reason
-        config = getattr(nx.config.backends, "frontier", None)
-        threshold = getattr(config, "min_edges", None)
-        threshold = MIN_EDGES if threshold is None else threshold
         graph = args[0] if args else kwargs.get("G")  # every function's graph is its G
         if not isinstance(graph, nx.Graph):
             return True
-        if graph.number_of_edges() < threshold:
-            return f"fewer than {threshold} edges: NetworkX is faster on this graph"
         if not _converted(graph):
             if name in ONE_PASS:
                 return (f"no cached conversion: converting the graph costs more than "
@@ -118,7 +127,23 @@ class BackendInterface:
             if name in EARLY_STOPPING:
                 return (f"no cached conversion: a reader of {name} may stop after a few "
                         "items, which NetworkX yields without converting the whole graph")
+        threshold = setting("min_edges")
+        threshold = MIN_EDGES if threshold is None else threshold
+        if _edges(graph) < threshold:
+            return f"fewer than {threshold} edges: NetworkX is faster on this graph"
         return True
+
+
+def _edges(G: nx.Graph) -> int:
+    """``G``'s number of edges, from the lengths of its adjacency's rows where it holds plain
+    dicts (one ``len`` per node; ``G.number_of_edges()`` iterates its degree view, which costs
+    a large share of a cheap function's time): parallel edges count once and an undirected
+    self-loop half."""
+    adjacency = G._adj
+    if type(adjacency) is not dict:
+        return G.number_of_edges()
+    arcs = sum(map(len, adjacency.values()))
+    return arcs if G.is_directed() else arcs // 2
 
 
 def _converted(G: nx.Graph) -> bool:
@@ -127,6 +152,3 @@ def _converted(G: nx.Graph) -> bool:
     cache = getattr(G, "__networkx_cache__", None)
     return bool(cache and cache.get("backends", {}).get("frontier"))
 
-
-for _name, _function in IMPLEMENTATIONS.items():
-    setattr(BackendInterface, _name, staticmethod(_function))

@@ -9,14 +9,18 @@ the generator is returned as NetworkX checks them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
-import scipy.sparse as sparse
 
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+sparse = LazyModule("scipy.sparse")
 
 
 def _pairs(G: FrontierGraph, ebunch: Any) -> tuple[list, np.ndarray, np.ndarray]:

@@ -3,17 +3,27 @@
 Each family module registers its functions with :func:`implements`, naming the rule that
 declines arguments the function cannot honour exactly; :func:`declined` binds a call's arguments
 to the implementation's signature (NetworkX's own) and asks that rule, so ``can_run`` says no
-with the reason and NetworkX runs the call itself.
+with the reason and NetworkX runs the call itself. A family module is imported when one of its
+functions is first asked about (:func:`implementation`, by
+:data:`frontier_nx.functions.FAMILY`), so a call loads its own family alone.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable
 from itertools import takewhile
 from typing import Any
 
 import networkx as nx
+
+from frontier_nx.functions import FAMILIES, FAMILY
+
+#: The oldest NetworkX the backend runs under, the oldest its tests pass on (3.3's
+#: configuration and cache of conversions differ, 3.2 has neither); it declines every call
+#: under an older one
+OLDEST_NETWORKX = (3, 4)
 
 #: name -> implementation (its signature is NetworkX's)
 IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {}
@@ -38,11 +48,29 @@ def implements(declines: Rule | None = None, stays_in_networkx: Rule | None = No
     return register
 
 
+def implementation(name: str) -> Callable[..., Any] | None:
+    """The backend's ``name`` (its family module imported on first use), or None where the
+    backend has none."""
+    if name not in IMPLEMENTATIONS and name in FAMILY:
+        importlib.import_module(f"frontier_nx.{FAMILY[name]}")
+    return IMPLEMENTATIONS.get(name)
+
+
+def implementations() -> dict[str, Callable[..., Any]]:
+    """Every implementation, by name (every family module imported)."""
+    for family in FAMILIES:
+        importlib.import_module(f"frontier_nx.{family}")
+    return dict(IMPLEMENTATIONS)
+
+
 def declined(name: str, args: tuple, kwargs: dict) -> str | None:
     """Why the backend does not run ``name(*args, **kwargs)``, or None when it does.
     TypeError, as NetworkX's own function raises it, where the arguments do not fit NetworkX's
     signature (an unknown keyword, a missing argument)."""
-    if name not in IMPLEMENTATIONS:
+    if networkx_version() < OLDEST_NETWORKX:
+        return (f"the frontier backend needs NetworkX {'.'.join(map(str, OLDEST_NETWORKX))} or "
+                f"later (this is {nx.__version__})")
+    if implementation(name) is None:
         return f"{name} is not implemented by the frontier backend"
     function = getattr(nx.utils.backends, "_registered_algorithms", {}).get(name)
     if function is not None:
@@ -65,9 +93,9 @@ def reason_raised() -> bool:
     shows no reason a ``can_run`` returns. Not under NetworkX's test mode
     (``NETWORKX_TEST_BACKEND``), which does not catch it, nor on NetworkX 3.3, whose automatic
     dispatch does not either."""
-    if getattr(nx.utils.backends._dispatchable, "_is_testing", False):
+    if networkx_version() < (3, 4):
         return False
-    return networkx_version() >= (3, 4)
+    return not getattr(nx.utils.backends._dispatchable, "_is_testing", False)
 
 
 def networkx_version() -> tuple[int, int]:
@@ -78,6 +106,8 @@ def networkx_version() -> tuple[int, int]:
 
 def stays_in_networkx(name: str, args: tuple, kwargs: dict) -> str | None:
     """Why NetworkX answers ``name(*args, **kwargs)`` faster than the backend, or None."""
+    if implementation(name) is None:
+        return None
     rule = _STAYS.get(name)
     if rule is None:
         return None
@@ -96,7 +126,8 @@ def _arguments(name: str, args: tuple, kwargs: dict) -> dict[str, Any]:
 def stops_at_the_target(arguments: dict[str, Any]) -> str | None:
     """The rule of the source-to-target searches: NetworkX stops where it reaches the target
     (a bidirectional search meets), the backend searches the whole graph."""
-    if arguments.get("source") is None or arguments.get("target") is None:
+    if arguments.get("target") is None or (arguments.get("source") is None
+                                            and arguments.get("sources") is None):
         return None
     return "NetworkX's search stops at the target; the backend would search the whole graph"
 
@@ -113,10 +144,17 @@ def n_in_graph(arguments: dict[str, Any]) -> str | None:
     return None
 
 
+def setting(name: str) -> Any:
+    """The backend's setting ``name`` (``networkx.config.backends.frontier.<name>``); None
+    where it is unset or NetworkX has no ``config`` (before 3.3)."""
+    backends = getattr(getattr(nx, "config", None), "backends", None)
+    return getattr(getattr(backends, "frontier", None), name, None)
+
+
 def target() -> Any:
-    """Where the work runs: ``networkx.config.backends.frontier.target`` (None: the GPU if
-    usable, else the cpu target)."""
-    return getattr(getattr(nx.config.backends, "frontier", None), "target", None)
+    """Where the work runs: the ``target`` setting (None: the GPU if usable, else the cpu
+    target)."""
+    return setting("target")
 
 
 def callable_weight(arguments: dict[str, Any]) -> str | None:
@@ -138,7 +176,9 @@ def standard_views(arguments: dict[str, Any]) -> str | None:
     G = arguments["G"]
     if not isinstance(G, nx.Graph):
         return None
-    base = nx.DiGraph if G.is_directed() else nx.Graph
+    base = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+            (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}[
+        G.is_directed(), G.is_multigraph()]
     changed = [name for name in _VIEWS
                if getattr(type(G), name, None) is not getattr(base, name, None)]
     if changed:

@@ -27,26 +27,32 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.apsp import APSPError, apsp
-from algorithms.sssp import sssp
-from frontier import NegativeCycleError
-from frontier.graph import Graph, path_bound
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import callable_weight, implements, stops_at_the_target
+
+if TYPE_CHECKING:
+    from frontier.graph import Graph
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+_apsp = LazyModule("algorithms.apsp")
+_sssp = LazyModule("algorithms.sssp")
+_errors = LazyModule("frontier.errors")
+_graph = LazyModule("frontier.graph")
 
 #: Integer sums up to this size are exact in the float64 distances the library returns.
 _EXACT_FLOAT = 2 ** 53
 #: Rounds of the pop-order fixed point before NetworkX's own heap takes over (each is O(E)).
 _ORDER_ROUNDS = 64
-_FLOAT_TOP = float(np.finfo(np.float64).max) * (1 - 2.0 ** -20)
+_FLOAT_TOP = sys.float_info.max * (1 - 2.0 ** -20)
 
 
 class _Fallback(Exception):
@@ -71,7 +77,7 @@ def _arc_weights(G: FrontierGraph, weight: str | None, mixed: bool = False
     if w.dtype.kind == "f" and not np.isfinite(w).all():
         raise _Fallback
     exact_ints = int in kinds
-    if path_bound(w, len(G)) >= (_EXACT_FLOAT if exact_ints else _FLOAT_TOP):
+    if _graph.path_bound(w, len(G)) >= (_EXACT_FLOAT if exact_ints else _FLOAT_TOP):
         raise _Fallback
     return w
 
@@ -141,8 +147,8 @@ def _distances(G: FrontierGraph, sources: list[int], weight: str | None, negativ
     graph, root = (G.graph(weight), sources[0]) if len(sources) == 1 else (
         _rooted(G, w, sources), len(G))
     try:
-        run = sssp(graph, root, target=registry.target())
-    except NegativeCycleError:
+        run = _sssp.sssp(graph, root, target=registry.target())
+    except _errors.NegativeCycleError:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from None
     return run.distances[:len(G)], w
 
@@ -157,7 +163,7 @@ def _rooted(G: FrontierGraph, w: np.ndarray | None, roots: Any) -> Graph:
     tails = np.concatenate((_tails(G), np.full(roots.size, n, np.int64)))
     heads = np.concatenate((G.heads, roots))
     weights = np.concatenate((w, np.zeros(roots.size, w.dtype)))
-    return Graph.from_edges(tails, heads, weights, num_vertices=n + 1, directed=True)
+    return _graph.Graph.from_edges(tails, heads, weights, num_vertices=n + 1, directed=True)
 
 
 def _tails(G: FrontierGraph) -> np.ndarray:
@@ -267,12 +273,41 @@ def _dijkstra(G: FrontierGraph, sources: Any, cutoff: Any, weight: str | None, p
                                     distances[reached]))]
         parent = None
     lengths = _labelled(G, order, distances, _integral(w), vertices)
-    return lengths, None if parent is None else _paths(G, order, parent)
+    if parent is None:
+        return lengths, None
+    found = _paths(G, order, parent)
+    if registry.networkx_version() < (3, 6):  # its paths in the order it first reached them
+        names = G.nodes
+        found = {names[v]: found[names[v]] for v in _discovered(G, order, distances, w,
+                                                                  cutoff, vertices).tolist()}
+    return lengths, found
+
+
+def _discovered(G: FrontierGraph, order: np.ndarray, distances: np.ndarray,
+                w: np.ndarray | None, cutoff: Any, sources: list[int]) -> np.ndarray:
+    """The vertices of ``order`` (NetworkX's pop order) in the order NetworkX's Dijkstra
+    first reaches them, which orders its paths before NetworkX 3.6: the sources in their order,
+    then each vertex by the first popped vertex with an arc to it within ``cutoff`` (its pop
+    rank, then the arc's place in its row)."""
+    n = len(G)
+    rank = np.full(n, n, np.int64)
+    rank[order] = np.arange(order.size)
+    tails, heads = _tails(G), G.heads
+    step = np.ones(G.num_arcs) if w is None else w.astype(np.float64)
+    reach = distances[tails] + step
+    valid = (rank[tails] < rank[heads]) & (rank[heads] < n)
+    if cutoff is not None:
+        valid &= ~(reach > cutoff)
+    arcs = np.flatnonzero(valid)
+    first = np.full(n, np.iinfo(np.int64).max, np.int64)
+    np.minimum.at(first, heads[arcs], rank[tails[arcs]] * G.num_arcs + arcs)
+    first[sources] = np.arange(len(sources)) - len(sources)
+    return order[np.argsort(first[order], kind="stable")]
 
 
 # Dijkstra -----------------------------------------------------------------------------------
 
-@implements(declines=callable_weight)
+@implements(declines=callable_weight, stays_in_networkx=stops_at_the_target)
 @_exact(_original("multi_source_dijkstra"))
 def multi_source_dijkstra(G: FrontierGraph, sources: Any, target: Any = None,
                           cutoff: Any = None, weight: str | None = "weight") -> Any:
@@ -301,7 +336,7 @@ def multi_source_dijkstra_path_length(G: FrontierGraph, sources: Any, cutoff: An
     return _dijkstra(G, sources, cutoff, weight, paths=False)[0]
 
 
-@implements(declines=callable_weight)
+@implements(declines=callable_weight, stays_in_networkx=stops_at_the_target)
 @_exact(lambda H, source, **a: _original("multi_source_dijkstra")(H, {source}, **a))
 def single_source_dijkstra(G: FrontierGraph, source: Any, target: Any = None,
                            cutoff: Any = None, weight: str | None = "weight") -> Any:
@@ -479,9 +514,9 @@ def negative_edge_cycle(G: FrontierGraph, weight: str | None = "weight",
     if w is None or w.min() >= 0:
         return False
     try:
-        sssp(_rooted(G, w, np.arange(len(G))), len(G), method="bellman_ford",
+        _sssp.sssp(_rooted(G, w, np.arange(len(G))), len(G), method="bellman_ford",
              target=registry.target())
-    except NegativeCycleError:
+    except _errors.NegativeCycleError:
         return True
     return False
 
@@ -502,8 +537,8 @@ def _floyd_warshall_rule(arguments: dict[str, Any]) -> str | None:
 def _all_pairs(G: FrontierGraph, weight: str | None) -> tuple[np.ndarray, np.ndarray | None]:
     w = _arc_weights(G, weight)
     try:
-        result = apsp(G.graph(weight), method="floyd_warshall", target=registry.target())
-    except APSPError:
+        result = _apsp.apsp(G.graph(weight), method="floyd_warshall", target=registry.target())
+    except _apsp.APSPError:
         raise _Fallback from None
     return result.distances, w
 

@@ -22,17 +22,19 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.bfs import bfs
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, stops_at_the_target
 
-_NONE = np.zeros(0, np.int64)
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+_bfs = LazyModule("algorithms.bfs")
 
 
 # declined arguments -------------------------------------------------------------------------
@@ -79,7 +81,7 @@ def _contains(G: Any, node: Any) -> bool:
     """``node in G`` for a NetworkX graph or a :class:`FrontierGraph` (False if unhashable)."""
     if not _hashable(node):
         return False
-    return node in (G.index if isinstance(G, FrontierGraph) else G)
+    return node in (G if isinstance(G, nx.Graph) else G.index)
 
 
 def _eccentricity_options(arguments: dict[str, Any]) -> str | None:
@@ -116,9 +118,9 @@ def _depths(G: FrontierGraph, starts: list[int], backward: bool) -> np.ndarray:
     """Every vertex's depth from the vertices ``starts`` (-1 unreached)."""
     graph = G.graph(reverse=backward and G.directed)
     if len(starts) == 1:
-        result = bfs(graph, starts[0], target=registry.target())
+        result = _bfs.bfs(graph, starts[0], target=registry.target())
     else:
-        result = bfs(graph, sources=starts, target=registry.target())
+        result = _bfs.bfs(graph, sources=starts, target=registry.target())
     return np.asarray(result.distances, dtype=np.int64)
 
 
@@ -267,7 +269,7 @@ def _bidirectional(G: FrontierGraph, source: Any, target: Any) -> list:
                 this["parent"][w] = v
             return _joined(G, forward["parent"], reverse["parent"], w, (s, source),
                            (t, target))
-        queue, parents = next(this["levels"], (_NONE, _NONE))
+        queue, parents = next(this["levels"], (np.zeros(0, np.int64),) * 2)
         this["parent"][queue] = parents
         this["fringe"] = queue
         this["level"] += 1
@@ -332,7 +334,8 @@ def bfs_successors(G: FrontierGraph, source: Any, depth_limit: Any = None,
 def bfs_layers(G: FrontierGraph, sources: Any) -> Iterator[list]:
     if _contains(G, sources):
         sources = [sources]
-    current = list(set(sources))
+    # NetworkX 3.5 made the first layer list(set(sources)); before, list(sources)
+    current = list(set(sources)) if registry.networkx_version() >= (3, 5) else list(sources)
     for source in current:
         if not _contains(G, source):
             raise nx.NetworkXError(f"The node {source} is not in the graph.")
@@ -435,8 +438,9 @@ def ancestors(G: FrontierGraph, source: Any) -> set:
 @implements(declines=_unweighted, stays_in_networkx=stops_at_the_target)
 def shortest_path(G: FrontierGraph, source: Any = None, target: Any = None, weight: Any = None,
                   method: str = "dijkstra") -> Any:
-    if source is None and target is None:
-        return all_pairs_shortest_path(G)
+    if source is None and target is None:  # a dict before NetworkX 3.5, then an iterator
+        paths = all_pairs_shortest_path(G)
+        return paths if registry.networkx_version() >= (3, 5) else dict(paths)
     if source is None:
         paths = _paths(G, target, None, backward=True)
         return {node: path[::-1] for node, path in paths.items()}

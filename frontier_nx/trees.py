@@ -19,16 +19,20 @@ graph classes that override their views.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
-import numpy as np
 
-from algorithms.minimum_spanning_forest import minimum_spanning_forest as _boruvka
-from frontier.graph import Graph
 from frontier_nx import registry
-from frontier_nx.convert import FrontierGraph
+from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
+
+if TYPE_CHECKING:
+    from frontier_nx.convert import FrontierGraph
+
+np = LazyModule("numpy")
+_spanning = LazyModule("algorithms.minimum_spanning_forest")
+_graph = LazyModule("frontier.graph")
 
 #: The largest integer every float64 holds exactly, with all below it.
 _EXACT = 2**53
@@ -77,8 +81,8 @@ def _forest(G: FrontierGraph, weight: Any, ignore_nan: bool) -> list[tuple] | No
             u, v = nodes[tails[nan[0]]], nodes[G.heads[nan[0]]]
             raise ValueError(f"NaN found as an edge weight. Edge {(u, v, adjacency[u][v])}")
         return None
-    graph = Graph.from_csr(G.offsets, G.heads, weights, directed=False)
-    arcs = _boruvka(graph, target=registry.target()).arcs
+    graph = _graph.Graph.from_csr(G.offsets, G.heads, weights, directed=False)
+    arcs = _spanning.minimum_spanning_forest(graph, target=registry.target()).arcs
     arcs = arcs[np.lexsort((arcs, weights[arcs]))]
     pairs = zip(tails[arcs].tolist(), G.heads[arcs].tolist(), strict=True)
     return [(nodes[u], nodes[v], adjacency[nodes[u]][nodes[v]]) for u, v in pairs]

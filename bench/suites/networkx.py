@@ -5,7 +5,7 @@ backend with and without the conversion.
 builds ``networkx.gnm_random_graph(nodes, edges, seed)`` (``--nodes`` defaults to a tenth of
 ``--edges``; several comma-separated ``--edges`` give one graph each, for the crossover of
 ``frontier_nx.interface.MIN_EDGES``), every edge with an integer ``weight`` in 1..100, and
-times, for each function of :data:`frontier_nx.registry.IMPLEMENTATIONS` that :data:`CALLS`
+times, for each function of :data:`frontier_nx.functions.FUNCTIONS` that :data:`CALLS`
 says how to call: NetworkX's own implementation (``backend="networkx"``), the backend with the
 conversion included (``G.__networkx_cache__`` cleared before each call, off the clock), and the
 backend on the conversion NetworkX cached. Median of ``--runs`` after a warm-up (it compiles),
@@ -31,8 +31,8 @@ import networkx as nx
 from bench import options, tables
 from bench.timing import time_calls
 from frontier.target import resolve_target
+from frontier_nx.functions import FUNCTIONS
 from frontier_nx.interface import BackendInterface  # noqa: F401  (registers every function)
-from frontier_nx.registry import IMPLEMENTATIONS
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,7 @@ CALLS: dict[str, Call] = {
     "core_number": Call(),
     "pagerank": Call(),
     "betweenness_centrality": Call({"k": 4, "seed": 1}),  # NetworkX takes seconds per source
+    "edge_betweenness_centrality": Call({"k": 4, "seed": 1}),
     "bfs_tree": Call({"source": 0}, nodes_and_edges),
     "bfs_predecessors": Call({"source": 0}, list),
     "bfs_successors": Call({"source": 0}, list),
@@ -103,6 +104,8 @@ CALLS: dict[str, Call] = {
     "single_target_shortest_path": Call({"target": 0}),
     "bidirectional_shortest_path": Call({"source": 0, "target": 7}),
     "generic_bfs_edges": Call({"source": 0}, list),
+    "louvain_communities": Call({"seed": 1}),
+    "louvain_partitions": Call({"seed": 1}, list),
 }
 
 
@@ -222,8 +225,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nodes", type=_counts, default=None,
                         help="node counts, one per --edges (default a tenth of each)")
     parser.add_argument("--seed", type=int, default=1, help="the generator's seed (default 1)")
-    options.add_names(parser, "--functions", ",".join(IMPLEMENTATIONS),
-                      "functions (default every implemented one)", list(IMPLEMENTATIONS))
+    options.add_names(parser, "--functions", ",".join(FUNCTIONS),
+                      "functions (default every implemented one)", list(FUNCTIONS))
 
 
 def run(args: argparse.Namespace) -> int:

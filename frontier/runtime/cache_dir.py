@@ -16,8 +16,9 @@ survives as an empty namespace package that shadows a later editable install (``
 frontier`` then has no ``load``); for a read-only install, nowhere. :func:`cached_njit` is
 ``numba.njit(cache=True)`` with the cache in :func:`cache_dir`: it registers
 :class:`FrontierCacheLocator` first in Numba's list of cache locators, which serves this
-package's files only (those of ``frontier``, ``operators`` and ``algorithms``), so the user's
-own ``cache=True`` functions and Numba's global configuration are left as they are. Their
+package's files only (those of ``frontier``, ``operators``, ``algorithms`` and
+``frontier_nx``), so the user's own ``cache=True`` functions and Numba's global configuration
+are left as they are. Their
 files are read and written as :func:`frontier.runtime.numba_cache.harden` does it: checksummed,
 private, and only where :func:`frontier.runtime.cache_files.cache_directory` accepts the directory
 (created mode 0700, owned by the user, writable by nobody else) when the first function is compiled
@@ -57,8 +58,9 @@ else:
     CACHE_DIR_INPUTS = (CACHE_DIR_VARIABLE, "XDG_CACHE_HOME", "HOME")
 
 #: The packages whose ``cache=True`` functions this module places (siblings in one directory,
-#: as installed and as in the repository).
-PACKAGES = ("frontier", "operators", "algorithms")
+#: as installed and as in the repository; ``frontier_nx``, the NetworkX backend, compiles its
+#: Louvain moves with :func:`cached_njit`).
+PACKAGES = ("frontier", "operators", "algorithms", "frontier_nx")
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]  # above frontier/runtime/
 
 

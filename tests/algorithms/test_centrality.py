@@ -228,20 +228,24 @@ def test_betweenness_rejects_bad_sources(sources, error, message):
 @given(graph=graphs(min_vertices=1, max_vertices=12, max_edges=24), endpoints=st.booleans(),
        data=st.data())
 def test_betweenness_of_batched_sources_equals_each_source_alone(cells, graph, endpoints, data):
-    """The sources run together, a batch as one pass over the graph's copies: the values are
-    bit for bit the sum of each source's call in the order given, the stats each source's."""
+    """The sources run together, a batch as one pass over the graph's copies: the values (of
+    the vertices and of the arcs) are bit for bit the sum of each source's call in the order
+    given, the stats each source's."""
     n = graph.num_vertices
     chosen = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
     with pytest.MonkeyPatch.context() as patch:
         for name in ("BATCH_CELLS", "SEQUENTIAL_BATCH_CELLS"):
             patch.setattr(sources, name, cells or getattr(sources, name))
-        together = betweenness_centrality(graph, chosen, endpoints=endpoints, target="cpu")
-    alone = [betweenness_centrality(graph, s, endpoints=endpoints, target="cpu")
+        together = betweenness_centrality(graph, chosen, endpoints=endpoints, edges=True,
+                                          target="cpu")
+    alone = [betweenness_centrality(graph, s, endpoints=endpoints, edges=True, target="cpu")
              for s in chosen]
-    total = np.zeros(n)
+    total, arcs = np.zeros(n), np.zeros(graph.num_edges)
     for one in alone:
         total += one.values
+        arcs += one.edge_values
     np.testing.assert_array_equal(together.values, total)
+    np.testing.assert_array_equal(together.edge_values, arcs)
     assert [(s.source, s.levels, s.edges) for s in together.stats] == [
         (s, one.stats[0].levels, one.stats[0].edges)
         for s, one in zip(chosen, alone, strict=True)]
@@ -267,6 +271,60 @@ def test_betweenness_rejects_an_unknown_normalization():
     with pytest.raises(TypeError, match="normalized='yes'; expected True, False or None"):
         betweenness_centrality(Graph.from_edges([0], [1]), normalized="yes", target="cpu")
 
+
+
+def _edge_sums(graph: Graph, edge_values: np.ndarray, h: nx.Graph) -> dict:
+    """The arcs' values summed per NetworkX edge of ``h`` (an undirected edge's two arcs)."""
+    keys = dict.fromkeys(h.edges(), 0.0)
+    for u, v, value in zip(graph.coo().src.tolist(), graph.col_indices.tolist(),
+                           edge_values.tolist(), strict=True):
+        keys[(u, v) if (u, v) in keys else (v, u)] += value
+    return keys
+
+
+@pytest.mark.parametrize("normalized", [False, True])
+@given(graph=graphs(min_vertices=1, max_vertices=20, max_edges=50, multi_edges=False),
+       data=st.data())
+def test_edge_betweenness_equals_networkx_edge_betweenness(normalized, graph, data):
+    n = graph.num_vertices
+    k = data.draw(st.one_of(st.none(), st.integers(1, n)))
+    seed = data.draw(st.integers(0, 99))
+    h = arcs_as_networkx(graph, nx.DiGraph if graph.directed else nx.Graph)
+    expected = nx.edge_betweenness_centrality(h, k=k, normalized=normalized, seed=seed)
+    sources = None if k is None else random.Random(seed).sample(range(n), k)
+    result = betweenness_centrality(graph, sources, normalized=normalized, edges=True,
+                                    target="cpu")
+    got = _edge_sums(graph, result.edge_values, h)
+    np.testing.assert_allclose(list(got.values()), list(expected.values()), rtol=1e-9,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("target, balancer", CASES)
+@given(graph=graphs(max_vertices=12, max_edges=30))
+def test_edge_betweenness_sums_to_the_paths_lengths(target, balancer, graph):
+    """Unscaled, the arcs' values sum to the lengths of the shortest paths of every reached
+    pair (s, t): the vertices' values (the paths' inner vertices) plus one per pair, on every
+    target and balancer, repeated arcs included."""
+    result = betweenness_centrality(graph, balancer=balancer, edges=True, target=target)
+    ends = betweenness_centrality(graph, endpoints=True, target="cpu").values
+    pairs = (ends - result.values).sum() / 2  # each reached (s, t), s != t: once at s, at t
+    np.testing.assert_allclose(result.edge_values.sum(), result.values.sum() + pairs,
+                               rtol=1e-9, atol=1e-9)
+    assert result.edge_values.shape == (graph.num_edges,) and (result.edge_values >= 0).all()
+
+
+@simulator_only
+@pytest.mark.simulator
+@few
+@given(graph=graphs(**tiny))
+def test_edge_betweenness_in_the_simulator_equals_the_cpu_target(graph):
+    result = betweenness_centrality(graph, normalized=True, edges=True, target="cuda")
+    np.testing.assert_allclose(result.edge_values, betweenness_centrality(
+        graph, normalized=True, edges=True, target="cpu").edge_values, rtol=1e-12, atol=1e-15)
+
+
+def test_edge_betweenness_is_not_computed_unless_asked_for():
+    assert betweenness_centrality(Graph.from_edges([0], [1]), target="cpu").edge_values is None
 
 # core numbers ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("target, balancer", CASES)

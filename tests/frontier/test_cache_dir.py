@@ -14,10 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE, FrontierCacheLocator, cache_dir
+from frontier.runtime.cache_dir import (
+    CACHE_DIR_VARIABLE,
+    PACKAGES,
+    FrontierCacheLocator,
+    cache_dir,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("frontier", "operators", "algorithms")
 
 #: Runs the library's own cache=True functions: graph construction and the text scanner.
 USE_THE_LIBRARY = """

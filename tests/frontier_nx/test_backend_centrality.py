@@ -165,6 +165,36 @@ def test_weighted_betweenness_is_declined():
         "betweenness_centrality", (nx.Graph(),), {"weight": "w"})
 
 
+
+@settings(max_examples=examples(60), deadline=None)
+@given(h=networkx_graphs(), data=st.data())
+def test_edge_betweenness_equals_networkx_on_every_kind_of_graph(h, data):
+    """Keys (with a multigraph's edge keys), their order and values; k sources sampled as
+    NetworkX samples them."""
+    k = data.draw(st.one_of(st.none(), st.integers(1, max(len(h), 1))))
+    seed = data.draw(st.integers(0, 2**32))
+    options = {"k": k, "normalized": data.draw(st.booleans())}
+    got = outcome(nx.edge_betweenness_centrality, h, seed=random.Random(seed),
+                  backend="frontier", **options)
+    assert_close(got, outcome(nx.edge_betweenness_centrality, h, seed=random.Random(seed),
+                              **options))
+
+
+def test_edge_betweenness_of_a_multigraph_shares_a_pair_among_its_parallel_edges():
+    h = nx.MultiGraph([("x", "y"), ("x", "y"), ("y", "z")])
+    got = nx.edge_betweenness_centrality(h, normalized=False, backend="frontier")
+    assert got == nx.edge_betweenness_centrality(h, normalized=False)
+    assert got[("x", "y", 0)] == got[("x", "y", 1)] == 1.0
+
+
+@pytest.mark.parametrize("options, reason", [
+    ({"weight": "w"}, "weighted betweenness is declined"), ({"k": 1.5}, "not an integer"),
+    ({"k": 0}, "k=0 samples no source"),
+])
+def test_edge_betweenness_declines_what_it_cannot_honour(options, reason):
+    assert reason in registry.declined("edge_betweenness_centrality", (nx.path_graph(3),),
+                                       options)
+
 # eigenvector and Katz -----------------------------------------------------------------------
 @settings(max_examples=examples(60), deadline=None)
 @given(h=networkx_graphs(multigraph=False), weight=st.sampled_from(["weight", None]))

@@ -12,7 +12,7 @@ from frontier_nx import registry
 from frontier_nx.interface import BackendInterface
 
 RAISED = pytest.mark.skipif(not registry.reason_raised(),
-                            reason="NetworkX 3.3 shows no reason for a declined call")
+                            reason="NetworkX's test mode shows no reason for a declined call")
 
 
 @RAISED
@@ -75,3 +75,15 @@ def test_a_converted_graph_goes_back_to_networkx_for_a_function_the_backend_lack
     if hasattr(nx.config, "fallback_to_nx"):  # NetworkX >= 3.4
         monkeypatch.setattr(nx.config, "fallback_to_nx", True)
         assert nx.is_directed_acyclic_graph(converted) is False
+
+
+def test_under_a_networkx_older_than_the_oldest_supported_every_call_is_declined(monkeypatch):
+    monkeypatch.setattr(nx, "__version__", "3.3")
+    reason = registry.declined("pagerank", (nx.path_graph(3),), {})
+    assert "needs NetworkX 3.4 or later (this is 3.3)" in reason
+    assert BackendInterface.can_run("pagerank", (nx.path_graph(3),), {}) is False
+
+
+def test_settings_are_none_where_networkx_has_no_config(monkeypatch):
+    monkeypatch.delattr(nx, "config")
+    assert registry.setting("min_edges") is None and registry.target() is None

@@ -7,14 +7,25 @@ import subprocess
 import sys
 
 from frontier_nx import FUNCTIONS, get_info, registry
+from frontier_nx.functions import FAMILY
 from frontier_nx.interface import BackendInterface
-from frontier_nx.registry import IMPLEMENTATIONS
 
 
 def test_the_functions_networkx_is_told_about_are_the_implemented_ones():
-    assert set(FUNCTIONS) == set(IMPLEMENTATIONS)
-    assert set(get_info()["functions"]) == set(IMPLEMENTATIONS)
-    assert all(callable(getattr(BackendInterface, name)) for name in IMPLEMENTATIONS)
+    implemented = registry.implementations()
+    assert set(FUNCTIONS) == set(implemented)
+    assert set(get_info()["functions"]) == set(implemented)
+    assert all(getattr(BackendInterface, name) is implemented[name] for name in implemented)
+
+
+def test_each_function_lives_in_the_family_module_the_table_names():
+    for name, function in registry.implementations().items():
+        assert function.__module__ == f"frontier_nx.{FAMILY[name]}", name
+
+
+def test_the_interface_has_no_function_the_table_lacks():
+    assert not hasattr(BackendInterface, "no_such_function")
+    assert registry.implementation("no_such_function") is None
 
 
 def test_the_backend_info_module_imports_neither_numba_nor_the_library():

@@ -69,10 +69,23 @@ def test_searches_networkx_stops_early_stay_in_networkx_on_any_graph(config):
                          ("shortest_path_length", {"source": 0, "target": 3}),
                          ("dijkstra_path", {"source": 0, "target": 3}),
                          ("dijkstra_path_length", {"source": 0, "target": 3}),
+                         ("single_source_dijkstra", {"source": 0, "target": 3}),
+                         ("multi_source_dijkstra", {"sources": {0, 1}, "target": 3}),
                          ("descendants_at_distance", {"source": 0, "distance": 2})]:
         assert "stops" in should_run(name, (G,), kwargs), name
     assert should_run("shortest_path_length", (G,), {"source": 0}) is True
     assert should_run("single_source_dijkstra_path_length", (G, 0), {}) is True
+    assert should_run("single_source_dijkstra", (G, 0), {}) is True
+    assert should_run("multi_source_dijkstra", (G, {0, 1}), {}) is True
+
+
+def test_dijkstra_path_under_backend_priority_never_converts_the_graph(config):
+    """NetworkX's dijkstra_path calls single_source_dijkstra with the target: both stay."""
+    config.min_edges = 0
+    G = nx.path_graph(50)
+    with nx.config.backend_priority(algos=["frontier"]):
+        assert nx.dijkstra_path(G, 0, 3) == [0, 1, 2, 3]
+    assert "backends" not in G.__networkx_cache__
 
 
 @pytest.mark.parametrize("name", sorted(ONE_PASS | EARLY_STOPPING))
@@ -110,3 +123,12 @@ def test_a_partial_read_searches_only_the_levels_read(monkeypatch):
     assert nx.descendants_at_distance(G, 0, 4, backend="frontier") == {4}
     assert nx.shortest_path(G, 10, 13, backend="frontier") == [10, 11, 12, 13]
     assert len(read) <= 3 + 4 + 4
+
+
+def test_min_edges_counts_what_a_view_shows(config):
+    G = nx.path_graph(20)
+    view = nx.subgraph_view(G, filter_node=lambda v: v < 10)
+    config.min_edges = 9
+    assert should_run("pagerank", (view,), {}) is True
+    config.min_edges = 10
+    assert "fewer than 10 edges" in should_run("pagerank", (view,), {})

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import inspect
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
 import pytest
 
 from frontier_nx import registry
-from frontier_nx.interface import BackendInterface  # noqa: F401  (registers every function)
-from frontier_nx.registry import IMPLEMENTATIONS
+from frontier_nx.registry import implementations
+
+IMPLEMENTATIONS = implementations()
 
 #: arguments by parameter name (everything else keeps its default)
 ARGUMENTS = {"source": 0, "target": 5, "sources": {0, 3}, "n": 0, "v": 0, "distance": 2,
@@ -41,7 +43,7 @@ def comparable(value: Any) -> Any:
     edges."""
     if isinstance(value, nx.Graph):
         return list(value), list(value.edges)
-    if inspect.isgenerator(value) or isinstance(value, map | type({}.values())):
+    if isinstance(value, Iterator) or isinstance(value, type({}.values())):
         return [comparable(v) for v in value]
     if isinstance(value, tuple):
         return tuple(comparable(v) for v in value)

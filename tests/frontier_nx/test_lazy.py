@@ -1,0 +1,65 @@
+"""The backend's import is light: loading ``frontier_nx.interface`` and answering ``can_run``
+and ``should_run`` import neither numpy, scipy, Numba, the conversion nor the library, and of
+the family modules only those of the functions asked about (a call that stays in NetworkX pays
+none of the rest); :class:`frontier_nx.lazy.LazyModule` imports its module on the first
+attribute read."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from frontier_nx.lazy import LazyModule
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("numpy", "scipy", "numba", "frontier", "algorithms", "operators")
+
+
+def _fresh(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter that imports this checkout's packages."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, env=env, timeout=120, check=True)
+    return done.stdout.strip()
+
+
+def test_a_lazy_module_imports_on_the_first_attribute_read():
+    printed = _fresh("""
+        import sys
+        from frontier_nx.lazy import LazyModule
+        fractions = LazyModule("fractions")
+        before = "fractions" in sys.modules
+        half = fractions.Fraction(1, 2)
+        print(before, "fractions" in sys.modules, half == 0.5)
+    """)
+    assert printed == "False True True"
+
+
+def test_a_lazy_module_reads_the_modules_attributes():
+    import math
+    lazy = LazyModule("math")
+    assert lazy.pi is math.pi and lazy.sqrt(4.0) == 2.0
+    assert "imported" in repr(lazy)
+
+
+def test_loading_the_backend_and_declining_a_call_import_nothing_heavy():
+    printed = _fresh(f"""
+        import sys
+        import networkx as nx
+        from frontier_nx.interface import BackendInterface as backend
+        G = nx.gnm_random_graph(2000, 40000, seed=1)
+        assert backend.can_run("connected_components", (G,), {{}}) is True
+        assert isinstance(backend.should_run("connected_components", (G,), {{}}), str)
+        assert isinstance(backend.should_run("pagerank", (nx.path_graph(5),), {{}}), str)
+        print(sorted(name for name in {HEAVY!r} if name in sys.modules))
+        print(sorted(name for name in sys.modules if name.startswith("frontier_nx.")))
+    """)
+    heavy, backend = printed.splitlines()
+    assert heavy == "[]"
+    assert backend == str(["frontier_nx.centrality", "frontier_nx.components",
+                           "frontier_nx.functions", "frontier_nx.interface", "frontier_nx.lazy",
+                           "frontier_nx.registry"])  # the families of the calls asked about

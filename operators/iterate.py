@@ -29,7 +29,8 @@ iteration whose last total is below ``stop_below``, or after ``max_iter`` iterat
 
 Each per-vertex computation is the one its host operator makes, in the same order (on the cpu
 target a Total starts from 0.0 and adds the elements in order, as :func:`operators.reduce`
-does), so a loop of operator calls rewritten as one :func:`iterate` gives the same numbers
+does; on several threads thread 0 makes every Total, so it is the same whatever their
+number), so a loop of operator calls rewritten as one :func:`iterate` gives the same numbers
 there on a graph without hubs. The totals live in three rotating rows, one per iteration
 (thread 0 clears the next iteration's row while the phases of this one run, so no extra barrier
 is needed). Under the race detector every phase is its own launch (a launch is the detector's
@@ -202,8 +203,8 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
                               f"for h in range(warp, hub_count{i}, warps):\n")
     else:  # the same lanes, one after the other, in the kernel's ``lanes`` (:func:`_kernel`)
         preamble = ""
-        per_chunk, per_hub = (f"for c in range(chunk_count{i}):\n",
-                              f"for h in range(hub_count{i}):\n")
+        per_chunk, per_hub = (f"for c in range(tid, chunk_count{i}, nthreads):\n",
+                              f"for h in range(tid, hub_count{i}, nthreads):\n")
     chunks = (preamble + per_chunk
               + indent(f"v = chunk_vertex{i}[c]\n"
                        f"first = chunk_first{i}[c]\n"
@@ -222,9 +223,17 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
 
 
 
-def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
+def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool, ordered: bool) -> str:
     """Statements adding ``name``'s values into ``sums[row * K + k]``: each thread's sum, on a
-    GPU folded over its warp first (one atomic per warp)."""
+    GPU folded over its warp first (one atomic per warp); ``ordered``
+    (:attr:`~frontier.runtime.target.Target.ordered_sums` on several threads), thread 0's sum of
+    every value in order."""
+    if ordered:
+        return ("if tid == 0:\n"
+                "    acc = 0.0\n"
+                "    for v in range(count):\n"
+                f"        acc += {_call(spec, name, 'v')}\n"
+                f"    atomic_add(sums, row * K + {k}, acc)\n")
     text = ("acc = 0.0\n"
             "for v in range(tid, count, nthreads):\n"
             f"    acc += {_call(spec, name, 'v')}\n")
@@ -237,7 +246,7 @@ def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
 
 
 def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
-           hubbed: tuple[bool, ...]) -> list[str]:
+           hubbed: tuple[bool, ...], ordered: bool) -> list[str]:
     """The steps of one iteration, a grid barrier after each (a Gather whose graph has hubs in
     its direction, ``hubbed[i]``, is two steps)."""
     steps: list[str] = []
@@ -250,7 +259,7 @@ def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
             steps += _gather(spec, name, phase, i, runs_balancers, hubbed[i])
         else:
             k = sum(isinstance(p, Total) for p in phases[:i])
-            steps.append(_total(spec, name, k, runs_balancers))
+            steps.append(_total(spec, name, k, runs_balancers, ordered))
     return steps
 
 
@@ -266,10 +275,11 @@ def _open(clear: bool = True) -> str:
 
 
 def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
-                runs_balancers: bool, hubbed: tuple[bool, ...]) -> str:
+                runs_balancers: bool, hubbed: tuple[bool, ...], ordered: bool) -> str:
     """Every iteration in one launch: the steps between grid barriers, the stop test on the
     device, then the last totals, the count and the history written by thread 0."""
-    steps = "".join(text + barrier for text in _steps(spec, phases, runs_balancers, hubbed))
+    steps = "".join(text + barrier
+                    for text in _steps(spec, phases, runs_balancers, hubbed, ordered))
     return ("for i in range(tid, 3 * K, nthreads):\n"
             "    sums[i] = 0.0\n"
             + barrier
@@ -289,13 +299,13 @@ def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
 
 
 def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int, runs_balancers: bool,
-                 hubbed: tuple[bool, ...]) -> str:
+                 hubbed: tuple[bool, ...], ordered: bool) -> str:
     """Step ``i`` of iteration ``it`` alone (the race detector's launches; the first step of
     the first iteration clears every row)."""
     first = ("if it == 0:\n"
              "    for i in range(tid, 3 * K, nthreads):\n"
              "        sums[i] = 0.0\n") if i == 0 else ""
-    return first + _open(i == 0) + _steps(spec, phases, runs_balancers, hubbed)[i]
+    return first + _open(i == 0) + _steps(spec, phases, runs_balancers, hubbed, ordered)[i]
 
 
 _PARAMS = ("sums", "max_iter", "stop_below", "it")
@@ -327,9 +337,11 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
         consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
         if any(hubbed) and not tgt.runs_balancers:  # the hub steps' lanes, made once
             consts += f"lanes = np.empty({LANES}, np.float64)\n"
+        ordered = tgt.ordered_sums and not tgt.sequential
         if only is not None:
-            return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed)
-        return consts + _fused_body(spec, phases, barrier + "\n", tgt.runs_balancers, hubbed)
+            return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed, ordered)
+        return consts + _fused_body(spec, phases, barrier + "\n", tgt.runs_balancers, hubbed,
+                                    ordered)
 
     return build(tgt, per_element(tgt), spec, functors, body, _PARAMS + identities,
                  name=f"iterate{variant}")

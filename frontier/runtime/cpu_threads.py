@@ -1,0 +1,279 @@
+"""The threads the cpu target runs a kernel on: how many, and the team that runs them.
+
+How many: ``FRONTIER_NUM_THREADS`` where set (a positive integer; anything else is a
+:class:`~frontier.environ.SettingError` naming the variable), else the cores this process may run
+on (its CPU affinity, ``os.sched_getaffinity``). :func:`configured` reads it; the process's cpu
+target reads it once, when it is made (:func:`frontier.runtime.target.named`).
+
+A kernel of the parallel cpu target is a function ``kernel(tid, nthreads, team, *args)``
+compiled without the GIL (``nogil``): thread ``tid`` of ``nthreads`` does its share of the
+kernel's grid-stride loops (the generated text is the GPU's, each thread a block of one), and
+``team`` is the launch's barrier state, which :func:`team_barrier` (the kernel's grid barrier)
+waits on. :class:`Team` runs the ``nthreads`` parts at once: the calling thread runs part 0,
+``nthreads - 1`` worker threads of the process (started on first use) the others.
+
+No oversubscription: a process runs one team launch at a time. A launch that finds the team
+busy (another Python thread's launch is running) runs all of its kernel on the calling thread
+(``nthreads`` 1) instead of waiting; so the threads running kernels are the callers' own threads
+plus at most ``FRONTIER_NUM_THREADS - 1`` workers, and a kernel's result never depends on which
+of the two ways ran it, where its algorithm is deterministic.
+
+The barrier spins (with the processor's pause hint) and yields the core after a while
+(``sched_yield``), so a machine with more runnable threads than cores still makes progress. A
+part that raises marks the team aborted: every other part leaves at its next barrier
+(:class:`TeamAborted`), the launch waits for them all and raises the first part's exception.
+After ``fork`` the child makes its own workers (the parent's are not in it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.extending import intrinsic
+
+from frontier import environ
+from frontier.environ import SettingError
+from frontier.runtime import cpu_atomics
+
+__all__ = ["VARIABLE", "configured", "usable_cores", "Team", "run", "team_barrier",
+           "TeamAborted", "TEAM_FIELDS", "chunked", "GRAIN"]
+
+#: The environment variable of the thread count.
+VARIABLE = "FRONTIER_NUM_THREADS"
+
+#: Entries of a launch's ``team`` array: threads arrived at the barrier, the barrier's
+#: generation, the abort flag, and the grain of the launch's grid-stride loops
+#: (:func:`chunked`).
+TEAM_FIELDS = 4
+_ARRIVED, _GENERATION, _ABORTED, _GRAIN = range(TEAM_FIELDS)
+
+#: Consecutive elements a thread takes at once in a grid-stride loop (:func:`chunked`): a
+#: thread writes whole cache lines of its own, so threads do not share lines they write.
+GRAIN = 64
+
+#: Spins of a waiting thread between two yields of its core.
+_SPINS = 2000
+
+
+class TeamAborted(RuntimeError):
+    """Raised in a kernel's part at a barrier after another part of its launch raised."""
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity; the CPU count where the platform
+    has no affinity)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def configured() -> int:
+    """The thread count of the cpu target: ``FRONTIER_NUM_THREADS``, else
+    :func:`usable_cores`."""
+    raw = environ.get(VARIABLE)
+    if raw is None or not raw.strip():
+        return usable_cores()
+    try:
+        count = int(raw.strip())
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise SettingError(f"{VARIABLE}={raw!r}: expected a positive integer, the number of "
+                           "threads the cpu target runs kernels on (unset: the cores this "
+                           f"process may use, {usable_cores()})")
+    return count
+
+
+@intrinsic
+def _yield_core(typingctx: Any) -> Any:
+    """``sched_yield()`` where the platform has it (POSIX), else nothing."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        if os.name == "posix":
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.IntType(32), ()), "sched_yield")
+            builder.call(fn, ())
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
+@numba.njit(nogil=True, cache=False)
+def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover - compiled
+    """Wait until every thread of the launch arrived (a kernel's grid barrier); raise
+    :class:`TeamAborted` where another part raised. Every access is a sequentially consistent
+    read-modify-write, so what a thread wrote before the barrier is seen after it by all."""
+    if nthreads == 1:
+        return
+    generation = cpu_atomics.fetch_add(team, _GENERATION, 0)
+    if cpu_atomics.fetch_add(team, _ARRIVED, 1) == nthreads - 1:
+        cpu_atomics.exchange(team, _ARRIVED, 0)
+        cpu_atomics.fetch_add(team, _GENERATION, 1)
+        return
+    spins = 0
+    while cpu_atomics.fetch_add(team, _GENERATION, 0) == generation:
+        if cpu_atomics.fetch_add(team, _ABORTED, 0) != 0:
+            raise TeamAborted("another thread of this kernel's launch raised")
+        spins += 1
+        if spins < _SPINS:
+            cpu_atomics.pause()
+        else:
+            _yield_core()
+
+
+class Team:
+    """Worker threads that run the parts of a kernel beside the calling thread (module
+    docstring): the process has one (:func:`run`)."""
+
+    def __init__(self) -> None:
+        self._busy = threading.Lock()
+        self._workers: list[_Worker] = []
+        self._pid = os.getpid()
+
+    def run(self, kernel: Callable, nthreads: int, args: tuple, grain: int = GRAIN) -> None:
+        """``kernel(tid, nthreads, team, *args)`` for every ``tid`` below ``nthreads``, at
+        once, its grid-stride loops taking ``grain`` elements at a time; on the calling thread
+        alone (``nthreads`` 1) where ``nthreads`` is 1 or the team runs another launch."""
+        state = np.zeros(TEAM_FIELDS, np.int64)
+        state[_GRAIN] = grain
+        if nthreads <= 1 or not self._busy.acquire(blocking=False):
+            kernel(0, 1, state, *args)
+            return
+        try:
+            workers = self._ready(nthreads - 1)
+            done = threading.Semaphore(0)
+            for tid, worker in enumerate(workers, start=1):
+                worker.give(kernel, tid, nthreads, state, args, done)
+            first = None
+            try:
+                kernel(0, nthreads, state, *args)
+            except BaseException as err:  # noqa: BLE001 - re-raised below, after the workers
+                state[_ABORTED] = 1
+                first = err
+            for _ in workers:
+                done.acquire()
+            if first is None:
+                first = next((w.error for w in workers
+                              if w.error is not None and not isinstance(w.error, TeamAborted)),
+                             None)
+            if first is not None:
+                raise first
+        finally:
+            self._busy.release()
+
+    def _ready(self, count: int) -> list[_Worker]:
+        """``count`` started workers (made on first use; made anew in a forked child)."""
+        if self._pid != os.getpid():
+            self._workers, self._pid = [], os.getpid()
+        while len(self._workers) < count:
+            self._workers.append(_Worker(len(self._workers) + 1))
+        return self._workers[:count]
+
+
+class _Worker:
+    """A daemon thread running one part of a launch at a time."""
+
+    def __init__(self, number: int) -> None:
+        self._go = threading.Semaphore(0)
+        self._job: tuple | None = None
+        self.error: BaseException | None = None
+        thread = threading.Thread(target=self._loop, name=f"frontier-cpu-{number}", daemon=True)
+        thread.start()
+
+    def give(self, kernel: Callable, tid: int, nthreads: int, state: np.ndarray, args: tuple,
+             done: threading.Semaphore) -> None:
+        self.error = None
+        self._job = (kernel, tid, nthreads, state, args, done)
+        self._go.release()
+
+    def _loop(self) -> None:
+        while True:
+            self._go.acquire()
+            kernel, tid, nthreads, state, args, done = self._job  # type: ignore[misc]
+            self._job = None
+            try:
+                kernel(tid, nthreads, state, *args)
+            except BaseException as err:  # noqa: BLE001 - handed to the launching thread
+                state[_ABORTED] = 1
+                self.error = err
+            finally:
+                done.release()
+
+
+_TEAM = Team()
+
+
+def run(kernel: Callable, nthreads: int, args: tuple, grain: int = GRAIN) -> None:
+    """Run a kernel's ``nthreads`` parts on the process's team (:meth:`Team.run`)."""
+    _TEAM.run(kernel, nthreads, args, grain)
+
+
+#: The first line of a grid-stride loop of the GPU's text: ``for v in range(tid, end,
+#: nthreads):`` (``end`` an expression on one line).
+_STRIDE = re.compile(r"^(?P<indent> *)for (?P<var>\w+) in range\(tid, (?P<end>.+), nthreads\):$")
+
+#: The prologue of a parallel kernel: the grain its loops take (:func:`chunked`).
+PROLOGUE = f"grain = team[{_GRAIN}]\n"
+
+
+def chunked(source: str) -> str:
+    """Kernel text whose grid-stride loops (``for v in range(tid, end, nthreads):``) take
+    ``grain`` consecutive elements at a time, the chunks dealt to the threads in turn: element
+    ``v`` goes to thread ``(v // grain) % nthreads`` in every loop, whatever its end (so a
+    thread takes the same elements in every loop, as a GPU's grid-stride loops do). A GPU's
+    loop deals the elements one by one, which on a CPU has the threads write the same cache
+    lines. A loop whose body leaves it by ``break`` is kept as it is (a chunk's loop would
+    leave only the chunk)."""
+    lines = source.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        match = _STRIDE.match(line)
+        if match is None:
+            out.append(line)
+            i += 1
+            continue
+        depth = len(match["indent"])
+        end = i + 1
+        while end < len(lines) and (not lines[end].strip()
+                                    or len(lines[end]) - len(lines[end].lstrip()) > depth):
+            end += 1
+        body = lines[i + 1:end]
+        if _breaks_out(body, depth):
+            out.append(line)
+            i += 1
+            continue
+        pad, var, stop = match["indent"], match["var"], match["end"]
+        out.append(f"{pad}for {var}_chunk in range(tid * grain, {stop}, nthreads * grain):")
+        out.append(f"{pad}    for {var} in range({var}_chunk, min({var}_chunk + grain, {stop})):")
+        out.extend("    " + b if b.strip() else b for b in chunked("\n".join(body)).split("\n"))
+        i = end
+    return "\n".join(out)
+
+
+def _breaks_out(body: list[str], depth: int) -> bool:
+    """Whether a ``break`` in ``body`` (the lines of a loop at indentation ``depth``) leaves
+    that loop: no loop of its own encloses it."""
+    loops: list[int] = []  # indentation of the loops open in the body
+    for line in body:
+        text = line.strip()
+        if not text:
+            continue
+        indent = len(line) - len(line.lstrip())
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        if text.startswith(("for ", "while ")):
+            loops.append(indent)
+        elif text == "break" and not loops:
+            return True
+    return False

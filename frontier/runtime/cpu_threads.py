@@ -153,20 +153,17 @@ class Team:
             done = threading.Semaphore(0)
             for tid, worker in enumerate(workers, start=1):
                 worker.give(kernel, tid, nthreads, state, args, done)
-            first = None
+            errors: list[BaseException] = []
             try:
                 kernel(0, nthreads, state, *args)
             except BaseException as err:  # noqa: BLE001 - re-raised below, after the workers
                 state[_ABORTED] = 1
-                first = err
+                errors.append(err)
             for _ in workers:
                 done.acquire()
-            if first is None:
-                first = next((w.error for w in workers
-                              if w.error is not None and not isinstance(w.error, TeamAborted)),
-                             None)
-            if first is not None:
-                raise first
+            errors += [w.error for w in workers if w.error is not None]
+            if errors:  # the part that raised first, not one that left at a barrier after it
+                raise next((e for e in errors if not isinstance(e, TeamAborted)), errors[0])
         finally:
             self._busy.release()
 

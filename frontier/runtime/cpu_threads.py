@@ -159,8 +159,7 @@ class Team:
             except BaseException as err:  # noqa: BLE001 - re-raised below, after the workers
                 state[_ABORTED] = 1
                 errors.append(err)
-            for _ in workers:
-                done.acquire()
+            errors += _wait(done, len(workers), state)
             errors += [w.error for w in workers if w.error is not None]
             if errors:  # the part that raised first, not one that left at a barrier after it
                 raise next((e for e in errors if not isinstance(e, TeamAborted)), errors[0])
@@ -174,6 +173,21 @@ class Team:
         while len(self._workers) < count:
             self._workers.append(_Worker(len(self._workers) + 1))
         return self._workers[:count]
+
+
+def _wait(done: threading.Semaphore, parts: int, state: np.ndarray) -> list[BaseException]:
+    """Wait for ``parts`` workers to finish their parts; an interrupt meanwhile (Ctrl-C) aborts
+    the launch (its parts leave at their next barrier) and is returned once they all finished,
+    so the team is never free while a part of its launch still runs."""
+    interrupts: list[BaseException] = []
+    while parts:
+        try:
+            done.acquire()
+            parts -= 1
+        except BaseException as err:  # noqa: BLE001 - returned to the caller to raise
+            state[_ABORTED] = 1
+            interrupts.append(err)
+    return interrupts[:1]
 
 
 class _Worker:

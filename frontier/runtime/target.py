@@ -444,16 +444,21 @@ class CpuTarget(Target):
         return harden(numba.njit(cache=True, nogil=nogil)(fn))
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
-        if not self.parallel:
-            kernel(*args)
-        elif racecheck.current() is not None:  # the detector's step: one thread, in order
-            cpu_threads.run(kernel, 1, args, self.grain)
-        else:
-            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain)
+        self._spread(kernel, blocks, args)
 
     def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                             args: tuple) -> None:
-        self._launch(kernel, blocks, threads, args)
+        self._spread(kernel, blocks, args)
+
+    def _spread(self, kernel: Callable, blocks: int, args: tuple) -> None:
+        """Run ``kernel``: on one thread, or on a thread per block up to :attr:`threads`
+        (one, in order, under the race detector: its step is a launch)."""
+        if not self.parallel:
+            kernel(*args)
+        elif racecheck.current() is not None:
+            cpu_threads.run(kernel, 1, args, self.grain)
+        else:
+            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain)
 
     def resident_blocks(self, threads_per_block: int) -> int:
         """Parallel: a block per thread; else one."""

@@ -13,7 +13,9 @@ An index is taken as Numba's ``array[index]`` takes it (a negative signed index 
 end); the value is cast to the array's element type first, as a store of it would be. The
 element types are the integers and the floats; a float minimum or maximum is a
 ``cmpxchg`` loop on its bit pattern with the comparison of the plain code (``value < old``), a
-float compare-and-swap compares bit patterns.
+float compare-and-swap compares bit patterns. A minimum, maximum, ``or`` or compare-and-swap
+reads the element first and makes no locked instruction where it would change nothing (the
+check GAP's and Ligra's ``writeMin`` make): the common case of a traversal's relaxations.
 """
 
 from __future__ import annotations
@@ -21,12 +23,26 @@ from __future__ import annotations
 from typing import Any
 
 from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import cgutils, targetconfig, types
 from numba.core.errors import TypingError
 from numba.core.extending import intrinsic
 
 __all__ = ["fetch_add", "fetch_min", "fetch_max", "fetch_or", "exchange", "compare_exchange",
-           "load", "store", "pause"]
+           "load", "store", "pause", "ONE_THREAD", "one_thread_caller"]
+
+#: The Numba options the code of the sequential cpu target (functors and kernels that one
+#: thread runs) is compiled with: ``forceinline``, which changes no result, is how
+#: :func:`one_thread_caller` knows such code (Numba keys an overload's implementation by its
+#: caller's options, so each kind of caller gets its own).
+ONE_THREAD = {"forceinline": True}
+
+
+def one_thread_caller() -> bool:
+    """Whether the function Numba compiles now is code of the sequential cpu target
+    (:data:`ONE_THREAD`); its atomics may then be plain read-modify-writes. Any other caller (a
+    parallel kernel, a helper compiled with its own options) gets the atomic instructions."""
+    flags = targetconfig.ConfigStack.top_or_none()
+    return flags is not None and all(getattr(flags, k, None) == v for k, v in ONE_THREAD.items())
 
 _RMW_ORDER = "seq_cst"
 _RELAXED = "monotonic"
@@ -82,14 +98,47 @@ def _rmw(kind: str, what: str) -> Any:
             ary, idx, val = args
             ptr = _address(context, builder, aryty, ary, idxty, idx)
             val = context.cast(builder, val, valty, dtype)
-            if op is not None:
-                return builder.atomic_rmw(op, ptr, val, _RMW_ORDER)
-            return _float_extreme(builder, ptr, val, dtype, kind)
+            if op is None:
+                return _float_extreme(builder, ptr, val, dtype, kind)
+            if kind in ("min", "max", "or"):
+                return _when_changing(builder, ptr, dtype, _CHANGES[op](builder, val),
+                                      lambda: builder.atomic_rmw(op, ptr, val, _RMW_ORDER))
+            return builder.atomic_rmw(op, ptr, val, _RMW_ORDER)
 
         return dtype(array, index, value), codegen
 
     typer.__name__ = what
     return intrinsic(typer)
+
+
+#: Per ``atomicrmw`` operation that may leave the element as it is: given the builder and the
+#: value, a function of the held value telling whether the operation would change it.
+_CHANGES = {
+    "min": lambda b, v: lambda old: b.icmp_signed("<", v, old),
+    "max": lambda b, v: lambda old: b.icmp_signed(">", v, old),
+    "umin": lambda b, v: lambda old: b.icmp_unsigned("<", v, old),
+    "umax": lambda b, v: lambda old: b.icmp_unsigned(">", v, old),
+    "or": lambda b, v: lambda old: b.icmp_unsigned("!=", b.or_(old, v), old),
+}
+
+
+def _when_changing(builder: Any, ptr: Any, dtype: Any, changes: Any, rmw: Any) -> Any:
+    """``rmw()`` only where ``changes(held)`` says it would change the held value (read by a
+    relaxed load first); else the held value, as the operation would return it. A minimum
+    that lowers nothing, a compare-and-swap that would fail, an ``or`` of bits already set
+    then cost a plain load instead of a locked instruction (most relaxations of a traversal
+    change nothing), and the operation is linearized at that load."""
+    held = builder.load_atomic(ptr, _RELAXED, dtype.bitwidth // 8)
+    with builder.if_else(changes(held)) as (then, otherwise):
+        with then:
+            made = rmw()
+            made_in = builder.block
+        with otherwise:
+            kept_in = builder.block
+    old = builder.phi(held.type)
+    old.add_incoming(made, made_in)
+    old.add_incoming(held, kept_in)
+    return old
 
 
 def _float_extreme(builder: Any, ptr: Any, value: Any, dtype: Any, kind: str) -> Any:
@@ -143,8 +192,10 @@ def compare_exchange(typingctx: Any, array: Any, index: Any, expected: Any, valu
         val = context.cast(builder, val, valty, dtype)
         iptr, ival = _as_int(builder, ptr, val, dtype)
         _, iexp = _as_int(builder, ptr, exp, dtype)
-        pair = builder.cmpxchg(iptr, iexp, ival, _RMW_ORDER, _RMW_ORDER)
-        old = builder.extract_value(pair, 0)
+        old = _when_changing(
+            builder, iptr, dtype, lambda held: builder.icmp_unsigned("==", held, iexp),
+            lambda: builder.extract_value(builder.cmpxchg(iptr, iexp, ival, _RMW_ORDER,
+                                                          _RMW_ORDER), 0))
         return old if isinstance(dtype, types.Integer) else builder.bitcast(old, val.type)
 
     return dtype(array, index, expected, value), codegen

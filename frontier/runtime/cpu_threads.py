@@ -110,8 +110,10 @@ def _yield_core(typingctx: Any) -> Any:
 @numba.njit(nogil=True, cache=False)
 def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover - compiled
     """Wait until every thread of the launch arrived (a kernel's grid barrier); raise
-    :class:`TeamAborted` where another part raised. Every access is a sequentially consistent
-    read-modify-write, so what a thread wrote before the barrier is seen after it by all."""
+    :class:`TeamAborted` where another part raised. Arrivals and the release are sequentially
+    consistent read-modify-writes, and a waiter reads the generation once more by one after
+    its relaxed spin saw it change, so what a thread wrote before the barrier is seen after it
+    by all; the spin itself only reads, leaving the cache line to the arriving threads."""
     if nthreads == 1:
         return
     generation = cpu_atomics.fetch_add(team, _GENERATION, 0)
@@ -120,14 +122,15 @@ def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover -
         cpu_atomics.fetch_add(team, _GENERATION, 1)
         return
     spins = 0
-    while cpu_atomics.fetch_add(team, _GENERATION, 0) == generation:
-        if cpu_atomics.fetch_add(team, _ABORTED, 0) != 0:
+    while cpu_atomics.load(team, _GENERATION) == generation:
+        if cpu_atomics.load(team, _ABORTED) != 0:
             raise TeamAborted("another thread of this kernel's launch raised")
         spins += 1
         if spins < _SPINS:
             cpu_atomics.pause()
         else:
             _yield_core()
+    cpu_atomics.fetch_add(team, _GENERATION, 0)
 
 
 class Team:

@@ -25,7 +25,14 @@ import numpy as np
 from frontier import environ
 from frontier.errors import GraphTooLargeError, TargetError
 from frontier.options import Mode
-from frontier.runtime import cpu_threads, cuda_support, kernel_cache, racecheck, simulator
+from frontier.runtime import (
+    cpu_atomics,
+    cpu_threads,
+    cuda_support,
+    kernel_cache,
+    racecheck,
+    simulator,
+)
 from frontier.runtime.borrowed import borrowed
 from frontier.runtime.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.runtime.device_pool import DevicePool, make_pool
@@ -431,17 +438,24 @@ class CpuTarget(Target):
                                               lifted)
         exact_defaults(numba.core.types.Omitted)
         return numba.njit(cache=False, boundscheck=self.checks_bounds, no_cpython_wrapper=True,
-                          no_cfunc_wrapper=True)(fn)
+                          no_cfunc_wrapper=True, **self._options)(fn)
 
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
         """``numba.njit``; the Python function itself in the race detector's checking mode."""
         if racecheck.checking():
             return fn
-        nogil = self.parallel  # parallel: the team's threads run it at once
         if not cache:
-            return numba.njit(cache=False, nogil=nogil)(fn)
+            return numba.njit(cache=False, **self._options)(fn)
         kernel_cache.register_locator(_CACHE_IMPL)
-        return harden(numba.njit(cache=True, nogil=nogil)(fn))
+        return harden(numba.njit(cache=True, **self._options)(fn))
+
+    @property
+    def _options(self) -> dict[str, Any]:
+        """Numba's options for the target's functors and kernels besides the compile's own:
+        parallel, without the GIL (the team's threads run them at once); one thread,
+        :data:`~frontier.runtime.cpu_atomics.ONE_THREAD` (plain read-modify-writes for the
+        atomics, as before the cpu target ran on several threads)."""
+        return {"nogil": True} if self.parallel else cpu_atomics.ONE_THREAD
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         self._spread(kernel, blocks, args)

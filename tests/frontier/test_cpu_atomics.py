@@ -3,7 +3,8 @@
 every operation of :data:`frontier.runtime.atomics.__all__` keeps its promise exactly (counts add
 up, every claimed slot is distinct, a minimum is the least value offered, ...), for every
 element type it takes. Each kernel runs its threads through the cpu target's team
-(frontier/runtime/cpu_threads.py), as generated kernels do."""
+(frontier/runtime/cpu_threads.py), as generated kernels do. The one-thread target's code keeps
+plain read-modify-writes."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from frontier.runtime.atomics import (
     atomic_or,
     atomic_store,
 )
+from frontier.runtime.target import CpuTarget
 
 #: Threads hammering one element, and operations each makes.
 THREADS = 4
@@ -186,3 +188,18 @@ def test_unsigned_extremes_compare_as_unsigned():
     w = np.array([0xFFFFFFF0, 5], np.uint32)
     assert _unsigned_extremes(w) == (0xFFFFFFF0, 5)
     assert w.tolist() == [0xFFFFFFF0, 1]
+
+
+def _add_one(a):
+    return atomic_add(a, 0, 1)
+
+
+def test_one_threads_code_makes_plain_updates_and_parallel_code_atomic_instructions():
+    for threads, atomic in ((1, False), (2, True)):
+        kernel = CpuTarget(threads).compile_kernel(_add_one)
+        a = np.zeros(1, np.int64)
+        assert kernel(a) == 0 and a[0] == 1
+        assert ("atomicrmw" in "".join(kernel.inspect_llvm().values())) == atomic, threads
+    helper = numba.njit(_add_one)  # any other caller: the atomic instruction
+    helper(np.zeros(1, np.int64))
+    assert "atomicrmw" in "".join(helper.inspect_llvm().values())

@@ -9,8 +9,10 @@ A kernel of the parallel cpu target is a function ``kernel(tid, nthreads, team, 
 compiled without the GIL (``nogil``): thread ``tid`` of ``nthreads`` does its share of the
 kernel's grid-stride loops (the generated text is the GPU's, each thread a block of one), and
 ``team`` is the launch's barrier state, which :func:`team_barrier` (the kernel's grid barrier)
-waits on. :class:`Team` runs the ``nthreads`` parts at once: the calling thread runs part 0,
-``nthreads - 1`` worker threads of the process (started on first use) the others.
+waits on. :class:`Team` runs the ``nthreads`` parts: the calling thread and ``nthreads - 1``
+worker threads of the process (started on first use). The parts of a kernel with grid barriers
+(a cooperative launch) run at once, a thread each; the parts of any other kernel are taken by
+whichever thread is running, so a launch never waits for a worker the system has not woken.
 
 No oversubscription: a process runs one team launch at a time. A launch that finds the team
 busy (another Python thread's launch is running) runs all of its kernel on the calling thread
@@ -27,7 +29,9 @@ After ``fork`` the child makes its own workers (the parent's are not in it).
 
 from __future__ import annotations
 
+import itertools
 import os
+import queue
 import re
 import threading
 from collections.abc import Callable
@@ -44,16 +48,16 @@ from frontier.environ import SettingError
 from frontier.runtime import cpu_atomics
 
 __all__ = ["VARIABLE", "configured", "usable_cores", "Team", "run", "team_barrier",
-           "TeamAborted", "TEAM_FIELDS", "chunked", "GRAIN"]
+           "TeamAborted", "TEAM_FIELDS", "chunked", "counted_apart", "GRAIN"]
 
 #: The environment variable of the thread count.
 VARIABLE = "FRONTIER_NUM_THREADS"
 
 #: Entries of a launch's ``team`` array: threads arrived at the barrier, the barrier's
-#: generation, the abort flag, and the grain of the launch's grid-stride loops
-#: (:func:`chunked`).
-TEAM_FIELDS = 4
-_ARRIVED, _GENERATION, _ABORTED, _GRAIN = range(TEAM_FIELDS)
+#: generation, the abort flag, the grain of the launch's grid-stride loops (:func:`chunked`),
+#: and whether its parts run together (:meth:`Team.run`).
+TEAM_FIELDS = 5
+_ARRIVED, _GENERATION, _ABORTED, _GRAIN, _TOGETHER = range(TEAM_FIELDS)
 
 #: Consecutive elements a thread takes at once in a grid-stride loop (:func:`chunked`): a
 #: thread writes whole cache lines of its own, so threads do not share lines they write.
@@ -116,6 +120,9 @@ def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover -
     by all; the spin itself only reads, leaving the cache line to the arriving threads."""
     if nthreads == 1:
         return
+    if team[_TOGETHER] == 0:
+        raise TeamAborted("a grid barrier in a kernel whose parts do not run together "
+                          "(launch it cooperatively)")
     generation = cpu_atomics.fetch_add(team, _GENERATION, 0)
     if cpu_atomics.fetch_add(team, _ARRIVED, 1) == nthreads - 1:
         cpu_atomics.exchange(team, _ARRIVED, 0)
@@ -142,30 +149,30 @@ class Team:
         self._workers: list[_Worker] = []
         self._pid = os.getpid()
 
-    def run(self, kernel: Callable, nthreads: int, args: tuple, grain: int = GRAIN) -> None:
-        """``kernel(tid, nthreads, team, *args)`` for every ``tid`` below ``nthreads``, at
-        once, its grid-stride loops taking ``grain`` elements at a time; on the calling thread
-        alone (``nthreads`` 1) where ``nthreads`` is 1 or the team runs another launch."""
+    def run(self, kernel: Callable, nthreads: int, args: tuple, grain: int = GRAIN,
+            together: bool = True) -> None:
+        """``kernel(tid, nthreads, team, *args)`` for every ``tid`` below ``nthreads``, its
+        grid-stride loops taking ``grain`` elements at a time; on the calling thread alone
+        (``nthreads`` 1) where ``nthreads`` is 1 or the team runs another launch.
+
+        ``together``: the parts run at once, each on a thread of its own (a kernel with grid
+        barriers). Otherwise each thread, the caller first, takes the next part nobody took
+        yet until none is left: a worker the system has not woken yet leaves its part to a
+        thread that is running (on a machine with more runnable threads than cores a launch
+        does not wait for a descheduled worker), and a grid barrier in such a kernel raises
+        :class:`TeamAborted` instead of waiting for ever."""
         state = np.zeros(TEAM_FIELDS, np.int64)
         state[_GRAIN] = grain
+        state[_TOGETHER] = together
         if nthreads <= 1 or not self._busy.acquire(blocking=False):
             kernel(0, 1, state, *args)
             return
         try:
-            workers = self._ready(nthreads - 1)
-            done = threading.Semaphore(0)
-            for tid, worker in enumerate(workers, start=1):
-                worker.give(kernel, tid, nthreads, state, args, done)
-            errors: list[BaseException] = []
-            try:
-                kernel(0, nthreads, state, *args)
-            except BaseException as err:  # noqa: BLE001 - re-raised below, after the workers
-                state[_ABORTED] = 1
-                errors.append(err)
-            errors += _wait(done, len(workers), state)
-            errors += [w.error for w in workers if w.error is not None]
-            if errors:  # the part that raised first, not one that left at a barrier after it
-                raise next((e for e in errors if not isinstance(e, TeamAborted)), errors[0])
+            launch = _Launch(kernel, nthreads, state, args)
+            for tid, worker in enumerate(self._ready(nthreads - 1), start=1):
+                worker.give(launch, tid if together else None)
+            launch.work(0 if together else None)
+            launch.wait()
         finally:
             self._busy.release()
 
@@ -178,57 +185,77 @@ class Team:
         return self._workers[:count]
 
 
-def _wait(done: threading.Semaphore, parts: int, state: np.ndarray) -> list[BaseException]:
-    """Wait for ``parts`` workers to finish their parts; an interrupt meanwhile (Ctrl-C) aborts
-    the launch (its parts leave at their next barrier) and is returned once they all finished,
-    so the team is never free while a part of its launch still runs."""
-    interrupts: list[BaseException] = []
-    while parts:
-        try:
-            done.acquire()
-            parts -= 1
-        except BaseException as err:  # noqa: BLE001 - returned to the caller to raise
-            state[_ABORTED] = 1
-            interrupts.append(err)
-    return interrupts[:1]
+class _Launch:
+    """One launch's parts: which are taken, which finished, what they raised."""
+
+    def __init__(self, kernel: Callable, nthreads: int, state: np.ndarray, args: tuple) -> None:
+        self.kernel, self.nthreads, self.state, self.args = kernel, nthreads, state, args
+        self._next = itertools.count()  # next() is atomic: the parts' claims
+        self._lock = threading.Lock()
+        self._left = nthreads
+        self._finished = threading.Event()
+        self._errors: list[BaseException] = []
+
+    def work(self, tid: int | None) -> None:
+        """Run part ``tid``; None: take parts nobody took until none is left."""
+        while True:
+            part = next(self._next) if tid is None else tid
+            if part >= self.nthreads:
+                return
+            try:
+                self.kernel(part, self.nthreads, self.state, *self.args)
+            except BaseException as err:  # noqa: BLE001 - raised by the launching thread
+                self.state[_ABORTED] = 1
+                with self._lock:
+                    self._errors.append(err)
+            with self._lock:
+                self._left -= 1
+                if not self._left:
+                    self._finished.set()
+            if tid is not None:
+                return
+
+    def wait(self) -> None:
+        """Wait until every part finished, then raise the first part's exception (not one of a
+        part that left at a barrier after it). An interrupt meanwhile (Ctrl-C) aborts the
+        launch (its parts leave at their next barrier) and is raised once they all finished,
+        so the team is never free while a part of its launch still runs."""
+        interrupt: BaseException | None = None
+        while not self._finished.is_set():
+            try:
+                self._finished.wait()
+            except BaseException as err:  # noqa: BLE001 - raised below
+                self.state[_ABORTED] = 1
+                interrupt = interrupt or err
+        errors = self._errors + ([interrupt] if interrupt is not None else [])
+        if errors:
+            raise next((e for e in errors if not isinstance(e, TeamAborted)), errors[0])
 
 
 class _Worker:
-    """A daemon thread running one part of a launch at a time."""
+    """A daemon thread running the parts it is given, one launch after another."""
 
     def __init__(self, number: int) -> None:
-        self._go = threading.Semaphore(0)
-        self._job: tuple | None = None
-        self.error: BaseException | None = None
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         thread = threading.Thread(target=self._loop, name=f"frontier-cpu-{number}", daemon=True)
         thread.start()
 
-    def give(self, kernel: Callable, tid: int, nthreads: int, state: np.ndarray, args: tuple,
-             done: threading.Semaphore) -> None:
-        self.error = None
-        self._job = (kernel, tid, nthreads, state, args, done)
-        self._go.release()
+    def give(self, launch: _Launch, tid: int | None) -> None:
+        self._jobs.put((launch, tid))
 
     def _loop(self) -> None:
         while True:
-            self._go.acquire()
-            kernel, tid, nthreads, state, args, done = self._job  # type: ignore[misc]
-            self._job = None
-            try:
-                kernel(tid, nthreads, state, *args)
-            except BaseException as err:  # noqa: BLE001 - handed to the launching thread
-                state[_ABORTED] = 1
-                self.error = err
-            finally:
-                done.release()
+            launch, tid = self._jobs.get()
+            launch.work(tid)
 
 
 _TEAM = Team()
 
 
-def run(kernel: Callable, nthreads: int, args: tuple, grain: int = GRAIN) -> None:
+def run(kernel: Callable, nthreads: int, args: tuple, grain: int = GRAIN,
+        together: bool = True) -> None:
     """Run a kernel's ``nthreads`` parts on the process's team (:meth:`Team.run`)."""
-    _TEAM.run(kernel, nthreads, args, grain)
+    _TEAM.run(kernel, nthreads, args, grain, together)
 
 
 #: The first line of a grid-stride loop of the GPU's text: ``for v in range(tid, end,
@@ -273,6 +300,33 @@ def chunked(source: str) -> str:
         out.extend("    " + b if b.strip() else b for b in chunked("\n".join(body)).split("\n"))
         i = end
     return "\n".join(out)
+
+
+#: A dense push's count of a new element (:func:`frontier.ring.push`), a statement of its own.
+_DENSE_COUNT = "atomic_claim(lens, out_slot)"
+
+
+def counted_apart(source: str) -> str:
+    """Kernel text whose dense pushes count their new elements in a local ``dense_added``,
+    added to the frontier's length once, at the kernel's end: one atomic addition per thread
+    instead of one per element on a length every thread increments (the cache line of which
+    the threads would pass to each other at every push). Only in a kernel without grid
+    barriers or ``return`` (its end is where every thread's count is added, and no step reads
+    the length before); any other text as it is."""
+    lines = source.split("\n")
+    if (not any(line.strip() == _DENSE_COUNT for line in lines)
+            or any(line.strip().startswith("return") or "team_barrier(" in line
+                   for line in lines)):
+        return source
+    made = [lines[0], "    dense_added = 0"]
+    for line in lines[1:]:
+        if line.strip() == _DENSE_COUNT:
+            line = line[:len(line) - len(line.lstrip())] + "dense_added += 1"
+        made.append(line)
+    while made and not made[-1].strip():
+        made.pop()
+    return "\n".join([*made, "    if dense_added:",
+                       "        atomic_add(lens, out_slot, dense_added)", ""])
 
 
 def _breaks_out(body: list[str], depth: int) -> bool:

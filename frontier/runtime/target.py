@@ -375,14 +375,16 @@ class CpuTarget(Target):
         return {"team_barrier": cpu_threads.team_barrier} if self.parallel else {}
 
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
-        """Parallel: the kernel's parameters begin with ``tid, nthreads, team``, and its
-        grid-stride loops take chunks (:func:`frontier.runtime.cpu_threads.chunked`)."""
+        """Parallel: the kernel's parameters begin with ``tid, nthreads, team``, its
+        grid-stride loops take chunks and its dense pushes count apart
+        (:func:`frontier.runtime.cpu_threads.chunked`, ``counted_apart``)."""
         if self.parallel:
             head = f"def {name}("
             if head not in source:
                 raise TargetError(f"kernel text <frontier-generated {name}> does not define a "
                                   f"function {name!r}")
-            source = cpu_threads.chunked(source.replace(head, head + "tid, nthreads, team, ", 1))
+            source = cpu_threads.counted_apart(cpu_threads.chunked(
+                source.replace(head, head + "tid, nthreads, team, ", 1)))
         return super().compile_source(name, source, namespace)
 
     def kernel_entry(self, params: tuple[str, ...]) -> str:
@@ -458,21 +460,22 @@ class CpuTarget(Target):
         return {"nogil": True} if self.parallel else cpu_atomics.ONE_THREAD
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
-        self._spread(kernel, blocks, args)
+        self._spread(kernel, blocks, args, together=False)
 
     def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                             args: tuple) -> None:
-        self._spread(kernel, blocks, args)
+        self._spread(kernel, blocks, args, together=True)
 
-    def _spread(self, kernel: Callable, blocks: int, args: tuple) -> None:
-        """Run ``kernel``: on one thread, or on a thread per block up to :attr:`threads`
-        (one, in order, under the race detector: its step is a launch)."""
+    def _spread(self, kernel: Callable, blocks: int, args: tuple, together: bool) -> None:
+        """Run ``kernel``: on one thread, or in a part per block up to :attr:`threads` (one, in
+        order, under the race detector: its step is a launch); ``together``: the parts run at
+        once (a kernel with grid barriers; :meth:`frontier.runtime.cpu_threads.Team.run`)."""
         if not self.parallel:
             kernel(*args)
         elif racecheck.current() is not None:
             cpu_threads.run(kernel, 1, args, self.grain)
         else:
-            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain)
+            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain, together)
 
     def resident_blocks(self, threads_per_block: int) -> int:
         """Parallel: a block per thread; else one."""

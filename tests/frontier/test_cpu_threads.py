@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 
 import numba
 import numpy as np
@@ -104,6 +105,46 @@ def test_a_part_that_raises_reaches_the_caller_and_the_others_leave_the_barrier(
     assert (seen == threads * (threads + 1) // 2).all()
 
 
+@kernel
+def _count_parts(tid, nthreads, team, counts):
+    atomic_add(counts, tid, 1)
+
+
+@pytest.mark.parametrize("together", [True, False])
+def test_every_part_runs_once_whoever_takes_it(together):
+    counts = np.zeros(4, np.int64)
+    cpu_threads.run(_count_parts, 4, (counts,), together=together)
+    assert counts.tolist() == [1, 1, 1, 1]
+
+
+def test_a_worker_not_yet_running_leaves_its_part_to_the_caller():
+    """A launch without barriers does not wait for a worker the system has not scheduled:
+    here the worker is busy (asleep in an earlier job) and the caller takes every part."""
+    worker = cpu_threads._TEAM._ready(1)[0]
+    asleep = cpu_threads._Launch(lambda tid, nthreads, team: time.sleep(1.0), 1, None, ())
+    worker.give(asleep, 0)
+    ran_on = []
+
+    def part(tid, nthreads, team):
+        ran_on.append((tid, threading.get_ident()))
+
+    started = time.monotonic()
+    cpu_threads.run(part, 2, (), together=False)
+    assert time.monotonic() - started < 0.9
+    assert sorted(ran_on) == [(0, threading.get_ident()), (1, threading.get_ident())]
+    asleep.wait()
+
+
+@kernel
+def _barrier_apart(tid, nthreads, team):
+    team_barrier(team, nthreads)
+
+
+def test_a_grid_barrier_in_a_launch_whose_parts_do_not_run_together_raises():
+    with pytest.raises(cpu_threads.TeamAborted, match="launch it cooperatively"):
+        cpu_threads.run(_barrier_apart, 2, (), together=False)
+
+
 def test_a_launch_while_another_runs_runs_on_its_own_thread_alone():
     flag, inside = np.zeros(1, np.int64), np.zeros(1, np.int64)
     holder = threading.Thread(target=cpu_threads.run, args=(_hold, 2, (flag, inside)))
@@ -189,3 +230,22 @@ def test_one_thread_is_the_sequential_target_of_before():
     assert one.resident_blocks(256) == 1 and repr(one) == "<target cpu>"
     two = CpuTarget(2)
     assert two.resident_blocks(256) == 2 and repr(two) == "<target cpu (2 threads)>"
+
+
+def test_dense_pushes_count_apart_and_add_once_at_the_end():
+    text = ("def k(tid, nthreads, team, n, lens, out_slot):\n"
+            "    for v in range(tid, n, nthreads):\n"
+            "        if v % 2 == 0:\n"
+            "            atomic_claim(lens, out_slot)\n")
+    made = cpu_threads.counted_apart(text)
+    assert made.count("atomic_claim") == 0 and "dense_added += 1" in made
+    space = {"atomic_add": lambda a, i, x: a.__setitem__(i, a[i] + x)}
+    exec(compile(made, "<counted>", "exec"), space)  # noqa: S102 - test text
+    lens = np.zeros(3, np.int64)
+    for tid in range(3):
+        space["k"](tid, 3, None, 10, lens, 1)
+    assert lens.tolist() == [0, 5, 0]
+    barrier = text + "    team_barrier(team, nthreads)\n"
+    early = text.replace("            atomic_claim", "            return\n            atomic_claim")
+    assert cpu_threads.counted_apart(barrier) == barrier  # a later step may read the length
+    assert cpu_threads.counted_apart(early) == early  # a return would skip the addition

@@ -34,6 +34,7 @@ import os
 import queue
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +66,9 @@ GRAIN = 64
 
 #: Spins of a waiting thread between two yields of its core.
 _SPINS = 2000
+
+#: Seconds a launch interrupted by Ctrl-C waits for its other parts to leave.
+_SETTLE_SECONDS = 30.0
 
 
 class TeamAborted(RuntimeError):
@@ -198,6 +202,14 @@ class _Launch:
 
     def work(self, tid: int | None) -> None:
         """Run part ``tid``; None: take parts nobody took until none is left."""
+        try:
+            self._work(tid)
+        except BaseException as err:  # noqa: BLE001 - an interrupt between parts: raised by
+            self.state[_ABORTED] = 1  # the launching thread once the others stopped
+            with self._lock:
+                self._errors.append(err)
+
+    def _work(self, tid: int | None) -> None:
         while True:
             part = next(self._next) if tid is None else tid
             if part >= self.nthreads:
@@ -208,10 +220,11 @@ class _Launch:
                 self.state[_ABORTED] = 1
                 with self._lock:
                     self._errors.append(err)
-            with self._lock:
-                self._left -= 1
-                if not self._left:
-                    self._finished.set()
+            finally:
+                with self._lock:
+                    self._left -= 1
+                    if not self._left:
+                        self._finished.set()
             if tid is not None:
                 return
 
@@ -221,12 +234,17 @@ class _Launch:
         launch (its parts leave at their next barrier) and is raised once they all finished,
         so the team is never free while a part of its launch still runs."""
         interrupt: BaseException | None = None
+        deadline = None
         while not self._finished.is_set():
             try:
-                self._finished.wait()
+                if deadline is None:
+                    self._finished.wait()
+                elif not self._finished.wait(max(0.0, deadline - time.monotonic())):
+                    break  # a part lost to the interrupt itself: give up waiting for it
             except BaseException as err:  # noqa: BLE001 - raised below
                 self.state[_ABORTED] = 1
                 interrupt = interrupt or err
+                deadline = deadline or time.monotonic() + _SETTLE_SECONDS
         errors = self._errors + ([interrupt] if interrupt is not None else [])
         if errors:
             raise next((e for e in errors if not isinstance(e, TeamAborted)), errors[0])

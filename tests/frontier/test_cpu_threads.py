@@ -7,6 +7,7 @@ cache."""
 
 from __future__ import annotations
 
+import _thread
 import multiprocessing
 import os
 import threading
@@ -249,3 +250,21 @@ def test_dense_pushes_count_apart_and_add_once_at_the_end():
     early = text.replace("            atomic_claim", "            return\n            atomic_claim")
     assert cpu_threads.counted_apart(barrier) == barrier  # a later step may read the length
     assert cpu_threads.counted_apart(early) == early  # a return would skip the addition
+
+
+def test_ctrl_c_during_a_launch_is_raised_once_every_part_stopped():
+    finished = []
+
+    def part(tid, nthreads, team):
+        if tid == 1:
+            time.sleep(0.5)
+            finished.append(tid)
+
+    timer = threading.Timer(0.1, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        cpu_threads.run(part, 2, (), together=True)
+    assert finished == [1]  # the worker's part ended before the interrupt reached the caller
+    out = np.zeros(1, np.int64)
+    cpu_threads.run(_count_threads, 2, (out,))
+    assert out[0] == 2  # and the team is free

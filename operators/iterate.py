@@ -29,12 +29,12 @@ iteration whose last total is below ``stop_below``, or after ``max_iter`` iterat
 
 Each per-vertex computation is the one its host operator makes, in the same order (on the cpu
 target a Total starts from 0.0 and adds the elements in order, as :func:`operators.reduce`
-does; on several threads thread 0 makes every Total, so it is the same whatever their
-number), so a loop of operator calls rewritten as one :func:`iterate` gives the same numbers
-there on a graph without hubs. The totals live in three rotating rows, one per iteration
-(thread 0 clears the next iteration's row while the phases of this one run, so no extra barrier
-is needed). Under the race detector every phase is its own launch (a launch is the detector's
-step).
+does; on several threads they write the values and thread 0 adds them in that order, so it
+is the same whatever their number), so a loop of operator calls rewritten as one
+:func:`iterate` gives the same numbers there on a graph without hubs. The totals live in
+three rotating rows, one per iteration (thread 0 clears the next iteration's row while the
+phases of this one run, so no extra barrier is needed). Under the race detector every phase is
+its own launch (a launch is the detector's step).
 """
 
 from __future__ import annotations
@@ -223,17 +223,22 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
 
 
 
-def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool, ordered: bool) -> str:
+def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool,
+           ordered: str | None) -> str:
     """Statements adding ``name``'s values into ``sums[row * K + k]``: each thread's sum, on a
-    GPU folded over its warp first (one atomic per warp); ``ordered``
-    (:attr:`~frontier.runtime.target.Target.ordered_sums` on several threads), thread 0's sum of
-    every value in order."""
-    if ordered:
-        return ("if tid == 0:\n"
-                "    acc = 0.0\n"
-                "    for v in range(count):\n"
-                f"        acc += {_call(spec, name, 'v')}\n"
-                f"    atomic_add(sums, row * K + {k}, acc)\n")
+    GPU folded over its warp first (one atomic per warp). ``ordered`` (on several threads of a
+    target of :attr:`~frontier.runtime.target.Target.ordered_sums`: the barrier between the
+    kernel's steps): every thread writes the values of its vertices into ``scratch``, then
+    thread 0 adds them in vertex order, the sum one thread makes."""
+    if ordered is not None:
+        return ("for v in range(tid, count, nthreads):\n"
+                f"    scratch[v] = {_call(spec, name, 'v')}\n"
+                + ordered
+                + "if tid == 0:\n"
+                  "    acc = 0.0\n"
+                  "    for v in range(count):\n"
+                  "        acc += scratch[v]\n"
+                  f"    atomic_add(sums, row * K + {k}, acc)\n")
     text = ("acc = 0.0\n"
             "for v in range(tid, count, nthreads):\n"
             f"    acc += {_call(spec, name, 'v')}\n")
@@ -246,7 +251,7 @@ def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool, ordered: b
 
 
 def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
-           hubbed: tuple[bool, ...], ordered: bool) -> list[str]:
+           hubbed: tuple[bool, ...], ordered: str | None) -> list[str]:
     """The steps of one iteration, a grid barrier after each (a Gather whose graph has hubs in
     its direction, ``hubbed[i]``, is two steps)."""
     steps: list[str] = []
@@ -275,7 +280,7 @@ def _open(clear: bool = True) -> str:
 
 
 def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
-                runs_balancers: bool, hubbed: tuple[bool, ...], ordered: bool) -> str:
+                runs_balancers: bool, hubbed: tuple[bool, ...], ordered: str | None) -> str:
     """Every iteration in one launch: the steps between grid barriers, the stop test on the
     device, then the last totals, the count and the history written by thread 0."""
     steps = "".join(text + barrier
@@ -299,7 +304,7 @@ def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
 
 
 def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int, runs_balancers: bool,
-                 hubbed: tuple[bool, ...], ordered: bool) -> str:
+                 hubbed: tuple[bool, ...], ordered: str | None) -> str:
     """Step ``i`` of iteration ``it`` alone (the race detector's launches; the first step of
     the first iteration clears every row)."""
     first = ("if it == 0:\n"
@@ -308,7 +313,13 @@ def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int, runs_balan
     return first + _open(i == 0) + _steps(spec, phases, runs_balancers, hubbed, ordered)[i]
 
 
-_PARAMS = ("sums", "max_iter", "stop_below", "it")
+_PARAMS = ("sums", "max_iter", "stop_below", "it", "scratch")
+
+
+def _ordered(tgt: Target) -> bool:
+    """Whether the Totals are summed in vertex order by thread 0 (:func:`_total`): on several
+    threads of a target of ordered sums."""
+    return tgt.ordered_sums and not tgt.sequential
 #: A Gather phase ``i``'s parameters, each named with ``i`` after it.
 _GATHER_PARAMS = ("identity", *Hubs._fields, "partials")
 
@@ -337,7 +348,7 @@ def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
         consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
         if any(hubbed) and not tgt.runs_balancers:  # the hub steps' lanes, made once
             consts += f"lanes = np.empty({LANES}, np.float64)\n"
-        ordered = tgt.ordered_sums and not tgt.sequential
+        ordered = barrier + "\n" if _ordered(tgt) else None
         if only is not None:
             return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed, ordered)
         return consts + _fused_body(spec, phases, barrier + "\n", tgt.runs_balancers, hubbed,
@@ -378,6 +389,8 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     sums = thread_buffer("iterate totals", tgt, 4 * count + 1 + max_iter, np.float64)
     io: dict[str, Any] = {"count": graph.num_vertices, "sums": sums, "max_iter": max_iter,
                           "stop_below": stop_below, "it": 0, **scalar_arguments(functors)}
+    if _ordered(tgt):
+        io["scratch"] = thread_buffer("iterate values", tgt, graph.num_vertices, np.float64)
     hubbed = [False] * len(phases)
     for i, phase in enumerate(phases):
         if not isinstance(phase, Gather):

@@ -20,8 +20,8 @@ busy (another Python thread's launch is running) runs all of its kernel on the c
 plus at most ``FRONTIER_NUM_THREADS - 1`` workers, and a kernel's result never depends on which
 of the two ways ran it, where its algorithm is deterministic.
 
-The barrier spins (with the processor's pause hint) and yields the core after a while
-(``sched_yield``), so a machine with more runnable threads than cores still makes progress. A
+The barrier spins (with the processor's pause hint) and then sleeps (a futex on Linux, else
+yielding the core), so a machine with more runnable threads than cores still makes progress. A
 part that raises marks the team aborted: every other part leaves at its next barrier
 (:class:`TeamAborted`), the launch waits for them all and raises the first part's exception.
 After ``fork`` the child makes its own workers (the parent's are not in it).
@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import platform
 import queue
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -56,16 +58,20 @@ VARIABLE = "FRONTIER_NUM_THREADS"
 
 #: Entries of a launch's ``team`` array: threads arrived at the barrier, the barrier's
 #: generation, the abort flag, the grain of the launch's grid-stride loops (:func:`chunked`),
-#: and whether its parts run together (:meth:`Team.run`).
-TEAM_FIELDS = 5
-_ARRIVED, _GENERATION, _ABORTED, _GRAIN, _TOGETHER = range(TEAM_FIELDS)
+#: whether its parts run together (:meth:`Team.run`), and the threads asleep at its barrier.
+TEAM_FIELDS = 6
+_ARRIVED, _GENERATION, _ABORTED, _GRAIN, _TOGETHER, _SLEEPERS = range(TEAM_FIELDS)
 
 #: Consecutive elements a thread takes at once in a grid-stride loop (:func:`chunked`): a
 #: thread writes whole cache lines of its own, so threads do not share lines they write.
 GRAIN = 64
 
-#: Spins of a waiting thread between two yields of its core.
-_SPINS = 2000
+#: Spins of a thread waiting at a barrier before it sleeps (each a pause of the processor).
+_SPINS = 500
+
+#: The longest sleep of a thread waiting at a barrier (ns) before it looks again: what a lost
+#: wake-up could cost, and how soon a sleeper sees that another part raised.
+_SLEEP_NS = 1_000_000
 
 #: Seconds a launch interrupted by Ctrl-C waits for its other parts to leave.
 _SETTLE_SECONDS = 30.0
@@ -101,18 +107,62 @@ def configured() -> int:
     return count
 
 
+#: Linux's ``futex`` system call number per machine (no futex elsewhere: the waiting thread
+#: yields its core instead).
+_FUTEX = {"x86_64": 202, "aarch64": 98}.get(platform.machine()) if sys.platform == "linux" \
+    else None
+_FUTEX_WAIT, _FUTEX_WAKE = 128, 129  # the _PRIVATE forms: threads of this process only
+
+
+def _syscall(builder: Any, *args: Any) -> None:
+    """``syscall(*args)``, each argument an i64 (libc's variadic entry)."""
+    word = ir.IntType(64)
+    fn = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(word, [word], var_arg=True), "syscall")
+    builder.call(fn, list(args))
+
+
 @intrinsic
-def _yield_core(typingctx: Any) -> Any:
-    """``sched_yield()`` where the platform has it (POSIX), else nothing."""
+def _sleep_while(typingctx: Any, team: Any, value: Any) -> Any:
+    """Sleep while ``team[GENERATION]``'s low 32 bits equal ``value``'s, for at most
+    :data:`_SLEEP_NS` (``FUTEX_WAIT``; where there is no futex, yield the core once)."""
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        if os.name == "posix":
-            fn = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.IntType(32), ()), "sched_yield")
-            builder.call(fn, ())
+        word = ir.IntType(64)
+        if _FUTEX is None:
+            if os.name == "posix":
+                fn = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(ir.IntType(32), ()), "sched_yield")
+                builder.call(fn, ())
+            return context.get_dummy_value()
+        array = context.make_array(sig.args[0])(context, builder, args[0])
+        address = builder.gep(array.data, [context.get_constant(types.intp, _GENERATION)])
+        expected = builder.trunc(args[1], ir.IntType(32))
+        timeout = cgutils.alloca_once(builder, ir.LiteralStructType([word, word]))
+        builder.store(ir.Constant(ir.LiteralStructType([word, word]), [0, _SLEEP_NS]), timeout)
+        _syscall(builder, ir.Constant(word, _FUTEX), builder.ptrtoint(address, word),
+                 ir.Constant(word, _FUTEX_WAIT), builder.zext(expected, word),
+                 builder.ptrtoint(timeout, word))
         return context.get_dummy_value()
 
-    return types.none(), codegen
+    return types.none(team, value), codegen
+
+
+@intrinsic
+def _wake_all(typingctx: Any, team: Any) -> Any:
+    """Wake every thread sleeping on ``team[GENERATION]`` (``FUTEX_WAKE``; nothing where there
+    is no futex)."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        if _FUTEX is not None:
+            word = ir.IntType(64)
+            array = context.make_array(sig.args[0])(context, builder, args[0])
+            address = builder.gep(array.data, [context.get_constant(types.intp, _GENERATION)])
+            _syscall(builder, ir.Constant(word, _FUTEX), builder.ptrtoint(address, word),
+                     ir.Constant(word, _FUTEX_WAKE), ir.Constant(word, 2**31 - 1))
+        return context.get_dummy_value()
+
+    return types.none(team), codegen
 
 
 @numba.njit(nogil=True, cache=False)
@@ -121,7 +171,12 @@ def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover -
     :class:`TeamAborted` where another part raised. Arrivals and the release are sequentially
     consistent read-modify-writes, and a waiter reads the generation once more by one after
     its relaxed spin saw it change, so what a thread wrote before the barrier is seen after it
-    by all; the spin itself only reads, leaving the cache line to the arriving threads."""
+    by all; the spin itself only reads, leaving the cache line to the arriving threads.
+
+    A waiter spins :data:`_SPINS` times, then sleeps (a futex on the generation, at most
+    :data:`_SLEEP_NS` at a time, counted in ``team[SLEEPERS]`` so that the last thread to arrive
+    wakes the sleepers only where there are some): on a machine with fewer free cores than
+    threads the waiter leaves its core to the thread it waits for."""
     if nthreads == 1:
         return
     if team[_TOGETHER] == 0:
@@ -131,6 +186,8 @@ def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover -
     if cpu_atomics.fetch_add(team, _ARRIVED, 1) == nthreads - 1:
         cpu_atomics.exchange(team, _ARRIVED, 0)
         cpu_atomics.fetch_add(team, _GENERATION, 1)
+        if cpu_atomics.fetch_add(team, _SLEEPERS, 0) > 0:
+            _wake_all(team)
         return
     spins = 0
     while cpu_atomics.load(team, _GENERATION) == generation:
@@ -140,7 +197,10 @@ def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover -
         if spins < _SPINS:
             cpu_atomics.pause()
         else:
-            _yield_core()
+            cpu_atomics.fetch_add(team, _SLEEPERS, 1)
+            if cpu_atomics.fetch_add(team, _GENERATION, 0) == generation:
+                _sleep_while(team, generation)
+            cpu_atomics.fetch_add(team, _SLEEPERS, -1)
     cpu_atomics.fetch_add(team, _GENERATION, 0)
 
 

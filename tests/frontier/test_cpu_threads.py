@@ -44,6 +44,21 @@ def _phases(tid, nthreads, team, marks, seen):
 
 
 @kernel
+def _many_phases(tid, nthreads, team, counter, wrong):
+    for phase in range(PHASES):
+        atomic_add(counter, 0, 1)
+        team_barrier(team, nthreads)
+        if atomic_load(counter, 0) != nthreads * (phase + 1):
+            atomic_add(wrong, 0, 1)
+        team_barrier(team, nthreads)
+
+
+#: Barrier steps of the stress test (more threads than the machine has cores: the waiters
+#: sleep and are woken).
+PHASES = 3000
+
+
+@kernel
 def _raise_in_one(tid, nthreads, team, out):
     if tid == nthreads - 1:
         raise ValueError("part failed")
@@ -94,6 +109,13 @@ def test_every_part_runs_at_once_and_the_barrier_orders_its_steps(threads):
     seen = np.zeros(threads, np.int64)
     cpu_threads.run(_phases, threads, (marks, seen))
     assert (seen == threads * (threads + 1) // 2).all()
+
+
+@pytest.mark.parametrize("threads", [2, 2 * os.cpu_count() + 1])
+def test_thousands_of_barriers_keep_every_step_apart(threads):
+    counter, wrong = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    cpu_threads.run(_many_phases, threads, (counter, wrong))
+    assert counter[0] == threads * PHASES and wrong[0] == 0
 
 
 @pytest.mark.parametrize("threads", [2, 4])

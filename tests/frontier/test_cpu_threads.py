@@ -17,6 +17,7 @@ import numba
 import numpy as np
 import pytest
 
+from frontier.distributed.cluster import worker_threads
 from frontier.environ import SettingError
 from frontier.errors import TargetError
 from frontier.runtime import cpu_threads
@@ -290,3 +291,12 @@ def test_ctrl_c_during_a_launch_is_raised_once_every_part_stopped():
     out = np.zeros(1, np.int64)
     cpu_threads.run(_count_threads, 2, (out,))
     assert out[0] == 2  # and the team is free
+
+
+def test_local_dask_workers_share_the_cores_unless_the_count_is_set(monkeypatch):
+    monkeypatch.delenv(cpu_threads.VARIABLE, raising=False)
+    cores = cpu_threads.usable_cores()
+    assert worker_threads(2) == {cpu_threads.VARIABLE: str(max(1, cores // 2))}
+    assert worker_threads(cores * 4) == {cpu_threads.VARIABLE: "1"}
+    monkeypatch.setenv(cpu_threads.VARIABLE, "3")
+    assert worker_threads(2) == {}  # inherited as set

@@ -143,20 +143,23 @@ def test_every_part_runs_once_whoever_takes_it(together):
 
 def test_a_worker_not_yet_running_leaves_its_part_to_the_caller():
     """A launch without barriers does not wait for a worker the system has not scheduled:
-    here the worker is busy (asleep in an earlier job) and the caller takes every part."""
+    here the worker is busy (in an earlier job, until the launch returned) and the caller
+    takes every part."""
     worker = cpu_threads._TEAM._ready(1)[0]
-    asleep = cpu_threads._Launch(lambda tid, nthreads, team: time.sleep(1.0), 1, None, ())
-    worker.give(asleep, 0)
+    released = threading.Event()
+    busy = cpu_threads._Launch(lambda tid, nthreads, team: released.wait(60), 1, None, ())
+    worker.give(busy, 0)
     ran_on = []
 
     def part(tid, nthreads, team):
         ran_on.append((tid, threading.get_ident()))
 
-    started = time.monotonic()
-    cpu_threads.run(part, 2, (), together=False)
-    assert time.monotonic() - started < 0.9
+    try:
+        cpu_threads.run(part, 2, (), together=False)
+    finally:
+        released.set()
     assert sorted(ran_on) == [(0, threading.get_ident()), (1, threading.get_ident())]
-    asleep.wait()
+    busy.wait()
 
 
 @kernel
@@ -276,15 +279,20 @@ def test_dense_pushes_count_apart_and_add_once_at_the_end():
 
 
 def test_ctrl_c_during_a_launch_is_raised_once_every_part_stopped():
+    interrupted = threading.Event()
     finished = []
 
+    def interrupt():
+        _thread.interrupt_main()
+        interrupted.set()
+
     def part(tid, nthreads, team):
-        if tid == 1:
-            time.sleep(0.5)
+        if tid == 1:  # still running when the interrupt reaches the caller
+            interrupted.wait(60)
+            time.sleep(0.2)
             finished.append(tid)
 
-    timer = threading.Timer(0.1, _thread.interrupt_main)
-    timer.start()
+    threading.Timer(0.05, interrupt).start()
     with pytest.raises(KeyboardInterrupt):
         cpu_threads.run(part, 2, (), together=True)
     assert finished == [1]  # the worker's part ended before the interrupt reached the caller

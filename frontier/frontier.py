@@ -156,7 +156,7 @@ class FrontierPool:
         calls from several threads on one graph never share buffers, and a thread's pools are
         freed when the thread ends (or the graph goes)."""
         mine = graph.memo(_POOLS, threading.local).__dict__  # this thread's own dict
-        key = (target.name, target.simulated, domain, max(int(capacity), 1), purpose)
+        key = (target.identity, domain, max(int(capacity), 1), purpose)
         pool = mine.get(key)
         if pool is None:
             pool = cls(graph, target, capacity, domain)

@@ -29,11 +29,12 @@ iteration whose last total is below ``stop_below``, or after ``max_iter`` iterat
 
 Each per-vertex computation is the one its host operator makes, in the same order (on the cpu
 target a Total starts from 0.0 and adds the elements in order, as :func:`operators.reduce`
-does), so a loop of operator calls rewritten as one :func:`iterate` gives the same numbers
-there on a graph without hubs. The totals live in three rotating rows, one per iteration
-(thread 0 clears the next iteration's row while the phases of this one run, so no extra barrier
-is needed). Under the race detector every phase is its own launch (a launch is the detector's
-step).
+does; on several threads they write the values and thread 0 adds them in that order, so it
+is the same whatever their number), so a loop of operator calls rewritten as one
+:func:`iterate` gives the same numbers there on a graph without hubs. The totals live in
+three rotating rows, one per iteration (thread 0 clears the next iteration's row while the
+phases of this one run, so no extra barrier is needed). Under the race detector every phase is
+its own launch (a launch is the detector's step).
 """
 
 from __future__ import annotations
@@ -203,8 +204,8 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
                               f"for h in range(warp, hub_count{i}, warps):\n")
     else:  # the same lanes, one after the other, in the kernel's ``lanes`` (:func:`_kernel`)
         preamble = ""
-        per_chunk, per_hub = (f"for c in range(chunk_count{i}):\n",
-                              f"for h in range(hub_count{i}):\n")
+        per_chunk, per_hub = (f"for c in range(tid, chunk_count{i}, nthreads):\n",
+                              f"for h in range(tid, hub_count{i}, nthreads):\n")
     chunks = (preamble + per_chunk
               + indent(f"v = chunk_vertex{i}[c]\n"
                        f"first = chunk_first{i}[c]\n"
@@ -223,9 +224,22 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
 
 
 
-def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
+def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool,
+           ordered: str | None) -> str:
     """Statements adding ``name``'s values into ``sums[row * K + k]``: each thread's sum, on a
-    GPU folded over its warp first (one atomic per warp)."""
+    GPU folded over its warp first (one atomic per warp). ``ordered`` (on several threads of a
+    target of :attr:`~frontier.runtime.target.Target.ordered_sums`: the barrier between the
+    kernel's steps): every thread writes the values of its vertices into ``scratch``, then
+    thread 0 adds them in vertex order, the sum one thread makes."""
+    if ordered is not None:
+        return ("for v in range(tid, count, nthreads):\n"
+                f"    scratch[v] = {_call(spec, name, 'v')}\n"
+                + ordered
+                + "if tid == 0:\n"
+                  "    acc = 0.0\n"
+                  "    for v in range(count):\n"
+                  "        acc += scratch[v]\n"
+                  f"    atomic_add(sums, row * K + {k}, acc)\n")
     text = ("acc = 0.0\n"
             "for v in range(tid, count, nthreads):\n"
             f"    acc += {_call(spec, name, 'v')}\n")
@@ -238,7 +252,7 @@ def _total(spec: KernelSpec, name: str, k: int, runs_balancers: bool) -> str:
 
 
 def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
-           hubbed: tuple[bool, ...]) -> list[str]:
+           hubbed: tuple[bool, ...], ordered: str | None) -> list[str]:
     """The steps of one iteration, a grid barrier after each (a Gather whose graph has hubs in
     its direction, ``hubbed[i]``, is two steps)."""
     steps: list[str] = []
@@ -251,7 +265,7 @@ def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
             steps += _gather(spec, name, phase, i, runs_balancers, hubbed[i])
         else:
             k = sum(isinstance(p, Total) for p in phases[:i])
-            steps.append(_total(spec, name, k, runs_balancers))
+            steps.append(_total(spec, name, k, runs_balancers, ordered))
     return steps
 
 
@@ -267,10 +281,11 @@ def _open(clear: bool = True) -> str:
 
 
 def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
-                runs_balancers: bool, hubbed: tuple[bool, ...]) -> str:
+                runs_balancers: bool, hubbed: tuple[bool, ...], ordered: str | None) -> str:
     """Every iteration in one launch: the steps between grid barriers, the stop test on the
     device, then the last totals, the count and the history written by thread 0."""
-    steps = "".join(text + barrier for text in _steps(spec, phases, runs_balancers, hubbed))
+    steps = "".join(text + barrier
+                    for text in _steps(spec, phases, runs_balancers, hubbed, ordered))
     return ("for i in range(tid, 3 * K, nthreads):\n"
             "    sums[i] = 0.0\n"
             + barrier
@@ -290,16 +305,22 @@ def _fused_body(spec: KernelSpec, phases: tuple[Phase, ...], barrier: str,
 
 
 def _single_body(spec: KernelSpec, phases: tuple[Phase, ...], i: int, runs_balancers: bool,
-                 hubbed: tuple[bool, ...]) -> str:
+                 hubbed: tuple[bool, ...], ordered: str | None) -> str:
     """Step ``i`` of iteration ``it`` alone (the race detector's launches; the first step of
     the first iteration clears every row)."""
     first = ("if it == 0:\n"
              "    for i in range(tid, 3 * K, nthreads):\n"
              "        sums[i] = 0.0\n") if i == 0 else ""
-    return first + _open(i == 0) + _steps(spec, phases, runs_balancers, hubbed)[i]
+    return first + _open(i == 0) + _steps(spec, phases, runs_balancers, hubbed, ordered)[i]
 
 
-_PARAMS = ("sums", "max_iter", "stop_below", "it")
+_PARAMS = ("sums", "max_iter", "stop_below", "it", "scratch")
+
+
+def _ordered(tgt: Target) -> bool:
+    """Whether the Totals are summed in vertex order by thread 0 (:func:`_total`): on several
+    threads of a target of ordered sums."""
+    return tgt.ordered_sums and not tgt.sequential
 #: A Gather phase ``i``'s parameters, each named with ``i`` after it.
 _GATHER_PARAMS = ("identity", *Hubs._fields, "partials")
 
@@ -347,9 +368,11 @@ def _built(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
         consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
         if any(hubbed) and not tgt.runs_balancers:  # the hub steps' lanes, made once
             consts += f"lanes = np.empty({LANES}, np.float64)\n"
+        ordered = barrier + "\n" if _ordered(tgt) else None
         if only is not None:
-            return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed)
-        return consts + _fused_body(spec, phases, barrier + "\n", tgt.runs_balancers, hubbed)
+            return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed, ordered)
+        return consts + _fused_body(spec, phases, barrier + "\n", tgt.runs_balancers, hubbed,
+                                    ordered)
 
     return build(tgt, per_element(tgt), spec, functors, body, _PARAMS + identities,
                  name=f"iterate{variant}")
@@ -386,6 +409,8 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     sums = thread_buffer("iterate totals", tgt, 4 * count + 1 + max_iter, np.float64)
     io: dict[str, Any] = {"count": graph.num_vertices, "sums": sums, "max_iter": max_iter,
                           "stop_below": stop_below, "it": 0, **scalar_arguments(functors)}
+    if _ordered(tgt):
+        io["scratch"] = thread_buffer("iterate values", tgt, graph.num_vertices, np.float64)
     hubbed = [False] * len(phases)
     for i, phase in enumerate(phases):
         if not isinstance(phase, Gather):

@@ -299,7 +299,7 @@ def _level_built(graph: Graph, tgt: Target, functor: Functor, num_state: int, op
             head += (f"lane = cuda.threadIdx.x & {LANES - 1}\nwarp = tid // {LANES}\n"
                      f"warps = nthreads // {LANES}\n")
         else:
-            head += f"warp = 0\nwarps = 1\nlanes = np.empty({LANES}, np.float64)\n"
+            head += f"warp = tid\nwarps = nthreads\nlanes = np.empty({LANES}, np.float64)\n"
         own = barrier if barrier is not None else tgt.block_barrier
         hubs = _hub_folds(spec, edges, op, own + "\n", tgt.runs_balancers) if hubbed else ""
         if barrier is None:

@@ -256,14 +256,19 @@ def _exact(op: str, dtype: np.dtype) -> bool:
     return op == "sum" and dtype.kind != "f"
 
 
-def _publish(op: str, dtype: np.dtype, runs_balancers: bool) -> str:
+def _publish(op: str, dtype: np.dtype, runs_balancers: bool, sequential: bool) -> str:
     """Statements adding this thread's ``acc`` (and ``carry``) into ``result``: on a GPU the
-    warp's lanes are first folded into lane 0 with shuffles, which adds one atomic per warp."""
+    warp's lanes are first folded into lane 0 with shuffles, which adds one atomic per warp;
+    on one thread (``sequential``) an exact sum is stored as it is."""
     exact = _exact(op, dtype)
+    atomic = f"{_ATOMIC[op]}(result, 0, acc)\n"
+    if exact:  # the atomic addition may wrap too: its carry is known from the old value
+        atomic = ("old = atomic_add(result, 0, acc)\n" + _carry("old", "acc")
+                  + "if carry != 0:\n    atomic_add(result, 1, carry)\n")
     if not runs_balancers:
-        if exact:  # one sequential thread: its accumulator is the result
+        if exact and sequential:  # one sequential thread: its accumulator is the result
             return "result[0] = acc\nresult[1] = carry\n"
-        return f"{_ATOMIC[op]}(result, 0, acc)\n"
+        return atomic
     folds = ""
     for d in (16, 8, 4, 2, 1):
         folds += f"other = shfl_idx(FULL, acc, lane + {d}, 32)\n"
@@ -272,10 +277,6 @@ def _publish(op: str, dtype: np.dtype, runs_balancers: bool) -> str:
                       + _carry("acc", "other") + "acc = total\n")
         else:
             folds += combine(op, "acc", "other")
-    atomic = f"{_ATOMIC[op]}(result, 0, acc)\n"
-    if exact:  # the atomic addition may wrap too: its carry is known from the old value
-        atomic = ("old = atomic_add(result, 0, acc)\n" + _carry("old", "acc")
-                  + "if carry != 0:\n    atomic_add(result, 1, carry)\n")
     return "lane = cuda.threadIdx.x & 31\n" + folds + "if lane == 0:\n" + indent(atomic)
 
 
@@ -296,14 +297,16 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
         def body() -> str:
             return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
                     + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
-                    + _publish(op, dtype, tgt.runs_balancers))
+                    + _publish(op, dtype, tgt.runs_balancers, tgt.sequential))
 
         return build(tgt, per_element(tgt), spec, {"functor": functor}, body,
                      ("result", "identity"))
 
     kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, len(state), op, dtype,
                            functor), generate)
-    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))], scalar_arguments({"functor": functor}))
+    # a float reduction on a target of ordered sums: one thread, the elements in order
+    blocks = 1 if dtype.kind == "f" and tgt.ordered_sums else kernel.shape.blocks(tgt, work)
+    plan = Plan([(kernel, blocks)], scalar_arguments({"functor": functor}))
     return plan, tgt, io, dtype
 
 

@@ -3,6 +3,8 @@ scaled to the tier, and the targets a tier runs."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import settings
 
@@ -22,10 +24,19 @@ def test_the_run_loads_its_tiers_profile():
     assert settings.default.max_examples == tiers.PROFILES[tiers.profile()]
 
 
-def test_the_tier_runs_the_cpu_target_and_marks_the_cuda_one():
+def test_the_tier_runs_the_cpu_target_on_one_and_several_threads_and_marks_the_cuda_one():
     assert tiers.TARGETS[0].values == ("cpu",) and not tiers.TARGETS[0].marks
+    threaded = tiers.TARGETS[1]
+    assert threaded.values == (tiers.THREADED,) and threaded.marks[0].name == "threads"
+    assert tiers.THREADED.threads == tiers.THREADS > 1 and tiers.THREADED.grain == 1
     assert all(p.values == ("cuda",) and p.marks[0].name == "simulator"
-               for p in tiers.TARGETS[1:])
+               for p in tiers.TARGETS[2:])
+
+
+def test_the_sessions_own_cpu_target_runs_on_one_thread_unless_the_run_names_a_count():
+    from frontier.target import resolve_target
+
+    assert resolve_target("cpu").threads == int(os.environ["FRONTIER_NUM_THREADS"])
 
 
 def test_graphs_for_the_simulated_gpu_are_tiny():

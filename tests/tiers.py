@@ -1,5 +1,6 @@
 """The tiers a test session runs in, each with its targets (:data:`TARGETS`) and hypothesis
-profile: ``default`` (the cpu target alone), ``simulator`` (CI: ``NUMBA_ENABLE_CUDASIM=1``,
+profile: ``default`` (the cpu target, on one thread and on :data:`THREADS` threads),
+``simulator`` (CI: ``NUMBA_ENABLE_CUDASIM=1``,
 where every test of the session pays for the simulated GPU, so few examples, on tiny graphs)
 and ``gpu``. ``FRONTIER_HYPOTHESIS_PROFILE`` picks another. :func:`examples` sizes a test's
 own example count, written for the default tier, to the tier of the run."""
@@ -11,21 +12,36 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from frontier.runtime.cpu_threads import VARIABLE
 from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.target import CpuTarget
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 
+# The session's own cpu target ("cpu") runs on one thread, whatever the machine's cores, unless
+# the run names a count: the threaded level below is the one that spreads kernels over threads.
+os.environ.setdefault(VARIABLE, "1")
+
+#: Threads of the threaded cpu level of :data:`TARGETS`.
+THREADS = 2
+
+#: The cpu target on :data:`THREADS` threads, every launch of two elements or more spread over
+#: them (a grain of one element: the tests' tiny graphs too are split between the threads).
+THREADED = CpuTarget(THREADS, grain=1)
+
 
 def _target_params() -> list:
-    params = [pytest.param("cpu", id="cpu")]
+    params = [pytest.param("cpu", id="cpu"),
+              pytest.param(THREADED, id=f"cpu-{THREADS}threads", marks=pytest.mark.threads)]
     if cuda_usable():
         params.append(pytest.param("cuda", id="cuda-sim" if SIMULATED else "cuda",
                                    marks=pytest.mark.simulator))
     return params
 
 
-#: Every target usable here (the ``target`` fixture's parameters): cpu, and cuda on a GPU or
-#: in the simulator, marked ``simulator``.
+#: Every target usable here (the ``target`` fixture's parameters): cpu, the cpu target on
+#: :data:`THREADS` threads (marked ``threads``), and cuda on a GPU or in the simulator, marked
+#: ``simulator``.
 TARGETS = _target_params()
 
 #: Examples per hypothesis test in each tier.

@@ -19,8 +19,10 @@ import sys
 import warnings
 from typing import Any
 
+from frontier import environ
 from frontier.distributed.errors import DistributedError
 from frontier.limits import host_limit_bytes
+from frontier.runtime import cpu_threads
 
 __all__ = ["start_cluster", "client_for", "worker_addresses", "max_local_workers",
            "WORKER_BYTES"]
@@ -75,10 +77,20 @@ def _check_local_workers(workers: int) -> None:
                          f"at most {most:,}, or a client= of a larger cluster")
 
 
+def worker_threads(workers: int) -> dict[str, str]:
+    """The environment that shares this machine's cores between ``workers`` local worker
+    processes: ``FRONTIER_NUM_THREADS`` of each worker's cpu target the usable cores divided
+    among them (at least 1), where this process does not set it (then they inherit it)."""
+    if environ.get(cpu_threads.VARIABLE):
+        return {}
+    return {cpu_threads.VARIABLE: str(max(1, cpu_threads.usable_cores() // workers))}
+
+
 def start_cluster(workers: int, *, gpus: bool = False) -> Any:
     """A ``Client`` of a new local cluster of ``workers`` processes with one thread each: cpu
     workers, or (``gpus=True``) dask-cuda's ``LocalCUDACluster``, one worker per GPU. Every worker
-    starts with ``NCCL_NVLS_ENABLE=0``. The cluster is closed when the process exits. A script
+    starts with ``NCCL_NVLS_ENABLE=0``, a cpu worker with its share of the cores
+    (:func:`worker_threads`). The cluster is closed when the process exits. A script
     that starts one must guard its top level with ``if __name__ == "__main__":``; a main read
     from standard input loses its ``__file__`` (see :func:`_spawnable_main`).
     More workers than :func:`max_local_workers` are refused (ValueError) before Dask is
@@ -92,7 +104,8 @@ def start_cluster(workers: int, *, gpus: bool = False) -> Any:
     else:
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                            processes=True, dashboard_address=":0",
-                                           env={"NCCL_NVLS_ENABLE": "0"})
+                                           env={"NCCL_NVLS_ENABLE": "0",
+                                                **worker_threads(workers)})
     client = distributed.Client(cluster)
     if not _STARTED:  # registered after Dask's own exit hook, so that it runs before it
         atexit.register(_close_started)

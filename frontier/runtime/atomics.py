@@ -1,12 +1,16 @@
 """Atomic read-modify-write operations usable inside functors on every target.
 
 Each function returns the value held before the operation. On the CUDA target it compiles to the
-hardware atomic (``cuda.atomic.*``); on the sequential CPU target to a plain read-modify-write;
-called as plain Python (the Numba CUDA simulator runs device code that way, one Python thread per
-GPU thread) it takes a lock, so the operation stays atomic there too.
+hardware atomic (``cuda.atomic.*``); on the CPU target to the processor's atomic instruction
+(:mod:`frontier.runtime.cpu_atomics`), and to a plain read-modify-write in the code of the cpu
+target of one thread (which runs nothing at once; a lock-prefixed instruction there would cost
+the loop its overlapped memory reads); called as plain Python (the Numba CUDA simulator runs
+device code that way, one Python thread per GPU thread) it takes a lock, so the operation stays
+atomic there too.
 
 :func:`atomic_load` and :func:`atomic_store` are *relaxed* atomics: a plain load and store on
-every target (on a GPU an aligned load or store of a word is atomic), which mark an intended
+every target (on a GPU an aligned load or store of a word is atomic; compiled for the CPU, a
+monotonic atomic load or store), which mark an intended
 race, such as "any writer's value is right" or reading a value that others may be replacing
 (in the C++ memory model, relaxed atomics are no data race). The race detector
 (:func:`frontier.testing.check_race_free`) accepts them where it reports plain reads and writes;
@@ -29,6 +33,7 @@ from typing import Any
 from numba import uint32
 from numba.core.extending import overload as cpu_overload
 
+from frontier.runtime import cpu_atomics
 from frontier.runtime.racecheck import atomic_access
 
 try:
@@ -122,85 +127,120 @@ def atomic_claim(array: Any, index: Any) -> Any:
     return atomic_add(array, index, 1)
 
 
-# Sequential CPU target: plain read-modify-write.
+# CPU target: the processor's atomic instructions (:mod:`frontier.runtime.cpu_atomics`), or a
+# plain read-modify-write where the calling code runs on one thread (the sequential cpu
+# target's code, compiled with :data:`frontier.runtime.cpu_atomics.ONE_THREAD`).
+def _cpu(plain, atomic):
+    """The implementation for the function being compiled now: ``plain`` for one thread's code,
+    else ``atomic``."""
+    return plain if cpu_atomics.one_thread_caller() else atomic
+
+
 @cpu_overload(atomic_add, target="cpu")
 def _cpu_add(array, index, value):
-    def impl(array, index, value):
+    def plain(array, index, value):
         old = array[index]
         array[index] = old + value
         return old
-    return impl
+
+    def atomic(array, index, value):
+        return cpu_atomics.fetch_add(array, index, value)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_min, target="cpu")
 def _cpu_min(array, index, value):
-    def impl(array, index, value):
+    def plain(array, index, value):
         old = array[index]
         if value < old:
             array[index] = value
         return old
-    return impl
+
+    def atomic(array, index, value):
+        return cpu_atomics.fetch_min(array, index, value)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_max, target="cpu")
 def _cpu_max(array, index, value):
-    def impl(array, index, value):
+    def plain(array, index, value):
         old = array[index]
         if value > old:
             array[index] = value
         return old
-    return impl
+
+    def atomic(array, index, value):
+        return cpu_atomics.fetch_max(array, index, value)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_cas, target="cpu")
 def _cpu_cas(array, index, expected, value):
-    def impl(array, index, expected, value):
+    def plain(array, index, expected, value):
         old = array[index]
         if old == expected:
             array[index] = value
         return old
-    return impl
+
+    def atomic(array, index, expected, value):
+        return cpu_atomics.compare_exchange(array, index, expected, value)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_exch, target="cpu")
 def _cpu_exch(array, index, value):
-    def impl(array, index, value):
+    def plain(array, index, value):
         old = array[index]
         array[index] = value
         return old
-    return impl
+
+    def atomic(array, index, value):
+        return cpu_atomics.exchange(array, index, value)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_or, target="cpu")
 def _cpu_or(array, index, value):
-    def impl(array, index, value):
+    def plain(array, index, value):
         old = array[index]
         array[index] = old | value
         return old
-    return impl
+
+    def atomic(array, index, value):
+        return cpu_atomics.fetch_or(array, index, value)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_claim, target="cpu")
 def _cpu_claim(array, index):
-    def impl(array, index):
+    def plain(array, index):
         old = array[index]
         array[index] = old + 1
         return old
-    return impl
+
+    def atomic(array, index):
+        return cpu_atomics.fetch_add(array, index, 1)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_load, target="cpu")
 def _cpu_load(array, index):
-    def impl(array, index):
+    def plain(array, index):
         return array[index]
-    return impl
+
+    def atomic(array, index):
+        return cpu_atomics.load(array, index)
+    return _cpu(plain, atomic)
 
 
 @cpu_overload(atomic_store, target="cpu")
 def _cpu_store(array, index, value):
-    def impl(array, index, value):
+    def plain(array, index, value):
         array[index] = value
-    return impl
+
+    def atomic(array, index, value):
+        cpu_atomics.store(array, index, value)
+    return _cpu(plain, atomic)
 
 
 # CUDA target: the hardware atomics; an aligned word load or store is atomic.

@@ -25,7 +25,14 @@ import numpy as np
 from frontier import environ
 from frontier.errors import GraphTooLargeError, TargetError
 from frontier.options import Mode
-from frontier.runtime import cuda_support, kernel_cache, racecheck, simulator
+from frontier.runtime import (
+    cpu_atomics,
+    cpu_threads,
+    cuda_support,
+    kernel_cache,
+    racecheck,
+    simulator,
+)
 from frontier.runtime.borrowed import borrowed
 from frontier.runtime.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.runtime.device_pool import DevicePool, make_pool
@@ -252,6 +259,13 @@ class Target(ABC):
         return False
 
     @property
+    def identity(self) -> tuple:
+        """What tells this target from another of its kind (the simulator; the cpu target's
+        thread count): the key of what a call keeps per target (frontier pools, adaptive
+        policies), which hold the target they were made for."""
+        return (self.name, self.simulated)
+
+    @property
     def checks_bounds(self) -> bool:
         """Whether functors compiled now for this target check their indices (the checked mode
         of :func:`bounds_checked`, where the target can)."""
@@ -281,6 +295,15 @@ class Target(ABC):
     #: balancer generates the same one-thread loop.
     runs_balancers: bool = True
 
+    #: Whether every kernel runs on one thread (the sequential cpu target): a kernel's text may
+    #: then keep what its one thread folds without atomics.
+    sequential: bool = False
+
+    #: Whether a float sum is made by one thread adding the elements in order (the cpu target,
+    #: on one thread or several), so that it does not depend on how many threads ran the
+    #: kernel; on a GPU the threads' sums meet in an atomic addition in any order.
+    ordered_sums: bool = False
+
     @property
     def no_balancer(self) -> str | None:
         """Where no balancer applies (``runs_balancers`` False), what recordings and stats show
@@ -306,12 +329,66 @@ class Target(ABC):
 
 
 class CpuTarget(Target):
-    """Sequential CPU execution of the generated kernels, compiled by ``numba.njit``."""
+    """CPU execution of the generated kernels, compiled by ``numba.njit``: on one thread (one
+    "thread" striding over all the work: ``threads`` 1, the sequential target) or on
+    ``threads`` threads at once (:mod:`frontier.runtime.cpu_threads`; default: its
+    :func:`~frontier.runtime.cpu_threads.configured` count).
+
+    A parallel kernel takes ``tid``, ``nthreads`` and its launch's ``team`` (the barrier's
+    state) as its first parameters, and runs each thread as a block of one thread of the GPU's
+    text (``block = tid``); a launch runs as many threads as it has blocks, at most
+    ``threads`` (a launch of work for one block runs on the calling thread alone)."""
 
     name = "cpu"
-    prologue = "tid = 0\nnthreads = 1\n"
     runs_balancers = False
     host_arrays = True
+    ordered_sums = True
+
+    def __init__(self, threads: int | None = None, grain: int = cpu_threads.GRAIN) -> None:
+        if threads is None:
+            threads = cpu_threads.configured()
+        for name, value in (("threads", threads), ("grain", grain)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise TargetError(f"{name}={value!r}; expected a positive integer")
+        self.threads = threads
+        self.grain = grain
+        self.parallel = threads > 1
+        self.sequential = not self.parallel
+
+    @property
+    def prologue(self) -> str:  # type: ignore[override]
+        """One thread: ``tid`` 0 of 1; parallel: the grain of the grid-stride loops (``tid``
+        and ``nthreads`` are parameters; :func:`frontier.runtime.cpu_threads.chunked`)."""
+        return cpu_threads.PROLOGUE if self.parallel else "tid = 0\nnthreads = 1\n"
+
+    @property
+    def grid_barrier(self) -> str:  # type: ignore[override]
+        """Parallel: the team's barrier (:func:`frontier.runtime.cpu_threads.team_barrier`)."""
+        return "team_barrier(team, nthreads)" if self.parallel else "pass"
+
+    @property
+    def block_prologue(self) -> str:  # type: ignore[override]
+        """Every thread a block of one thread."""
+        if self.parallel:
+            return "block = tid\nblocks = nthreads\nthread = 0\nthreads = 1\n"
+        return "block = 0\nblocks = 1\nthread = 0\nthreads = 1\n"
+
+    def text_globals(self) -> dict[str, Any]:
+        """Parallel: ``team_barrier``, which the grid barrier calls."""
+        return {"team_barrier": cpu_threads.team_barrier} if self.parallel else {}
+
+    def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
+        """Parallel: the kernel's parameters begin with ``tid, nthreads, team``, its
+        grid-stride loops take chunks and its dense pushes count apart
+        (:func:`frontier.runtime.cpu_threads.chunked`, ``counted_apart``)."""
+        if self.parallel:
+            head = f"def {name}("
+            if head not in source:
+                raise TargetError(f"kernel text <frontier-generated {name}> does not define a "
+                                  f"function {name!r}")
+            source = cpu_threads.counted_apart(cpu_threads.chunked(
+                source.replace(head, head + "tid, nthreads, team, ", 1)))
+        return super().compile_source(name, source, namespace)
 
     def kernel_entry(self, params: tuple[str, ...]) -> str:
         """The prologue, then every argument rebound :func:`~frontier.runtime.borrowed.borrowed`:
@@ -352,7 +429,7 @@ class CpuTarget(Target):
     def compile_key(self) -> tuple:  # type: ignore[override]
         """:attr:`Target.compile_key`, without the properties between (it is read on every
         operator call)."""
-        return ("cpu", False, bounds_checked(), racecheck.current() is not None)
+        return ("cpu", False, bounds_checked(), racecheck.current() is not None, self.parallel)
 
     def compile_device_function(self, fn: Callable, lifted: int = 0) -> Callable:
         """``numba.njit`` without the wrappers that make a compiled function callable from
@@ -366,26 +443,55 @@ class CpuTarget(Target):
                                               lifted)
         exact_defaults(numba.core.types.Omitted)
         return numba.njit(cache=False, boundscheck=self.checks_bounds, no_cpython_wrapper=True,
-                          no_cfunc_wrapper=True)(fn)
+                          no_cfunc_wrapper=True, **self._options)(fn)
 
     def compile_kernel(self, fn: Callable, cache: bool = False) -> Callable:
         """``numba.njit``; the Python function itself in the race detector's checking mode."""
         if racecheck.checking():
             return fn
         if not cache:
-            return numba.njit(cache=False)(fn)
+            return numba.njit(cache=False, **self._options)(fn)
         kernel_cache.register_locator(_CACHE_IMPL)
-        return harden(numba.njit(cache=True)(fn))
+        return harden(numba.njit(cache=True, **self._options)(fn))
+
+    @property
+    def _options(self) -> dict[str, Any]:
+        """Numba's options for the target's functors and kernels besides the compile's own:
+        parallel, without the GIL (the team's threads run them at once); one thread,
+        :data:`~frontier.runtime.cpu_atomics.ONE_THREAD` (plain read-modify-writes for the
+        atomics, as before the cpu target ran on several threads)."""
+        return {"nogil": True} if self.parallel else cpu_atomics.ONE_THREAD
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
-        kernel(*args)
+        self._spread(kernel, blocks, args, together=False)
 
     def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                             args: tuple) -> None:
-        kernel(*args)
+        self._spread(kernel, blocks, args, together=True)
+
+    def _spread(self, kernel: Callable, blocks: int, args: tuple, together: bool) -> None:
+        """Run ``kernel``: on one thread, or in a part per block up to :attr:`threads` (one, in
+        order, under the race detector: its step is a launch); ``together``: the parts run at
+        once (a kernel with grid barriers; :meth:`frontier.runtime.cpu_threads.Team.run`)."""
+        if not self.parallel:
+            kernel(*args)
+        elif racecheck.current() is not None:
+            cpu_threads.run(kernel, 1, args, self.grain)
+        else:
+            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain, together)
 
     def resident_blocks(self, threads_per_block: int) -> int:
-        return 1
+        """Parallel: a block per thread; else one."""
+        return self.threads
+
+    @property
+    def identity(self) -> tuple:  # type: ignore[override]
+        """Each cpu target object its own (a pool holds the target that made it, so the
+        object outlives every key naming it)."""
+        return ("cpu", id(self))
+
+    def __repr__(self) -> str:
+        return f"<target cpu ({self.threads} threads)>" if self.parallel else "<target cpu>"
 
 
 class CudaTarget(Target):

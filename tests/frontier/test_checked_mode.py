@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from frontier import Frontier, Graph, device_function, generators, graphview, resolve_target
-from frontier.runtime.cuda_support import cuda_usable
 from operators import FunctorError, advance, compute
+from tests.tiers import TARGETS
 
 BOUNDSCHECK_VARIABLE = "FRONTIER_BOUNDSCHECK"
-CHECKED_TARGETS = ["cpu"] + (["cuda"] if cuda_usable() and resolve_target("cuda").simulated
-                             else [])
+#: The targets that check indices: the cpu target (on one thread and on several), and the cuda
+#: target in the simulator (a GPU compiles no checks).
+CHECKED_TARGETS = [p for p in TARGETS if p.values[0] != "cuda" or resolve_target("cuda").simulated]
 
 
 @pytest.fixture

@@ -1,0 +1,310 @@
+"""The threads of the cpu target (frontier/runtime/cpu_threads.py, CpuTarget): how many
+(``FRONTIER_NUM_THREADS``, else the CPU affinity), the team that runs a kernel's parts at once
+with a grid barrier between its steps, a part's exception reaching the caller without a hang,
+one launch at a time in the process (another thread's launch meanwhile runs alone), the
+grid-stride loops dealt in chunks, and parallel and sequential kernels kept apart in every
+cache."""
+
+from __future__ import annotations
+
+import _thread
+import multiprocessing
+import os
+import threading
+import time
+
+import numba
+import numpy as np
+import pytest
+
+from frontier.distributed.cluster import worker_threads
+from frontier.environ import SettingError
+from frontier.errors import TargetError
+from frontier.runtime import cpu_threads
+from frontier.runtime.atomics import atomic_add, atomic_load
+from frontier.runtime.cpu_threads import chunked, team_barrier
+from frontier.runtime.target import CpuTarget
+
+# The kernels below are written as the parallel cpu target compiles generated ones:
+# ``kernel(tid, nthreads, team, *args)`` compiled without the GIL.
+
+
+def kernel(fn):
+    return numba.njit(nogil=True)(fn)
+
+
+@kernel
+def _phases(tid, nthreads, team, marks, seen):
+    # phase 1: each thread marks its own slot; phase 2 (after the barrier): each reads all
+    marks[tid] = tid + 1
+    team_barrier(team, nthreads)
+    total = 0
+    for t in range(nthreads):
+        total += marks[t]
+    seen[tid] = total
+
+
+@kernel
+def _many_phases(tid, nthreads, team, counter, wrong):
+    for phase in range(PHASES):
+        atomic_add(counter, 0, 1)
+        team_barrier(team, nthreads)
+        if atomic_load(counter, 0) != nthreads * (phase + 1):
+            atomic_add(wrong, 0, 1)
+        team_barrier(team, nthreads)
+
+
+#: Barrier steps of the stress test (more threads than the machine has cores: the waiters
+#: sleep and are woken).
+PHASES = 3000
+
+
+@kernel
+def _raise_in_one(tid, nthreads, team, out):
+    if tid == nthreads - 1:
+        raise ValueError("part failed")
+    team_barrier(team, nthreads)  # the others wait here: they must leave
+    out[tid] = 1
+
+
+@kernel
+def _count_threads(tid, nthreads, team, out):
+    out[0] = nthreads
+
+
+@kernel
+def _hold(tid, nthreads, team, flag, inside):
+    atomic_add(inside, 0, 1)
+    while atomic_load(flag, 0) == 0:
+        pass
+
+
+def test_unset_the_thread_count_is_the_cores_this_process_may_use(monkeypatch):
+    monkeypatch.delenv(cpu_threads.VARIABLE, raising=False)
+    assert cpu_threads.configured() == cpu_threads.usable_cores() == len(os.sched_getaffinity(0))
+
+
+def test_the_variable_sets_the_thread_count(monkeypatch):
+    monkeypatch.setenv(cpu_threads.VARIABLE, " 3 ")
+    assert cpu_threads.configured() == 3
+    assert CpuTarget().threads == 3
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5", "1e3"])
+def test_a_bad_thread_count_is_refused_naming_the_variable(monkeypatch, value):
+    monkeypatch.setenv(cpu_threads.VARIABLE, value)
+    with pytest.raises(SettingError, match=f"FRONTIER_NUM_THREADS={value!r}: expected a "
+                                           "positive integer"):
+        cpu_threads.configured()
+
+
+@pytest.mark.parametrize("threads", [0, -1, 2.0, True, "2"])
+def test_a_cpu_target_of_a_bad_thread_count_is_refused(threads):
+    with pytest.raises(TargetError, match="threads=.*expected a positive integer"):
+        CpuTarget(threads)
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_every_part_runs_at_once_and_the_barrier_orders_its_steps(threads):
+    marks = np.zeros(threads, np.int64)
+    seen = np.zeros(threads, np.int64)
+    cpu_threads.run(_phases, threads, (marks, seen))
+    assert (seen == threads * (threads + 1) // 2).all()
+
+
+@pytest.mark.parametrize("threads", [2, 2 * os.cpu_count() + 1])
+def test_thousands_of_barriers_keep_every_step_apart(threads):
+    counter, wrong = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    cpu_threads.run(_many_phases, threads, (counter, wrong))
+    assert counter[0] == threads * PHASES and wrong[0] == 0
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_a_part_that_raises_reaches_the_caller_and_the_others_leave_the_barrier(threads):
+    out = np.zeros(threads, np.int64)
+    with pytest.raises(ValueError, match="part failed"):
+        cpu_threads.run(_raise_in_one, threads, (out,))
+    marks, seen = np.zeros(threads, np.int64), np.zeros(threads, np.int64)
+    cpu_threads.run(_phases, threads, (marks, seen))  # the team is free again
+    assert (seen == threads * (threads + 1) // 2).all()
+
+
+@kernel
+def _count_parts(tid, nthreads, team, counts):
+    atomic_add(counts, tid, 1)
+
+
+@pytest.mark.parametrize("together", [True, False])
+def test_every_part_runs_once_whoever_takes_it(together):
+    counts = np.zeros(4, np.int64)
+    cpu_threads.run(_count_parts, 4, (counts,), together=together)
+    assert counts.tolist() == [1, 1, 1, 1]
+
+
+def test_a_worker_not_yet_running_leaves_its_part_to_the_caller():
+    """A launch without barriers does not wait for a worker the system has not scheduled:
+    here the worker is busy (in an earlier job, until the launch returned) and the caller
+    takes every part."""
+    worker = cpu_threads._TEAM._ready(1)[0]
+    released = threading.Event()
+    busy = cpu_threads._Launch(lambda tid, nthreads, team: released.wait(60), 1, None, ())
+    worker.give(busy, 0)
+    ran_on = []
+
+    def part(tid, nthreads, team):
+        ran_on.append((tid, threading.get_ident()))
+
+    try:
+        cpu_threads.run(part, 2, (), together=False)
+    finally:
+        released.set()
+    assert sorted(ran_on) == [(0, threading.get_ident()), (1, threading.get_ident())]
+    busy.wait()
+
+
+@kernel
+def _barrier_apart(tid, nthreads, team):
+    team_barrier(team, nthreads)
+
+
+def test_a_grid_barrier_in_a_launch_whose_parts_do_not_run_together_raises():
+    with pytest.raises(cpu_threads.TeamAborted, match="launch it cooperatively"):
+        cpu_threads.run(_barrier_apart, 2, (), together=False)
+
+
+def test_a_launch_while_another_runs_runs_on_its_own_thread_alone():
+    flag, inside = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    holder = threading.Thread(target=cpu_threads.run, args=(_hold, 2, (flag, inside)))
+    holder.start()
+    try:
+        while inside[0] < 2:  # both parts of the first launch are running
+            pass
+        out = np.zeros(1, np.int64)
+        cpu_threads.run(_count_threads, 2, (out,))
+        assert out[0] == 1
+    finally:
+        flag[0] = 1
+        holder.join()
+    out = np.zeros(1, np.int64)
+    cpu_threads.run(_count_threads, 2, (out,))
+    assert out[0] == 2
+
+
+def _forked_launch(queue) -> None:
+    marks, seen = np.zeros(2, np.int64), np.zeros(2, np.int64)
+    cpu_threads.run(_phases, 2, (marks, seen))
+    queue.put(seen.tolist())
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork")
+def test_a_forked_child_makes_its_own_workers():
+    marks, seen = np.zeros(2, np.int64), np.zeros(2, np.int64)
+    cpu_threads.run(_phases, 2, (marks, seen))  # the parent's workers exist
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_forked_launch, args=(queue,))
+    child.start()
+    assert queue.get(timeout=60) == [3, 3]
+    child.join(60)
+    assert child.exitcode == 0
+
+
+def test_grid_stride_loops_are_dealt_in_chunks_the_same_in_every_loop():
+    text = ("def k(tid, nthreads, team, n, a, b):\n"
+            "    for v in range(tid, n, nthreads):\n"
+            "        a[v] = v\n"
+            "    for w in range(tid, n + 3, nthreads):\n"
+            "        if w < n:\n"
+            "            b[w] = tid\n")
+    made = chunked(text)
+    assert "range(tid * grain, n, nthreads * grain)" in made
+    space = {}
+    exec(compile("grain = 3\n" + made, "<chunked>", "exec"), space)  # noqa: S102 - test text
+    n = 20
+    owners = []
+    for threads in (1, 2, 3):
+        a, b = np.full(n, -1), np.full(n, -1)
+        for tid in range(threads):
+            space["k"](tid, threads, None, n, a, b)
+        assert a.tolist() == list(range(n))
+        owners.append(b.tolist())
+        assert b.tolist() == [(v // 3) % threads for v in range(n)]
+
+
+def test_a_loop_left_by_break_keeps_the_gpus_striding():
+    text = ("def k(tid, nthreads, team, n, a):\n"
+            "    for v in range(tid, n, nthreads):\n"
+            "        for e in range(3):\n"
+            "            break\n"
+            "        if a[v] < 0:\n"
+            "            break\n")
+    assert chunked(text) == text
+    nested = text.replace("        if a[v] < 0:\n            break\n", "")
+    assert "nthreads * grain" in chunked(nested)
+
+
+def test_parallel_and_sequential_kernels_are_kept_apart_in_every_cache():
+    one, two, four = CpuTarget(1), CpuTarget(2), CpuTarget(4)
+    assert one.compile_key != two.compile_key == four.compile_key
+    assert one.disk_key != two.disk_key
+    assert one.identity != two.identity != four.identity
+
+
+def test_one_thread_is_the_sequential_target_of_before():
+    one = CpuTarget(1)
+    assert one.sequential and not one.parallel
+    assert one.prologue == "tid = 0\nnthreads = 1\n" and one.grid_barrier == "pass"
+    assert one.resident_blocks(256) == 1 and repr(one) == "<target cpu>"
+    two = CpuTarget(2)
+    assert two.resident_blocks(256) == 2 and repr(two) == "<target cpu (2 threads)>"
+
+
+def test_dense_pushes_count_apart_and_add_once_at_the_end():
+    text = ("def k(tid, nthreads, team, n, lens, out_slot):\n"
+            "    for v in range(tid, n, nthreads):\n"
+            "        if v % 2 == 0:\n"
+            "            atomic_claim(lens, out_slot)\n")
+    made = cpu_threads.counted_apart(text)
+    assert made.count("atomic_claim") == 0 and "dense_added += 1" in made
+    space = {"atomic_add": lambda a, i, x: a.__setitem__(i, a[i] + x)}
+    exec(compile(made, "<counted>", "exec"), space)  # noqa: S102 - test text
+    lens = np.zeros(3, np.int64)
+    for tid in range(3):
+        space["k"](tid, 3, None, 10, lens, 1)
+    assert lens.tolist() == [0, 5, 0]
+    barrier = text + "    team_barrier(team, nthreads)\n"
+    early = text.replace("            atomic_claim", "            return\n            atomic_claim")
+    assert cpu_threads.counted_apart(barrier) == barrier  # a later step may read the length
+    assert cpu_threads.counted_apart(early) == early  # a return would skip the addition
+
+
+def test_ctrl_c_during_a_launch_is_raised_once_every_part_stopped():
+    interrupted = threading.Event()
+    finished = []
+
+    def interrupt():
+        _thread.interrupt_main()
+        interrupted.set()
+
+    def part(tid, nthreads, team):
+        if tid == 1:  # still running when the interrupt reaches the caller
+            interrupted.wait(60)
+            time.sleep(0.2)
+            finished.append(tid)
+
+    threading.Timer(0.05, interrupt).start()
+    with pytest.raises(KeyboardInterrupt):
+        cpu_threads.run(part, 2, (), together=True)
+    assert finished == [1]  # the worker's part ended before the interrupt reached the caller
+    out = np.zeros(1, np.int64)
+    cpu_threads.run(_count_threads, 2, (out,))
+    assert out[0] == 2  # and the team is free
+
+
+def test_local_dask_workers_share_the_cores_unless_the_count_is_set(monkeypatch):
+    monkeypatch.delenv(cpu_threads.VARIABLE, raising=False)
+    cores = cpu_threads.usable_cores()
+    assert worker_threads(2) == {cpu_threads.VARIABLE: str(max(1, cores // 2))}
+    assert worker_threads(cores * 4) == {cpu_threads.VARIABLE: "1"}
+    monkeypatch.setenv(cpu_threads.VARIABLE, "3")
+    assert worker_threads(2) == {}  # inherited as set

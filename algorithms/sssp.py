@@ -90,6 +90,7 @@ from operators import (  # noqa: A004
     get_balancer,
     resolve_policy,
 )
+from operators.policy import Policy
 from operators.sources import Batch, batches
 from operators.stepping import Rule, stepping
 
@@ -277,6 +278,15 @@ class _Run:
     extracted: int = 0
     relaxed: int = 0
     mode: str = "host"
+    policies: dict[int, Policy] = field(default_factory=dict)
+
+    def policy(self, batch: Batch) -> Policy:
+        """The balancer's policy for the batch's copies, resolved once per batch (the
+        traversal and the shortest-path tree share it: an adaptive policy's thresholds are
+        looked up once per call)."""
+        if id(batch) not in self.policies:
+            self.policies[id(batch)] = resolve_policy(self.balancer, batch.graph, self.target)
+        return self.policies[id(batch)]
 
     def start(self, batch: Batch, kind: str = "sparse") -> Frontier:
         """The batch's sources (one in each copy) as the first frontier, in a pool that holds
@@ -307,7 +317,7 @@ def _stepping(method: str) -> Any:
         rule = Rule(_RULES[method], run.delta, run.rho)
         negative_ok = method in NEGATIVE_WEIGHTS_OK
         for batch in run.batches:
-            policy = resolve_policy(run.balancer, batch.graph, run.target)
+            policy = run.policy(batch)
             done = stepping(batch.graph, run.start(batch), relax, batch.rows(run.flat),
                             rule=rule, balancer=policy,
                             max_rounds=n + 2 if negative_ok else None)
@@ -326,7 +336,7 @@ def _harish(run: _Run) -> None:
     n = run.graph.num_vertices
     for batch in run.batches:
         g, dist = batch.graph, batch.rows(run.flat)
-        policy = resolve_policy(run.balancer, g, run.target)
+        policy = run.policy(batch)
         updating = run.target.full(g.num_vertices, run.unreached, dist.dtype)
         for start in batch.starts.tolist():
             run.target.write_scalar(updating, start, 0)
@@ -488,7 +498,7 @@ def sssp(graph: Graph, source: int | None = None, *, sources: Any = None,
         graph.weights.dtype.kind in "iu" and weight_stats(graph).low > 0)
     for part in run.batches if predecessors else ():
         shortest_path_tree(part.graph, part.starts, part.rows(flat), unreached, positive, tgt,
-                           resolve_policy(balancer, part.graph, tgt), pred=part.rows(preds),
+                           run.policy(part), pred=part.rows(preds),
                            raw=True)
     finished = flat
     if dtype.kind != "f":  # exact integer sums, returned as float64 with inf where unreached

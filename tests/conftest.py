@@ -15,7 +15,7 @@ import pytest
 
 from frontier.target import resolve_target
 from tests.budget import TimeBudget
-from tests.tiers import TARGETS, load_profiles
+from tests.tiers import FIXTURE_TARGETS, load_profiles
 
 load_profiles()
 
@@ -27,13 +27,13 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(budget, "frontier-time-budget")
 
 
-@pytest.fixture(params=TARGETS, scope="session")
+@pytest.fixture(params=FIXTURE_TARGETS, scope="session")
 def target(request):
     """Each usable target, resolved."""
     return resolve_target(request.param)
 
 
-@pytest.fixture(params=[p for p in TARGETS if p.id != "cuda"], scope="session")
+@pytest.fixture(params=[p for p in FIXTURE_TARGETS if p.id != "cuda"], scope="session")
 def race_target(request):
     """Each usable target the race detector runs on (it runs the functors as Python: the cpu
     target, and the cuda target only in the simulator)."""

@@ -33,6 +33,13 @@ def test_the_tier_runs_the_cpu_target_on_one_and_several_threads_and_marks_the_c
                for p in tiers.TARGETS[2:])
 
 
+def test_the_target_fixture_leaves_the_threaded_level_to_the_designs_in_the_simulator_tier():
+    threaded = [p for p in tiers.FIXTURE_TARGETS if p.values == (tiers.THREADED,)]
+    assert len(threaded) == (0 if tiers.SIMULATED else 1)
+    assert [p for p in tiers.TARGETS if p.values != (tiers.THREADED,)] == [
+        p for p in tiers.FIXTURE_TARGETS if p.values != (tiers.THREADED,)]
+
+
 def test_the_sessions_own_cpu_target_runs_on_one_thread_unless_the_run_names_a_count():
     from frontier.target import resolve_target
 

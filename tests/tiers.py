@@ -44,6 +44,15 @@ def _target_params() -> list:
 #: ``simulator``.
 TARGETS = _target_params()
 
+#: The ``target`` fixture's parameters: :data:`TARGETS`, but in the simulator tier (CI, where
+#: every test pays for the simulated GPU and the run has a time budget) without the threaded
+#: level, which there runs in the pairwise designs (tests/pairs.py over :data:`TARGETS`) and in
+#: the tests of the threads themselves (tests/frontier/test_cpu_threads.py,
+#: tests/frontier/test_cpu_atomics.py, tests/algorithms/test_cpu_cores.py: every catalog
+#: algorithm on 2 and 4 threads).
+FIXTURE_TARGETS = [p for p in TARGETS
+                   if not (SIMULATED and any(m.name == "threads" for m in p.marks))]
+
 #: Examples per hypothesis test in each tier.
 PROFILES = {"default": 60, "simulator": 6, "gpu": 100}
 

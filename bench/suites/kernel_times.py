@@ -43,23 +43,26 @@ class Row:
 
 def timed_launches(target: Target, call: Callable[[], object]
                    ) -> list[tuple[str, int, int, float]]:
-    """Run ``call`` with every launch of ``target`` synchronized and timed: (kernel, blocks,
-    threads, ms) per launch, in order."""
-    launches, run = [], target._run
+    """Run ``call`` with every launch of ``target`` (plain and cooperative) synchronized and
+    timed: (kernel, blocks, threads, ms) per launch, in order."""
+    launches: list[tuple[str, int, int, float]] = []
 
-    def timed(kernel, blocks, threads, args, cooperative):
-        target.synchronize()
-        start = time.perf_counter()
-        run(kernel, blocks, threads, args, cooperative)
-        target.synchronize()
-        launches.append((getattr(kernel, "__name__", str(kernel)), blocks, threads,
-                         1e3 * (time.perf_counter() - start)))
+    def timing(run: Callable) -> Callable:
+        def timed(kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
+            target.synchronize()
+            start = time.perf_counter()
+            run(kernel, blocks, threads, args)
+            target.synchronize()
+            launches.append((getattr(kernel, "__name__", str(kernel)), blocks, threads,
+                             1e3 * (time.perf_counter() - start)))
+        return timed
 
-    target._run = timed
+    target._launch = timing(target._launch)
+    target._launch_cooperative = timing(target._launch_cooperative)
     try:
         call()
     finally:
-        del target._run
+        del target._launch, target._launch_cooperative
     return launches
 
 

@@ -41,7 +41,9 @@ def test_compile_source_registers_the_text_for_tracebacks(target):
         "for i in range(tid, xs.shape[0], nthreads):\n        xs[i] += one\n")
     kernel = target.compile_source("add_one", text, {"one": 1})
     filename = "<frontier-generated add_one>"
-    assert linecache.getline(filename, 1) == "def add_one(xs):\n"
+    first = linecache.getline(filename, 1)  # the text compiled: a target may add parameters
+    assert first.startswith("def add_one(") and first.endswith("xs):\n")
+    assert any("xs[i] += one" in line for line in linecache.getlines(filename))
     xs = target.to_device(np.arange(5, dtype=np.int64))
     target.launch(kernel, 1, 8, (xs,))
     np.testing.assert_array_equal(target.to_host(xs), np.arange(1, 6))

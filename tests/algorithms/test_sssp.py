@@ -287,7 +287,7 @@ def test_predecessors_skip_float_weights_too_small_to_change_a_distance(target):
 
 
 #: Sources with a repeat, for the rows of one call.
-SOURCE_ROWS = [3, 0, 3, 7]
+SOURCE_ROWS = [3, 0, 3]
 
 
 @pytest.mark.parametrize("target, method, balancer", EVERY_PAIR, indirect=["target"])
@@ -295,9 +295,10 @@ def test_rows_of_several_sources_equal_single_source_calls(target, method, balan
     graph = Graph.from_edges([0, 1, 2, 3, 4, 5, 6, 2, 7, 3], [1, 2, 3, 4, 5, 6, 0, 5, 0, 7],
                              weights=[2, 1, 4, 1, 3, 2, 5, 9, 1, 2], num_vertices=9)
     rows = sssp(graph, sources=SOURCE_ROWS, method=method, balancer=balancer, target=target)
+    alone = {s: sssp(graph, s, method=method, balancer=balancer, target=target).distances
+             for s in set(SOURCE_ROWS)}
     for i, s in enumerate(SOURCE_ROWS):
-        one = sssp(graph, s, method=method, balancer=balancer, target=target)
-        np.testing.assert_array_equal(rows.distances[i], one.distances)
+        np.testing.assert_array_equal(rows.distances[i], alone[s])
         check_sssp(graph, s, rows.distances[i], rows.predecessors[i])
 
 

@@ -1,9 +1,12 @@
 """The threads the cpu target runs a kernel on: how many, and the team that runs them.
 
 How many: ``FRONTIER_NUM_THREADS`` where set (a positive integer; anything else is a
-:class:`~frontier.environ.SettingError` naming the variable), else the cores this process may run
-on (its CPU affinity, ``os.sched_getaffinity``). :func:`configured` reads it; the process's cpu
-target reads it once, when it is made (:func:`frontier.runtime.target.named`).
+:class:`~frontier.environ.SettingError` naming the variable; the cores this process may run on,
+its CPU affinity, are :func:`usable_cores`), else one: the kernels whose functors are
+dominated by locked atomics (a BFS's visit, Afforest's link) run slower on two threads than on
+one, so several threads are asked for, until a measured rule chooses them (docs/cpu.md).
+:func:`configured` reads it; the process's cpu target reads it once, when it is made
+(:func:`frontier.runtime.target.named`).
 
 A kernel of the parallel cpu target is a function ``kernel(tid, nthreads, team, *args)``
 compiled without the GIL (``nogil``): thread ``tid`` of ``nthreads`` does its share of the
@@ -91,19 +94,18 @@ def usable_cores() -> int:
 
 
 def configured() -> int:
-    """The thread count of the cpu target: ``FRONTIER_NUM_THREADS``, else
-    :func:`usable_cores`."""
+    """The thread count of the cpu target: ``FRONTIER_NUM_THREADS``, else one."""
     raw = environ.get(VARIABLE)
     if raw is None or not raw.strip():
-        return usable_cores()
+        return 1
     try:
         count = int(raw.strip())
     except ValueError:
         count = 0
     if count < 1:
         raise SettingError(f"{VARIABLE}={raw!r}: expected a positive integer, the number of "
-                           "threads the cpu target runs kernels on (unset: the cores this "
-                           f"process may use, {usable_cores()})")
+                           "threads the cpu target runs kernels on (unset: one; the cores this "
+                           f"process may use: {usable_cores()})")
     return count
 
 

@@ -79,9 +79,10 @@ def _hold(tid, nthreads, team, flag, inside):
         pass
 
 
-def test_unset_the_thread_count_is_the_cores_this_process_may_use(monkeypatch):
+def test_unset_the_thread_count_is_one_and_the_usable_cores_are_the_affinity(monkeypatch):
     monkeypatch.delenv(cpu_threads.VARIABLE, raising=False)
-    assert cpu_threads.configured() == cpu_threads.usable_cores() == len(os.sched_getaffinity(0))
+    assert cpu_threads.configured() == 1
+    assert cpu_threads.usable_cores() == len(os.sched_getaffinity(0))
 
 
 def test_the_variable_sets_the_thread_count(monkeypatch):

@@ -278,7 +278,8 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     overflow = tgt.zeros(1, np.int32)
     edge_values = tgt.zeros(graph.num_edges, np.float64) if edges else None
     if edges:
-        tails, heads = tgt.to_device(graph.coo().src), tgt.to_device(graph.col_indices)
+        tails = graph.device_edge_sources(tgt)  # kept with the graph: no upload per call
+        heads = graph.device_arrays(tgt).col_indices
     levels = inspected = 0
     stats: list[BetweennessSourceStats] = []
     began = time.perf_counter()

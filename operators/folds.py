@@ -14,8 +14,11 @@ order), a vertex of more than :data:`operators.lanes.HUB_DEGREE` edges is folded
 (:func:`hub_text`), in three parts, a barrier after each of the first two:
 
 1. every vertex of the input of at most ``HUB_DEGREE`` edges folded by its thread; a hub of a
-   frontier marked (its entry of the frontier pool's stamp array set to this fold's stamp,
-   :meth:`frontier.FrontierPool.next_stamp`: no pass clears the marks);
+   frontier marked, its entry of a stamp array set to this fold's stamp (no pass clears the
+   marks): on its own, the calling thread's array (:func:`fresh_marks`: a call only reads its
+   frontier, and calls from several threads over one frontier must not see each other's
+   marks); in a fused loop, which holds its pool for the run, the pool's
+   (:meth:`frontier.FrontierPool.next_stamp`), a stamp per round;
 2. every chunk of :data:`operators.lanes.CHUNK` edges of the graph's hubs
    (:func:`operators.lanes.hubs_of`) whose hub is marked (over ``"vertices"``, every chunk)
    folded over a warp's lanes into ``partials`` (:func:`operators.lanes.over_lanes`; a lane of a
@@ -29,6 +32,7 @@ vertex's edges to a warp's lanes the same way (their warp-level mapping).
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -45,11 +49,28 @@ if TYPE_CHECKING:
     from operators.functors import Functor
 
 __all__ = ["fold_body", "splits_hubs", "HubFold", "hub_fold", "hub_params", "hub_arguments",
-           "hub_text", "MARKS"]
+           "hub_text", "MARKS", "fresh_marks"]
 
-#: The marks a hub fold over a frontier sets and reads: the frontier pool's stamp array and
-#: this fold's stamp.
+#: The marks a hub fold over a frontier sets and reads: a stamp array and this fold's stamp.
 MARKS = ("hub_marks", "hub_stamp")
+#: Each thread's marks, per target: the array and the last stamp used in it.
+_MARKS = threading.local()
+#: The last stamp an int32 mark holds; the array is made again (zeroed) after it.
+_LAST_STAMP = int(np.iinfo(np.int32).max)
+
+
+def fresh_marks(tgt: Target, size: int) -> tuple[Any, int]:
+    """The calling thread's marks on ``tgt`` (at least ``size`` int32, zeros when made) and a
+    stamp none of them holds yet."""
+    kept = getattr(_MARKS, "by_target", None)
+    if kept is None:
+        kept = _MARKS.by_target = {}
+    key = (tgt.name, tgt.simulated)
+    marks, stamp = kept.get(key, (None, 0))
+    if marks is None or marks.shape[0] < size or stamp >= _LAST_STAMP:
+        marks, stamp = tgt.zeros(max(size, 64), np.int32), 0
+    kept[key] = (marks, stamp + 1)
+    return marks, stamp + 1
 
 
 def fold_body(spec: KernelSpec, edges: str, op: str, out: str = "out",

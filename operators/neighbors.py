@@ -58,7 +58,16 @@ from operators.common import (
 )
 from operators.compute import elements, reads
 from operators.convention import kernel_arguments, scalar_arguments
-from operators.folds import MARKS, HubFold, fold_body, hub_arguments, hub_fold, hub_params, hub_text
+from operators.folds import (
+    MARKS,
+    HubFold,
+    fold_body,
+    fresh_marks,
+    hub_arguments,
+    hub_fold,
+    hub_params,
+    hub_text,
+)
 from operators.frequencies import NEIGHBOR_COUNTS, counts_plan
 from operators.functors import Functor, as_functor
 from operators.lanes import CHUNK, HUB_DEGREE, LANES, Hubs, hubs_of, over_lanes
@@ -136,7 +145,7 @@ def _hub_plan(graph: Graph, where: Frontier | str, tgt: Target, kind: str, domai
     """A fold whose hubs are folded apart (:mod:`operators.folds`): one launch, its parts
     separated by grid barriers (block barriers where it is one block), on enough blocks for
     every input vertex and every hub chunk's lanes; a frontier's hubs marked with a fresh
-    stamp of its pool."""
+    stamp of the calling thread's marks."""
     marked = kind != RANGE
     shape = per_element(tgt)
     blocks = grid_blocks(tgt, shape.threads_per_block,
@@ -158,7 +167,7 @@ def _hub_plan(graph: Graph, where: Frontier | str, tgt: Target, kind: str, domai
                            functor, "hubs", one_block), generate)
     buffers.update(hub_arguments(fold, tgt, op, buffers["out"].dtype))
     if marked:
-        buffers.update(zip(MARKS, where.pool.next_stamp(), strict=True))
+        buffers.update(zip(MARKS, fresh_marks(tgt, graph.num_vertices), strict=True))
     return Plan([(kernel, blocks)], buffers, cooperative=True)
 
 

@@ -10,6 +10,8 @@ lowered so that a vertex of more than 3 arcs is a hub, in chunks of 2 arcs."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 
@@ -81,8 +83,8 @@ def in_order(graph: Graph, fn, x: np.ndarray, op: str, dtype, edges: str,
     return folded
 
 
-@pytest.mark.parametrize("op", NEIGHBOR_REDUCTIONS)
-@pytest.mark.parametrize("where, edges", [("frontier", "out"), ("vertices", "in")])
+@pytest.mark.parametrize("op, where, edges", [(op, "frontier", "out") for op in NEIGHBOR_REDUCTIONS]
+                         + [("sum", "vertices", "in")])  # the loop's test: a min over "vertices"
 def test_every_fold_with_hubs_folded_apart_equals_the_fold_in_order(target, small_hubs, op,
                                                                     where, edges):
     graph = star_and_paths()
@@ -111,6 +113,25 @@ def test_every_fold_with_hubs_folded_apart_equals_the_fold_in_order(target, smal
 
 def not_the_hub(v):
     return v != 0
+
+
+def test_hub_folds_over_one_frontier_from_several_threads_get_their_own_values(target,
+                                                                            small_hubs):
+    graph = star_and_paths()
+    live = Frontier.from_vertices(graph, LIVE, target=target)
+    tables = [np.random.default_rng(seed).integers(-9, 9, 10) for seed in range(6)]
+
+    def folded(x: np.ndarray) -> list[int]:
+        out = target.zeros(graph.num_vertices, np.int64)
+        neighbor_reduce(graph, live, spread, target.to_device(x), out=out, op="max",
+                        edges="out")
+        return target.to_host(out)[LIVE].tolist()
+
+    with ThreadPoolExecutor(3) as pool:
+        got = list(pool.map(folded, tables))
+    for x, values in zip(tables, got, strict=True):
+        want = in_order(graph, spread, x, "max", np.int64, "out", LIVE)
+        assert values == [want[v] for v in LIVE]
 
 
 def exactly(src, dst, eid, weight, x):

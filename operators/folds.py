@@ -176,7 +176,10 @@ def hub_text(spec: KernelSpec, edges: str, op: str, runs_balancers: bool, barrie
     else:  # the same lanes, one after the other, in an array of the lanes' values
         warps = (f"hub_warp = tid\nhub_warps = nthreads\n"
                  f"{names.lanes} = np.empty({LANES}, np.int64)\n")
-    test = "if hub_marks[v] == hub_stamp:\n" if marked else "if True:\n"
+
+    def only_marked(text: str) -> str:
+        return "if hub_marks[v] == hub_stamp:\n" + indent(text) if marked else text
+
     chunk = over_lanes(lane_op, f"hub_identity{tag}",
                        f"for q in range(lo_e + hub_lane, hi_e, {LANES}):\n",
                        arc_value(spec, edges, "q") + value, runs_balancers,
@@ -188,9 +191,10 @@ def hub_text(spec: KernelSpec, edges: str, op: str, runs_balancers: bool, barrie
                      f"hx{tag} = partials{tag}[c]\n" + combine(lane_op, acc, f"hx{tag}"),
                      runs_balancers, f"{out}[v] = {stored}\n", names)
     chunks = (f"for c in range(hub_warp, chunk_count{tag}, hub_warps):\n"
-              + indent(f"v = {id_at(f'chunk_vertex{tag}', 'c')}\n" + test
-                       + indent(f"lo_e = chunk_first{tag}[c]\n"
-                                f"hi_e = min(lo_e + hub_chunk, {offsets}[v + 1])\n" + chunk)))
+              + indent(f"v = {id_at(f'chunk_vertex{tag}', 'c')}\n"
+                       + only_marked(f"lo_e = chunk_first{tag}[c]\n"
+                                     f"hi_e = min(lo_e + hub_chunk, {offsets}[v + 1])\n"
+                                     + chunk)))
     hubs = (f"for h in range(hub_warp, hub_count{tag}, hub_warps):\n"
-            + indent(f"v = {id_at(f'hubs{tag}', 'h')}\n" + test + indent(hub)))
+            + indent(f"v = {id_at(f'hubs{tag}', 'h')}\n" + only_marked(hub)))
     return first + barrier + warps + chunks + barrier + hubs

@@ -229,6 +229,37 @@ def test_a_fused_loop_folds_hubs_apart_as_the_host_loop_does(target, small_hubs)
     assert rounds == 4 and 0 not in state and label[0] == 0
 
 
+def test_hub_folds_over_a_grid_of_several_blocks_wait_at_grid_barriers(target, small_hubs):
+    """A star of 3,000 leaves (1,500 chunks: a grid of many blocks on a GPU, a cooperative
+    launch whose parts wait at grid barriers; in the simulator, which runs one block, 6 leaves)
+    and its leaves' arcs back: a fold on its own and the fused loop equal the fold in order and
+    the host loop."""
+    leaves = 6 if target.simulated else 3000
+    n = leaves + 1
+    src = np.r_[np.zeros(leaves, np.int64), np.arange(1, n)]
+    dst = np.r_[np.arange(1, n), np.zeros(leaves, np.int64)]
+    graph = Graph.from_edges(src, dst, num_vertices=n, directed=True)
+    x = np.random.default_rng(5).integers(-50, 50, n)
+    out = target.zeros(n, np.bool_)
+    with recording() as log:
+        neighbor_reduce(graph, Frontier.all_vertices(graph, target=target), divisible,
+                        target.to_device(x), out=out, op="logical_or", edges="out")
+    (folding,) = [k.name for k in log.kernels() if k.name.startswith("neighbors")]
+    assert "_hubs" in folding and "_block" not in folding
+    want = in_order(graph, divisible, x, "logical_or", np.bool_, "out", range(n))
+    assert target.to_host(out).tolist() == [bool(want[v]) for v in range(n)]
+    prio = target.to_device(np.random.default_rng(6).permutation(n).astype(np.int64))
+    runs = {}
+    for fused in (True, False):
+        state, beaten = target.zeros(n, np.int8), target.zeros(n, np.bool_)
+        label = target.to_device(np.arange(n, dtype=np.int64)[::-1].copy())
+        ran = loop(graph, Frontier.all_vertices(graph, target=target), independent_and_labelled,
+                   graph, state, beaten, prio, target.zeros(n, np.int64), label, fused=fused)
+        runs[fused] = (ran.rounds, target.to_host(state).tolist(),
+                       target.to_host(label).tolist())
+    assert runs[True] == runs[False] and 0 not in runs[True][1]
+
+
 def mark_tail(src, dst, eid, weight, x, seen):
     seen[src] = eid
     return x[dst]

@@ -243,8 +243,9 @@ def work_items(spec: KernelSpec, name: str) -> WorkItems:
     (an edge of an advance, an element of a filter, compute or reduce), a condition joining the
     call on its edge; the calls one thread makes for one vertex in a pull or a neighbour
     reduction are one item (a sequential loop), those of a neighbour sort (a mode, a histogram)
-    one item each, as a long row's calls run on several threads; a tile update's calls are one
-    item each."""
+    or of a neighbour reduction whose hubs are folded apart (:mod:`operators.folds`) one item
+    each, as a long row's calls run on several threads; a tile update's calls are one item
+    each."""
     if spec.steps:  # a composed kernel: functor ``step{i}_{name}`` is ``name`` of step i
         step, _, name = name.partition("_")
         return work_items(spec.steps[int(step.removeprefix("step"))], name)
@@ -254,6 +255,8 @@ def work_items(spec: KernelSpec, name: str) -> WorkItems:
         return WorkItems(1 if condition else 4, "vertex {0} (pulling its in-edges)", (dst,),
                          dst, dst)
     if operator == "neighbors":
+        if "_hubs" in spec.variant:  # a hub's calls run on several threads
+            return WorkItems(4, "arc {0}->{1} (eid {2})", (0, 1, 2))
         owner = 1 if spec.csc else 0
         return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
     if operator == "neighbor_sort":  # a long row's calls run on several threads of a block

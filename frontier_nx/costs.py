@@ -23,20 +23,20 @@ __all__ = ["ORDERED_SEARCHES", "COMPONENTS", "hand_over", "loaded", "pays"]
 
 #: NetworkX's breadth-first search in order (``bfs_layers``, ``bfs_edges``,
 #: ``single_source_shortest_path_length``, ...), seconds per arc
-NETWORKX_SEARCH = 140e-9
+NETWORKX_SEARCH = 145e-9
 #: NetworkX's connected components (its ``_plain_bfs`` from each node not yet met), per arc
-NETWORKX_COMPONENTS = 120e-9
+NETWORKX_COMPONENTS = 125e-9
 #: reading the adjacency into arrays, per arc
-READ = 60e-9
+READ = 70e-9
 #: the backend's ordered search on the arrays with NetworkX's result built (lists of nodes, the
 #: dict of lengths), per arc
-SEARCH = 30e-9
+SEARCH = 20e-9
 #: the library's components on the arrays with NetworkX's sets built, per arc
-COMPONENTS_HERE = 25e-9
+COMPONENTS_HERE = 10e-9
 #: importing numpy, seconds
-NUMPY_IMPORT = 0.05
+NUMPY_IMPORT = 0.045
 #: importing the library and loading the components' kernels from a warm cache, seconds
-LIBRARY_LOAD = 1.0
+LIBRARY_LOAD = 1.2
 #: a search on NetworkX's adjacency hands over to the arrays before a level that alone costs
 #: NetworkX at least this share of what reading the arrays costs: a reader that stops after
 #: that level pays at most about 1 / HAND_OVER_SHARE times what NetworkX pays for it

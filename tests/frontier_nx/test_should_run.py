@@ -190,3 +190,30 @@ def test_min_edges_counts_what_a_view_shows(config):
     assert should_run("pagerank", (view,), {}) is True
     config.min_edges = 10
     assert "fewer than 10 edges" in should_run("pagerank", (view,), {})
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_min_edges_counts_every_row_past_isolated_nodes(config, directed):
+    G = nx.empty_graph(10_000, create_using=nx.DiGraph if directed else nx.Graph)
+    G.add_edges_from((10_000 + i, 10_001 + i) for i in range(100))  # past 4096-row chunks
+    config.min_edges = 100
+    assert should_run("pagerank", (G,), {}) is True
+    config.min_edges = 101
+    assert "fewer than 101 edges" in should_run("pagerank", (G,), {})
+
+
+@pytest.mark.parametrize("hands_over", [False, True])
+def test_a_large_queue_estimates_its_level_from_the_mean_degree(monkeypatch, hands_over):
+    G = nx.star_graph(1500)  # level 1: 1500 leaves, each with the hub and two more neighbours
+    nx.add_path(G, range(1, 1501))
+    seen = []
+
+    def hand_over(level_arcs, arcs):
+        seen.append(level_arcs)
+        return hands_over and level_arcs > 2000
+
+    monkeypatch.setattr(costs, "hand_over", hand_over)
+    expected = list(nx.bfs_layers(G, 0))
+    assert list(nx.bfs_layers(G, 0, backend="frontier")) == expected
+    arcs = sum(map(len, G._adj.values()))
+    assert seen[:2] == [1500, 1500 * arcs // len(G)]

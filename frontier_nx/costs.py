@@ -7,9 +7,10 @@ depends on what it still has to pay before its own pass: reading the adjacency i
 has), and, for the functions that run the library's compiled kernels, importing the library
 and loading its kernels from the cache (unless a call has). Each is estimated from the graph's
 arcs (adjacency entries: an undirected edge counts twice) with the costs below, measured by
-``python -m bench networkx_costs`` on the 2-core development machine (docs/networkx.md,
-"What a first call costs"); they are CPU costs of NetworkX's Python loops and of numpy on the
-same machine, so their ratios carry over to faster or slower machines better than the times.
+``python -m bench networkx_costs`` on the 2-core development machine and held as on an idle
+one (docs/networkx.md, "What a first call costs"); they are CPU costs of NetworkX's Python
+loops and of numpy on the same machine, so their ratios carry over to faster or slower
+machines better than the times.
 
 Standard library only: ``should_run`` asks before anything heavy is imported.
 """

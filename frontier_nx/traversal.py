@@ -187,8 +187,8 @@ def _expand_with_parents(adjacency: dict, queue: list, visited: set) -> tuple[li
 
 
 #: a queue of fewer nodes counts the arcs its level scans; a larger one estimates them from the
-#: graph's mean degree (its rows, met in random order, cost a hash lookup and cache misses each:
-#: about a tenth of NetworkX's scan of them, where counting every row in order costs a hundredth)
+#: graph's mean degree (its rows, met in random order, cost a hash lookup and cache misses each,
+#: a sizeable share of NetworkX's own scan of them; counting every row in order costs far less)
 _COUNTED = 1024
 
 

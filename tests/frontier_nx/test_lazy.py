@@ -72,7 +72,7 @@ def test_a_partial_read_of_a_breadth_first_generator_imports_nothing_heavy():
         import sys
         from itertools import islice
         import networkx as nx
-        G = nx.gnm_random_graph(20000, 100000, seed=1)
+        G = nx.gnm_random_graph(8000, 40000, seed=1)
         with nx.config.backend_priority(algos=["frontier"]):
             layers = list(islice(nx.bfs_layers(G, 0), 3))
             edges = list(islice(nx.bfs_edges(G, 0), 20))
@@ -99,3 +99,22 @@ def test_a_conversion_reads_nothing_before_a_call_needs_it():
     before, after = printed.splitlines()
     assert before == "[] False"
     assert after == "2000 True True"
+
+
+def test_an_ordered_search_that_reads_the_graph_imports_numpy_alone():
+    """With numpy imported reading pays: the search hands over to the arrays, vectorized with
+    numpy, and neither Numba, scipy nor the library is imported."""
+    printed = _fresh(f"""
+        import sys
+        import numpy
+        import networkx as nx
+        G = nx.gnm_random_graph(8000, 40000, seed=1)
+        with nx.config.backend_priority(algos=["frontier"]):
+            lengths = nx.single_source_shortest_path_length(G, 0)
+        assert list(lengths.items()) == list(nx.single_source_shortest_path_length(G, 0).items())
+        converted = G.__networkx_cache__["backends"]["frontier"].values()
+        print(sorted(name for name in {HEAVY!r} if name in sys.modules))
+        print([graph.read for graph in converted])
+    """)
+    heavy, read = printed.splitlines()
+    assert heavy == "['numpy']" and read == "[True]"

@@ -15,13 +15,20 @@ asked for (every parallel edge's value in a multigraph), and builds the
 names or unweighted (``weight=None`` is honoured even where the conversion holds weights), with
 parallel edges combined the way the NetworkX function combines them (``min`` for shortest
 paths, ``sum`` for link analysis), reversed or made undirected.
+
+The nodes and arrays are read when a call first needs them, not when NetworkX asks for the
+conversion: the ordered searches of :mod:`frontier_nx.traversal` start on NetworkX's adjacency
+(:meth:`FrontierGraph.adjacency`) and read the arrays only where a level grows large enough
+that it pays, so a reader that stops after a few levels never pays for them. They are read as
+the graph is then (as NetworkX's own generators read the graph as it is when they go on); a
+node that a search met and that left the graph since raises RuntimeError.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import itemgetter, methodcaller
@@ -39,24 +46,39 @@ _graph = LazyModule("frontier.graph")
 
 __all__ = ["FrontierGraph", "from_networkx", "is_view", "uncache_view"]
 
+#: the key of a graph's arrays among what it builds once (``FrontierGraph._built``)
+_ARRAYS = ("arrays",)
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """What the conversion reads from NetworkX's adjacency (see :class:`FrontierGraph`)."""
+
+    nodes: list
+    identity: bool
+    #: node -> vertex id, where the nodes are not their own ids (``identity``)
+    index: dict | None
+    offsets: np.ndarray
+    heads: np.ndarray
+    multiplicity: np.ndarray | None
+    values: dict[str, list]
+    in_arcs: tuple[np.ndarray, np.ndarray] | None
+
 
 @dataclass(frozen=True, eq=False)
 class FrontierGraph:
     """A converted NetworkX graph: vertex ``i`` is ``nodes[i]``; arcs ``offsets``/``heads`` in
     NetworkX's adjacency order (``multiplicity[a]`` parallel edges behind arc ``a`` of a
-    multigraph); ``values[attribute]`` one value per parallel edge, in arc order; the NetworkX
-    graph it came from held weakly (:meth:`original`)."""
+    multigraph); ``values[attribute]`` one value per parallel edge, in arc order; ``in_arcs``,
+    a directed graph's arcs in NetworkX's predecessor order (``G._pred``) as ``(offsets,
+    tails)``, None for an undirected graph (its adjacency serves both ways). The nodes and the
+    arrays are read together from NetworkX's adjacency on first use (``_pending`` holds it
+    until then: the adjacency, a directed graph's ``_pred``, the edge attributes to read with
+    their defaults); the NetworkX graph it came from is held weakly (:meth:`original`)."""
 
-    nodes: list
     directed: bool
     multigraph: bool
-    offsets: np.ndarray
-    heads: np.ndarray
-    multiplicity: np.ndarray | None
-    values: dict[str, list]
-    #: a directed graph's arcs in NetworkX's predecessor order (``G._pred``): ``(offsets,
-    #: tails)``, None for an undirected graph (its adjacency serves both ways)
-    in_arcs: tuple[np.ndarray, np.ndarray] | None = None
+    _pending: dict = field(repr=False)
     _source: weakref.ref | None = field(default=None, repr=False)
     _built: dict = field(default_factory=dict, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
@@ -70,16 +92,112 @@ class FrontierGraph:
         return self.multigraph
 
     def __len__(self) -> int:
-        return len(self.nodes)
+        adjacency = self.adjacency()
+        return len(self.nodes) if adjacency is None else len(adjacency)
+
+    @property
+    def nodes(self) -> list:
+        return self._arrays().nodes
+
+    @property
+    def identity(self) -> bool:
+        """Whether the nodes are the ints ``0 .. n-1`` in order: each node is its own vertex
+        id (no lookup)."""
+        return self._arrays().identity
+
+    @property
+    def offsets(self) -> np.ndarray:
+        return self._arrays().offsets
+
+    @property
+    def heads(self) -> np.ndarray:
+        return self._arrays().heads
+
+    @property
+    def multiplicity(self) -> np.ndarray | None:
+        return self._arrays().multiplicity
+
+    @property
+    def values(self) -> dict[str, list]:
+        return self._arrays().values
+
+    @property
+    def in_arcs(self) -> tuple[np.ndarray, np.ndarray] | None:
+        return self._arrays().in_arcs
+
+    @property
+    def read(self) -> bool:
+        """Whether the nodes and arrays have been read from NetworkX's adjacency."""
+        return _ARRAYS in self._built
+
+    def adjacency(self, backward: bool = False) -> dict | None:
+        """NetworkX's adjacency (a directed graph's ``_pred`` where ``backward``) while the
+        arrays are not read yet, for a search that starts on it; None once they are."""
+        pending = self._pending
+        if not pending:
+            return None
+        return pending["pred"] if backward and self.directed else pending["adjacency"]
 
     @property
     def num_arcs(self) -> int:
-        return int(self.heads.size)
+        """The arcs (adjacency entries), counted without reading the arrays where they are not
+        read yet."""
+        adjacency = self.adjacency()
+        if adjacency is None:
+            return int(self.heads.size)
+        return self._once(("arcs",), lambda: sum(map(len, adjacency.values())))
 
     @property
     def index(self) -> dict:
         """node -> vertex id (built once)."""
+        index = self._arrays().index
+        if index is not None:
+            return index
         return self._once(("index",), lambda: {node: i for i, node in enumerate(self.nodes)})
+
+    def has(self, node: Any) -> bool:
+        """Whether the hashable ``node`` is a node, asked of NetworkX's adjacency while the
+        arrays are not read yet."""
+        adjacency = self.adjacency()
+        if adjacency is not None:
+            return node in adjacency
+        try:
+            self.find(node)
+        except KeyError:
+            return False
+        return True
+
+    def find(self, node: Any) -> int:
+        """The vertex of ``node``; KeyError (TypeError if unhashable) where it is not a node.
+        A node of a graph of the ints ``0 .. n-1`` needs no index."""
+        if type(node) is int and self.identity:
+            if 0 <= node < len(self.nodes):
+                return node
+            raise KeyError(node)
+        return self.index[node]
+
+    def ids(self, nodes: Collection) -> np.ndarray:
+        """The vertices of ``nodes``, int64, in their order; RuntimeError where one is not a
+        node (any more: the graph changed while a call on it was under way)."""
+        if self.identity:
+            try:  # a node equal to i (1.0 for 1) is i
+                ids = np.fromiter(nodes, np.int64, len(nodes))
+            except (TypeError, ValueError, OverflowError):
+                pass
+            else:
+                if not ids.size or (ids.min() >= 0 and ids.max() < len(self.nodes)):
+                    return ids
+        try:
+            return np.fromiter(map(self.index.__getitem__, nodes), np.int64, len(nodes))
+        except KeyError as missing:
+            raise RuntimeError(f"node {missing} left the graph while a frontier backend call "
+                               "on it was under way (NetworkX's own functions do not support "
+                               "that either)") from None
+
+    def labels(self, vertices: np.ndarray) -> list:
+        """The nodes of ``vertices``, in their order."""
+        ids = vertices.tolist()
+        return ids if self.identity else list(map(self.nodes.__getitem__, ids))
 
     def original(self) -> nx.Graph:
         """The NetworkX graph this one was converted from (functions that return a subgraph
@@ -88,6 +206,17 @@ class FrontierGraph:
         if graph is None:
             raise ValueError("this graph was not converted from a NetworkX graph still alive")
         return graph
+
+    def _arrays(self) -> _Arrays:
+        arrays = self._built.get(_ARRAYS)
+        if arrays is None:
+            with self._lock:
+                arrays = self._built.get(_ARRAYS)
+                if arrays is None:
+                    arrays = self._built[_ARRAYS] = _read(self._pending, self.directed,
+                                                          self.multigraph)
+                    self._pending.clear()
+        return arrays
 
     def degrees(self, direction: str = "both") -> np.ndarray:
         """NetworkX's degree of every vertex (int64, node order): ``"out"`` and ``"in"`` for a
@@ -149,7 +278,7 @@ class FrontierGraph:
     def vertex(self, node: Any, error: type[Exception] = nx.NodeNotFound) -> int:
         """The vertex of ``node``; ``error`` (NetworkX's message) where it is not a node."""
         try:
-            return self.index[node]
+            return self.find(node)
         except (KeyError, TypeError):
             if error is nx.NodeNotFound:
                 raise nx.NodeNotFound(f"Source {node} is not in G") from None
@@ -252,22 +381,32 @@ class FrontierGraph:
 
 def from_networkx(G: nx.Graph, edge_attrs: dict[str, Any] | None) -> FrontierGraph:
     """``G`` converted, with the values of each attribute of ``edge_attrs`` (``{attribute:
-    default}``; an edge without it takes the default)."""
-    adjacency = G._adj
+    default}``; an edge without it takes the default): its nodes and arrays read when a call
+    first needs them (a view's filtered adjacency is copied now, as it shows the graph now)."""
     multigraph = G.is_multigraph()
-    adjacency = _plain(adjacency, multigraph)
+    pending = {"adjacency": _plain(G._adj, multigraph),
+               "pred": _plain(G._pred, multigraph) if G.is_directed() else None,
+               "attributes": {attribute: default for attribute, default
+                              in (edge_attrs or {}).items() if not callable(attribute)}}
+    return FrontierGraph(G.is_directed(), multigraph, pending, weakref.ref(G))
+
+
+def _read(pending: dict, directed: bool, multigraph: bool) -> _Arrays:
+    """The nodes and arrays of the adjacency ``pending`` holds (see :class:`FrontierGraph`),
+    with no Python loop per edge."""
+    adjacency = pending["adjacency"]
     nodes = list(adjacency)
-    index = _vertex_ids(nodes)
+    identity = _identity(nodes)
+    index = None if identity else {node: i for i, node in enumerate(nodes)}
     offsets, heads = _csr(nodes, adjacency, index)
     m = int(offsets[-1])
     multiplicity = None
     if multigraph:
         multiplicity = np.fromiter(map(len, _per_arc(adjacency)), np.int64, m)
     values = {attribute: _values(adjacency, multigraph, attribute, default)
-              for attribute, default in (edge_attrs or {}).items() if not callable(attribute)}
-    in_arcs = _csr(nodes, _plain(G._pred, multigraph), index) if G.is_directed() else None
-    return FrontierGraph(nodes, G.is_directed(), multigraph, offsets, heads, multiplicity,
-                         values, in_arcs, weakref.ref(G))
+              for attribute, default in pending["attributes"].items()}
+    in_arcs = _csr(nodes, pending["pred"], index) if directed else None
+    return _Arrays(nodes, identity, index, offsets, heads, multiplicity, values, in_arcs)
 
 
 def is_view(G: nx.Graph) -> bool:
@@ -294,12 +433,10 @@ def _plain(adjacency: Any, multigraph: bool) -> dict:
     return {u: dict(nbrs) for u, nbrs in adjacency.items()}
 
 
-def _vertex_ids(nodes: list) -> dict | None:
-    """node -> vertex id; None where the nodes are the ints ``0 .. n-1`` in order, each
-    neighbour its own id (no lookup per arc)."""
-    if all(type(node) is int for node in nodes) and nodes == list(range(len(nodes))):
-        return None
-    return {node: i for i, node in enumerate(nodes)}
+def _identity(nodes: list) -> bool:
+    """Whether ``nodes`` are the ints ``0 .. n-1`` in order (not bools): each node its own
+    vertex id, each neighbour too (no lookup per arc)."""
+    return set(map(type, nodes)) <= {int} and nodes == list(range(len(nodes)))
 
 
 def _csr(nodes: list, adjacency: dict, index: dict | None) -> tuple[np.ndarray, np.ndarray]:
@@ -311,7 +448,7 @@ def _csr(nodes: list, adjacency: dict, index: dict | None) -> tuple[np.ndarray, 
 
 def _heads(nodes: list, adjacency: dict, m: int, index: dict | None) -> np.ndarray:
     """The vertex of each neighbour in adjacency order: through ``index``, or the neighbour
-    itself where ``index`` is None (see :func:`_vertex_ids`)."""
+    itself where ``index`` is None (see :func:`_identity`)."""
     arcs = chain.from_iterable(adjacency.values())
     if index is None:
         try:  # a neighbour equal to node i (1.0 for 1) is i

@@ -21,7 +21,9 @@ FAMILIES: dict[str, dict[str, str]] = {
                                        "searches, so the same path for the same levels.",
         "generic_bfs_edges": "As bfs_edges; ``neighbors`` declined.",
         "bfs_edges": "NetworkX's breadth-first tree edges in its order (a level-by-level search on "
-                     "the host, lazily: a partial read costs the levels read); ``reverse`` and "
+                     "the host, lazily: a partial read costs the levels read; on NetworkX's "
+                     "adjacency as NetworkX searches it until a level is large enough that "
+                     "reading the graph pays, then vectorized on the arrays); ``reverse`` and "
                      "``depth_limit`` honoured, ``sort_neighbors`` declined.",
         "bfs_tree": "As bfs_edges; ``sort_neighbors`` declined.",
         "bfs_predecessors": "As bfs_edges; ``sort_neighbors`` declined.",

@@ -8,10 +8,12 @@ of its function, and numpy, the conversion and the library only where it runs he
 from __future__ import annotations
 
 import sys
+from itertools import islice
 from typing import Any
 
 import networkx as nx
 
+from frontier_nx import costs
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import (
     OLDEST_NETWORKX,
@@ -32,10 +34,12 @@ __all__ = ["BackendInterface", "EARLY_STOPPING", "MIN_EDGES", "ONE_PASS"]
 #: ``python -m bench networkx --edges ...`` measures, recorded in docs/networkx.md.
 MIN_EDGES = 30_000
 
-#: functions NetworkX answers in one pass over the graph or less, cheaper than converting it:
-#: with the conversion in the call the backend lost to NetworkX at every size
-#: ``python -m bench networkx --edges 30000,100000,300000`` timed (docs/networkx.md); on a
-#: graph converted before (a cached conversion) they run here
+#: functions NetworkX answers in one pass over the graph or less: the ordered searches and the
+#: components run here where :func:`frontier_nx.costs.pays` estimates that reading the graph
+#: and loading what they need cost less than NetworkX's call; the others lost to NetworkX with
+#: the conversion in the call at every size ``python -m bench networkx --edges
+#: 30000,100000,300000`` timed (docs/networkx.md) and run here on a graph whose arrays a call
+#: has read
 ONE_PASS = frozenset({
     "connected_components", "number_connected_components", "is_connected",
     "node_connected_component", "weakly_connected_components",
@@ -47,8 +51,10 @@ ONE_PASS = frozenset({
     "overall_reciprocity", "jaccard_coefficient", "preferential_attachment",
 })
 
-#: generators a reader may stop after a few items (NetworkX's cost is what is read; the
-#: backend reads lazily too, but only after converting the whole graph)
+#: generators a reader may stop after a few items (NetworkX's cost is what is read): the
+#: breadth-first ones search NetworkX's adjacency as NetworkX does until a level grows large
+#: (:func:`frontier_nx.costs.hand_over`), so they run here as the ordered searches do;
+#: ``isolates`` reads the whole graph, so it runs here on a graph whose arrays are read
 EARLY_STOPPING = frozenset({
     "bfs_edges", "bfs_predecessors", "bfs_successors", "bfs_layers", "generic_bfs_edges",
     "isolates",
@@ -111,44 +117,73 @@ class BackendInterface(metaclass=_Functions):
     def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
         """Whether running here pays, when NetworkX picks the backend itself (an explicit
         ``backend=`` runs here): searches that NetworkX stops early (at a target, at a
-        distance), graphs of fewer than ``min_edges`` edges, and, on a graph with no cached
-        conversion, the functions NetworkX answers in one pass (:data:`ONE_PASS`) and the
-        generators a reader may stop early (:data:`EARLY_STOPPING`) stay in NetworkX."""
+        distance) and graphs of fewer than ``min_edges`` edges stay in NetworkX; so do the
+        functions NetworkX answers in one pass (:data:`ONE_PASS`) where
+        :func:`frontier_nx.costs.pays` estimates that reading the graph (where no call read it
+        yet) and loading what the call needs cost more than NetworkX's call, or, for those it
+        does not estimate, where no call read the graph yet. The breadth-first generators a
+        reader may stop early (:data:`EARLY_STOPPING`) run here: they search NetworkX's
+        adjacency as NetworkX does until reading the graph pays
+        (:func:`frontier_nx.costs.hand_over`)."""
         reason = stays_in_networkx(name, args, kwargs)
         if reason is not None:
             return reason
         graph = args[0] if args else kwargs.get("G")  # every function's graph is its G
         if not isinstance(graph, nx.Graph):
             return True
-        if not _converted(graph):
-            if name in ONE_PASS:
-                return (f"no cached conversion: converting the graph costs more than "
-                        f"NetworkX's {name}, one pass over it")
-            if name in EARLY_STOPPING:
+        read = _read(graph)
+        if name in ONE_PASS or (name in EARLY_STOPPING and name not in costs.ORDERED_SEARCHES):
+            arcs = _arcs(graph)
+            pays = costs.pays(name, arcs, read)
+            if pays is False:
+                return (f"{name} on {arcs} arcs costs NetworkX less than the backend "
+                        f"{'loading the library, ' if name in costs.COMPONENTS else ''}"
+                        f"{'' if read else 'reading the graph, '}running it and building "
+                        "NetworkX's result (frontier_nx.costs)")
+            if pays is None and not read:
+                if name in ONE_PASS:
+                    return (f"no cached conversion: converting the graph costs more than "
+                            f"NetworkX's {name}, one pass over it")
                 return (f"no cached conversion: a reader of {name} may stop after a few "
                         "items, which NetworkX yields without converting the whole graph")
         threshold = setting("min_edges")
         threshold = MIN_EDGES if threshold is None else threshold
-        if _edges(graph) < threshold:
+        if not _has_edges(graph, threshold):
             return f"fewer than {threshold} edges: NetworkX is faster on this graph"
         return True
 
 
-def _edges(G: nx.Graph) -> int:
-    """``G``'s number of edges, from the lengths of its adjacency's rows where it holds plain
-    dicts (one ``len`` per node; ``G.number_of_edges()`` iterates its degree view, which costs
-    a large share of a cheap function's time): parallel edges count once and an undirected
-    self-loop half."""
+def _arcs(G: nx.Graph) -> int:
+    """The entries of ``G``'s adjacency (an undirected edge counts twice, a self-loop and
+    parallel edges once): one ``len`` per node where it holds plain dicts."""
+    adjacency = G._adj
+    if type(adjacency) is dict:
+        return sum(map(len, adjacency.values()))
+    return sum(1 for _ in G.edges()) * (1 if G.is_directed() else 2)
+
+
+def _has_edges(G: nx.Graph, edges: int) -> bool:
+    """Whether ``G`` has at least ``edges`` edges, counted from the lengths of its adjacency's
+    rows where it holds plain dicts, only as far as it takes (``G.number_of_edges()`` iterates
+    its degree view, which costs a large share of a cheap function's time): parallel edges
+    count once and an undirected self-loop half."""
     adjacency = G._adj
     if type(adjacency) is not dict:
-        return G.number_of_edges()
-    arcs = sum(map(len, adjacency.values()))
-    return arcs if G.is_directed() else arcs // 2
+        return G.number_of_edges() >= edges
+    arcs = edges if G.is_directed() else 2 * edges
+    rows = iter(adjacency.values())
+    counted = 0
+    while counted < arcs:
+        chunk = list(islice(rows, 4096))
+        if not chunk:
+            return False
+        counted += sum(map(len, chunk))
+    return True
 
 
-def _converted(G: nx.Graph) -> bool:
+def _read(G: nx.Graph) -> bool:
     """Whether NetworkX holds a conversion of ``G`` for this backend
-    (``G.__networkx_cache__``)."""
+    (``G.__networkx_cache__``) whose arrays a call has read."""
     cache = getattr(G, "__networkx_cache__", None)
-    return bool(cache and cache.get("backends", {}).get("frontier"))
-
+    converted = (cache or {}).get("backends", {}).get("frontier") or {}
+    return any(getattr(graph, "read", False) for graph in converted.values())

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from frontier_nx import costs as _costs
 from frontier_nx import registry
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, stops_at_the_target
@@ -81,7 +82,7 @@ def _contains(G: Any, node: Any) -> bool:
     """``node in G`` for a NetworkX graph or a :class:`FrontierGraph` (False if unhashable)."""
     if not _hashable(node):
         return False
-    return node in (G if isinstance(G, nx.Graph) else G.index)
+    return node in G if isinstance(G, nx.Graph) else G.has(node)
 
 
 def _eccentricity_options(arguments: dict[str, Any]) -> str | None:
@@ -101,9 +102,15 @@ def _eccentricity_options(arguments: dict[str, Any]) -> str | None:
 
 def _vertex(G: FrontierGraph, node: Any, error: type[Exception], message: str) -> int:
     try:
-        return G.index[node]
+        return G.find(node)
     except (KeyError, TypeError):
         raise error(message) from None
+
+
+def _check(G: FrontierGraph, node: Any, error: type[Exception], message: str) -> None:
+    """``error(message)`` where ``node`` is not a node (the arrays not read for it)."""
+    if not _contains(G, node):
+        raise error(message)
 
 
 def _arcs(G: FrontierGraph, backward: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -124,14 +131,19 @@ def _depths(G: FrontierGraph, starts: list[int], backward: bool) -> np.ndarray:
     return np.asarray(result.distances, dtype=np.int64)
 
 
-def _levels(offsets: np.ndarray, heads: np.ndarray, first: np.ndarray
-            ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(queue, parents)`` of depths 1, 2, ... in NetworkX's queue order, from ``first`` (the
-    queue at depth 0), lazily: each level one vectorized pass over the arcs leaving the
-    previous one, each vertex in the order that scan first meets it unseen, with the vertex
-    whose neighbours met it. A reader that stops early pays only for the levels it read."""
-    seen = np.zeros(offsets.size - 1, np.bool_)
-    seen[first] = True
+def _levels(offsets: np.ndarray, heads: np.ndarray, first: np.ndarray,
+            seen: np.ndarray | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(queue, parents)`` of the depths after ``first`` (the queue at some depth; ``seen``
+    the vertices met up to it, default ``first``) in NetworkX's queue order, lazily: each level
+    one vectorized pass over the arcs leaving the previous one, each vertex in the order that
+    scan first meets it unseen (the least position that meets it: ``np.minimum.at``), with the
+    vertex whose neighbours met it. A reader that stops early pays only for the levels it
+    read."""
+    n = offsets.size - 1
+    if seen is None:
+        seen = np.zeros(n, np.bool_)
+        seen[first] = True
+    first_met = np.full(n, np.iinfo(np.int64).max, np.int64)
     queue = first
     while queue.size:
         starts = offsets[queue]
@@ -140,7 +152,9 @@ def _levels(offsets: np.ndarray, heads: np.ndarray, first: np.ndarray
         arcs = np.repeat(starts - ends + counts, counts) + np.arange(ends[-1])
         met = heads[arcs]
         new = np.flatnonzero(~seen[met])
-        firsts = new[np.sort(np.unique(met[new], return_index=True)[1])]
+        candidates = met[new]
+        np.minimum.at(first_met, candidates, new)
+        firsts = new[first_met[candidates] == new]
         if not firsts.size:
             return
         parents = queue[np.searchsorted(ends, firsts, side="right")]
@@ -149,38 +163,94 @@ def _levels(offsets: np.ndarray, heads: np.ndarray, first: np.ndarray
         yield queue, parents
 
 
-def _labels(G: FrontierGraph, vertices: np.ndarray) -> list:
-    nodes = G.nodes
-    return [nodes[v] for v in vertices.tolist()]
+def _expand(adjacency: dict, queue: list, visited: set) -> tuple[list, None]:
+    """The next level of NetworkX's search on its adjacency, as NetworkX's loop builds it."""
+    following = []
+    for v in queue:
+        for w in adjacency[v]:
+            if w not in visited:
+                visited.add(w)
+                following.append(w)
+    return following, None
 
 
-def _parent_labels(G: FrontierGraph, source: Any, level: int, parents: np.ndarray) -> list:
-    """The parents' nodes; at the first level, ``source`` as the caller named it (NetworkX
-    reports the object it was given)."""
-    return [source] * parents.size if level == 0 else _labels(G, parents)
+def _expand_with_parents(adjacency: dict, queue: list, visited: set) -> tuple[list, list]:
+    """:func:`_expand` with the node whose neighbours met each."""
+    following, met_by = [], []
+    for v in queue:
+        for w in adjacency[v]:
+            if w not in visited:
+                visited.add(w)
+                following.append(w)
+                met_by.append(v)
+    return following, met_by
 
 
-def _search(G: FrontierGraph, start: int, backward: bool = False
-            ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """NetworkX's breadth-first levels from the vertex ``start`` (lazily, level by level)."""
-    offsets, heads = _arcs(G, backward)
-    return _levels(offsets, heads, np.array([start]))
+#: a queue of fewer nodes counts the arcs its level scans; a larger one estimates them from the
+#: graph's mean degree (its rows, met in random order, cost a hash lookup and cache misses each,
+#: a sizeable share of NetworkX's own scan of them; counting every row in order costs far less)
+_COUNTED = 1024
+
+
+def _search(G: FrontierGraph, sources: list, backward: bool = False, parents: bool = True
+            ) -> Iterator[tuple[list, list | None]]:
+    """NetworkX's breadth-first levels from the nodes ``sources`` (as the caller named them),
+    lazily: each level's queue in NetworkX's order and, where ``parents``, the node whose
+    neighbours met each (else None). On a graph whose arrays are not read yet the levels are
+    searched on NetworkX's adjacency as NetworkX searches them, until the next level would
+    scan enough arcs that reading the arrays pays (:func:`frontier_nx.costs.hand_over`); the
+    rest vectorized (:func:`_levels`)."""
+    queue = list(sources)
+    adjacency = G.adjacency(backward)
+    named = parents  # the parents of the first vectorized level are nodes as the caller named
+    if adjacency is not None:
+        visited = set(queue)
+        while True:
+            if len(queue) < _COUNTED:
+                scanned = sum(map(len, map(adjacency.__getitem__, queue)))
+                if not scanned:
+                    return
+            else:
+                scanned = len(queue) * G.num_arcs // max(len(adjacency), 1)
+            if _costs.hand_over(scanned, lambda: G.num_arcs):
+                break
+            following, met_by = (_expand_with_parents if parents else _expand)(
+                adjacency, queue, visited)
+            if not following:
+                return
+            yield following, met_by
+            queue, named = following, False
+    offsets, heads = _arcs(G, backward)  # the arrays read here, if not before
+    seen = None
+    if adjacency is not None:
+        seen = np.zeros(len(G), np.bool_)
+        seen[G.ids(visited)] = True
+    first = G.ids(queue)
+    names = dict(zip(first.tolist(), queue, strict=True)) if named else None
+    for ids, met_by in _levels(offsets, heads, first, seen):
+        if not parents:
+            yield G.labels(ids), None
+        elif names is not None:
+            yield G.labels(ids), list(map(names.__getitem__, met_by.tolist()))
+            names = None
+        else:
+            yield G.labels(ids), G.labels(met_by)
 
 
 def _tree(G: FrontierGraph, source: Any, backward: bool, depth_limit: Any
           ) -> Iterator[tuple[Any, Any]]:
     """NetworkX's ``bfs_edges``: the tree edges in its order, to depth ``depth_limit``."""
     where = "digraph" if backward and G.directed else "graph"
-    start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
+    _check(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
     limit = len(G) if depth_limit is None else depth_limit
-    levels = _search(G, start, backward)
+    levels = _search(G, [source], backward)
     level = 0
     while level < limit:
         step = next(levels, None)
         if step is None:
             return
         queue, parents = step
-        yield from zip(_parent_labels(G, source, level, parents), _labels(G, queue), strict=True)
+        yield from zip(parents, queue, strict=True)
         level += 1
 
 
@@ -188,14 +258,15 @@ def _reached(G: FrontierGraph, source: Any, backward: bool) -> set:
     where = "digraph" if backward and G.directed else "graph"
     start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
     depth = _depths(G, [start], backward)
-    return set(_labels(G, np.flatnonzero(depth > 0)))
+    return set(G.labels(np.flatnonzero(depth > 0)))
 
 
-def _within(G: FrontierGraph, start: int, cutoff: Any, backward: bool) -> Iterator[tuple]:
-    """``(level, (queue, parents))`` of each BFS level below ``cutoff`` (None: every level),
-    level 0 being the one that leaves the source."""
+def _within(G: FrontierGraph, source: Any, cutoff: Any, backward: bool, parents: bool = True
+            ) -> Iterator[tuple]:
+    """``(level, (queue, parents))`` of each BFS level from ``source`` below ``cutoff`` (None:
+    every level), level 0 being the one that leaves the source."""
     cutoff = float("inf") if cutoff is None else cutoff
-    levels = _search(G, start, backward)
+    levels = _search(G, [source], backward, parents)
     level = 0
     while level < cutoff:  # no search past the cutoff (cutoff 0: none at all)
         step = next(levels, None)
@@ -208,21 +279,20 @@ def _within(G: FrontierGraph, start: int, cutoff: Any, backward: bool) -> Iterat
 def _lengths(G: FrontierGraph, source: Any, cutoff: Any, backward: bool = False,
              missing: str = "Source {} is not in G") -> dict:
     """``single_source_shortest_path_length``: depths in NetworkX's order, to ``cutoff``."""
-    start = _vertex(G, source, nx.NodeNotFound, missing.format(source))
+    _check(G, source, nx.NodeNotFound, missing.format(source))
     lengths = {source: 0}
-    for level, (queue, _) in _within(G, start, cutoff, backward):
-        lengths.update(dict.fromkeys(_labels(G, queue), level + 1))
+    for level, (queue, _) in _within(G, source, cutoff, backward, parents=False):
+        lengths.update(dict.fromkeys(queue, level + 1))
     return lengths
 
 
 def _paths(G: FrontierGraph, source: Any, cutoff: Any, backward: bool = False,
            missing: str = "Source {} not in G") -> dict:
     """``single_source_shortest_path``: NetworkX's tree paths, in its order, to ``cutoff``."""
-    start = _vertex(G, source, nx.NodeNotFound, missing.format(source))
+    _check(G, source, nx.NodeNotFound, missing.format(source))
     paths = {source: [source]}
-    for level, (queue, parents) in _within(G, start, cutoff, backward):
-        for parent, child in zip(_parent_labels(G, source, level, parents), _labels(G, queue),
-                                 strict=True):
+    for _, (queue, parents) in _within(G, source, cutoff, backward):
+        for parent, child in zip(parents, queue, strict=True):
             paths[child] = paths[parent] + [child]
     return paths
 
@@ -342,21 +412,19 @@ def bfs_layers(G: FrontierGraph, sources: Any) -> Iterator[list]:
     if not current:
         return
     yield current
-    starts = [G.index[source] for source in current]
-    offsets, heads = G.offsets, G.heads
-    for queue, _ in _levels(offsets, heads, np.array(starts)):
-        yield _labels(G, queue)
+    for queue, _ in _search(G, current, parents=False):
+        yield queue
 
 
 @implements(declines=_distance, stays_in_networkx=lambda arguments: "NetworkX's search stops "
             "at the distance; the backend would search the whole graph")
 def descendants_at_distance(G: FrontierGraph, source: Any, distance: Any) -> set:
-    start = _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the graph.")
+    _check(G, source, nx.NetworkXError, f"The node {source} is not in the graph.")
     if distance == 0:
         return {source}
-    for level, (queue, _) in enumerate(_search(G, start), start=1):
+    for level, (queue, _) in enumerate(_search(G, [source], parents=False), start=1):
         if level == distance:
-            return set(_labels(G, queue))
+            return set(queue)
         if level > distance:
             break
     return set()
@@ -402,7 +470,7 @@ def _plain_neighbors(arguments: dict[str, Any]) -> str | None:
 def generic_bfs_edges(G: FrontierGraph, source: Any, neighbors: Any = None,
                       depth_limit: Any = None) -> Iterator[tuple]:
     where = "digraph" if G.directed else "graph"  # the error of G.neighbors(source)
-    _vertex(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
+    _check(G, source, nx.NetworkXError, f"The node {source} is not in the {where}.")
     yield from _tree(G, source, False, depth_limit)
 
 

@@ -62,6 +62,7 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
                  "--balancers", "thread"], ()),
     "networkx": (["--target", "cpu", "--edges", "60", "--nodes", "20", "--functions",
                   "core_number,pagerank"], ()),
+    "networkx_costs": (["--edges", "300", "--runs", "5", "--processes", "1"], ()),
     "structure": (["--target", "cpu", "--graphs", "rmat:6,rmat6_directed", "--algorithms",
                    "triangles,mis,coloring"], ()),
     "neighbor_counts": (["--target", "cpu", "--graphs", "rmat:6,star40", "--bins", "3"], ()),

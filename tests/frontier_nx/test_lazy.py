@@ -61,5 +61,60 @@ def test_loading_the_backend_and_declining_a_call_import_nothing_heavy():
     heavy, backend = printed.splitlines()
     assert heavy == "[]"
     assert backend == str(["frontier_nx.centrality", "frontier_nx.components",
-                           "frontier_nx.functions", "frontier_nx.interface", "frontier_nx.lazy",
-                           "frontier_nx.registry"])  # the families of the calls asked about
+                           "frontier_nx.costs", "frontier_nx.functions", "frontier_nx.interface",
+                           "frontier_nx.lazy", "frontier_nx.registry"])  # the families asked
+
+
+def test_a_partial_read_of_a_breadth_first_generator_imports_nothing_heavy():
+    """Under ``backend_priority`` the generator runs here on NetworkX's adjacency: its first
+    levels import neither numpy nor the library, and read no arrays."""
+    printed = _fresh(f"""
+        import sys
+        from itertools import islice
+        import networkx as nx
+        G = nx.gnm_random_graph(8000, 40000, seed=1)
+        with nx.config.backend_priority(algos=["frontier"]):
+            layers = list(islice(nx.bfs_layers(G, 0), 3))
+            edges = list(islice(nx.bfs_edges(G, 0), 20))
+        assert layers == list(islice(nx.bfs_layers(G, 0), 3))
+        assert edges == list(islice(nx.bfs_edges(G, 0), 20))
+        converted = G.__networkx_cache__["backends"]["frontier"].values()
+        print(sorted(name for name in {HEAVY!r} if name in sys.modules))
+        print([graph.read for graph in converted])
+    """)
+    heavy, read = printed.splitlines()
+    assert heavy == "[]" and read == "[False]"
+
+
+def test_a_conversion_reads_nothing_before_a_call_needs_it():
+    printed = _fresh(f"""
+        import sys
+        import networkx as nx
+        from frontier_nx.interface import BackendInterface as backend
+        G = nx.gnm_random_graph(200, 1000, seed=1)
+        converted = backend.convert_from_nx(G, edge_attrs={{"weight": 1}})
+        print(sorted(name for name in {HEAVY!r} if name in sys.modules), converted.read)
+        print(len(converted.heads), converted.read, converted.nodes == list(G))
+    """)
+    before, after = printed.splitlines()
+    assert before == "[] False"
+    assert after == "2000 True True"
+
+
+def test_an_ordered_search_that_reads_the_graph_imports_numpy_alone():
+    """With numpy imported reading pays: the search hands over to the arrays, vectorized with
+    numpy, and neither Numba, scipy nor the library is imported."""
+    printed = _fresh(f"""
+        import sys
+        import numpy
+        import networkx as nx
+        G = nx.gnm_random_graph(8000, 40000, seed=1)
+        with nx.config.backend_priority(algos=["frontier"]):
+            lengths = nx.single_source_shortest_path_length(G, 0)
+        assert list(lengths.items()) == list(nx.single_source_shortest_path_length(G, 0).items())
+        converted = G.__networkx_cache__["backends"]["frontier"].values()
+        print(sorted(name for name in {HEAVY!r} if name in sys.modules))
+        print([graph.read for graph in converted])
+    """)
+    heavy, read = printed.splitlines()
+    assert heavy == "['numpy']" and read == "[True]"

@@ -1,15 +1,17 @@
 """``should_run``: graphs of fewer than ``MIN_EDGES`` edges stay in NetworkX (a reason string),
 larger ones run on the backend, and ``networkx.config.backends.frontier.min_edges`` overrides
-the threshold (see ``python -m bench networkx`` for the crossover it comes from); one-pass
-functions and early-stopping generators run here only on a cached conversion, and the ordered
-searches read only the levels their reader asks for."""
+the threshold (see ``python -m bench networkx`` for the crossover it comes from); the ordered
+searches and the components run here where :mod:`frontier_nx.costs` says it pays, the other
+one-pass functions only on a conversion a call has read; the breadth-first generators run here
+and read only the levels their reader asks for, on NetworkX's adjacency until a level is large
+enough that reading the graph pays."""
 
 from __future__ import annotations
 
 import networkx as nx
 import pytest
 
-from frontier_nx import get_info, traversal
+from frontier_nx import costs, get_info, traversal
 from frontier_nx.interface import EARLY_STOPPING, MIN_EDGES, ONE_PASS, BackendInterface
 
 should_run = BackendInterface.should_run
@@ -88,23 +90,60 @@ def test_dijkstra_path_under_backend_priority_never_converts_the_graph(config):
     assert "backends" not in G.__networkx_cache__
 
 
-@pytest.mark.parametrize("name", sorted(ONE_PASS | EARLY_STOPPING))
-def test_one_pass_and_early_stopping_functions_run_here_only_on_a_cached_conversion(
-        config, name):
+def _conversions(G: nx.Graph) -> list:
+    return list(G.__networkx_cache__.get("backends", {}).get("frontier", {}).values())
+
+
+UNESTIMATED = sorted((ONE_PASS | EARLY_STOPPING) - costs.ORDERED_SEARCHES - costs.COMPONENTS)
+
+
+@pytest.mark.parametrize("name", UNESTIMATED)
+def test_one_pass_functions_without_an_estimate_run_here_only_on_a_read_conversion(config,
+                                                                                  name):
     config.min_edges = 0
     G = nx.path_graph(50, create_using=nx.DiGraph)
     reason = should_run(name, (G,), {})
     assert isinstance(reason, str) and "no cached conversion" in reason
-    nx.pagerank(G, backend="frontier")  # NetworkX caches its conversion
+    list(nx.bfs_layers(G, 0, backend="frontier"))  # a conversion, read by no call
+    assert isinstance(should_run(name, (G,), {}), str)
+    nx.pagerank(G, backend="frontier")  # reads it
     assert should_run(name, (G,), {}) is True
 
 
-def test_descendants_at_distance_under_backend_priority_never_converts_the_graph(config):
+@pytest.mark.parametrize("name", sorted((costs.ORDERED_SEARCHES | costs.COMPONENTS)
+                                        - EARLY_STOPPING))
+def test_ordered_searches_and_components_run_here_where_the_estimate_says_it_pays(
+        config, monkeypatch, name):
+    config.min_edges = 0
+    G = nx.path_graph(50, create_using=nx.DiGraph)
+    asked = []
+    answer = [False]
+
+    def pays(function, arcs, read):
+        asked.append((function, arcs, read))
+        return answer[0]
+
+    monkeypatch.setattr(costs, "pays", pays)
+    reason = should_run(name, (G,), {})
+    assert isinstance(reason, str) and "frontier_nx.costs" in reason
+    assert asked == [(name, 49, False)]
+    answer[0] = True
+    assert should_run(name, (G,), {}) is True
+
+
+@pytest.mark.parametrize("name", sorted(EARLY_STOPPING & costs.ORDERED_SEARCHES))
+def test_breadth_first_generators_run_here_without_an_estimate(config, monkeypatch, name):
+    config.min_edges = 0
+    monkeypatch.setattr(costs, "pays", lambda *args: pytest.fail("estimated"))
+    assert should_run(name, (nx.path_graph(50),), {}) is True
+
+
+def test_descendants_at_distance_under_backend_priority_never_reads_the_graph(config):
     config.min_edges = 0
     G = nx.path_graph(200)
     with nx.config(backend_priority=["frontier"]):
         assert nx.descendants_at_distance(G, 0, 2) == {2}
-    assert "backends" not in G.__networkx_cache__
+    assert not any(graph.read for graph in _conversions(G))
 
 
 def test_a_partial_read_searches_only_the_levels_read(monkeypatch):
@@ -120,9 +159,28 @@ def test_a_partial_read_searches_only_the_levels_read(monkeypatch):
     monkeypatch.setattr(traversal, "_levels", counted)
     edges = nx.bfs_edges(G, 0, backend="frontier")
     assert [next(edges) for _ in range(3)] == [(0, 1), (1, 2), (2, 3)]
+    assert not any(graph.read for graph in _conversions(G)) and not read  # on the adjacency
+    monkeypatch.setattr(costs, "hand_over", lambda level_arcs, arcs: True)
+    G.__networkx_cache__.clear()
+    edges = nx.bfs_edges(G, 0, backend="frontier")
+    assert [next(edges) for _ in range(3)] == [(0, 1), (1, 2), (2, 3)]
     assert nx.descendants_at_distance(G, 0, 4, backend="frontier") == {4}
     assert nx.shortest_path(G, 10, 13, backend="frontier") == [10, 11, 12, 13]
     assert len(read) <= 3 + 4 + 4
+
+
+def test_a_search_on_the_adjacency_hands_over_before_a_large_level(monkeypatch):
+    G = nx.complete_graph(60)  # level 1 scans node 0's arcs, level 2 all the others'
+    seen = []
+
+    def hand_over(level_arcs, arcs):
+        seen.append((level_arcs, arcs()))
+        return level_arcs > 100
+
+    monkeypatch.setattr(costs, "hand_over", hand_over)
+    assert list(nx.bfs_layers(G, 0, backend="frontier")) == list(nx.bfs_layers(G, 0))
+    assert seen == [(59, 3540), (59 * 59, 3540)]
+    assert all(graph.read for graph in _conversions(G))
 
 
 def test_min_edges_counts_what_a_view_shows(config):
@@ -132,3 +190,30 @@ def test_min_edges_counts_what_a_view_shows(config):
     assert should_run("pagerank", (view,), {}) is True
     config.min_edges = 10
     assert "fewer than 10 edges" in should_run("pagerank", (view,), {})
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_min_edges_counts_every_row_past_isolated_nodes(config, directed):
+    G = nx.empty_graph(10_000, create_using=nx.DiGraph if directed else nx.Graph)
+    G.add_edges_from((10_000 + i, 10_001 + i) for i in range(100))  # past 4096-row chunks
+    config.min_edges = 100
+    assert should_run("pagerank", (G,), {}) is True
+    config.min_edges = 101
+    assert "fewer than 101 edges" in should_run("pagerank", (G,), {})
+
+
+@pytest.mark.parametrize("hands_over", [False, True])
+def test_a_large_queue_estimates_its_level_from_the_mean_degree(monkeypatch, hands_over):
+    G = nx.star_graph(1500)  # level 1: 1500 leaves, each with the hub and two more neighbours
+    nx.add_path(G, range(1, 1501))
+    seen = []
+
+    def hand_over(level_arcs, arcs):
+        seen.append(level_arcs)
+        return hands_over and level_arcs > 2000
+
+    monkeypatch.setattr(costs, "hand_over", hand_over)
+    expected = list(nx.bfs_layers(G, 0))
+    assert list(nx.bfs_layers(G, 0, backend="frontier")) == expected
+    arcs = sum(map(len, G._adj.values()))
+    assert seen[:2] == [1500, 1500 * arcs // len(G)]

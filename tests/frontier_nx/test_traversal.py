@@ -1,16 +1,21 @@
 """The traversal family of the NetworkX backend: breadth-first searches and unweighted shortest
 paths equal NetworkX's own results, in NetworkX's order, on small graphs of every kind (directed
 or not, parallel edges, self-loops, isolated nodes, string labels, nodes and edges inserted in
-any order so that successor and predecessor orders differ)."""
+any order so that successor and predecessor orders differ; nodes that are the ints 0 .. n-1 in
+order, each its own vertex id), however far each search goes on NetworkX's adjacency before it
+hands over to the converted arrays (never, at once, or at the first level of so many arcs)."""
 
 from __future__ import annotations
+
+from contextlib import contextmanager
+from unittest import mock
 
 import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frontier_nx import registry
+from frontier_nx import costs, registry
 from tests.tiers import examples
 
 KINDS = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
@@ -20,15 +25,32 @@ KINDS = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.
 @st.composite
 def graphs(draw: st.DrawFn, directed: bool | None = None) -> nx.Graph:
     directed = draw(st.booleans()) if directed is None else directed
-    names = [f"n{i}" for i in range(draw(st.integers(1, 12)))]
+    n = draw(st.integers(1, 12))
+    names = draw(st.sampled_from([[f"n{i}" for i in range(n)], list(range(n))]))
     h = KINDS[directed, draw(st.booleans())]()
-    h.add_nodes_from(draw(st.permutations(names)))
+    in_order = isinstance(names[0], int) and draw(st.booleans())  # the nodes their own ids
+    h.add_nodes_from(names if in_order else draw(st.permutations(names)))
     node = st.sampled_from(names)
     h.add_edges_from(draw(st.lists(st.tuples(node, node), max_size=30)))
     return h
 
 
-def a_node(data: st.DataObject, h: nx.Graph) -> str:
+#: how many arcs a level scans at least where a search hands over to the arrays (None: never)
+HAND_OVER = st.sampled_from([None, 0, 1, 3, 8])
+
+
+@contextmanager
+def handing_over(threshold: int | None):
+    """The ordered searches hand over from NetworkX's adjacency to the arrays before the first
+    level that scans at least ``threshold`` arcs (None: never; 0: before the first level)."""
+    def rule(level_arcs, arcs):
+        return threshold is not None and level_arcs >= threshold
+
+    with mock.patch.object(costs, "hand_over", rule):
+        yield
+
+
+def a_node(data: st.DataObject, h: nx.Graph):
     return data.draw(st.sampled_from(sorted(h)))
 
 
@@ -42,8 +64,10 @@ def outcome(call, *args, **kwargs):
 
 
 def same(call, *args, **kwargs):
-    """NetworkX's result and the backend's, compared with their order."""
+    """NetworkX's result and the backend's, compared with their order; the backend's on a
+    conversion no call has read yet."""
     expected = outcome(call, *args, **kwargs)
+    args[0].__networkx_cache__.clear()
     got = outcome(call, *args, backend="frontier", **kwargs)
     if isinstance(expected, dict):
         assert list(got.items()) == list(expected.items())
@@ -57,10 +81,12 @@ def test_breadth_first_trees_equal_networkx_in_order(h, data):
     source = a_node(data, h)
     limit = data.draw(st.none() | st.integers(-1, 4))
     reverse = data.draw(st.booleans())
-    same(nx.bfs_edges, h, source, reverse=reverse, depth_limit=limit)
-    same(nx.bfs_predecessors, h, source, depth_limit=limit)
-    same(nx.bfs_successors, h, source, depth_limit=limit)
-    tree = nx.bfs_tree(h, source, reverse=reverse, depth_limit=limit, backend="frontier")
+    with handing_over(data.draw(HAND_OVER)):
+        same(nx.bfs_edges, h, source, reverse=reverse, depth_limit=limit)
+        same(nx.bfs_predecessors, h, source, depth_limit=limit)
+        same(nx.bfs_successors, h, source, depth_limit=limit)
+        same(nx.generic_bfs_edges, h, source, depth_limit=limit)
+        tree = nx.bfs_tree(h, source, reverse=reverse, depth_limit=limit, backend="frontier")
     expected = nx.bfs_tree(h, source, reverse=reverse, depth_limit=limit)
     assert list(tree.edges) == list(expected.edges) and list(tree) == list(expected)
 
@@ -69,9 +95,10 @@ def test_breadth_first_trees_equal_networkx_in_order(h, data):
 @given(h=graphs(), data=st.data())
 def test_layers_from_several_sources_equal_networkx_in_order(h, data):
     sources = data.draw(st.lists(st.sampled_from(sorted(h)), max_size=4))
-    same(nx.bfs_layers, h, sources)
-    same(nx.bfs_layers, h, sources[0] if sources else "n0")
-    same(nx.descendants_at_distance, h, a_node(data, h), data.draw(st.integers(-1, 5)))
+    with handing_over(data.draw(HAND_OVER)):
+        same(nx.bfs_layers, h, sources)
+        same(nx.bfs_layers, h, sources[0] if sources else a_node(data, h))
+        same(nx.descendants_at_distance, h, a_node(data, h), data.draw(st.integers(-1, 5)))
 
 
 @settings(max_examples=examples(60))
@@ -79,8 +106,11 @@ def test_layers_from_several_sources_equal_networkx_in_order(h, data):
 def test_single_source_lengths_and_paths_equal_networkx_in_order(h, data):
     source = a_node(data, h)
     cutoff = data.draw(st.none() | st.integers(-1, 4) | st.sampled_from([1.5, 0.0]))
-    same(nx.single_source_shortest_path_length, h, source, cutoff=cutoff)
-    same(nx.single_source_shortest_path, h, source, cutoff=cutoff)
+    with handing_over(data.draw(HAND_OVER)):
+        same(nx.single_source_shortest_path_length, h, source, cutoff=cutoff)
+        same(nx.single_source_shortest_path, h, source, cutoff=cutoff)
+        same(nx.single_target_shortest_path_length, h, source, cutoff=cutoff)
+        same(nx.single_target_shortest_path, h, source, cutoff=cutoff)
     same(nx.descendants, h, source)
     same(nx.ancestors, h, source)
 
@@ -98,14 +128,15 @@ def test_shortest_path_of_a_pair_is_networkx_bidirectional_path(h, data):
 @given(h=graphs(), data=st.data())
 def test_shortest_paths_with_one_or_no_end_equal_networkx_in_order(h, data):
     node = a_node(data, h)
-    same(nx.shortest_path, h, source=node)
-    same(nx.shortest_path, h, target=node)
-    same(nx.shortest_path_length, h, source=node)
-    same(nx.shortest_path_length, h, target=node)
-    same(nx.shortest_path, h)
-    same(nx.shortest_path_length, h)
-    same(nx.all_pairs_shortest_path_length, h, cutoff=2)
-    same(nx.all_pairs_shortest_path, h, cutoff=1)
+    with handing_over(data.draw(HAND_OVER)):
+        same(nx.shortest_path, h, source=node)
+        same(nx.shortest_path, h, target=node)
+        same(nx.shortest_path_length, h, source=node)
+        same(nx.shortest_path_length, h, target=node)
+        same(nx.shortest_path, h)
+        same(nx.shortest_path_length, h)
+        same(nx.all_pairs_shortest_path_length, h, cutoff=2)
+        same(nx.all_pairs_shortest_path, h, cutoff=1)
 
 
 @settings(max_examples=examples(40))

@@ -31,6 +31,7 @@ from frontier.frontier import Frontier
 from frontier.graph import VERTEX_DTYPE, Graph
 from frontier.options import Mode
 from frontier.runtime import racecheck
+from frontier.runtime.racecheck import WorkItems
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 from frontier.target import resolve_target
@@ -42,9 +43,12 @@ from operators.codegen import (
     KernelSpec,
     arc_value,
     build,
+    declare_work_items,
+    fold_items,
     for_each_input,
     id_at,
     indent,
+    one_block,
 )
 from operators.common import (
     EDGE_SETS,
@@ -73,6 +77,16 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("neighbour reduction kernel
 NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "logical_or", "bit_or")
 #: The folds over Levels whose hubs are folded apart, in chunks over lanes (float64 ``out``).
 HUB_FOLDS = ("sum", "min", "max")
+
+
+def _fold_items(spec: KernelSpec, name: str) -> WorkItems:
+    """A neighbour reduction's work items: a vertex's fold (the calls of one thread's
+    sequential loop over its edges), the vertex the head of its in-edges or the tail of its
+    out-edges."""
+    return fold_items(1 if spec.csc else 0)
+
+
+declare_work_items("neighbors", _fold_items)
 
 
 def _check_edges(edges: str) -> None:
@@ -349,9 +363,9 @@ def _by_levels(graph: Graph, levels: Levels, fn: Callable, state: tuple, op: str
     io["starts"] = thread_buffer("level starts", tgt, 3 * nlev + 2, np.int64)
     threads = per_element(tgt).threads_per_block
     grid = min(tgt.persistent_blocks(threads), grid_blocks(tgt, threads, n))
-    one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
     kernel = _level_kernel(graph, tgt, functor, len(state), op, edges,
-                           tgt.block_barrier if one_block else tgt.grid_barrier, hubbed)
+                           tgt.block_barrier if one_block(tgt, grid) else tgt.grid_barrier,
+                           hubbed)
     kernel.launch(tgt, grid, kernel_arguments(kernel.params, graph, tgt, io, state),
                   cooperative=grid > 1, mode=Mode.FUSED)
 

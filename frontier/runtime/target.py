@@ -145,6 +145,11 @@ class Target(ABC):
         """The globals every kernel text of the target sees besides ``np``: none here."""
         return {}
 
+    def text_names(self) -> frozenset[str]:
+        """The globals every kernel text of the target runs with besides its own namespace
+        (:meth:`compile_source`): :meth:`text_globals`, ``np`` and ``borrowed``."""
+        return frozenset({*self.text_globals(), *_COMMON_GLOBALS})
+
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
         """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
         kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
@@ -156,8 +161,7 @@ class Target(ABC):
         compiled (:mod:`frontier.runtime.kernel_cache`); callers cache the result in memory."""
         label = f"<frontier-generated {name}>"
         linecache.cache[label] = (len(source), None, source.splitlines(True), label)
-        globals_: dict[str, Any] = {**self.text_globals(), "np": np, "borrowed": borrowed,
-                                    **namespace}
+        globals_: dict[str, Any] = {**self.text_globals(), **_COMMON_GLOBALS, **namespace}
         path = kernel_cache.place(name, source, globals_, self.disk_key)
         if path is not None:  # an importable module: Numba rebuilds cached code's environment
             globals_["__name__"] = kernel_cache.__name__
@@ -326,6 +330,10 @@ class Target(ABC):
 
     def __repr__(self) -> str:
         return f"<target {self.name}{' (simulator)' if self.simulated else ''}>"
+
+
+#: The globals of every kernel text besides the target's and the text's own namespace.
+_COMMON_GLOBALS: dict[str, Any] = {"np": np, "borrowed": borrowed}
 
 
 class CpuTarget(Target):

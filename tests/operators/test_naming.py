@@ -1,0 +1,102 @@
+"""The naming contract of generated kernel text (operators.naming), checked when the text is built:
+a text that reads a name nothing defined before it, or never reads a parameter or functor it
+declares, is refused with the kernel, its generator and the name; an operator whose kernels
+declare no work items is refused before its text is built."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontier.runtime.target import named
+from operators.codegen import (
+    NONE,
+    RANGE,
+    GeneratorError,
+    KernelIO,
+    KernelSpec,
+    build,
+    declare_work_items,
+    element_items,
+)
+from operators.naming import check_names, names_read
+from operators.shape import per_element
+
+KNOWN = {"range", "min"}
+
+
+def checked(body: str, params: str = "a, n", declared: tuple[str, ...] = ()) -> None:
+    check_names(f"def k({params}):\n" + "".join(f"    {line}\n" for line in body.splitlines()),
+                "k", "synthetic", KNOWN, declared)
+
+
+def test_a_text_reading_only_defined_names_passes():
+    checked("x = 0\nfor i in range(n):\n    x += a[i]\n    y = x\n"
+            "if x > 0:\n    a[0] = min(x, y)\n")
+
+
+def test_a_name_read_before_anything_defines_it_is_refused_naming_it():
+    with pytest.raises(GeneratorError, match=r"kernel k \(the synthetic generator\) reads "
+                                             r"'missing' on line 3"):
+        checked("x = 0\na[0] = missing + x\n")
+
+
+def test_a_local_assigned_only_later_in_a_loop_is_refused():
+    """Its first read runs before its first assignment: undefined in the loop's first pass."""
+    with pytest.raises(GeneratorError, match="reads 'carried'"):
+        checked("for i in range(n):\n    a[i] = carried\n    carried = i\n")
+
+
+def test_an_augmented_assignment_reads_its_target_first():
+    with pytest.raises(GeneratorError, match="reads 'total'"):
+        checked("total += 1\n")
+
+
+def test_a_declared_parameter_or_functor_never_read_is_refused_naming_it():
+    with pytest.raises(GeneratorError, match="declares 'spare' .* never reads"):
+        checked("a[0] = n\n", params="a, n, spare", declared=("spare",))
+
+
+def test_attributes_strings_and_comments_are_no_reads():
+    assert names_read("x = a.shape[0]  # n\ny = 'n'\n") == {"a"}
+
+
+def test_build_refuses_a_generator_text_reading_an_undefined_name():
+    tgt = named("cpu")
+    spec = KernelSpec("compute", RANGE, NONE, variant="_undefined_read", io=KernelIO.RANGE)
+    with pytest.raises(GeneratorError, match="compute_undefined_read.* reads 'nowhere'"):
+        build(tgt, per_element(tgt), spec, {}, lambda: "for v in range(tid, count, nthreads):"
+                                                       "\n    nowhere[v] = 1\n")
+
+
+def test_build_refuses_a_functor_the_text_never_calls():
+    tgt = named("cpu")
+    spec = KernelSpec("compute", RANGE, NONE, variant="_uncalled", io=KernelIO.RANGE)
+
+    def ignored(v):
+        return v
+
+    with pytest.raises(GeneratorError, match="declares 'functor'"):
+        build(tgt, per_element(tgt), spec, {"functor": ignored}, lambda: "x = count\n")
+
+
+def test_an_operator_without_work_items_is_refused_when_its_text_is_built():
+    tgt = named("cpu")
+    spec = KernelSpec("undeclared_operator", RANGE, NONE, io=KernelIO.RANGE)
+    built = []
+
+    def body() -> str:
+        built.append(True)
+        return "x = count\n"
+
+    with pytest.raises(GeneratorError, match="undeclared_operator generator declares no work "
+                                             "items"):
+        build(tgt, per_element(tgt), spec, {}, body)
+    assert not built
+
+
+def test_two_rules_for_one_operator_are_refused():
+    def other(spec, name):
+        return element_items(spec, name)
+
+    with pytest.raises(GeneratorError, match="two rules declare the work items of compute"):
+        declare_work_items("compute", other)

@@ -286,6 +286,17 @@ def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
     return steps
 
 
+def _step_roles(phases: tuple[Phase, ...], hubbed: tuple[bool, ...]) -> list[tuple[str, ...]]:
+    """Per step of an iteration (:func:`_steps`), the functors it calls: its phase's, none in
+    the second step of a Gather with hubs (it folds the chunks' values)."""
+    roles: list[tuple[str, ...]] = []
+    for i, phase in enumerate(phases):
+        roles.append((_role(phase, i),))
+        if isinstance(phase, Gather) and hubbed[i]:
+            roles.append(())
+    return roles
+
+
 def _open(clear: bool = True) -> str:
     """Statements opening an iteration: its row of totals, and (``clear``) thread 0 clearing
     the next iteration's."""
@@ -390,6 +401,9 @@ def _built(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
             return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed, ordered)
         return consts + _fused_body(spec, phases, between, tgt.runs_balancers, hubbed, ordered)
 
+    if only is not None:  # the one step's functor (a kernel calls every functor it takes)
+        called = _step_roles(phases, hubbed)[only]
+        functors = {name: f for name, f in functors.items() if name in called}
     return build(tgt, per_element(tgt), spec, functors, body, _PARAMS + identities,
                  name=f"iterate{variant}")
 

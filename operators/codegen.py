@@ -40,7 +40,7 @@ from frontier.runtime.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import KernelIO, kernel_params, scalar_params
 from operators.cull import culled
 from operators.functors import Functor, FunctorError, as_functor, check_raises, compile_functor
-from operators.naming import GeneratorError, check_names, names_read
+from operators.naming import GeneratorError, assigned, check_names
 from operators.shape import LaunchShape
 
 __all__ = ["KernelSpec", "KernelIO", "GeneratedKernel", "build", "FunctorError",
@@ -365,11 +365,6 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
     lifted = scalar_params(resolved)
     for called, names in lifted.items():  # closure numbers: the functor's leading arguments
         code = re.sub(rf"\b{called}\(", f"{called}({', '.join(names)}, ", code)
-    used = names_read(code)  # launches cost per argument: pass only these
-    params = tuple(p for p in kernel_params(spec, extra_params) + sum(lifted.values(), ())
-                   if p in used)
-    text = target.index_reads(f"def {name}({', '.join(params)}):\n"
-                              + indent(target.kernel_entry(params)) + indent(code))
     namespace: dict[str, Any] = {
         "int32": np.int32, "int64": np.int64, "uint64": np.uint64, "float64": np.float64,
         "FULL": FULL_MASK, "as_index": as_index,
@@ -378,7 +373,13 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
         **(intrinsics(target.simulated) if target.runs_balancers else {}),  # warps: a GPU's
         **dict(shape.namespace),
     }
-    check_names(text, name, spec.operator, {*namespace, *target.text_names()}, resolved)
+    candidates = kernel_params(spec, extra_params) + sum(lifted.values(), ())
+    used = check_names(code, name, spec.operator,
+                       {*candidates, *assigned(target.prologue), *namespace,
+                        *target.text_names()}, resolved)
+    params = tuple(p for p in candidates if p in used)  # launches cost per argument
+    text = target.index_reads(f"def {name}({', '.join(params)}):\n"
+                              + indent(target.kernel_entry(params)) + indent(code))
     technique = shape.technique
     return GeneratedKernel(name, text, target.compile_source(name, text, namespace), shape,
                            params, tuple(resolved.values()), spec,

@@ -9,14 +9,18 @@ before the target compiles it. The contract:
   parameter of the kernel, a local the text assigned earlier, a global of the namespace the
   text runs with (the target's text globals, the ring's and the launch shape's constants,
   the functors under the names the kernel calls them, Python's builtins);
-* every parameter the generator declares beyond the calling convention's
-  (:func:`operators.convention.kernel_params`' ``extra``) and every functor it is given is
-  read by the text.
+* every functor the generator gives the kernel is called by the text (a functor never called
+  would be a step silently left out).
+
+The kernel's parameters are the names of the calling convention
+(:func:`operators.convention.kernel_params`, the generator's ``extra`` buffers included) that
+the text reads: a launch costs per argument, so a buffer a generator may pass and this text
+does not read is left out, and every parameter of the ``def`` is read.
 
 A text that breaks it is the generator's bug: :class:`GeneratorError` names the kernel, its
-operator and the name, instead of a Numba typing error (or, for a parameter never read, a
-value passed to no one) at the first launch. The check reads the text with :mod:`ast`, so a
-name in a comment, a string or an attribute (``ids0.shape``) is no read.
+operator and the name, instead of a Numba typing error at the first launch. The check reads
+the text with :mod:`ast` (one parse, which also gives the names read), so a name in a comment,
+a string or an attribute (``ids0.shape``) is no read.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Iterable
+from functools import cache
 
-__all__ = ["GeneratorError", "names_read", "check_names"]
+__all__ = ["GeneratorError", "check_names", "assigned"]
 
 
 class GeneratorError(AssertionError):
@@ -106,46 +111,41 @@ class _Reader(ast.NodeVisitor):
         self._comprehension(node, (node.key, node.value))
 
 
-def _parsed(text: str, kernel: str) -> ast.Module:
+def check_names(body: str, kernel: str, operator: str, known: Iterable[str],
+                declared: Iterable[str]) -> set[str]:
+    """Check the statements ``body`` of kernel ``kernel`` (its text after the ``def`` line and
+    the target's entry lines, written by the generator of ``operator``) against the naming
+    contract (see the module docstring): ``known`` are the names defined before it (the
+    kernel's candidate parameters, what the target's entry lines define, the globals the text
+    runs with, functors included), ``declared`` the functors it must call. Returns the names
+    it reads; raises :class:`GeneratorError` naming the first name that breaks it."""
     try:
-        return ast.parse(text)
+        module = ast.parse("def _kernel():\n" + "".join(f"    {line}\n" if line else "\n"
+                                                        for line in body.splitlines()))
     except SyntaxError as err:
-        raise GeneratorError(f"the text of generated kernel {kernel} is no Python: {err}\n"
-                             + text) from None
-
-
-def names_read(body: str) -> set[str]:
-    """The names the statements ``body`` (a kernel's text after its ``def`` line) read."""
-    reader = _Reader(())
-    reader.visit(_parsed("def _body():\n" + "".join(f"    {line}\n" if line else "\n"
-                                                     for line in body.splitlines()), "body"))
-    return reader.read
-
-
-def check_names(text: str, kernel: str, operator: str, known: Iterable[str],
-                declared: Iterable[str]) -> None:
-    """Check kernel ``text`` (one ``def`` of kernel ``kernel``, written by the generator of
-    ``operator``) against the naming contract (see the module docstring): ``known`` are the
-    globals it runs with (functors included), ``declared`` the parameters and functors it
-    must read. Raises :class:`GeneratorError` naming the first name that breaks it."""
-    module = _parsed(text, kernel)
-    definition = module.body[0] if len(module.body) == 1 else None
-    if not isinstance(definition, ast.FunctionDef) or definition.name != kernel:
         raise GeneratorError(f"the text of generated kernel {kernel} (the {operator} "
-                             f"generator) is not one function {kernel}(...)")
-    params = [a.arg for a in definition.args.args]
-    reader = _Reader({*params, *known, *_BUILTINS})
-    for statement in definition.body:
+                             f"generator) is no Python: {err}\n{body}") from None
+    reader = _Reader({*known, *_BUILTINS})
+    for statement in module.body[0].body:  # type: ignore[attr-defined]
         reader.visit(statement)
-    lines = text.splitlines()
-    for node in reader.undefined:
+    lines = body.splitlines()
+    if reader.undefined:
+        node = reader.undefined[0]
         raise GeneratorError(
             f"generated kernel {kernel} (the {operator} generator) reads {node.id!r} on line "
-            f"{node.lineno} ({lines[node.lineno - 1].strip()!r}) before anything defines "
-            "it: no parameter, no local assigned above it, no global of its namespace, no "
-            f"functor\n{text}")
+            f"{node.lineno - 1} of its body ({lines[node.lineno - 2].strip()!r}) before "
+            "anything defines it: no parameter, no local assigned above it, no global of its "
+            f"namespace, no functor\n{body}")
     for name in declared:
         if name not in reader.read:
             raise GeneratorError(
-                f"generated kernel {kernel} (the {operator} generator) declares {name!r} (a "
-                f"parameter or a functor) that its text never reads\n{text}")
+                f"generated kernel {kernel} (the {operator} generator) is given functor "
+                f"{name!r} and never calls it\n{body}")
+    return reader.read
+
+
+@cache
+def assigned(text: str) -> frozenset[str]:
+    """The names the statements ``text`` (a target's kernel prologue) assign."""
+    return frozenset(node.id for node in ast.walk(ast.parse(text))
+                     if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))

@@ -1,7 +1,8 @@
 """The naming contract of generated kernel text (operators.naming), checked when the text is built:
-a text that reads a name nothing defined before it, or never reads a parameter or functor it
-declares, is refused with the kernel, its generator and the name; an operator whose kernels
-declare no work items is refused before its text is built."""
+a text that reads a name nothing defined before it, or never calls a functor it is given, is
+refused with the kernel, its generator and the name; a kernel's parameters are the candidates
+its text reads; an operator whose kernels declare no work items is refused before its text is
+built."""
 
 from __future__ import annotations
 
@@ -18,15 +19,13 @@ from operators.codegen import (
     declare_work_items,
     element_items,
 )
-from operators.naming import check_names, names_read
+from operators.naming import check_names
 from operators.shape import per_element
 
-KNOWN = {"range", "min"}
 
-
-def checked(body: str, params: str = "a, n", declared: tuple[str, ...] = ()) -> None:
-    check_names(f"def k({params}):\n" + "".join(f"    {line}\n" for line in body.splitlines()),
-                "k", "synthetic", KNOWN, declared)
+def checked(body: str, known: tuple[str, ...] = ("a", "n"), declared: tuple[str, ...] = ()
+            ) -> set[str]:
+    return check_names(body, "k", "synthetic", known, declared)
 
 
 def test_a_text_reading_only_defined_names_passes():
@@ -36,7 +35,7 @@ def test_a_text_reading_only_defined_names_passes():
 
 def test_a_name_read_before_anything_defines_it_is_refused_naming_it():
     with pytest.raises(GeneratorError, match=r"kernel k \(the synthetic generator\) reads "
-                                             r"'missing' on line 3"):
+                                             r"'missing' on line 2 of its body"):
         checked("x = 0\na[0] = missing + x\n")
 
 
@@ -51,13 +50,21 @@ def test_an_augmented_assignment_reads_its_target_first():
         checked("total += 1\n")
 
 
-def test_a_declared_parameter_or_functor_never_read_is_refused_naming_it():
-    with pytest.raises(GeneratorError, match="declares 'spare' .* never reads"):
-        checked("a[0] = n\n", params="a, n, spare", declared=("spare",))
+def test_a_functor_given_and_never_called_is_refused_naming_it():
+    with pytest.raises(GeneratorError, match="is given functor 'spare' and never calls it"):
+        checked("a[0] = n\n", known=("a", "n", "spare"), declared=("spare",))
 
 
 def test_attributes_strings_and_comments_are_no_reads():
-    assert names_read("x = a.shape[0]  # n\ny = 'n'\n") == {"a"}
+    assert checked("x = a.shape[0]  # n\ny = 'n'\n") == {"a"}
+
+
+def test_a_kernel_takes_only_the_candidate_parameters_its_text_reads():
+    tgt = named("cpu")
+    spec = KernelSpec("compute", RANGE, NONE, variant="_reads_one_buffer", io=KernelIO.RANGE)
+    kernel = build(tgt, per_element(tgt), spec, {}, lambda: "for v in range(tid, count, "
+                   "nthreads):\n    used[v] = v  # unused\n", ("used", "unused"))
+    assert kernel.params == ("count", "used")
 
 
 def test_build_refuses_a_generator_text_reading_an_undefined_name():
@@ -75,7 +82,7 @@ def test_build_refuses_a_functor_the_text_never_calls():
     def ignored(v):
         return v
 
-    with pytest.raises(GeneratorError, match="declares 'functor'"):
+    with pytest.raises(GeneratorError, match="is given functor 'functor' and never calls it"):
         build(tgt, per_element(tgt), spec, {"functor": ignored}, lambda: "x = count\n")
 
 

@@ -9,7 +9,12 @@ path by which every generated kernel, balancer helper kernels and the fused trav
 becomes compiled code: source text with the parameters of the calling convention
 (:mod:`operators.convention`), compiled by the target and cached per (target, launch shape,
 spec, functors). Every kernel has a launch shape (:mod:`operators.shape`), whether a load
-balancer wrote it or not. The source text is what a recording of its launches
+balancer wrote it or not. :func:`build` checks every text against one naming contract before
+it is compiled (:mod:`operators.naming`), and compiles each functor with the work items its
+operator declared beside its generator (:func:`declare_work_items`) for the race detector. The
+persistent kernels (a fused traversal, the small-frontier mode, stepping, iterate, loop, levels)
+share the pieces of their loop here: a ring slot's array, the ring's next slots, the barrier
+between steps. The source text is what a recording of its launches
 (:mod:`frontier.runtime.recording`) and :func:`operators.explain` show.
 
 Busato & Bombieri, *Graph Algorithms on GPUs*, §5, separate exactly these concerns: the per-edge

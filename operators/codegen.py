@@ -53,7 +53,7 @@ __all__ = ["KernelSpec", "KernelIO", "GeneratedKernel", "build", "FunctorError",
            "is_active", "push", "indent", "id_at", "visit_edge", "for_each_input", "arc_value",
            "VERTICES", "EDGES", "GeneratorError", "ItemsRule", "declare_work_items",
            "items_rule", "edge_items", "element_items", "fold_items", "slot_pick", "slot_select",
-           "ring_slots", "one_block", "barrier"]
+           "ring_slots", "blocks_apart", "one_block", "barrier"]
 
 NONE, RANGE = "none", "range"
 
@@ -152,11 +152,18 @@ def ring_slots() -> str:
     return "out_slot = (in_slot + 1) % 3\nclear_slot = (in_slot + 2) % 3\n"
 
 
+def blocks_apart(target: Target) -> bool:
+    """Whether ``target``'s block barrier is another than its grid barrier (a cheaper one, and a
+    kernel text of its own): where a persistent kernel's part run by one block waits at block
+    barriers (:func:`one_block`, a fused loop's small frontiers)."""
+    return target.block_barrier != target.grid_barrier
+
+
 def one_block(target: Target, grid: int) -> bool:
     """Whether a persistent kernel launched on ``grid`` blocks waits at block barriers instead
-    of grid barriers: a grid of one block, on a target whose block barrier is another (a
-    cheaper barrier, and a kernel text of its own)."""
-    return grid == 1 and target.block_barrier != target.grid_barrier
+    of grid barriers: a grid of one block, on a target whose blocks wait apart
+    (:func:`blocks_apart`)."""
+    return grid == 1 and blocks_apart(target)
 
 
 def barrier(target: Target, block: bool = False) -> str:
@@ -380,8 +387,8 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
     }
     candidates = kernel_params(spec, extra_params) + sum(lifted.values(), ())
     used = check_names(code, name, spec.operator,
-                       {*candidates, *assigned(target.prologue), *namespace,
-                        *target.text_names()}, resolved)
+                       {*candidates, *target.thread_params, *assigned(target.prologue),
+                        *namespace, *target.text_names()}, resolved)
     params = tuple(p for p in candidates if p in used)  # launches cost per argument
     text = target.index_reads(f"def {name}({', '.join(params)}):\n"
                               + indent(target.kernel_entry(params)) + indent(code))

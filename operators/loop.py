@@ -101,6 +101,7 @@ from operators.codegen import (
     KernelIO,
     KernelSpec,
     barrier,
+    blocks_apart,
     build,
     declare_work_items,
     for_each_input,
@@ -830,7 +831,7 @@ def _built(trace: _Trace, names: _Names, shape: LaunchShape, block: bool, refill
     # frontiers of a thread-mapped traverse go to one block
     small = (_Small(tgt.block_prologue, barrier(tgt, True), tgt.prologue,
                     shape.threads_per_block)
-             if walks and not block and tgt.block_barrier != tgt.grid_barrier else None)
+             if walks and not block and blocks_apart(tgt) else None)
     between = barrier(tgt, block)
     extra = tuple(dict.fromkeys(
         [f"mid{index}" for index in names.mids]

@@ -15,6 +15,7 @@ from operators.codegen import (
     GeneratorError,
     KernelIO,
     KernelSpec,
+    barrier,
     build,
     declare_work_items,
     element_items,
@@ -65,6 +66,17 @@ def test_a_kernel_takes_only_the_candidate_parameters_its_text_reads():
     kernel = build(tgt, per_element(tgt), spec, {}, lambda: "for v in range(tid, count, "
                    "nthreads):\n    used[v] = v  # unused\n", ("used", "unused"))
     assert kernel.params == ("count", "used")
+
+
+def test_a_kernel_reading_its_thread_ids_and_barrier_builds_on_every_target(target):
+    """What a target's entry defines (the parallel cpu target's ``tid``, ``nthreads`` and
+    ``team``, parameters it puts before the kernel's own) and its grid barrier's names are
+    names the contract knows."""
+    spec = KernelSpec("compute", RANGE, NONE, variant="_thread_ids", io=KernelIO.RANGE)
+    kernel = build(target, per_element(target), spec, {}, lambda: "for v in range(tid, count, "
+                   "nthreads):\n    out[v] = v\n" + barrier(target) + "out[tid] = nthreads\n",
+                   ("out",))
+    assert kernel.params == ("count", "out")
 
 
 def test_build_refuses_a_generator_text_reading_an_undefined_name():

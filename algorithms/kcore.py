@@ -17,11 +17,13 @@ rounds of increasing ``k``:
 4. the next round, until the smallest degree left says no vertex is (a removed vertex offers
    :data:`_REMOVED`).
 
-All of it is one :func:`operators.loop`: the advance is its body, steps 1-2 its ``refill``,
-which runs whenever the frontier is empty. The whole peeling is one persistent kernel and one
-read at the end (``k`` and each round's first step are kept on the device, in ``level``).
-A round's peeling runs as many steps as its longest chain of vertices each freed by the last
-(half a path's length): each costs a barrier, not a launch and a read.
+All of it is one :func:`operators.loop` whose round is one ``k``: steps 1-2, then step 3 as a
+``traverse`` (its advance step after step until its frontier is empty); a round returns the
+vertices it claimed, so the loop ends with the round that finds none left. The whole peeling is
+one persistent kernel and one read at the end (each round's ``k`` and advance steps are kept on
+the device, in ``level``). A round's peeling runs as many steps as its longest chain of vertices
+each freed by the last (half a path's length): while the frontier fits one block, those steps
+run in one block at block barriers (the loop's small-frontier mode), else at grid barriers.
 
 The degree of a vertex is its number of stored arcs, so a repeated edge counts as often as it is
 stored (NetworkX refuses multigraphs; ``networkx.Graph(multigraph)`` collapses them). The graph
@@ -43,15 +45,14 @@ from frontier import Frontier, Graph, atomic_add, atomic_load, atomic_store, out
 from frontier.runtime.target import Target
 from frontier.target import resolve_target
 from operators import (  # noqa: A004
-    ROUND,
     LoadBalancer,
-    advance,
     compute,
     filter,
     get_balancer,
     loop,
     reduce,
     resolve_policy,
+    traverse,
 )
 from operators.adaptive.profile import inspect
 
@@ -136,26 +137,32 @@ def release(src, dst, eid, weight, core, degree, level):
     return False
 
 
-def next_level(i, level, least, step):
+def next_level(i, level, least):
     """``level[0]``: this round's ``k``, the smallest degree left and at least one more than
-    the last round's; ``level[1]``: the rounds so far; round ``j``'s ``k`` and first advance
-    step at ``level[2 + 2j]`` and ``level[3 + 2j]``."""
+    the last round's; ``level[1]``: the rounds so far; round ``j``'s ``k`` at ``level[2 + 2j]``
+    (its advance steps at ``level[3 + 2j]``, :func:`note_steps`)."""
     j = level[1]
     level[0] = max(level[0] + 1, least)
     level[2 + 2 * j] = level[0]
-    level[3 + 2 * j] = step
     level[1] = j + 1
 
 
-def _peel(front: Frontier, graph: Graph, core: Any, degree: Any, level: Any,
-          policy: Any) -> Frontier:
-    return advance(graph, front, release, core, degree, level, balancer=policy)
+def note_steps(i, level, walked):
+    """This round's advance steps, beside its ``k``."""
+    level[1 + 2 * level[1]] = walked
 
 
-def _next_round(graph: Graph, core: Any, degree: Any, level: Any, policy: Any) -> Frontier:
+def _round(front: Frontier, graph: Graph, core: Any, degree: Any, level: Any,
+           policy: Any) -> Frontier:
+    """One ``k``: the smallest degree left raises it, the vertices of degree ``<= k`` are
+    claimed, and the peeling from them claims the rest; returns the vertices claimed first
+    (none once every vertex is peeled)."""
     least = reduce(graph, "vertices", remaining_degree, core, degree, op="min")
-    compute(graph, 1, next_level, level, least, ROUND)
-    return filter(graph, "vertices", claim, core, degree, level)
+    compute(graph, 1, next_level, level, least)
+    claimed = filter(graph, "vertices", claim, core, degree, level)
+    peel = traverse(graph, claimed, release, core, degree, level, balancer=policy)
+    compute(graph, 1, note_steps, level, peel.steps)
+    return claimed
 
 
 # the algorithm -------------------------------------------------------------------------------
@@ -179,15 +186,13 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
         # k grows by one or more a round, to the degeneracy at most: two entries a round
         level = tgt.zeros(2 * inspect(graph).max_degree + 8, np.int64)
         tgt.write_scalar(level, 0, -1)
-        nothing = Frontier.from_vertices(graph, [], target=tgt, shared=True)
-        steps = loop(graph, nothing, _peel, graph, core, degree, level, policy,
-                     refill=_next_round).rounds
+        everyone = Frontier.all_vertices(graph, kind="sparse", target=tgt, shared=True)
+        loop(graph, everyone, _round, graph, core, degree, level, policy)
         held = tgt.to_host(level)
         ks = held[2:2 + 2 * int(held[1]):2].tolist()
-        firsts = held[3:3 + 2 * int(held[1]):2].tolist()
-        ends = [*firsts[1:], steps]
-        rounds = [(k, e - f) for k, f, e in zip(ks, firsts, ends, strict=True)
-                  if k != _REMOVED]
+        walked = held[3:3 + 2 * int(held[1]):2].tolist()
+        rounds = [(k, w) for k, w in zip(ks, walked, strict=True) if k != _REMOVED]
+        steps = sum(w for _, w in rounds)
     return KCoreResult(deliver(tgt, core, out, made=True), steps,
                        time.perf_counter() - began, graph, rounds, tgt)
 

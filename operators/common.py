@@ -17,6 +17,7 @@ import numpy as np
 from frontier import validate
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import OFFSET_DTYPE, VERTEX_DTYPE, Graph
+from frontier.options import Mode
 from frontier.runtime.target import Target
 from operators.codegen import NONE, GeneratedKernel
 from operators.convention import kernel_arguments
@@ -31,10 +32,12 @@ class OperatorError(ValueError):
 @dataclass
 class Plan:
     """The kernels of one operator call, in launch order, with their grids; ``buffers`` are the
-    extra arguments (by parameter name) they share."""
+    extra arguments (by parameter name) they share; ``cooperative``: its kernels wait at grid
+    barriers (each launched with all its blocks resident at once, where it has several)."""
 
     kernels: list[tuple[GeneratedKernel, int]]
     buffers: dict[str, Any] = field(default_factory=dict)
+    cooperative: bool = False
 
 
 #: The graph of work over a range of indices that no graph defines (list ranking, dense
@@ -137,7 +140,8 @@ def launch_plan(plan: Plan, graph: Graph, target: Target, io: dict[str, Any],
     """Launch every kernel of ``plan`` with the convention's arguments."""
     io = {**io, **plan.buffers}
     for kernel, blocks in plan.kernels:
-        kernel.launch(target, blocks, kernel_arguments(kernel.params, graph, target, io, state))
+        kernel.launch(target, blocks, kernel_arguments(kernel.params, graph, target, io, state),
+                      cooperative=plan.cooperative and blocks > 1, mode=Mode.HOST)
 
 
 def run_step(graph: Graph, frontier: Frontier, plan: Plan, state: tuple, output: str,

@@ -227,15 +227,16 @@ def _gather(spec: KernelSpec, name: str, phase: Gather, i: int, runs_balancers: 
               + indent(f"v = chunk_vertex{i}[c]\n"
                        f"first = chunk_first{i}[c]\n"
                        f"last = min(first + {CHUNK}, {offsets}[v + 1])\n"
-                       + over_lanes(phase.op, i, "for k in range(first + lane, last, "
-                                     f"{LANES}):\n", fold, runs_balancers,
-                                     f"partials{i}[c] = acc\n")))
+                       + over_lanes(phase.op, f"identity{i}",
+                                    f"for k in range(first + lane, last, {LANES}):\n", fold,
+                                    runs_balancers, f"partials{i}[c] = acc\n")))
     hubs = (preamble + per_hub
             + indent(f"v = hubs{i}[h]\n"
-                     + over_lanes(phase.op, i, f"for c in range(hub_chunks{i}[h] + lane, "
-                                   f"hub_chunks{i}[h + 1], {LANES}):\n",
-                                   f"x = partials{i}[c]\n" + combine(phase.op, "acc", "x"),
-                                   runs_balancers, f"s{phase.into}[v] = acc\n")))
+                     + over_lanes(phase.op, f"identity{i}",
+                                  f"for c in range(hub_chunks{i}[h] + lane, "
+                                  f"hub_chunks{i}[h + 1], {LANES}):\n",
+                                  f"x = partials{i}[c]\n" + combine(phase.op, "acc", "x"),
+                                  runs_balancers, f"s{phase.into}[v] = acc\n")))
     return light + chunks, hubs
 
 

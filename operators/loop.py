@@ -51,7 +51,9 @@ What a fused body may call:
   (a :class:`LoopValue`) stays on the device, valid in the round that computed it, and a later
   step's functor receives it as a state argument;
 * ``neighbor_reduce`` over a frontier of the body or ``"vertices"``, with the folds of
-  :data:`operators.neighbors.NEIGHBOR_REDUCTIONS`.
+  :data:`operators.neighbors.NEIGHBOR_REDUCTIONS`; its hubs folded apart as on its own
+  (:mod:`operators.folds`: three parts, a grid barrier between them), a frontier's hubs marked
+  with a stamp of the pool's, one per round (taken as the culling steps take theirs).
 
 ``refill(*state)``, made of the same calls, runs where the body's frontier is empty and makes
 the next round's frontier (from ``"vertices"``): an outer loop in the same kernel
@@ -115,13 +117,9 @@ from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, check_cull, cull_buffers
 from operators.direction import Direction
 from operators.filter import keep_body
+from operators.folds import HubFold, fold_body, hub_arguments, hub_fold, hub_params, hub_text
 from operators.functors import Functor, as_functor
-from operators.neighbors import (
-    NEIGHBOR_REDUCTIONS,
-    check_out_dtype,
-    fold_body,
-    target_of,
-)
+from operators.neighbors import NEIGHBOR_REDUCTIONS, check_out_dtype, target_of
 from operators.policy import resolve_policy
 from operators.reduce import combine, identity_of, op_named, result_dtype
 from operators.shape import LaunchShape, grid_blocks, per_element, persistent_grid
@@ -254,6 +252,8 @@ class _Step:
     identity: Any = None
     value: LoopValue | None = None
     cull: Cull = Cull.NONE
+    #: A neighbour fold whose hubs are folded apart (:mod:`operators.folds`).
+    hubs: HubFold | None = None
 
 
 @dataclass
@@ -415,10 +415,8 @@ def _reduce(trace: _Trace, where: str, source: Any, fn: Callable, state: tuple, 
     index, count = trace.source(where, source, ("vertices", "edges", "count"))
     op = op_named(op, LOOP_REDUCTIONS, "reduce")
     functor = as_functor(fn, "reduce function", ("i",), len(state))
-    samples = tuple(_SAMPLES.get(type(v), v) if not isinstance(v, LoopValue)
-                    else v.dtype.type(0) for v in state)
     dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, trace.graph,
-                                                                    samples)
+                                                                    _samples(state))
     if dtype.kind == "u" or (op == "sum" and dtype.kind != "f"):
         raise LoopError(f"operators.loop: {where} reduces {dtype} values with op={op!r}; a "
                         "fused loop folds int64 with min, max or count and float64 with any "
@@ -450,8 +448,17 @@ def _neighbor_reduce(trace: _Trace, where: str, source: Any, fn: Callable, state
     check_out_dtype(op, out)
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"),
                          len(state))
+    hubs = hub_fold(trace.graph, trace.frontier.target, functor, _samples(state), op, edges,
+                    out.dtype)
     return _Step("neighbor_reduce", index, count, {"functor": functor}, state, op=op,
-                 edges=edges, out=out, identity=identity_of(op, out.dtype))
+                 edges=edges, out=out, identity=identity_of(op, out.dtype), hubs=hubs)
+
+
+def _samples(state: tuple) -> tuple:
+    """``state`` with a value of each type in place of the round and a reduce's value (what a
+    functor's result type is inferred with)."""
+    return tuple(_SAMPLES.get(type(v), v) if not isinstance(v, LoopValue)
+                 else v.dtype.type(0) for v in state)
 
 
 _RECORDERS: dict[str, Callable[..., _Step]] = {
@@ -518,6 +525,10 @@ class _Names:
         self.walking = any(step.operator == "traverse" for step in trace.steps)
         self.reversed = any(step.edges == "in" and step.balancer is not None
                             for step in trace.steps)
+        #: Whether a step marks a frontier's hubs (:mod:`operators.folds`): with stamps of the
+        #: pool's stamp array, counted with the culling steps' (``loop_culls``).
+        self.marks_hubs = any(step.hubs is not None and isinstance(step.source, int)
+                              for step in trace.steps)
 
     def of(self, value: Any) -> str:
         if value is ROUND:
@@ -573,7 +584,8 @@ def _spec(graph: Graph, step: _Step, i: int, names: _Names) -> KernelSpec:
         return KernelSpec("reduce", kind, NONE, domain=domain, io=io,
                           variant=f"{wiring}_{step.op}_{step.value.dtype}_into_{into}", **common)
     return KernelSpec("neighbors", kind, NONE, csc=step.edges == "in",
-                      variant=f"{wiring}_{step.edges}_{step.op}_into_{names.of(step.out)}",
+                      variant=(f"{wiring}_{step.edges}_{step.op}_into_{names.of(step.out)}"
+                               + ("_hubs" if step.hubs is not None else "")),
                       io=io, **common)
 
 
@@ -690,10 +702,11 @@ _REBOUND = ("row_offsets", "col_indices")
 
 
 def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: str,
-               small: _Small | None) -> str:
+               small: _Small | None, runs_balancers: bool) -> str:
     """Step ``i``'s statements: its frontiers bound to the names its operator's text reads,
     then that text, then ``barrier`` (``small``: the small-frontier mode of a thread-mapped
-    traverse, where the kernel has one)."""
+    traverse, where the kernel has one; ``runs_balancers``: the target's warps fold a
+    neighbour fold's hubs, :mod:`operators.folds`)."""
     text = ""
     if isinstance(step.source, int):
         ids, slot = names.queue(step.source)
@@ -714,6 +727,12 @@ def _step_text(step: _Step, i: int, spec: KernelSpec, names: _Names, barrier: st
         text += for_each_input(spec, "v", spec.call("functor", "v") + "\n")
     elif step.operator == "reduce":
         text += _reduce_text(step, i, spec, names)
+    elif step.hubs is not None:
+        marked = isinstance(step.source, int)
+        if marked:  # a stamp of its own, as a culling step's
+            text += "hub_stamp = cull_base + loop_culls\nloop_culls += 1\n"
+        text += hub_text(spec, step.edges, step.op, runs_balancers, barrier, marked, str(i),
+                         names.of(step.out), f"identity{i}")
     else:
         text += for_each_input(spec, "v", fold_body(spec, step.edges, step.op,
                                                     names.of(step.out), f"identity{i}"))
@@ -744,7 +763,8 @@ def _loop_text(trace: _Trace, specs: list[KernelSpec], names: _Names, barrier: s
         f" or (loop_step > 0 and lens[{_MIDS} + ((loop_step + 2) % 3) * {mids} + "
         f"{k}] > mid{index}.shape[0])" for index, k in names.mids.items())
     cleared = _clear_rows(trace.steps, names, "(loop_step + 1) % 3")
-    steps = [_step_text(step, i, spec, names, barrier, small)
+    runs_balancers = trace.frontier.target.runs_balancers
+    steps = [_step_text(step, i, spec, names, barrier, small, runs_balancers)
              for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True))]
     body, refilling = "".join(steps[:trace.body_steps]), "".join(steps[trace.body_steps:])
     text = ("loop_in = (start_slot + loop_step) % 3\n"
@@ -811,7 +831,9 @@ def _kernel_key(trace: _Trace, names: _Names, shape: LaunchShape, block: bool,
                    tuple(map(of, s.state)), s.op, s.edges,
                    None if s.out is None else of(s.out),
                    None if s.value is None else (of(s.value), s.value.dtype),
-                   s.identity is not None, s.balancer) for s in trace.steps))
+                   s.identity is not None, s.balancer,
+                   None if s.hubs is None else (s.hubs.degree, s.hubs.chunk))
+                  for s in trace.steps))
 
 
 def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, block: bool, refill: bool
@@ -842,7 +864,9 @@ def _built(trace: _Trace, names: _Names, shape: LaunchShape, block: bool, refill
            for p in s.balancer.extra_params(spec)]
         + [f"walk{k}" for k in range(3) if walks]
         + [f"rev_{n}" for n in _REBOUND + ("weights",) if reversed_]
-        + list(CULL_PARAMS if trace.cull != Cull.NONE else ())))
+        + list(CULL_PARAMS if trace.cull != Cull.NONE else ())
+        + [p for i, s in enumerate(steps) if s.hubs is not None for p in hub_params(str(i))]
+        + (["hub_marks", "cull_base"] if names.marks_hubs else [])))
     spec = KernelSpec("loop", SPARSE, SPARSE, graph.weighted, len(names.state),
                       graph_view=any(s.graph_view for s in specs),
                       csc=any(s.needs_csc for s in specs),
@@ -909,6 +933,11 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
             io[f"identity{i}"] = step.identity
         if step.balancer is not None:
             io.update(step.balancer.buffers(spec, frontier))
+        if step.hubs is not None:
+            io.update(hub_arguments(step.hubs, tgt, step.op, step.out.dtype, str(i)))
+    if names.marks_hubs:
+        io["hub_marks"], stamp = pool.next_stamp()
+        io.setdefault("cull_base", stamp)
     state = tuple(value for _, value in names.state.values())
     args = kernel_arguments(kernel.params, graph, tgt, io, state)
     lengths = pool.run_traversal(
@@ -917,7 +946,7 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
         "a fused loop on its pool failed part-way (its rounds reuse every slot, so the "
         "frontiers it started from are lost)")
     steps, rounds = int(lengths[STEPS_RAN]), int(lengths[_ROUNDS])
-    if trace.cull != Cull.NONE:
+    if trace.cull != Cull.NONE or names.marks_hubs:
         pool.use_stamps(int(lengths[names.culled]))  # culling step k stamped cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
     return Looped(Frontier(pool, final, SPARSE, pool.adopt(final, SPARSE, "a fused loop")),

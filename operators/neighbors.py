@@ -6,7 +6,9 @@ This is the pull half of Ligra's ``edgeMap`` (Shun & Blelloch, PPoPP 2013) as a 
 gather of Gunrock's and PowerGraph's gather-apply-scatter: pull PageRank sums ``rank[src] /
 out_degree(src)`` over in-edges, k-core counts live neighbours, label propagation takes the
 minimum label over neighbours. One thread owns each vertex and folds its edges in order, so the
-result is written once per vertex and needs no atomics (and a float sum is deterministic).
+result is written once per vertex and needs no atomics (and a float sum is deterministic); where
+the order cannot show (the ors, integer minima, maxima and sums), a hub's edges are folded apart
+over the warps' lanes instead, in one launch with grid barriers (:mod:`operators.folds`).
 
 Over :class:`operators.levels.Levels` the fold runs level after level in one launch: the
 vertices grouped by level on the target (counting each level's vertices, a prefix sum of the
@@ -42,6 +44,7 @@ from operators.codegen import (
     KernelIO,
     KernelSpec,
     arc_value,
+    barrier,
     build,
     declare_work_items,
     fold_items,
@@ -60,6 +63,16 @@ from operators.common import (
 )
 from operators.compute import elements, reads
 from operators.convention import kernel_arguments, scalar_arguments
+from operators.folds import (
+    MARKS,
+    HubFold,
+    fold_body,
+    fresh_marks,
+    hub_arguments,
+    hub_fold,
+    hub_params,
+    hub_text,
+)
 from operators.frequencies import NEIGHBOR_COUNTS, counts_plan
 from operators.functors import Functor, as_functor
 from operators.lanes import CHUNK, HUB_DEGREE, LANES, Hubs, hubs_of, over_lanes
@@ -82,7 +95,10 @@ HUB_FOLDS = ("sum", "min", "max")
 def _fold_items(spec: KernelSpec, name: str) -> WorkItems:
     """A neighbour reduction's work items: a vertex's fold (the calls of one thread's
     sequential loop over its edges), the vertex the head of its in-edges or the tail of its
-    out-edges."""
+    out-edges; where its hubs are folded apart (a ``_hubs`` variant: :mod:`operators.folds`, a
+    Levels sweep's hub folds) an arc each, as a hub's calls run on several threads."""
+    if "_hubs" in spec.variant:
+        return WorkItems(4, "arc {0}->{1} (eid {2})", (0, 1, 2))
     return fold_items(1 if spec.csc else 0)
 
 
@@ -130,23 +146,47 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, state: tupl
                      lambda: for_each_input(spec, "v", fold_body(spec, edges, op)),
                      ("out", "identity"))
 
+    buffers = {"out": out, "identity": identity_of(op, out.dtype),
+               **scalar_arguments({"functor": functor})}
+    fold = hub_fold(graph, tgt, functor, state, op, edges, out.dtype)
+    if fold is not None:
+        return _hub_plan(graph, where, tgt, kind, domain, work, functor, num_state, op, edges,
+                         fold, buffers), tgt, io
     kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, edges, op,
                            functor), generate)
-    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))],
-                {"out": out, "identity": identity_of(op, out.dtype),
-                 **scalar_arguments({"functor": functor})})
-    return plan, tgt, io
+    return Plan([(kernel, kernel.shape.blocks(tgt, work))], buffers), tgt, io
 
 
-def fold_body(spec: KernelSpec, edges: str, op: str, out: str = "out",
-              identity: str = "identity") -> str:
-    """The statements folding vertex ``v``'s ``edges`` with ``op`` into ``out[v]``, from
-    ``identity``."""
-    offsets = "col_offsets" if edges == "in" else "row_offsets"
-    return (f"acc = {identity}\n"
-            f"for p in range({offsets}[v], {offsets}[v + 1]):\n"
-            + indent(arc_value(spec, edges, "p") + combine(op, "acc", "x"))
-            + f"{out}[v] = acc\n")
+def _hub_plan(graph: Graph, where: Frontier | str, tgt: Target, kind: str, domain: str,
+              work: int, functor: Functor, num_state: int, op: str, edges: str, fold: HubFold,
+              buffers: dict[str, Any]) -> Plan:
+    """A fold whose hubs are folded apart (:mod:`operators.folds`): one launch, its parts
+    separated by grid barriers (block barriers where it is one block), on enough blocks for
+    every input vertex and every hub chunk's lanes; a frontier's hubs marked with a fresh
+    stamp of the calling thread's marks."""
+    marked = kind != RANGE
+    shape = per_element(tgt)
+    blocks = grid_blocks(tgt, shape.threads_per_block,
+                         max(work, LANES * fold.hubs.chunk_count))
+    block = one_block(tgt, blocks)
+    weighted = graph.weighted
+
+    def generate() -> GeneratedKernel:
+        spec = KernelSpec("neighbors", kind, NONE, weighted, num_state, domain=domain,
+                          graph_view=functor.wants_graph, csc=edges == "in",
+                          variant=f"_{edges}_{op}_hubs{'_block' if block else ''}",
+                          io=reads(kind))
+        return build(tgt, shape, spec, {"functor": functor},
+                     lambda: hub_text(spec, edges, op, tgt.runs_balancers,
+                                      barrier(tgt, block), marked),
+                     ("out", "identity", *hub_params(), *(MARKS if marked else ())))
+
+    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, edges, op,
+                           functor, "hubs", block), generate)
+    buffers.update(hub_arguments(fold, tgt, op, buffers["out"].dtype))
+    if marked:
+        buffers.update(zip(MARKS, fresh_marks(tgt, graph.num_vertices), strict=True))
+    return Plan([(kernel, blocks)], buffers, cooperative=True)
 
 
 def target_of(out: Any, num_vertices: int) -> str:
@@ -176,6 +216,13 @@ def neighbor_reduce(graph: Graph, where: Frontier | str | Levels, fn: Callable, 
     at least |V| elements on the target (a NumPy array runs on the cpu target, a device array
     on cuda); its dtype is the accumulator's. Other entries of ``out`` are not touched. A
     frontier stays valid: this is not a step of its pool.
+
+    One thread folds each vertex's edges in order; a ``logical_or`` stops at the first true
+    value (``fn`` is not called on the rest). Where the order cannot show (the ors; ``min``,
+    ``max`` or ``sum`` of integer or boolean values into an integer or boolean ``out``), a
+    vertex of more than :data:`operators.lanes.HUB_DEGREE` edges is folded apart, its calls on
+    several threads at once (:mod:`operators.folds`), with the same values on every target. So
+    ``fn`` must not write what another call reads or writes.
 
     ``op="mode"`` sets ``out[v]`` to the most frequent value of ``fn`` over ``v``'s edges, the
     smallest of the most frequent where several tie; a vertex without such edges keeps
@@ -241,9 +288,9 @@ def _hub_folds(spec: KernelSpec, edges: str, op: str, barrier: str,
     chunks' values over a warp's lanes into ``out``."""
     on_level = "if (int64(level[v]) - first) * step == k:\n"
     edge = arc_value(spec, edges, "q") + combine(op, "acc", "x")
-    chunk = over_lanes(op, "", "for q in range(lo_e + lane, hi_e, LANES):\n", edge,
+    chunk = over_lanes(op, "identity", "for q in range(lo_e + lane, hi_e, LANES):\n", edge,
                        runs_balancers, "partials[c] = acc\n")
-    hub = over_lanes(op, "", "for c in range(hub_chunks[h] + lane, hub_chunks[h + 1], "
+    hub = over_lanes(op, "identity", "for c in range(hub_chunks[h] + lane, hub_chunks[h + 1], "
                      "LANES):\n", "x = partials[c]\n" + combine(op, "acc", "x"),
                      runs_balancers, "out[v] = acc\n")
     return ("if nh > 0:\n"

@@ -268,7 +268,9 @@ class AdaptivePolicy:
         fewer than ``t1`` out-arcs, where a round's launches and reads cost more than its work;
         on one with hubs each round's advance is decided from its frontier on the host, as a
         traversal's steps are (the rounds of a hub-heavy graph cost their work, and the
-        balancer that suits the first, widest rounds is not the one that suits the last)."""
+        balancer that suits the first, widest rounds is not the one that suits the last; a
+        round's neighbour folds spread their hubs over the grid either way,
+        :mod:`operators.folds`)."""
         return not self.target.runs_balancers or self.thin
 
     @property

@@ -90,6 +90,9 @@ class Fold:
     statement: str
     identity: Callable[[np.dtype], Any]
     kinds: str = "biuf"
+    #: The statement of a loop that may stop at a value after which nothing changes the
+    #: accumulator (a true value for ``logical_or``): it folds the value and leaves the loop.
+    stopping: str | None = None
 
 
 #: Every fold, by the name ``op=`` takes: the one table the reductions' code comes from.
@@ -100,7 +103,8 @@ FOLDS: dict[str, Fold] = {
     "count": Fold("{acc} += {x}\n", _zero),
     "min": Fold("if {x} < {acc}:\n    {acc} = {x}\n", _highest),
     "max": Fold("if {x} > {acc}:\n    {acc} = {x}\n", _lowest),
-    "logical_or": Fold("if {x}:\n    {acc} = True\n", _zero),
+    "logical_or": Fold("if {x}:\n    {acc} = True\n", _zero,
+                       stopping="if {x}:\n    {acc} = True\n    break\n"),
     "bit_or": Fold("{acc} |= {x}\n", _zero, "biu"),
 }
 
@@ -125,9 +129,12 @@ def op_named(op: Any, choices: Sequence[str], operator: str) -> str:
     return op
 
 
-def combine(op: str, acc: str, x: str) -> str:
-    """Statements folding value ``x`` into accumulator ``acc`` with ``op``."""
-    return FOLDS[op].statement.format(acc=acc, x=x)
+def combine(op: str, acc: str, x: str, stops: bool = False) -> str:
+    """Statements folding value ``x`` into accumulator ``acc`` with ``op``; with ``stops``
+    (inside a loop over the values), leaving the loop where no later value can change
+    ``acc`` (:attr:`Fold.stopping`)."""
+    fold = FOLDS[op]
+    return (fold.stopping if stops and fold.stopping else fold.statement).format(acc=acc, x=x)
 
 
 def identity_of(op: str, dtype: Any) -> Any:

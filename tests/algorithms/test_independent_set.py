@@ -17,7 +17,7 @@ from algorithms import maximal_independent_set
 from algorithms.independent_set import MISMethod, arcs_per_round
 from frontier import Graph, generators, random_bits
 from frontier.testing import check_independent_set, graphs, greedy_order, reference_mis
-from operators import BalancerError, available_balancers
+from operators import BalancerError, available_balancers, lanes, recording
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 BALANCERS = available_balancers(include_auto=True)
@@ -82,6 +82,22 @@ def test_every_target_gives_the_set_the_cpu_gives(target, method, graph):
 def test_every_balancer_on_every_target(target, balancer, graph):
     result = maximal_independent_set(graph, balancer=balancer, target=target)
     check_independent_set(graph, result.in_set, seed=0)
+
+
+def test_hubs_folded_apart_give_the_same_sets(target, monkeypatch):
+    """The hub sizes lowered so that a star's centre of 7 leaves is a hub: each round's fold
+    over the undecided vertices spreads it over lanes (operators.folds), and the sets are still
+    the greedy MIS (priority) and maximal independent (Luby)."""
+    monkeypatch.setattr(lanes, "HUB_DEGREE", 3)
+    monkeypatch.setattr(lanes, "CHUNK", 2)
+    graph = Graph.from_edges([0] * 7 + [7, 8], list(range(1, 8)) + [8, 9], num_vertices=10,
+                             directed=False)
+    with recording() as log:
+        for method, seed in (("priority", 0), ("priority", 1), ("luby", 2)):
+            result = maximal_independent_set(graph, method=method, seed=seed, target=target)
+            check_independent_set(graph, result.in_set,
+                                  seed=seed if method == "priority" else None)
+    assert any("hub_warps" in kernel.source for kernel in log.kernels())
 
 
 @given(graph=UNDIRECTED)

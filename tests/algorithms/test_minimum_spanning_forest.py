@@ -2,11 +2,13 @@
 order, of the weight scipy's ``minimum_spanning_tree`` and NetworkX find, on hypothesis graphs
 (integer, float, zero and negative weights; several components, isolated vertices,
 self-loops, repeated edges) on every target (tiny graphs in the CUDA simulator), the same forest
-on every target; race-free; bad input refused before any work."""
+on every target; the rounds one loop launch, fused equal to the host loop; per-round stats
+equal to a sequential Borůvka's; race-free; bad input refused before any work."""
 
 from __future__ import annotations
 
 import os
+import sys
 
 import networkx as nx
 import numpy as np
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 
 from algorithms import minimum_spanning_forest
 from frontier import Graph, generators
+from frontier.options import Mode
 from frontier.target import resolve_target
 from frontier.testing import (
     check_minimum_spanning_forest,
@@ -23,6 +26,9 @@ from frontier.testing import (
     graphs,
     reference_minimum_spanning_forest,
 )
+from operators import recording, resolve_policy
+
+module = sys.modules["algorithms.minimum_spanning_forest"]  # the package's name is the function
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
 tiny = settings(max_examples=4) if SIMULATED else settings(max_examples=30)
@@ -80,6 +86,7 @@ def test_every_target_gives_the_forest_the_cpu_gives(target, graph):
     np.testing.assert_array_equal(got.edges, on_cpu.edges)
     np.testing.assert_array_equal(got.arcs, on_cpu.arcs)
     assert got.total_weight == on_cpu.total_weight and got.iterations == on_cpu.iterations
+    assert got.stats == on_cpu.stats
     check_minimum_spanning_forest(graph, got.edges, got.total_weight)
 
 
@@ -160,14 +167,77 @@ def test_empty_and_one_vertex_graphs():
         assert result.num_components == n and result.iterations == 0
 
 
-def test_stats_count_the_crossing_edges_of_each_round():
+def boruvka_rounds(graph: Graph) -> list[tuple[int, int]]:
+    """Borůvka's rounds, sequentially: per round, the vertices it reads (every vertex in the
+    first round, then those with an arc to another component) and their arcs."""
+    n, src, dst = graph.num_vertices, graph.coo().src, graph.col_indices
+    w = graph.weights if graph.weighted else np.ones(graph.num_edges)
+    degree = graph.out_degrees()
+    root = np.arange(n)
+    active = np.ones(n, bool)
+    rounds = []
+    while active.any():
+        rounds.append((int(active.sum()), int(degree[active].sum())))
+        best: dict = {}
+        for a in np.flatnonzero((src < dst) & (root[src] != root[dst])).tolist():
+            for r in (root[src[a]], root[dst[a]]):
+                best[r] = min(best.get(r, (w[a], a)), (w[a], a))
+        for r, (_, a) in best.items():  # merge along every pick
+            old, new = sorted((root[r], root[dst[a]] if root[src[a]] == root[r] else
+                               root[src[a]]))
+            root[root == new] = old
+        active = np.zeros(n, bool)
+        active[src[root[src] != root[dst]]] = True
+    return rounds
+
+
+@given(graph=weighted())
+def test_stats_count_each_rounds_vertices_and_their_arcs(graph):
+    result = minimum_spanning_forest(graph, target="cpu")
+    rounds = boruvka_rounds(graph) if graph.num_edges else []
+    assert [(r.round, r.active, r.arcs) for r in result.stats] == [
+        (i + 1, *counts) for i, counts in enumerate(rounds)]
+    assert result.iterations == len(rounds)
+    assert result.edges_traversed == 3 * sum(arcs for _, arcs in rounds)
+
+
+def test_the_first_round_reads_every_vertex_and_later_ones_fewer():
     g = generators.gnm(200, 600, seed=1, weights=(1, 9))
     result = minimum_spanning_forest(g, target="cpu")
-    assert len(result.stats) == result.iterations > 0
-    assert result.stats[0].crossing == g.num_edges // 2
-    crossing = [r.crossing for r in result.stats]
-    assert crossing == sorted(crossing, reverse=True) and len(set(crossing)) == len(crossing)
-    assert result.edges_traversed == g.num_edges + 2 * sum(r.crossing for r in result.stats)
+    assert len(result.stats) == result.iterations > 1
+    assert (result.stats[0].active, result.stats[0].arcs) == (200, g.num_edges)
+    active = [r.active for r in result.stats]
+    assert active == sorted(active, reverse=True) and active[-1] > 0
+
+
+@tiny
+@given(graph=weighted(max_vertices=10, max_edges=16) if SIMULATED else weighted())
+def test_the_fused_rounds_equal_the_host_loop_on_every_target(target, graph):
+    """The rounds as one persistent kernel and as the host loop of their operator calls: the
+    same arcs recorded, the same last round of every vertex, the same rounds."""
+    if not graph.num_edges:
+        return
+    runs = []
+    for fused in (True, False):
+        chosen, last, rounds = module.run_rounds(graph, target, resolve_policy("auto", graph,
+                                                                               target), fused)
+        runs.append((target.to_host(chosen), target.to_host(last), rounds))
+    for a, b in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_the_rounds_run_in_one_loop_launch_on_every_target(target):
+    """The default call is one launch, the loop (its refill starts the vertices), whatever its
+    rounds; besides it only the arrays' first values (the simulator's fill kernel, the driver's
+    memset on a GPU)."""
+    for graph in (generators.path(3), generators.gnm(12, 20, seed=3, weights=(1, 9))):
+        with recording() as log:
+            result = minimum_spanning_forest(graph, target=target)
+        kernels = [(launch.name, launch.mode) for launch in log if launch.name != "_fill"]
+        assert len(kernels) == 1 and kernels[0][1] == Mode.FUSED, kernels
+        assert kernels[0][0].startswith("loop"), kernels
+        check_minimum_spanning_forest(graph, result.edges, result.total_weight)
+    assert result.iterations > 1
 
 
 def test_race_free_on_every_target_it_can_be_checked_on(target):

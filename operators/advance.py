@@ -40,6 +40,7 @@ from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import Cull, Way
 from frontier.ring import clear_next_slot, is_active
+from frontier.runtime.racecheck import WorkItems
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 from operators.balancers import LoadBalancer
@@ -48,6 +49,8 @@ from operators.codegen import (
     KernelIO,
     KernelSpec,
     build,
+    declare_work_items,
+    edge_items,
     for_each_input,
     id_at,
     indent,
@@ -162,6 +165,18 @@ def pull_kernel_plan(graph: Graph, target: Target, op: Callable, condition: Call
     kernel = _PULL_KERNELS.get(key, generate)
     return Plan([(kernel, kernel.shape.blocks(target, graph.num_vertices))],
                 scalar_arguments(functors))
+
+
+def _pull_items(spec: KernelSpec, name: str) -> WorkItems:
+    """A pull's work items: the calls one thread makes for one vertex (the head ``dst`` of
+    the in-edges it scans) are one item, its condition's call opening it."""
+    dst = 0 if name == "condition" else 1
+    return WorkItems(1 if name == "condition" else 4, "vertex {0} (pulling its in-edges)",
+                     (dst,), dst, dst)
+
+
+declare_work_items("advance", edge_items)
+declare_work_items("pull", _pull_items)
 
 
 def _pull_body(spec: KernelSpec) -> str:

@@ -9,7 +9,12 @@ path by which every generated kernel, balancer helper kernels and the fused trav
 becomes compiled code: source text with the parameters of the calling convention
 (:mod:`operators.convention`), compiled by the target and cached per (target, launch shape,
 spec, functors). Every kernel has a launch shape (:mod:`operators.shape`), whether a load
-balancer wrote it or not. The source text is what a recording of its launches
+balancer wrote it or not. :func:`build` checks every text against one naming contract before
+it is compiled (:mod:`operators.naming`), and compiles each functor with the work items its
+operator declared beside its generator (:func:`declare_work_items`) for the race detector. The
+persistent kernels (a fused traversal, the small-frontier mode, stepping, iterate, loop, levels)
+share the pieces of their loop here: a ring slot's array, the ring's next slots, the barrier
+between steps. The source text is what a recording of its launches
 (:mod:`frontier.runtime.recording`) and :func:`operators.explain` show.
 
 Busato & Bombieri, *Graph Algorithms on GPUs*, §5, separate exactly these concerns: the per-edge
@@ -40,12 +45,15 @@ from frontier.runtime.warp_intrinsics import FULL_MASK, intrinsics
 from operators.convention import KernelIO, kernel_params, scalar_params
 from operators.cull import culled
 from operators.functors import Functor, FunctorError, as_functor, check_raises, compile_functor
+from operators.naming import GeneratorError, assigned, check_names
 from operators.shape import LaunchShape
 
 __all__ = ["KernelSpec", "KernelIO", "GeneratedKernel", "build", "FunctorError",
            "FunctorIndexError", "SPARSE", "DENSE", "NONE", "RANGE", "clear_next_slot",
            "is_active", "push", "indent", "id_at", "visit_edge", "for_each_input", "arc_value",
-           "VERTICES", "EDGES"]
+           "VERTICES", "EDGES", "GeneratorError", "ItemsRule", "declare_work_items",
+           "items_rule", "edge_items", "element_items", "fold_items", "slot_pick", "slot_select",
+           "ring_slots", "blocks_apart", "one_block", "barrier"]
 
 NONE, RANGE = "none", "range"
 
@@ -109,6 +117,13 @@ class KernelSpec:
     def needs_csc(self) -> bool:
         return self.csc or self.graph_view
 
+    def work_items(self, name: str) -> WorkItems:
+        """How the calls of functor ``name`` in this kernel form work items for the race
+        detector (:mod:`frontier.runtime.racecheck`), as the rule its operator declared says
+        (:func:`declare_work_items`): e.g. one per edge of an advance, one per element of a
+        filter, one per vertex of a neighbour reduction's sequential fold."""
+        return items_rule(self)(self, name)
+
 
 #: The fields of a :class:`KernelSpec` that its equality compares, read in one call.
 _compared = attrgetter(*(f.name for f in fields(KernelSpec) if f.compare))
@@ -123,6 +138,38 @@ def slot_pick(arrays: str, slot: str) -> str:
     (the three slots of :class:`frontier.FrontierPool`, passed to a kernel one by one)."""
     a, b, c = (f"{arrays}{i}" for i in range(3))
     return f"{a} if {slot} == 0 else ({b} if {slot} == 1 else {c})"
+
+
+def slot_select(name: str, arrays: str, slot: str) -> str:
+    """Statement binding ``name`` to the array of ring slot ``slot`` among ``{arrays}0``..
+    ``{arrays}2`` (:func:`slot_pick`)."""
+    return f"{name} = {slot_pick(arrays, slot)}\n"
+
+
+def ring_slots() -> str:
+    """Statements naming the ring's slots around ``in_slot``: the step's output ``out_slot``,
+    and ``clear_slot``, the next step's output, which this step clears."""
+    return "out_slot = (in_slot + 1) % 3\nclear_slot = (in_slot + 2) % 3\n"
+
+
+def blocks_apart(target: Target) -> bool:
+    """Whether ``target``'s block barrier is another than its grid barrier (a cheaper one, and a
+    kernel text of its own): where a persistent kernel's part run by one block waits at block
+    barriers (:func:`one_block`, a fused loop's small frontiers)."""
+    return target.block_barrier != target.grid_barrier
+
+
+def one_block(target: Target, grid: int) -> bool:
+    """Whether a persistent kernel launched on ``grid`` blocks waits at block barriers instead
+    of grid barriers: a grid of one block, on a target whose blocks wait apart
+    (:func:`blocks_apart`)."""
+    return grid == 1 and blocks_apart(target)
+
+
+def barrier(target: Target, block: bool = False) -> str:
+    """The line between two steps of a persistent kernel on ``target``: the grid barrier, or
+    with ``block`` (a launch of one block: :func:`one_block`) the block barrier."""
+    return (target.block_barrier if block else target.grid_barrier) + "\n"
 
 
 def id_at(array: str, index: str) -> str:
@@ -237,49 +284,59 @@ def _raise_functor_error(kernel: GeneratedKernel, err: Exception) -> None:
     ) from err
 
 
-def work_items(spec: KernelSpec, name: str) -> WorkItems:
-    """How the calls of functor ``name`` (``functor`` or ``condition``) in a kernel of ``spec``
-    form work items for the race detector (:mod:`frontier.runtime.racecheck`): one per functor call
-    (an edge of an advance, an element of a filter, compute or reduce), a condition joining the
-    call on its edge; the calls one thread makes for one vertex in a pull or a neighbour
-    reduction are one item (a sequential loop), those of a neighbour sort (a mode, a histogram)
-    or of a neighbour reduction whose hubs are folded apart (:mod:`operators.folds`) one item
-    each, as a long row's calls run on several threads; a tile update's calls are one item
-    each."""
-    if spec.steps:  # a composed kernel: functor ``step{i}_{name}`` is ``name`` of step i
-        step, _, name = name.partition("_")
-        return work_items(spec.steps[int(step.removeprefix("step"))], name)
-    operator, condition = spec.operator, name == "condition"
-    if operator == "pull":
-        dst = 0 if condition else 1
-        return WorkItems(1 if condition else 4, "vertex {0} (pulling its in-edges)", (dst,),
-                         dst, dst)
-    if operator == "neighbors":
-        if "_hubs" in spec.variant:  # a hub's calls run on several threads
-            return WorkItems(4, "arc {0}->{1} (eid {2})", (0, 1, 2))
-        owner = 1 if spec.csc else 0
-        return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
-    if operator == "neighbor_sort":  # a long row's calls run on several threads of a block
-        return WorkItems(4, "arc {0}->{1} (eid {2})", (0, 1, 2))
-    if operator in ("advance", "traverse", "stepping"):
-        if condition:
-            return WorkItems(1, "condition on vertex {0}", (0,), leaves=0)
-        return WorkItems(4, "edge {0}->{1} (eid {2})", (0, 1, 2), joins=1)
-    if operator == "iterate":  # operators.iterate names its functors by their phase's kind
-        if name.startswith("gather_"):
-            owner = 1 if name.startswith("gather_in") else 0
-            return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
-        return WorkItems(1, "vertex {0}", (0,))
-    if operator in ("filter", "compute", "reduce"):
-        return WorkItems(1, ("edge" if spec.domain == EDGES else "vertex") + " {0}", (0,))
-    if operator == "tiles":
-        return WorkItems(3, "tile update call", ())
-    raise FunctorError(f"the race detector does not know the work items of a {operator} "
-                       "kernel (operators.codegen.work_items)")
+def edge_items(spec: KernelSpec, name: str) -> WorkItems:
+    """The work items of an edge visit (:func:`visit_edge`: an advance's, a traversal's): one
+    per edge, a condition's call joining the call on its edge."""
+    if name == "condition":
+        return WorkItems(1, "condition on vertex {0}", (0,), leaves=0)
+    return WorkItems(4, "edge {0}->{1} (eid {2})", (0, 1, 2), joins=1)
+
+
+def element_items(spec: KernelSpec, name: str) -> WorkItems:
+    """The work items of a loop over elements (:func:`for_each_input`: a filter's, compute's,
+    reduce's): one per element."""
+    return WorkItems(1, ("edge" if spec.domain == EDGES else "vertex") + " {0}", (0,))
+
+
+def fold_items(owner: int) -> WorkItems:
+    """The work items of a fold over a vertex's edges (:func:`arc_value`'s calls, one thread's
+    sequential loop): one per vertex, the one at argument ``owner`` of its calls."""
+    return WorkItems(4, "vertex {0} (folding its edges)", (owner,), owner, owner)
+
+
+#: How the calls of one functor (by the name the kernel calls it) in a kernel of a spec form
+#: work items for the race detector (:mod:`frontier.runtime.racecheck`).
+ItemsRule = Callable[[KernelSpec, str], WorkItems]
+
+#: Per operator (a spec's ``operator``): its kernels' rule, declared by the module generating
+#: them (:func:`declare_work_items`).
+_RULES: dict[str, ItemsRule] = {}
+
+
+def declare_work_items(operator: str, rule: ItemsRule) -> None:
+    """Declare how the functor calls of ``operator``'s kernels form work items: called by the
+    module that generates them, beside its generator. :meth:`KernelSpec.work_items` looks it
+    up; :func:`build` refuses a kernel whose operator declared none."""
+    if _RULES.setdefault(operator, rule) is not rule:
+        raise GeneratorError(f"two rules declare the work items of {operator} kernels "
+                             f"({_RULES[operator].__qualname__} and {rule.__qualname__})")
+
+
+def items_rule(spec: KernelSpec) -> ItemsRule:
+    """The work items rule ``spec``'s operator declared (and its steps', for a composed
+    kernel)."""
+    rule = _RULES.get(spec.operator)
+    if rule is None:
+        raise GeneratorError(
+            f"the {spec.operator} generator declares no work items for the race detector: "
+            "its module calls operators.codegen.declare_work_items beside the generator "
+            f"(declared: {', '.join(sorted(_RULES))})")
+    for step in spec.steps:
+        items_rule(step)
+    return rule
 
 
 _KERNELS: SharedCache[GeneratedKernel] = SharedCache("generated kernels")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def build(target: Target, shape: LaunchShape, spec: KernelSpec,
@@ -307,7 +364,9 @@ def build(target: Target, shape: LaunchShape, spec: KernelSpec,
 def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
               resolved: dict[str, Functor], body: Callable[[], str],
               extra_params: tuple[str, ...], name: str | None) -> GeneratedKernel:
-    """The kernel :func:`build` describes, generated and compiled."""
+    """The kernel :func:`build` describes, generated, checked against the naming contract
+    (:mod:`operators.naming`) and compiled."""
+    items_rule(spec)  # an operator without work items is refused before its text is built
     check_raises(target, resolved.values())
     main = resolved.get("functor")
     name = name or (f"{spec.operator}{spec.variant}_{shape.slug}_{spec.domain}_"
@@ -318,19 +377,21 @@ def _generate(target: Target, shape: LaunchShape, spec: KernelSpec,
     lifted = scalar_params(resolved)
     for called, names in lifted.items():  # closure numbers: the functor's leading arguments
         code = re.sub(rf"\b{called}\(", f"{called}({', '.join(names)}, ", code)
-    used = set(_IDENTIFIER.findall(code))  # launches cost per argument: pass only these
-    params = tuple(p for p in kernel_params(spec, extra_params) + sum(lifted.values(), ())
-                   if p in used)
-    text = target.index_reads(f"def {name}({', '.join(params)}):\n"
-                              + indent(target.kernel_entry(params)) + indent(code))
     namespace: dict[str, Any] = {
         "int32": np.int32, "int64": np.int64, "uint64": np.uint64, "float64": np.float64,
         "FULL": FULL_MASK, "as_index": as_index,
         **ring.namespace(),
-        **{n: compile_functor(target, f, work_items(spec, n)) for n, f in resolved.items()},
+        **{n: compile_functor(target, f, spec.work_items(n)) for n, f in resolved.items()},
         **(intrinsics(target.simulated) if target.runs_balancers else {}),  # warps: a GPU's
         **dict(shape.namespace),
     }
+    candidates = kernel_params(spec, extra_params) + sum(lifted.values(), ())
+    used = check_names(code, name, spec.operator,
+                       {*candidates, *target.thread_params, *assigned(target.prologue),
+                        *namespace, *target.text_names()}, resolved)
+    params = tuple(p for p in candidates if p in used)  # launches cost per argument
+    text = target.index_reads(f"def {name}({', '.join(params)}):\n"
+                              + indent(target.kernel_entry(params)) + indent(code))
     technique = shape.technique
     return GeneratedKernel(name, text, target.compile_source(name, text, namespace), shape,
                            params, tuple(resolved.values()), spec,

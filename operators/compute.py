@@ -21,6 +21,8 @@ from operators.codegen import (
     KernelIO,
     KernelSpec,
     build,
+    declare_work_items,
+    element_items,
     for_each_input,
 )
 from operators.common import (
@@ -41,6 +43,8 @@ from operators.tracing import hands_over
 _KERNELS: SharedCache[GeneratedKernel] = SharedCache("compute kernels")
 #: The largest count a range may have: the kernels index it with int64.
 _MOST = int(np.iinfo(np.int64).max)
+
+declare_work_items("compute", element_items)
 
 
 def elements(graph: Graph, where: Frontier | str | int, target: str | Target | None,

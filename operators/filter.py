@@ -17,6 +17,8 @@ from operators.codegen import (
     KernelIO,
     KernelSpec,
     build,
+    declare_work_items,
+    element_items,
     for_each_input,
     indent,
 )
@@ -27,6 +29,8 @@ from operators.shape import per_element
 from operators.tracing import hands_over
 
 UNIQUE_PARAMS = ("stamps", "stamp")
+
+declare_work_items("filter", element_items)
 #: The filter kernels, by everything they depend on (looked up once per call).
 _KERNELS: SharedCache[GeneratedKernel] = SharedCache("filter kernels")
 

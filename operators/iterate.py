@@ -49,6 +49,7 @@ from frontier import validate
 from frontier.graph import Graph
 from frontier.options import Mode
 from frontier.runtime import racecheck
+from frontier.runtime.racecheck import WorkItems
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 from frontier.target import resolve_target
@@ -57,9 +58,13 @@ from operators.codegen import (
     GeneratedKernel,
     KernelIO,
     KernelSpec,
+    barrier,
     build,
+    declare_work_items,
+    fold_items,
     id_at,
     indent,
+    one_block,
 )
 from operators.common import EDGE_SETS, OperatorError, thread_buffer
 from operators.convention import kernel_arguments, scalar_arguments
@@ -116,10 +121,22 @@ class Iterated(NamedTuple):
 
 def _role(phase: Phase, i: int) -> str:
     """The name kernels call phase ``i``'s functor by (the race detector reads its kind from
-    it: :func:`operators.codegen.work_items`)."""
+    it: :func:`_items`)."""
     if isinstance(phase, Gather):
         return f"gather_{phase.edges}{i}"
     return f"{'each' if isinstance(phase, Each) else 'total'}{i}"
+
+
+def _items(spec: KernelSpec, name: str) -> WorkItems:
+    """An iterate kernel's work items, by the kind of the functor's phase (its name,
+    :func:`_role`): a Gather's, a vertex's fold over its edges (the head of its in-edges or the
+    tail of its out-edges); an Each's or a Total's, one per vertex."""
+    if name.startswith("gather_"):
+        return fold_items(1 if name.startswith("gather_in") else 0)
+    return WorkItems(1, "vertex {0}", (0,))
+
+
+declare_work_items("iterate", _items)
 
 
 def _check(graph: Graph, phases: Any, state: tuple) -> tuple[Phase, ...]:
@@ -270,6 +287,17 @@ def _steps(spec: KernelSpec, phases: tuple[Phase, ...], runs_balancers: bool,
     return steps
 
 
+def _step_roles(phases: tuple[Phase, ...], hubbed: tuple[bool, ...]) -> list[tuple[str, ...]]:
+    """Per step of an iteration (:func:`_steps`), the functors it calls: its phase's, none in
+    the second step of a Gather with hubs (it folds the chunks' values)."""
+    roles: list[tuple[str, ...]] = []
+    for i, phase in enumerate(phases):
+        roles.append((_role(phase, i),))
+        if isinstance(phase, Gather) and hubbed[i]:
+            roles.append(())
+    return roles
+
+
 def _open(clear: bool = True) -> str:
     """Statements opening an iteration: its row of totals, and (``clear``) thread 0 clearing
     the next iteration's."""
@@ -333,30 +361,29 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("iterate kernels")
 
 def _kernel(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
             functors: dict[str, Functor], num_state: int, only: int | None,
-            hubbed: tuple[bool, ...], one_block: bool = False) -> GeneratedKernel:
+            hubbed: tuple[bool, ...], block: bool = False) -> GeneratedKernel:
     """The fused loop's kernel, or (``only``) the kernel of one step; ``hubbed[i]``: whether
     Gather phase ``i`` has hubs to fold apart (a kernel without the hub steps otherwise);
-    ``one_block``: the loop's steps separated by block barriers, for a launch of one block.
+    ``block``: the loop's steps separated by block barriers, for a launch of one block.
     Kept per target compile mode, the graph's weights, the phases' kinds and options (not
     their functions: ``functors``, resolved, stand for them) and the rest of the arguments."""
     forms = tuple((type(p), getattr(p, "into", None), getattr(p, "op", None),
                    getattr(p, "edges", None)) for p in phases)
     key = (tgt.compile_key, graph.weighted, forms, tuple(functors.items()), num_state, only,
-           hubbed, one_block)
+           hubbed, block)
     return _KERNELS.get(key, lambda: _built(graph, tgt, phases, functors, num_state, only,
-                                            hubbed, one_block))
+                                            hubbed, block))
 
 
 def _built(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
            functors: dict[str, Functor], num_state: int, only: int | None,
-           hubbed: tuple[bool, ...], one_block: bool) -> GeneratedKernel:
+           hubbed: tuple[bool, ...], block: bool) -> GeneratedKernel:
     """:func:`_kernel`'s kernel, generated (or found by :func:`operators.codegen.build`)."""
-    barrier = tgt.block_barrier if one_block else tgt.grid_barrier
     variant = "_" + "_".join(
         f"{_role(p, i)}_into{p.into}_{p.op}{'_hubs' if hubbed[i] else ''}"
         if isinstance(p, Gather) else _role(p, i)
         for i, p in enumerate(phases)) + ("" if only is None else f"_only{only}") + (
-        "_block" if one_block else "")
+        "_block" if block else "")
     spec = KernelSpec("iterate", RANGE, "none", graph.weighted, num_state,
                       graph_view=any(f.wants_graph for f in functors.values()),
                       csc=any(isinstance(p, Gather) and p.edges == "in" for p in phases),
@@ -369,12 +396,15 @@ def _built(graph: Graph, tgt: Target, phases: tuple[Phase, ...],
         consts = f"K = {totals}\nHISTORY = {4 * totals + 1}\n"
         if any(hubbed) and not tgt.runs_balancers:  # the hub steps' lanes, made once
             consts += f"lanes = np.empty({LANES}, np.float64)\n"
-        ordered = barrier + "\n" if _ordered(tgt) else None
+        between = barrier(tgt, block)
+        ordered = between if _ordered(tgt) else None
         if only is not None:
             return consts + _single_body(spec, phases, only, tgt.runs_balancers, hubbed, ordered)
-        return consts + _fused_body(spec, phases, barrier + "\n", tgt.runs_balancers, hubbed,
-                                    ordered)
+        return consts + _fused_body(spec, phases, between, tgt.runs_balancers, hubbed, ordered)
 
+    if only is not None:  # the one step's functor (a kernel calls every functor it takes)
+        called = _step_roles(phases, hubbed)[only]
+        functors = {name: f for name, f in functors.items() if name in called}
     return build(tgt, per_element(tgt), spec, functors, body, _PARAMS + identities,
                  name=f"iterate{variant}")
 
@@ -428,8 +458,8 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     grid = _grid(tgt, threads, graph.num_vertices,
                  [io[f"chunk_count{i}"] for i in range(len(phases)) if hubbed[i]])
     # one block waits at block barriers (a separate kernel only where they differ)
-    one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
-    kernel = _kernel(graph, tgt, phases, functors, len(state), None, tuple(hubbed), one_block)
+    kernel = _kernel(graph, tgt, phases, functors, len(state), None, tuple(hubbed),
+                     one_block(tgt, grid))
     args = kernel_arguments(kernel.params, graph, tgt, io, state)
     kernel.launch(tgt, grid, args, cooperative=grid > 1, mode=Mode.FUSED)
     held = tgt.to_host(sums[:4 * count + 1 + max_iter])

@@ -91,6 +91,7 @@ from frontier.graph import Graph
 from frontier.options import Cull, Mode, Way
 from frontier.ring import LOOP_LENGTHS, STEPS_RAN
 from frontier.runtime import racecheck
+from frontier.runtime.racecheck import WorkItems
 from frontier.runtime.shared_cache import SharedCache
 from operators.advance import edge_functors
 from operators.balancers import LoadBalancer
@@ -101,10 +102,15 @@ from operators.codegen import (
     GeneratedKernel,
     KernelIO,
     KernelSpec,
+    barrier,
+    blocks_apart,
     build,
+    declare_work_items,
     for_each_input,
     indent,
+    one_block,
     slot_pick,
+    slot_select,
 )
 from operators.common import EDGE_SETS, OperatorError, check_frontier
 from operators.convention import kernel_arguments, scalar_arguments
@@ -116,7 +122,7 @@ from operators.functors import Functor, as_functor
 from operators.neighbors import NEIGHBOR_REDUCTIONS, check_out_dtype, target_of
 from operators.policy import resolve_policy
 from operators.reduce import combine, identity_of, op_named, result_dtype
-from operators.shape import LaunchShape, grid_blocks, per_element
+from operators.shape import LaunchShape, grid_blocks, per_element, persistent_grid
 from operators.tracing import ROUND, receiving
 
 __all__ = ["loop", "Looped", "LoopError", "LoopFrontier", "LoopValue", "LoopTraversal", "ROUND"]
@@ -540,6 +546,16 @@ class _Names:
         return slot_pick("ids", slot), slot
 
 
+def _step_items(spec: KernelSpec, name: str) -> WorkItems:
+    """A composed kernel's work items: functor ``step{i}_{name}`` forms those of functor
+    ``name`` in step ``i``'s spec (as its operator declared them)."""
+    step, _, name = name.partition("_")
+    return spec.steps[int(step.removeprefix("step"))].work_items(name)
+
+
+declare_work_items("loop", _step_items)
+
+
 def _spec(graph: Graph, step: _Step, i: int, names: _Names) -> KernelSpec:
     """The spec of step ``i``'s part of the kernel (its operator's spec, functors named
     ``step{i}_...``, state by the kernel's names; the variant says what it reads and writes)."""
@@ -596,7 +612,7 @@ def _advance_text(step: _Step, spec: KernelSpec, barrier: str) -> str:
     """One advance: the balancer's helper phases (each followed by ``barrier``) and its
     advance, a culling one stamped with the kernel's next stamp (``loop_culls`` counts them)."""
     balancer = step.balancer
-    text = "".join(body + barrier for _, body in balancer.phases(spec))
+    text = balancer.fused_phases(spec, barrier)
     if spec.cull != Cull.NONE:
         text = "cull_stamp = cull_base + loop_culls\nloop_culls += 1\n" + text
     return text + balancer.advance_body(spec)
@@ -635,8 +651,8 @@ def _traversal_text(step: _Step, spec: KernelSpec, names: _Names, barrier: str,
 
     def stepping(step_barrier: str) -> str:
         return ("walk_k = loop_walks % 3\n"
-                f"out_ids = {slot_pick('walk', 'walk_k')}\n"
-                f"out_slot = {walks} + walk_k\n"
+                + slot_select("out_ids", "walk", "walk_k")
+                + f"out_slot = {walks} + walk_k\n"
                 "if tid == 0:\n"
                 f"    lens[{walks} + (loop_walks + 1) % 3] = 0\n"
                 + _advance_text(step, spec, step_barrier) + step_barrier
@@ -659,8 +675,8 @@ def _traversal_text(step: _Step, spec: KernelSpec, names: _Names, barrier: str,
                             + f"loop_walks = lens[{handed}]\n"
                               f"walked = lens[{handed + 1}]\n"
                               "walk_k = (loop_walks - 1) % 3\n"
-                              f"in_ids = {slot_pick('walk', 'walk_k')}\n"
-                              f"in_slot = {walks} + walk_k\n")
+                            + slot_select("in_ids", "walk", "walk_k")
+                            + f"in_slot = {walks} + walk_k\n")
                    + "else:\n" + indent(advance))
     return ("walked = 0\n"
             "while lens[in_slot] != 0 and lens[in_slot] <= in_ids.shape[0]:\n"
@@ -801,7 +817,7 @@ def _shape_of(balancers: frozenset[LoadBalancer], tgt: Any) -> LaunchShape:
 _LOOP_KERNELS: SharedCache[tuple[GeneratedKernel, list]] = SharedCache("fused loop kernels")
 
 
-def _kernel_key(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool,
+def _kernel_key(trace: _Trace, names: _Names, shape: LaunchShape, block: bool,
                 refill: bool) -> tuple:
     """What :func:`_kernel`'s kernel depends on: the target's compile mode, the graph's
     weights, the launch shape and mode, and per step what its spec and its text read (its
@@ -809,7 +825,7 @@ def _kernel_key(trace: _Trace, names: _Names, shape: LaunchShape, one_block: boo
     names, its fold, whether it has an identity, its balancer); not the numbers a launch
     passes (a range's count, an identity's value, the closures' numbers)."""
     of = names.of
-    return (trace.frontier.target.compile_key, trace.graph.weighted, shape, one_block, refill,
+    return (trace.frontier.target.compile_key, trace.graph.weighted, shape, block, refill,
             trace.body_steps, tuple(names.mids.items()), tuple(names.rows.items()),
             tuple((s.operator, s.source, s.output, tuple(s.functors.items()),
                    tuple(map(of, s.state)), s.op, s.edges,
@@ -820,14 +836,14 @@ def _kernel_key(trace: _Trace, names: _Names, shape: LaunchShape, one_block: boo
                   for s in trace.steps))
 
 
-def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, refill: bool
+def _kernel(trace: _Trace, names: _Names, shape: LaunchShape, block: bool, refill: bool
             ) -> tuple[GeneratedKernel, list]:
     """The fused loop's kernel and its steps' specs (built once per :func:`_kernel_key`)."""
-    return _LOOP_KERNELS.get(_kernel_key(trace, names, shape, one_block, refill),
-                             lambda: _built(trace, names, shape, one_block, refill))
+    return _LOOP_KERNELS.get(_kernel_key(trace, names, shape, block, refill),
+                             lambda: _built(trace, names, shape, block, refill))
 
 
-def _built(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, refill: bool
+def _built(trace: _Trace, names: _Names, shape: LaunchShape, block: bool, refill: bool
            ) -> tuple[GeneratedKernel, list]:
     graph, tgt = trace.graph, trace.frontier.target
     steps = trace.steps
@@ -835,10 +851,10 @@ def _built(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, re
     walks, reversed_ = names.walking, names.reversed
     # a grid of several blocks on a target whose blocks wait apart from the grid: small
     # frontiers of a thread-mapped traverse go to one block
-    small = (_Small(tgt.block_prologue, tgt.block_barrier + "\n", tgt.prologue,
+    small = (_Small(tgt.block_prologue, barrier(tgt, True), tgt.prologue,
                     shape.threads_per_block)
-             if walks and not one_block and tgt.block_barrier != tgt.grid_barrier else None)
-    barrier = (tgt.block_barrier if one_block else tgt.grid_barrier) + "\n"
+             if walks and not block and blocks_apart(tgt) else None)
+    between = barrier(tgt, block)
     extra = tuple(dict.fromkeys(
         [f"mid{index}" for index in names.mids]
         + [a for a, n in names.rows.items() if n]
@@ -854,7 +870,7 @@ def _built(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, re
     spec = KernelSpec("loop", SPARSE, SPARSE, graph.weighted, len(names.state),
                       graph_view=any(s.graph_view for s in specs),
                       csc=any(s.needs_csc for s in specs),
-                      variant=("_block" if one_block else "") + (
+                      variant=("_block" if block else "") + (
                           f"_refill{trace.body_steps}" if refill else ""),
                       io=KernelIO.LOOP, steps=tuple(specs))
     functors = {f"step{i}_{name}": f for i, step in enumerate(steps)
@@ -870,10 +886,10 @@ def _built(trace: _Trace, names: _Names, shape: LaunchShape, one_block: bool, re
             first += "if tid == 0:\n" + rows
         kept = "".join(f"fwd_{n} = {n}\n" for n in _REBOUND + (("weights",) if graph.weighted
                                                               else ()) if reversed_)
-        return ((first + barrier if first else "") + kept
+        return ((first + between if first else "") + kept
                 + "loop_round = 0\nloop_step = 0\nrefilled = 0\nloop_walks = 0\nloop_culls = 0\n"
                 "while loop_round < max_rounds:\n"
-                + indent(_loop_text(trace, specs, names, barrier, refill, small))
+                + indent(_loop_text(trace, specs, names, between, refill, small))
                 + "if tid == 0:\n"
                   "    lens[STEPS_RAN] = loop_step\n"
                   f"    lens[{_ROUNDS}] = loop_round\n"
@@ -893,10 +909,9 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
     pool.make_room(names.handed + 2 - LOOP_LENGTHS)
     shape = _shape(trace.steps, tgt)
     threads = shape.threads_per_block
-    grid = min(blocks or tgt.persistent_blocks(threads), tgt.resident_blocks(threads),
+    grid = min(persistent_grid(tgt, threads, blocks),
                grid_blocks(tgt, threads, max(graph.num_vertices, 1)))
-    one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
-    kernel, specs = _kernel(trace, names, shape, one_block, refill)
+    kernel, specs = _kernel(trace, names, shape, one_block(tgt, grid), refill)
     io: dict[str, Any] = {
         "universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
         "max_rounds": max_rounds, **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)},

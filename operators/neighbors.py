@@ -33,6 +33,7 @@ from frontier.frontier import Frontier
 from frontier.graph import VERTEX_DTYPE, Graph
 from frontier.options import Mode
 from frontier.runtime import racecheck
+from frontier.runtime.racecheck import WorkItems
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 from frontier.target import resolve_target
@@ -43,10 +44,14 @@ from operators.codegen import (
     KernelIO,
     KernelSpec,
     arc_value,
+    barrier,
     build,
+    declare_work_items,
+    fold_items,
     for_each_input,
     id_at,
     indent,
+    one_block,
 )
 from operators.common import (
     EDGE_SETS,
@@ -85,6 +90,19 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("neighbour reduction kernel
 NEIGHBOR_REDUCTIONS = ("sum", "min", "max", "logical_or", "bit_or")
 #: The folds over Levels whose hubs are folded apart, in chunks over lanes (float64 ``out``).
 HUB_FOLDS = ("sum", "min", "max")
+
+
+def _fold_items(spec: KernelSpec, name: str) -> WorkItems:
+    """A neighbour reduction's work items: a vertex's fold (the calls of one thread's
+    sequential loop over its edges), the vertex the head of its in-edges or the tail of its
+    out-edges; where its hubs are folded apart (a ``_hubs`` variant: :mod:`operators.folds`, a
+    Levels sweep's hub folds) an arc each, as a hub's calls run on several threads."""
+    if "_hubs" in spec.variant:
+        return WorkItems(4, "arc {0}->{1} (eid {2})", (0, 1, 2))
+    return fold_items(1 if spec.csc else 0)
+
+
+declare_work_items("neighbors", _fold_items)
 
 
 def _check_edges(edges: str) -> None:
@@ -150,21 +168,21 @@ def _hub_plan(graph: Graph, where: Frontier | str, tgt: Target, kind: str, domai
     shape = per_element(tgt)
     blocks = grid_blocks(tgt, shape.threads_per_block,
                          max(work, LANES * fold.hubs.chunk_count))
-    one_block = blocks == 1 and tgt.block_barrier != tgt.grid_barrier
+    block = one_block(tgt, blocks)
     weighted = graph.weighted
 
     def generate() -> GeneratedKernel:
         spec = KernelSpec("neighbors", kind, NONE, weighted, num_state, domain=domain,
                           graph_view=functor.wants_graph, csc=edges == "in",
-                          variant=f"_{edges}_{op}_hubs{'_block' if one_block else ''}",
+                          variant=f"_{edges}_{op}_hubs{'_block' if block else ''}",
                           io=reads(kind))
-        barrier = (tgt.block_barrier if one_block else tgt.grid_barrier) + "\n"
         return build(tgt, shape, spec, {"functor": functor},
-                     lambda: hub_text(spec, edges, op, tgt.runs_balancers, barrier, marked),
+                     lambda: hub_text(spec, edges, op, tgt.runs_balancers,
+                                      barrier(tgt, block), marked),
                      ("out", "identity", *hub_params(), *(MARKS if marked else ())))
 
     kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, edges, op,
-                           functor, "hubs", one_block), generate)
+                           functor, "hubs", block), generate)
     buffers.update(hub_arguments(fold, tgt, op, buffers["out"].dtype))
     if marked:
         buffers.update(zip(MARKS, fresh_marks(tgt, graph.num_vertices), strict=True))
@@ -392,9 +410,9 @@ def _by_levels(graph: Graph, levels: Levels, fn: Callable, state: tuple, op: str
     io["starts"] = thread_buffer("level starts", tgt, 3 * nlev + 2, np.int64)
     threads = per_element(tgt).threads_per_block
     grid = min(tgt.persistent_blocks(threads), grid_blocks(tgt, threads, n))
-    one_block = grid == 1 and tgt.block_barrier != tgt.grid_barrier
     kernel = _level_kernel(graph, tgt, functor, len(state), op, edges,
-                           tgt.block_barrier if one_block else tgt.grid_barrier, hubbed)
+                           tgt.block_barrier if one_block(tgt, grid) else tgt.grid_barrier,
+                           hubbed)
     kernel.launch(tgt, grid, kernel_arguments(kernel.params, graph, tgt, io, state),
                   cooperative=grid > 1, mode=Mode.FUSED)
 

@@ -31,13 +31,28 @@ from frontier.ring import STEPS_RAN, clear_next_slot
 from operators.adaptive.rule import Decision, HandBack
 from operators.advance import advance_step, edge_functors, edge_spec
 from operators.balancers import LoadBalancer
-from operators.codegen import GeneratedKernel, KernelIO, build, indent, slot_pick
+from operators.codegen import (
+    GeneratedKernel,
+    KernelIO,
+    barrier,
+    build,
+    declare_work_items,
+    edge_items,
+    indent,
+    ring_slots,
+    slot_select,
+)
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers
 from operators.runs import Runs
+from operators.shape import persistent_grid
 from operators.small_frontier import block_push
 
 __all__ = ["Walk", "Ran", "FusedPhase", "BlockPhase", "HostStep", "phase_for", "fused_kernel"]
+
+
+#: A fused traversal's and the small-frontier mode's functor calls: an edge visit's items.
+declare_work_items("traverse", edge_items)
 
 
 class Walk(NamedTuple):
@@ -148,10 +163,6 @@ def _in_form(frontier: Frontier, form: str) -> Frontier:
     return frontier.to_dense() if form == DENSE else frontier.to_sparse()
 
 
-def _slot_select(name: str, arrays: str, slot: str) -> str:
-    return f"{name} = {slot_pick(arrays, slot)}\n"
-
-
 def fused_kernel(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,
                  num_state: int, balancer: LoadBalancer, cull: str = Cull.NONE
                  ) -> GeneratedKernel:
@@ -194,10 +205,10 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
                      io=KernelIO.RING)
 
     def body() -> str:  # built only when the kernel is not cached yet
-        barrier = frontier.target.grid_barrier + "\n"
+        grid_barrier = barrier(frontier.target)
         # a balancer's helper kernels (two_phase's degree prefix sum) run in the step, each
         # over the persistent grid and followed by a grid barrier
-        phases = "".join(text + barrier for _, text in balancer.phases(spec))
+        phases = balancer.fused_phases(spec, grid_barrier)
         # Stop on an overflowed input (a queue longer than its buffer): every thread tests the
         # same length, which no thread changes during the step, so all leave the loop together.
         overflowed = " or lens[in_slot] > ids0.shape[0]" if kind == SPARSE else ""
@@ -210,17 +221,16 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
                 f"if lens[in_slot] == 0 or lens[in_slot] > stop_above{overflowed}"
                 " or below >= below_steps:\n"
                 "    break\n"
-                "out_slot = (in_slot + 1) % 3\n"
-                "clear_slot = (in_slot + 2) % 3\n"
-                + _slot_select("in_ids", "ids", "in_slot")
-                + _slot_select("out_ids", "ids", "out_slot")
-                + _slot_select("in_words", "words", "in_slot")
-                + _slot_select("out_words", "words", "out_slot")
-                + _slot_select("clear_words", "words", "clear_slot")
+                + ring_slots()
+                + slot_select("in_ids", "ids", "in_slot")
+                + slot_select("out_ids", "ids", "out_slot")
+                + slot_select("in_words", "words", "in_slot")
+                + slot_select("out_words", "words", "out_slot")
+                + slot_select("clear_words", "words", "clear_slot")
                 + f"clear_num_words = {'num_words' if kind == DENSE else '0'}\n"
                 + ("cull_stamp = cull_base + step\n" if cull != Cull.NONE else "")
                 + clear_next_slot() + phases + balancer.advance_body(spec)
-                + barrier
+                + grid_barrier
                 + "in_slot = out_slot\n"
                 "step += 1\n")
         return ("in_slot = start_slot\n"
@@ -250,8 +260,7 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
         "below_steps": hand_back.steps, **cull_buffers(pool, cull),
         **balancer.buffers(kernel.spec, frontier), **scalar_arguments(walk.functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
-    resident = target.resident_blocks(kernel.threads_per_block)
-    grid = min(walk.blocks or target.persistent_blocks(kernel.threads_per_block), resident)
+    grid = persistent_grid(target, kernel.threads_per_block, walk.blocks)
     lengths = pool.run_traversal(
         frontier.slot, lambda: kernel.launch(target, grid, args, cooperative=True),
         "a fused traverse on its pool failed part-way (its steps reuse every slot, so the "

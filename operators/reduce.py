@@ -38,7 +38,16 @@ from frontier.graph import Graph
 from frontier.graphview import view_type
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
-from operators.codegen import NONE, GeneratedKernel, KernelSpec, build, for_each_input, indent
+from operators.codegen import (
+    NONE,
+    GeneratedKernel,
+    KernelSpec,
+    build,
+    declare_work_items,
+    element_items,
+    for_each_input,
+    indent,
+)
 from operators.common import OperatorError, Plan, launch_plan, range_graph
 from operators.compute import elements, reads
 from operators.convention import scalar_arguments
@@ -50,6 +59,8 @@ __all__ = ["reduce", "REDUCTIONS", "FOLDS", "RENAMED", "Fold", "combine", "ident
 
 #: The reductions, by name.
 REDUCTIONS = ("sum", "min", "max", "count")
+
+declare_work_items("reduce", element_items)
 
 
 def _zero(dtype: np.dtype) -> Any:

@@ -46,6 +46,7 @@ from frontier import validate
 from frontier.frontier import Frontier
 from frontier.graph import Graph
 from frontier.runtime.device_arrays import is_device_array
+from frontier.runtime.racecheck import WorkItems
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 from operators.codegen import (
@@ -54,6 +55,7 @@ from operators.codegen import (
     KernelSpec,
     arc_value,
     build,
+    declare_work_items,
     for_each_input,
     indent,
 )
@@ -83,6 +85,15 @@ TILE = 32
 #: The sort's buffers: each row position's key and arc id, twice (the merge passes alternate
 #: between the two).
 _BUFFERS = ("keys", "spare_keys", "ids", "spare_ids")
+
+
+def _sort_items(spec: KernelSpec, name: str) -> WorkItems:
+    """A neighbour sort's work items: one per arc (a long row's calls run on several threads
+    of a block)."""
+    return WorkItems(4, "arc {0}->{1} (eid {2})", (0, 1, 2))
+
+
+declare_work_items("neighbor_sort", _sort_items)
 #: The sort kernels, by everything they depend on (looked up once per call).
 _KERNELS: SharedCache[GeneratedKernel] = SharedCache("segmented sort kernels")
 

@@ -19,7 +19,7 @@ from typing import Any
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target
 
-__all__ = ["LaunchShape", "per_element", "grid_blocks", "PER_ELEMENT_THREADS"]
+__all__ = ["LaunchShape", "per_element", "grid_blocks", "persistent_grid", "PER_ELEMENT_THREADS"]
 
 #: Threads per block of a kernel that gives each element one thread (at most the target's).
 PER_ELEMENT_THREADS = 256
@@ -74,6 +74,14 @@ def per_element(target: Target, threads: int = PER_ELEMENT_THREADS) -> LaunchSha
 #: The per-element shapes, per target (and whether it is simulated) and block size: looked up
 #: on every operator call, made once.
 _PER_ELEMENT: SharedCache[LaunchShape] = SharedCache("per-element shapes")
+
+
+def persistent_grid(target: Target, threads_per_block: int, blocks: int | None) -> int:
+    """Blocks of a persistent kernel's launch: ``blocks`` (None: the target's
+    ``persistent_blocks``), at most what the device holds at once (a grid barrier waits for
+    every block)."""
+    return min(blocks or target.persistent_blocks(threads_per_block),
+               target.resident_blocks(threads_per_block))
 
 
 def grid_blocks(target: Target, threads_per_block: int, work: int) -> int:

@@ -43,7 +43,7 @@ from frontier.options import Cull, Mode
 from frontier.ring import STEPS_RAN
 from frontier.runtime.target import Target
 from operators.balancers import snippets
-from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent
+from operators.codegen import GeneratedKernel, KernelSpec, build, edge_test, indent, slot_select
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers, culled
 from operators.shape import LaunchShape
@@ -220,9 +220,9 @@ def _body(spec: KernelSpec, threads: int) -> str:
              "    break\n"
              "cur = 1 - cur\n"
              "step += 1\n")
-    slot_of = ("in_ids = ids0 if start_slot == 0 else (ids1 if start_slot == 1 else ids2)\n"
-               "out_slot = (start_slot + 1) % 3\n"
-               "out_ids = ids0 if out_slot == 0 else (ids1 if out_slot == 1 else ids2)\n")
+    slot_of = (slot_select("in_ids", "ids", "start_slot")
+               + "out_slot = (start_slot + 1) % 3\n"
+               + slot_select("out_ids", "ids", "out_slot"))
     return (f"queue0 = cuda.shared.array({CAPACITY}, int32)\n"
             f"queue1 = cuda.shared.array({CAPACITY}, int32)\n"
             "queue_len = cuda.shared.array(2, int32)\n"

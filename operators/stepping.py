@@ -72,12 +72,23 @@ from frontier.runtime.shared_cache import SharedCache
 from operators.adaptive.profile import inspect
 from operators.advance import edge_functors, edge_spec
 from operators.balancers import LoadBalancer
-from operators.codegen import GeneratedKernel, build, id_at, indent, visit_edge
+from operators.codegen import (
+    GeneratedKernel,
+    barrier,
+    build,
+    declare_work_items,
+    edge_items,
+    id_at,
+    indent,
+    ring_slots,
+    slot_select,
+    visit_edge,
+)
 from operators.common import OperatorError, check_frontier
 from operators.convention import KernelIO, kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS
 from operators.policy import Policy, bind, resolve_policy
-from operators.shape import LaunchShape
+from operators.shape import LaunchShape, persistent_grid
 from operators.tracing import hands_over
 
 __all__ = ["stepping", "Rule", "Stepped", "RULES", "MODES", "block_mode"]
@@ -109,6 +120,9 @@ BLOCK_MAX_DEGREE = 64
 MODES = ("grid", "block")
 #: Threads of the one block (the kernel's registers allow no more than 256 on an H100).
 BLOCK_THREADS = 256
+
+#: The relaxations' functor calls: an edge visit's items.
+declare_work_items("stepping", edge_items)
 
 _PARAMS = ("expanded", "far0", "far1", "counts", "bounds", "top", "bottom", "rule",
            "rule_delta", "rule_rho", "fresh", "relax_marks") + CULL_PARAMS
@@ -235,9 +249,8 @@ def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, intege
              "else:\n"
              "    width = (hi - lo) / BINS\n"
              + indent(histogram))
-    split = ("out_slot = (in_slot + 1) % 3\n"
-             "clear_slot = (in_slot + 2) % 3\n"
-             + _select("out_ids", "out_slot")
+    split = (ring_slots()
+             + slot_select("out_ids", "ids", "out_slot")
              + "if tid == 0:\n"
              "    lens[clear_slot] = 0\n"
              "cull_stamp = cull_base + 2 * (rnd - first_round) + 1\n"
@@ -257,9 +270,9 @@ def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, intege
              # relaxations' or the next survey's) comes before that split
              "if tid == 0:\n"
              "    counts[FAR_LENS + 1 - fcur] = 0\n")
-    relax = ("out_slot = (in_slot + 1) % 3\n"
-             "clear_slot = (in_slot + 2) % 3\n"
-             + _select("in_ids", "in_slot") + _select("out_ids", "out_slot")
+    relax = (ring_slots()
+             + slot_select("in_ids", "ids", "in_slot")
+             + slot_select("out_ids", "ids", "out_slot")
              + "if tid == 0:\n"
              "    lens[clear_slot] = 0\n"
              "cull_stamp = cull_base + 2 * (rnd - first_round)\n"
@@ -274,7 +287,7 @@ def _round(barrier: str, advance: str, phases: str, runs_balancers: bool, intege
                   "    break\n"
                 + theta
                 + "force = 0\n")
-    starts = (_select("in_ids", "in_slot")
+    starts = (slot_select("in_ids", "ids", "in_slot")
               + "r3 = rnd % 3\n"
                 "if tid == 0:\n"
                 "    nx = (rnd + 1) % 3\n"
@@ -301,9 +314,8 @@ def _taken(barrier: str, edges: str) -> str:
     """The one-block round after the survey: extract and relax in one pass (a thread relaxes
     the out-edges of each vertex it extracts at once, pushing improved heads for the next
     round, deduplicated by ``relax_marks``), one block barrier, then the next θ's test."""
-    return ("out_slot = (in_slot + 1) % 3\n"
-            "clear_slot = (in_slot + 2) % 3\n"
-            + _select("out_ids", "out_slot")
+    return (ring_slots()
+            + slot_select("out_ids", "ids", "out_slot")
             + "if tid == 0:\n"
               "    lens[clear_slot] = 0\n"
               "cull_stamp = cull_base + 2 * (rnd - first_round)\n"
@@ -335,10 +347,6 @@ _KEEP_QUEUED = ("pos = atomic_add(counts, FAR_LENS + 1 - fcur, 1)\n"
                 "    far1[pos] = v\n"
                 "else:\n"
                 "    far0[pos] = v\n")
-
-
-def _select(name: str, slot: str) -> str:
-    return f"{name} = ids0 if {slot} == 0 else (ids1 if {slot} == 1 else ids2)\n"
 
 
 def _body(barrier: str, advance: str, phases: str, runs_balancers: bool, block: bool,
@@ -416,13 +424,13 @@ def _built(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state
               "INTS": _INTS, "THETA": _THETA, "BINS": BINS}
 
     def body() -> str:
-        barrier = (target.block_barrier if block else target.grid_barrier) + "\n"
-        phases = "".join(text + barrier for _, text in balancer.phases(spec))
+        between = barrier(target, block)
+        phases = balancer.fused_phases(spec, between)
         edges = None
         if block:
             visit = visit_edge(spec, "v", "e").replace("cull_marks", "relax_marks")
             edges = "for e in range(row_offsets[v], row_offsets[v + 1]):\n" + indent(visit)
-        text = _body(barrier, balancer.advance_body(spec), phases, target.runs_balancers,
+        text = _body(between, balancer.advance_body(spec), phases, target.runs_balancers,
                      block, priority.kind == "i", edges)
         return "".join(f"{k} = {v}\n" for k, v in consts.items()) + text
 
@@ -547,8 +555,7 @@ def _launch(kernel: GeneratedKernel, graph: Graph, frontier: Frontier, pool: Fro
         def launch() -> None:
             kernel.launch(target, 1, args, mode=Mode.BLOCK)
     else:
-        resident = target.resident_blocks(kernel.threads_per_block)
-        grid = min(blocks or target.persistent_blocks(kernel.threads_per_block), resident)
+        grid = persistent_grid(target, kernel.threads_per_block, blocks)
 
         def launch() -> None:
             kernel.launch(target, grid, args, cooperative=True)

@@ -39,9 +39,19 @@ from typing import Any
 
 import numpy as np
 
+from frontier.runtime.racecheck import WorkItems
 from frontier.runtime.target import Target
 from frontier.target import resolve_target
-from operators.codegen import NONE, RANGE, GeneratedKernel, KernelIO, KernelSpec, build, indent
+from operators.codegen import (
+    NONE,
+    RANGE,
+    GeneratedKernel,
+    KernelIO,
+    KernelSpec,
+    build,
+    declare_work_items,
+    indent,
+)
 from operators.common import NO_GRAPH, OperatorError, Plan, launch_plan
 from operators.convention import scalar_arguments
 from operators.functors import as_functor
@@ -62,6 +72,14 @@ MAX_TILE = 32
 BLOCK_THREADS = 256
 _DTYPES = {np.dtype(np.float64): "float64", np.dtype(np.int64): "int64",
            np.dtype(np.int32): "int32"}
+
+
+def _tile_items(spec: KernelSpec, name: str) -> WorkItems:
+    """A tile update's work items: each call of the tile function is one."""
+    return WorkItems(3, "tile update call", ())
+
+
+declare_work_items("tiles", _tile_items)
 
 
 def default_tile(target: str | Target | None = None) -> int:

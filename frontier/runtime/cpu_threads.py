@@ -54,10 +54,14 @@ from frontier.environ import SettingError
 from frontier.runtime import cpu_atomics
 
 __all__ = ["VARIABLE", "configured", "usable_cores", "Team", "run", "team_barrier",
-           "TeamAborted", "TEAM_FIELDS", "chunked", "counted_apart", "GRAIN"]
+           "TeamAborted", "TEAM_FIELDS", "chunked", "counted_apart", "GRAIN", "THREAD_PARAMS"]
 
 #: The environment variable of the thread count.
 VARIABLE = "FRONTIER_NUM_THREADS"
+
+#: The parameters a parallel kernel takes before its own: its thread, the launch's threads and
+#: the launch's ``team`` (:meth:`Team.run` passes them).
+THREAD_PARAMS = ("tid", "nthreads", "team")
 
 #: Entries of a launch's ``team`` array: threads arrived at the barrier, the barrier's
 #: generation, the abort flag, the grain of the launch's grid-stride loops (:func:`chunked`),

@@ -81,6 +81,9 @@ class Target(ABC):
         """The first lines of a generated kernel of ``params``: the :attr:`prologue`."""
         return self.prologue
 
+    #: The parameters :meth:`compile_source` puts before a kernel text's own: none here.
+    thread_params: tuple[str, ...] = ()
+
     def index_reads(self, source: str) -> str:
         """Kernel text whose id reads ``as_index(a[i])`` (:mod:`frontier.runtime.indices`) are
         compiled as this target reads ids: here plain reads ``(a[i])``."""
@@ -145,6 +148,11 @@ class Target(ABC):
         """The globals every kernel text of the target sees besides ``np``: none here."""
         return {}
 
+    def text_names(self) -> frozenset[str]:
+        """The globals every kernel text of the target runs with besides its own namespace
+        (:meth:`compile_source`): :meth:`text_globals`, ``np`` and ``borrowed``."""
+        return frozenset({*self.text_globals(), *_COMMON_GLOBALS})
+
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
         """Compile kernel text defining ``def name(...)``: the one way any kernel text becomes a
         kernel. The text is registered in :mod:`linecache` as ``<frontier-generated name>``, so
@@ -156,8 +164,7 @@ class Target(ABC):
         compiled (:mod:`frontier.runtime.kernel_cache`); callers cache the result in memory."""
         label = f"<frontier-generated {name}>"
         linecache.cache[label] = (len(source), None, source.splitlines(True), label)
-        globals_: dict[str, Any] = {**self.text_globals(), "np": np, "borrowed": borrowed,
-                                    **namespace}
+        globals_: dict[str, Any] = {**self.text_globals(), **_COMMON_GLOBALS, **namespace}
         path = kernel_cache.place(name, source, globals_, self.disk_key)
         if path is not None:  # an importable module: Numba rebuilds cached code's environment
             globals_["__name__"] = kernel_cache.__name__
@@ -328,6 +335,10 @@ class Target(ABC):
         return f"<target {self.name}{' (simulator)' if self.simulated else ''}>"
 
 
+#: The globals of every kernel text besides the target's and the text's own namespace.
+_COMMON_GLOBALS: dict[str, Any] = {"np": np, "borrowed": borrowed}
+
+
 class CpuTarget(Target):
     """CPU execution of the generated kernels, compiled by ``numba.njit``: on one thread (one
     "thread" striding over all the work: ``threads`` 1, the sequential target) or on
@@ -362,6 +373,12 @@ class CpuTarget(Target):
         return cpu_threads.PROLOGUE if self.parallel else "tid = 0\nnthreads = 1\n"
 
     @property
+    def thread_params(self) -> tuple[str, ...]:  # type: ignore[override]
+        """Parallel: ``tid``, ``nthreads`` and ``team``
+        (:data:`~frontier.runtime.cpu_threads.THREAD_PARAMS`)."""
+        return cpu_threads.THREAD_PARAMS if self.parallel else ()
+
+    @property
     def grid_barrier(self) -> str:  # type: ignore[override]
         """Parallel: the team's barrier (:func:`frontier.runtime.cpu_threads.team_barrier`)."""
         return "team_barrier(team, nthreads)" if self.parallel else "pass"
@@ -378,7 +395,7 @@ class CpuTarget(Target):
         return {"team_barrier": cpu_threads.team_barrier} if self.parallel else {}
 
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
-        """Parallel: the kernel's parameters begin with ``tid, nthreads, team``, its
+        """Parallel: the kernel's parameters begin with :attr:`thread_params`, its
         grid-stride loops take chunks and its dense pushes count apart
         (:func:`frontier.runtime.cpu_threads.chunked`, ``counted_apart``)."""
         if self.parallel:
@@ -387,7 +404,7 @@ class CpuTarget(Target):
                 raise TargetError(f"kernel text <frontier-generated {name}> does not define a "
                                   f"function {name!r}")
             source = cpu_threads.counted_apart(cpu_threads.chunked(
-                source.replace(head, head + "tid, nthreads, team, ", 1)))
+                source.replace(head, head + "".join(f"{p}, " for p in self.thread_params), 1)))
         return super().compile_source(name, source, namespace)
 
     def kernel_entry(self, params: tuple[str, ...]) -> str:

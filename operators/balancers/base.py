@@ -105,6 +105,11 @@ class LoadBalancer(ABC):
         its grid, so a body must work for any grid size."""
         return ()
 
+    def fused_phases(self, spec: KernelSpec, barrier: str) -> str:
+        """The bodies of :meth:`phases` inside a persistent kernel: each over its grid,
+        followed by ``barrier`` (the kernel's grid or block barrier)."""
+        return "".join(text + barrier for _, text in self.phases(spec))
+
     def phase_blocks(self, target: Target, frontier: Any) -> int:
         """Grid of the helper kernels of :meth:`phases`."""
         return 1

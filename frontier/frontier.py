@@ -48,7 +48,6 @@ import itertools
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -521,7 +520,7 @@ class Frontier:
         if capacity is None:
             capacity = max(_default_capacity(graph), ids.size)
         tgt = resolve_target(target, graph)
-        if isinstance(capacity, Integral) and capacity > _default_capacity(graph):
+        if validate.integer(capacity) and capacity > _default_capacity(graph):
             _check_room(graph, tgt, int(capacity))  # before count's int64 bound: too large first
         capacity = validate.count("capacity", capacity, low=0)
         if ids.size > capacity:

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from frontier.frontier import DENSE, SPARSE, Frontier
+from frontier.frontier import DENSE, SPARSE, Frontier, FrontierPool
 from frontier.graph import Graph
 from frontier.options import Cull, Mode, Way
 from frontier.ring import STEPS_RAN, clear_next_slot
@@ -232,6 +232,11 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
                  balancer.extra_params(spec) + (CULL_PARAMS if cull != Cull.NONE else ()))
 
 
+#: The fused kernel's parameters of each ring slot's queue and bitmap, by slot.
+_IDS = tuple((s, f"ids{s}") for s in range(FrontierPool.SLOTS))
+_WORDS = tuple((s, f"words{s}") for s in range(FrontierPool.SLOTS))
+
+
 def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_steps: int,
                 stop_above: int, hand_back: HandBack) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
@@ -240,11 +245,11 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     cull = walk.cull if kind == SPARSE else Cull.NONE
     kernel = _fused_kernel(graph, frontier, walk.functors, len(state), balancer, cull)
-    slots = range(pool.SLOTS)
+    sparse = kind == SPARSE
     io: dict[str, Any] = {
         "universe": frontier.universe, "num_words": pool.num_words,
-        **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
-        **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
+        **{name: pool.ids(s) if sparse else pool.placeholder_ids for s, name in _IDS},
+        **{name: pool.placeholder if sparse else pool.words(s) for s, name in _WORDS},
         "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
         "stop_above": stop_above, "stop_below": hand_back.below,
         "below_steps": hand_back.steps, **cull_buffers(pool, cull),

@@ -130,8 +130,17 @@ _ATOMIC = {"sum": "atomic_add", "count": "atomic_add", "min": "atomic_min", "max
 _RESULT_TYPES: SharedCache[np.dtype] = SharedCache("reduce result types")
 #: The same per functor and :func:`_classes` of its arguments (found without Numba's typing).
 _RESULT_BY_CLASS: SharedCache[np.dtype] = SharedCache("reduce result types by class")
-#: Each thread's result buffers (two elements: the value and, for integer sums, the carries).
-_THREAD = threading.local()
+
+
+class _Results(threading.local):
+    """Each thread's result buffers (two elements: the value and, for integer sums, the
+    carries), by target and dtype (a dict made when the thread first asks)."""
+
+    def __init__(self) -> None:
+        self.buffers: dict[tuple, Any] = {}
+
+
+_THREAD = _Results()
 _SIGN = -(2**63)
 
 
@@ -343,9 +352,7 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("reduce kernels")
 
 def _result_buffer(target: Target, dtype: np.dtype) -> Any:
     """This thread's two-element result buffer on ``target`` for accumulators of ``dtype``."""
-    buffers = getattr(_THREAD, "buffers", None)
-    if buffers is None:
-        buffers = _THREAD.buffers = {}
+    buffers = _THREAD.buffers
     key = (target.name, target.simulated, dtype)
     found = buffers.get(key)
     if found is None:

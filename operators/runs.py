@@ -46,7 +46,7 @@ class Runs(Sequence[T], Generic[T]):
 
     def extend_runs(self, other: Runs[T]) -> None:
         """Append every entry of ``other``, run by run."""
-        for entry, count in other.runs():
+        for entry, count in zip(other._entries, other._counts, strict=True):
             self.add(entry, count)
 
     def runs(self) -> Iterator[tuple[T, int]]:

@@ -45,12 +45,20 @@ class Receiver(Protocol):
     def call(self, operator: Callable, args: tuple, options: dict[str, Any]) -> Any: ...
 
 
-_ACTIVE = threading.local()
+class _Active(threading.local):
+    """The calling thread's receiver (None, the class's value, until a loop's body runs: read
+    on every operator call, where ``getattr`` with a default of a missing thread-local
+    attribute would raise and catch an AttributeError)."""
+
+    receiver: Receiver | None = None
+
+
+_ACTIVE = _Active()
 
 
 def active() -> Receiver | None:
     """The loop whose body the calling thread is running, or None."""
-    return getattr(_ACTIVE, "receiver", None)
+    return _ACTIVE.receiver
 
 
 @contextmanager

@@ -406,6 +406,14 @@ class CpuTarget(Target):
     def empty(self, shape: int, dtype: Any) -> np.ndarray:
         return np.empty(shape, dtype=dtype)
 
+    def zeros(self, shape: int, dtype: Any) -> np.ndarray:
+        """A new host array of zeros (made where it lives: no copy)."""
+        return np.zeros(shape, dtype=dtype)
+
+    def full(self, shape: int, value: Any, dtype: Any) -> np.ndarray:
+        """A new host array of ``value`` (made where it lives: no copy)."""
+        return np.full(shape, value, dtype=dtype)
+
     def to_host(self, array: np.ndarray) -> np.ndarray:
         return np.array(array, copy=True)
 

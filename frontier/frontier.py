@@ -125,8 +125,9 @@ class FrontierPool:
         self._words: list[Any] = [None] * self.SLOTS
         self._dirty_words = [False] * self.SLOTS
         self._owner: list[int | None] = [None] * self.SLOTS
-        #: Per slot: the token of the last frontier a step retired from it, and that step.
-        self._retired: list[tuple[int, str] | None] = [None] * self.SLOTS
+        #: Per slot: the token of the last frontier a step retired from it, and that step (what
+        #: it was, where it was called, what it did to the slot: put in words when asked).
+        self._retired: list[tuple[int, str, str, str] | None] = [None] * self.SLOTS
         self._clean = [True] * self.SLOTS
         self._tokens = itertools.count(1)
         self._stamps: Any = None
@@ -165,17 +166,19 @@ class FrontierPool:
     def restart(self, first_length: int) -> None:
         """Forget every frontier of this pool (they become stale), clear its bitmaps and set the
         lengths to ``first_length`` for slot 0 and 0 for the others (one upload)."""
-        for slot in range(self.SLOTS):
-            if self._dirty_words[slot] and self._words[slot] is not None:
-                self.target.fill(self._words[slot], 0)
-            self._dirty_words[slot] = False
-            self._clean[slot] = True
+        if any(self._dirty_words):
+            for slot in range(self.SLOTS):
+                if self._dirty_words[slot] and self._words[slot] is not None:
+                    self.target.fill(self._words[slot], 0)
+        self._dirty_words = [False] * self.SLOTS
+        self._clean = [True] * self.SLOTS
         self._retire_all(range(self.SLOTS),
                          "a later call that reused this pool (FrontierPool.restart)",
                          "reset its slot")
         self.lost = None
-        self.target.upload(self.lengths, np.array([first_length] + [0] * STEPS_RAN,
-                                                  dtype=LENGTH_DTYPE))
+        lengths = np.zeros(STEPS_RAN + 1, LENGTH_DTYPE)
+        lengths[0] = first_length
+        self.target.upload(self.lengths, lengths)
 
     def make_room(self, lengths: int) -> None:
         """Room for ``lengths`` more lengths after :data:`frontier.ring.LOOP_LENGTHS` in the
@@ -267,12 +270,12 @@ class FrontierPool:
         """After a fused traversal (``what``): the frontier it ended on is in ``slot``; nothing
         is known of the other slots' queues."""
         self._retire_all(range(self.SLOTS), what, "may have written its slot")
-        for s in range(self.SLOTS):
-            self._clean[s] = False
-            # a traversal over queues leaves the bitmaps as they were; one over bitmaps may
-            # have written any of them
-            self._dirty_words[s] = self._dirty_words[s] or (kind == DENSE
-                                                            and self._words[s] is not None)
+        self._clean = [False] * self.SLOTS
+        if kind == DENSE:  # a traversal over queues leaves the bitmaps as they were; one over
+            # bitmaps may have written any of them
+            self._dirty_words = [dirty or words is not None
+                                 for dirty, words in zip(self._dirty_words, self._words,
+                                                         strict=True)]
         return self.claim(slot, kind)
 
     def read_lengths(self) -> np.ndarray:
@@ -333,7 +336,10 @@ class FrontierPool:
         """The step that retired the frontier of ``token`` from ``slot`` (what it was, what it
         did to the slot, and where it was called), or None when that is not known."""
         found = self._retired[slot]
-        return found[1] if found is not None and found[0] == token else None
+        if found is None or found[0] != token:
+            return None
+        _, what, site, how = found
+        return f"{what}{site} {how}"
 
     def _retire(self, slot: int, what: str, how: str) -> None:
         """Forget the frontier in ``slot``, if any, noting that the step ``what`` retired it
@@ -349,7 +355,7 @@ class FrontierPool:
             if token is not None:
                 if site is None:
                     site = _call_site()
-                self._retired[slot] = (token, f"{what}{site} {how}")
+                self._retired[slot] = (token, what, site, how)
                 self._owner[slot] = None
 
     def begin_step(self, in_slot: int, out_kind: str | None, what: str = "a ring step"
@@ -505,26 +511,28 @@ class Frontier:
                   shared: bool = False) -> Frontier:
         validate.graph(graph, "a frontier's graph")
         _check_kind(kind)
-        what = "vertex" if domain == VERTICES else "edge"
         ids = np.asarray(values).reshape(-1)
         if ids.size == 0:
             ids = ids.astype(np.int64)
         if ids.dtype.kind not in "iu":
-            raise FrontierError(f"{what} ids have dtype {ids.dtype}; expected integers")
+            raise FrontierError(f"{_ID_OF[domain]} ids have dtype {ids.dtype}; expected "
+                                "integers")
         n = universe_of(graph, domain)
         if ids.size:
             low, high = validate.bounds(ids)
             if low < 0 or high >= n:
-                raise FrontierError(f"{what} {low if low < 0 else high} is out of range; "
-                                    f"expected 0 <= id < {n}")
+                raise FrontierError(f"{_ID_OF[domain]} {low if low < 0 else high} is out of "
+                                    f"range; expected 0 <= id < {n}")
+        default = _default_capacity(graph)
         if capacity is None:
-            capacity = max(_default_capacity(graph), ids.size)
+            capacity = max(default, ids.size)
         tgt = resolve_target(target, graph)
-        if validate.integer(capacity) and capacity > _default_capacity(graph):
+        if validate.integer(capacity) and capacity > default:
             _check_room(graph, tgt, int(capacity))  # before count's int64 bound: too large first
         capacity = validate.count("capacity", capacity, low=0)
         if ids.size > capacity:
-            raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
+            raise FrontierError(f"{ids.size} {_ID_OF[domain]} ids exceed the frontier capacity "
+                                f"{capacity}")
         if kind == SPARSE:
             length = ids.size
         else:
@@ -754,6 +762,10 @@ _LIBRARY_CODE_SIZE = 4096
 def split(array: Any, size: int, parts: int) -> tuple[Any, ...]:
     """The first ``parts`` consecutive pieces of ``size`` elements of ``array`` (views)."""
     return tuple(array[i * size:(i + 1) * size] for i in range(parts))
+
+
+#: What one id of a frontier of each domain names, in messages.
+_ID_OF = {VERTICES: "vertex", EDGES: "edge"}
 
 
 def _check_kind(kind: str) -> None:

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from frontier.frontier import DENSE, SPARSE, Frontier, FrontierPool
+from frontier.frontier import DENSE, SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.options import Cull, Mode, Way
 from frontier.ring import STEPS_RAN, clear_next_slot
@@ -232,11 +232,6 @@ def _generate_fused(graph: Graph, frontier: Frontier, functors: dict[str, Any],
                  balancer.extra_params(spec) + (CULL_PARAMS if cull != Cull.NONE else ()))
 
 
-#: The fused kernel's parameters of each ring slot's queue and bitmap, by slot.
-_IDS = tuple((s, f"ids{s}") for s in range(FrontierPool.SLOTS))
-_WORDS = tuple((s, f"words{s}") for s in range(FrontierPool.SLOTS))
-
-
 def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_steps: int,
                 stop_above: int, hand_back: HandBack) -> tuple[Frontier, int, int]:
     """One fused push phase; returns the frontier it ended on, the steps it ran and the
@@ -245,15 +240,21 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     cull = walk.cull if kind == SPARSE else Cull.NONE
     kernel = _fused_kernel(graph, frontier, walk.functors, len(state), balancer, cull)
-    sparse = kind == SPARSE
+    if kind == SPARSE:  # every slot's queue (the bitmaps' stand-ins), or every slot's bitmap
+        ids, words = (pool.ids(0), pool.ids(1), pool.ids(2)), (pool.placeholder,) * 3
+    else:
+        ids, words = (pool.placeholder_ids,) * 3, (pool.words(0), pool.words(1), pool.words(2))
     io: dict[str, Any] = {
-        "universe": frontier.universe, "num_words": pool.num_words,
-        **{name: pool.ids(s) if sparse else pool.placeholder_ids for s, name in _IDS},
-        **{name: pool.placeholder if sparse else pool.words(s) for s, name in _WORDS},
+        "universe": pool.universe, "num_words": pool.num_words,
+        "ids0": ids[0], "ids1": ids[1], "ids2": ids[2],
+        "words0": words[0], "words1": words[1], "words2": words[2],
         "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
         "stop_above": stop_above, "stop_below": hand_back.below,
-        "below_steps": hand_back.steps, **cull_buffers(pool, cull),
-        **balancer.buffers(kernel.spec, frontier), **scalar_arguments(walk.functors)}
+        "below_steps": hand_back.steps}
+    for extra in (cull_buffers(pool, cull), balancer.buffers(kernel.spec, frontier),
+                  scalar_arguments(walk.functors)):
+        if extra:
+            io.update(extra)
     args = kernel_arguments(kernel.params, graph, target, io, state)
     resident = target.resident_blocks(kernel.threads_per_block)
     grid = min(walk.blocks or target.persistent_blocks(kernel.threads_per_block), resident)
@@ -261,8 +262,9 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
         frontier.slot, lambda: kernel.launch(target, grid, args, cooperative=True),
         "a fused traverse on its pool failed part-way (its steps reuse every slot, so the "
         "frontiers it started from are lost)")
-    steps = int(lengths[STEPS_RAN])
+    held = lengths.tolist()
+    steps = held[STEPS_RAN]
     if cull != Cull.NONE:
         pool.use_stamps(steps)  # step k used the stamp cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
-    return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])
+    return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, held[final]

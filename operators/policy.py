@@ -391,7 +391,7 @@ def _adaptive(graph: Graph, target: Target, thresholds: Thresholds | None) -> Ad
     policy holds nothing of a call: its schedule does)."""
     if thresholds is None:
         thresholds = thresholds_for(target)
-    kept = graph.memo(f"adaptive policy {target.identity}", lambda: [None])
+    kept = graph.memo(("adaptive policy", target.identity), lambda: [None])
     last = kept[0]
     if last is not None and last.thresholds is thresholds:
         return last

@@ -46,7 +46,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -328,8 +328,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
                              time.perf_counter() - began, graph, records, tgt, edge_values)
 
 
-@dataclass(frozen=True)
-class _Passes:
+class _Passes(NamedTuple):
     """What the batches of one call share: the state of a batch's rows (``depth``, ``sigma``,
     ``delta``: room for the largest batch, a row of |V| entries per source), the rows' tallies
     (``counts``), and the call's ``values``, ``overflow`` flag and ``endpoints`` option; with

@@ -47,6 +47,7 @@ from __future__ import annotations
 import itertools
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -128,6 +129,10 @@ class FrontierPool:
         #: Per slot: the token of the last frontier a step retired from it, and that step (what
         #: it was, where it was called, what it did to the slot: put in words when asked).
         self._retired: list[tuple[int, str, str, str] | None] = [None] * self.SLOTS
+        #: Per slot: the token of the frontier made last for it and a weak reference to that
+        #: :class:`Frontier` object (a frontier nobody holds any more needs no retirement
+        #: note: nobody can use it).
+        self._held: list[tuple[int, weakref.ref] | None] = [None] * self.SLOTS
         self._clean = [True] * self.SLOTS
         self._tokens = itertools.count(1)
         self._stamps: Any = None
@@ -348,14 +353,19 @@ class FrontierPool:
 
     def _retire_all(self, slots: Iterable[int], what: str, how: str) -> None:
         """:meth:`_retire` each of ``slots``, the caller's line looked up once (a walk up the
-        stack) for all of them, and only where one of them holds a frontier."""
+        stack) for all of them, and only where one of them holds a frontier that some code may
+        still hold (the frontier object made for it is alive): a frontier nobody holds cannot
+        be used, so its retirement is noted nowhere (the common case of a pool reused call after
+        call, whose previous frontiers are gone)."""
         site = None
         for slot in slots:
             token = self._owner[slot]
             if token is not None:
-                if site is None:
-                    site = _call_site()
-                self._retired[slot] = (token, what, site, how)
+                held = self._held[slot]
+                if held is None or held[0] != token or held[1]() is not None:
+                    if site is None:
+                        site = _call_site()
+                    self._retired[slot] = (token, what, site, how)
                 self._owner[slot] = None
 
     def begin_step(self, in_slot: int, out_kind: str | None, what: str = "a ring step"
@@ -452,7 +462,7 @@ class Frontier:
     :class:`StaleFrontierError`.
     """
 
-    __slots__ = ("pool", "slot", "kind", "_token", "_host_ids")
+    __slots__ = ("pool", "slot", "kind", "_token", "_host_ids", "__weakref__")
 
     def __init__(self, pool: FrontierPool, slot: int, kind: str, token: int,
                  host_ids: np.ndarray | None = None) -> None:
@@ -461,6 +471,7 @@ class Frontier:
         self.kind = kind
         self._token = token
         self._host_ids = host_ids
+        pool._held[slot] = (token, weakref.ref(self))
 
     # constructors ---------------------------------------------------------------------------
     @classmethod
@@ -731,9 +742,12 @@ def _call_site() -> str:
     frame = sys._getframe(1)
     known = _LIBRARY_CODE
     while frame is not None:  # the known code's answer looked up here: no call per frame
-        seen = known.get(id(frame.f_code))
-        if not (seen[1] if seen is not None and seen[0] is frame.f_code
-                else _in_library(frame)):
+        code = frame.f_code
+        seen = known.get(id(code))
+        if seen is None or seen[0] is not code:
+            if not _in_library(frame):
+                break
+        elif not seen[1]:
             break
         frame = frame.f_back
     return "" if frame is None else f" at {frame.f_code.co_filename}:{frame.f_lineno}"

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from frontier import GraphTooLargeError, generators, ring
+from frontier import frontier as frontier_module
 from frontier.frontier import (
     Frontier,
     FrontierError,
@@ -421,11 +422,37 @@ def test_every_use_of_a_stale_frontier_raises_naming_the_lifetime_rule(target, u
 def test_a_frontier_retired_long_ago_still_names_the_lifetime_rule(target):
     graph = small_graph()
     x0 = Frontier.from_vertices(graph, [0], target=target)
-    x = advance(graph, x0, accept_all)
-    for _ in range(4):  # x0's slot is written and cleared again: its retirement is forgotten
-        x = advance(graph, x, accept_all)
+    held = [advance(graph, x0, accept_all)]
+    for _ in range(4):  # x0's slot is written and cleared again, by frontiers still held: its
+        held.append(advance(graph, held[-1], accept_all))  # retirement is forgotten
     with pytest.raises(StaleFrontierError, match="Lifetime rule: a frontier stays valid until"):
         len(x0)
+
+
+def test_a_frontier_nobody_holds_is_retired_without_a_note_or_a_walk_up_the_stack(
+        target, monkeypatch):
+    """Retiring a frontier that no code holds any more notes nothing (nobody can use it), so
+    the step looks no call site up: an older frontier's note survives, and a shared pool
+    reused call after call walks no stack."""
+    graph = small_graph()
+    x0 = Frontier.from_vertices(graph, [0], target=target)
+    x = advance(graph, x0, accept_all)
+    line = sys._getframe().f_lineno + 2
+    for _ in range(4):  # later frontiers in x0's slot are dropped as soon as they are made
+        x = advance(graph, x, accept_all)
+    with pytest.raises(StaleFrontierError, match=rf"at {__file__}:{line} cleared its slot"):
+        len(x0)  # named by the step that retired it: no later note took its place
+    walks = []
+    real = frontier_module._call_site
+    monkeypatch.setattr(frontier_module, "_call_site", lambda: walks.append(1) or real())
+    for _ in range(3):  # the previous call's frontiers are gone: nothing to note
+        Frontier.from_vertices(graph, [0], target=target, shared=True)
+    assert walks == []
+    kept = Frontier.from_vertices(graph, [0], target=target, shared=True)
+    Frontier.from_vertices(graph, [1], target=target, shared=True)
+    assert walks == [1]  # one held: its retirement names this line
+    with pytest.raises(StaleFrontierError, match="reused this pool"):
+        len(kept)
 
 
 def mark(src, dst, eid, weight, marks):

@@ -71,9 +71,10 @@ def reads(kind: str) -> KernelIO:
     return KernelIO.RANGE if kind == RANGE else KernelIO.READ
 
 
-def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable, num_state: int,
+def compute_plan(graph: Graph, where: Frontier | str | int, fn: Callable, num_state: int,
                  target: str | Target | None) -> tuple[Plan, Target, dict[str, Any]]:
-    graph = range_graph(graph, where)
+    """The plan of :func:`compute` over ``where`` on ``graph`` (:func:`range_graph` of the
+    call's), its target and its input arguments."""
     tgt, kind, domain, io, work = elements(graph, where, target)
     functor = as_functor(fn, "compute function", ("i",), num_state)
     weighted = graph.weighted

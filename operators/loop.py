@@ -875,7 +875,7 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
     kernel, specs = _kernel(trace, names, shape, one_block, refill)
     io: dict[str, Any] = {
         "universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
-        "max_rounds": max_rounds, **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)},
+        "max_rounds": max_rounds, "ids0": pool.ids(0), "ids1": pool.ids(1), "ids2": pool.ids(2),
         **{f"mid{index}": pool.scratch(f"loop frontier {k}", pool.capacity, np.int32)
            for index, k in names.mids.items()},
         **{array: tgt.empty(3 * n, np.float64 if array == "loop_floats" else np.int64)

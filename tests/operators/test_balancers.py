@@ -128,6 +128,24 @@ def test_balancer_parameters_are_parsed():
     assert get_balancer(instance) is instance
 
 
+@pytest.mark.parametrize("name", BALANCERS)
+def test_a_balancers_hash_is_kept_after_its_first_use_and_equal_ones_stay_equal(name,
+                                                                              monkeypatch):
+    kept, fresh = get_balancer(name), get_balancer(name)
+    first = hash(kept)  # kernel lookups hash a balancer on every call: computed once
+    monkeypatch.setattr(type(kept), "_fields", lambda self: pytest.fail("hashed again"))
+    assert hash(kept) == first
+    monkeypatch.undo()
+    assert kept == fresh and fresh == kept and hash(fresh) == first  # the kept hash is no field
+    assert kept._fields() == fresh._fields()
+
+
+def test_balancers_of_other_parameters_differ_and_the_auto_choice_is_one_object():
+    assert get_balancer("warp:8") != get_balancer("warp:16")
+    assert hash(get_balancer("warp:8")) != hash(get_balancer("warp:16"))
+    assert get_balancer("auto") is get_balancer("auto")  # frozen, holding no thresholds
+
+
 @pytest.mark.parametrize("spec", ["warp:3", "warp:64", "block:100", "dynamic_warp:5",
                                   "two_phase:0", "multi_phase:-1"])
 def test_bad_balancer_parameters_are_rejected(spec):

@@ -129,10 +129,10 @@ class FrontierPool:
         #: Per slot: the token of the last frontier a step retired from it, and that step (what
         #: it was, where it was called, what it did to the slot: put in words when asked).
         self._retired: list[tuple[int, str, str, str] | None] = [None] * self.SLOTS
-        #: Per slot: the token of the frontier made last for it and a weak reference to that
-        #: :class:`Frontier` object (a frontier nobody holds any more needs no retirement
-        #: note: nobody can use it).
-        self._held: list[tuple[int, weakref.ref] | None] = [None] * self.SLOTS
+        #: Per slot: the token of its frontier and a weak reference to the :class:`Frontier`
+        #: object made for it (:func:`_nobody` until one is): a frontier nobody holds any more
+        #: needs no retirement note, as nobody can use it.
+        self._held: list[tuple[int, Callable[[], Any]]] = [(0, _nobody)] * self.SLOTS
         self._clean = [True] * self.SLOTS
         self._tokens = itertools.count(1)
         self._stamps: Any = None
@@ -361,8 +361,8 @@ class FrontierPool:
         for slot in slots:
             token = self._owner[slot]
             if token is not None:
-                held = self._held[slot]
-                if held is None or held[0] != token or held[1]() is not None:
+                held_token, holder = self._held[slot]  # set with the token (claim)
+                if held_token != token or holder() is not None:
                     if site is None:
                         site = _call_site()
                     self._retired[slot] = (token, what, site, how)
@@ -411,8 +411,11 @@ class FrontierPool:
         return self.claim(step.out_slot, out_kind)
 
     def claim(self, slot: int, kind: str) -> int:
+        """A new frontier of ``kind`` in ``slot``: its token (held by nobody until a
+        :class:`Frontier` is made for it)."""
         token = next(self._tokens)
         self._owner[slot] = token
+        self._held[slot] = (token, _nobody)
         self._clean[slot] = False
         if kind == DENSE:
             self._dirty_words[slot] = True
@@ -731,6 +734,12 @@ class Frontier:
     def __repr__(self) -> str:
         state = f"slot {self.slot}" if self.is_current() else "stale"
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
+
+
+def _nobody() -> None:
+    """The holder of a token no :class:`Frontier` was made for (what a dead weak reference
+    gives)."""
+    return None
 
 
 #: Top-level packages of the library: a step's call site is the first frame outside them.

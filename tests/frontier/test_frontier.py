@@ -448,6 +448,10 @@ def test_a_frontier_nobody_holds_is_retired_without_a_note_or_a_walk_up_the_stac
     for _ in range(3):  # the previous call's frontiers are gone: nothing to note
         Frontier.from_vertices(graph, [0], target=target, shared=True)
     assert walks == []
+    pool = Frontier.from_vertices(graph, [0], target=target, shared=True).pool
+    pool.adopt(1, "sparse")  # a traversal's end (as stepping's): a token no frontier holds
+    Frontier.from_vertices(graph, [0], target=target, shared=True)
+    assert walks == []
     kept = Frontier.from_vertices(graph, [0], target=target, shared=True)
     Frontier.from_vertices(graph, [1], target=target, shared=True)
     assert walks == [1]  # one held: its retirement names this line

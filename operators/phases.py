@@ -34,7 +34,6 @@ from operators.balancers import LoadBalancer
 from operators.codegen import GeneratedKernel, KernelIO, build, indent, slot_pick
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers
-from operators.runs import Runs
 from operators.small_frontier import block_push
 
 __all__ = ["Walk", "Ran", "FusedPhase", "BlockPhase", "HostStep", "phase_for", "fused_kernel"]
@@ -55,14 +54,14 @@ class Walk(NamedTuple):
 
 
 class Ran(NamedTuple):
-    """What a phase ran: the frontier it ended on, its steps, the frontier's length, and each
-    step's host wall time (None for the steps of a phase on the device, which the host does
-    not see)."""
+    """What a phase ran: the frontier it ended on, its steps, the frontier's length, and the
+    host wall time of each of its steps (one host step's; None for the steps of a phase on the
+    device, which the host does not see)."""
 
     frontier: Frontier
     steps: int
     size: int
-    seconds: Runs[float | None]
+    seconds: float | None
 
 
 class HostStep(NamedTuple):
@@ -78,7 +77,7 @@ class HostStep(NamedTuple):
                            decision.direction, decision.balancer if push else None,
                            decision.representation if push else DENSE, walk.cull)
         seconds = time.perf_counter() - start
-        return Ran(out, 1, len(out), Runs.of(seconds, 1))
+        return Ran(out, 1, len(out), seconds)
 
 
 class FusedPhase(NamedTuple):
@@ -102,7 +101,7 @@ class FusedPhase(NamedTuple):
                                           self.stop_above, self.hand_back)
         if ran == 0 and size != 0 and not self.blind:
             return HostStep(self.decision).run(walk, frontier)
-        return Ran(frontier, ran, size, Runs.of(None, ran))
+        return Ran(frontier, ran, size, None)
 
 
 class BlockPhase(NamedTuple):
@@ -121,7 +120,7 @@ class BlockPhase(NamedTuple):
         frontier, ran, size = block_push(walk.graph, frontier, walk.functors, spec, walk.state,
                                          self.budget, self.stop_above,
                                          self.decision.until_edges)
-        return Ran(frontier, ran, size, Runs.of(None, ran))
+        return Ran(frontier, ran, size, None)
 
 
 Phase = FusedPhase | BlockPhase | HostStep

@@ -14,6 +14,7 @@ from frontier.errors import TargetError
 from frontier.placement import TINY_ELEMENTS, choose
 from frontier.runtime import cuda_support, simulator
 from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.target import CpuTarget
 from frontier.target import resolve_target
 
 
@@ -88,6 +89,16 @@ def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
     assert resolve_target("auto", generators.path(50)).name == "cpu"
     assert target_module._auto(None, 10, False, (_OnTheGpu(),)) == "cuda"
     assert target_module._auto(None, 10, False, (np.arange(10),)) == "cpu"
+
+
+def test_a_target_object_resolves_to_itself_whatever_its_class():
+    class Mine(CpuTarget):
+        """A target of the user's own: a Target all the same."""
+
+    for given in (CpuTarget(2), Mine()):
+        assert resolve_target(given, generators.path(4)) is given
+    with pytest.raises(TargetError, match="unknown target 3"):
+        resolve_target(3)
 
 
 def test_auto_without_a_gpu_is_the_cpu_target(monkeypatch):

@@ -79,7 +79,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -229,11 +229,11 @@ class LoopTraversal:
         return "<a loop traverse's result>"
 
 
-@dataclass(frozen=True)
-class _Step:
+class _Step(NamedTuple):
     """One operator call of the body: what it reads (a frontier's index, or a range: "vertices",
     "edges" or a count), the functors by the names its kernel calls them, its state, the
-    frontier it makes (an index, or None), and what else its text depends on."""
+    frontier it makes (an index, or None), and what else its text depends on (a tuple: one is
+    made per step of every call, learning the body)."""
 
     operator: str
     source: int | str
@@ -887,7 +887,8 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
         io.update(rev_row_offsets=reverse.row_offsets, rev_col_indices=reverse.col_indices,
                   rev_weights=reverse.weights)
     for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True)):
-        io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
+        if any(f.scalars for f in step.functors.values()):  # closure numbers, named by step
+            io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
         if step.source == "count":
             io[f"count{i}"] = step.count
         if step.identity is not None:

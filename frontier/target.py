@@ -18,7 +18,7 @@ import numpy as np
 
 from frontier.errors import TargetError
 from frontier.limits import check_device
-from frontier.placement import choose
+from frontier.placement import target_of
 from frontier.runtime import cuda_support, simulator
 from frontier.runtime.target import TARGET_KINDS, CpuTarget, CudaTarget, Target, named
 
@@ -116,4 +116,4 @@ def _auto(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequenc
         return "cpu"
     if simulator.enabled():
         return "cuda"
-    return choose(graph, elements=elements, deep=deep, inputs=inputs).target
+    return target_of(graph, elements=elements, deep=deep, inputs=inputs)

@@ -11,7 +11,7 @@ import pytest
 from frontier import generators
 from frontier import target as target_module
 from frontier.errors import TargetError
-from frontier.placement import TINY_ELEMENTS, choose
+from frontier.placement import TINY_ELEMENTS, choose, target_of
 from frontier.runtime import cuda_support, simulator
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.runtime.target import CpuTarget
@@ -78,6 +78,18 @@ def test_host_inputs_leave_the_rule_to_the_size_and_shape():
     assert choose(None, elements=10, inputs=(np.arange(3), [1, 2], None)).target == "cpu"
     assert choose(generators.path(10**6), inputs=(np.arange(3),)).target == "cpu"
     assert choose(None, elements=TINY_ELEMENTS, inputs=(np.arange(3),)).target == "cuda"
+
+
+@pytest.mark.parametrize("graph, elements, deep, inputs", [
+    (generators.path(5), None, True, ()), (generators.path(10**6), None, True, ()),
+    (generators.path(10**6), None, False, ()), (generators.rmat(14), None, True, ()),
+    (None, 10, False, ()), (None, 10**9, False, ()), (None, None, True, ()),
+    (generators.path(5), None, True, (np.arange(5),)), (None, 10, False, (_OnTheGpu(),))])
+def test_the_target_alone_is_the_rules_choice_without_its_reason_in_words(graph, elements, deep,
+                                                                         inputs):
+    chosen = choose(graph, elements=elements, deep=deep, inputs=inputs)
+    assert target_of(graph, elements=elements, deep=deep, inputs=inputs) == chosen.target
+    assert chosen.reason  # choose still says why
 
 
 def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):

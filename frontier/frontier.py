@@ -34,7 +34,8 @@ on the original's pool: ``copy()`` is how to keep a frontier longer. Using a sta
 length, ``to_numpy``, ``device_ids``, ``device_words``, a conversion, ``copy``, ``union`` or as
 the input of any kernel) raises :class:`StaleFrontierError`, which names the step that retired
 it (the operator, its output form, and the caller's line it was called from: the first frame
-outside the library) and says to copy() that frontier before that step.
+outside the library) and says to copy() that frontier before that step. A step retiring a
+frontier that no code holds any more notes nothing (nobody can use it), and looks no line up.
 
 Threads. A pool and its frontiers belong to the thread stepping them: steps on one pool from
 two threads at once are not guarded. Calls on one graph from several threads never share a

@@ -365,7 +365,7 @@ class FrontierPool:
                 held_token, holder = self._held[slot]  # set with the token (claim)
                 if held_token != token or holder() is not None:
                     if site is None:
-                        site = _call_site()
+                        site = _call_site(2)  # this method and the pool's one calling it
                     self._retired[slot] = (token, what, site, how)
                 self._owner[slot] = None
 
@@ -747,9 +747,11 @@ def _nobody() -> None:
 _LIBRARY = frozenset({"frontier", "operators", "algorithms", "frontier_nx"})
 
 
-def _call_site() -> str:
-    """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none)."""
-    frame = sys._getframe(1)
+def _call_site(known: int = 0) -> str:
+    """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none);
+    the caller's ``known`` innermost frames (itself and its callers) are the library's, so the
+    walk up the stack starts above them (each frame the walk reads costs it an object)."""
+    frame = sys._getframe(1 + known)
     known = _LIBRARY_CODE
     while frame is not None:  # the known code's answer looked up here: no call per frame
         code = frame.f_code

@@ -23,7 +23,7 @@ from frontier.frontier import (
 from frontier.graph import Graph
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.target import resolve_target
-from operators import advance, compute, filter
+from operators import advance, compute, filter, traverse
 
 KINDS = ("sparse", "dense")
 DOMAINS = ("vertices", "edges")
@@ -429,6 +429,25 @@ def test_a_frontier_retired_long_ago_still_names_the_lifetime_rule(target):
         len(x0)
 
 
+def reach_new(src, dst, eid, weight, dist):
+    if dist[dst] < 0:
+        dist[dst] = dist[src] + 1
+        return True
+    return False
+
+
+def test_a_fused_traverses_start_frontier_is_stale_naming_the_traverse_call(target):
+    graph = small_graph()
+    start = Frontier.from_vertices(graph, [0], target=target)
+    dist = target.full(graph.num_vertices, -1, np.int64)
+    target.write_scalar(dist, 0, 0)
+    line = sys._getframe().f_lineno + 1
+    traverse(graph, start, reach_new, dist)  # leaves only its result valid
+    with pytest.raises(StaleFrontierError, match=rf"a fused traverse at {__file__}:{line} may "
+                                                 "have written its slot"):
+        len(start)
+
+
 def test_a_frontier_nobody_holds_is_retired_without_a_note_or_a_walk_up_the_stack(
         target, monkeypatch):
     """Retiring a frontier that no code holds any more notes nothing (nobody can use it), so
@@ -444,7 +463,8 @@ def test_a_frontier_nobody_holds_is_retired_without_a_note_or_a_walk_up_the_stac
         len(x0)  # named by the step that retired it: no later note took its place
     walks = []
     real = frontier_module._call_site
-    monkeypatch.setattr(frontier_module, "_call_site", lambda: walks.append(1) or real())
+    monkeypatch.setattr(frontier_module, "_call_site",
+                        lambda known=0: walks.append(1) or real(known))
     for _ in range(3):  # the previous call's frontiers are gone: nothing to note
         Frontier.from_vertices(graph, [0], target=target, shared=True)
     assert walks == []
@@ -453,9 +473,11 @@ def test_a_frontier_nobody_holds_is_retired_without_a_note_or_a_walk_up_the_stac
     Frontier.from_vertices(graph, [0], target=target, shared=True)
     assert walks == []
     kept = Frontier.from_vertices(graph, [0], target=target, shared=True)
+    line = sys._getframe().f_lineno + 1
     Frontier.from_vertices(graph, [1], target=target, shared=True)
     assert walks == [1]  # one held: its retirement names this line
-    with pytest.raises(StaleFrontierError, match="reused this pool"):
+    with pytest.raises(StaleFrontierError, match=rf"reused this pool \(FrontierPool.restart\) "
+                                                 rf"at {__file__}:{line} reset its slot"):
         len(kept)
 
 

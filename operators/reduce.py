@@ -120,8 +120,16 @@ def combine(op: str, acc: str, x: str) -> str:
 
 
 def identity_of(op: str, dtype: Any) -> Any:
-    """The value that leaves every element unchanged under ``op``, in ``dtype``."""
-    return FOLDS[op].identity(np.dtype(dtype))
+    """The value that leaves every element unchanged under ``op``, in ``dtype`` (worked out
+    once per fold and dtype: a NumPy number, which nothing changes)."""
+    found = _IDENTITIES.get((op, dtype))
+    if found is None:
+        found = _IDENTITIES.setdefault((op, dtype), FOLDS[op].identity(np.dtype(dtype)))
+    return found
+
+
+#: :func:`identity_of` per fold and dtype (as given: a dtype or a NumPy type).
+_IDENTITIES: dict[tuple[str, Any], Any] = {}
 
 
 _ATOMIC = {"sum": "atomic_add", "count": "atomic_add", "min": "atomic_min", "max": "atomic_max"}

@@ -613,7 +613,7 @@ class Frontier:
 
     def check_current(self) -> None:
         """Raise :class:`StaleFrontierError` if the frontier is stale."""
-        if not self.is_current():
+        if not self.pool.is_current(self.slot, self._token):  # is_current(), a call fewer
             if self.pool.lost is not None:
                 raise StaleFrontierError(f"this {self.kind} frontier of {self.domain} is no "
                                          f"longer valid: {self.pool.lost}; make it again")

@@ -136,6 +136,13 @@ class LoadBalancer(ABC):
         """The balancer's fields (its instance attributes but the kept hash), by name."""
         return tuple(sorted((k, v) for k, v in vars(self).items() if k != _HASH))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (a copy in another process hashes anew: a class's
+        and a string's hashes differ between processes)."""
+        state = self.__dict__.copy()
+        state.pop(_HASH, None)
+        return state
+
 
 class SizedBalancer(LoadBalancer):
     """A balancer whose kernels use a fixed block size (``self.threads``, clamped to what the

@@ -10,6 +10,7 @@ graphs stay tiny and examples few.
 from __future__ import annotations
 
 import os
+import pickle
 import threading
 import time
 
@@ -138,6 +139,14 @@ def test_a_balancers_hash_is_kept_after_its_first_use_and_equal_ones_stay_equal(
     monkeypatch.undo()
     assert kept == fresh and fresh == kept and hash(fresh) == first  # the kept hash is no field
     assert kept._fields() == fresh._fields()
+
+
+@pytest.mark.parametrize("name", BALANCERS)
+def test_a_pickled_balancer_leaves_its_kept_hash_behind(name):
+    kept = get_balancer(name)
+    hash(kept)
+    copied = pickle.loads(pickle.dumps(kept))  # another process hashes its classes anew
+    assert "_hash" not in vars(copied) and copied == kept and hash(copied) == hash(kept)
 
 
 def test_balancers_of_other_parameters_differ_and_the_auto_choice_is_one_object():

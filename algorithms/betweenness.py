@@ -43,9 +43,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -98,10 +99,12 @@ class BetweennessSourceStats:
 @dataclass(frozen=True)
 class BetweennessResult:
     """``values`` (float64, one per vertex), the sources the paths start from, the BFS levels
-    run over all sources, the edges they inspected (forward and backward), wall time, and
-    per-source ``stats``, the ``target`` that ran it, and, where asked for (``edges=True``),
-    ``edge_values`` (float64, one per arc). With ``out="device"`` ``values`` and
-    ``edge_values`` stay on the target (:mod:`algorithms.output`)."""
+    run over all sources, the edges they inspected (forward and backward), wall time, the
+    ``passes`` (per batch of sources: their ids, the deepest level each reached, the arcs
+    leaving each one's reached vertices, and the batch's host time per source), made into
+    per-source ``stats`` on first use, the ``target`` that ran it, and, where asked for
+    (``edges=True``), ``edge_values`` (float64, one per arc). With ``out="device"`` ``values``
+    and ``edge_values`` stay on the target (:mod:`algorithms.output`)."""
 
     values: Any
     sources: np.ndarray
@@ -109,9 +112,18 @@ class BetweennessResult:
     edges_traversed: int
     seconds: float
     graph: Graph = field(repr=False)
-    stats: list[BetweennessSourceStats] = field(repr=False, default_factory=list)
+    passes: Sequence[tuple[np.ndarray, list[int], list[int], float]] = field(repr=False,
+                                                                               default=())
     target: Target | None = field(repr=False, default=None)
     edge_values: Any = field(repr=False, default=None)
+
+    @cached_property
+    def stats(self) -> list[BetweennessSourceStats]:
+        """Per source, in order: its BFS levels, the arcs its forward and backward sweeps
+        inspected, and its share of its batch's host time."""
+        return [BetweennessSourceStats(s, d + 1, 2 * a, seconds)
+                for sources, deepest, arcs, seconds in self.passes
+                for s, d, a in zip(sources.tolist(), deepest, arcs, strict=True)]
 
 
 # functors ------------------------------------------------------------------------------------
@@ -281,7 +293,7 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
         tails = graph.device_edge_sources(tgt)  # kept with the graph: no upload per call
         heads = graph.device_arrays(tgt).col_indices
     levels = inspected = 0
-    stats: list[BetweennessSourceStats] = []
+    records: list[tuple[np.ndarray, list[int], list[int], float]] = []
     began = time.perf_counter()
     if n and chosen.size:
         rows = min(chosen.size, sources_per_batch(graph, target=tgt))
@@ -292,11 +304,10 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
         for batch in batches(graph, chosen, target=tgt):
             passed = time.perf_counter()
             deepest, arcs = _batch(batch, balancer, tgt, passes)
-            seconds = (time.perf_counter() - passed) / batch.size
-            for s, d, a in zip(batch.sources.tolist(), deepest, arcs, strict=True):
-                levels += d + 1
-                inspected += 2 * a
-                stats.append(BetweennessSourceStats(s, d + 1, 2 * a, seconds))
+            records.append((batch.sources, deepest, arcs,
+                            (time.perf_counter() - passed) / batch.size))
+            levels += sum(deepest) + batch.size  # each source's levels: its deepest, plus one
+            inspected += 2 * sum(arcs)  # forward and backward
     if tgt.read_scalar(overflow, 0):
         raise PathCountOverflowError(
             "betweenness_centrality: a source has more shortest paths to some vertex than "
@@ -314,11 +325,10 @@ def betweenness_centrality(graph: Graph, sources: int | Iterable[int] | None = N
     if edges:
         edge_values = deliver(tgt, edge_values, out, made=True)
     return BetweennessResult(deliver(tgt, values, out, made=True), chosen, levels, inspected,
-                             time.perf_counter() - began, graph, stats, tgt, edge_values)
+                             time.perf_counter() - began, graph, records, tgt, edge_values)
 
 
-@dataclass(frozen=True)
-class _Passes:
+class _Passes(NamedTuple):
     """What the batches of one call share: the state of a batch's rows (``depth``, ``sigma``,
     ``delta``: room for the largest batch, a row of |V| entries per source), the rows' tallies
     (``counts``), and the call's ``values``, ``overflow`` flag and ``endpoints`` option; with

@@ -31,7 +31,9 @@ vertex, the case where pulling wins (:class:`operators.Direction`).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -86,8 +88,9 @@ class PageRankIterationStats:
 @dataclass(frozen=True)
 class PageRankResult:
     """``ranks`` (float64, one per vertex, summing to 1), the iterations run, the last L1
-    change, the wall time of the iteration loop, per-iteration ``stats``, and the ``target``
-    that ran it. With ``out="device"`` ``ranks`` stay on the target
+    change, the wall time of the iteration loop, each iteration's L1 change (``changes``) and
+    host time (``iteration_seconds``), made into per-iteration ``stats`` on first use, and the
+    ``target`` that ran it. With ``out="device"`` ``ranks`` stay on the target
     (:mod:`algorithms.output`)."""
 
     ranks: Any
@@ -95,8 +98,15 @@ class PageRankResult:
     error: float
     seconds: float
     graph: Graph = field(repr=False)
-    stats: list[PageRankIterationStats] = field(repr=False, default_factory=list)
+    changes: Sequence[float] = field(repr=False, default=())
+    iteration_seconds: Sequence[float] = field(repr=False, default=())
     target: Target | None = field(repr=False, default=None)
+
+    @cached_property
+    def stats(self) -> list[PageRankIterationStats]:
+        """Per iteration: its number (from 1), its L1 change and its host wall time."""
+        return [PageRankIterationStats(i, float(change), seconds) for i, (change, seconds)
+                in enumerate(zip(self.changes, self.iteration_seconds, strict=True), 1)]
 
     @property
     def edges_traversed(self) -> int:
@@ -226,12 +236,11 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
     if way == "pull":
         ran = iterate(graph, _FUSED, *state, stop_below=n * tol, max_iter=max_iter, target=tgt)
         seconds = time.perf_counter() - began
-        stats = [PageRankIterationStats(i + 1, float(e), seconds / ran.iterations)
-                 for i, e in enumerate(ran.history.tolist())]
         error = ran.totals[-1]
-        if error < n * tol:
+        if error < n * tol:  # one launch: each iteration an even share of its time
             return PageRankResult(deliver(tgt, rank, out), ran.iterations, error, seconds,
-                                  graph, stats, tgt)
+                                  graph, ran.history, [seconds / ran.iterations] * ran.iterations,
+                                  tgt)
         raise ConvergenceError(max_iter, error, n * tol)
     return _pushed(graph, rank, last, incoming, inverse, teleport, spread, alpha, max_iter,
                    tol, weighted, resolve_policy(balancer, graph, tgt), out, tgt, began)
@@ -244,7 +253,8 @@ def _pushed(graph: Graph, rank: Any, last: Any, incoming: Any, inverse: Any, tel
     is an advance with atomics, which :func:`operators.iterate` does not fuse)."""
     n = graph.num_vertices
     everyone = Frontier.all_vertices(graph, target=tgt)
-    stats: list[PageRankIterationStats] = []
+    changes: list[float] = []
+    times: list[float] = []
     for iteration in range(1, max_iter + 1):
         stepped = time.perf_counter()
         rank, last = last, rank
@@ -254,11 +264,11 @@ def _pushed(graph: Graph, rank: Any, last: Any, incoming: Any, inverse: Any, tel
         compute(graph, "vertices", update, rank, incoming, teleport, spread, lost, alpha,
                 True, target=tgt)
         error = reduce(graph, "vertices", change, rank, last, target=tgt)
-        stats.append(PageRankIterationStats(iteration, float(error),
-                                            time.perf_counter() - stepped))
+        changes.append(float(error))
+        times.append(time.perf_counter() - stepped)
         if error < n * tol:
             return PageRankResult(deliver(tgt, rank, out), iteration, float(error),
-                                  time.perf_counter() - began, graph, stats, tgt)
+                                  time.perf_counter() - began, graph, changes, times, tgt)
     raise ConvergenceError(max_iter, float(error), n * tol)
 
 

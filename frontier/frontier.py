@@ -34,7 +34,8 @@ on the original's pool: ``copy()`` is how to keep a frontier longer. Using a sta
 length, ``to_numpy``, ``device_ids``, ``device_words``, a conversion, ``copy``, ``union`` or as
 the input of any kernel) raises :class:`StaleFrontierError`, which names the step that retired
 it (the operator, its output form, and the caller's line it was called from: the first frame
-outside the library) and says to copy() that frontier before that step.
+outside the library) and says to copy() that frontier before that step. A step retiring a
+frontier that no code holds any more notes nothing (nobody can use it), and looks no line up.
 
 Threads. A pool and its frontiers belong to the thread stepping them: steps on one pool from
 two threads at once are not guarded. Calls on one graph from several threads never share a
@@ -47,8 +48,8 @@ from __future__ import annotations
 import itertools
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterable
-from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -126,8 +127,13 @@ class FrontierPool:
         self._words: list[Any] = [None] * self.SLOTS
         self._dirty_words = [False] * self.SLOTS
         self._owner: list[int | None] = [None] * self.SLOTS
-        #: Per slot: the token of the last frontier a step retired from it, and that step.
-        self._retired: list[tuple[int, str] | None] = [None] * self.SLOTS
+        #: Per slot: the token of the last frontier a step retired from it, and that step (what
+        #: it was, where it was called, what it did to the slot: put in words when asked).
+        self._retired: list[tuple[int, str, str, str] | None] = [None] * self.SLOTS
+        #: Per slot: the token of its frontier and a weak reference to the :class:`Frontier`
+        #: object made for it (:func:`_nobody` until one is): a frontier nobody holds any more
+        #: needs no retirement note, as nobody can use it.
+        self._held: list[tuple[int, Callable[[], Any]]] = [(0, _nobody)] * self.SLOTS
         self._clean = [True] * self.SLOTS
         self._tokens = itertools.count(1)
         self._stamps: Any = None
@@ -166,17 +172,19 @@ class FrontierPool:
     def restart(self, first_length: int) -> None:
         """Forget every frontier of this pool (they become stale), clear its bitmaps and set the
         lengths to ``first_length`` for slot 0 and 0 for the others (one upload)."""
-        for slot in range(self.SLOTS):
-            if self._dirty_words[slot] and self._words[slot] is not None:
-                self.target.fill(self._words[slot], 0)
-            self._dirty_words[slot] = False
-            self._clean[slot] = True
+        if any(self._dirty_words):
+            for slot in range(self.SLOTS):
+                if self._dirty_words[slot] and self._words[slot] is not None:
+                    self.target.fill(self._words[slot], 0)
+        self._dirty_words = [False] * self.SLOTS
+        self._clean = [True] * self.SLOTS
         self._retire_all(range(self.SLOTS),
                          "a later call that reused this pool (FrontierPool.restart)",
                          "reset its slot")
         self.lost = None
-        self.target.upload(self.lengths, np.array([first_length] + [0] * STEPS_RAN,
-                                                  dtype=LENGTH_DTYPE))
+        lengths = np.zeros(STEPS_RAN + 1, LENGTH_DTYPE)
+        lengths[0] = first_length
+        self.target.upload(self.lengths, lengths)
 
     def make_room(self, lengths: int) -> None:
         """Room for ``lengths`` more lengths after :data:`frontier.ring.LOOP_LENGTHS` in the
@@ -268,12 +276,12 @@ class FrontierPool:
         """After a fused traversal (``what``): the frontier it ended on is in ``slot``; nothing
         is known of the other slots' queues."""
         self._retire_all(range(self.SLOTS), what, "may have written its slot")
-        for s in range(self.SLOTS):
-            self._clean[s] = False
-            # a traversal over queues leaves the bitmaps as they were; one over bitmaps may
-            # have written any of them
-            self._dirty_words[s] = self._dirty_words[s] or (kind == DENSE
-                                                            and self._words[s] is not None)
+        self._clean = [False] * self.SLOTS
+        if kind == DENSE:  # a traversal over queues leaves the bitmaps as they were; one over
+            # bitmaps may have written any of them
+            self._dirty_words = [dirty or words is not None
+                                 for dirty, words in zip(self._dirty_words, self._words,
+                                                         strict=True)]
         return self.claim(slot, kind)
 
     def read_lengths(self) -> np.ndarray:
@@ -334,7 +342,10 @@ class FrontierPool:
         """The step that retired the frontier of ``token`` from ``slot`` (what it was, what it
         did to the slot, and where it was called), or None when that is not known."""
         found = self._retired[slot]
-        return found[1] if found is not None and found[0] == token else None
+        if found is None or found[0] != token:
+            return None
+        _, what, site, how = found
+        return f"{what}{site} {how}"
 
     def _retire(self, slot: int, what: str, how: str) -> None:
         """Forget the frontier in ``slot``, if any, noting that the step ``what`` retired it
@@ -343,14 +354,19 @@ class FrontierPool:
 
     def _retire_all(self, slots: Iterable[int], what: str, how: str) -> None:
         """:meth:`_retire` each of ``slots``, the caller's line looked up once (a walk up the
-        stack) for all of them, and only where one of them holds a frontier."""
+        stack) for all of them, and only where one of them holds a frontier that some code may
+        still hold (the frontier object made for it is alive): a frontier nobody holds cannot
+        be used, so its retirement is noted nowhere (the common case of a pool reused call after
+        call, whose previous frontiers are gone)."""
         site = None
         for slot in slots:
             token = self._owner[slot]
             if token is not None:
-                if site is None:
-                    site = _call_site()
-                self._retired[slot] = (token, f"{what}{site} {how}")
+                held_token, holder = self._held[slot]  # set with the token (claim)
+                if held_token != token or holder() is not None:
+                    if site is None:
+                        site = _call_site(2)  # this method and the pool's one calling it
+                    self._retired[slot] = (token, what, site, how)
                 self._owner[slot] = None
 
     def begin_step(self, in_slot: int, out_kind: str | None, what: str = "a ring step"
@@ -396,8 +412,11 @@ class FrontierPool:
         return self.claim(step.out_slot, out_kind)
 
     def claim(self, slot: int, kind: str) -> int:
+        """A new frontier of ``kind`` in ``slot``: its token (held by nobody until a
+        :class:`Frontier` is made for it)."""
         token = next(self._tokens)
         self._owner[slot] = token
+        self._held[slot] = (token, _nobody)
         self._clean[slot] = False
         if kind == DENSE:
             self._dirty_words[slot] = True
@@ -447,7 +466,7 @@ class Frontier:
     :class:`StaleFrontierError`.
     """
 
-    __slots__ = ("pool", "slot", "kind", "_token", "_host_ids")
+    __slots__ = ("pool", "slot", "kind", "_token", "_host_ids", "__weakref__")
 
     def __init__(self, pool: FrontierPool, slot: int, kind: str, token: int,
                  host_ids: np.ndarray | None = None) -> None:
@@ -456,6 +475,7 @@ class Frontier:
         self.kind = kind
         self._token = token
         self._host_ids = host_ids
+        pool._held[slot] = (token, weakref.ref(self))
 
     # constructors ---------------------------------------------------------------------------
     @classmethod
@@ -506,26 +526,28 @@ class Frontier:
                   shared: bool = False) -> Frontier:
         validate.graph(graph, "a frontier's graph")
         _check_kind(kind)
-        what = "vertex" if domain == VERTICES else "edge"
         ids = np.asarray(values).reshape(-1)
         if ids.size == 0:
             ids = ids.astype(np.int64)
         if ids.dtype.kind not in "iu":
-            raise FrontierError(f"{what} ids have dtype {ids.dtype}; expected integers")
+            raise FrontierError(f"{_ID_OF[domain]} ids have dtype {ids.dtype}; expected "
+                                "integers")
         n = universe_of(graph, domain)
         if ids.size:
             low, high = validate.bounds(ids)
             if low < 0 or high >= n:
-                raise FrontierError(f"{what} {low if low < 0 else high} is out of range; "
-                                    f"expected 0 <= id < {n}")
+                raise FrontierError(f"{_ID_OF[domain]} {low if low < 0 else high} is out of "
+                                    f"range; expected 0 <= id < {n}")
+        default = _default_capacity(graph)
         if capacity is None:
-            capacity = max(_default_capacity(graph), ids.size)
+            capacity = max(default, ids.size)
         tgt = resolve_target(target, graph)
-        if isinstance(capacity, Integral) and capacity > _default_capacity(graph):
+        if validate.integer(capacity) and capacity > default:
             _check_room(graph, tgt, int(capacity))  # before count's int64 bound: too large first
         capacity = validate.count("capacity", capacity, low=0)
         if ids.size > capacity:
-            raise FrontierError(f"{ids.size} {what} ids exceed the frontier capacity {capacity}")
+            raise FrontierError(f"{ids.size} {_ID_OF[domain]} ids exceed the frontier capacity "
+                                f"{capacity}")
         if kind == SPARSE:
             length = ids.size
         else:
@@ -591,7 +613,7 @@ class Frontier:
 
     def check_current(self) -> None:
         """Raise :class:`StaleFrontierError` if the frontier is stale."""
-        if not self.is_current():
+        if not self.pool.is_current(self.slot, self._token):  # is_current(), a call fewer
             if self.pool.lost is not None:
                 raise StaleFrontierError(f"this {self.kind} frontier of {self.domain} is no "
                                          f"longer valid: {self.pool.lost}; make it again")
@@ -715,18 +737,29 @@ class Frontier:
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
 
 
+def _nobody() -> None:
+    """The holder of a token no :class:`Frontier` was made for (what a dead weak reference
+    gives)."""
+    return None
+
+
 #: Top-level packages of the library: a step's call site is the first frame outside them.
 _LIBRARY = frozenset({"frontier", "operators", "algorithms", "frontier_nx"})
 
 
-def _call_site() -> str:
-    """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none)."""
-    frame = sys._getframe(1)
+def _call_site(known: int = 0) -> str:
+    """`` at FILE:LINE`` of the innermost caller outside the library ("" when there is none);
+    the caller's ``known`` innermost frames (itself and its callers) are the library's, so the
+    walk up the stack starts above them (each frame the walk reads costs it an object)."""
+    frame = sys._getframe(1 + known)
     known = _LIBRARY_CODE
     while frame is not None:  # the known code's answer looked up here: no call per frame
-        seen = known.get(id(frame.f_code))
-        if not (seen[1] if seen is not None and seen[0] is frame.f_code
-                else _in_library(frame)):
+        code = frame.f_code
+        seen = known.get(id(code))
+        if seen is None or seen[0] is not code:
+            if not _in_library(frame):
+                break
+        elif not seen[1]:
             break
         frame = frame.f_back
     return "" if frame is None else f" at {frame.f_code.co_filename}:{frame.f_lineno}"
@@ -755,6 +788,10 @@ _LIBRARY_CODE_SIZE = 4096
 def split(array: Any, size: int, parts: int) -> tuple[Any, ...]:
     """The first ``parts`` consecutive pieces of ``size`` elements of ``array`` (views)."""
     return tuple(array[i * size:(i + 1) * size] for i in range(parts))
+
+
+#: What one id of a frontier of each domain names, in messages.
+_ID_OF = {VERTICES: "vertex", EDGES: "edge"}
 
 
 def _check_kind(kind: str) -> None:

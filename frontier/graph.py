@@ -10,6 +10,7 @@ every later operator call.
 from __future__ import annotations
 
 import threading
+from collections.abc import Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -564,7 +565,7 @@ class Graph:
         self._coo: COO | None = None
         self._transpose: Graph | None = None
         self._device: dict[tuple[str, str], Any] = {}
-        self._memo: dict[str, Any] = {}
+        self._memo: dict[Hashable, Any] = {}
         # builds each derived view once when several threads ask at once (see memo)
         self._building = threading.RLock()
 
@@ -985,7 +986,7 @@ class Graph:
         """The tail of every edge (the COO view's ``src``) on ``target``, for edge frontiers."""
         return self._on_device(target, "coo", lambda g: target.to_device(g.coo().src))
 
-    def memo(self, key: str, build: Any) -> Any:
+    def memo(self, key: Hashable, build: Any) -> Any:
         """A value derived from this (immutable) graph, built by ``build()`` on first use and
         kept with the graph under ``key`` (the adaptive runtime's degree profile, the pooled
         frontier buffers of each thread). Safe from several threads: a value is built once,

@@ -33,7 +33,7 @@ usable, not the simulator) is decided by :func:`frontier.target.resolve_target`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +44,8 @@ from frontier.runtime.device_arrays import is_device_array
 if TYPE_CHECKING:
     from frontier.graph import Graph
 
-__all__ = ["Placement", "choose", "TINY_ELEMENTS", "THIN_MEAN_DEGREE", "THIN_MAX_DEGREE"]
+__all__ = ["Placement", "choose", "target_of", "TINY_ELEMENTS", "THIN_MEAN_DEGREE",
+           "THIN_MAX_DEGREE"]
 
 #: Elements (vertices + arcs, or a call's own count) below which one core finishes the whole
 #: call before a GPU call's fixed cost is paid.
@@ -73,20 +74,34 @@ def choose(graph: Graph | None, *, elements: int | None = None, deep: bool = Tru
     call reads besides the graph (list ranking's successors), of which one on the GPU (a
     device array) places the call there. With neither a graph nor a count there is nothing to
     measure: the GPU."""
-    if any(is_device_array(a) for a in inputs):
-        return Placement("cuda", "an input lives on the GPU: read there, not copied to the host")
+    target, reason = _rule(graph, elements, deep, inputs)
+    return Placement(target, reason())
+
+
+def target_of(graph: Graph | None, *, elements: int | None = None, deep: bool = True,
+              inputs: Sequence[Any] = ()) -> str:
+    """``choose(...).target``, without putting the reason in words (what
+    :func:`frontier.target.resolve_target` asks on every call of ``"auto"``)."""
+    return _rule(graph, elements, deep, inputs)[0]
+
+
+def _rule(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequence[Any]
+          ) -> tuple[str, Callable[[], str]]:
+    """The rule of :func:`choose`: the target, and the reason to put in words when asked."""
+    if inputs and any(is_device_array(a) for a in inputs):
+        return "cuda", lambda: "an input lives on the GPU: read there, not copied to the host"
     if elements is None and graph is not None:
         elements = graph.num_vertices + graph.num_edges
     if elements is not None and elements < TINY_ELEMENTS:
-        return Placement("cpu", f"tiny: {elements:,} elements < {TINY_ELEMENTS:,}")
+        return "cpu", lambda: f"tiny: {elements:,} elements < {TINY_ELEMENTS:,}"
     if graph is not None and deep and graph.num_vertices:
         mean = graph.num_edges / graph.num_vertices
         if mean <= THIN_MEAN_DEGREE:
             most = _max_degree(graph)
             if most <= THIN_MAX_DEGREE:
-                return Placement("cpu", f"long and thin: mean out-degree {mean:.2f} <= "
-                                        f"{THIN_MEAN_DEGREE}, max {most} <= {THIN_MAX_DEGREE}")
-    return Placement("cuda", "large enough, and wide or not a traversal")
+                return "cpu", lambda: (f"long and thin: mean out-degree {mean:.2f} <= "
+                                       f"{THIN_MEAN_DEGREE}, max {most} <= {THIN_MAX_DEGREE}")
+    return "cuda", lambda: "large enough, and wide or not a traversal"
 
 
 def _max_degree(graph: Graph) -> int:

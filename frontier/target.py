@@ -18,9 +18,9 @@ import numpy as np
 
 from frontier.errors import TargetError
 from frontier.limits import check_device
-from frontier.placement import choose
+from frontier.placement import target_of
 from frontier.runtime import cuda_support, simulator
-from frontier.runtime.target import TARGET_KINDS, Target, named
+from frontier.runtime.target import TARGET_KINDS, CpuTarget, CudaTarget, Target, named
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
@@ -30,6 +30,8 @@ __all__ = ["resolve_target", "TARGET_NAMES", "GraphArrays", "CscArrays", "graph_
 
 #: Target names :func:`resolve_target` takes besides a :class:`Target` and None.
 TARGET_NAMES = (*TARGET_KINDS, "auto")
+#: The library's own kinds of :class:`Target` (any other subclass is one too).
+_TARGET_TYPES = frozenset((CpuTarget, CudaTarget))
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,10 @@ def resolve_target(target: str | Target | None = None, graph: Graph | None = Non
     to run the GPU's code in tests, and the rule's thresholds are a real GPU's fixed costs
     (under them every test graph would go to the cpu target). Arrays made for a call must be
     on the target it runs on: ``resolve_target(None, graph)`` gives it."""
-    if target is None:  # the common cases first: None and names test no abstract class
-        return named(_auto(graph, elements, deep, inputs))
+    if target is None:  # the common cases first: None, the library's targets and names test
+        return named(_auto(graph, elements, deep, inputs))  # no abstract class
+    if type(target) in _TARGET_TYPES:
+        return target
     if isinstance(target, str) and target in TARGET_NAMES:
         return named(_auto(graph, elements, deep, inputs) if target == "auto" else target)
     if isinstance(target, Target):
@@ -112,4 +116,4 @@ def _auto(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequenc
         return "cpu"
     if simulator.enabled():
         return "cuda"
-    return choose(graph, elements=elements, deep=deep, inputs=inputs).target
+    return target_of(graph, elements=elements, deep=deep, inputs=inputs)

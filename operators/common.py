@@ -118,16 +118,22 @@ def input_arguments(frontier: Frontier) -> dict[str, Any]:
     return frontier.pool.input_arguments(frontier, frontier.slot)
 
 
-_THREAD = threading.local()
+class _Buffers(threading.local):
+    """The calling thread's operator temporaries, by name, target and dtype (a dict made when
+    the thread first asks)."""
+
+    def __init__(self) -> None:
+        self.buffers: dict[tuple, Any] = {}
+
+
+_THREAD = _Buffers()
 
 
 def thread_buffer(name: str, target: Target, size: int, dtype: Any) -> Any:
     """This thread's buffer ``name`` of at least ``size`` elements of ``dtype`` on ``target``,
     grown as needed and reused by the thread's next call: an operator's temporaries, allocated
     once per thread instead of once per call, and never shared by two threads."""
-    buffers = getattr(_THREAD, "buffers", None)
-    if buffers is None:
-        buffers = _THREAD.buffers = {}
+    buffers = _THREAD.buffers
     key = (name, target.name, target.simulated, np.dtype(dtype))
     found = buffers.get(key)
     if found is None or found.shape[0] < size:
@@ -138,7 +144,8 @@ def thread_buffer(name: str, target: Target, size: int, dtype: Any) -> Any:
 def launch_plan(plan: Plan, graph: Graph, target: Target, io: dict[str, Any],
                 state: tuple) -> None:
     """Launch every kernel of ``plan`` with the convention's arguments."""
-    io = {**io, **plan.buffers}
+    if plan.buffers:
+        io = {**io, **plan.buffers}
     for kernel, blocks in plan.kernels:
         kernel.launch(target, blocks, kernel_arguments(kernel.params, graph, target, io, state),
                       cooperative=plan.cooperative and blocks > 1, mode=Mode.HOST)

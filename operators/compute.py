@@ -27,14 +27,12 @@ from operators.codegen import (
 )
 from operators.common import (
     OperatorError,
-    Plan,
     check_frontier,
     input_arguments,
-    launch_plan,
     range_graph,
     work_bound,
 )
-from operators.convention import scalar_arguments
+from operators.convention import kernel_arguments, scalar_arguments
 from operators.functors import as_functor
 from operators.shape import per_element
 from operators.tracing import hands_over
@@ -75,9 +73,12 @@ def reads(kind: str) -> KernelIO:
     return KernelIO.RANGE if kind == RANGE else KernelIO.READ
 
 
-def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable, num_state: int,
-                 target: str | Target | None) -> tuple[Plan, Target, dict[str, Any]]:
-    graph = range_graph(graph, where)
+def compute_plan(graph: Graph, where: Frontier | str | int, fn: Callable, num_state: int,
+                 target: str | Target | None
+                 ) -> tuple[GeneratedKernel, int, Target, dict[str, Any]]:
+    """The one kernel of :func:`compute` over ``where`` on ``graph`` (:func:`range_graph` of
+    the call's), its grid, its target and its arguments besides the graph's and the state (the
+    input's, and the numbers the functor reads from its closure)."""
     tgt, kind, domain, io, work = elements(graph, where, target)
     functor = as_functor(fn, "compute function", ("i",), num_state)
     weighted = graph.weighted
@@ -90,8 +91,9 @@ def compute_plan(graph: Graph | None, where: Frontier | str | int, fn: Callable,
 
     kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, functor),
                           generate)
-    plan = Plan([(kernel, kernel.shape.blocks(tgt, work))], scalar_arguments({"functor": functor}))
-    return plan, tgt, io
+    if functor.scalars:
+        io.update(scalar_arguments({"functor": functor}))
+    return kernel, kernel.shape.blocks(tgt, work), tgt, io
 
 
 @hands_over
@@ -102,5 +104,5 @@ def compute(graph: Graph | None, where: Frontier | str | int, fn: Callable, *sta
     graph defines). ``target`` applies to ranges (a frontier runs on its own target). A
     frontier stays valid: compute is not a step of its pool."""
     graph = range_graph(graph, where)
-    plan, tgt, io = compute_plan(graph, where, fn, len(state), target)
-    launch_plan(plan, graph, tgt, io, state)
+    kernel, blocks, tgt, io = compute_plan(graph, where, fn, len(state), target)
+    kernel.launch(tgt, blocks, kernel_arguments(kernel.params, graph, tgt, io, state))

@@ -101,9 +101,13 @@ def scalar_params(functors: dict[str, Functor]) -> dict[str, tuple[str, ...]]:
 
 
 def scalar_arguments(functors: dict[str, Functor]) -> dict[str, Any]:
-    """The values of :func:`scalar_params` at this call, by parameter name."""
-    return {f"{name}_c{i}": value for name, f in functors.items()
-            for i, value in enumerate(f.scalars)}
+    """The values of :func:`scalar_params` at this call, by parameter name (none, the common
+    case, found without formatting a name)."""
+    values: dict[str, Any] = {}
+    for name, f in functors.items():
+        if f.scalars:
+            values.update((f"{name}_c{i}", value) for i, value in enumerate(f.scalars))
+    return values
 
 
 def kernel_arguments(params: tuple[str, ...], graph: Graph, target: Target,

@@ -49,9 +49,10 @@ CULL_PARAMS = ("cull_marks", "cull_stamp", "cull_base", "cull_mask")
 
 def check_cull(cull: str) -> Cull:
     """``cull`` as a :class:`frontier.options.Cull`; ValueError listing the choices otherwise."""
-    if not isinstance(cull, str) or cull not in values(Cull):
+    found = Cull._value2member_map_.get(cull) if isinstance(cull, str) else None
+    if found is None:
         raise ValueError(f"cull={cull!r}; expected one of {values(Cull)}")
-    return Cull(cull)
+    return found
 
 
 def culled(cull: str, v: str, push_text: str) -> str:

@@ -35,13 +35,14 @@ class Direction:
 
     def __init__(self, mode: str = Way.AUTO, alpha: float | None = None,
                  beta: float | None = None, min_pull: int = 0) -> None:
-        if not isinstance(mode, str) or mode not in values(Way):
+        way = Way._value2member_map_.get(mode) if isinstance(mode, str) else None
+        if way is None:
             raise ValueError(f"direction={mode!r}; expected one of {values(Way)} or a Direction")
-        if mode != Way.AUTO:
+        if way != Way.AUTO:
             validate.unused(f"direction={mode!r} (the thresholds switch direction='auto' only)",
                             {"alpha": alpha, "beta": beta})
         min_pull = validate.count("min_pull", min_pull)
-        self.mode = Way(mode)
+        self.mode = way
         self.alpha = ALPHA if alpha is None else validate.positive("alpha", alpha)
         self.beta = BETA if beta is None else validate.positive("beta", beta)
         self.min_pull = min_pull

@@ -74,4 +74,6 @@ class Levels:
             raise OperatorError(f"Levels from {first} to {last} span {span} levels, more than "
                                 f"the graph's {n} vertices can fill; expected a range of at "
                                 f"most {max(n, 1)} levels")
+        if type(self.first) is int and type(self.last) is int:  # already as checked
+            return self
         return Levels(level, first, last)

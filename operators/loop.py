@@ -81,7 +81,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -233,11 +233,11 @@ class LoopTraversal:
         return "<a loop traverse's result>"
 
 
-@dataclass(frozen=True)
-class _Step:
+class _Step(NamedTuple):
     """One operator call of the body: what it reads (a frontier's index, or a range: "vertices",
     "edges" or a count), the functors by the names its kernel calls them, its state, the
-    frontier it makes (an index, or None), and what else its text depends on."""
+    frontier it makes (an index, or None), and what else its text depends on (a tuple: one is
+    made per step of every call, learning the body)."""
 
     operator: str
     source: int | str
@@ -914,7 +914,7 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
     kernel, specs = _kernel(trace, names, shape, one_block(tgt, grid), refill)
     io: dict[str, Any] = {
         "universe": frontier.universe, "lens": pool.lengths, "start_slot": frontier.slot,
-        "max_rounds": max_rounds, **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)},
+        "max_rounds": max_rounds, "ids0": pool.ids(0), "ids1": pool.ids(1), "ids2": pool.ids(2),
         **{f"mid{index}": pool.scratch(f"loop frontier {k}", pool.capacity, np.int32)
            for index, k in names.mids.items()},
         **{array: tgt.empty(3 * n, np.float64 if array == "loop_floats" else np.int64)
@@ -926,7 +926,8 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
         io.update(rev_row_offsets=reverse.row_offsets, rev_col_indices=reverse.col_indices,
                   rev_weights=reverse.weights)
     for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True)):
-        io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
+        if any(f.scalars for f in step.functors.values()):  # closure numbers, named by step
+            io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
         if step.source == "count":
             io[f"count{i}"] = step.count
         if step.identity is not None:

@@ -44,7 +44,6 @@ from operators.codegen import (
 )
 from operators.convention import kernel_arguments, scalar_arguments
 from operators.cull import CULL_PARAMS, cull_buffers
-from operators.runs import Runs
 from operators.shape import persistent_grid
 from operators.small_frontier import block_push
 
@@ -70,14 +69,14 @@ class Walk(NamedTuple):
 
 
 class Ran(NamedTuple):
-    """What a phase ran: the frontier it ended on, its steps, the frontier's length, and each
-    step's host wall time (None for the steps of a phase on the device, which the host does
-    not see)."""
+    """What a phase ran: the frontier it ended on, its steps, the frontier's length, and the
+    host wall time of each of its steps (one host step's; None for the steps of a phase on the
+    device, which the host does not see)."""
 
     frontier: Frontier
     steps: int
     size: int
-    seconds: Runs[float | None]
+    seconds: float | None
 
 
 class HostStep(NamedTuple):
@@ -93,7 +92,7 @@ class HostStep(NamedTuple):
                            decision.direction, decision.balancer if push else None,
                            decision.representation if push else DENSE, walk.cull)
         seconds = time.perf_counter() - start
-        return Ran(out, 1, len(out), Runs.of(seconds, 1))
+        return Ran(out, 1, len(out), seconds)
 
 
 class FusedPhase(NamedTuple):
@@ -117,7 +116,7 @@ class FusedPhase(NamedTuple):
                                           self.stop_above, self.hand_back)
         if ran == 0 and size != 0 and not self.blind:
             return HostStep(self.decision).run(walk, frontier)
-        return Ran(frontier, ran, size, Runs.of(None, ran))
+        return Ran(frontier, ran, size, None)
 
 
 class BlockPhase(NamedTuple):
@@ -136,7 +135,7 @@ class BlockPhase(NamedTuple):
         frontier, ran, size = block_push(walk.graph, frontier, walk.functors, spec, walk.state,
                                          self.budget, self.stop_above,
                                          self.decision.until_edges)
-        return Ran(frontier, ran, size, Runs.of(None, ran))
+        return Ran(frontier, ran, size, None)
 
 
 Phase = FusedPhase | BlockPhase | HostStep
@@ -250,23 +249,30 @@ def _fused_push(walk: Walk, frontier: Frontier, balancer: LoadBalancer, max_step
     target, pool, kind = frontier.target, frontier.pool, frontier.kind
     cull = walk.cull if kind == SPARSE else Cull.NONE
     kernel = _fused_kernel(graph, frontier, walk.functors, len(state), balancer, cull)
-    slots = range(pool.SLOTS)
+    if kind == SPARSE:  # every slot's queue (the bitmaps' stand-ins), or every slot's bitmap
+        ids, words = (pool.ids(0), pool.ids(1), pool.ids(2)), (pool.placeholder,) * 3
+    else:
+        ids, words = (pool.placeholder_ids,) * 3, (pool.words(0), pool.words(1), pool.words(2))
     io: dict[str, Any] = {
-        "universe": frontier.universe, "num_words": pool.num_words,
-        **{f"ids{s}": pool.ids(s) if kind == SPARSE else pool.placeholder_ids for s in slots},
-        **{f"words{s}": pool.words(s) if kind == DENSE else pool.placeholder for s in slots},
+        "universe": pool.universe, "num_words": pool.num_words,
+        "ids0": ids[0], "ids1": ids[1], "ids2": ids[2],
+        "words0": words[0], "words1": words[1], "words2": words[2],
         "lens": pool.lengths, "start_slot": frontier.slot, "max_steps": max_steps,
         "stop_above": stop_above, "stop_below": hand_back.below,
-        "below_steps": hand_back.steps, **cull_buffers(pool, cull),
-        **balancer.buffers(kernel.spec, frontier), **scalar_arguments(walk.functors)}
+        "below_steps": hand_back.steps}
+    for extra in (cull_buffers(pool, cull), balancer.buffers(kernel.spec, frontier),
+                  scalar_arguments(walk.functors)):
+        if extra:
+            io.update(extra)
     args = kernel_arguments(kernel.params, graph, target, io, state)
     grid = persistent_grid(target, kernel.threads_per_block, walk.blocks)
     lengths = pool.run_traversal(
         frontier.slot, lambda: kernel.launch(target, grid, args, cooperative=True),
         "a fused traverse on its pool failed part-way (its steps reuse every slot, so the "
         "frontiers it started from are lost)")
-    steps = int(lengths[STEPS_RAN])
+    held = lengths.tolist()
+    steps = held[STEPS_RAN]
     if cull != Cull.NONE:
         pool.use_stamps(steps)  # step k used the stamp cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
-    return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, int(lengths[final])
+    return Frontier(pool, final, kind, pool.adopt(final, kind)), steps, held[final]

@@ -149,6 +149,8 @@ class StaticPolicy:
         self.graph = graph
         self.target = target
         self.balancer = bind(balancer, graph, target)
+        #: Per (frontier kind, fused): the schedule, made once (a static one holds no state).
+        self._schedules: dict[tuple[str, bool], StaticSchedule] = {}
 
     def push_balancer(self, frontier: Frontier) -> LoadBalancer:
         return self.balancer
@@ -163,14 +165,20 @@ class StaticPolicy:
         return True
 
     def schedule(self, kind: str, fused: bool) -> StaticSchedule:
-        return StaticSchedule(self, kind, fused)
+        """The same push decision at every push step: made once per frontier kind and
+        ``fused`` (from any thread: equal schedules, one of them kept)."""
+        found = self._schedules.get((kind, fused))
+        if found is None:
+            found = self._schedules.setdefault((kind, fused), StaticSchedule(self, kind, fused))
+        return found
 
     def __repr__(self) -> str:
         return f"StaticPolicy({self.balancer})"
 
 
 class StaticSchedule:
-    """A static policy's traversal: the same push decision at every push step."""
+    """A static policy's traversal: the same push decision at every push step (no state: one
+    schedule serves every traversal of the policy)."""
 
     def __init__(self, policy: StaticPolicy, kind: str, fused: bool) -> None:
         fuse = fused and policy.balancer.fusable
@@ -213,6 +221,8 @@ class AdaptivePolicy:
                             else {f: self._decided(0, 0, False, f) for f in (False, True)})
         #: The first phase over a queue whose length the host does not know (made once).
         self.blind: Decision | None = None
+        #: :meth:`loop_policy`, made on first use.
+        self._loop: StaticPolicy | None = None
         if target.runs_balancers:
             d = blind(self.profile, self.thresholds)
             self.blind = replace(d, balancer=self._bind(d.balancer))
@@ -261,6 +271,16 @@ class AdaptivePolicy:
         if self.thin:
             return self._bind(_THREAD)
         return self.blind.balancer
+
+    def loop_policy(self) -> StaticPolicy:
+        """The static policy of :meth:`loop_balancer` on this policy's graph and target (a
+        batch of sources runs its traversal under it, :meth:`operators.sources.Batch.policy`):
+        made once per adaptive policy, as the balancer does not change (a policy holds no
+        call's state; two threads asking first make equal ones, and one is kept)."""
+        found = self._loop
+        if found is None:
+            found = self._loop = StaticPolicy(self.loop_balancer(), self.graph, self.target)
+        return found
 
     def fuses_rounds(self) -> bool:
         """Whether a loop of rounds over most of the graph (an independent set's, a
@@ -373,7 +393,7 @@ def _adaptive(graph: Graph, target: Target, thresholds: Thresholds | None) -> Ad
     policy holds nothing of a call: its schedule does)."""
     if thresholds is None:
         thresholds = thresholds_for(target)
-    kept = graph.memo(f"adaptive policy {target.identity}", lambda: [None])
+    kept = graph.memo(("adaptive policy", target.identity), lambda: [None])
     last = kept[0]
     if last is not None and last.thresholds is thresholds:
         return last

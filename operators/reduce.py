@@ -138,8 +138,16 @@ def combine(op: str, acc: str, x: str, stops: bool = False) -> str:
 
 
 def identity_of(op: str, dtype: Any) -> Any:
-    """The value that leaves every element unchanged under ``op``, in ``dtype``."""
-    return FOLDS[op].identity(np.dtype(dtype))
+    """The value that leaves every element unchanged under ``op``, in ``dtype`` (worked out
+    once per fold and dtype: a NumPy number, which nothing changes)."""
+    found = _IDENTITIES.get((op, dtype))
+    if found is None:
+        found = _IDENTITIES.setdefault((op, dtype), FOLDS[op].identity(np.dtype(dtype)))
+    return found
+
+
+#: :func:`identity_of` per fold and dtype (as given: a dtype or a NumPy type).
+_IDENTITIES: dict[tuple[str, Any], Any] = {}
 
 
 _ATOMIC = {"sum": "atomic_add", "count": "atomic_add", "min": "atomic_min", "max": "atomic_max"}
@@ -148,8 +156,17 @@ _ATOMIC = {"sum": "atomic_add", "count": "atomic_add", "min": "atomic_min", "max
 _RESULT_TYPES: SharedCache[np.dtype] = SharedCache("reduce result types")
 #: The same per functor and :func:`_classes` of its arguments (found without Numba's typing).
 _RESULT_BY_CLASS: SharedCache[np.dtype] = SharedCache("reduce result types by class")
-#: Each thread's result buffers (two elements: the value and, for integer sums, the carries).
-_THREAD = threading.local()
+
+
+class _Results(threading.local):
+    """Each thread's result buffers (two elements: the value and, for integer sums, the
+    carries), by target and dtype (a dict made when the thread first asks)."""
+
+    def __init__(self) -> None:
+        self.buffers: dict[tuple, Any] = {}
+
+
+_THREAD = _Results()
 _SIGN = -(2**63)
 
 
@@ -361,9 +378,7 @@ _KERNELS: SharedCache[GeneratedKernel] = SharedCache("reduce kernels")
 
 def _result_buffer(target: Target, dtype: np.dtype) -> Any:
     """This thread's two-element result buffer on ``target`` for accumulators of ``dtype``."""
-    buffers = getattr(_THREAD, "buffers", None)
-    if buffers is None:
-        buffers = _THREAD.buffers = {}
+    buffers = _THREAD.buffers
     key = (target.name, target.simulated, dtype)
     found = buffers.get(key)
     if found is None:

@@ -44,11 +44,6 @@ class Runs(Sequence[T], Generic[T]):
             self._counts.append(count)
         self._ends = None
 
-    def extend_runs(self, other: Runs[T]) -> None:
-        """Append every entry of ``other``, run by run."""
-        for entry, count in other.runs():
-            self.add(entry, count)
-
     def runs(self) -> Iterator[tuple[T, int]]:
         """Each run's entry and its length, in order."""
         return zip(self._entries, self._counts, strict=True)

@@ -281,7 +281,8 @@ def block_push(graph: Graph, frontier: Frontier, functors: dict[str, Callable],
           "max_steps": max_steps, "stop_above": min(stop_above, CAPACITY),
           "stop_edges": MAX_STOP_EDGES if stop_edges is None else min(stop_edges,
                                                                       MAX_STOP_EDGES),
-          **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)}, **cull_buffers(pool, spec.cull),
+          "ids0": pool.ids(0), "ids1": pool.ids(1), "ids2": pool.ids(2),
+          **cull_buffers(pool, spec.cull),
           **scalar_arguments(functors)}
     args = kernel_arguments(kernel.params, graph, target, io, state)
     out = (frontier.slot + 1) % pool.SLOTS

@@ -76,7 +76,7 @@ class Batch:
         frontier is its own, as a call from that source alone."""
         chosen = resolve_policy(balancer, self.graph, target)
         if isinstance(chosen, AdaptivePolicy) and self.size > 1:
-            return resolve_policy(chosen.loop_balancer(), self.graph, target)
+            return chosen.loop_policy()
         return chosen
 
     def direction(self, direction: Direction, target: Target) -> Direction:

@@ -465,8 +465,7 @@ def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *sta
             graph.num_vertices,):
         raise OperatorError(f"the priority is a {dtype} array of shape {priority.shape}; "
                             f"expected int64 or float64 of shape ({graph.num_vertices},)")
-    unbounded = int(np.iinfo(np.int64).max)
-    max_rounds = unbounded if max_rounds is None else validate.count("max_rounds", max_rounds)
+    max_rounds = _UNBOUNDED if max_rounds is None else validate.count("max_rounds", max_rounds)
     target = frontier.target
     functors = edge_functors(op, None, 1 + len(state))
     policy = resolve_policy(balancer, graph, target)
@@ -499,6 +498,22 @@ def stepping(graph: Graph, frontier: Frontier, op: Callable, priority: Any, *sta
 
 
 _RELAX_MARKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: No bound on the rounds: the most a kernel's int64 holds.
+_UNBOUNDED = int(np.iinfo(np.int64).max)
+#: Per priority dtype (int64, float64): its largest and smallest values and, for integers,
+#: the dtype's limits (``np.iinfo``; None for floats), worked out once.
+_EXTREMES: dict[np.dtype, tuple[Any, Any, Any]] = {}
+
+
+def _extremes(dtype: np.dtype) -> tuple[Any, Any, Any]:
+    """The priority dtype's top and bottom (its limits, or +-inf) and its ``np.iinfo`` (None
+    for a float dtype)."""
+    found = _EXTREMES.get(dtype)
+    if found is None:
+        info = np.iinfo(dtype) if dtype.kind == "i" else None
+        found = _EXTREMES.setdefault(dtype, (dtype.type(info.max if info else np.inf),
+                                             dtype.type(info.min if info else -np.inf), info))
+    return found
 
 
 def _relax_marks(pool: FrontierPool) -> Any:
@@ -531,15 +546,14 @@ def _launch(kernel: GeneratedKernel, graph: Graph, frontier: Frontier, pool: Fro
     target = frontier.target
     far = pool.scratch_parts("stepping_far", pool.capacity, 2, np.int32)
     marks, base = pool.next_stamp()
-    info = np.iinfo(dtype) if dtype.kind == "i" else None
-    top = dtype.type(info.max if info else np.inf)
-    bottom = dtype.type(info.min if info else -np.inf)
+    top, bottom, info = _extremes(dtype)
     width = rule.delta if rule.name in ("near_far", "delta") else 1
     delta = dtype.type(min(max(np.ceil(width), 1), info.max) if info else width)
+    words = pool.placeholder
     io: dict[str, Any] = {
-        "universe": frontier.universe, "num_words": pool.num_words,
-        **{f"ids{s}": pool.ids(s) for s in range(pool.SLOTS)},
-        **{f"words{s}": pool.placeholder for s in range(pool.SLOTS)},
+        "universe": pool.universe, "num_words": pool.num_words,
+        "ids0": pool.ids(0), "ids1": pool.ids(1), "ids2": pool.ids(2),
+        "words0": words, "words1": words, "words2": words,
         "lens": pool.lengths, "start_slot": slot, "max_steps": rounds,
         "stop_above": 0, "stop_below": 0,
         "expanded": pool.scratch("stepping_expanded", graph.num_vertices, dtype),

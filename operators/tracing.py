@@ -13,8 +13,8 @@ operator is wrapped in :func:`hands_over`, so one the fused loop cannot run (``i
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from functools import wraps
 from inspect import Parameter, Signature, signature
 from typing import Any, Protocol, TypeVar
@@ -45,24 +45,44 @@ class Receiver(Protocol):
     def call(self, operator: Callable, args: tuple, options: dict[str, Any]) -> Any: ...
 
 
-_ACTIVE = threading.local()
+class _Active(threading.local):
+    """The calling thread's receiver (None, the class's value, until a loop's body runs: read
+    on every operator call, where ``getattr`` with a default of a missing thread-local
+    attribute would raise and catch an AttributeError)."""
+
+    receiver: Receiver | None = None
+
+
+_ACTIVE = _Active()
 
 
 def active() -> Receiver | None:
     """The loop whose body the calling thread is running, or None."""
-    return getattr(_ACTIVE, "receiver", None)
+    return _ACTIVE.receiver
 
 
-@contextmanager
-def receiving(receiver: Receiver | None) -> Iterator[None]:
+def receiving(receiver: Receiver | None) -> AbstractContextManager[None]:
     """Run the block with ``receiver`` receiving the operators' calls of this thread (None:
     the operators run as they always do, e.g. while the host loop runs a step for real)."""
-    before = active()
-    _ACTIVE.receiver = receiver
-    try:
-        yield
-    finally:
-        _ACTIVE.receiver = before
+    return _Receiving(receiver)
+
+
+class _Receiving:
+    """:func:`receiving`'s context (a class: a loop enters one per body it learns and per host
+    round, where a generator's context costs several times more)."""
+
+    __slots__ = ("_receiver", "_before")
+
+    def __init__(self, receiver: Receiver | None) -> None:
+        self._receiver = receiver
+        self._before: Receiver | None = None
+
+    def __enter__(self) -> None:
+        self._before = _ACTIVE.receiver
+        _ACTIVE.receiver = self._receiver
+
+    def __exit__(self, *exc: object) -> None:
+        _ACTIVE.receiver = self._before
 
 
 def hands_over(operator: F) -> F:
@@ -74,7 +94,7 @@ def hands_over(operator: F) -> F:
 
     @wraps(operator)
     def handing(*args: Any, **options: Any) -> Any:
-        receiver = active()
+        receiver = _ACTIVE.receiver  # active(), without a call: every operator call reads it
         if receiver is None:
             return operator(*args, **options)
         try:  # every argument, the defaults included, as the operator would see them

@@ -146,7 +146,7 @@ def traverse(graph: Graph, frontier: Frontier, op: Callable, *state: Any,
         ran = phase.run(walk, frontier)
         frontier, size = ran.frontier, ran.size
         steps += ran.steps
-        seconds.extend_runs(ran.seconds)
+        seconds.add(ran.seconds, ran.steps)
         choices.add(decision, ran.steps)
         schedule.advanced(ran.steps)
         if decision.mode == Mode.BLOCK:

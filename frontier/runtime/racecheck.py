@@ -205,7 +205,16 @@ class Session:
             self.race = current.first_race()
 
 
-_LOCAL = threading.local()
+class _Local(threading.local):
+    """The calling thread's session and checked step (None, the class's values, until set:
+    read on every launch and kernel lookup, where ``getattr`` with a default of a missing
+    thread-local attribute would raise and catch an AttributeError)."""
+
+    session: Session | None = None
+    step: _Step | None = None
+
+
+_LOCAL = _Local()
 #: The step of the checked simulated launch running now (its threads are not the launcher).
 _SIMULATED: _Step | None = None
 _SIMULATED_LOCK = threading.Lock()
@@ -213,7 +222,7 @@ _SIMULATED_LOCK = threading.Lock()
 
 def current() -> Session | None:
     """The calling thread's session, if it runs one."""
-    return getattr(_LOCAL, "session", None)
+    return _LOCAL.session
 
 
 def checking() -> bool:
@@ -234,7 +243,7 @@ def session() -> Iterator[Session]:
 
 
 def _step() -> _Step | None:
-    return getattr(_LOCAL, "step", None) or _SIMULATED
+    return _LOCAL.step or _SIMULATED
 
 
 def recorded(fn: Callable, functor: str, items: WorkItems) -> Callable:

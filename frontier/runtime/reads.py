@@ -122,7 +122,7 @@ class Watch:
     arguments as the tuple and the dict holding them). What to look at is worked out once:
     the closure cells, and per module the names its functions' code may read."""
 
-    __slots__ = ("_cells", "_functions", "_keywords", "_spaces")
+    __slots__ = ("_cells", "_functions", "_keywords", "_spaces", "_plain")
 
     def __init__(self, functions: tuple[types.FunctionType, ...],
                  names: tuple[str, ...] | None = None) -> None:
@@ -130,11 +130,16 @@ class Watch:
         the caller has them."""
         self._functions = functions
         self._keywords = tuple(f for f in functions if f.__kwdefaults__)
+        #: One function without closure cells or keyword-only defaults (the common functor):
+        #: itself, its module's namespace and the names it reads there; else None.
+        self._plain: tuple[types.FunctionType, dict, tuple[str, ...]] | None = None
         if len(functions) == 1:
             fn = functions[0]
             self._cells = fn.__closure__ or ()
             self._spaces = ((fn.__globals__, names if names is not None
                              else sorted_global_names(fn.__code__)),)
+            if not self._cells and not self._keywords:
+                self._plain = (fn, *self._spaces[0])
             return
         self._cells = tuple(c for f in functions for c in f.__closure__ or ())
         spaces: dict[int, tuple[dict, set[str]]] = {}
@@ -150,6 +155,7 @@ class Watch:
         joined._keywords = self._keywords + other._keywords
         joined._cells = self._cells + other._cells
         joined._spaces = self._spaces + other._spaces
+        joined._plain = None
         return joined
 
     def unchanged(self, before: list) -> bool:
@@ -159,6 +165,10 @@ class Watch:
 
     def now(self) -> list:
         """The objects the functions read now (a module global not defined as None)."""
+        plain = self._plain
+        if plain is not None:  # the same list as below, in one expression
+            fn, namespace, names = plain
+            return [fn.__defaults__, fn.__kwdefaults__, *map(namespace.get, names)]
         values = list(map(_DEFAULTS, self._functions))
         values += map(_KWDEFAULTS, self._functions)
         if self._cells:

@@ -64,7 +64,6 @@ shuffle, asks for it; :func:`quick_thread_switches` shortens the interval while 
 from __future__ import annotations
 
 import copy
-import os
 import sys
 import threading
 import types
@@ -77,6 +76,7 @@ import numpy as np
 from numba.core import types as numba_types
 from numba.np import numpy_support
 
+from frontier import environ
 from frontier.runtime.reads import is_helper, rebuilt
 
 try:  # numba.cuda's simulator (numba-cuda's or Numba's own); none where Numba has no numba.cuda
@@ -99,7 +99,7 @@ _installed = False
 def enabled() -> bool:
     """Whether this process runs CUDA kernels in Numba's simulator (``NUMBA_ENABLE_CUDASIM``
     set to anything but empty or ``0``)."""
-    return os.environ.get(SIMULATOR_VARIABLE, "0") not in ("", "0")
+    return environ.get(SIMULATOR_VARIABLE, "0") not in ("", "0")
 
 
 #: The thread switch interval (seconds) while a simulated launch runs.

@@ -423,6 +423,14 @@ class CpuTarget(Target):
     def empty(self, shape: int, dtype: Any) -> np.ndarray:
         return np.empty(shape, dtype=dtype)
 
+    def zeros(self, shape: int, dtype: Any) -> np.ndarray:
+        """A new host array of zeros (made where it lives: no copy)."""
+        return np.zeros(shape, dtype=dtype)
+
+    def full(self, shape: int, value: Any, dtype: Any) -> np.ndarray:
+        """A new host array of ``value`` (made where it lives: no copy)."""
+        return np.full(shape, value, dtype=dtype)
+
     def to_host(self, array: np.ndarray) -> np.ndarray:
         return np.array(array, copy=True)
 
@@ -480,11 +488,17 @@ class CpuTarget(Target):
         return {"nogil": True} if self.parallel else cpu_atomics.ONE_THREAD
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
-        self._spread(kernel, blocks, args, together=False)
+        if self.parallel:
+            self._spread(kernel, blocks, args, together=False)
+        else:  # one thread: the kernel itself (a frame fewer on every launch)
+            kernel(*args)
 
     def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                             args: tuple) -> None:
-        self._spread(kernel, blocks, args, together=True)
+        if self.parallel:
+            self._spread(kernel, blocks, args, together=True)
+        else:
+            kernel(*args)
 
     def _spread(self, kernel: Callable, blocks: int, args: tuple, together: bool) -> None:
         """Run ``kernel``: on one thread, or in a part per block up to :attr:`threads` (one, in

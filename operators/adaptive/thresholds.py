@@ -109,15 +109,23 @@ def calibration_path() -> Path:
     """The per-user calibration cache: ``calibration.json`` in
     :func:`frontier.runtime.cache_dir.cache_dir` (``$FRONTIER_CACHE_DIR``, else the platform's
     per-user cache directory), as named (a link to the directory is not resolved here)."""
+    return _calibration_file()[0]
+
+
+def _calibration_file() -> tuple[Path, str]:
+    """:func:`calibration_path` and its name as a string (kept together: a traversal looks the
+    file up by name on every call)."""
     env = environ.snapshot(CACHE_DIR_INPUTS)
     found = _PATHS.get(env)
     if found is None:
-        found = _PATHS[env] = cache_dir() / CACHE_FILE
+        path = cache_dir() / CACHE_FILE
+        found = _PATHS[env] = (path, str(path))
     return found
 
 
-#: The calibration cache's path per value of the environment variables it comes from.
-_PATHS: dict[tuple, Path] = {}
+#: The calibration cache's path (and its name) per value of the environment variables it
+#: comes from.
+_PATHS: dict[tuple, tuple[Path, str]] = {}
 #: Seconds during which :func:`thresholds_for` trusts its last look at a calibration file's
 #: modification time (a calibration saved by this process is seen at once).
 RESTAT_AFTER_S = 1.0
@@ -206,8 +214,8 @@ def thresholds_for(target: Target) -> Thresholds:
     """The thresholds used on ``target``: its device properties, overridden by the calibration
     cache's entry for its device when there is one (looked up again only when the cache file
     changes, which is looked at again after :data:`RESTAT_AFTER_S`)."""
-    path = calibration_path()
-    name, now = str(path), time.monotonic()
+    path, name = _calibration_file()
+    now = time.monotonic()
     seen = _STAMPS.get(name)
     if seen is None or now - seen[0] > RESTAT_AFTER_S:
         try:

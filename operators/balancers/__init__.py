@@ -56,16 +56,20 @@ def serving(regime: Regime) -> LoadBalancer:
     return found[0]()
 
 
+#: ``"auto"`` without thresholds (frozen: one object serves every call).
+_AUTO = AutoBalancer()
+
+
 def get_balancer(balancer: str | LoadBalancer | AutoBalancer) -> LoadBalancer | AutoBalancer:
     """A balancer object from a name like ``"thread"`` or ``"warp:8"`` (the part after ``:`` is
     the balancer's first parameter), or the object itself; ``"auto"`` gives an
-    :class:`AutoBalancer`."""
-    if isinstance(balancer, (LoadBalancer, AutoBalancer)):
-        return balancer
+    :class:`AutoBalancer` (the one without thresholds: it holds nothing else)."""
     if not isinstance(balancer, str):
+        if isinstance(balancer, (LoadBalancer, AutoBalancer)):
+            return balancer
         raise BalancerError(f"balancer {balancer!r}; expected a name or a LoadBalancer")
     if balancer == AutoBalancer.name:
-        return AutoBalancer()
+        return _AUTO
     name, _, param = balancer.partition(":")
     cls = BALANCERS.get(name)
     if cls is None:

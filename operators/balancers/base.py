@@ -26,6 +26,8 @@ from operators.codegen import KernelSpec
 from operators.shape import LaunchShape
 
 _SHAPES: SharedCache[LaunchShape] = SharedCache("launch shapes")
+#: Where a balancer keeps its hash once computed (not one of its fields).
+_HASH = "_hash"
 
 
 class Regime(Option):
@@ -125,10 +127,26 @@ class LoadBalancer(ABC):
         return f"<balancer {self}>"
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and vars(self) == vars(other)
+        return self is other or (type(self) is type(other) and self._fields() == other._fields())
 
     def __hash__(self) -> int:
-        return hash((type(self), tuple(sorted(vars(self).items()))))
+        """The hash of the class and the fields (its parameters, set once when it is made),
+        computed on first use and kept (kernel lookups hash a balancer on every call)."""
+        found = self.__dict__.get(_HASH)
+        if found is None:
+            found = self.__dict__[_HASH] = hash((type(self), self._fields()))
+        return found
+
+    def _fields(self) -> tuple:
+        """The balancer's fields (its instance attributes but the kept hash), by name."""
+        return tuple(sorted((k, v) for k, v in vars(self).items() if k != _HASH))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (a copy in another process hashes anew: a class's
+        and a string's hashes differ between processes)."""
+        state = self.__dict__.copy()
+        state.pop(_HASH, None)
+        return state
 
 
 class SizedBalancer(LoadBalancer):

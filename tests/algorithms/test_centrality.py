@@ -253,6 +253,26 @@ def test_betweenness_of_batched_sources_equals_each_source_alone(cells, graph, e
     assert together.edges_traversed == sum(one.edges_traversed for one in alone)
 
 
+def test_per_source_and_per_iteration_stats_are_made_once_on_first_use(target):
+    """A call records its passes (betweenness: per batch) or iterations (PageRank) as they
+    ran; the per-source or per-iteration stats objects are made when first read, once."""
+    g = generators.path(7)
+    bc = betweenness_centrality(g, target=target)
+    assert "stats" not in vars(bc)
+    stats = bc.stats
+    assert bc.stats is stats
+    assert [s.source for s in stats] == list(range(7))
+    assert sum(s.levels for s in stats) == bc.iterations
+    assert sum(s.edges for s in stats) == bc.edges_traversed
+    ranks = pagerank(g, target=target)
+    assert "stats" not in vars(ranks)
+    per_iteration = ranks.stats
+    assert ranks.stats is per_iteration
+    assert [s.iteration for s in per_iteration] == list(range(1, ranks.iterations + 1))
+    assert per_iteration[-1].error == ranks.error
+    assert all(s.seconds >= 0 for s in per_iteration)
+
+
 def test_betweenness_of_a_batch_of_sources_costs_the_launches_of_one(target):
     """Every source of a batch runs in the same launches: a call from many sources makes no
     more than a call from one (which tallies its one row by reductions)."""

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from frontier import GraphTooLargeError, generators, ring
+from frontier import frontier as frontier_module
 from frontier.frontier import (
     Frontier,
     FrontierError,
@@ -22,7 +23,7 @@ from frontier.frontier import (
 from frontier.graph import Graph
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.target import resolve_target
-from operators import advance, compute, filter
+from operators import advance, compute, filter, traverse
 
 KINDS = ("sparse", "dense")
 DOMAINS = ("vertices", "edges")
@@ -421,11 +422,63 @@ def test_every_use_of_a_stale_frontier_raises_naming_the_lifetime_rule(target, u
 def test_a_frontier_retired_long_ago_still_names_the_lifetime_rule(target):
     graph = small_graph()
     x0 = Frontier.from_vertices(graph, [0], target=target)
-    x = advance(graph, x0, accept_all)
-    for _ in range(4):  # x0's slot is written and cleared again: its retirement is forgotten
-        x = advance(graph, x, accept_all)
+    held = [advance(graph, x0, accept_all)]
+    for _ in range(4):  # x0's slot is written and cleared again, by frontiers still held: its
+        held.append(advance(graph, held[-1], accept_all))  # retirement is forgotten
     with pytest.raises(StaleFrontierError, match="Lifetime rule: a frontier stays valid until"):
         len(x0)
+
+
+def reach_new(src, dst, eid, weight, dist):
+    if dist[dst] < 0:
+        dist[dst] = dist[src] + 1
+        return True
+    return False
+
+
+def test_a_fused_traverses_start_frontier_is_stale_naming_the_traverse_call(target):
+    graph = small_graph()
+    start = Frontier.from_vertices(graph, [0], target=target)
+    dist = target.full(graph.num_vertices, -1, np.int64)
+    target.write_scalar(dist, 0, 0)
+    line = sys._getframe().f_lineno + 1
+    traverse(graph, start, reach_new, dist)  # leaves only its result valid
+    with pytest.raises(StaleFrontierError, match=rf"a fused traverse at {__file__}:{line} may "
+                                                 "have written its slot"):
+        len(start)
+
+
+def test_a_frontier_nobody_holds_is_retired_without_a_note_or_a_walk_up_the_stack(
+        target, monkeypatch):
+    """Retiring a frontier that no code holds any more notes nothing (nobody can use it), so
+    the step looks no call site up: an older frontier's note survives, and a shared pool
+    reused call after call walks no stack."""
+    graph = small_graph()
+    x0 = Frontier.from_vertices(graph, [0], target=target)
+    x = advance(graph, x0, accept_all)
+    line = sys._getframe().f_lineno + 2
+    for _ in range(4):  # later frontiers in x0's slot are dropped as soon as they are made
+        x = advance(graph, x, accept_all)
+    with pytest.raises(StaleFrontierError, match=rf"at {__file__}:{line} cleared its slot"):
+        len(x0)  # named by the step that retired it: no later note took its place
+    walks = []
+    real = frontier_module._call_site
+    monkeypatch.setattr(frontier_module, "_call_site",
+                        lambda known=0: walks.append(1) or real(known))
+    for _ in range(3):  # the previous call's frontiers are gone: nothing to note
+        Frontier.from_vertices(graph, [0], target=target, shared=True)
+    assert walks == []
+    pool = Frontier.from_vertices(graph, [0], target=target, shared=True).pool
+    pool.adopt(1, "sparse")  # a traversal's end (as stepping's): a token no frontier holds
+    Frontier.from_vertices(graph, [0], target=target, shared=True)
+    assert walks == []
+    kept = Frontier.from_vertices(graph, [0], target=target, shared=True)
+    line = sys._getframe().f_lineno + 1
+    Frontier.from_vertices(graph, [1], target=target, shared=True)
+    assert walks == [1]  # one held: its retirement names this line
+    with pytest.raises(StaleFrontierError, match=rf"reused this pool \(FrontierPool.restart\) "
+                                                 rf"at {__file__}:{line} reset its slot"):
+        len(kept)
 
 
 def mark(src, dst, eid, weight, marks):

@@ -11,9 +11,10 @@ import pytest
 from frontier import generators
 from frontier import target as target_module
 from frontier.errors import TargetError
-from frontier.placement import TINY_ELEMENTS, choose
+from frontier.placement import TINY_ELEMENTS, choose, target_of
 from frontier.runtime import cuda_support, simulator
 from frontier.runtime.cuda_support import cuda_usable
+from frontier.runtime.target import CpuTarget
 from frontier.target import resolve_target
 
 
@@ -79,6 +80,18 @@ def test_host_inputs_leave_the_rule_to_the_size_and_shape():
     assert choose(None, elements=TINY_ELEMENTS, inputs=(np.arange(3),)).target == "cuda"
 
 
+@pytest.mark.parametrize("graph, elements, deep, inputs", [
+    (generators.path(5), None, True, ()), (generators.path(10**6), None, True, ()),
+    (generators.path(10**6), None, False, ()), (generators.rmat(14), None, True, ()),
+    (None, 10, False, ()), (None, 10**9, False, ()), (None, None, True, ()),
+    (generators.path(5), None, True, (np.arange(5),)), (None, 10, False, (_OnTheGpu(),))])
+def test_the_target_alone_is_the_rules_choice_without_its_reason_in_words(graph, elements, deep,
+                                                                         inputs):
+    chosen = choose(graph, elements=elements, deep=deep, inputs=inputs)
+    assert target_of(graph, elements=elements, deep=deep, inputs=inputs) == chosen.target
+    assert chosen.reason  # choose still says why
+
+
 def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
     monkeypatch.setattr(cuda_support, "cuda_usable", lambda: True)
     monkeypatch.setattr(simulator, "enabled", lambda: False)
@@ -88,6 +101,16 @@ def test_auto_follows_the_rule_where_a_real_gpu_is_usable(monkeypatch):
     assert resolve_target("auto", generators.path(50)).name == "cpu"
     assert target_module._auto(None, 10, False, (_OnTheGpu(),)) == "cuda"
     assert target_module._auto(None, 10, False, (np.arange(10),)) == "cpu"
+
+
+def test_a_target_object_resolves_to_itself_whatever_its_class():
+    class Mine(CpuTarget):
+        """A target of the user's own: a Target all the same."""
+
+    for given in (CpuTarget(2), Mine()):
+        assert resolve_target(given, generators.path(4)) is given
+    with pytest.raises(TargetError, match="unknown target 3"):
+        resolve_target(3)
 
 
 def test_auto_without_a_gpu_is_the_cpu_target(monkeypatch):

@@ -10,6 +10,7 @@ graphs stay tiny and examples few.
 from __future__ import annotations
 
 import os
+import pickle
 import threading
 import time
 
@@ -126,6 +127,32 @@ def test_balancer_parameters_are_parsed():
     assert isinstance(get_balancer("cta_warp_scan"), CtaWarpScan)
     instance = MultiPhase(2, 3)
     assert get_balancer(instance) is instance
+
+
+@pytest.mark.parametrize("name", BALANCERS)
+def test_a_balancers_hash_is_kept_after_its_first_use_and_equal_ones_stay_equal(name,
+                                                                              monkeypatch):
+    kept, fresh = get_balancer(name), get_balancer(name)
+    first = hash(kept)  # kernel lookups hash a balancer on every call: computed once
+    monkeypatch.setattr(type(kept), "_fields", lambda self: pytest.fail("hashed again"))
+    assert hash(kept) == first
+    monkeypatch.undo()
+    assert kept == fresh and fresh == kept and hash(fresh) == first  # the kept hash is no field
+    assert kept._fields() == fresh._fields()
+
+
+@pytest.mark.parametrize("name", BALANCERS)
+def test_a_pickled_balancer_leaves_its_kept_hash_behind(name):
+    kept = get_balancer(name)
+    hash(kept)
+    copied = pickle.loads(pickle.dumps(kept))  # another process hashes its classes anew
+    assert "_hash" not in vars(copied) and copied == kept and hash(copied) == hash(kept)
+
+
+def test_balancers_of_other_parameters_differ_and_the_auto_choice_is_one_object():
+    assert get_balancer("warp:8") != get_balancer("warp:16")
+    assert hash(get_balancer("warp:8")) != hash(get_balancer("warp:16"))
+    assert get_balancer("auto") is get_balancer("auto")  # frozen, holding no thresholds
 
 
 @pytest.mark.parametrize("spec", ["warp:3", "warp:64", "block:100", "dynamic_warp:5",

@@ -26,7 +26,7 @@ from operators import (
 )
 from operators import functors as functors_module
 from operators.neighbors import NEIGHBOR_REDUCTIONS
-from operators.reduce import FOLDS, REDUCTIONS, RENAMED
+from operators.reduce import FOLDS, REDUCTIONS, RENAMED, identity_of
 from tests.pairs import pairwise
 from tests.tiers import TARGETS
 
@@ -465,3 +465,17 @@ def test_explain_shows_reduce_and_neighbor_reduce_kernels(target):
                                           target=target)
     out = target.zeros(6, np.int64)
     assert "out[v] = acc" in explain(neighbor_reduce, g, "vertices", src_id, out=out)
+
+
+@pytest.mark.parametrize("op", sorted(FOLDS))
+def test_a_folds_identity_is_worked_out_once_per_dtype_and_leaves_values_unchanged(op):
+    for dtype in (np.int64, np.dtype(np.int32), np.float64, np.uint8):
+        if np.dtype(dtype).kind not in FOLDS[op].kinds:
+            continue
+        first = identity_of(op, dtype)
+        assert identity_of(op, dtype) is first  # kept: a reduction asks on every call
+        assert first.dtype == np.dtype(dtype)
+        value = np.dtype(dtype).type(5)
+        fold = {"sum": lambda a, b: a + b, "count": lambda a, b: a + b, "min": min, "max": max,
+                "logical_or": lambda a, b: bool(a) or b, "bit_or": lambda a, b: a | b}[op]
+        assert fold(first, value) == value

@@ -141,6 +141,33 @@ def test_an_unchanged_functor_compiles_once_even_around_nans(target):
     assert len(_COMPILED) == before
 
 
+SCALE = 2.0  # the module global times_scale reads
+
+
+def times_scale(i, out, factor=1.0):
+    out[i] = SCALE * factor
+
+
+def test_one_function_object_sees_its_global_rebound_and_its_defaults_replaced(target):
+    """A resolved functor is reused while its function reads the same objects (the watch of a
+    plain function, with no closure and no keyword-only defaults, looks at its defaults and
+    its module globals in one expression): a rebound global or new defaults of the very same
+    function object are seen at the next call."""
+    global SCALE
+    out = target.zeros(1, np.float64)
+    try:
+        got = []
+        for scale, defaults in ((2.0, (1.0,)), (2.0, (1.0,)), (3.0, (1.0,)), (3.0, (10.0,))):
+            SCALE = scale
+            times_scale.__defaults__ = defaults
+            compute(None, 1, times_scale, out, target=target)
+            got.append(float(target.to_host(out)[0]))
+        assert got == [2.0, 2.0, 3.0, 30.0]
+        assert as_functor(times_scale) is as_functor(times_scale)  # unchanged: reused
+    finally:
+        SCALE, times_scale.__defaults__ = 2.0, (1.0,)
+
+
 def scaled(k):
     def fn(i, out):
         out[i] = k * 3

@@ -45,7 +45,7 @@ def test_kernels_without_a_balancer_launch_with_a_per_element_shape():
     target = resolve_target("cpu")
     (kernel, _), = filter_plan(g, f, keep, 1, None, False).kernels
     assert kernel.shape == per_element(target)
-    (kernel, _), = compute_plan(g, "vertices", keep, 1, "cpu")[0].kernels
+    kernel = compute_plan(g, "vertices", keep, 1, "cpu")[0]
     assert kernel.shape == per_element(target) and kernel.name.startswith("compute_thread_")
 
 

@@ -173,6 +173,16 @@ def test_bad_levels_are_refused_before_any_work(target, levels, error, message):
     assert target.to_host(out).tolist() == [9] * 5
 
 
+def test_checked_levels_keep_python_ints_and_take_numpy_ones_as_ints():
+    path = Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])
+    level = np.zeros(5, np.int32)
+    plain = Levels(level, 3, 1)
+    assert plain.checked(path, False) is plain  # nothing to convert: no new object per call
+    numpy = Levels(level, np.int64(3), np.int32(1)).checked(path, False)
+    assert (numpy.first, numpy.last) == (3, 1)
+    assert type(numpy.first) is int and type(numpy.last) is int
+
+
 def test_an_empty_graph_is_a_no_op(target):
     empty = Graph.from_edges([], [], num_vertices=0)
     out = target.zeros(1, np.int64)

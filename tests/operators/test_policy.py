@@ -30,6 +30,7 @@ from operators.adaptive import NEVER, Decision, Thresholds
 from operators.balancers import AutoBalancer, ThreadMapped, TwoPhase, VirtualWarp
 from operators.phases import BlockPhase, FusedPhase, HostStep, phase_for
 from operators.policy import NotApplied
+from operators.sources import batches
 
 
 def visit(src, dst, eid, weight, dist):
@@ -66,6 +67,40 @@ def test_every_form_of_balancer_resolves_to_one_policy(given, kind):
     policy = resolve_policy(given, g, resolve_target("cpu"))
     assert isinstance(policy, kind)
     assert resolve_policy(policy, g, resolve_target("cpu")) is policy
+
+
+def test_a_static_policy_makes_each_schedule_once_and_serves_every_traversal(target):
+    g = generators.path(6)
+    policy = resolve_policy("thread", g, target)
+    first = policy.schedule("sparse", True)
+    assert policy.schedule("sparse", True) is first  # no state: made once per kind and mode
+    assert policy.schedule("dense", True) is not first
+    assert policy.schedule("sparse", False) is not policy.schedule("sparse", True)
+    for _ in range(2):
+        dist = target.full(g.num_vertices, -1, np.int64)
+        target.write_scalar(dist, 0, 0)
+        traverse(g, Frontier.from_vertices(g, [0], target=target), visit, dist,
+                 condition=unvisited, balancer=policy)
+        np.testing.assert_array_equal(target.to_host(dist), np.arange(6))
+
+
+def test_a_batch_of_sources_runs_under_the_loop_policy_made_once(target):
+    g = generators.path(6)
+    tgt = target
+    adaptive = resolve_policy("auto", g.copies(3), tgt)
+    loop_policy = adaptive.loop_policy()
+    assert isinstance(loop_policy, StaticPolicy)
+    assert loop_policy.balancer is bind_loop_balancer(adaptive)
+    assert adaptive.loop_policy() is loop_policy
+    for _ in range(2):  # a later call's batch of the same size: the same policy
+        (batch,) = batches(g, np.array([0, 2, 5]), target=tgt)
+        assert batch.policy("auto", tgt) is loop_policy
+    (single,) = batches(g, np.array([4]), target=tgt)
+    assert isinstance(single.policy("auto", tgt), AdaptivePolicy)  # one source: its own
+
+
+def bind_loop_balancer(adaptive):
+    return policy_module.bind(adaptive.loop_balancer(), adaptive.graph, adaptive.target)
 
 
 def test_auto_thresholds_given_with_the_choice_are_the_policys():

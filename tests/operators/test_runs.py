@@ -37,9 +37,10 @@ def test_a_long_run_of_one_entry_is_stored_once():
     assert runs[-1] is None
 
 
-def test_runs_extended_by_runs_keep_their_order():
+def test_runs_added_keep_their_order():
     first = Runs(["a", "a", "b"])
-    first.extend_runs(Runs.of("c", 3))
+    first.add("c", 3)
+    first.add("d", 0)  # no step: nothing added
     assert first == ["a", "a", "b", "c", "c", "c"]
 
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from operators import advance, compute, filter, neighbor_reduce, reduce
-from operators.tracing import hands_over, receiving
+from operators.tracing import active, hands_over, receiving
 
 OPERATORS = (advance, filter, compute, reduce, neighbor_reduce)
 
@@ -97,3 +97,19 @@ def test_handed_calls_of_several_threads_bind_their_own_arguments():
     for k, calls in got.items():
         assert [(args, options) for _, args, options in calls] == [
             ((k, i, *range(i % 3)), {"option": k}) for i in range(200)]
+
+
+def test_a_receiver_is_the_threads_own_and_restored_when_its_block_ends_or_raises():
+    outer, inner = Received(), Received()
+    assert active() is None
+    with receiving(outer):
+        with pytest.raises(RuntimeError), receiving(inner):
+            assert active() is inner
+            raise RuntimeError("the body failed")
+        assert active() is outer
+        seen = []
+        worker = threading.Thread(target=lambda: seen.append(active()))
+        worker.start()
+        worker.join()
+        assert seen == [None]  # another thread's operators run as they always do
+    assert active() is None

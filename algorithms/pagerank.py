@@ -239,8 +239,8 @@ def pagerank(graph: Graph, *, alpha: float = 0.85, personalization: Any = None,
         error = ran.totals[-1]
         if error < n * tol:  # one launch: each iteration an even share of its time
             return PageRankResult(deliver(tgt, rank, out), ran.iterations, error, seconds,
-                                  graph, ran.history, [seconds / ran.iterations] * ran.iterations,
-                                  tgt)
+                                  graph, ran.history.tolist(),
+                                  [seconds / ran.iterations] * ran.iterations, tgt)
         raise ConvergenceError(max_iter, error, n * tol)
     return _pushed(graph, rank, last, incoming, inverse, teleport, spread, alpha, max_iter,
                    tol, weighted, resolve_policy(balancer, graph, tgt), out, tgt, began)

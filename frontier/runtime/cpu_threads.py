@@ -54,7 +54,8 @@ from frontier.runtime import cpu_atomics
 
 __all__ = ["VARIABLE", "configured", "usable_cores", "Team", "run", "team_barrier", "team_begin",
            "team_end", "bracket",
-           "TeamAborted", "TEAM_FIELDS", "MAX_THREADS", "chunked", "chunk_slot", "counted_apart",
+           "TeamAborted", "TEAM_FIELDS", "MAX_THREADS", "chunked", "chunk_slot", "claim_chunk",
+           "guided_size", "counted_apart",
            "owned_words",
            "owned_or", "buffered_pushes", "flush_pushes", "PUSH_BUFFER", "GRAIN"]
 
@@ -67,8 +68,9 @@ VARIABLE = "FRONTIER_NUM_THREADS"
 #: its grid-stride loops (:func:`chunked`), whether its parts run together (:meth:`Team.run`),
 #: and the spins of a waiting thread, at a barrier and between launches, before it sleeps); the
 #: doorbell the workers wait on (the number of the launch rung, and of the launch to ring), the
-#: workers asleep on it, and the parts finished with the caller asleep waiting for them.
-TEAM_FIELDS = 64
+#: workers asleep on it, the parts finished with the caller asleep waiting for them, and the
+#: claim counters of the launch's loops (:data:`_CLAIMS`).
+TEAM_FIELDS = 128
 _ARRIVED, _GENERATION, _SLEEPERS = 0, 8, 16
 
 #: The most threads a launch runs on. The team's state holds, after its fields, one flag per
@@ -78,6 +80,10 @@ _PARTS = TEAM_FIELDS
 _ABORTED, _GRAIN, _TOGETHER, _BARRIER_SPINS, _IDLE_SPINS = 24, 25, 26, 27, 28
 _DOORBELL, _PENDING, _IDLE = 32, 33, 40
 _FINISHED, _WAITER = 48, 56
+
+#: The claim counters of a launch's loops whose threads claim their chunks (:func:`chunked`):
+#: the next element of each, a cache line each, reset by every launch.
+_CLAIMS, _CLAIM_LOOPS = 64, 8
 
 #: Consecutive elements a thread takes at once in a grid-stride loop (:func:`chunked`): a
 #: thread writes whole cache lines of its own, so threads do not share lines they write.
@@ -403,6 +409,7 @@ class Team:
             self._launches += 1
             for field in (_ARRIVED, _ABORTED, _FINISHED):
                 state[field] = 0
+            state[_CLAIMS:_CLAIMS + 8 * _CLAIM_LOOPS:8] = 0
             state[_GRAIN], state[_TOGETHER] = grain, together
             state[_PENDING] = self._launches
             launch = _Launch(kernel, nthreads, state, args, together, self._launches, bracketed)
@@ -569,49 +576,111 @@ PROLOGUE = f"team_begin(team, tid, nthreads)\ngrain = team[{_GRAIN}]\n"
 
 def chunked(source: str) -> str:
     """Kernel text whose grid-stride loops (``for v in range(tid, end, nthreads):``) take
-    ``grain`` consecutive elements at a time: the loop runs in rounds of ``nthreads`` chunks,
-    and in each round every thread takes one chunk, the one :func:`chunk_slot` names (its
-    number turned by an offset hashed from the round's first element). Element ``v`` goes to
-    the same thread in every loop, whatever its end (so a thread takes the same elements in
-    every loop, as a GPU's grid-stride loops do). A GPU's loop deals the elements one by one,
-    which on a CPU has the threads write the same cache lines; dealt in turn (chunk ``c`` to
-    thread ``c % nthreads``), the chunks of a graph whose vertex ids carry its degrees (an
-    R-MAT graph's: a vertex has more edges the more zero bits its id has) would give thread 0
-    three quarters of the edges of two threads; turned by a hash, each thread's chunks are
-    spread evenly over the positions in a round. The chunk's first element is read through
-    :func:`~frontier.runtime.indices.as_index`, so that LLVM knows its elements are no negative
-    indices (the loop's accesses then need no wrap-around test and vectorize as one thread's
-    loop does). A loop whose body leaves it by ``break`` is kept as it is (a chunk's loop would
-    leave only the chunk)."""
+    ``grain`` consecutive elements at a time, in one of two ways. A GPU's loop deals the
+    elements one by one, which on a CPU has the threads write the same cache lines.
+
+    In a kernel with grid barriers (its parts run together, step after step), every loop runs
+    in rounds of ``nthreads`` chunks, and in each round every thread takes one chunk, the one
+    :func:`chunk_slot` names (its number turned by an offset hashed from the round's first
+    element): element ``v`` goes to the same thread in every loop, whatever its end (so a thread
+    takes the same elements in every loop, as a GPU's grid-stride loops do). Dealt in turn
+    (chunk ``c`` to thread ``c % nthreads``), the chunks of a graph whose vertex ids carry its
+    degrees (an R-MAT graph's: a vertex has more edges the more zero bits its id has) would give
+    thread 0 three quarters of the edges of two threads; turned by a hash, each thread's chunks
+    are spread evenly over the positions in a round.
+
+    In a kernel without grid barriers, each loop not nested in another loop (at most
+    :data:`_CLAIM_LOOPS` of them) hands its chunks out as the threads ask
+    (:func:`claim_chunk`: guided self-scheduling, chunks of a share of what is left, at least
+    ``grain`` elements): a thread that took heavy chunks takes fewer, and one the system has
+    not scheduled holds up no more than its chunk. Such a kernel's loops are independent (the
+    generated ones: a loop clearing the next slot's bitmap, then the loop over the elements),
+    so which thread takes an element may differ from loop to loop.
+
+    A chunk's elements are indices known not to be negative
+    (:func:`~frontier.runtime.indices.index_after`): the loop's accesses need no wrap-around
+    test and vectorize as one thread's loop does. A loop whose body leaves it by ``break`` is
+    kept as it is (a chunk's loop would leave only the chunk)."""
+    claims = iter(range(_CLAIM_LOOPS) if "team_barrier(" not in source else ())
+    return _chunked(source, claims, nested=False)
+
+
+def _chunked(source: str, claims: Any, nested: bool) -> str:
+    """:func:`chunked`, taking the claim counters of its loops not ``nested`` in another loop
+    from ``claims`` (none left: a loop in rounds)."""
     lines = source.split("\n")
     out: list[str] = []
+    loops: list[int] = []  # indentation of the loops open around the line
     i = 0
     while i < len(lines):
         line = lines[i]
+        if line.strip():
+            while loops and _indent_of(line) <= loops[-1]:
+                loops.pop()
         match = _STRIDE.match(line)
         if match is None:
+            if line.strip().startswith(("for ", "while ")):
+                loops.append(_indent_of(line))
             out.append(line)
             i += 1
             continue
         depth = len(match["indent"])
         end = i + 1
-        while end < len(lines) and (not lines[end].strip()
-                                    or len(lines[end]) - len(lines[end].lstrip()) > depth):
+        while end < len(lines) and (not lines[end].strip() or _indent_of(lines[end]) > depth):
             end += 1
         body = lines[i + 1:end]
         if _breaks_out(body, depth):
+            loops.append(depth)
             out.append(line)
             i += 1
             continue
         pad, var, stop = match["indent"], match["var"], match["end"]
-        out.append(f"{pad}for {var}_round in range(0, {stop}, nthreads * grain):")
-        out.append(f"{pad}    {var}_chunk = as_index({var}_round + chunk_slot({var}_round, tid, "
-                   "nthreads) * grain)")
-        out.append(f"{pad}    for {var}_k in range(min(grain, {stop} - {var}_chunk)):")
-        out.append(f"{pad}        {var} = index_after({var}_chunk, {var}_k)")
-        out.extend("    " + b if b.strip() else b for b in chunked("\n".join(body)).split("\n"))
+        claim = None if nested or loops else next(claims, None)
+        if claim is None:
+            out.append(f"{pad}for {var}_round in range(0, {stop}, nthreads * grain):")
+            out.append(f"{pad}    {var}_chunk = as_index({var}_round + chunk_slot({var}_round, "
+                       "tid, nthreads) * grain)")
+            size = "grain"
+        else:
+            counter = _CLAIMS + 8 * claim
+            out.append(f"{pad}{var}_chunk = claim_chunk(team, {counter}, {stop}, grain, "
+                       "nthreads)")
+            out.append(f"{pad}while {var}_chunk >= 0:")
+            size = f"guided_size({var}_chunk, {stop}, grain, nthreads)"
+        first = f"{var}_chunk" if claim is None else f"as_index({var}_chunk)"
+        out.append(f"{pad}    for {var}_k in range(min({size}, {stop} - {var}_chunk)):")
+        out.append(f"{pad}        {var} = index_after({first}, {var}_k)")
+        inner = _chunked("\n".join(body), claims, nested=True)
+        out.extend("    " + b if b.strip() else b for b in inner.split("\n"))
+        if claim is not None:
+            out.append(f"{pad}    {var}_chunk = claim_chunk(team, {counter}, {stop}, grain, "
+                       "nthreads)")
         i = end
     return "\n".join(out)
+
+
+@numba.njit(nogil=True, forceinline=True, cache=False)
+def guided_size(first: int, stop: int, grain: int, nthreads: int) -> int:  # pragma: no cover
+    """The elements of a loop's chunk beginning at ``first`` (:func:`claim_chunk`): half of
+    what is left over the threads, a multiple of ``grain``, at least ``grain``."""
+    share = (stop - first) // (2 * nthreads)
+    return max(grain, share - share % grain)
+
+
+@numba.njit(nogil=True, cache=False)
+def claim_chunk(team: np.ndarray, counter: int, stop: int, grain: int,
+                nthreads: int) -> int:  # pragma: no cover - compiled
+    """The first element of the next chunk of a loop whose chunks the threads claim from
+    ``team[counter]`` (its next element, 0 at the launch), -1 once none is left: a
+    compare-and-swap moves the counter past the chunk, :func:`guided_size` elements long."""
+    while True:
+        first = cpu_atomics.load(team, counter)
+        if first >= stop:
+            return -1
+        if cpu_atomics.compare_exchange(team, counter, first,
+                                        first + guided_size(first, stop, grain, nthreads)) \
+                == first:
+            return first
 
 
 #: A dense push's count of a new element (:func:`frontier.ring.push`), a statement of its own.
@@ -641,8 +710,16 @@ def counted_apart(source: str) -> str:
                        "        atomic_add(lens, out_slot, dense_added)", ""])
 
 
-#: The first line of a chunked grid-stride loop (:func:`chunked`), over its rounds of chunks.
-_CHUNKED = re.compile(r"^(?P<indent> *)for (?P<var>\w+)_round in range\(0, ")
+#: The first line of a chunked grid-stride loop (:func:`chunked`): over its rounds of chunks,
+#: or over the chunks its threads claim.
+_CHUNKED = re.compile(r"^(?P<indent> *)(?:for (?P<var>\w+)_round in range\(0, "
+                      r"|while (?P<claimed>\w+)_chunk >= 0:)")
+
+
+def _chunked_var(line: str) -> str:
+    """The element variable of a chunked loop's first line (:data:`_CHUNKED`)."""
+    match = _CHUNKED.match(line)
+    return match["var"] or match["claimed"]
 
 #: A dense push's claim of its bit (:func:`frontier.ring.push`), a statement of its own.
 _DENSE_BIT = "if (atomic_or(out_words, word, bit) & bit) == 0:"
@@ -677,7 +754,7 @@ def owned_words(source: str) -> str:
     for i in sites:
         loop = _enclosing_chunk(lines, i)
         if (loop is None or i < 3
-                or lines[i - 3].strip() != f"word = {_CHUNKED.match(lines[loop])['var']} >> 5"):
+                or lines[i - 3].strip() != f"word = {_chunked_var(lines[loop])} >> 5"):
             return source
     for i in sites:
         lines[i] = lines[i].replace("atomic_or(out_words, word, bit)",

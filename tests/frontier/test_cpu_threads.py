@@ -216,23 +216,31 @@ def test_a_forked_child_makes_its_own_workers():
     assert child.exitcode == 0
 
 
-def _chunked_kernel(text: str, grain: int):
-    """The Python function of ``text`` (a kernel ``k``) chunked as the parallel target does."""
-    space = {"chunk_slot": cpu_threads.chunk_slot.py_func, "as_index": as_index,
-             "index_after": index_after}
+def _chunked_kernel(text: str, grain: int, compiled: bool = False):
+    """The Python function of ``text`` (a kernel ``k``) chunked as the parallel target does
+    (``compiled``: the helpers it calls compiled, for a kernel to compile)."""
+    helpers = (cpu_threads.chunk_slot, cpu_threads.guided_size)
+    space = {**{f.__name__: f if compiled else f.py_func for f in helpers},
+             "as_index": as_index, "index_after": index_after,
+             "claim_chunk": cpu_threads.claim_chunk,
+             "team_barrier": team_barrier if compiled else lambda team, nthreads: None}
     exec(compile(f"grain = {grain}\n" + chunked(text), "<chunked>", "exec"), space)  # noqa: S102
     return space["k"]
 
 
-def test_grid_stride_loops_are_dealt_in_chunks_the_same_in_every_loop():
-    text = ("def k(tid, nthreads, team, n, a, b):\n"
-            "    for v in range(tid, n, nthreads):\n"
-            "        a[v] = tid\n"
-            "    for w in range(tid, n + 3, nthreads):\n"
-            "        if w < n:\n"
-            "            b[w] = tid\n")
-    assert "range(0, n, nthreads * grain)" in chunked(text)
-    k = _chunked_kernel(text, 3)
+#: A kernel of two grid-stride loops with a grid barrier between them.
+_TWO_STEPS = ("def k(tid, nthreads, team, n, a, b):\n"
+              "    for v in range(tid, n, nthreads):\n"
+              "        a[v] = tid\n"
+              "    team_barrier(team, nthreads)\n"
+              "    for w in range(tid, n + 3, nthreads):\n"
+              "        if w < n:\n"
+              "            b[w] = tid\n")
+
+
+def test_a_kernel_with_barriers_deals_its_chunks_the_same_in_every_loop():
+    assert "range(0, n, nthreads * grain)" in chunked(_TWO_STEPS)
+    k = _chunked_kernel(_TWO_STEPS, 3)
     n = 40
     for threads in (1, 2, 3):
         a, b = np.full(n, -1), np.full(n, -1)
@@ -251,7 +259,8 @@ def test_chunks_share_an_rmat_graphs_edges_evenly_between_the_threads(threads):
     degrees = np.diff(generators.rmat(16, seed=3).row_offsets)
     k = _chunked_kernel("def k(tid, nthreads, team, n, degrees, work):\n"
                         "    for v in range(tid, n, nthreads):\n"
-                        "        work[tid] += degrees[v]\n", cpu_threads.GRAIN)
+                        "        work[tid] += degrees[v]\n"
+                        "    team_barrier(team, nthreads)\n", cpu_threads.GRAIN)
     work = np.zeros(threads)
     for tid in range(threads):
         k(tid, threads, None, degrees.size, degrees, work)
@@ -259,6 +268,36 @@ def test_chunks_share_an_rmat_graphs_edges_evenly_between_the_threads(threads):
     in_turn = np.bincount(np.arange(chunks.size) % threads, weights=chunks)
     assert work.sum() == degrees.sum()
     assert work.max() / work.mean() < 1.15 and in_turn.max() / in_turn.mean() > 1.4
+
+
+_CLAIMING = ("def k(tid, nthreads, team, n, counts, owners):\n"
+             "    for v in range(tid, n, nthreads):\n"
+             "        counts[v] += 1\n"
+             "        owners[v] = tid\n")
+
+
+def test_a_kernel_without_barriers_hands_out_shrinking_chunks_to_whichever_thread_asks():
+    made = chunked(_CLAIMING)
+    assert "claim_chunk(team, " in made and "chunk_slot" not in made
+    # a loop run again inside another (its counter would be spent) takes its chunks in rounds
+    again = _CLAIMING.replace("    for v", "    for step in range(2):\n        for v").replace(
+        "        counts", "            counts").replace("        owners", "            owners")
+    assert "chunk_slot" in chunked(again) and "claim_chunk" not in chunked(again)
+    k = _chunked_kernel(_CLAIMING, 4)
+    n = 1000
+    team = np.zeros(cpu_threads.TEAM_FIELDS + 4, np.int64)
+    counts, owners = np.zeros(n, np.int64), np.full(n, -1)
+    k(0, 4, team, n, counts, owners)  # the first part runs alone: it takes every chunk,
+    k(1, 4, team, n, counts, owners)  # the ones after find none left
+    assert (counts == 1).all() and (owners == 0).all()
+    first = [cpu_threads.guided_size(0, n, 4, 4)]
+    while sum(first) < n:
+        first.append(cpu_threads.guided_size(sum(first), n, 4, 4))
+    assert first[0] == 124 and first[-1] == 4 and all(x % 4 == 0 for x in first[:-1])
+    together = numba.njit(nogil=True)(_chunked_kernel(_CLAIMING, 4, compiled=True))
+    counts[:] = 0
+    cpu_threads.run(together, 4, (n, counts, owners), 4, False)
+    assert (counts == 1).all()
 
 
 def test_a_loop_left_by_break_keeps_the_gpus_striding():
@@ -270,7 +309,7 @@ def test_a_loop_left_by_break_keeps_the_gpus_striding():
             "            break\n")
     assert chunked(text) == text
     nested = text.replace("        if a[v] < 0:\n            break\n", "")
-    assert "nthreads * grain" in chunked(nested)
+    assert "claim_chunk(" in chunked(nested)
 
 
 def test_parallel_and_sequential_kernels_are_kept_apart_in_every_cache():

@@ -18,7 +18,7 @@ from scipy.sparse import csgraph
 
 from algorithms import CATALOG
 from frontier.graph import Graph
-from frontier.testing import reference_bfs
+from frontier.testing import pagerank_iteration, reference_bfs
 
 
 def names(suite_only: bool = False, any_graph_only: bool = False) -> list[str]:
@@ -97,6 +97,19 @@ def scipy_components(graph: Graph) -> Callable[[], tuple[int, np.ndarray]]:
     """scipy's weak components of ``graph``, the matrix built now (off the clock)."""
     matrix = pattern(graph)
     return lambda: csgraph.connected_components(matrix, directed=True, connection="weak")
+
+
+def scipy_bfs(graph: Graph, source: int) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+    """scipy's breadth-first order (and predecessors) from ``source``, the matrix built now
+    (off the clock)."""
+    matrix = pattern(graph)
+    return lambda: csgraph.breadth_first_order(matrix, source, directed=True)
+
+
+def scipy_pagerank(graph: Graph) -> Callable[[], np.ndarray]:
+    """PageRank by scipy's sparse products, NetworkX's rule (stopping below ``N * 1e-6``), the
+    matrices built now (off the clock): :func:`frontier.testing.pagerank_iteration`."""
+    return pagerank_iteration(graph)
 
 
 def scipy_dijkstra(graph: Graph, source: int) -> Callable[[], np.ndarray]:

@@ -15,7 +15,8 @@ element types are the integers and the floats; a float minimum or maximum is a
 ``cmpxchg`` loop on its bit pattern with the comparison of the plain code (``value < old``), a
 float compare-and-swap compares bit patterns. A minimum, maximum, ``or`` or compare-and-swap
 reads the element first and makes no locked instruction where it would change nothing (the
-check GAP's and Ligra's ``writeMin`` make): the common case of a traversal's relaxations.
+check GAP's and Ligra's ``writeMin`` make): the common case of a traversal's relaxations; so
+does an exchange that would store the value held (a stamp already set).
 """
 
 from __future__ import annotations
@@ -36,13 +37,17 @@ __all__ = ["fetch_add", "fetch_min", "fetch_max", "fetch_or", "exchange", "compa
 #: caller's options, so each kind of caller gets its own).
 ONE_THREAD = {"forceinline": True}
 
+#: The Numba options of the parallel cpu target's code: inlined as the sequential code is (a
+#: functor called per element is no call), and without the GIL, which tells it apart.
+TEAM = {"forceinline": True, "nogil": True}
+
 
 def one_thread_caller() -> bool:
     """Whether the function Numba compiles now is code of the sequential cpu target
     (:data:`ONE_THREAD`); its atomics may then be plain read-modify-writes. Any other caller (a
     parallel kernel, a helper compiled with its own options) gets the atomic instructions."""
     flags = targetconfig.ConfigStack.top_or_none()
-    return flags is not None and all(getattr(flags, k, None) == v for k, v in ONE_THREAD.items())
+    return flags is not None and flags.forceinline and not flags.release_gil
 
 _RMW_ORDER = "seq_cst"
 _RELAXED = "monotonic"
@@ -100,7 +105,7 @@ def _rmw(kind: str, what: str) -> Any:
             val = context.cast(builder, val, valty, dtype)
             if op is None:
                 return _float_extreme(builder, ptr, val, dtype, kind)
-            if kind in ("min", "max", "or"):
+            if kind in ("min", "max", "or", "xchg"):
                 return _when_changing(builder, ptr, dtype, _CHANGES[op](builder, val),
                                       lambda: builder.atomic_rmw(op, ptr, val, _RMW_ORDER))
             return builder.atomic_rmw(op, ptr, val, _RMW_ORDER)
@@ -119,15 +124,25 @@ _CHANGES = {
     "umin": lambda b, v: lambda old: b.icmp_unsigned("<", v, old),
     "umax": lambda b, v: lambda old: b.icmp_unsigned(">", v, old),
     "or": lambda b, v: lambda old: b.icmp_unsigned("!=", b.or_(old, v), old),
+    "xchg": lambda b, v: lambda old: b.icmp_unsigned("!=", _bits(b, old), _bits(b, v)),
 }
+
+
+def _bits(builder: Any, value: Any) -> Any:
+    """``value`` as an integer of its width (a float's bit pattern)."""
+    if isinstance(value.type, ir.IntType):
+        return value
+    return builder.bitcast(value, ir.IntType(64 if isinstance(value.type, ir.DoubleType)
+                                             else 32))
 
 
 def _when_changing(builder: Any, ptr: Any, dtype: Any, changes: Any, rmw: Any) -> Any:
     """``rmw()`` only where ``changes(held)`` says it would change the held value (read by a
     relaxed load first); else the held value, as the operation would return it. A minimum
-    that lowers nothing, a compare-and-swap that would fail, an ``or`` of bits already set
-    then cost a plain load instead of a locked instruction (most relaxations of a traversal
-    change nothing), and the operation is linearized at that load."""
+    that lowers nothing, a compare-and-swap that would fail, an ``or`` of bits already set, an
+    exchange for the value held then cost a plain load instead of a locked instruction (most
+    relaxations of a traversal change nothing), and the operation is linearized at that
+    load."""
     held = builder.load_atomic(ptr, _RELAXED, dtype.bitwidth // 8)
     with builder.if_else(changes(held)) as (then, otherwise):
         with then:

@@ -50,3 +50,26 @@ def _lower_as_index(context: Any, builder: Any, sig: Any, args: Any) -> Any:
     if kind.bitwidth == 32:
         return builder.zext(value, wide)
     return builder.and_(value, wide(0x7FFF_FFFF_FFFF_FFFF))
+
+
+def index_after(first: Any, offset: Any) -> Any:
+    """``first + offset``; compiled, an addition LLVM knows not to overflow (``nsw nuw``), so
+    that ``first`` known not to be negative (:func:`as_index`) and ``offset`` a count from 0
+    (a loop's ``range(n)``) make indices known not to be negative, consecutive in the loop:
+    a chunk's elements (:func:`frontier.runtime.cpu_threads.chunked`)."""
+    return first + offset
+
+
+@infer_global(index_after)
+class _IndexAfter(AbstractTemplate):
+    def generic(self, args: tuple, kws: dict) -> Any:
+        if len(args) == 2 and not kws and all(isinstance(a, types.Integer) for a in args):
+            return signature(types.int64, *args)
+        return None
+
+
+@lower_builtin(index_after, types.Integer, types.Integer)
+def _lower_index_after(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+    first, offset = (context.cast(builder, value, kind, types.int64)
+                     for value, kind in zip(args, sig.args, strict=True))
+    return builder.add(first, offset, flags=("nsw", "nuw"))

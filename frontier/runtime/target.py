@@ -37,7 +37,7 @@ from frontier.runtime.borrowed import borrowed
 from frontier.runtime.cache_dir import CACHE_IMPL as _CACHE_IMPL
 from frontier.runtime.device_pool import DevicePool, make_pool
 from frontier.runtime.identity import exact_defaults
-from frontier.runtime.indices import as_index
+from frontier.runtime.indices import as_index, index_after
 from frontier.runtime.interrupts import prepare_numba
 from frontier.runtime.launch import Launcher, compiled_for, make_launcher
 from frontier.runtime.numba_cache import harden
@@ -361,6 +361,8 @@ class CpuTarget(Target):
         for name, value in (("threads", threads), ("grain", grain)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise TargetError(f"{name}={value!r}; expected a positive integer")
+        if threads > cpu_threads.MAX_THREADS:
+            raise TargetError(f"threads={threads}; expected at most {cpu_threads.MAX_THREADS}")
         self.threads = threads
         self.grain = grain
         self.parallel = threads > 1
@@ -391,8 +393,19 @@ class CpuTarget(Target):
         return "block = 0\nblocks = 1\nthread = 0\nthreads = 1\n"
 
     def text_globals(self) -> dict[str, Any]:
-        """Parallel: ``team_barrier``, which the grid barrier calls."""
-        return {"team_barrier": cpu_threads.team_barrier} if self.parallel else {}
+        """Parallel: what the parallel forms of the text call (:meth:`compile_source`): the
+        prologue's ``team_begin``, the epilogue's ``team_end``, the chunked loops'
+        ``chunk_slot``, ``claim_chunk``, ``guided_size``, ``as_index`` and ``index_after``, the
+        grid barrier's ``team_barrier``, the owned and buffered pushes' ``owned_or`` and
+        ``flush_pushes``."""
+        if not self.parallel:
+            return {}
+        return {"team_begin": cpu_threads.team_begin, "team_end": cpu_threads.team_end,
+                "team_barrier": cpu_threads.team_barrier,
+                "chunk_slot": cpu_threads.chunk_slot, "claim_chunk": cpu_threads.claim_chunk,
+                "guided_size": cpu_threads.guided_size, "owned_or": cpu_threads.owned_or,
+                "flush_pushes": cpu_threads.flush_pushes, "as_index": as_index,
+                "index_after": index_after}
 
     def compile_source(self, name: str, source: str, namespace: dict[str, Any]) -> Callable:
         """Parallel: the kernel's parameters begin with :attr:`thread_params`, its
@@ -403,8 +416,10 @@ class CpuTarget(Target):
             if head not in source:
                 raise TargetError(f"kernel text <frontier-generated {name}> does not define a "
                                   f"function {name!r}")
-            source = cpu_threads.counted_apart(cpu_threads.chunked(
-                source.replace(head, head + "".join(f"{p}, " for p in self.thread_params), 1)))
+            params = "".join(f"{p}, " for p in self.thread_params)
+            source = cpu_threads.chunked(source.replace(head, head + params, 1))
+            source = cpu_threads.bracket(cpu_threads.buffered_pushes(cpu_threads.owned_words(
+                cpu_threads.counted_apart(source))))
         return super().compile_source(name, source, namespace)
 
     def kernel_entry(self, params: tuple[str, ...]) -> str:
@@ -485,7 +500,7 @@ class CpuTarget(Target):
         parallel, without the GIL (the team's threads run them at once); one thread,
         :data:`~frontier.runtime.cpu_atomics.ONE_THREAD` (plain read-modify-writes for the
         atomics, as before the cpu target ran on several threads)."""
-        return {"nogil": True} if self.parallel else cpu_atomics.ONE_THREAD
+        return cpu_atomics.TEAM if self.parallel else cpu_atomics.ONE_THREAD
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         if self.parallel:
@@ -509,7 +524,8 @@ class CpuTarget(Target):
         elif racecheck.current() is not None:
             cpu_threads.run(kernel, 1, args, self.grain)
         else:
-            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain, together)
+            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain, together,
+                            bracketed=True)
 
     def resident_blocks(self, threads_per_block: int) -> int:
         """Parallel: a block per thread; else one."""

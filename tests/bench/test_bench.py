@@ -45,6 +45,7 @@ SMALLEST: dict[str, tuple[list[str], tuple]] = {
               "near_far,bellman_ford", "--no-datasets"], ()),
     "components": (["--target", "cpu", "--graphs", "path:40", "--methods",
                     "afforest,spanning_forest"], ()),
+    "cores": (["--graphs", "rmat6", "--threads", "2", "--algorithms", "sssp"], ()),
     "listrank_apsp": (["--target", "cpu", "--sizes", "1000", "--vertices", "32"], ()),
     "calls": (["--target", "cpu", "--graphs", "path:40", "--algorithms", "bfs",
                "--first-graph", "path:40", "--tiny-calls", "5",

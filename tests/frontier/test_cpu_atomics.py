@@ -180,6 +180,20 @@ def test_each_atomic_returns_the_old_value_and_stores_what_the_plain_code_would(
 
 
 @numba.njit
+def _exchanges(a, f):
+    return atomic_exch(a, 0, 5), atomic_exch(f, 0, -0.0), atomic_exch(f, 1, 2.5)
+
+
+def test_an_exchange_for_the_value_held_keeps_it_and_one_for_another_bit_pattern_stores_it():
+    """An exchange that would store the value held makes no locked instruction; -0.0 is not
+    0.0's bit pattern, so it is stored."""
+    a, f = np.array([5], np.int64), np.array([0.0, 2.5])
+    assert _exchanges(a, f) == (5, 0.0, 2.5)
+    assert a[0] == 5 and np.signbit(f[0]) and f[1] == 2.5
+    assert "atomicrmw xchg" in "".join(_exchanges.inspect_llvm().values())
+
+
+@numba.njit
 def _unsigned_extremes(w):
     return atomic_max(w, 0, np.uint32(7)), atomic_min(w, 1, np.uint32(1))
 

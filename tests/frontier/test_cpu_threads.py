@@ -10,6 +10,7 @@ from __future__ import annotations
 import _thread
 import multiprocessing
 import os
+import textwrap
 import threading
 import time
 
@@ -17,12 +18,14 @@ import numba
 import numpy as np
 import pytest
 
+from frontier import generators, ring
 from frontier.distributed.cluster import worker_threads
 from frontier.environ import SettingError
 from frontier.errors import TargetError
 from frontier.runtime import cpu_threads
 from frontier.runtime.atomics import atomic_add, atomic_load
 from frontier.runtime.cpu_threads import chunked, team_barrier
+from frontier.runtime.indices import as_index, index_after
 from frontier.runtime.target import CpuTarget
 
 # The kernels below are written as the parallel cpu target compiles generated ones:
@@ -142,25 +145,28 @@ def test_every_part_runs_once_whoever_takes_it(together):
     assert counts.tolist() == [1, 1, 1, 1]
 
 
-def test_a_worker_not_yet_running_leaves_its_part_to_the_caller():
+def test_a_worker_not_yet_running_leaves_its_part_to_the_caller(monkeypatch):
     """A launch without barriers does not wait for a worker the system has not scheduled:
-    here the worker is busy (in an earlier job, until the launch returned) and the caller
-    takes every part."""
-    worker = cpu_threads._TEAM._ready(1)[0]
+    here the worker of a team of its own is held in its wait for a launch (until the launch
+    returned) and the caller takes every part."""
     released = threading.Event()
-    busy = cpu_threads._Launch(lambda tid, nthreads, team: released.wait(60), 1, None, ())
-    worker.give(busy, 0)
+    waiting = cpu_threads._await_launch
+
+    def held(state, seen):
+        released.wait(60)
+        return waiting(state, seen)
+
+    monkeypatch.setattr(cpu_threads, "_await_launch", held)
     ran_on = []
 
     def part(tid, nthreads, team):
         ran_on.append((tid, threading.get_ident()))
 
     try:
-        cpu_threads.run(part, 2, (), together=False)
+        cpu_threads.Team().run(part, 2, (), together=False)
     finally:
         released.set()
     assert sorted(ran_on) == [(0, threading.get_ident()), (1, threading.get_ident())]
-    busy.wait()
 
 
 @kernel
@@ -210,26 +216,88 @@ def test_a_forked_child_makes_its_own_workers():
     assert child.exitcode == 0
 
 
-def test_grid_stride_loops_are_dealt_in_chunks_the_same_in_every_loop():
-    text = ("def k(tid, nthreads, team, n, a, b):\n"
-            "    for v in range(tid, n, nthreads):\n"
-            "        a[v] = v\n"
-            "    for w in range(tid, n + 3, nthreads):\n"
-            "        if w < n:\n"
-            "            b[w] = tid\n")
-    made = chunked(text)
-    assert "range(tid * grain, n, nthreads * grain)" in made
-    space = {}
-    exec(compile("grain = 3\n" + made, "<chunked>", "exec"), space)  # noqa: S102 - test text
-    n = 20
-    owners = []
+def _chunked_kernel(text: str, grain: int, compiled: bool = False):
+    """The Python function of ``text`` (a kernel ``k``) chunked as the parallel target does
+    (``compiled``: the helpers it calls compiled, for a kernel to compile)."""
+    helpers = (cpu_threads.chunk_slot, cpu_threads.guided_size)
+    space = {**{f.__name__: f if compiled else f.py_func for f in helpers},
+             "as_index": as_index, "index_after": index_after,
+             "claim_chunk": cpu_threads.claim_chunk,
+             "team_barrier": team_barrier if compiled else lambda team, nthreads: None}
+    exec(compile(f"grain = {grain}\n" + chunked(text), "<chunked>", "exec"), space)  # noqa: S102
+    return space["k"]
+
+
+#: A kernel of two grid-stride loops with a grid barrier between them.
+_TWO_STEPS = ("def k(tid, nthreads, team, n, a, b):\n"
+              "    for v in range(tid, n, nthreads):\n"
+              "        a[v] = tid\n"
+              "    team_barrier(team, nthreads)\n"
+              "    for w in range(tid, n + 3, nthreads):\n"
+              "        if w < n:\n"
+              "            b[w] = tid\n")
+
+
+def test_a_kernel_with_barriers_deals_its_chunks_the_same_in_every_loop():
+    assert "range(0, n, nthreads * grain)" in chunked(_TWO_STEPS)
+    k = _chunked_kernel(_TWO_STEPS, 3)
+    n = 40
     for threads in (1, 2, 3):
         a, b = np.full(n, -1), np.full(n, -1)
         for tid in range(threads):
-            space["k"](tid, threads, None, n, a, b)
-        assert a.tolist() == list(range(n))
-        owners.append(b.tolist())
-        assert b.tolist() == [(v // 3) % threads for v in range(n)]
+            k(tid, threads, None, n, a, b)
+        assert a.tolist() == b.tolist() and a.min() >= 0  # every element, the same thread
+        assert all(len(set(a[v:v + 3])) == 1 for v in range(0, n, 3))  # chunks of 3
+        for first in range(0, n - 3 * threads + 1, 3 * threads):  # a chunk each per round
+            assert sorted(a[first:first + 3 * threads:3]) == list(range(threads))
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_chunks_share_an_rmat_graphs_edges_evenly_between_the_threads(threads):
+    """An R-MAT graph's degrees follow its ids' bits: chunks dealt in turn would give thread 0
+    half as much again as its share of the edges (three quarters of them on two threads)."""
+    degrees = np.diff(generators.rmat(16, seed=3).row_offsets)
+    k = _chunked_kernel("def k(tid, nthreads, team, n, degrees, work):\n"
+                        "    for v in range(tid, n, nthreads):\n"
+                        "        work[tid] += degrees[v]\n"
+                        "    team_barrier(team, nthreads)\n", cpu_threads.GRAIN)
+    work = np.zeros(threads)
+    for tid in range(threads):
+        k(tid, threads, None, degrees.size, degrees, work)
+    chunks = np.add.reduceat(degrees, np.arange(0, degrees.size, cpu_threads.GRAIN))
+    in_turn = np.bincount(np.arange(chunks.size) % threads, weights=chunks)
+    assert work.sum() == degrees.sum()
+    assert work.max() / work.mean() < 1.15 and in_turn.max() / in_turn.mean() > 1.4
+
+
+_CLAIMING = ("def k(tid, nthreads, team, n, counts, owners):\n"
+             "    for v in range(tid, n, nthreads):\n"
+             "        counts[v] += 1\n"
+             "        owners[v] = tid\n")
+
+
+def test_a_kernel_without_barriers_hands_out_shrinking_chunks_to_whichever_thread_asks():
+    made = chunked(_CLAIMING)
+    assert "claim_chunk(team, " in made and "chunk_slot" not in made
+    # a loop run again inside another (its counter would be spent) takes its chunks in rounds
+    again = _CLAIMING.replace("    for v", "    for step in range(2):\n        for v").replace(
+        "        counts", "            counts").replace("        owners", "            owners")
+    assert "chunk_slot" in chunked(again) and "claim_chunk" not in chunked(again)
+    k = _chunked_kernel(_CLAIMING, 4)
+    n = 1000
+    team = np.zeros(cpu_threads.TEAM_FIELDS + 4, np.int64)
+    counts, owners = np.zeros(n, np.int64), np.full(n, -1)
+    k(0, 4, team, n, counts, owners)  # the first part runs alone: it takes every chunk,
+    k(1, 4, team, n, counts, owners)  # the ones after find none left
+    assert (counts == 1).all() and (owners == 0).all()
+    first = [cpu_threads.guided_size(0, n, 4, 4)]
+    while sum(first) < n:
+        first.append(cpu_threads.guided_size(sum(first), n, 4, 4))
+    assert first[0] == 124 and first[-1] == 4 and all(x % 4 == 0 for x in first[:-1])
+    together = numba.njit(nogil=True)(_chunked_kernel(_CLAIMING, 4, compiled=True))
+    counts[:] = 0
+    cpu_threads.run(together, 4, (n, counts, owners), 4, False)
+    assert (counts == 1).all()
 
 
 def test_a_loop_left_by_break_keeps_the_gpus_striding():
@@ -241,7 +309,7 @@ def test_a_loop_left_by_break_keeps_the_gpus_striding():
             "            break\n")
     assert chunked(text) == text
     nested = text.replace("        if a[v] < 0:\n            break\n", "")
-    assert "nthreads * grain" in chunked(nested)
+    assert "claim_chunk(" in chunked(nested)
 
 
 def test_parallel_and_sequential_kernels_are_kept_apart_in_every_cache():
@@ -277,6 +345,60 @@ def test_dense_pushes_count_apart_and_add_once_at_the_end():
     early = text.replace("            atomic_claim", "            return\n            atomic_claim")
     assert cpu_threads.counted_apart(barrier) == barrier  # a later step may read the length
     assert cpu_threads.counted_apart(early) == early  # a return would skip the addition
+
+
+def _pushing_kernel(kind: str, transform):
+    """A kernel pushing the elements ``v`` of ``range(n)`` with ``v % 3 != 0`` into a frontier
+    of ``kind`` (the ring's own push text), made as the parallel target makes its kernels."""
+    head, body = _pushing_text(kind).split("\n", 1)
+    text = head + "\n" + textwrap.indent(cpu_threads.PROLOGUE, "    ") + body
+    made = transform(cpu_threads.counted_apart(chunked(text)))
+    space = {**ring.namespace(), **CpuTarget(2).text_globals(), "np": np}
+    exec(compile(made, "<pushing>", "exec"), space)  # noqa: S102 - test text
+    return made, kernel(space["k"])
+
+
+@pytest.mark.parametrize("grain", [64, 3])
+def test_dense_pushes_of_a_chunks_own_elements_set_their_words_plainly(grain):
+    made, pushing = _pushing_kernel(ring.DENSE, cpu_threads.owned_words)
+    assert "owned_or(out_words, word, bit, grain)" in made and "atomic_or" not in made
+    n = 1000
+    lens, words = np.zeros(5, np.int64), np.zeros((n + 31) // 32, np.uint32)
+    cpu_threads.run(pushing, 4, (n, lens, 1, np.zeros(1, np.int64), words), grain, False)
+    bits = np.unpackbits(words.view(np.uint8), bitorder="little")[:n]
+    assert np.flatnonzero(bits).tolist() == [v for v in range(n) if v % 3] and lens[1] == 666
+    # a push of another element than the chunk's own (a neighbour's) keeps its atomic
+    other = made.replace("word = v >> 5", "word = (v + 1) >> 5")
+    source = other.replace("owned_or(out_words, word, bit, grain)",
+                           "atomic_or(out_words, word, bit)")
+    assert cpu_threads.owned_words(source) == source
+
+
+@pytest.mark.parametrize("capacity", [700, 600])
+def test_sparse_pushes_go_through_a_buffer_of_each_thread_and_all_reach_the_queue(capacity):
+    made, pushing = _pushing_kernel(ring.SPARSE, cpu_threads.buffered_pushes)
+    assert "atomic_claim" not in made and made.count("flush_pushes(") == 2
+    n = 1000  # chunks of 500 elements: 333 pushes each, more than a buffer holds
+    lens, ids = np.zeros(5, np.int64), np.full(capacity, -1, np.int64)
+    cpu_threads.run(pushing, 2, (n, lens, 1, ids, np.zeros(1, np.uint32)), 500, False)
+    pushed = [v for v in range(n) if v % 3]
+    assert lens[1] == len(pushed) and lens[ring.OVERFLOW_FLAG] == (capacity < len(pushed))
+    if capacity >= len(pushed):
+        assert sorted(ids[:len(pushed)]) == pushed
+    else:
+        assert set(ids) <= set(pushed) and -1 not in ids
+    # a loop that assigns the queue, or returns, keeps its pushes as they are
+    for line in ("out_slot = 2", "return"):
+        unbuffered = chunked(_pushing_text(ring.SPARSE).replace(
+            "        if v % 3 != 0:", f"        {line}\n        if v % 3 != 0:"))
+        assert cpu_threads.buffered_pushes(unbuffered) == unbuffered
+
+
+def _pushing_text(kind: str) -> str:
+    """A GPU-style kernel pushing the elements ``v`` of ``range(n)`` with ``v % 3 != 0``."""
+    return ("def k(tid, nthreads, team, n, lens, out_slot, out_ids, out_words):\n"
+            "    for v in range(tid, n, nthreads):\n"
+            "        if v % 3 != 0:\n" + textwrap.indent(ring.push(kind, "v"), " " * 12))
 
 
 def test_ctrl_c_during_a_launch_is_raised_once_every_part_stopped():

@@ -1,6 +1,7 @@
 """``frontier.runtime.indices.as_index``: the identity from Python; compiled, an id of 32 or 64 bits
 as the int64 of the same value, which the cpu target's kernels index with (no wrap-around test);
-other targets read ids plainly."""
+other targets read ids plainly. ``index_after(first, k)``: a chunk's elements after such an
+index."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numba
 import numpy as np
 import pytest
 
-from frontier.runtime.indices import as_index
+from frontier.runtime.indices import as_index, index_after
 from frontier.runtime.target import CpuTarget, CudaTarget
 
 
@@ -61,3 +62,23 @@ def test_a_traversal_reads_its_heads_as_its_target_compiles_them(target):
     text = explain(bfs, generators.path(5), 0, target=target)
     assert ("dst = as_index(col_indices[e])" in text) == (target == "cpu")
     assert ("as_index" in text) == (target == "cpu")
+
+
+@numba.njit
+def _fill_chunk(out, first, count):
+    start = as_index(first)
+    for k in range(count):
+        out[index_after(start, k)] = k
+
+
+def test_a_chunks_elements_after_a_known_index_are_indices_without_wrap_around():
+    """``index_after(first, k)`` is ``first + k``, an addition LLVM knows not to overflow: a
+    chunk's loop then stores consecutive elements, no wrap-around test (no ``select``) and no
+    scatter."""
+    assert index_after(3, 4) == 7
+    out = np.full(8, -1, np.int64)
+    _fill_chunk(out, 2, 5)
+    assert out.tolist() == [-1, -1, 0, 1, 2, 3, 4, -1]
+    ir = "".join(_fill_chunk.inspect_llvm().values())
+    assert "add nuw nsw" in ir or "add nsw nuw" in ir
+    assert "scatter" not in "".join(_fill_chunk.inspect_asm().values())

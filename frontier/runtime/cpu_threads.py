@@ -1,33 +1,38 @@
 """The threads the cpu target runs a kernel on: how many, and the team that runs them.
 
-How many: ``FRONTIER_NUM_THREADS`` where set (a positive integer; anything else is a
-:class:`~frontier.environ.SettingError` naming the variable; the cores this process may run on,
-its CPU affinity, are :func:`usable_cores`), else one: the kernels whose functors are
-dominated by locked atomics (a BFS's visit, Afforest's link) run slower on two threads than on
-one, so several threads are asked for, until a measured rule chooses them (docs/cpu.md).
-:func:`configured` reads it; the process's cpu target reads it once, when it is made
-(:func:`frontier.runtime.target.named`).
+How many: ``FRONTIER_NUM_THREADS`` where set (a positive integer up to :data:`MAX_THREADS`;
+anything else is a :class:`~frontier.environ.SettingError` naming the variable; the cores this
+process may run on, its CPU affinity, are :func:`usable_cores`). :func:`requested` reads it
+(None where unset); the process's cpu target (``target="cpu"``) takes :func:`configured`, one
+where unset, once, when it is made (:func:`frontier.runtime.target.named`); a default call
+(``target="auto"``) with the variable unset takes the count the measured rule gives it
+(:func:`frontier.placement.cpu_threads`: every usable core for a large graph).
 
 A kernel of the parallel cpu target is a function ``kernel(tid, nthreads, team, *args)``
 compiled without the GIL (``nogil``): thread ``tid`` of ``nthreads`` does its share of the
-kernel's grid-stride loops (the generated text is the GPU's, each thread a block of one), and
-``team`` is the launch's barrier state, which :func:`team_barrier` (the kernel's grid barrier)
-waits on. :class:`Team` runs the ``nthreads`` parts: the calling thread and ``nthreads - 1``
-worker threads of the process (started on first use). The parts of a kernel with grid barriers
-(a cooperative launch) run at once, a thread each; the parts of any other kernel are taken by
-whichever thread is running, so a launch never waits for a worker the system has not woken.
+kernel's grid-stride loops (:func:`chunked`: the generated text is the GPU's, each thread a
+block of one), and ``team`` is the team's state array: its barrier, which :func:`team_barrier`
+(the kernel's grid barrier) waits on, its doorbell, the count of finished parts and the loops'
+claim counters. :class:`Team` runs the ``nthreads`` parts: the calling thread and ``nthreads -
+1`` worker threads of the process (started on first use, kept from launch to launch). The
+parts of a kernel with grid barriers (a cooperative launch) run at once, a thread each; the
+parts of any other kernel are taken by whichever thread is running, and their loops' chunks
+are claimed by whichever thread asks, so a launch never waits for a worker the system has not
+woken beyond the chunk it holds.
 
 No oversubscription: a process runs one team launch at a time. A launch that finds the team
 busy (another Python thread's launch is running) runs all of its kernel on the calling thread
 (``nthreads`` 1) instead of waiting; so the threads running kernels are the callers' own threads
-plus at most ``FRONTIER_NUM_THREADS - 1`` workers, and a kernel's result never depends on which
-of the two ways ran it, where its algorithm is deterministic.
+plus the team's workers, and a kernel's result never depends on which of the two ways ran it,
+where its algorithm is deterministic.
 
-The barrier spins (with the processor's pause hint) and then sleeps (a futex on Linux, else
-yielding the core), so a machine with more runnable threads than cores still makes progress. A
-part that raises marks the team aborted: every other part leaves at its next barrier
-(:class:`TeamAborted`), the launch waits for them all and raises the first part's exception.
-After ``fork`` the child makes its own workers (the parent's are not in it).
+Every wait (a worker's for the next launch, the caller's for the parts, a barrier's) spins
+(with the processor's pause hint) for a while measured in µs, then sleeps (a futex on Linux,
+else yielding the core), so a machine with more runnable threads than cores still makes
+progress and an idle process does not spin. A part that raises marks the team aborted: every
+other part leaves at its next barrier (:class:`TeamAborted`), the launch waits for them all and
+raises the first part's exception. After ``fork`` the child makes its own workers and state
+(the parent's workers are not in it).
 """
 
 from __future__ import annotations
@@ -109,8 +114,9 @@ _IDLE_SPIN_US = 1000
 #: another part raised.
 _SLEEP_NS = 1_000_000
 
-#: The longest sleep of an idle worker (ns) before it looks at the doorbell again.
-_IDLE_SLEEP_NS = 100_000_000
+#: The longest sleep of an idle worker (ns) before it looks at the doorbell again (a ring wakes
+#: it; this only bounds what a lost wake-up could cost, and keeps an idle process quiet).
+_IDLE_SLEEP_NS = 1_000_000_000
 
 #: Sleeps of the caller waiting for its launch's parts between looks at Python's signals (a
 #: Ctrl-C then interrupts the wait).

@@ -76,11 +76,6 @@ VARIABLE = "FRONTIER_NUM_THREADS"
 #: claim counters of the launch's loops (:data:`_CLAIMS`).
 TEAM_FIELDS = 128
 _ARRIVED, _GENERATION, _SLEEPERS = 0, 8, 16
-
-#: The most threads a launch runs on. The team's state holds, after its fields, one flag per
-#: part of a launch: 1 where a worker runs the part (:func:`team_end`).
-MAX_THREADS = 4096
-_PARTS = TEAM_FIELDS
 _ABORTED, _GRAIN, _TOGETHER, _BARRIER_SPINS, _IDLE_SPINS = 24, 25, 26, 27, 28
 _DOORBELL, _PENDING, _IDLE = 32, 33, 40
 _FINISHED, _WAITER = 48, 56
@@ -88,6 +83,11 @@ _FINISHED, _WAITER = 48, 56
 #: The claim counters of a launch's loops whose threads claim their chunks (:func:`chunked`):
 #: the next element of each, a cache line each, reset by every launch.
 _CLAIMS, _CLAIM_LOOPS = 64, 8
+
+#: The most threads a launch runs on. The team's state holds, after its fields, one flag per
+#: part of a launch: 1 where a worker runs the part (:func:`team_end`).
+MAX_THREADS = 4096
+_PARTS = TEAM_FIELDS
 
 #: Consecutive elements a thread takes at once in a grid-stride loop (:func:`chunked`): a
 #: thread writes whole cache lines of its own, so threads do not share lines they write.

@@ -47,7 +47,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
@@ -56,6 +55,7 @@ from numba.core.extending import intrinsic
 from frontier import environ
 from frontier.environ import SettingError
 from frontier.runtime import cpu_atomics
+from frontier.runtime.cache_dir import cached_njit
 
 __all__ = ["VARIABLE", "configured", "requested", "usable_cores", "Team", "run",
            "team_barrier", "team_begin", "team_end", "bracket", "TeamAborted", "TEAM_FIELDS",
@@ -227,7 +227,7 @@ def _wake_all(typingctx: Any, team: Any, field: Any) -> Any:
     return types.none(team, field), codegen
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _wait_while(team: np.ndarray, field: int, value: int, spins: int, ns: int,
                 sleepers: int) -> None:  # pragma: no cover - compiled
     """Wait while ``team[field]`` holds ``value``, or until the launch is aborted (a barrier's
@@ -246,7 +246,7 @@ def _wait_while(team: np.ndarray, field: int, value: int, spins: int, ns: int,
     cpu_atomics.fetch_add(team, sleepers, -1)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover - compiled
     """Wait until every thread of the launch arrived (a kernel's grid barrier); raise
     :class:`TeamAborted` where another part raised. Arrivals and the release are sequentially
@@ -278,7 +278,7 @@ def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover -
     cpu_atomics.fetch_add(team, _GENERATION, 0)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def team_begin(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no cover
     """The first statement of a parallel kernel: its part 0 rings the doorbell of its launch
     (the workers take their parts; the calling thread has let the GIL go by then, so a worker
@@ -288,7 +288,7 @@ def team_begin(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no
         _ring(team)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def team_end(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no cover
     """The last statement of a parallel kernel (and the one before each ``return``): count the
     part finished (:func:`_part_done`), in compiled code, so that the caller waiting for it does
@@ -307,7 +307,7 @@ def team_end(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no c
                 cpu_atomics.pause()
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _ring(team: np.ndarray) -> None:  # pragma: no cover - compiled
     """Ring the doorbell for launch ``team[PENDING]`` (a sequentially consistent exchange,
     after the launch's settings were written), waking the workers asleep on it."""
@@ -318,7 +318,7 @@ def _ring(team: np.ndarray) -> None:  # pragma: no cover - compiled
             _wake_all(team, _DOORBELL)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _await_launch(team: np.ndarray, seen: int) -> int:  # pragma: no cover - compiled
     """A worker's wait for a launch other than ``seen``: the doorbell's new number (spinning
     ``team[IDLE_SPINS]`` times, then asleep)."""
@@ -331,7 +331,7 @@ def _await_launch(team: np.ndarray, seen: int) -> int:  # pragma: no cover - com
         spins = 0
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _part_done(team: np.ndarray) -> None:  # pragma: no cover - compiled
     """Count a finished part, waking the caller where it sleeps waiting for the parts."""
     cpu_atomics.fetch_add(team, _FINISHED, 1)
@@ -339,7 +339,7 @@ def _part_done(team: np.ndarray) -> None:  # pragma: no cover - compiled
         _wake_all(team, _FINISHED)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _await_parts(team: np.ndarray, parts: int) -> bool:  # pragma: no cover - compiled
     """The caller's wait for ``parts`` finished parts: True once they are; False after
     :data:`_WAIT_ROUNDS` sleeps (the caller looks at Python's signals, then waits again)."""
@@ -354,7 +354,7 @@ def _await_parts(team: np.ndarray, parts: int) -> bool:  # pragma: no cover - co
     return cpu_atomics.fetch_add(team, _FINISHED, 0) >= parts
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _pauses(count: int) -> None:  # pragma: no cover - compiled
     for _ in range(count):
         cpu_atomics.pause()
@@ -566,7 +566,7 @@ def bracket(source: str) -> str:
     return "\n".join([*made, "    team_end(team, tid, nthreads)", ""])
 
 
-@numba.njit(nogil=True, forceinline=True, cache=False)
+@cached_njit(nogil=True, forceinline=True)
 def chunk_slot(first: int, tid: int, nthreads: int) -> int:  # pragma: no cover - compiled
     """Which of the ``nthreads`` chunks of a round of a grid-stride loop (:func:`chunked`)
     beginning at element ``first`` thread ``tid`` takes: its own number, turned by an offset
@@ -676,7 +676,7 @@ def _chunked(source: str, claims: Any, nested: bool) -> str:
     return "\n".join(out)
 
 
-@numba.njit(nogil=True, forceinline=True, cache=False)
+@cached_njit(nogil=True, forceinline=True)
 def guided_size(first: int, stop: int, grain: int, nthreads: int) -> int:  # pragma: no cover
     """The elements of a loop's chunk beginning at ``first`` (:func:`claim_chunk`): half of
     what is left over the threads, a multiple of ``grain``, at least ``grain``."""
@@ -684,7 +684,7 @@ def guided_size(first: int, stop: int, grain: int, nthreads: int) -> int:  # pra
     return max(grain, share - share % grain)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def claim_chunk(team: np.ndarray, counter: int, stop: int, grain: int,
                 nthreads: int) -> int:  # pragma: no cover - compiled
     """The first element of the next chunk of a loop whose chunks the threads claim from
@@ -779,7 +779,7 @@ def owned_words(source: str) -> str:
     return "\n".join(lines)
 
 
-@numba.njit(nogil=True, forceinline=True, cache=False)
+@cached_njit(nogil=True, forceinline=True)
 def owned_or(words: np.ndarray, word: int, bit: Any, grain: int) -> Any:  # pragma: no cover
     """``words[word] |= bit``, returning the word held before: a plain ``or`` where ``grain``
     is a multiple of 32 (:func:`owned_words`), else the atomic one."""
@@ -863,7 +863,7 @@ def _plain_chunk(lines: list[str], loop: int) -> bool:
     return True
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def flush_pushes(buffer: np.ndarray, count: int, lens: np.ndarray, slot: int, ids: np.ndarray,
                  overflow: int) -> int:  # pragma: no cover - compiled
     """Add the ``count`` elements of ``buffer`` to the queue ``ids`` whose length is

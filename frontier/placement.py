@@ -44,8 +44,8 @@ from frontier.runtime.device_arrays import is_device_array
 if TYPE_CHECKING:
     from frontier.graph import Graph
 
-__all__ = ["Placement", "choose", "target_of", "TINY_ELEMENTS", "THIN_MEAN_DEGREE",
-           "THIN_MAX_DEGREE"]
+__all__ = ["Placement", "choose", "target_of", "cpu_threads", "TINY_ELEMENTS",
+           "THIN_MEAN_DEGREE", "THIN_MAX_DEGREE", "PARALLEL_ELEMENTS"]
 
 #: Elements (vertices + arcs, or a call's own count) below which one core finishes the whole
 #: call before a GPU call's fixed cost is paid.
@@ -55,6 +55,10 @@ TINY_ELEMENTS = 100_000
 THIN_MEAN_DEGREE = 2.5
 #: Largest out-degree a long thin graph may have: more marks a hub, which shortens the paths.
 THIN_MAX_DEGREE = 16
+#: Elements (vertices + arcs, or a call's own count) from which a call on the CPU runs on every
+#: usable core: rmat16 (1.9 million) was the smallest graph of the measurement on which two
+#: threads beat one for each of BFS, components, PageRank and SSSP (docs/cpu.md).
+PARALLEL_ELEMENTS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,22 @@ def _rule(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequenc
                 return "cpu", lambda: (f"long and thin: mean out-degree {mean:.2f} <= "
                                        f"{THIN_MEAN_DEGREE}, max {most} <= {THIN_MAX_DEGREE}")
     return "cuda", lambda: "large enough, and wide or not a traversal"
+
+
+def cpu_threads(graph: Graph | None, *, elements: int | None = None,
+                cores: int = 1) -> tuple[int, str]:
+    """The threads of a call placed on the CPU, of a machine of ``cores`` usable cores, and
+    why: every core for a call of at least :data:`PARALLEL_ELEMENTS` elements (the graph's
+    vertices + arcs unless ``elements`` counts the call's work), one below it or without a
+    graph or count."""
+    if elements is None and graph is not None:
+        elements = graph.num_vertices + graph.num_edges
+    if cores <= 1:
+        return 1, "one usable core"
+    if elements is None or elements < PARALLEL_ELEMENTS:
+        return 1, (f"{elements:,} elements < {PARALLEL_ELEMENTS:,}" if elements is not None
+                   else "no graph or count to measure")
+    return cores, f"{elements:,} elements >= {PARALLEL_ELEMENTS:,}: every usable core"
 
 
 def _max_degree(graph: Graph) -> int:

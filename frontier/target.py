@@ -18,9 +18,10 @@ import numpy as np
 
 from frontier.errors import TargetError
 from frontier.limits import check_device
-from frontier.placement import target_of
+from frontier.placement import cpu_threads, target_of
+from frontier.runtime import cpu_threads as threads_setting
 from frontier.runtime import cuda_support, simulator
-from frontier.runtime.target import TARGET_KINDS, CpuTarget, CudaTarget, Target, named
+from frontier.runtime.target import TARGET_KINDS, CpuTarget, CudaTarget, Target, cpu_of, named
 
 if TYPE_CHECKING:
     from frontier.graph import Graph
@@ -92,17 +93,24 @@ def resolve_target(target: str | Target | None = None, graph: Graph | None = Non
     call's ``elements``, ``deep`` and ``inputs`` (the arrays it reads besides the graph; see
     there): the GPU when one of the inputs is a device array, else the cpu target for tiny
     inputs and for traversals of long thin graphs, the GPU otherwise. Without a graph or a
-    count there is nothing to measure, and ``"auto"`` is the GPU. In the CUDA simulator
+    count there is nothing to measure, and ``"auto"`` is the GPU. A call placed on the CPU runs
+    on the threads :func:`frontier.placement.cpu_threads` gives it (every usable core for a
+    large graph, one for a small one) unless ``FRONTIER_NUM_THREADS`` sets them (then the
+    process's ``named("cpu")``). In the CUDA simulator
     (``NUMBA_ENABLE_CUDASIM=1``) ``"auto"`` is always the simulated GPU: the simulator is there
     to run the GPU's code in tests, and the rule's thresholds are a real GPU's fixed costs
     (under them every test graph would go to the cpu target). Arrays made for a call must be
     on the target it runs on: ``resolve_target(None, graph)`` gives it."""
     if target is None:  # the common cases first: None, the library's targets and names test
-        return named(_auto(graph, elements, deep, inputs))  # no abstract class
-    if type(target) in _TARGET_TYPES:
+        target = "auto"  # no abstract class
+    elif type(target) in _TARGET_TYPES:
         return target
     if isinstance(target, str) and target in TARGET_NAMES:
-        return named(_auto(graph, elements, deep, inputs) if target == "auto" else target)
+        if target == "auto":
+            target = _auto(graph, elements, deep, inputs)
+            if target == "cpu":
+                return _cpu(graph, elements)
+        return named(target)
     if isinstance(target, Target):
         return target
     raise TargetError(f"unknown target {target!r}; expected one of {TARGET_NAMES}, a "
@@ -117,3 +125,24 @@ def _auto(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequenc
     if simulator.enabled():
         return "cuda"
     return target_of(graph, elements=elements, deep=deep, inputs=inputs)
+
+
+def _cpu(graph: Graph | None, elements: int | None) -> Target:
+    """The cpu target of a call ``"auto"`` placed on the CPU: the process's (``named("cpu")``)
+    where ``FRONTIER_NUM_THREADS`` is set, else the one of the threads
+    :func:`frontier.placement.cpu_threads` gives the call."""
+    if threads_setting.requested() is not None:
+        return named("cpu")
+    count, _ = cpu_threads(graph, elements=elements, cores=_cores())
+    return cpu_of(count)
+
+
+def _cores() -> int:
+    """The cores this process may use, read once (:func:`frontier.runtime.cpu_threads.usable_cores`:
+    a system call, and ``"auto"`` is resolved at every operator call)."""
+    if not _CORES:
+        _CORES.append(threads_setting.usable_cores())
+    return _CORES[0]
+
+
+_CORES: list[int] = []

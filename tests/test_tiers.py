@@ -28,7 +28,8 @@ def test_the_tier_runs_the_cpu_target_on_one_and_several_threads_and_marks_the_c
     assert tiers.TARGETS[0].values == ("cpu",) and not tiers.TARGETS[0].marks
     threaded = tiers.TARGETS[1]
     assert threaded.values == (tiers.THREADED,) and threaded.marks[0].name == "threads"
-    assert tiers.THREADED.threads == tiers.THREADS > 1 and tiers.THREADED.grain == 1
+    assert tiers.THREADED.threads == tiers.THREADS > 1
+    assert tiers.THREADED.grain == tiers.THREADED.part == 1
     assert all(p.values == ("cuda",) and p.marks[0].name == "simulator"
                for p in tiers.TARGETS[2:])
 

@@ -26,8 +26,9 @@ os.environ.setdefault(VARIABLE, "1")
 THREADS = 2
 
 #: The cpu target on :data:`THREADS` threads, every launch of two elements or more spread over
-#: them (a grain of one element: the tests' tiny graphs too are split between the threads).
-THREADED = CpuTarget(THREADS, grain=1)
+#: them (a grain and a part of one element: the tests' tiny graphs too are split between the
+#: threads).
+THREADED = CpuTarget(THREADS, grain=1, part=1)
 
 
 def _target_params() -> list:

@@ -1,33 +1,38 @@
 """The threads the cpu target runs a kernel on: how many, and the team that runs them.
 
-How many: ``FRONTIER_NUM_THREADS`` where set (a positive integer; anything else is a
-:class:`~frontier.environ.SettingError` naming the variable; the cores this process may run on,
-its CPU affinity, are :func:`usable_cores`), else one: the kernels whose functors are
-dominated by locked atomics (a BFS's visit, Afforest's link) run slower on two threads than on
-one, so several threads are asked for, until a measured rule chooses them (docs/cpu.md).
-:func:`configured` reads it; the process's cpu target reads it once, when it is made
-(:func:`frontier.runtime.target.named`).
+How many: ``FRONTIER_NUM_THREADS`` where set (a positive integer up to :data:`MAX_THREADS`;
+anything else is a :class:`~frontier.environ.SettingError` naming the variable; the cores this
+process may run on, its CPU affinity, are :func:`usable_cores`). :func:`requested` reads it
+(None where unset); the process's cpu target (``target="cpu"``) takes :func:`configured`, one
+where unset, once, when it is made (:func:`frontier.runtime.target.named`); a default call
+(``target="auto"``) with the variable unset takes the count the measured rule gives it
+(:func:`frontier.placement.cpu_threads`: every usable core for a large graph).
 
 A kernel of the parallel cpu target is a function ``kernel(tid, nthreads, team, *args)``
 compiled without the GIL (``nogil``): thread ``tid`` of ``nthreads`` does its share of the
-kernel's grid-stride loops (the generated text is the GPU's, each thread a block of one), and
-``team`` is the launch's barrier state, which :func:`team_barrier` (the kernel's grid barrier)
-waits on. :class:`Team` runs the ``nthreads`` parts: the calling thread and ``nthreads - 1``
-worker threads of the process (started on first use). The parts of a kernel with grid barriers
-(a cooperative launch) run at once, a thread each; the parts of any other kernel are taken by
-whichever thread is running, so a launch never waits for a worker the system has not woken.
+kernel's grid-stride loops (:func:`chunked`: the generated text is the GPU's, each thread a
+block of one), and ``team`` is the team's state array: its barrier, which :func:`team_barrier`
+(the kernel's grid barrier) waits on, its doorbell, the count of finished parts and the loops'
+claim counters. :class:`Team` runs the ``nthreads`` parts: the calling thread and ``nthreads -
+1`` worker threads of the process (started on first use, kept from launch to launch). The
+parts of a kernel with grid barriers (a cooperative launch) run at once, a thread each; the
+parts of any other kernel are taken by whichever thread is running, and their loops' chunks
+are claimed by whichever thread asks, so a launch never waits for a worker the system has not
+woken beyond the chunk it holds.
 
 No oversubscription: a process runs one team launch at a time. A launch that finds the team
 busy (another Python thread's launch is running) runs all of its kernel on the calling thread
 (``nthreads`` 1) instead of waiting; so the threads running kernels are the callers' own threads
-plus at most ``FRONTIER_NUM_THREADS - 1`` workers, and a kernel's result never depends on which
-of the two ways ran it, where its algorithm is deterministic.
+plus the team's workers, and a kernel's result never depends on which of the two ways ran it,
+where its algorithm is deterministic.
 
-The barrier spins (with the processor's pause hint) and then sleeps (a futex on Linux, else
-yielding the core), so a machine with more runnable threads than cores still makes progress. A
-part that raises marks the team aborted: every other part leaves at its next barrier
-(:class:`TeamAborted`), the launch waits for them all and raises the first part's exception.
-After ``fork`` the child makes its own workers (the parent's are not in it).
+Every wait (a worker's for the next launch, the caller's for the parts, a barrier's) spins
+(with the processor's pause hint) for a while measured in µs, then sleeps (a futex on Linux,
+else yielding the core), so a machine with more runnable threads than cores still makes
+progress and an idle process does not spin. A part that raises marks the team aborted: every
+other part leaves at its next barrier (:class:`TeamAborted`), the launch waits for them all and
+raises the first part's exception. After ``fork`` the child makes its own workers and state
+(the parent's workers are not in it).
 """
 
 from __future__ import annotations
@@ -42,7 +47,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
@@ -51,14 +55,13 @@ from numba.core.extending import intrinsic
 from frontier import environ
 from frontier.environ import SettingError
 from frontier.runtime import cpu_atomics
+from frontier.runtime.cache_dir import cached_njit
 
-__all__ = ["VARIABLE", "configured", "usable_cores", "Team", "run", "team_barrier", "team_begin",
-           "team_end", "bracket",
-           "TeamAborted", "TEAM_FIELDS", "MAX_THREADS", "chunked", "chunk_slot", "claim_chunk",
-           "guided_size", "counted_apart",
-           "owned_words",
-           "owned_or", "buffered_pushes", "flush_pushes", "PUSH_BUFFER", "GRAIN",
-           "THREAD_PARAMS"]
+__all__ = ["VARIABLE", "configured", "requested", "usable_cores", "Team", "run",
+           "team_barrier", "team_begin", "team_end", "bracket", "TeamAborted", "TEAM_FIELDS",
+           "MAX_THREADS", "chunked", "chunk_slot", "claim_chunk", "guided_size",
+           "counted_apart", "owned_words", "owned_or", "buffered_pushes", "flush_pushes",
+           "PUSH_BUFFER", "GRAIN", "PART", "THREAD_PARAMS"]
 
 #: The environment variable of the thread count.
 VARIABLE = "FRONTIER_NUM_THREADS"
@@ -77,11 +80,6 @@ THREAD_PARAMS = ("tid", "nthreads", "team")
 #: claim counters of the launch's loops (:data:`_CLAIMS`).
 TEAM_FIELDS = 128
 _ARRIVED, _GENERATION, _SLEEPERS = 0, 8, 16
-
-#: The most threads a launch runs on. The team's state holds, after its fields, one flag per
-#: part of a launch: 1 where a worker runs the part (:func:`team_end`).
-MAX_THREADS = 4096
-_PARTS = TEAM_FIELDS
 _ABORTED, _GRAIN, _TOGETHER, _BARRIER_SPINS, _IDLE_SPINS = 24, 25, 26, 27, 28
 _DOORBELL, _PENDING, _IDLE = 32, 33, 40
 _FINISHED, _WAITER = 48, 56
@@ -90,9 +88,20 @@ _FINISHED, _WAITER = 48, 56
 #: the next element of each, a cache line each, reset by every launch.
 _CLAIMS, _CLAIM_LOOPS = 64, 8
 
+#: The most threads a launch runs on. The team's state holds, after its fields, one flag per
+#: part of a launch: 1 where a worker runs the part (:func:`team_end`).
+MAX_THREADS = 4096
+_PARTS = TEAM_FIELDS
+
 #: Consecutive elements a thread takes at once in a grid-stride loop (:func:`chunked`): a
 #: thread writes whole cache lines of its own, so threads do not share lines they write.
 GRAIN = 64
+
+#: The fewest elements (threads of the GPU's grid) a launch gives each thread of the cpu target
+#: (:class:`frontier.runtime.target.CpuTarget`): a launch of fewer runs on fewer threads. The
+#: team's hand-over costs about 10 µs a launch (two threads against one on a 2-core machine:
+#: a per-element launch of 3,000 elements 16 µs against 9, of 100,000 the same 21 µs).
+PART = 4096
 
 #: How long a thread waits at a barrier by spinning (µs), before it sleeps: the imbalance of a
 #: fused kernel's steps is short, and a sleeper costs its waker a system call and itself a
@@ -109,8 +118,9 @@ _IDLE_SPIN_US = 1000
 #: another part raised.
 _SLEEP_NS = 1_000_000
 
-#: The longest sleep of an idle worker (ns) before it looks at the doorbell again.
-_IDLE_SLEEP_NS = 100_000_000
+#: The longest sleep of an idle worker (ns) before it looks at the doorbell again (a ring wakes
+#: it; this only bounds what a lost wake-up could cost, and keeps an idle process quiet).
+_IDLE_SLEEP_NS = 1_000_000_000
 
 #: Sleeps of the caller waiting for its launch's parts between looks at Python's signals (a
 #: Ctrl-C then interrupts the wait).
@@ -135,9 +145,15 @@ def usable_cores() -> int:
 
 def configured() -> int:
     """The thread count of the cpu target: ``FRONTIER_NUM_THREADS``, else one."""
+    return requested() or 1
+
+
+def requested() -> int | None:
+    """``FRONTIER_NUM_THREADS``'s thread count; None where it is unset (a default call then
+    takes the count :func:`frontier.placement.cpu_threads` measures for it)."""
     raw = environ.get(VARIABLE)
     if raw is None or not raw.strip():
-        return 1
+        return None
     try:
         count = int(raw.strip())
     except ValueError:
@@ -215,7 +231,7 @@ def _wake_all(typingctx: Any, team: Any, field: Any) -> Any:
     return types.none(team, field), codegen
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _wait_while(team: np.ndarray, field: int, value: int, spins: int, ns: int,
                 sleepers: int) -> None:  # pragma: no cover - compiled
     """Wait while ``team[field]`` holds ``value``, or until the launch is aborted (a barrier's
@@ -234,7 +250,7 @@ def _wait_while(team: np.ndarray, field: int, value: int, spins: int, ns: int,
     cpu_atomics.fetch_add(team, sleepers, -1)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover - compiled
     """Wait until every thread of the launch arrived (a kernel's grid barrier); raise
     :class:`TeamAborted` where another part raised. Arrivals and the release are sequentially
@@ -266,7 +282,7 @@ def team_barrier(team: np.ndarray, nthreads: int) -> None:  # pragma: no cover -
     cpu_atomics.fetch_add(team, _GENERATION, 0)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def team_begin(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no cover
     """The first statement of a parallel kernel: its part 0 rings the doorbell of its launch
     (the workers take their parts; the calling thread has let the GIL go by then, so a worker
@@ -276,7 +292,7 @@ def team_begin(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no
         _ring(team)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def team_end(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no cover
     """The last statement of a parallel kernel (and the one before each ``return``): count the
     part finished (:func:`_part_done`), in compiled code, so that the caller waiting for it does
@@ -295,7 +311,7 @@ def team_end(team: np.ndarray, tid: int, nthreads: int) -> None:  # pragma: no c
                 cpu_atomics.pause()
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _ring(team: np.ndarray) -> None:  # pragma: no cover - compiled
     """Ring the doorbell for launch ``team[PENDING]`` (a sequentially consistent exchange,
     after the launch's settings were written), waking the workers asleep on it."""
@@ -306,7 +322,7 @@ def _ring(team: np.ndarray) -> None:  # pragma: no cover - compiled
             _wake_all(team, _DOORBELL)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _await_launch(team: np.ndarray, seen: int) -> int:  # pragma: no cover - compiled
     """A worker's wait for a launch other than ``seen``: the doorbell's new number (spinning
     ``team[IDLE_SPINS]`` times, then asleep)."""
@@ -319,7 +335,7 @@ def _await_launch(team: np.ndarray, seen: int) -> int:  # pragma: no cover - com
         spins = 0
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _part_done(team: np.ndarray) -> None:  # pragma: no cover - compiled
     """Count a finished part, waking the caller where it sleeps waiting for the parts."""
     cpu_atomics.fetch_add(team, _FINISHED, 1)
@@ -327,7 +343,7 @@ def _part_done(team: np.ndarray) -> None:  # pragma: no cover - compiled
         _wake_all(team, _FINISHED)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _await_parts(team: np.ndarray, parts: int) -> bool:  # pragma: no cover - compiled
     """The caller's wait for ``parts`` finished parts: True once they are; False after
     :data:`_WAIT_ROUNDS` sleeps (the caller looks at Python's signals, then waits again)."""
@@ -342,7 +358,7 @@ def _await_parts(team: np.ndarray, parts: int) -> bool:  # pragma: no cover - co
     return cpu_atomics.fetch_add(team, _FINISHED, 0) >= parts
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def _pauses(count: int) -> None:  # pragma: no cover - compiled
     for _ in range(count):
         cpu_atomics.pause()
@@ -554,7 +570,7 @@ def bracket(source: str) -> str:
     return "\n".join([*made, "    team_end(team, tid, nthreads)", ""])
 
 
-@numba.njit(nogil=True, forceinline=True, cache=False)
+@cached_njit(nogil=True, forceinline=True)
 def chunk_slot(first: int, tid: int, nthreads: int) -> int:  # pragma: no cover - compiled
     """Which of the ``nthreads`` chunks of a round of a grid-stride loop (:func:`chunked`)
     beginning at element ``first`` thread ``tid`` takes: its own number, turned by an offset
@@ -664,7 +680,7 @@ def _chunked(source: str, claims: Any, nested: bool) -> str:
     return "\n".join(out)
 
 
-@numba.njit(nogil=True, forceinline=True, cache=False)
+@cached_njit(nogil=True, forceinline=True)
 def guided_size(first: int, stop: int, grain: int, nthreads: int) -> int:  # pragma: no cover
     """The elements of a loop's chunk beginning at ``first`` (:func:`claim_chunk`): half of
     what is left over the threads, a multiple of ``grain``, at least ``grain``."""
@@ -672,7 +688,7 @@ def guided_size(first: int, stop: int, grain: int, nthreads: int) -> int:  # pra
     return max(grain, share - share % grain)
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def claim_chunk(team: np.ndarray, counter: int, stop: int, grain: int,
                 nthreads: int) -> int:  # pragma: no cover - compiled
     """The first element of the next chunk of a loop whose chunks the threads claim from
@@ -767,7 +783,7 @@ def owned_words(source: str) -> str:
     return "\n".join(lines)
 
 
-@numba.njit(nogil=True, forceinline=True, cache=False)
+@cached_njit(nogil=True, forceinline=True)
 def owned_or(words: np.ndarray, word: int, bit: Any, grain: int) -> Any:  # pragma: no cover
     """``words[word] |= bit``, returning the word held before: a plain ``or`` where ``grain``
     is a multiple of 32 (:func:`owned_words`), else the atomic one."""
@@ -851,7 +867,7 @@ def _plain_chunk(lines: list[str], loop: int) -> bool:
     return True
 
 
-@numba.njit(nogil=True, cache=False)
+@cached_njit(nogil=True)
 def flush_pushes(buffer: np.ndarray, count: int, lens: np.ndarray, slot: int, ids: np.ndarray,
                  overflow: int) -> int:  # pragma: no cover - compiled
     """Add the ``count`` elements of ``buffer`` to the queue ``ids`` whose length is

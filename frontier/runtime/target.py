@@ -3,9 +3,9 @@
 ``cuda`` runs generated kernels on an NVIDIA GPU through Numba CUDA, or, when the environment sets
 ``NUMBA_ENABLE_CUDASIM=1``, the very same kernels in Numba's CUDA simulator. ``cpu`` compiles the
 same operator kernels with ``numba.njit`` and runs them sequentially (one "thread" striding over
-all the work). Everything that differs between the two (memory, compilation, launching, the
-thread-index prologue of a kernel) is a method of a :class:`Target`; nothing else in Frontier
-branches on the target.
+all the work) or on a team of threads (:mod:`frontier.runtime.cpu_threads`). Everything that
+differs between the two (memory, compilation, launching, the thread-index prologue of a kernel)
+is a method of a :class:`Target`; nothing else in Frontier branches on the target.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ from frontier.runtime.numba_cache import harden
 from frontier.runtime.pinned import MIN_BYTES, PinnedPool
 from frontier.runtime.recording import RECORDER, remember
 
-__all__ = ["Target", "CudaTarget", "CpuTarget", "named", "TARGET_KINDS", "bounds_checked"]
+__all__ = ["Target", "CudaTarget", "CpuTarget", "named", "cpu_of", "TARGET_KINDS",
+           "bounds_checked"]
 
 #: The environment variable of the checked mode (see :func:`bounds_checked`).
 BOUNDSCHECK_VARIABLE = "FRONTIER_BOUNDSCHECK"
@@ -347,24 +348,27 @@ class CpuTarget(Target):
 
     A parallel kernel takes ``tid``, ``nthreads`` and its launch's ``team`` (the barrier's
     state) as its first parameters, and runs each thread as a block of one thread of the GPU's
-    text (``block = tid``); a launch runs as many threads as it has blocks, at most
-    ``threads`` (a launch of work for one block runs on the calling thread alone)."""
+    text (``block = tid``); a launch runs a thread per ``part`` elements of its grid, at most
+    ``threads`` (a launch of fewer elements runs on the calling thread alone: the team's
+    hand-over costs more than such a part's work)."""
 
     name = "cpu"
     runs_balancers = False
     host_arrays = True
     ordered_sums = True
 
-    def __init__(self, threads: int | None = None, grain: int = cpu_threads.GRAIN) -> None:
+    def __init__(self, threads: int | None = None, grain: int = cpu_threads.GRAIN,
+                 part: int = cpu_threads.PART) -> None:
         if threads is None:
             threads = cpu_threads.configured()
-        for name, value in (("threads", threads), ("grain", grain)):
+        for name, value in (("threads", threads), ("grain", grain), ("part", part)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise TargetError(f"{name}={value!r}; expected a positive integer")
         if threads > cpu_threads.MAX_THREADS:
             raise TargetError(f"threads={threads}; expected at most {cpu_threads.MAX_THREADS}")
         self.threads = threads
         self.grain = grain
+        self.part = part
         self.parallel = threads > 1
         self.sequential = not self.parallel
 
@@ -504,32 +508,37 @@ class CpuTarget(Target):
 
     def _launch(self, kernel: Callable, blocks: int, threads: int, args: tuple) -> None:
         if self.parallel:
-            self._spread(kernel, blocks, args, together=False)
+            self._spread(kernel, blocks, threads, args, together=False)
         else:  # one thread: the kernel itself (a frame fewer on every launch)
             kernel(*args)
 
     def _launch_cooperative(self, kernel: Callable, blocks: int, threads: int,
                             args: tuple) -> None:
         if self.parallel:
-            self._spread(kernel, blocks, args, together=True)
+            self._spread(kernel, blocks, threads, args, together=True)
         else:
             kernel(*args)
 
-    def _spread(self, kernel: Callable, blocks: int, args: tuple, together: bool) -> None:
-        """Run ``kernel``: on one thread, or in a part per block up to :attr:`threads` (one, in
-        order, under the race detector: its step is a launch); ``together``: the parts run at
-        once (a kernel with grid barriers; :meth:`frontier.runtime.cpu_threads.Team.run`)."""
-        if not self.parallel:
-            kernel(*args)
-        elif racecheck.current() is not None:
+    def _spread(self, kernel: Callable, blocks: int, threads: int, args: tuple,
+                together: bool) -> None:
+        """Run ``kernel`` of a parallel target in a part per :attr:`part` threads of the GPU's
+        grid of ``blocks`` blocks of ``threads``, at most a part per block (a part is a block
+        of the kernel's text: a block-level kernel of one block is one part) and up to
+        :attr:`threads` (one, in order, under the race detector: its step is a launch);
+        ``together``: the parts run at once (a kernel with grid barriers;
+        :meth:`frontier.runtime.cpu_threads.Team.run`)."""
+        if racecheck.current() is not None:
             cpu_threads.run(kernel, 1, args, self.grain)
         else:
-            cpu_threads.run(kernel, min(blocks, self.threads), args, self.grain, together,
-                            bracketed=True)
+            parts = min(blocks, self.threads, -(-blocks * threads // self.part))
+            cpu_threads.run(kernel, parts, args, self.grain, together, bracketed=True)
 
     def resident_blocks(self, threads_per_block: int) -> int:
-        """Parallel: a block per thread; else one."""
-        return self.threads
+        """Parallel: enough blocks for a part of :attr:`part` threads of the GPU's grid per
+        thread (a grid covering more elements runs on every thread); else one."""
+        if not self.parallel:
+            return 1
+        return self.threads * max(1, -(-self.part // threads_per_block))
 
     @property
     def identity(self) -> tuple:  # type: ignore[override]
@@ -1018,6 +1027,25 @@ _TARGETS_LOCK = threading.Lock()
 
 #: The names of the targets: the processors :func:`named` gives a :class:`Target` of.
 TARGET_KINDS = tuple(_KINDS)
+
+
+def cpu_of(threads: int) -> CpuTarget:
+    """The process's cpu target of ``threads`` threads: the one :func:`named` gives where that
+    is its count (``FRONTIER_NUM_THREADS``'s), else one made on first use, whichever thread
+    asks first."""
+    target = named("cpu")
+    assert isinstance(target, CpuTarget)
+    if target.threads == threads:
+        return target
+    found = _CPU_TARGETS.get(threads)
+    if found is None:
+        with _TARGETS_LOCK:
+            found = _CPU_TARGETS.setdefault(threads, CpuTarget(threads))
+    return found
+
+
+#: The cpu targets of other thread counts than the process's (:func:`cpu_of`).
+_CPU_TARGETS: dict[int, CpuTarget] = {}
 
 
 def named(name: str) -> Target:

@@ -16,8 +16,9 @@ from frontier.runtime.target import CpuTarget
 from tests.algorithms.test_threads import answer, exact_fields, graph_for, same, sources_of
 from tests.pairs import pairwise
 
-#: The thread counts the algorithms run on (a grain of one element: tiny graphs are split too).
-THREADED = {threads: CpuTarget(threads, grain=1) for threads in (2, 4)}
+#: The thread counts the algorithms run on (a grain and a part of one element: tiny graphs are
+#: split too).
+THREADED = {threads: CpuTarget(threads, grain=1, part=1) for threads in (2, 4)}
 ONE = CpuTarget(1)
 
 

@@ -27,6 +27,7 @@ from frontier.runtime.atomics import atomic_add, atomic_load
 from frontier.runtime.cpu_threads import chunked, team_barrier
 from frontier.runtime.indices import as_index, index_after
 from frontier.runtime.target import CpuTarget
+from operators.shape import per_element
 
 # The kernels below are written as the parallel cpu target compiles generated ones:
 # ``kernel(tid, nthreads, team, *args)`` compiled without the GIL.
@@ -325,7 +326,23 @@ def test_one_thread_is_the_sequential_target_of_before():
     assert one.prologue == "tid = 0\nnthreads = 1\n" and one.grid_barrier == "pass"
     assert one.resident_blocks(256) == 1 and repr(one) == "<target cpu>"
     two = CpuTarget(2)
-    assert two.resident_blocks(256) == 2 and repr(two) == "<target cpu (2 threads)>"
+    assert two.resident_blocks(256) == 2 * cpu_threads.PART // 256
+    assert repr(two) == "<target cpu (2 threads)>"
+
+
+def test_a_launch_takes_a_thread_per_part_of_its_elements(monkeypatch):
+    """A launch of fewer elements than ``part`` per thread runs on fewer threads (the team's
+    hand-over would cost more than the work), and never on more threads than blocks."""
+    parts = []
+    monkeypatch.setattr(cpu_threads, "run", lambda kernel, n, *rest, **kw: parts.append(n))
+    target = CpuTarget(4, part=1024)  # four blocks of 256 elements
+    for elements in (10, 1024, 1025, 2560, 100_000):
+        blocks = per_element(target).blocks(target, elements)
+        target._launch(None, blocks, per_element(target).threads_per_block, ())
+    assert parts == [1, 1, 2, 3, 4]
+    # a part is a block of the kernel's text: a block-level kernel of one block is one part
+    CpuTarget(4, part=1)._launch_cooperative(None, 1, 1024, ())
+    assert parts[-1] == 1
 
 
 def test_dense_pushes_count_apart_and_add_once_at_the_end():

@@ -1,7 +1,8 @@
 """The rule of ``target="auto"`` (:mod:`frontier.placement`) and where it applies
 (:func:`frontier.target.resolve_target`): the GPU for a call with an input on the GPU, else the
 cpu target for tiny inputs and for traversals of long thin graphs, the GPU otherwise; the cpu
-target without a GPU, the simulated GPU in the simulator."""
+target without a GPU, the simulated GPU in the simulator; on the CPU, every usable core for a
+large call and one core for a small one, unless ``FRONTIER_NUM_THREADS`` says."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 from frontier import generators
 from frontier import target as target_module
 from frontier.errors import TargetError
-from frontier.placement import TINY_ELEMENTS, choose, target_of
+from frontier.placement import PARALLEL_ELEMENTS, TINY_ELEMENTS, choose, cpu_threads, target_of
+from frontier.runtime import cpu_threads as threads_setting
 from frontier.runtime import cuda_support, simulator
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.runtime.target import CpuTarget
@@ -117,6 +119,29 @@ def test_auto_without_a_gpu_is_the_cpu_target(monkeypatch):
     monkeypatch.setattr(cuda_support, "cuda_usable", lambda: False)
     assert resolve_target("auto", generators.rmat(14)).name == "cpu"
     assert resolve_target(None).name == "cpu"
+
+
+def test_a_call_on_the_cpu_takes_every_core_from_its_size_and_one_below():
+    assert cpu_threads(None, elements=PARALLEL_ELEMENTS, cores=16)[0] == 16
+    assert cpu_threads(None, elements=PARALLEL_ELEMENTS - 1, cores=16)[0] == 1
+    assert cpu_threads(None, elements=10**9, cores=1) == (1, "one usable core")
+    assert cpu_threads(None, cores=16) == (1, "no graph or count to measure")
+    graph = generators.rmat(10)
+    threads, reason = cpu_threads(graph, cores=8)
+    assert threads == 1 and f"{graph.num_vertices + graph.num_edges:,} elements" in reason
+
+
+def test_auto_on_the_cpu_takes_the_rules_threads_unless_the_variable_sets_them(monkeypatch):
+    monkeypatch.setattr(cuda_support, "cuda_usable", lambda: False)
+    monkeypatch.setattr(target_module, "_cores", lambda: 4)
+    monkeypatch.delenv(threads_setting.VARIABLE, raising=False)
+    large = resolve_target(None, elements=PARALLEL_ELEMENTS)
+    assert large.name == "cpu" and large.threads == 4
+    assert resolve_target("auto", elements=PARALLEL_ELEMENTS) is large  # one per count
+    assert resolve_target(None, elements=10).threads == 1
+    assert resolve_target("cpu", elements=PARALLEL_ELEMENTS) is resolve_target("cpu")
+    monkeypatch.setenv(threads_setting.VARIABLE, "1")
+    assert resolve_target(None, elements=PARALLEL_ELEMENTS) is resolve_target("cpu")
 
 
 @pytest.mark.skipif(not simulator.enabled(), reason="the simulator's choice")

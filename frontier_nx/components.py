@@ -130,7 +130,7 @@ def is_connected(G: FrontierGraph) -> bool:
 def node_connected_component(G: FrontierGraph, n: Any) -> set:
     labels = _labels(G)
     members = np.flatnonzero(labels == labels[G.vertex(n)])
-    return {G.nodes[i] for i in members.tolist()}
+    return set(G.labels(members))
 
 
 @implements()

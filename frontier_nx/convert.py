@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from frontier_nx import bulk
 from frontier_nx.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -271,8 +272,9 @@ class FrontierGraph:
                 for row in zip(*self.values.values(), strict=True)) if names else repeat({})
         nodes = self.nodes
         edges = zip(tails.tolist(), heads.tolist(), data, strict=False)
-        H.add_edges_from((nodes[u], nodes[v], d) for u, v, d in edges
-                         if self.directed or u <= v)
+        with bulk.paused():
+            H.add_edges_from((nodes[u], nodes[v], d) for u, v, d in edges
+                             if self.directed or u <= v)
         return H
 
     def vertex(self, node: Any, error: type[Exception] = nx.NodeNotFound) -> int:
@@ -333,11 +335,13 @@ class FrontierGraph:
             tails = np.repeat(tails, self.multiplicity).tolist()
             heads = np.repeat(heads, self.multiplicity).tolist()
         nodes = self.nodes
-        if weight is None or weight not in self.values:
-            H.add_edges_from((nodes[u], nodes[v]) for u, v in zip(tails, heads, strict=True))
-        else:
-            H.add_edges_from((nodes[u], nodes[v], {weight: value}) for u, v, value
-                             in zip(tails, heads, self.values[weight], strict=True))
+        with bulk.paused():
+            if weight is None or weight not in self.values:
+                H.add_edges_from((nodes[u], nodes[v])
+                                 for u, v in zip(tails, heads, strict=True))
+            else:
+                H.add_edges_from((nodes[u], nodes[v], {weight: value}) for u, v, value
+                                 in zip(tails, heads, self.values[weight], strict=True))
         return H
 
     def _once(self, key: tuple, build: Any) -> Any:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from frontier_nx import registry
+from frontier_nx import bulk, registry
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import callable_weight, implements, stops_at_the_target
 
@@ -226,10 +226,11 @@ def _paths(G: FrontierGraph, order: np.ndarray, parent: np.ndarray) -> dict:
     nodes = G.nodes
     paths: dict = {}
     by_vertex: dict[int, list] = {}
-    for v, arc in zip(order.tolist(), parent[order].tolist(), strict=True):
-        path = [nodes[v]] if arc < 0 else by_vertex[int(tails[arc])] + [nodes[v]]
-        by_vertex[v] = path
-        paths[nodes[v]] = path
+    with bulk.paused():
+        for v, arc in zip(order.tolist(), parent[order].tolist(), strict=True):
+            path = [nodes[v]] if arc < 0 else by_vertex[int(tails[arc])] + [nodes[v]]
+            by_vertex[v] = path
+            paths[nodes[v]] = path
     return paths
 
 
@@ -238,9 +239,10 @@ def _labelled(G: FrontierGraph, order: np.ndarray, distances: np.ndarray, integr
     """``{node: distance}`` in ``order``: Python ints where every weight is an int, floats
     otherwise, the sources' 0 an int as NetworkX starts them."""
     values = _python(distances[order], integral)
-    result = dict(zip([G.nodes[v] for v in order.tolist()], values, strict=True))
+    result = dict(zip(G.labels(order), values, strict=True))
+    nodes = G.nodes
     for s in sources:
-        result[G.nodes[s]] = 0
+        result[nodes[s]] = 0
     return result
 
 

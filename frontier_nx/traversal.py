@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from frontier_nx import bulk, registry
 from frontier_nx import costs as _costs
-from frontier_nx import registry
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, stops_at_the_target
 
@@ -292,8 +292,9 @@ def _paths(G: FrontierGraph, source: Any, cutoff: Any, backward: bool = False,
     _check(G, source, nx.NodeNotFound, missing.format(source))
     paths = {source: [source]}
     for _, (queue, parents) in _within(G, source, cutoff, backward):
-        for parent, child in zip(parents, queue, strict=True):
-            paths[child] = paths[parent] + [child]
+        with bulk.paused():
+            for parent, child in zip(parents, queue, strict=True):
+                paths[child] = paths[parent] + [child]
     return paths
 
 
@@ -374,7 +375,8 @@ def bfs_tree(G: FrontierGraph, source: Any, reverse: bool = False, depth_limit: 
              sort_neighbors: Any = None) -> nx.DiGraph:
     T = nx.DiGraph()
     T.add_node(source)
-    T.add_edges_from(_tree(G, source, bool(reverse), depth_limit))
+    with bulk.paused():
+        T.add_edges_from(_tree(G, source, bool(reverse), depth_limit))
     return T
 
 

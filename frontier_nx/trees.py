@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from frontier_nx import registry
+from frontier_nx import bulk, registry
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import implements, standard_views
 
@@ -113,6 +113,7 @@ def minimum_spanning_tree(G: FrontierGraph, weight: Any = "weight", algorithm: s
         return nx.minimum_spanning_tree.orig_func(H, weight, algorithm, ignore_nan)
     T = H.__class__()
     T.graph.update(H.graph)
-    T.add_nodes_from(H.nodes.items())
-    T.add_edges_from(forest)
+    with bulk.paused():
+        T.add_nodes_from(H.nodes.items())
+        T.add_edges_from(forest)
     return T

@@ -38,14 +38,18 @@ __all__ = ["fetch_add", "fetch_min", "fetch_max", "fetch_or", "exchange", "compa
 ONE_THREAD = {"forceinline": True}
 
 #: The Numba options of the parallel cpu target's code: inlined as the sequential code is (a
-#: functor called per element is no call), and without the GIL, which tells it apart.
+#: functor called per element is no call), and without the GIL, which tells it apart. Numba
+#: passes ``forceinline`` on to the functions it compiles for a caller, not ``nogil``: the
+#: helpers a functor calls (:func:`frontier.device_function`) are compiled with the functor's
+#: ``nogil`` by :mod:`frontier.runtime.devicefn`, else they would be one thread's code.
 TEAM = {"forceinline": True, "nogil": True}
 
 
 def one_thread_caller() -> bool:
     """Whether the function Numba compiles now is code of the sequential cpu target
     (:data:`ONE_THREAD`); its atomics may then be plain read-modify-writes. Any other caller (a
-    parallel kernel, a helper compiled with its own options) gets the atomic instructions."""
+    parallel kernel and the helpers it calls, a function compiled with Numba's default
+    options) gets the atomic instructions."""
     flags = targetconfig.ConfigStack.top_or_none()
     return flags is not None and flags.forceinline and not flags.release_gil
 

@@ -19,11 +19,18 @@ Python. The helper is then shared by several functors instead of being pasted in
 The helper is returned unchanged (callable from Python too). It may call atomics, the graph view
 functions and other registered helpers; like a functor, it must not read global arrays.
 
-In the checked mode (``FRONTIER_BOUNDSCHECK=1``, the cpu target; :mod:`frontier.target`) a
-helper called from a functor is compiled with bounds checks too, as the functor is (Numba
-compiles an overload's body with its own options, not its caller's), after the ``checks`` given
-with it: an index past an array in the helper raises ``IndexError`` instead of reading
-garbage, and the ``IndexError`` names the functor (:class:`operators.codegen.FunctorIndexError`).
+A helper called from a functor is compiled with the options of the functor's code that Numba
+does not pass on to what it calls (it passes on ``forceinline``, not these; :func:`_for_caller`):
+
+* in the checked mode (``FRONTIER_BOUNDSCHECK=1``, the cpu target; :mod:`frontier.target`),
+  with bounds checks, after the ``checks`` given with it: an index past an array in the helper
+  raises ``IndexError`` instead of reading garbage, and the ``IndexError`` names the functor
+  (:class:`operators.codegen.FunctorIndexError`);
+* on the cpu target of several threads, without the GIL, as the functor is: that is how the
+  atomics it calls know they run on several threads at once
+  (:func:`frontier.runtime.cpu_atomics.one_thread_caller`) and make the processor's atomic
+  instructions (compiled as one thread's code, a compare-and-swap in a helper would be a plain
+  load and store that two threads could both win).
 
 What a helper reads (its module globals, closure values and defaults, and those of the helpers
 it calls) is part of the identity of every functor calling it (:mod:`operators.functors`).
@@ -79,7 +86,7 @@ def device_function(fn: F, *, inline: bool = False, checks: Callable | None = No
         return body
 
     def cpu_typer(*args: Any) -> Callable:
-        return _bounds_checked(body, checks) if _caller_checks_bounds() else body
+        return _for_caller(body, checks, *_caller_options())
 
     how = "always" if inline else "never"
     cpu_overload(fn, target="cpu", strict=False, inline=how)(cpu_typer)
@@ -123,29 +130,41 @@ def registered_again(fn: types.FunctionType,
         implementation=None if implementation is None else copied(again(implementation)))
 
 
-def _caller_checks_bounds() -> bool:
-    """Whether the function being compiled now, the helper's caller, has bounds checks (Numba
-    keys an overload's implementation by its caller's options, so each mode gets its own)."""
+def _caller_options() -> tuple[bool, bool]:
+    """The options of the function being compiled now, the helper's caller, that Numba does not
+    pass on to the functions it compiles for it: whether it checks bounds, and whether it runs
+    without the GIL (the code of the cpu target of several threads). Numba keys an overload's
+    implementation by its caller's options, so each kind of caller gets its own."""
     flags = targetconfig.ConfigStack.top_or_none()
-    return flags is not None and bool(flags.boundscheck)
+    if flags is None:
+        return False, False
+    return bool(flags.boundscheck), bool(flags.release_gil)
 
 
 @cache
-def _bounds_checked(body: Callable, checks: Callable | None) -> Callable:
-    """An implementation of ``body`` for a caller compiled with bounds checks: ``checks`` of its
-    arguments, then ``body`` compiled with bounds checks. The compiled copy is of a clone of
-    ``body``, not registered with Numba, so that its call is not routed back here. A helper
-    taking ``*args`` or keyword-only arguments is left as it is."""
+def _for_caller(body: Callable, checks: Callable | None, bounds: bool, nogil: bool
+                ) -> Callable:
+    """The implementation of ``body`` for a caller with bounds checks (``bounds``) or without
+    the GIL (``nogil``): ``body`` itself for a caller with neither; else a trampoline calling
+    ``checks`` of its arguments (with ``bounds``), then ``body`` compiled with the caller's
+    options, so that its code is of the caller's kind: bounds-checked, and with the atomic
+    instructions of code that several threads run at once (the helper's own options would make
+    it one thread's code: :func:`frontier.runtime.cpu_atomics.one_thread_caller`). The compiled
+    copy is of a clone of ``body``, not registered with Numba, so that its call is not routed
+    back here. A trampoline of a helper taking ``*args`` or keyword-only arguments takes
+    ``*args`` (called with positional arguments only)."""
+    if not (bounds or nogil):
+        return body
     parameters = inspect.signature(body).parameters.values()
-    if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters):
-        return body  # no trampoline of fixed shape passes *args on: left unchecked
-    clone = copied(body)
-    names = ", ".join(p.name for p in parameters)
-    scope = {"checked_body": numba.njit(boundscheck=True)(clone),
-             "check": numba.njit(boundscheck=True)(checks) if checks is not None else None}
+    fixed = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+    names = ", ".join(p.name for p in parameters) if fixed else "*args"
+    scope = {"compiled_body": numba.njit(boundscheck=bounds, nogil=nogil)(copied(body)),
+             "check": (numba.njit(boundscheck=True, nogil=nogil)(checks)
+                       if bounds and checks is not None else None)}
     exec(f"def {body.__name__}({names}):\n"  # noqa: S102 - a trampoline of fixed shape
-         + (f"    check({names})\n" if checks is not None else "")
-         + f"    return checked_body({names})\n", scope)
+         + (f"    check({names})\n" if scope["check"] is not None else "")
+         + f"    return compiled_body({names})\n", scope)
     trampoline = scope[body.__name__]
-    trampoline.__defaults__ = body.__defaults__
+    if fixed:
+        trampoline.__defaults__ = body.__defaults__
     return trampoline

@@ -926,6 +926,10 @@ def _built(trace: _Trace, names: _Names, shape: LaunchShape, block: bool, refill
     return kernel, specs
 
 
+#: A traversal's ring in a fused loop: each queue's parameter and its pool scratch's name.
+_WALKS = tuple((f"walk{k}", f"loop traversal {k}") for k in range(3))
+
+
 def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | None,
            refill: bool) -> Looped:
     graph, frontier = trace.graph, trace.frontier
@@ -944,14 +948,16 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
            for index, k in names.mids.items()},
         **{array: tgt.empty(3 * n, np.float64 if array == "loop_floats" else np.int64)
            for array, n in names.rows.items() if n},
-        **{f"walk{k}": pool.scratch(f"loop traversal {k}", pool.capacity, np.int32)
-           for k in range(3) if names.walking}, **cull_buffers(pool, trace.cull)}
+        **cull_buffers(pool, trace.cull)}
+    if names.walking:  # the traversals' ring
+        for name, scratch in _WALKS:
+            io[name] = pool.scratch(scratch, pool.capacity, np.int32)
     if names.reversed:
         reverse = graph.transpose().device_arrays(tgt)
         io.update(rev_row_offsets=reverse.row_offsets, rev_col_indices=reverse.col_indices,
                   rev_weights=reverse.weights)
     for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True)):
-        if any(f.scalars for f in step.functors.values()):  # closure numbers, named by step
+        if any([f.scalars for f in step.functors.values()]):  # closure numbers, named by step
             io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
         if step.source == "count":
             io[f"count{i}"] = step.count
@@ -971,9 +977,10 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
                                              mode=Mode.FUSED),
         "a fused loop on its pool failed part-way (its rounds reuse every slot, so the "
         "frontiers it started from are lost)")
-    steps, rounds = int(lengths[STEPS_RAN]), int(lengths[_ROUNDS])
+    held = lengths.tolist()
+    steps, rounds = held[STEPS_RAN], held[_ROUNDS]
     if trace.cull != Cull.NONE or names.marks_hubs:
-        pool.use_stamps(int(lengths[names.culled]))  # culling step k stamped cull_base + k
+        pool.use_stamps(held[names.culled])  # culling step k stamped cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
     return Looped(Frontier(pool, final, SPARSE, pool.adopt(final, SPARSE, "a fused loop")),
                   rounds, steps - rounds)

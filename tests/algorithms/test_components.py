@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from algorithms import CATALOG, connected_components, spanning_forest
 from algorithms.components import DEFAULT_METHOD, SAMPLES, ComponentsMethod, _most_frequent
-from frontier import Graph
+from frontier import Graph, generators
 from frontier.io import load
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import (
@@ -24,7 +24,7 @@ from frontier.testing import (
     graphs,
     reference_components,
 )
-from operators import BalancerError, available_balancers
+from operators import BalancerError, available_balancers, recording
 from tests.pairs import pairwise
 from tests.tiers import TARGETS
 
@@ -218,8 +218,6 @@ def test_afforest_reads_every_label_of_a_small_graph_and_samples_a_large_ones():
     every vertex's label (no launch gathers samples); a larger graph's from its samples (the
     same on every target: the cpu target's launches show it)."""
     target = "cpu"
-    from frontier import generators
-    from operators import recording
 
     def gathers(graph: Graph) -> int:
         connected_components(graph, target=target)

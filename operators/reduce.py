@@ -26,6 +26,7 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numba
@@ -321,28 +322,33 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
     op = op_named(op, REDUCTIONS, "reduce")
     tgt, kind, domain, io, work = elements(graph, where, target, "reduce")
     functor = as_functor(fn, "reduce function", ("i",), len(state))
-    dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)
-    weighted = graph.weighted
-
-    def generate() -> GeneratedKernel:
-        spec = KernelSpec("reduce", kind, NONE, weighted, len(state), domain=domain,
-                          graph_view=functor.wants_graph, variant=_variant(op, dtype),
-                          io=reads(kind))
-
-        def body() -> str:
-            return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
-                    + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
-                    + _publish(op, dtype, tgt.runs_balancers, tgt.sequential))
-
-        return build(tgt, per_element(tgt), spec, {"functor": functor}, body,
-                     ("result", "identity"))
-
-    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, len(state), op, dtype,
-                           functor), generate)
+    dtype = _COUNTED if op == "count" else result_dtype(functor, graph, state)
+    key = (tgt.compile_key, kind, domain, graph.weighted, len(state), op, dtype, functor)
+    kernel = _KERNELS.find(key) or _KERNELS.get(key, partial(_generated, tgt, *key[1:]))
     # a float reduction on a target of ordered sums: one thread, the elements in order
     blocks = 1 if dtype.kind == "f" and tgt.ordered_sums else kernel.shape.blocks(tgt, work)
     plan = Plan([(kernel, blocks)], scalar_arguments({"functor": functor}))
     return plan, tgt, io, dtype
+
+
+def _generated(tgt: Target, kind: str, domain: str, weighted: bool, num_state: int, op: str,
+               dtype: np.dtype, functor: Functor) -> GeneratedKernel:
+    """The kernel of :func:`reduce_plan` (made once per key; a module function, so that a call
+    that finds it makes no closure)."""
+    spec = KernelSpec("reduce", kind, NONE, weighted, num_state, domain=domain,
+                      graph_view=functor.wants_graph, variant=_variant(op, dtype),
+                      io=reads(kind))
+
+    def body() -> str:
+        return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
+                + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
+                + _publish(op, dtype, tgt.runs_balancers, tgt.sequential))
+
+    return build(tgt, per_element(tgt), spec, {"functor": functor}, body, ("result", "identity"))
+
+
+#: A count's accumulator dtype.
+_COUNTED = np.dtype(np.int64)
 
 
 def _start(op: str, dtype: np.dtype) -> tuple[Any, np.ndarray]:

@@ -408,7 +408,7 @@ def _sources(graph: Graph, sources: int | Iterable[int] | None) -> np.ndarray:
     if sources is None:
         return np.arange(validate.graph(graph).num_vertices, dtype=np.int64)
     chosen = validate.sources(graph, sources)
-    if np.unique(chosen).size != chosen.size:
+    if chosen.size > 1 and np.unique(chosen).size != chosen.size:  # one source: no repeat
         raise ValueError("sources repeat a vertex; expected distinct vertex ids")
     return chosen
 

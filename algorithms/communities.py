@@ -168,7 +168,7 @@ def label_propagation_communities(graph: Graph, *, balancer: str | LoadBalancer 
 def _color_classes(graph: Graph, tgt: Target, colors: np.ndarray) -> list[Frontier]:
     """One frontier per colour, in colour order, of the vertices of that colour that have
     neighbours (the others never change label)."""
-    having = np.flatnonzero(graph.out_degrees() > 0)
+    having = graph.memo("communities.having", lambda: np.flatnonzero(graph.out_degrees() > 0))
     order = having[np.argsort(colors[having], kind="stable")]
     bounds = np.searchsorted(colors[order], np.arange(int(colors.max(initial=-1)) + 2))
     return [Frontier.from_vertices(graph, order[a:b], capacity=b - a, target=tgt)

@@ -27,7 +27,8 @@ Methods (``connected_components(G, method=...)``):
   no label drops. O(diameter) rounds.
 * ``"afforest"`` (Sutton, Ben-Nun & Bar, IPDPS 2018; the GAP benchmark's ``cc``): link each
   vertex with its first two neighbours (two rounds of ``compute``, each followed by
-  compression), sample 1,024 labels to find the largest intermediate component, then link the
+  compression), sample 1,024 labels to find the largest intermediate component (a graph of at
+  most 1,024 vertices: read every label instead), then link the
   remaining edges of the vertices outside it only (``filter`` then ``advance``; on a directed
   graph the arcs leaving or entering the component, ``filter`` over the edge frontier), and
   compress. Links hook the larger root onto the smaller with a compare-and-swap, so a root is
@@ -521,8 +522,12 @@ def gather(i, comp, picks, sampled):
 
 def _most_frequent_label(steps: _ComponentSteps, comp: Any) -> int:
     """Sutton et al.'s sampling: the most frequent of 1,024 labels at random vertices (the same
-    vertices every call: drawn once per graph and target, kept with the graph)."""
+    vertices every call: drawn once per graph and target, kept with the graph); on a graph of
+    at most 1,024 vertices, of every vertex's label (one read of no more elements, and no
+    launch)."""
     g, tgt = steps.graph, steps.tgt
+    if g.num_vertices <= SAMPLES:
+        return _most_frequent(tgt.to_host(comp), g.num_vertices)
     picks = g.memo(f"afforest.samples.{tgt.name}", lambda: tgt.to_device(
         np.random.default_rng(27491095).integers(0, g.num_vertices, SAMPLES, dtype=np.int32)))
     sampled = thread_buffer("afforest samples", tgt, SAMPLES, np.int32)[:SAMPLES]

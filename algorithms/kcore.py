@@ -186,8 +186,10 @@ def k_core(graph: Graph, *, balancer: str | LoadBalancer = "auto",
         # k grows by one or more a round, to the degeneracy at most: two entries a round
         level = tgt.zeros(2 * inspect(graph).max_degree + 8, np.int64)
         tgt.write_scalar(level, 0, -1)
-        everyone = Frontier.all_vertices(graph, kind="sparse", target=tgt, shared=True)
-        loop(graph, everyone, _round, graph, core, degree, level, policy)
+        # a round reads the vertices, not its input: any frontier that is not empty starts
+        # the rounds (one vertex, uploaded; no launch fills it)
+        start = Frontier.from_vertices(graph, [0], target=tgt, shared=True)
+        loop(graph, start, _round, graph, core, degree, level, policy)
         held = tgt.to_host(level)
         ks = held[2:2 + 2 * int(held[1]):2].tolist()
         walked = held[3:3 + 2 * int(held[1]):2].tolist()

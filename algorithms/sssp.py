@@ -59,7 +59,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -314,7 +314,7 @@ def _stepping(method: str) -> Any:
     """The method as one stepping traversal per batch of sources."""
     def run_method(run: _Run) -> None:
         n = run.graph.num_vertices
-        rule = Rule(_RULES[method], run.delta, run.rho)
+        rule = _rule(_RULES[method], run.delta, run.rho)
         negative_ok = method in NEGATIVE_WEIGHTS_OK
         for batch in run.batches:
             policy = run.policy(batch)
@@ -330,6 +330,12 @@ def _stepping(method: str) -> Any:
             run.relaxed += done.relaxed
             run.mode = done.mode
     return run_method
+
+
+@lru_cache(maxsize=64)
+def _rule(name: str, delta: float, rho: int) -> Rule:
+    """``Rule(name, delta, rho)``, made (and checked) once per value: the same few every call."""
+    return Rule(name, delta, rho)
 
 
 def _harish(run: _Run) -> None:

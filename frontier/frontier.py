@@ -182,9 +182,7 @@ class FrontierPool:
                          "a later call that reused this pool (FrontierPool.restart)",
                          "reset its slot")
         self.lost = None
-        lengths = np.zeros(STEPS_RAN + 1, LENGTH_DTYPE)
-        lengths[0] = first_length
-        self.target.upload(self.lengths, lengths)
+        self.target.upload(self.lengths, _first_lengths(first_length))
 
     def make_room(self, lengths: int) -> None:
         """Room for ``lengths`` more lengths after :data:`frontier.ring.LOOP_LENGTHS` in the
@@ -735,6 +733,22 @@ class Frontier:
     def __repr__(self) -> str:
         state = f"slot {self.slot}" if self.is_current() else "stale"
         return f"<Frontier {self.kind} of {self.domain} on {self.target.name}, {state}>"
+
+
+def _first_lengths(first_length: int) -> np.ndarray:
+    """The slot lengths of a restarted pool: ``first_length`` for slot 0, 0 for the rest and
+    the flags (read-only; kept for the lengths 0 and 1, the common ones)."""
+    found = _FIRST_LENGTHS.get(first_length)
+    if found is None:
+        found = np.zeros(STEPS_RAN + 1, LENGTH_DTYPE)
+        found[0] = first_length
+        found.setflags(write=False)
+        if first_length <= 1:
+            _FIRST_LENGTHS[first_length] = found
+    return found
+
+
+_FIRST_LENGTHS: dict[int, np.ndarray] = {}
 
 
 def _nobody() -> None:

@@ -44,7 +44,7 @@ from frontier.runtime.device_arrays import is_device_array
 if TYPE_CHECKING:
     from frontier.graph import Graph
 
-__all__ = ["Placement", "choose", "target_of", "cpu_threads", "TINY_ELEMENTS",
+__all__ = ["Placement", "choose", "target_of", "cpu_threads", "thread_count", "TINY_ELEMENTS",
            "THIN_MEAN_DEGREE", "THIN_MAX_DEGREE", "PARALLEL_ELEMENTS"]
 
 #: Elements (vertices + arcs, or a call's own count) below which one core finishes the whole
@@ -110,18 +110,33 @@ def _rule(graph: Graph | None, elements: int | None, deep: bool, inputs: Sequenc
 
 def cpu_threads(graph: Graph | None, *, elements: int | None = None,
                 cores: int = 1) -> tuple[int, str]:
-    """The threads of a call placed on the CPU, of a machine of ``cores`` usable cores, and
-    why: every core for a call of at least :data:`PARALLEL_ELEMENTS` elements (the graph's
-    vertices + arcs unless ``elements`` counts the call's work), one below it or without a
-    graph or count."""
+    """The threads of a call placed on the CPU, of a machine of ``cores`` usable cores
+    (:func:`thread_count`), and why."""
+    count = thread_count(graph, elements=elements, cores=cores)
     if elements is None and graph is not None:
         elements = graph.num_vertices + graph.num_edges
     if cores <= 1:
-        return 1, "one usable core"
-    if elements is None or elements < PARALLEL_ELEMENTS:
-        return 1, (f"{elements:,} elements < {PARALLEL_ELEMENTS:,}" if elements is not None
-                   else "no graph or count to measure")
-    return cores, f"{elements:,} elements >= {PARALLEL_ELEMENTS:,}: every usable core"
+        return count, "one usable core"
+    if elements is None:
+        return count, "no graph or count to measure"
+    if count == 1:
+        return count, f"{elements:,} elements < {PARALLEL_ELEMENTS:,}"
+    return count, f"{elements:,} elements >= {PARALLEL_ELEMENTS:,}: every usable core"
+
+
+def thread_count(graph: Graph | None, *, elements: int | None = None, cores: int = 1) -> int:
+    """The threads of a call placed on the CPU, of a machine of ``cores`` usable cores: every
+    core for a call of at least :data:`PARALLEL_ELEMENTS` elements (the graph's vertices + arcs
+    unless ``elements`` counts the call's work), one below it or without a graph or count
+    (what :func:`frontier.target.resolve_target` asks on every call of ``"auto"`` placed on
+    the CPU; :func:`cpu_threads` says why)."""
+    if cores <= 1:
+        return 1
+    if elements is None:
+        if graph is None:
+            return 1
+        elements = graph.num_vertices + graph.num_edges
+    return cores if elements >= PARALLEL_ELEMENTS else 1
 
 
 def _max_degree(graph: Graph) -> int:

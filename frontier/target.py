@@ -18,7 +18,7 @@ import numpy as np
 
 from frontier.errors import TargetError
 from frontier.limits import check_device
-from frontier.placement import cpu_threads, target_of
+from frontier.placement import target_of, thread_count
 from frontier.runtime import cpu_threads as threads_setting
 from frontier.runtime import cuda_support, simulator
 from frontier.runtime.target import TARGET_KINDS, CpuTarget, CudaTarget, Target, cpu_of, named
@@ -133,8 +133,7 @@ def _cpu(graph: Graph | None, elements: int | None) -> Target:
     :func:`frontier.placement.cpu_threads` gives the call."""
     if threads_setting.requested() is not None:
         return named("cpu")
-    count, _ = cpu_threads(graph, elements=elements, cores=_cores())
-    return cpu_of(count)
+    return cpu_of(thread_count(graph, elements=elements, cores=_cores()))
 
 
 def _cores() -> int:

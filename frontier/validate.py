@@ -99,6 +99,8 @@ def sources(of: Graph, values: Any, name: str = "sources") -> np.ndarray:
     array (:mod:`frontier.runtime.device_arrays`) is copied to the host: sources seed a frontier,
     which is built from host ids."""
     n = graph(of).num_vertices
+    if integer(values):  # one vertex id, the common case, without the checks below
+        return np.asarray([vertex(name, values, n)], np.int64)
     if is_device_array(values):
         values = to_host(values)
     if isinstance(values, Iterable) and not isinstance(values, (str, bytes, np.ndarray)):

@@ -34,6 +34,7 @@ advance with the direction and the balancer already chosen: what a host step of
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from frontier.frontier import DENSE, EDGES, SPARSE, Frontier
@@ -114,25 +115,30 @@ def push_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callabl
     target = frontier.target
     key = (target.compile_key, frontier.kind, frontier.domain, output, balancer,
            graph.weighted, num_state, tuple(functors.items()), cull)
-
-    def generate() -> tuple[list, Any]:
-        shape = balancer.shape(target)
-        spec = edge_spec("advance", graph, frontier, output, num_state, functors, cull=cull,
-                         io=KernelIO.STEP)
-        extra = balancer.extra_params(spec) + (CULL_PARAMS if cull != Cull.NONE else ())
-        helpers = [build(target, shape, spec, {}, lambda body=body: body, extra, name=name)
-                   for name, body in balancer.phases(spec)]
-        main = build(target, shape, spec, functors,
-                     lambda: clear_next_slot() + balancer.advance_body(spec), extra)
-        return helpers + [main], spec
-
-    kernels, spec = _PUSH_KERNELS.get(key, generate)
+    kernels, spec = _PUSH_KERNELS.find(key) or _PUSH_KERNELS.get(key, partial(
+        _push_kernels, graph, frontier, functors, num_state, balancer, output, cull))
     grids = [balancer.phase_blocks(target, frontier)] * (len(kernels) - 1)
     grids.append(kernels[-1].shape.blocks(target, work_bound(frontier)))
     buffers = balancer.buffers(spec, frontier) | scalar_arguments(functors)
     if cull != Cull.NONE and output == SPARSE:
         buffers.update(cull_buffers(frontier.pool, cull))
     return Plan(list(zip(kernels, grids, strict=True)), buffers)
+
+
+def _push_kernels(graph: Graph, frontier: Frontier, functors: dict[str, Any], num_state: int,
+                  balancer: LoadBalancer, output: str, cull: str) -> tuple[list, Any]:
+    """The kernels of :func:`push_plan` and their spec (made once per key; a module function,
+    so that a call that finds them makes no closure)."""
+    target = frontier.target
+    shape = balancer.shape(target)
+    spec = edge_spec("advance", graph, frontier, output, num_state, functors, cull=cull,
+                     io=KernelIO.STEP)
+    extra = balancer.extra_params(spec) + (CULL_PARAMS if cull != Cull.NONE else ())
+    helpers = [build(target, shape, spec, {}, lambda body=body: body, extra, name=name)
+               for name, body in balancer.phases(spec)]
+    main = build(target, shape, spec, functors,
+                 lambda: clear_next_slot() + balancer.advance_body(spec), extra)
+    return helpers + [main], spec
 
 
 def pull_plan(graph: Graph, frontier: Frontier, op: Callable, condition: Callable | None,

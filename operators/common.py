@@ -134,7 +134,7 @@ def thread_buffer(name: str, target: Target, size: int, dtype: Any) -> Any:
     grown as needed and reused by the thread's next call: an operator's temporaries, allocated
     once per thread instead of once per call, and never shared by two threads."""
     buffers = _THREAD.buffers
-    key = (name, target.name, target.simulated, np.dtype(dtype))
+    key = (name, target.name, target.simulated, dtype)  # the dtype as given: no np.dtype made
     found = buffers.get(key)
     if found is None or found.shape[0] < size:
         found = buffers[key] = target.empty(max(size, 64), dtype)

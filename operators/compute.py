@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ from operators.common import (
     work_bound,
 )
 from operators.convention import kernel_arguments, scalar_arguments
-from operators.functors import as_functor
+from operators.functors import Functor, as_functor
 from operators.shape import per_element
 from operators.tracing import hands_over
 
@@ -81,19 +82,21 @@ def compute_plan(graph: Graph, where: Frontier | str | int, fn: Callable, num_st
     input's, and the numbers the functor reads from its closure)."""
     tgt, kind, domain, io, work = elements(graph, where, target)
     functor = as_functor(fn, "compute function", ("i",), num_state)
-    weighted = graph.weighted
-
-    def generate() -> GeneratedKernel:
-        spec = KernelSpec("compute", kind, NONE, weighted, num_state, domain=domain,
-                          graph_view=functor.wants_graph, io=reads(kind))
-        return build(tgt, per_element(tgt), spec, {"functor": functor},
-                     lambda: for_each_input(spec, "v", spec.call("functor", "v") + "\n"))
-
-    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, functor),
-                          generate)
+    key = (tgt.compile_key, kind, domain, graph.weighted, num_state, functor)
+    kernel = _KERNELS.find(key) or _KERNELS.get(key, partial(_generated, tgt, *key[1:]))
     if functor.scalars:
         io.update(scalar_arguments({"functor": functor}))
     return kernel, kernel.shape.blocks(tgt, work), tgt, io
+
+
+def _generated(tgt: Target, kind: str, domain: str, weighted: bool, num_state: int,
+               functor: Functor) -> GeneratedKernel:
+    """The kernel of :func:`compute_plan` (made once per key; a module function, so that a
+    call that finds it makes no closure)."""
+    spec = KernelSpec("compute", kind, NONE, weighted, num_state, domain=domain,
+                      graph_view=functor.wants_graph, io=reads(kind))
+    return build(tgt, per_element(tgt), spec, {"functor": functor},
+                 lambda: for_each_input(spec, "v", spec.call("functor", "v") + "\n"))
 
 
 @hands_over

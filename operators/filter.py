@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from frontier import validate
@@ -11,6 +12,7 @@ from frontier.frontier import SPARSE, Frontier
 from frontier.graph import Graph
 from frontier.ring import clear_next_slot, push
 from frontier.runtime.shared_cache import SharedCache
+from frontier.runtime.target import Target
 from operators.codegen import (
     NONE,
     GeneratedKernel,
@@ -24,7 +26,7 @@ from operators.codegen import (
 )
 from operators.common import Plan, check_frontier, run_step, work_bound
 from operators.convention import scalar_arguments
-from operators.functors import as_functor
+from operators.functors import Functor, as_functor
 from operators.shape import per_element
 from operators.tracing import hands_over
 
@@ -43,21 +45,25 @@ def filter_plan(graph: Graph, frontier: Frontier, pred: Callable, num_state: int
         validate.unused("output='none' (no frontier is built to drop repeats from)",
                         {"unique": True})
     functor = as_functor(pred, "filter predicate", ("v",), num_state)
-    target, kind, domain, weighted = frontier.target, frontier.kind, frontier.domain, graph.weighted
+    target, kind = frontier.target, frontier.kind
     dropping = bool(unique) and out == SPARSE and kind == SPARSE
-
-    def generate() -> GeneratedKernel:
-        spec = KernelSpec("filter", kind, out, weighted, num_state, dropping, domain=domain,
-                          graph_view=functor.wants_graph, io=KernelIO.STEP)
-        return build(target, per_element(target), spec, {"functor": functor},
-                     lambda: _filter_body(spec), UNIQUE_PARAMS)
-
-    kernel = _KERNELS.get((target.compile_key, kind, out, weighted, num_state, dropping, domain,
-                           functor), generate)
+    key = (target.compile_key, kind, out, graph.weighted, num_state, dropping, frontier.domain,
+           functor)
+    kernel = _KERNELS.find(key) or _KERNELS.get(key, partial(_generated, target, *key[1:]))
     pool = frontier.pool
     stamps, stamp = pool.next_stamp() if dropping else (pool.placeholder, 0)
     return Plan([(kernel, kernel.shape.blocks(frontier.target, work_bound(frontier)))],
                 {"stamps": stamps, "stamp": stamp, **scalar_arguments({"functor": functor})})
+
+
+def _generated(target: Target, kind: str, out: str, weighted: bool, num_state: int,
+               dropping: bool, domain: str, functor: Functor) -> GeneratedKernel:
+    """The kernel of :func:`filter_plan` (made once per key; a module function, so that a call
+    that finds it makes no closure)."""
+    spec = KernelSpec("filter", kind, out, weighted, num_state, dropping, domain=domain,
+                      graph_view=functor.wants_graph, io=KernelIO.STEP)
+    return build(target, per_element(target), spec, {"functor": functor},
+                 lambda: _filter_body(spec), UNIQUE_PARAMS)
 
 
 def _filter_body(spec: KernelSpec) -> str:

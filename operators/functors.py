@@ -60,7 +60,6 @@ import operator
 import threading
 import types
 import warnings
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -171,9 +170,9 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
             fn = py_func
         if not inspect.isfunction(fn):
             raise FunctorError(f"{role} {fn!r} is not a plain Python function: {_HOW}")
-    cached = _RESOLVED.get(fn)
-    if cached is not None:  # resolved before: reused while it, and its helpers, read the same
-        watch, reads, functor, shape, checked = cached
+    found = _RESOLVED.get(id(fn))
+    if found is not None and found[0] is fn:  # resolved before: reused while it, and its
+        watch, reads, functor, shape, checked = found[1]  # helpers, read the same
         now = watch.now()
         if len(now) == len(reads) and all(map(operator.is_, now, reads)):
             if arguments is not None and (arguments, num_state) not in checked:
@@ -219,7 +218,7 @@ def as_functor(fn: Any, role: str = "functor", arguments: tuple[str, ...] | None
     key = (code_id, closure, defaults, glob, _helper_parts(called) if called else ())
     functor = Functor(fn, key, name, location, wants_graph, raises, lifted, scalars)
     checked = set() if arguments is None else {(arguments, num_state)}
-    _RESOLVED[fn] = (watch, reads, functor, shape, checked)
+    _RESOLVED[id(fn)] = (fn, (watch, reads, functor, shape, checked))
     return functor
 
 
@@ -336,9 +335,11 @@ def _check_arity(fn: Callable, shape: tuple, role: str, arguments: tuple[str, ..
 
 #: Per function object: how to look at what it and its helpers read, what they read when it
 #: was last resolved (:class:`frontier.runtime.reads.Watch`: a resolved functor is reused while each
-# of  them is the same object), the functor it resolved to, its code's shape and the (arguments,
-#: state count) pairs its arity was checked for.
-_RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: of them is the same object), the functor it resolved to, its code's shape and the (arguments,
+#: state count) pairs its arity was checked for. Keyed by the function's id (found without
+#: hashing or weakly referencing it), the entry holding the function itself, as its functor
+#: and watch do: an id is never another function's while its entry lasts.
+_RESOLVED: dict[int, tuple[types.FunctionType, tuple]] = {}
 
 
 #: Per code object: what does not change between calls (the code's identity, name, location,

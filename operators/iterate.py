@@ -463,8 +463,9 @@ def iterate(graph: Graph, phases: Sequence[Phase], *state: Any, stop_below: floa
     args = kernel_arguments(kernel.params, graph, tgt, io, state)
     kernel.launch(tgt, grid, args, cooperative=grid > 1, mode=Mode.FUSED)
     held = tgt.to_host(sums[:4 * count + 1 + max_iter])
-    ran = int(held[4 * count])
-    return Iterated(ran, tuple(float(x) for x in held[3 * count:4 * count]),
+    values = held[:4 * count + 1].tolist()  # the totals and the iterations as Python floats
+    ran = int(values[4 * count])
+    return Iterated(ran, tuple(values[3 * count:4 * count]),
                     held[4 * count + 1:4 * count + 1 + ran])
 
 

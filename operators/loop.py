@@ -498,37 +498,64 @@ class _Names:
 
     def __init__(self, trace: _Trace, returned: set[int]) -> None:
         self.state: dict[int, tuple[str, Any]] = {}
-        for step in trace.steps:
-            for value in (*step.state, step.out):
-                if (value is not None and value is not ROUND and not isinstance(value, LoopValue)
-                        and id(value) not in self.state):
-                    self.state[id(value)] = (f"s{len(self.state)}", value)
+        #: Per step: its state's names, then its ``out``'s and its value's (None where it has
+        #: none): what the kernel's text reads and writes.
+        self.step_names: list[tuple[str | None, ...]] = []
         self.returned = returned
-        made = [s.output for s in trace.steps if s.output is not None]
+        values = self.values_of(trace.values)
+        made: list[int] = []
+        walking = reversed_ = marks_hubs = False
+        state = self.state
+        # per object's id: its name in the text (the round, a reduce's value, a state object)
+        named = {id(ROUND): "loop_round"}
+        named.update((id(value), values[value.slot]) for value in trace.values)
+        for step in trace.steps:  # one pass: the state named, the flags below found
+            row = []
+            for value in (*step.state, step.out) if step.out is not None else step.state:
+                key = id(value)
+                name = named.get(key)
+                if name is None:
+                    name = named[key] = f"s{len(state)}"
+                    state[key] = (name, value)
+                row.append(name)
+            if step.out is None:
+                row.append(None)
+            row.append(None if step.value is None else values[step.value.slot])
+            self.step_names.append(tuple(row))
+            if step.output is not None:
+                made.append(step.output)
+            walking = walking or step.operator == "traverse"
+            reversed_ = reversed_ or (step.edges == "in" and step.balancer is not None)
+            marks_hubs = marks_hubs or (step.hubs is not None and isinstance(step.source, int))
         #: The body's own frontiers (neither the input nor a returned one), by index: their
         #: position in a row of lengths.
         self.mids = {index: k for k, index in enumerate(i for i in made if i not in returned)}
-        #: Per reduce's value: its array and position in a row of that array.
-        self.values: dict[int, tuple[str, int]] = {}
-        counts = {"loop_ints": 0, "loop_floats": 0}
-        for value in trace.values:
-            array = "loop_floats" if value.dtype.kind == "f" else "loop_ints"
-            self.values[value.slot] = (array, counts[array])
-            counts[array] += 1
-        self.rows = counts
         self.walks = _MIDS + 3 * len(self.mids)
         self.culled = self.walks + 3
         #: Where the small-frontier mode hands the ring's step count and a traverse's steps
         #: back to the grid (two lengths).
         self.handed = self.culled + 1
         #: Whether a traverse runs (the ring's queues) and whether a step walks in-edges.
-        self.walking = any(step.operator == "traverse" for step in trace.steps)
-        self.reversed = any(step.edges == "in" and step.balancer is not None
-                            for step in trace.steps)
+        self.walking = walking
+        self.reversed = reversed_
         #: Whether a step marks a frontier's hubs (:mod:`operators.folds`): with stamps of the
         #: pool's stamp array, counted with the culling steps' (``loop_culls``).
-        self.marks_hubs = any(step.hubs is not None and isinstance(step.source, int)
-                              for step in trace.steps)
+        self.marks_hubs = marks_hubs
+
+    def values_of(self, loop_values: list[LoopValue]) -> dict[int, str]:
+        """Per reduce's value (by slot): its array and position in a row of that array
+        (:attr:`values`), its name in the kernel's text returned."""
+        #: Per reduce's value: its array and position in a row of that array.
+        self.values: dict[int, tuple[str, int]] = {}
+        counts = {"loop_ints": 0, "loop_floats": 0}
+        named = {}
+        for value in loop_values:
+            array = "loop_floats" if value.dtype.kind == "f" else "loop_ints"
+            self.values[value.slot] = (array, counts[array])
+            named[value.slot] = f"{array}[{array}_row + {counts[array]}]"
+            counts[array] += 1
+        self.rows = counts
+        return named
 
     def of(self, value: Any) -> str:
         if value is ROUND:
@@ -824,13 +851,11 @@ def _kernel_key(trace: _Trace, names: _Names, shape: LaunchShape, block: bool,
     operator, what it reads and makes, its functors, its state and output by the kernel's
     names, its fold, whether it has an identity, its balancer); not the numbers a launch
     passes (a range's count, an identity's value, the closures' numbers)."""
-    of = names.of
     return (trace.frontier.target.compile_key, trace.graph.weighted, shape, block, refill,
             trace.body_steps, tuple(names.mids.items()), tuple(names.rows.items()),
-            tuple((s.operator, s.source, s.output, tuple(s.functors.items()),
-                   tuple(map(of, s.state)), s.op, s.edges,
-                   None if s.out is None else of(s.out),
-                   None if s.value is None else (of(s.value), s.value.dtype),
+            tuple(names.step_names),
+            tuple((s.operator, s.source, s.output, tuple(s.functors.items()), s.op, s.edges,
+                   None if s.value is None else s.value.dtype,
                    s.identity is not None, s.balancer,
                    None if s.hubs is None else (s.hubs.degree, s.hubs.chunk))
                   for s in trace.steps))
@@ -901,6 +926,10 @@ def _built(trace: _Trace, names: _Names, shape: LaunchShape, block: bool, refill
     return kernel, specs
 
 
+#: A traversal's ring in a fused loop: each queue's parameter and its pool scratch's name.
+_WALKS = tuple((f"walk{k}", f"loop traversal {k}") for k in range(3))
+
+
 def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | None,
            refill: bool) -> Looped:
     graph, frontier = trace.graph, trace.frontier
@@ -919,14 +948,16 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
            for index, k in names.mids.items()},
         **{array: tgt.empty(3 * n, np.float64 if array == "loop_floats" else np.int64)
            for array, n in names.rows.items() if n},
-        **{f"walk{k}": pool.scratch(f"loop traversal {k}", pool.capacity, np.int32)
-           for k in range(3) if names.walking}, **cull_buffers(pool, trace.cull)}
+        **cull_buffers(pool, trace.cull)}
+    if names.walking:  # the traversals' ring
+        for name, scratch in _WALKS:
+            io[name] = pool.scratch(scratch, pool.capacity, np.int32)
     if names.reversed:
         reverse = graph.transpose().device_arrays(tgt)
         io.update(rev_row_offsets=reverse.row_offsets, rev_col_indices=reverse.col_indices,
                   rev_weights=reverse.weights)
     for i, (step, spec) in enumerate(zip(trace.steps, specs, strict=True)):
-        if any(f.scalars for f in step.functors.values()):  # closure numbers, named by step
+        if any([f.scalars for f in step.functors.values()]):  # closure numbers, named by step
             io.update(scalar_arguments({f"step{i}_{n}": f for n, f in step.functors.items()}))
         if step.source == "count":
             io[f"count{i}"] = step.count
@@ -946,9 +977,10 @@ def _fused(trace: _Trace, returned: set[int], max_rounds: int, blocks: int | Non
                                              mode=Mode.FUSED),
         "a fused loop on its pool failed part-way (its rounds reuse every slot, so the "
         "frontiers it started from are lost)")
-    steps, rounds = int(lengths[STEPS_RAN]), int(lengths[_ROUNDS])
+    held = lengths.tolist()
+    steps, rounds = held[STEPS_RAN], held[_ROUNDS]
     if trace.cull != Cull.NONE or names.marks_hubs:
-        pool.use_stamps(int(lengths[names.culled]))  # culling step k stamped cull_base + k
+        pool.use_stamps(held[names.culled])  # culling step k stamped cull_base + k
     final = (frontier.slot + steps) % pool.SLOTS
     return Looped(Frontier(pool, final, SPARSE, pool.adopt(final, SPARSE, "a fused loop")),
                   rounds, steps - rounds)

@@ -24,6 +24,7 @@ step).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -136,25 +137,27 @@ def neighbor_plan(graph: Graph, where: Frontier | str, fn: Callable, state: tupl
     tgt, kind, domain, io, work = elements(
         graph, where, None if isinstance(where, Frontier) else home, "neighbor_reduce")
     functor = as_functor(fn, "neighbour function", ("src", "dst", "eid", "weight"), num_state)
-    weighted = graph.weighted
-
-    def generate() -> GeneratedKernel:
-        spec = KernelSpec("neighbors", kind, NONE, weighted, num_state, domain=domain,
-                          graph_view=functor.wants_graph, csc=edges == "in",
-                          variant=f"_{edges}_{op}", io=reads(kind))
-        return build(tgt, per_element(tgt), spec, {"functor": functor},
-                     lambda: for_each_input(spec, "v", fold_body(spec, edges, op)),
-                     ("out", "identity"))
-
     buffers = {"out": out, "identity": identity_of(op, out.dtype),
                **scalar_arguments({"functor": functor})}
     fold = hub_fold(graph, tgt, functor, state, op, edges, out.dtype)
     if fold is not None:
         return _hub_plan(graph, where, tgt, kind, domain, work, functor, num_state, op, edges,
                          fold, buffers), tgt, io
-    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, num_state, edges, op,
-                           functor), generate)
+    key = (tgt.compile_key, kind, domain, graph.weighted, num_state, edges, op, functor)
+    kernel = _KERNELS.find(key) or _KERNELS.get(key, partial(_generated, tgt, *key[1:]))
     return Plan([(kernel, kernel.shape.blocks(tgt, work))], buffers), tgt, io
+
+
+def _generated(tgt: Target, kind: str, domain: str, weighted: bool, num_state: int, edges: str,
+               op: str, functor: Functor) -> GeneratedKernel:
+    """The kernel of :func:`neighbor_plan` (made once per key; a module function, so that a
+    call that finds it makes no closure)."""
+    spec = KernelSpec("neighbors", kind, NONE, weighted, num_state, domain=domain,
+                      graph_view=functor.wants_graph, csc=edges == "in",
+                      variant=f"_{edges}_{op}", io=reads(kind))
+    return build(tgt, per_element(tgt), spec, {"functor": functor},
+                 lambda: for_each_input(spec, "v", fold_body(spec, edges, op)),
+                 ("out", "identity"))
 
 
 def _hub_plan(graph: Graph, where: Frontier | str, tgt: Target, kind: str, domain: str,

@@ -393,9 +393,14 @@ def _adaptive(graph: Graph, target: Target, thresholds: Thresholds | None) -> Ad
     policy holds nothing of a call: its schedule does)."""
     if thresholds is None:
         thresholds = thresholds_for(target)
-    kept = graph.memo(("adaptive policy", target.identity), lambda: [None])
-    last = kept[0]
+    kept = graph.memo(_ADAPTIVE, dict)  # per target identity: the last policy made
+    identity = target.identity
+    last = kept.get(identity)
     if last is not None and last.thresholds is thresholds:
         return last
-    kept[0] = policy = AdaptivePolicy(graph, target, thresholds)
+    kept[identity] = policy = AdaptivePolicy(graph, target, thresholds)
     return policy
+
+
+#: The graph's memo of its adaptive policies (:func:`_adaptive`).
+_ADAPTIVE = "adaptive policies"

@@ -26,6 +26,7 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numba
@@ -321,57 +322,59 @@ def reduce_plan(graph: Graph | None, where: Any, fn: Callable, state: tuple, op:
     op = op_named(op, REDUCTIONS, "reduce")
     tgt, kind, domain, io, work = elements(graph, where, target, "reduce")
     functor = as_functor(fn, "reduce function", ("i",), len(state))
-    dtype = np.dtype(np.int64) if op == "count" else result_dtype(functor, graph, state)
-    weighted = graph.weighted
-
-    def generate() -> GeneratedKernel:
-        spec = KernelSpec("reduce", kind, NONE, weighted, len(state), domain=domain,
-                          graph_view=functor.wants_graph, variant=_variant(op, dtype),
-                          io=reads(kind))
-
-        def body() -> str:
-            return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
-                    + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
-                    + _publish(op, dtype, tgt.runs_balancers, tgt.sequential))
-
-        return build(tgt, per_element(tgt), spec, {"functor": functor}, body,
-                     ("result", "identity"))
-
-    kernel = _KERNELS.get((tgt.compile_key, kind, domain, weighted, len(state), op, dtype,
-                           functor), generate)
+    dtype = _COUNTED if op == "count" else result_dtype(functor, graph, state)
+    key = (tgt.compile_key, kind, domain, graph.weighted, len(state), op, dtype, functor)
+    kernel = _KERNELS.find(key) or _KERNELS.get(key, partial(_generated, tgt, *key[1:]))
     # a float reduction on a target of ordered sums: one thread, the elements in order
     blocks = 1 if dtype.kind == "f" and tgt.ordered_sums else kernel.shape.blocks(tgt, work)
     plan = Plan([(kernel, blocks)], scalar_arguments({"functor": functor}))
     return plan, tgt, io, dtype
 
 
-def _identity(op: str, dtype: np.dtype) -> Any:
-    """The accumulator's starting value: float64, else int64 (unsigned values are held as
-    int64, their extremes with the sign bit flipped)."""
-    return identity_of(op, np.float64 if dtype.kind == "f" else np.int64)
+def _generated(tgt: Target, kind: str, domain: str, weighted: bool, num_state: int, op: str,
+               dtype: np.dtype, functor: Functor) -> GeneratedKernel:
+    """The kernel of :func:`reduce_plan` (made once per key; a module function, so that a call
+    that finds it makes no closure)."""
+    spec = KernelSpec("reduce", kind, NONE, weighted, num_state, domain=domain,
+                      graph_view=functor.wants_graph, variant=_variant(op, dtype),
+                      io=reads(kind))
+
+    def body() -> str:
+        return ("acc = identity\n" + ("carry = int64(0)\n" if _exact(op, dtype) else "")
+                + for_each_input(spec, "v", _fold(op, dtype, spec.call("functor", "v")))
+                + _publish(op, dtype, tgt.runs_balancers, tgt.sequential))
+
+    return build(tgt, per_element(tgt), spec, {"functor": functor}, body, ("result", "identity"))
 
 
-def _value(op: str, dtype: np.dtype, held: np.ndarray) -> int | float:
-    """The reduction's result from the two elements of the result buffer."""
+#: A count's accumulator dtype.
+_COUNTED = np.dtype(np.int64)
+
+
+def _start(op: str, dtype: np.dtype) -> tuple[Any, np.ndarray]:
+    """The accumulator's starting value (float64, else int64: unsigned values are held as
+    int64, their extremes with the sign bit flipped) and the result buffer's starting values,
+    ``[start, 0]`` (read-only), made once per fold and dtype."""
+    found = _STARTS.get((op, dtype))
+    if found is None:
+        start = identity_of(op, np.float64 if dtype.kind == "f" else np.int64)
+        values = np.array([start, 0], dtype=start.dtype)
+        values.setflags(write=False)
+        found = _STARTS.setdefault((op, dtype), (start, values))
+    return found
+
+
+def _value(op: str, dtype: np.dtype, held: list) -> int | float:
+    """The reduction's result from the two elements of the result buffer (as a list)."""
     if dtype.kind == "f":
         return float(held[0])
     if _exact(op, dtype):
-        return int(held[0]) + (int(held[1]) << 64)
-    return int(held[0]) - _SIGN if dtype.kind == "u" else int(held[0])
+        return held[0] + (held[1] << 64)
+    return held[0] - _SIGN if dtype.kind == "u" else held[0]
 
 
-def _starts(start: Any) -> np.ndarray:
-    """The result buffer's starting values, ``[start, 0]`` (made once per value; read-only)."""
-
-    def make() -> np.ndarray:
-        values = np.array([start, 0], dtype=start.dtype)
-        values.setflags(write=False)
-        return values
-
-    return _STARTS.get((start.dtype, start.item()), make)
-
-
-_STARTS: SharedCache[np.ndarray] = SharedCache("reduce starting values")
+#: :func:`_start` per fold and dtype.
+_STARTS: dict[tuple[str, np.dtype], tuple[Any, np.ndarray]] = {}
 #: The reduce kernels, by everything they depend on (looked up once per call).
 _KERNELS: SharedCache[GeneratedKernel] = SharedCache("reduce kernels")
 
@@ -398,9 +401,9 @@ def reduce(graph: Graph | None, where: Any, fn: Callable, *state: Any, op: str =
     applies to ranges (a frontier runs on its own target)."""
     graph = range_graph(graph, where)
     plan, tgt, io, dtype = reduce_plan(graph, where, fn, state, op, target)
-    start = _identity(op, dtype)
+    start, starts = _start(op, dtype)
     result = _result_buffer(tgt, start.dtype)
-    tgt.upload(result, _starts(start))
+    tgt.upload(result, starts)
     plan.buffers.update(result=result, identity=start)
     launch_plan(plan, graph, tgt, io, state)
-    return _value(op, dtype, tgt.to_host(result))
+    return _value(op, dtype, tgt.to_host(result).tolist())

@@ -55,9 +55,8 @@ class LaunchShape:
     def blocks(self, target: Target, work: int) -> int:
         """Blocks to launch for ``work`` input elements (an upper bound when the length lives
         on the device): enough to cover them, at most what the device runs at once."""
-        if self.items_per_block is None:
-            return grid_blocks(target, self.threads_per_block, work)
-        need = max(1, -(-max(work, 1) // self.items_per_block))
+        per_block = self.items_per_block or self.threads_per_block  # None: one per thread
+        need = max(1, -(-max(work, 1) // per_block))
         return min(need, target.resident_blocks(self.threads_per_block))
 
 

@@ -51,6 +51,12 @@ class SharedCache(Generic[_V]):
                     self._values[key] = value
         return value  # type: ignore[return-value]
 
+    def find(self, key: Hashable) -> _V | None:
+        """The value for ``key`` if a thread has built it, else None (a lookup that, unlike
+        :meth:`get`, takes no function to build with: a caller that finds its value makes
+        none)."""
+        return self._values.get(key)
+
     def __len__(self) -> int:
         return len(self._values)
 

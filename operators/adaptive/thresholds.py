@@ -178,6 +178,7 @@ def save_calibration(device: str, thresholds: Thresholds, measured: dict[str, An
         entries[device] = {**values, "measured": measured}
         write_file(path, json.dumps(entries, indent=2, sort_keys=True).encode())
         _STAMPS.pop(str(calibration_path()), None)
+        _LAST.clear()
     return path
 
 
@@ -214,19 +215,29 @@ def thresholds_for(target: Target) -> Thresholds:
     """The thresholds used on ``target``: its device properties, overridden by the calibration
     cache's entry for its device when there is one (looked up again only when the cache file
     changes, which is looked at again after :data:`RESTAT_AFTER_S`)."""
-    path, name = _calibration_file()
+    env = environ.snapshot(CACHE_DIR_INPUTS)
     now = time.monotonic()
+    last = _LAST.get(target)  # the common case: the same cache folder, looked at lately
+    if last is not None and last[0] == env and now - last[1] <= RESTAT_AFTER_S:
+        return last[2]
+    path, name = _calibration_file()
     seen = _STAMPS.get(name)
     if seen is None or now - seen[0] > RESTAT_AFTER_S:
         try:
             stamp = os.lstat(path).st_mtime_ns
         except OSError:
             stamp = None
-        _STAMPS[name] = (now, stamp)
-    else:
-        stamp = seen[1]
-    key = (target.name, target.simulated, name, stamp)
-    return _THRESHOLDS.get(key, lambda: _read_thresholds(target))
+        _STAMPS[name] = seen = (now, stamp)
+    key = (target.name, target.simulated, name, seen[1])
+    found = _THRESHOLDS.get(key, lambda: _read_thresholds(target))
+    _LAST[target] = (env, seen[0], found)
+    return found
+
+
+#: Per target: the cache folder's variables, when its calibration file was last looked at and
+#: the thresholds then (what :func:`thresholds_for` answers without a look until
+#: :data:`RESTAT_AFTER_S` has passed since, or the variables change).
+_LAST: dict[Target, tuple[tuple, float, Thresholds]] = {}
 
 
 def _read_thresholds(target: Target) -> Thresholds:

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import CATALOG, connected_components, spanning_forest
-from algorithms.components import DEFAULT_METHOD, ComponentsMethod, _most_frequent
-from frontier import Graph
+from algorithms.components import DEFAULT_METHOD, SAMPLES, ComponentsMethod, _most_frequent
+from frontier import Graph, generators
 from frontier.io import load
 from frontier.runtime.cuda_support import cuda_usable
 from frontier.testing import (
@@ -24,7 +24,7 @@ from frontier.testing import (
     graphs,
     reference_components,
 )
-from operators import BalancerError, available_balancers
+from operators import BalancerError, available_balancers, recording
 from tests.pairs import pairwise
 from tests.tiers import TARGETS
 
@@ -211,3 +211,20 @@ def test_the_most_frequent_sampled_label_is_the_smallest_of_the_most_counted(lab
     held = np.array(labels, np.int32) * (10**6 if spread else 1)
     values, counts = np.unique(held, return_counts=True)
     assert _most_frequent(held, int(held.max()) + 1) == values[counts == counts.max()].min()
+
+
+def test_afforest_reads_every_label_of_a_small_graph_and_samples_a_large_ones():
+    """The largest intermediate component of a graph of at most SAMPLES vertices comes from
+    every vertex's label (no launch gathers samples); a larger graph's from its samples (the
+    same on every target: the cpu target's launches show it)."""
+    target = "cpu"
+
+    def gathers(graph: Graph) -> int:
+        connected_components(graph, target=target)
+        with recording() as log:
+            labels = connected_components(graph, target=target).labels
+        np.testing.assert_array_equal(labels, smallest_member(graph))
+        return sum("gather" in launch.name for launch in log)
+
+    assert gathers(generators.path(SAMPLES)) == 0
+    assert gathers(generators.path(SAMPLES + 1)) == 1

@@ -251,6 +251,13 @@ def test_a_shared_cache_builds_each_value_once_for_threads_asking_together():
     assert len(built) == 3 and len({id(v) for k, v in got if k == 0}) == 1
 
 
+def test_a_shared_cache_finds_what_it_built_and_nothing_else():
+    cache: SharedCache[object] = SharedCache("test")
+    assert cache.find("a") is None
+    built = cache.get("a", object)
+    assert cache.find("a") is built and cache.find("b") is None
+
+
 def test_threads_compiling_one_new_kernel_together_compile_it_once(monkeypatch):
     graph = generators.path(6)
 

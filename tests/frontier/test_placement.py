@@ -12,7 +12,14 @@ import pytest
 from frontier import generators
 from frontier import target as target_module
 from frontier.errors import TargetError
-from frontier.placement import PARALLEL_ELEMENTS, TINY_ELEMENTS, choose, cpu_threads, target_of
+from frontier.placement import (
+    PARALLEL_ELEMENTS,
+    TINY_ELEMENTS,
+    choose,
+    cpu_threads,
+    target_of,
+    thread_count,
+)
 from frontier.runtime import cpu_threads as threads_setting
 from frontier.runtime import cuda_support, simulator
 from frontier.runtime.cuda_support import cuda_usable
@@ -129,6 +136,15 @@ def test_a_call_on_the_cpu_takes_every_core_from_its_size_and_one_below():
     graph = generators.rmat(10)
     threads, reason = cpu_threads(graph, cores=8)
     assert threads == 1 and f"{graph.num_vertices + graph.num_edges:,} elements" in reason
+
+
+@pytest.mark.parametrize("elements", [None, 0, PARALLEL_ELEMENTS - 1, PARALLEL_ELEMENTS])
+@pytest.mark.parametrize("cores", [1, 2, 16])
+@pytest.mark.parametrize("graph", [None, "rmat"])
+def test_the_thread_count_auto_asks_is_the_rules_without_its_reason(elements, cores, graph):
+    graph = generators.rmat(8) if graph else None
+    assert thread_count(graph, elements=elements, cores=cores) == cpu_threads(
+        graph, elements=elements, cores=cores)[0]
 
 
 def test_auto_on_the_cpu_takes_the_rules_threads_unless_the_variable_sets_them(monkeypatch):

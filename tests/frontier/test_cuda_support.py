@@ -93,6 +93,7 @@ def no_simulator(monkeypatch):
 def test_without_numba_cuda_the_problem_names_the_extra_where_the_driver_reports_a_gpu(
         monkeypatch, no_simulator, gpus, said):
     monkeypatch.setattr(cuda_support, "numba_cuda", lambda: None)
+    monkeypatch.setattr(cuda_support, "driver_found", lambda: gpus > 0)
     monkeypatch.setattr(cuda_support, "driver_gpus", lambda: gpus)
     assert not cuda_usable() and said in cuda_problem()
     assert cuda_support.unused_gpus() == gpus

@@ -4,44 +4,18 @@ advance / filter / compute calls, the way the papers cited in each module write 
 Each module declares its catalog entries beside its algorithm (:mod:`algorithms.entry`);
 :data:`CATALOG` collects them (:mod:`algorithms.catalog`). A user's own algorithm becomes an
 entry too (:mod:`algorithms.user`; :func:`declare` says what checks and reports it). Every
-result follows :class:`Result` (:mod:`algorithms.result`)."""
+result follows :class:`Result` (:mod:`algorithms.result`).
+
+The names below are imported on first use (:mod:`frontier.lazy_exports`): a call of one
+algorithm imports its own module and what it runs, not the others; :data:`CATALOG` imports every
+module that declares entries. The versions over partitioned graphs (:mod:`algorithms.distributed`)
+are imported by the first call on a :class:`frontier.distributed.DistributedGraph`
+(:func:`frontier.distributed.dispatch.versions_from`)."""
 
 from __future__ import annotations
 
-# registers the versions of bfs, sssp and connected_components over a DistributedGraph
-from algorithms import distributed  # noqa: F401
-from algorithms.apsp import APSPError, APSPResult, apsp
-from algorithms.betweenness import BetweennessResult, BetweennessSourceStats, betweenness_centrality
-from algorithms.bfs import BFSResult, LevelStats, bfs
-from algorithms.catalog import CATALOG
-from algorithms.coloring import ColoringResult, ColoringRoundStats, graph_coloring
-from algorithms.communities import (
-    CommunitiesResult,
-    CommunitiesSweepStats,
-    label_propagation_communities,
-)
-from algorithms.components import (
-    ComponentsResult,
-    ComponentsStepStats,
-    SpanningForestResult,
-    connected_components,
-    spanning_forest,
-)
-from algorithms.entry import Entry, Option
-from algorithms.independent_set import MISResult, MISRoundStats, maximal_independent_set
-from algorithms.kcore import KCoreResult, KCoreRoundStats, k_core
-from algorithms.list_ranking import ListError, ListRankingResult, list_ranking
-from algorithms.minimum_spanning_forest import MSFResult, MSFRoundStats, minimum_spanning_forest
-from algorithms.pagerank import ConvergenceError, PageRankIterationStats, PageRankResult, pagerank
-from algorithms.result import Result
-from algorithms.sssp import SSSPResult, SSSPStepStats, sssp
-from algorithms.strong_components import SCCResult, SCCRoundStats, strongly_connected_components
-from algorithms.triangles import TriangleResult, triangle_count
-from algorithms.truss import KTrussResult, KTrussRoundStats, k_truss
-from algorithms.user import declare
-
-#: The name :class:`SSSPStepStats` had before issue 21 (one stats class per meaning).
-IterationStats = SSSPStepStats
+from frontier.distributed.dispatch import versions_from
+from frontier.lazy_exports import lazy_exports
 
 __all__ = ["bfs", "BFSResult", "LevelStats", "CATALOG", "Entry", "Option", "Result", "declare"]
 __all__ += ["pagerank", "PageRankResult", "PageRankIterationStats", "ConvergenceError",
@@ -58,3 +32,45 @@ __all__ += ["strongly_connected_components", "SCCResult", "SCCRoundStats"]
 __all__ += ["minimum_spanning_forest", "MSFResult", "MSFRoundStats"]
 __all__ += ["k_truss", "KTrussResult", "KTrussRoundStats"]
 __all__ += ["label_propagation_communities", "CommunitiesResult", "CommunitiesSweepStats"]
+
+#: :class:`SSSPStepStats` is also exported under the name it had before issue 21 (one stats class
+#: per meaning), ``IterationStats``.
+lazy_exports(__name__, {
+    "APSPError": "algorithms.apsp", "APSPResult": "algorithms.apsp", "apsp": "algorithms.apsp",
+    "BetweennessResult": "algorithms.betweenness",
+    "BetweennessSourceStats": "algorithms.betweenness",
+    "betweenness_centrality": "algorithms.betweenness",
+    "BFSResult": "algorithms.bfs", "LevelStats": "algorithms.bfs", "bfs": "algorithms.bfs",
+    "CATALOG": "algorithms.catalog",
+    "ColoringResult": "algorithms.coloring", "ColoringRoundStats": "algorithms.coloring",
+    "graph_coloring": "algorithms.coloring",
+    "CommunitiesResult": "algorithms.communities",
+    "CommunitiesSweepStats": "algorithms.communities",
+    "label_propagation_communities": "algorithms.communities",
+    "ComponentsResult": "algorithms.components", "ComponentsStepStats": "algorithms.components",
+    "SpanningForestResult": "algorithms.components",
+    "connected_components": "algorithms.components", "spanning_forest": "algorithms.components",
+    "Entry": "algorithms.entry", "Option": "algorithms.entry",
+    "MISResult": "algorithms.independent_set", "MISRoundStats": "algorithms.independent_set",
+    "maximal_independent_set": "algorithms.independent_set",
+    "KCoreResult": "algorithms.kcore", "KCoreRoundStats": "algorithms.kcore",
+    "k_core": "algorithms.kcore",
+    "ListError": "algorithms.list_ranking", "ListRankingResult": "algorithms.list_ranking",
+    "list_ranking": "algorithms.list_ranking",
+    "MSFResult": "algorithms.minimum_spanning_forest",
+    "MSFRoundStats": "algorithms.minimum_spanning_forest",
+    "minimum_spanning_forest": "algorithms.minimum_spanning_forest",
+    "ConvergenceError": "algorithms.pagerank", "PageRankIterationStats": "algorithms.pagerank",
+    "PageRankResult": "algorithms.pagerank", "pagerank": "algorithms.pagerank",
+    "Result": "algorithms.result",
+    "SSSPResult": "algorithms.sssp", "SSSPStepStats": "algorithms.sssp",
+    "sssp": "algorithms.sssp", "IterationStats": "algorithms.sssp:SSSPStepStats",
+    "SCCResult": "algorithms.strong_components", "SCCRoundStats": "algorithms.strong_components",
+    "strongly_connected_components": "algorithms.strong_components",
+    "TriangleResult": "algorithms.triangles", "triangle_count": "algorithms.triangles",
+    "KTrussResult": "algorithms.truss", "KTrussRoundStats": "algorithms.truss",
+    "k_truss": "algorithms.truss",
+    "declare": "algorithms.user",
+})
+
+versions_from("algorithms.distributed")  # the versions over partitions register themselves

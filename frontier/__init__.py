@@ -37,7 +37,7 @@ from frontier.graphview import (
     out_degree,
     tally_common_neighbors,
 )
-from frontier.io import GraphFormatError, load, load_with_labels, save
+from frontier.lazy_exports import lazy_exports
 from frontier.runtime import early_context
 from frontier.runtime.atomics import (
     atomic_add,
@@ -69,6 +69,11 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+# the loaders, imported on first use (frontier.lazy_exports): a call on a graph built in memory
+# (a generator, NetworkX's) reads no file
+lazy_exports(__name__, {name: "frontier.io" for name in (
+    "GraphFormatError", "load", "load_with_labels", "save")})
 
 early_context.start()
 

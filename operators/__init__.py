@@ -42,29 +42,14 @@ pool, and a frontier stays valid until two more steps have run on its pool (the 
 in :mod:`frontier.frontier`); ``compute``, ``reduce``, ``neighbor_reduce`` and
 ``sort_neighbors`` are not steps.
 Keep a frontier longer with ``Frontier.copy()``; a stale one raises ``StaleFrontierError``.
+
+The names here are imported on first use (:mod:`frontier.lazy_exports`): an algorithm imports
+the operators it runs, not the others.
 """
 
 from __future__ import annotations
 
-from frontier.runtime.recording import recording
-from operators.advance import advance
-from operators.balancers import BalancerError, LoadBalancer, available_balancers, get_balancer
-from operators.codegen import FunctorIndexError
-from operators.common import OperatorError
-from operators.compute import compute
-from operators.direction import Direction
-from operators.explain import explain
-from operators.filter import filter  # noqa: A004
-from operators.functors import FunctorError, RecompileWarning
-from operators.iterate import Each, Gather, Iterated, Total, iterate
-from operators.levels import Levels
-from operators.loop import ROUND, Looped, LoopError, loop
-from operators.neighbors import neighbor_reduce
-from operators.policy import AdaptivePolicy, StaticPolicy, resolve_policy
-from operators.reduce import reduce  # noqa: A004
-from operators.segmented_sort import sort_neighbors
-from operators.tiles import tile_update
-from operators.traverse import Traversal, traverse
+from frontier.lazy_exports import lazy_exports
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "sort_neighbors",
            "traverse", "iterate", "loop", "Looped", "LoopError", "ROUND",
@@ -73,3 +58,29 @@ __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "sort_ne
            "resolve_policy", "StaticPolicy", "AdaptivePolicy", "tile_update", "LoadBalancer",
            "FunctorError", "FunctorIndexError", "RecompileWarning", "BalancerError",
            "OperatorError"]
+
+lazy_exports(__name__, {
+    "recording": "frontier.runtime.recording",
+    "advance": "operators.advance",
+    "BalancerError": "operators.balancers", "LoadBalancer": "operators.balancers",
+    "available_balancers": "operators.balancers", "get_balancer": "operators.balancers",
+    "FunctorIndexError": "operators.codegen",
+    "OperatorError": "operators.common",
+    "compute": "operators.compute",
+    "Direction": "operators.direction",
+    "explain": "operators.explain",
+    "filter": "operators.filter",
+    "FunctorError": "operators.functors", "RecompileWarning": "operators.functors",
+    "Each": "operators.iterate", "Gather": "operators.iterate", "Iterated": "operators.iterate",
+    "Total": "operators.iterate", "iterate": "operators.iterate",
+    "Levels": "operators.levels",
+    "ROUND": "operators.loop", "Looped": "operators.loop", "LoopError": "operators.loop",
+    "loop": "operators.loop",
+    "neighbor_reduce": "operators.neighbors",
+    "AdaptivePolicy": "operators.policy", "StaticPolicy": "operators.policy",
+    "resolve_policy": "operators.policy",
+    "reduce": "operators.reduce",
+    "sort_neighbors": "operators.segmented_sort",
+    "tile_update": "operators.tiles",
+    "Traversal": "operators.traverse", "traverse": "operators.traverse",
+})

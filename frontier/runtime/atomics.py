@@ -28,19 +28,14 @@ where a warp's lanes push together.
 from __future__ import annotations
 
 import threading
+from types import ModuleType
 from typing import Any
 
 from numba import uint32
 from numba.core.extending import overload as cpu_overload
 
-from frontier.runtime import cpu_atomics
+from frontier.runtime import cpu_atomics, cuda_support
 from frontier.runtime.racecheck import atomic_access
-
-try:
-    from numba import cuda
-    from numba.cuda.extending import overload as cuda_overload
-except ImportError:  # no numba.cuda at all (Numba without its built-in one, no numba-cuda)
-    cuda_overload = None
 
 __all__ = ["atomic_add", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch", "atomic_or",
            "atomic_load", "atomic_store", "atomic_claim"]
@@ -244,7 +239,13 @@ def _cpu_store(array, index, value):
 
 
 # CUDA target: the hardware atomics; an aligned word load or store is atomic.
-if cuda_overload is not None:
+def _register_cuda(cuda: ModuleType) -> None:
+    """The CUDA versions, registered when the library loads numba.cuda
+    (:func:`frontier.runtime.cuda_support.on_load`)."""
+    cuda_overload = cuda_support.cuda_overload()
+    if cuda_overload is None:  # a numba.cuda without the CUDA typing layer
+        return
+
     @cuda_overload(atomic_add, target="cuda")
     def _cuda_add(array, index, value):
         def impl(array, index, value):
@@ -308,3 +309,6 @@ if cuda_overload is not None:
         def impl(array, index, value):
             array[index] = value
         return impl
+
+
+cuda_support.on_load(_register_cuda)

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from frontier.runtime import cuda_support
 from frontier.runtime.shared_cache import SharedCache
 from frontier.runtime.target import Target, named
 
@@ -57,8 +58,7 @@ def is_device_array(value: Any) -> bool:
 def view(value: Any) -> Any:
     """A Numba device array over ``value``'s memory (no copy; see the module docstring).
     TypeError if ``value`` is not a device array."""
-    from numba import cuda
-
+    cuda = cuda_support.cuda_module()
     if getattr(value, "__cuda_ndarray__", False):
         return value
     if hasattr(value, "__cuda_array_interface__"):

@@ -50,16 +50,11 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar
 
+import numba
 from numba.core import targetconfig
 from numba.core.extending import overload as cpu_overload
 
-try:
-    from numba.cuda.extending import overload as cuda_overload
-except ImportError:  # simulator-only installs without the CUDA typing layer
-    cuda_overload = None
-
-import numba
-
+from frontier.runtime import cuda_support
 from frontier.runtime.reads import copied
 
 __all__ = ["device_function", "companions", "registered", "registered_again"]
@@ -88,10 +83,14 @@ def device_function(fn: F, *, inline: bool = False, checks: Callable | None = No
     def cpu_typer(*args: Any) -> Callable:
         return _for_caller(body, checks, *_caller_options())
 
+    def register_cuda(cuda: types.ModuleType) -> None:
+        cuda_overload = cuda_support.cuda_overload()
+        if cuda_overload is not None:  # None: a numba.cuda without the CUDA typing layer
+            cuda_overload(fn, target="cuda", strict=False, inline=how)(typer)
+
     how = "always" if inline else "never"
     cpu_overload(fn, target="cpu", strict=False, inline=how)(cpu_typer)
-    if cuda_overload is not None:
-        cuda_overload(fn, target="cuda", strict=False, inline=how)(typer)
+    cuda_support.on_load(register_cuda)  # when the library loads numba.cuda, or now
     _REGISTERED[fn] = (inline, checks, implementation)
     return fn
 

@@ -16,7 +16,11 @@ or a Dask worker's nanny (``multiprocessing.parent_process()`` is not None: a po
 workers on a GPU machine must not make a context each); in a process with a limit on its address
 space (``ulimit -v``: the driver reserves far more address space than it uses, which would
 leave the process's own allocations none, :mod:`frontier.limits`); and when the environment variable
-``FRONTIER_EARLY_CONTEXT`` is ``0``. Without a usable GPU the thread finds none and ends.
+``FRONTIER_EARLY_CONTEXT`` is ``0``. Without a usable GPU the thread finds none and ends; where
+the NVIDIA driver's library is found (:func:`~frontier.runtime.cuda_support.driver_found`),
+:func:`start` imports ``numba.cuda`` itself first, in the importing thread (the thread then
+imports nothing that the rest of the library's import could be importing at the same time), and
+where it is not, nothing imports ``numba.cuda``.
 
 A process forked from one whose driver was started cannot use the GPU (the CUDA driver refuses
 it). A fork waits for the thread to end (:func:`wait`), and
@@ -33,7 +37,7 @@ import resource
 import threading
 
 from frontier.runtime import simulator
-from frontier.runtime.cuda_support import cuda_usable, numba_cuda
+from frontier.runtime.cuda_support import cuda_module, cuda_usable, driver_found, numba_cuda
 from frontier.runtime.interrupts import prepare_numba
 
 #: The environment variable that turns the early context off (value ``0``).
@@ -60,6 +64,8 @@ def start() -> threading.Thread | None:
     global _THREAD
     with _LOCK:
         if _THREAD is None and wanted():
+            if driver_found():
+                cuda_module()
             _THREAD = threading.Thread(target=_make, name="frontier-early-context",
                                        daemon=True)
             _THREAD.start()

@@ -39,11 +39,6 @@ from typing import Any
 
 import numpy as np
 
-try:  # numba-cuda's types, which the launcher converts scalars by (none without numba-cuda)
-    from numba.cuda import types as cuda_types
-except ImportError:
-    cuda_types = None
-
 __all__ = ["Launcher", "compiled_for", "device_array_fields", "make_launcher"]
 
 
@@ -216,21 +211,21 @@ def device_array_fields(array: Any) -> list:
 def _scalar_converter(ty: Any) -> Callable[[Any], Any] | None:
     """How Numba's ``_prepare_args`` converts a scalar of Numba type ``ty`` (a ctypes value of
     the type's width, a bool as it is), taken once per kernel instead of found again at every
-    launch; None for any other type (converted by Numba's own code)."""
-    types = cuda_types
-    if isinstance(ty, types.Integer):
-        return getattr(ctypes, f"c_{ty}", None)
-    if ty == types.float64:
-        return ctypes.c_double
-    if ty == types.float32:
-        return ctypes.c_float
-    if ty == types.boolean:
-        return _as_is
-    return None
+    launch; None for any other type (converted by Numba's own code). Known by the type's name
+    (``int32``, ``float64``, ``bool``), which is a Numba CUDA type's: its types module is not
+    imported here."""
+    return _SCALAR_CONVERTERS.get(str(ty))
 
 
 def _as_is(value: Any) -> Any:
     return value
+
+
+#: Numba's scalar type names and how :func:`_scalar_converter` converts each.
+_SCALAR_CONVERTERS: dict[str, Callable[[Any], Any]] = {
+    **{f"{sign}int{bits}": getattr(ctypes, f"c_{sign}int{bits}")
+       for sign in ("", "u") for bits in (8, 16, 32, 64)},
+    "float64": ctypes.c_double, "float32": ctypes.c_float, "bool": _as_is}
 
 
 def compiled_for(kernel: Any, args: tuple) -> Any:

@@ -26,6 +26,7 @@ the same bits. The float keeps the top 53 bits, so it is exact and identical eve
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -33,12 +34,8 @@ from numba.core import types
 from numba.core.errors import TypingError
 from numba.core.extending import overload as cpu_overload
 
+from frontier.runtime import cuda_support
 from frontier.runtime.devicefn import device_function
-
-try:
-    from numba.cuda.extending import overload as cuda_overload
-except ImportError:  # simulator-only installs without the CUDA typing layer
-    cuda_overload = None
 
 __all__ = ["random", "random_bits"]
 
@@ -130,6 +127,15 @@ device_function(_compiled_splitmix64)
 device_function(_compiled_bits)
 cpu_overload(random_bits, target="cpu")(_bits_impl)
 cpu_overload(random, target="cpu")(_random_impl)
-if cuda_overload is not None:
-    cuda_overload(random_bits, target="cuda")(_bits_impl)
-    cuda_overload(random, target="cuda")(_random_impl)
+
+
+def _register_cuda(cuda: ModuleType) -> None:
+    """The CUDA versions, registered when the library loads numba.cuda
+    (:func:`frontier.runtime.cuda_support.on_load`)."""
+    cuda_overload = cuda_support.cuda_overload()
+    if cuda_overload is not None:  # None: a numba.cuda without the CUDA typing layer
+        cuda_overload(random_bits, target="cuda")(_bits_impl)
+        cuda_overload(random, target="cuda")(_random_impl)
+
+
+cuda_support.on_load(_register_cuda)

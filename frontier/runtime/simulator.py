@@ -3,8 +3,8 @@ that make it compute the same.
 
 The simulator (``NUMBA_ENABLE_CUDASIM=1``) runs a kernel's Python text, one Python thread per GPU
 thread, so CI without a GPU tests the generated kernels. Four of its differences would let CI
-fail correct code or pass wrong code; :func:`make_faithful` (applied when :mod:`frontier.target`
-is imported with the simulator enabled), :func:`compiled_numbers` and :func:`as_compiled` remove
+fail correct code or pass wrong code; :func:`make_faithful` (applied when the library loads
+``numba.cuda`` with the simulator enabled), :func:`compiled_numbers` and :func:`as_compiled` remove
 them. The race detector (:mod:`frontier.runtime.racecheck`), which runs functors as Python on the
 cpu target too, applies the last two as well:
 
@@ -79,12 +79,6 @@ from numba.np import numpy_support
 from frontier import environ
 from frontier.runtime.reads import is_helper, rebuilt
 
-try:  # numba.cuda's simulator (numba-cuda's or Numba's own); none where Numba has no numba.cuda
-    from numba.cuda.simulator import kernel as _simulated_kernels
-    from numba.cuda.simulator import kernelapi as _simulated_api
-except ImportError:
-    _simulated_kernels = _simulated_api = None
-
 __all__ = ["enabled", "make_faithful", "compiled_numbers", "held", "as_compiled",
            "barriers_entered", "BarrierError", "quick_thread_switches", "SWITCH_SECONDS",
            "SIMULATOR_VARIABLE"]
@@ -123,17 +117,24 @@ class BarrierError(RuntimeError):
     the block waits at: undefined on the hardware."""
 
 
+#: The simulator's modules of kernels and block threads, and of what kernels call (loaded with
+#: ``numba.cuda`` where the simulator is enabled).
+_SIMULATED_KERNELS = "numba.cuda.simulator.kernel"
+_SIMULATED_API = "numba.cuda.simulator.kernelapi"
+
+
 def make_faithful() -> None:
     """Correct the simulator's shared-memory allocation and check its barriers (see the module
-    docstring); idempotent, and a no-op where the simulator's layout is not the one corrected
-    here."""
+    docstring), once the simulator is loaded (:func:`frontier.runtime.cuda_support.cuda_module`
+    does it when it loads ``numba.cuda`` in the simulator); idempotent, and a no-op before that
+    or where the simulator's layout is not the one corrected here."""
     global _installed
     with _lock:
         if _installed:
             return
-        shared = getattr(_simulated_api, "FakeCUDAShared", None)
+        shared = getattr(sys.modules.get(_SIMULATED_API), "FakeCUDAShared", None)
         original = getattr(shared, "array", None)
-        thread = getattr(_simulated_kernels, "BlockThread", None)
+        thread = getattr(sys.modules.get(_SIMULATED_KERNELS), "BlockThread", None)
         if original is None or not hasattr(thread, "syncthreads"):
             return
         shared.array = _atomic_shared_array(original)
@@ -327,13 +328,18 @@ def _replacement(value: Any, again: Callable[[types.FunctionType], types.Functio
 def _simulated_device_function(value: Any) -> bool:
     """Whether ``value`` is a ``cuda.jit`` function of the simulator (which runs its Python
     function when called)."""
-    if not enabled():
-        return False
-    return (isinstance(value, _simulated_kernels.FakeCUDAKernel)
+    kernels = _simulated_kernels()
+    return (kernels is not None and isinstance(value, kernels.FakeCUDAKernel)
             and isinstance(value.fn, types.FunctionType))
 
 
 def block_threads() -> list[threading.Thread]:
     """The simulator's threads of the blocks it runs now (none where there is no simulator)."""
-    kind = getattr(_simulated_kernels, "BlockThread", None)
+    kind = getattr(_simulated_kernels(), "BlockThread", None)
     return [] if kind is None else [t for t in threading.enumerate() if isinstance(t, kind)]
+
+
+def _simulated_kernels() -> types.ModuleType | None:
+    """The simulator's module of kernels and block threads where the simulator is enabled and
+    has been loaded (a simulated kernel or thread exists only then), else None."""
+    return sys.modules.get(_SIMULATED_KERNELS) if enabled() else None

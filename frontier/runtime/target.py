@@ -967,11 +967,11 @@ def _argument_type(value: Any) -> Any:
 
 
 def _numba_cuda() -> Any:
-    """Numba's ``cuda`` module itself, as the globals of kernel text get it: a module's global
-    ``cuda`` is not it while the simulator runs a kernel of that module (it swaps the global for
-    its fake module during the launch), and a kernel compiled meanwhile in another thread would
-    keep the fake module for good."""
-    return numba.cuda
+    """Numba's ``cuda`` module itself (:func:`frontier.runtime.cuda_support.cuda_module`), as
+    the globals of kernel text get it: a module's global ``cuda`` is not it while the simulator
+    runs a kernel of that module (it swaps the global for its fake module during the launch), and
+    a kernel compiled meanwhile in another thread would keep the fake module for good."""
+    return cuda_support.cuda_module()
 
 
 #: The largest write (bytes) that :meth:`CudaTarget.to_device` and :meth:`CudaTarget.upload`
@@ -1066,6 +1066,3 @@ def named(name: str) -> Target:
             found = _TARGETS[name] = _KINDS[name]()
     return found
 
-
-if simulator.enabled():
-    simulator.make_faithful()

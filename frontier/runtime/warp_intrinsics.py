@@ -29,10 +29,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-import numba
 from numba import uint32
 
-from frontier.runtime import simulated_warp
+from frontier.runtime import cuda_support, simulated_warp
 
 __all__ = ["intrinsics", "NAMES", "FULL_MASK"]
 
@@ -53,7 +52,7 @@ def intrinsics(simulated: bool) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _cuda_intrinsics() -> tuple[tuple[str, Any], ...]:
-    cuda = numba.cuda
+    cuda = cuda_support.cuda_module()
 
     @cuda.jit(device=True)
     def shfl_idx(mask, value, src_lane, width):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -242,9 +243,33 @@ def test_partition_takes_a_bool_for_reverse(threads):
 
 
 # the dispatch and the runner ------------------------------------------------------------------
-def test_importing_algorithms_registers_the_versions_over_partitions():
+def test_algorithms_distributed_registers_the_versions_over_partitions():
     assert VERSIONS == {"bfs": algorithms_distributed.bfs, "sssp": algorithms_distributed.sssp,
                         "connected_components": algorithms_distributed.connected_components}
+
+
+def test_the_first_call_on_a_distributed_graph_imports_the_versions_over_partitions():
+    """A process imports the versions over partitions at its first call on a DistributedGraph,
+    not before (issue 52: a call imports what it needs)."""
+    import subprocess
+
+    code = textwrap.dedent("""
+        import sys
+        import distributed
+        from algorithms import bfs
+        from frontier import generators
+        from frontier.distributed import partition
+        before = "algorithms.distributed" in sys.modules
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                      dashboard_address=":0") as cluster, \\
+                distributed.Client(cluster, set_as_default=False) as client:
+            result = bfs(partition(generators.path(6), 2, client=client), 0, target="cpu")
+            print(before, "algorithms.distributed" in sys.modules, result.iterations)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": "."},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split()[:3] == ["False", "True", "6"]
 
 
 def test_an_algorithm_without_a_version_over_partitions_refuses_a_distributed_graph(threads):

@@ -93,6 +93,7 @@ def no_simulator(monkeypatch):
 def test_without_numba_cuda_the_problem_names_the_extra_where_the_driver_reports_a_gpu(
         monkeypatch, no_simulator, gpus, said):
     monkeypatch.setattr(cuda_support, "numba_cuda", lambda: None)
+    monkeypatch.setattr(cuda_support, "driver_found", lambda: gpus > 0)
     monkeypatch.setattr(cuda_support, "driver_gpus", lambda: gpus)
     assert not cuda_usable() and said in cuda_problem()
     assert cuda_support.unused_gpus() == gpus
@@ -117,3 +118,77 @@ def test_the_driver_reports_no_gpu_where_its_library_is_missing(monkeypatch):
 
 def test_the_simulator_needs_only_a_numba_cuda_module():
     assert cuda_support.problem(simulated=True) is None
+
+
+# numba.cuda imported where it can be used (issue 52, item 3) ----------------------------------
+def test_the_driver_library_is_found_where_numba_cuda_looks_for_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(cuda_support, "_DRIVER_NAMES", ("libno-such-cuda-driver.so.0",))
+    monkeypatch.setattr(cuda_support, "_DRIVER_DIRECTORIES", (str(tmp_path),))
+    cuda_support.driver_found.cache_clear()
+    try:
+        assert not cuda_support.driver_found()
+        monkeypatch.setattr(cuda_support, "_DRIVER_NAMES", ("libno-such-cuda-driver.so.0",
+                                                            "libc.so.6"))
+        cuda_support.driver_found.cache_clear()
+        assert cuda_support.driver_found() is sys.platform.startswith("linux")
+    finally:
+        monkeypatch.undo()
+        cuda_support.driver_found.cache_clear()
+
+
+def test_without_the_driver_library_cuda_is_not_usable_and_numba_cuda_is_not_asked(
+        monkeypatch, no_simulator):
+    def asked():
+        raise AssertionError("numba.cuda was asked")
+
+    monkeypatch.setattr(cuda_support, "driver_found", lambda: False)
+    monkeypatch.setattr(cuda_support, "cuda_module", asked)
+    assert not cuda_usable()
+    assert resolve_target("auto").name == "cpu"
+
+
+def test_registrations_run_once_when_numba_cuda_is_loaded_and_at_once_after(tmp_path):
+    """In a fresh process (without the simulator, and, where the test runs, without a driver
+    library: numba.cuda is not loaded before the first cuda_module()), registrations wait for the
+    load, run once before any thread gets the module (one made by a registration too), and a
+    registration made after it runs at once."""
+    if cuda_support.driver_found():
+        pytest.skip("an NVIDIA driver is found here: the library loads numba.cuda at import")
+    code = textwrap.dedent("""
+        import json, sys, threading
+        from frontier.runtime import cuda_support
+        calls = []
+
+        def nested(cuda):
+            calls.append("nested")
+            cuda_support.on_load(lambda c: calls.append("inner"))
+
+        cuda_support.on_load(lambda cuda: calls.append(cuda.__name__))
+        cuda_support.on_load(nested)
+        before = "numba.cuda" in sys.modules
+        got, start = [], threading.Barrier(6)
+
+        def load():
+            start.wait()
+            got.append((cuda_support.cuda_module(), list(calls)))
+
+        threads = [threading.Thread(target=load) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        cuda_support.on_load(lambda cuda: calls.append("late"))
+        print(json.dumps({"before": before, "calls": calls,
+                          "one": len({id(m) for m, _ in got}) == 1,
+                          "seen": [seen for _, seen in got]}))
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env.update(PYTHONPATH=ROOT + os.pathsep + env.get("PYTHONPATH", ""),
+               FRONTIER_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    loaded = ["numba.cuda", "nested", "inner"]
+    assert got == {"before": False, "calls": [*loaded, "late"], "one": True,
+                   "seen": [loaded] * 6}

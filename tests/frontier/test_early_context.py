@@ -122,3 +122,16 @@ def test_importing_frontier_makes_the_context_and_a_forked_child_runs_on_the_cpu
         "                  'child': child}))",
         FRONTIER_EARLY_CONTEXT="1", NUMBA_ENABLE_CUDASIM="0")
     assert got == {"made": True, "parent": "cuda", "child": ["cpu", True]}
+
+
+@pytest.mark.parametrize("found", [True, False])
+def test_numba_cuda_is_imported_before_the_thread_starts_only_where_a_driver_is_found(
+        monkeypatch, found):
+    order = []
+    monkeypatch.setattr(early_context, "_THREAD", None)
+    monkeypatch.setattr(early_context, "wanted", lambda: True)
+    monkeypatch.setattr(early_context, "driver_found", lambda: found)
+    monkeypatch.setattr(early_context, "cuda_module", lambda: order.append("numba.cuda"))
+    monkeypatch.setattr(early_context, "_make", lambda: order.append("thread"))
+    early_context.start().join()
+    assert order == (["numba.cuda", "thread"] if found else ["thread"])

@@ -76,6 +76,23 @@ def test_rows_given_unsorted_are_read_sorted_from_a_copy_made_once(target):
     assert outs == [[0, 1, 2], [0], []] and ins == [[0, 1], [0], [0]]
 
 
+@pytest.mark.parametrize("arcs", [600, 60_000], ids=["numpy-sort", "compiled-row-sort"])
+def test_unsorted_rows_sort_stably_whatever_the_size(arcs):
+    """A graph of more than a few thousand arcs sorts its rows with the compiled row sort
+    (NetworkX's graphs arrive so: rows in insertion order); both sorts give NumPy's stable
+    order, repeated arcs in arc-id order."""
+    rng = np.random.default_rng(arcs)
+    n = arcs // 20
+    src, dst = rng.integers(0, n, arcs), rng.integers(0, n // 4, arcs)  # many repeated arcs
+    order = np.argsort(src, kind="stable")
+    offsets = np.concatenate(([0], np.cumsum(np.bincount(src, minlength=n))))
+    g = Graph.from_csr(offsets, dst[order])
+    expected = np.lexsort((g.col_indices, g.coo().src))
+    heads, arc_ids = g._sorted_rows()
+    assert np.array_equal(arc_ids, expected)
+    assert np.array_equal(heads, g.col_indices[expected])
+
+
 def test_sorted_rows_are_the_graphs_own_arrays_on_the_device(target):
     g = generators.gnm(20, 50, seed=1, directed=True)
     assert g.sorted_neighbors() is g.col_indices

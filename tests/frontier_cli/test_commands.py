@@ -244,6 +244,7 @@ def test_the_demo_names_the_extra_where_a_gpu_goes_unused_without_numba_cuda(
 
     monkeypatch.setattr(simulator, "enabled", lambda: False)
     monkeypatch.setattr(cuda_support, "numba_cuda", lambda: None)
+    monkeypatch.setattr(cuda_support, "driver_found", lambda: True)
     monkeypatch.setattr(cuda_support, "driver_gpus", lambda: 1)
     cuda_support.cuda_usable.cache_clear()
     try:

@@ -6,12 +6,16 @@ attribute read."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+from algorithms import CATALOG
+from frontier.runtime.cuda_support import driver_found
+from frontier_nx.functions import FAMILY
 from frontier_nx.lazy import LazyModule
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +122,28 @@ def test_an_ordered_search_that_reads_the_graph_imports_numpy_alone():
     """)
     heavy, read = printed.splitlines()
     assert heavy == "['numpy']" and read == "[True]"
+
+
+def test_a_call_that_runs_here_imports_its_family_and_its_algorithm_alone(tmp_path):
+    """pagerank run by the backend imports its family module and the library's PageRank, none of
+    the other families or algorithms, nor numba.cuda where no NVIDIA driver is found."""
+    printed = _fresh(f"""
+        import os, sys
+        os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
+        os.environ["FRONTIER_CACHE_DIR"] = {str(tmp_path)!r}
+        import networkx as nx
+        G = nx.gnm_random_graph(200, 1000, seed=1)
+        nx.config.backends.frontier.min_edges = 0
+        with nx.config.backend_priority(algos=["frontier"]):
+            ranks = nx.pagerank(G)
+        assert abs(sum(ranks.values()) - 1) < 1e-9
+        print(sorted(m for m in sys.modules if m.startswith(("frontier_nx.", "algorithms."))))
+        print(any(m == "numba.cuda" or m.startswith("numba.cuda.") for m in sys.modules))
+    """)
+    modules, cuda = printed.splitlines()
+    imported = set(ast.literal_eval(modules))
+    families = {f"frontier_nx.{family}" for family in set(FAMILY.values())}
+    algorithms = {entry.run.__module__ for entry in CATALOG.values()}
+    assert imported & families == {f"frontier_nx.{FAMILY['pagerank']}"}
+    assert imported & algorithms == {"algorithms.pagerank"}
+    assert cuda == str(driver_found())

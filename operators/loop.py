@@ -502,7 +502,7 @@ class _Names:
         #: none): what the kernel's text reads and writes.
         self.step_names: list[tuple[str | None, ...]] = []
         self.returned = returned
-        values = self.values_of(trace.values)
+        values = self._place_values(trace.values)
         made: list[int] = []
         walking = reversed_ = marks_hubs = False
         state = self.state
@@ -542,9 +542,9 @@ class _Names:
         #: pool's stamp array, counted with the culling steps' (``loop_culls``).
         self.marks_hubs = marks_hubs
 
-    def values_of(self, loop_values: list[LoopValue]) -> dict[int, str]:
-        """Per reduce's value (by slot): its array and position in a row of that array
-        (:attr:`values`), its name in the kernel's text returned."""
+    def _place_values(self, loop_values: list[LoopValue]) -> dict[int, str]:
+        """Place each reduce's value (by slot) in a row of its array (:attr:`values`; the rows'
+        sizes in :attr:`rows`); returns each one's name in the kernel's text."""
         #: Per reduce's value: its array and position in a row of that array.
         self.values: dict[int, tuple[str, int]] = {}
         counts = {"loop_ints": 0, "loop_floats": 0}

@@ -73,4 +73,10 @@ lazy_exports(__name__, {
     "declare": "algorithms.user",
 })
 
-versions_from("algorithms.distributed")  # the versions over partitions register themselves
+
+def _versions_over_partitions() -> None:
+    """Import the versions over partitions, which register themselves with the dispatch."""
+    from algorithms import distributed  # noqa: F401
+
+
+versions_from(_versions_over_partitions)

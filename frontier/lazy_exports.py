@@ -39,9 +39,14 @@ class _LazyPackage(types.ModuleType):
 
 def lazy_exports(package: str, exports: dict[str, str]) -> None:
     """Make ``package`` (the calling ``__init__``'s ``__name__``) export each name of
-    ``exports``, imported from its module on first read. A value is the module that defines
-    the name (``"operators.advance"``), or ``"module:attribute"`` for a name the package gives
-    to an object of another name."""
+    ``exports``, imported from its module on first read. A value is the module of the package
+    that defines the name (``"operators.advance"``), or ``"module:attribute"`` for a name the
+    package gives to an object of another name. Only the package's own modules: an import that
+    import-linter does not see (a module named in a string) never crosses a layer.
+    ValueError for a module outside the package."""
+    outside = sorted({w for w in exports.values() if not w.startswith(f"{package}.")})
+    if outside:
+        raise ValueError(f"{package} may export lazily from its own modules only, not {outside}")
     module = sys.modules[package]
     module.__dict__["_lazy_exports"] = dict(exports)
 

@@ -50,6 +50,7 @@ the operators it runs, not the others.
 from __future__ import annotations
 
 from frontier.lazy_exports import lazy_exports
+from frontier.runtime.recording import recording
 
 __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "sort_neighbors",
            "traverse", "iterate", "loop", "Looped", "LoopError", "ROUND",
@@ -60,7 +61,6 @@ __all__ = ["advance", "filter", "compute", "reduce", "neighbor_reduce", "sort_ne
            "OperatorError"]
 
 lazy_exports(__name__, {
-    "recording": "frontier.runtime.recording",
     "advance": "operators.advance",
     "BalancerError": "operators.balancers", "LoadBalancer": "operators.balancers",
     "available_balancers": "operators.balancers", "get_balancer": "operators.balancers",

@@ -4,9 +4,9 @@
 :class:`~frontier.distributed.graph.DistributedGraph` run the version registered under that name
 (:func:`register_version`) with the same arguments; every other call runs the algorithm itself.
 The versions run operators, so they live above them, in :mod:`algorithms.distributed`, which
-registers them when it is imported; the ``algorithms`` package names it to this module
-(:func:`versions_from`), and the first call on a DistributedGraph imports it, so a process that
-never partitions a graph never imports them. Both directions are plain imports
+registers them when it is imported; the ``algorithms`` package hands this module the function
+that imports it (:func:`versions_from`), which the first call on a DistributedGraph runs, so a
+process that never partitions a graph never imports them. Both directions are plain imports
 that import-linter checks: the algorithms import this module, :mod:`algorithms.distributed`
 imports it and them.
 """
@@ -14,7 +14,6 @@ imports it and them.
 from __future__ import annotations
 
 import functools
-import importlib
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -25,8 +24,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: The versions over partitions, by the name their algorithm's entry point is decorated with.
 VERSIONS: dict[str, Callable[..., Any]] = {}
-#: The modules whose import registers versions (:func:`versions_from`).
-_MODULES: list[str] = []
+#: The functions that register versions (:func:`versions_from`).
+_LOADERS: list[Callable[[], Any]] = []
 
 
 def register_version(name: str, version: Callable[..., Any]) -> None:
@@ -35,11 +34,11 @@ def register_version(name: str, version: Callable[..., Any]) -> None:
     VERSIONS[name] = version
 
 
-def versions_from(module: str) -> None:
-    """Have the first call on a DistributedGraph whose version is not registered yet import
-    ``module``, which registers versions (Python's import lock makes calls from several threads
-    import it once, each waiting for it)."""
-    _MODULES.append(module)
+def versions_from(load: Callable[[], Any]) -> None:
+    """Have the first call on a DistributedGraph whose version is not registered yet run
+    ``load()``, which registers versions by importing their module (Python's import lock makes
+    calls from several threads import it once, each waiting for it)."""
+    _LOADERS.append(load)
 
 
 def _distributed(graph: Any) -> bool:
@@ -58,8 +57,8 @@ def scales_out(name: str) -> Callable[[F], F]:
             if _distributed(graph):
                 version = VERSIONS.get(name)
                 if version is None:
-                    for module in _MODULES:
-                        importlib.import_module(module)
+                    for load in _LOADERS:
+                        load()
                     version = VERSIONS.get(name)
                 if version is None:
                     raise TypeError(f"{name} does not run over partitions (no version is "

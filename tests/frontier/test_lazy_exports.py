@@ -20,6 +20,7 @@ import algorithms
 import frontier
 import frontier.distributed
 import operators
+from frontier.lazy_exports import lazy_exports
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Every package of the library whose names are imported on first read.
@@ -93,3 +94,11 @@ def test_a_function_named_as_its_module_stays_the_function_after_the_module_is_i
     """)
     exports = package._lazy_exports
     assert got == [[exports[n].partition(":")[0], n] for n in named]
+
+
+def test_a_package_exports_lazily_from_its_own_modules_only():
+    """A module named in a string is an import import-linter does not see: one outside the
+    package could cross a layer unseen, so it is refused."""
+    with pytest.raises(ValueError, match=r"operators may export lazily from its own modules "
+                                         r"only, not \['algorithms.bfs'\]"):
+        lazy_exports("operators", {"bfs": "algorithms.bfs"})

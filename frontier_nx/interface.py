@@ -116,7 +116,7 @@ class BackendInterface(metaclass=_Functions):
             bound = arguments(name, args, kwargs)
         except TypeError:  # can_run said why
             return True
-        attribute = _attribute(name, bound)
+        attribute = edge_attribute(name, bound)
         read = _read(graph, attribute)
         estimate = costs.estimate(name, len(graph), bound, read, attribute is not None)
         if estimate is None or arcs.pays(estimate):
@@ -165,7 +165,7 @@ class _Arcs:
         return verdict
 
 
-def _attribute(name: str, bound: dict[str, Any]) -> str | bool | None:
+def edge_attribute(name: str, bound: dict[str, Any]) -> str | bool | None:
     """The edge attribute whose values a call's conversion reads: its ``weight`` where NetworkX
     converts the graph with it, True where NetworkX converts every attribute (``k_truss``,
     ``minimum_spanning_tree``), None where none."""
@@ -181,7 +181,7 @@ def _attribute(name: str, bound: dict[str, Any]) -> str | bool | None:
 def _read(G: nx.Graph, attribute: str | bool | None) -> bool:
     """Whether NetworkX holds a conversion of ``G`` for this backend
     (``G.__networkx_cache__``) that a call has read and that serves a call reading
-    ``attribute`` (see :func:`_attribute`): one with it, or with every attribute."""
+    ``attribute`` (see :func:`edge_attribute`): one with it, or with every attribute."""
     cache = getattr(G, "__networkx_cache__", None)
     converted = (cache or {}).get("backends", {}).get("frontier") or {}
     for (edges, _), graph in list(converted.items()):

@@ -45,7 +45,7 @@ from bench.fresh import run_json
 from bench.networkx_calls import CALLS, Call, dispatchable
 from bench.suites.networkx import Graphs
 from bench.timing import time_calls
-from frontier_nx import convert, costs, registry, traversal
+from frontier_nx import convert, costs, interface, registry, traversal
 
 #: the library's functions whose first call, less their second, is its load
 LOADERS = ("connected_components", "core_number", "pagerank", "triangles",
@@ -175,6 +175,7 @@ def pays_from(name: str, G: nx.Graph, call: Call) -> int | None:
     held costs estimate a first call here faster than NetworkX's, nothing loaded and nothing
     read before; None where none up to 10**11 is."""
     bound = registry.arguments(name, (G,), call.arguments)
+    values = interface.edge_attribute(name, bound) is not None
     degree = _arcs(G) / max(len(G), 1)
     per_edge = 1 if G.is_directed() else 2
     with mock.patch.object(costs, "loaded", lambda module: False):
@@ -183,7 +184,7 @@ def pays_from(name: str, G: nx.Graph, call: Call) -> int | None:
             if edges > 10**11:
                 return None
             nodes = max(int(per_edge * edges / degree), 2)
-            estimate = costs.estimate(name, nodes, bound, False, False)
+            estimate = costs.estimate(name, nodes, bound, False, values)
             if estimate.margin(per_edge * edges) < 0:
                 return edges
     return None

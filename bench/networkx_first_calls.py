@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import statistics
 import subprocess
 from collections.abc import Callable
@@ -22,12 +23,14 @@ from bench.fresh import run_json
 __all__ = ["FirstCall", "first_calls", "line", "markdown"]
 
 _CALL = """
-import json, sys, time
+import json, resource, sys, time
 import networkx as nx
 from bench.networkx_calls import CALLS, dispatchable
-name, where, nodes, edges, seed = sys.argv[1:6]
+name, where, nodes, edges, seed, limit = sys.argv[1:7]
 call, function = CALLS[name], dispatchable(name)
 G = nx.gnm_random_graph(int(nodes), int(edges), seed=int(seed), directed=call.directed)
+hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+resource.setrlimit(resource.RLIMIT_CPU, (int(time.process_time() + float(limit)) + 1, hard))
 start, cpu = time.perf_counter(), time.process_time()
 if where == "networkx":
     call.consume(function(G, **call.arguments))
@@ -83,7 +86,10 @@ class FirstCall:
 
 def _once(name: str, where: str, size: tuple[str, str, str], limit: float
           ) -> tuple[float, float, bool]:
-    wall, cpu, here = run_json(_CALL, name, where, *size, timeout=3 * limit + _START)
+    """One first call in a fresh interpreter, killed past ``limit`` CPU seconds in the call
+    (RuntimeError) or past a wall-clock bound (``subprocess.TimeoutExpired``)."""
+    wall, cpu, here = run_json(_CALL, name, where, *size, str(limit),
+                               timeout=3 * limit + _START)
     return wall, cpu, here
 
 
@@ -97,13 +103,18 @@ def first_calls(nodes: int, edges: int, seed: int, functions: list[str], process
     timed: list[tuple[str, tuple[float, float, bool]]] = []
     for name in functions:  # NetworkX first: which functions are timed at all
         load = os.getloadavg()[0]
+        note = f"NetworkX over {limit:g} s: not timed"
         try:
             first = _once(name, "networkx", size, limit)
         except subprocess.TimeoutExpired:
             first = None
+        except RuntimeError as error:
+            first = None
+            if not str(error).startswith(f"exit -{signal.SIGXCPU}"):  # not killed at the limit
+                note = f"NetworkX failed: {error}"
         if first is None or first[1] > limit:
             rows.append(FirstCall(nodes, edges, name, None, None, None, None, None, None, 0,
-                                  load, f"NetworkX over {limit:g} s: not timed"))
+                                  load, note))
             report(rows[-1])
         else:
             timed.append((name, first))

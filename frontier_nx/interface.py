@@ -1,6 +1,6 @@
 """The object the ``networkx.backends`` entry point names: conversion to and from NetworkX,
 ``can_run`` (the arguments each function declines, from :mod:`frontier_nx.registry`),
-``should_run`` (graphs too small to gain stay in NetworkX) and one attribute per implemented
+``should_run`` (calls that would cost more here stay in NetworkX) and one attribute per implemented
 function, looked up in its family module when NetworkX first asks for it. Loading this module
 imports NetworkX's own modules and the backend's tables alone; a call imports the family module
 of its function, and numpy, the conversion and the library only where it runs here."""
@@ -17,6 +17,7 @@ from frontier_nx import costs
 from frontier_nx.lazy import LazyModule
 from frontier_nx.registry import (
     OLDEST_NETWORKX,
+    arguments,
     declined,
     implementation,
     networkx_version,
@@ -27,38 +28,12 @@ from frontier_nx.registry import (
 
 _convert = LazyModule("frontier_nx.convert")
 
-__all__ = ["BackendInterface", "EARLY_STOPPING", "MIN_EDGES", "ONE_PASS"]
+__all__ = ["BackendInterface", "MIN_EDGES"]
 
 #: Below this many edges NetworkX itself is faster than converting and launching
 #: (``networkx.config.backends.frontier.min_edges`` overrides it): the crossover that
 #: ``python -m bench networkx --edges ...`` measures, recorded in docs/networkx.md.
 MIN_EDGES = 30_000
-
-#: functions NetworkX answers in one pass over the graph or less: the ordered searches and the
-#: components run here where :func:`frontier_nx.costs.pays` estimates that reading the graph
-#: and loading what they need cost less than NetworkX's call; the others lost to NetworkX with
-#: the conversion in the call at every size ``python -m bench networkx --edges
-#: 30000,100000,300000`` timed (docs/networkx.md) and run here on a graph whose arrays a call
-#: has read
-ONE_PASS = frozenset({
-    "connected_components", "number_connected_components", "is_connected",
-    "node_connected_component", "weakly_connected_components",
-    "number_weakly_connected_components", "is_weakly_connected",
-    "single_source_shortest_path_length", "single_source_shortest_path",
-    "single_target_shortest_path_length", "single_target_shortest_path",
-    "degree_centrality", "in_degree_centrality", "out_degree_centrality", "isolates",
-    "number_of_isolates", "is_isolate", "is_tree", "is_arborescence", "reciprocity",
-    "overall_reciprocity", "jaccard_coefficient", "preferential_attachment",
-})
-
-#: generators a reader may stop after a few items (NetworkX's cost is what is read): the
-#: breadth-first ones search NetworkX's adjacency as NetworkX does until a level grows large
-#: (:func:`frontier_nx.costs.hand_over`), so they run here as the ordered searches do;
-#: ``isolates`` reads the whole graph, so it runs here on a graph whose arrays are read
-EARLY_STOPPING = frozenset({
-    "bfs_edges", "bfs_predecessors", "bfs_successors", "bfs_layers", "generic_bfs_edges",
-    "isolates",
-})
 
 
 class _Functions(type):
@@ -117,13 +92,12 @@ class BackendInterface(metaclass=_Functions):
     def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
         """Whether running here pays, when NetworkX picks the backend itself (an explicit
         ``backend=`` runs here): searches that NetworkX stops early (at a target, at a
-        distance) and graphs of fewer than ``min_edges`` edges stay in NetworkX; so do the
-        functions NetworkX answers in one pass (:data:`ONE_PASS`) where
-        :func:`frontier_nx.costs.pays` estimates that reading the graph (where no call read it
-        yet) and loading what the call needs cost more than NetworkX's call, or, for those it
-        does not estimate, where no call read the graph yet. The breadth-first generators a
-        reader may stop early (:data:`EARLY_STOPPING`) run here: they search NetworkX's
-        adjacency as NetworkX does until reading the graph pays
+        distance) and graphs of fewer than ``min_edges`` edges stay in NetworkX; so does a
+        call where :func:`frontier_nx.costs.estimate` finds the backend's first call (the
+        graph read where no call read it, what it loads where nothing loaded it yet, its work)
+        slower than NetworkX's, the graph's arcs counted only as far as that answer needs.
+        The breadth-first generators and ``bfs_tree`` (:data:`frontier_nx.costs.LAZY`) run
+        here: they search NetworkX's adjacency as NetworkX does until reading the graph pays
         (:func:`frontier_nx.costs.hand_over`)."""
         reason = stays_in_networkx(name, args, kwargs)
         if reason is not None:
@@ -131,59 +105,90 @@ class BackendInterface(metaclass=_Functions):
         graph = args[0] if args else kwargs.get("G")  # every function's graph is its G
         if not isinstance(graph, nx.Graph):
             return True
-        read = _read(graph)
-        if name in ONE_PASS or (name in EARLY_STOPPING and name not in costs.ORDERED_SEARCHES):
-            arcs = _arcs(graph)
-            pays = costs.pays(name, arcs, read)
-            if pays is False:
-                return (f"{name} on {arcs} arcs costs NetworkX less than the backend "
-                        f"{'loading the library, ' if name in costs.COMPONENTS else ''}"
-                        f"{'' if read else 'reading the graph, '}running it and building "
-                        "NetworkX's result (frontier_nx.costs)")
-            if pays is None and not read:
-                if name in ONE_PASS:
-                    return (f"no cached conversion: converting the graph costs more than "
-                            f"NetworkX's {name}, one pass over it")
-                return (f"no cached conversion: a reader of {name} may stop after a few "
-                        "items, which NetworkX yields without converting the whole graph")
         threshold = setting("min_edges")
         threshold = MIN_EDGES if threshold is None else threshold
-        if not _has_edges(graph, threshold):
+        arcs = _Arcs(graph)
+        if not arcs.at_least(threshold if graph.is_directed() else 2 * threshold):
             return f"fewer than {threshold} edges: NetworkX is faster on this graph"
+        if name in costs.LAZY:
+            return True
+        try:
+            bound = arguments(name, args, kwargs)
+        except TypeError:  # can_run said why
+            return True
+        attribute = edge_attribute(name, bound)
+        read = _read(graph, attribute)
+        estimate = costs.estimate(name, len(graph), bound, read, attribute is not None)
+        if estimate is None or arcs.pays(estimate):
+            return True
+        cost = costs.COSTS[name]
+        work = [f"loading {', '.join(loads)}" for loads in [costs.pending(cost.needs)] if loads]
+        work += [] if read else ["reading the graph"]
+        return (f"NetworkX's {name} on this graph ({arcs.counted:,}+ arcs) costs less than the "
+                f"backend's {', '.join(work + ['its call'])} (frontier_nx.costs)")
+
+
+class _Arcs:
+    """The entries of a graph's adjacency (an undirected edge counts twice, a self-loop and
+    parallel edges once), counted a chunk of rows at a time (one ``len`` per row, where it holds
+    plain dicts) only as far as a question needs: ``G.number_of_edges()`` iterates its degree
+    view, which costs a large share of a cheap function's time."""
+
+    _CHUNK = 4096
+
+    def __init__(self, G: nx.Graph) -> None:
+        adjacency = G._adj
+        self.counted = 0
+        if type(adjacency) is dict:
+            self._rows = iter(adjacency.values())
+        else:  # a view's filtered atlas: what it shows, counted at once
+            self._rows = iter(())
+            self.counted = sum(1 for _ in G.edges()) * (1 if G.is_directed() else 2)
+
+    def _more(self) -> bool:
+        chunk = list(islice(self._rows, self._CHUNK))
+        self.counted += sum(map(len, chunk))
+        return bool(chunk)
+
+    def at_least(self, arcs: int) -> bool:
+        """Whether there are at least ``arcs``."""
+        while self.counted < arcs:
+            if not self._more():
+                return False
         return True
 
-
-def _arcs(G: nx.Graph) -> int:
-    """The entries of ``G``'s adjacency (an undirected edge counts twice, a self-loop and
-    parallel edges once): one ``len`` per node where it holds plain dicts."""
-    adjacency = G._adj
-    if type(adjacency) is dict:
-        return sum(map(len, adjacency.values()))
-    return sum(1 for _ in G.edges()) * (1 if G.is_directed() else 2)
+    def pays(self, estimate: costs.Estimate) -> bool:
+        """Whether the backend is faster on this graph, by ``estimate``."""
+        while (verdict := estimate.settled(self.counted)) is None:
+            if not self._more():
+                return estimate.margin(self.counted) < 0
+        return verdict
 
 
-def _has_edges(G: nx.Graph, edges: int) -> bool:
-    """Whether ``G`` has at least ``edges`` edges, counted from the lengths of its adjacency's
-    rows where it holds plain dicts, only as far as it takes (``G.number_of_edges()`` iterates
-    its degree view, which costs a large share of a cheap function's time): parallel edges
-    count once and an undirected self-loop half."""
-    adjacency = G._adj
-    if type(adjacency) is not dict:
-        return G.number_of_edges() >= edges
-    arcs = edges if G.is_directed() else 2 * edges
-    rows = iter(adjacency.values())
-    counted = 0
-    while counted < arcs:
-        chunk = list(islice(rows, 4096))
-        if not chunk:
-            return False
-        counted += sum(map(len, chunk))
-    return True
+def edge_attribute(name: str, bound: dict[str, Any]) -> str | bool | None:
+    """The edge attribute whose values a call's conversion reads: its ``weight`` where NetworkX
+    converts the graph with it, True where NetworkX converts every attribute (``k_truss``,
+    ``minimum_spanning_tree``), None where none."""
+    function = nx.utils.backends._registered_algorithms.get(name)
+    if function is None:
+        return None
+    if function.preserve_edge_attrs is True:
+        return True
+    weight = bound.get("weight")
+    return weight if function.edge_attrs is not None and isinstance(weight, str) else None
 
 
-def _read(G: nx.Graph) -> bool:
+def _read(G: nx.Graph, attribute: str | bool | None) -> bool:
     """Whether NetworkX holds a conversion of ``G`` for this backend
-    (``G.__networkx_cache__``) whose arrays a call has read."""
+    (``G.__networkx_cache__``) that a call has read and that serves a call reading
+    ``attribute`` (see :func:`edge_attribute`): one with it, or with every attribute."""
     cache = getattr(G, "__networkx_cache__", None)
     converted = (cache or {}).get("backends", {}).get("frontier") or {}
-    return any(getattr(graph, "read", False) for graph in converted.values())
+    for (edges, _), graph in list(converted.items()):
+        if not getattr(graph, "read", False):
+            continue
+        if attribute is None or edges is True or (
+                attribute is not True and isinstance(edges, frozenset)
+                and any(key == attribute for key, _ in edges)):
+            return True
+    return False

@@ -79,11 +79,11 @@ def declined(name: str, args: tuple, kwargs: dict) -> str | None:
         except TypeError as error:
             raise TypeError(f"{name}() {error}") from None
     try:
-        arguments = _arguments(name, args, kwargs)
+        bound = arguments(name, args, kwargs)
     except TypeError as error:  # a parameter of another NetworkX version
         return f"the arguments do not fit the backend's {name}: {error}"
     rule = _DECLINES.get(name)
-    return None if rule is None else rule(arguments)
+    return None if rule is None else rule(bound)
 
 
 def reason_raised() -> bool:
@@ -112,13 +112,15 @@ def stays_in_networkx(name: str, args: tuple, kwargs: dict) -> str | None:
     if rule is None:
         return None
     try:
-        return rule(_arguments(name, args, kwargs))
+        return rule(arguments(name, args, kwargs))
     except TypeError:
         return None
 
 
-def _arguments(name: str, args: tuple, kwargs: dict) -> dict[str, Any]:
-    bound = inspect.signature(IMPLEMENTATIONS[name]).bind(*args, **kwargs)
+def arguments(name: str, args: tuple, kwargs: dict) -> dict[str, Any]:
+    """A call's arguments by the parameter names of the backend's ``name`` (NetworkX's own),
+    defaults applied; TypeError where they do not fit."""
+    bound = inspect.signature(implementation(name)).bind(*args, **kwargs)
     bound.apply_defaults()
     return bound.arguments
 

@@ -5,8 +5,11 @@ backend with and without the conversion.
 builds ``networkx.gnm_random_graph(nodes, edges, seed)`` (``--nodes`` defaults to a tenth of
 ``--edges``; several comma-separated ``--edges`` give one graph each, for the crossover of
 ``frontier_nx.interface.MIN_EDGES``), every edge with an integer ``weight`` in 1..100, and
-times, for each function of :data:`frontier_nx.functions.FUNCTIONS` that :data:`CALLS`
-says how to call: NetworkX's own implementation (``backend="networkx"``), the backend with the
+times, for each function of :data:`frontier_nx.functions.FUNCTIONS` as
+:data:`bench.networkx_calls.CALLS` says to call it (on the directed graph of the same size for
+NetworkX's functions of directed graphs, on a graph of fewer nodes and the same mean degree
+for a search from every node and Floyd–Warshall): NetworkX's own implementation
+(``backend="networkx"``), the backend with the
 conversion included (``G.__networkx_cache__`` cleared before each call, off the clock), and the
 backend on the conversion NetworkX cached. Median of ``--runs`` after a warm-up (it compiles),
 milliseconds, and NetworkX's time over each backend time (above 1: the backend is faster).
@@ -15,98 +18,30 @@ Generators are listed inside the timed call. Each backend result is compared wit
 1 where one differs. A function without an entry in :data:`CALLS` is listed as not timed. The
 crossover, per function, is the fewest edges at which the backend with conversion beat
 NetworkX. Writes ``networkx.csv`` and ``networkx.md``.
+
+``--first-calls [--processes 3] [--limit 60]`` times instead each function's first call in a
+fresh process (:mod:`bench.networkx_first_calls`) on ``gnm_random_graph(nodes, edges, seed)``
+unweighted, as ``should_run`` decides it under ``backend_priority``, against NetworkX's: the
+median of ``--processes`` each way, wall and CPU seconds, with where the call ran and the
+machine's load. Writes ``networkx_first_calls.csv`` and ``.md``.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 
-from bench import options, tables
+from bench import networkx_first_calls, options, tables
+from bench.networkx_calls import CALLS, Call, dispatchable, graph
 from bench.timing import time_calls
 from frontier.target import resolve_target
 from frontier_nx.functions import FUNCTIONS
 from frontier_nx.interface import BackendInterface  # noqa: F401  (registers every function)
-
-
-@dataclass(frozen=True)
-class Call:
-    """How the suite calls one function: keyword arguments after the graph (``source`` is
-    node 0), and what turns its result into a value (a generator is listed)."""
-
-    arguments: dict[str, Any] = field(default_factory=dict)
-    consume: Callable[[Any], Any] = lambda result: result
-
-
-def nodes_and_edges(graph: nx.Graph) -> tuple[list, list]:
-    """A returned graph as what is compared: its nodes and edges in order."""
-    return list(graph), list(graph.edges)
-
-
-#: the node pairs the link predictions score (every graph of the suite has nodes 0..99)
-PAIRS = [(i % 100, (7 * i + 3) % 100) for i in range(1000)]
-
-#: function -> how to call it; one entry per function (a function without one is "not timed")
-CALLS: dict[str, Call] = {
-    "bfs_edges": Call({"source": 0}, list),
-    "single_source_dijkstra_path_length": Call({"source": 0}),
-    "connected_components": Call({}, list),
-    "core_number": Call(),
-    "pagerank": Call(),
-    "betweenness_centrality": Call({"k": 4, "seed": 1}),  # NetworkX takes seconds per source
-    "edge_betweenness_centrality": Call({"k": 4, "seed": 1}),
-    "bfs_tree": Call({"source": 0}, nodes_and_edges),
-    "bfs_predecessors": Call({"source": 0}, list),
-    "bfs_successors": Call({"source": 0}, list),
-    "bfs_layers": Call({"sources": [0]}, list),
-    "descendants_at_distance": Call({"source": 0, "distance": 3}),
-    "single_source_shortest_path_length": Call({"source": 0}),
-    "single_source_shortest_path": Call({"source": 0}),
-    "shortest_path": Call({"source": 0, "target": 7}),
-    "shortest_path_length": Call({"source": 0, "target": 7}),
-    "has_path": Call({"source": 0, "target": 7}),
-    "descendants": Call({"source": 0}),
-    "number_connected_components": Call(),
-    "is_connected": Call(),
-    "node_connected_component": Call({"n": 0}),
-    "k_core": Call({}, nodes_and_edges),
-    "k_shell": Call({}, nodes_and_edges),
-    "k_crust": Call({}, nodes_and_edges),
-    "k_corona": Call({"k": 3}, nodes_and_edges),
-    "single_source_dijkstra": Call({"source": 0}),
-    "single_source_dijkstra_path": Call({"source": 0}),
-    "dijkstra_path": Call({"source": 0, "target": 7}),
-    "dijkstra_path_length": Call({"source": 0, "target": 7}),
-    "multi_source_dijkstra_path_length": Call({"sources": {0, 1, 2}}),
-    "single_source_bellman_ford_path_length": Call({"source": 0}),
-    "negative_edge_cycle": Call(),
-    "eigenvector_centrality": Call({"max_iter": 1000}),
-    "katz_centrality": Call({"alpha": 0.005, "max_iter": 1000}),
-    "hits": Call(),
-    "degree_centrality": Call(),
-    "isolates": Call({}, list),
-    "number_of_isolates": Call(),
-    "is_tree": Call(),
-    "is_forest": Call(),
-    "transitivity": Call(),
-    "average_clustering": Call(),
-    "triangles": Call(),
-    "clustering": Call(),
-    "jaccard_coefficient": Call({"ebunch": PAIRS}, list),
-    "preferential_attachment": Call({"ebunch": PAIRS}, list),
-    "single_target_shortest_path_length": Call({"target": 0}),
-    "single_target_shortest_path": Call({"target": 0}),
-    "bidirectional_shortest_path": Call({"source": 0, "target": 7}),
-    "generic_bfs_edges": Call({"source": 0}, list),
-    "louvain_communities": Call({"seed": 1}),
-    "louvain_partitions": Call({"seed": 1}, list),
-}
 
 
 @dataclass
@@ -123,15 +58,6 @@ class Row:
     same: bool | None  #: backend result equal to NetworkX's (None: not timed)
 
 
-def graph(nodes: int, edges: int, seed: int) -> nx.Graph:
-    """The random graph of one size, every edge weighted 1..100."""
-    G = nx.gnm_random_graph(nodes, edges, seed=seed)
-    draw = random.Random(seed)
-    for _, _, data in G.edges(data=True):
-        data["weight"] = draw.randint(1, 100)
-    return G
-
-
 def same(expected: Any, got: Any) -> bool:
     """Equal, floats to 1e-9 relative (inside dicts and tuples)."""
     if isinstance(expected, dict) and isinstance(got, dict):
@@ -146,7 +72,7 @@ def same(expected: Any, got: Any) -> bool:
 
 def measure(G: nx.Graph, name: str, call: Call, runs: int, target: Any) -> Row:
     """The three timings of ``name`` on ``G``."""
-    function = getattr(nx, name)
+    function = dispatchable(name)
 
     def run(backend: str) -> Callable[[], Any]:
         return lambda: call.consume(function(G, **call.arguments, backend=backend))
@@ -227,6 +153,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the generator's seed (default 1)")
     options.add_names(parser, "--functions", ",".join(FUNCTIONS),
                       "functions (default every implemented one)", list(FUNCTIONS))
+    parser.add_argument("--first-calls", action="store_true",
+                        help="time each function's first call in a fresh process instead, "
+                             "under backend_priority against NetworkX's")
+    parser.add_argument("--processes", type=int, default=3,
+                        help="with --first-calls: fresh processes each way (median; default 3)")
+    parser.add_argument("--limit", type=float, default=60.0,
+                        help="with --first-calls: a function NetworkX takes longer for is not "
+                             "timed (seconds; default 60)")
+
+
+class Graphs:
+    """The suite's graphs of one size, each built on first use: the graph a call is timed on
+    (:meth:`bench.networkx_calls.Call.size`, directed or not)."""
+
+    def __init__(self, nodes: int, edges: int, seed: int) -> None:
+        self.nodes, self.edges, self.seed = nodes, edges, seed
+        self._built: dict[tuple[int, int, bool], nx.Graph] = {}
+
+    def of(self, call: Call) -> nx.Graph:
+        key = (*call.size(self.nodes, self.edges), call.directed)
+        if key not in self._built:
+            self._built[key] = graph(*key[:2], self.seed, call.directed)
+        return self._built[key]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -234,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
     if len(nodes) != len(args.edges):
         raise options.UsageError(f"{len(nodes)} --nodes for {len(args.edges)} --edges; "
                                  "expected one per graph")
+    if args.first_calls:
+        return _first_calls(args, nodes)
     target = resolve_target(args.target)
     heading = (f"gnm_random_graph(nodes, edges, seed={args.seed}), weights 1..100; target "
                f"{target.name}; median of {args.runs} after a warm-up")
@@ -245,14 +196,35 @@ def run(args: argparse.Namespace) -> int:
     rows: list[Row] = []
     try:
         for n, m in zip(nodes, args.edges, strict=True):
-            G = graph(n, m, args.seed)
+            graphs = Graphs(n, m, args.seed)
             for name in args.functions:
                 call = CALLS.get(name)
-                rows.append(not_timed(G, name) if call is None
-                            else measure(G, name, call, args.runs, target))
+                rows.append(not_timed(graphs.of(Call()), name) if call is None
+                            else measure(graphs.of(call), name, call, args.runs, target))
                 print(line(rows[-1]), flush=True)
                 tables.write(rows, args.out, "networkx", markdown(rows, heading))
     finally:
         config.target, nx.config.warnings_to_ignore = before
     print(markdown(rows, heading))
     return 0 if all(r.same is not False for r in rows) else 1
+
+
+def _first_calls(args: argparse.Namespace, nodes: list[int]) -> int:
+    graphs = ", ".join(f"gnm_random_graph({n:,}, {m:,}, seed={args.seed})"
+                       for n, m in zip(nodes, args.edges, strict=True))
+    heading = (f"First calls: {graphs}, a fresh process each, the kernel cache warm; median "
+               f"of {args.processes}, wall seconds (CPU)")
+    print(heading, flush=True)
+    rows: list[networkx_first_calls.FirstCall] = []
+
+    def report(row: networkx_first_calls.FirstCall) -> None:
+        rows.append(row)
+        print(networkx_first_calls.line(row), flush=True)
+        tables.write(rows, args.out, "networkx_first_calls",
+                     networkx_first_calls.markdown(rows, heading))
+
+    for n, m in zip(nodes, args.edges, strict=True):
+        networkx_first_calls.first_calls(n, m, args.seed, args.functions, args.processes,
+                                         args.limit, report)
+    print(networkx_first_calls.markdown(rows, heading))
+    return 0

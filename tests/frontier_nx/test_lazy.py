@@ -106,12 +106,17 @@ def test_a_conversion_reads_nothing_before_a_call_needs_it():
 
 
 def test_an_ordered_search_that_reads_the_graph_imports_numpy_alone():
-    """With numpy imported reading pays: the search hands over to the arrays, vectorized with
-    numpy, and neither Numba, scipy nor the library is imported."""
+    """Where reading pays (here NetworkX's search is made costlier than the measured one), the
+    search hands over to the arrays, vectorized with numpy, and neither Numba, scipy nor the
+    library is imported."""
     printed = _fresh(f"""
         import sys
         import numpy
         import networkx as nx
+        from frontier_nx import costs
+        name = "single_source_shortest_path_length"
+        costs.COSTS[name] = costs.COSTS[name]._replace(networkx=1e-6)
+        costs.NETWORKX_SEARCH = 1e-6
         G = nx.gnm_random_graph(8000, 40000, seed=1)
         with nx.config.backend_priority(algos=["frontier"]):
             lengths = nx.single_source_shortest_path_length(G, 0)

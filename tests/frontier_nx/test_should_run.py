@@ -1,18 +1,21 @@
 """``should_run``: graphs of fewer than ``MIN_EDGES`` edges stay in NetworkX (a reason string),
-larger ones run on the backend, and ``networkx.config.backends.frontier.min_edges`` overrides
-the threshold (see ``python -m bench networkx`` for the crossover it comes from); the ordered
-searches and the components run here where :mod:`frontier_nx.costs` says it pays, the other
-one-pass functions only on a conversion a call has read; the breadth-first generators run here
-and read only the levels their reader asks for, on NetworkX's adjacency until a level is large
-enough that reading the graph pays."""
+and ``networkx.config.backends.frontier.min_edges`` overrides the threshold (see ``python -m
+bench networkx`` for the crossover it comes from); on larger ones a function runs here where
+:func:`frontier_nx.costs.estimate` says its first call is faster than NetworkX's (the library
+loaded or not, the graph read or not, for the attribute the call reads), the arcs counted only
+as far as that takes; the breadth-first generators run here and read only the levels their
+reader asks for, on NetworkX's adjacency until a level is large enough that reading the graph
+pays."""
 
 from __future__ import annotations
+
+import inspect
 
 import networkx as nx
 import pytest
 
-from frontier_nx import costs, get_info, traversal
-from frontier_nx.interface import EARLY_STOPPING, MIN_EDGES, ONE_PASS, BackendInterface
+from frontier_nx import costs, get_info, interface, registry, traversal
+from frontier_nx.interface import MIN_EDGES, BackendInterface
 
 should_run = BackendInterface.should_run
 
@@ -28,6 +31,12 @@ def config():
     section.min_edges = before
 
 
+@pytest.fixture
+def paying(monkeypatch):
+    """Every estimate says the backend is faster: what ``min_edges`` decides alone."""
+    monkeypatch.setattr(costs, "estimate", lambda *args: costs.Estimate(-1.0, 0.0, 0.0))
+
+
 def test_the_default_config_declares_min_edges():
     assert "min_edges" in get_info()["default_config"]
 
@@ -40,12 +49,12 @@ def test_a_graph_below_min_edges_stays_in_networkx_with_a_reason(config):
     assert isinstance(should_run("pagerank", (), {"alpha": 0.9, "G": small}), str)
 
 
-def test_a_graph_of_min_edges_runs_on_the_backend(config):
+def test_a_graph_of_min_edges_runs_on_the_backend(config, paying):
     config.min_edges = None
     assert should_run("core_number", (nx.path_graph(MIN_EDGES + 1),), {}) is True
 
 
-def test_the_config_overrides_the_threshold(config):
+def test_the_config_overrides_the_threshold(config, paying):
     small = nx.path_graph(10)
     config.min_edges = 9
     assert should_run("pagerank", (small,), {}) is True
@@ -63,7 +72,7 @@ def test_networkx_picking_the_backend_itself_runs_small_graphs_in_networkx(confi
         assert "backends" not in small.__networkx_cache__  # never converted
 
 
-def test_searches_networkx_stops_early_stay_in_networkx_on_any_graph(config):
+def test_searches_networkx_stops_early_stay_in_networkx_on_any_graph(config, paying):
     config.min_edges = 0
     G = nx.path_graph(50)
     for name, kwargs in [("has_path", {"source": 0, "target": 3}),
@@ -94,48 +103,82 @@ def _conversions(G: nx.Graph) -> list:
     return list(G.__networkx_cache__.get("backends", {}).get("frontier", {}).values())
 
 
-UNESTIMATED = sorted((ONE_PASS | EARLY_STOPPING) - costs.ORDERED_SEARCHES - costs.COMPONENTS)
-
-
-@pytest.mark.parametrize("name", UNESTIMATED)
-def test_one_pass_functions_without_an_estimate_run_here_only_on_a_read_conversion(config,
-                                                                                  name):
-    config.min_edges = 0
-    G = nx.path_graph(50, create_using=nx.DiGraph)
-    reason = should_run(name, (G,), {})
-    assert isinstance(reason, str) and "no cached conversion" in reason
-    list(nx.bfs_layers(G, 0, backend="frontier"))  # a conversion, read by no call
-    assert isinstance(should_run(name, (G,), {}), str)
-    nx.pagerank(G, backend="frontier")  # reads it
-    assert should_run(name, (G,), {}) is True
-
-
-@pytest.mark.parametrize("name", sorted((costs.ORDERED_SEARCHES | costs.COMPONENTS)
-                                        - EARLY_STOPPING))
-def test_ordered_searches_and_components_run_here_where_the_estimate_says_it_pays(
-        config, monkeypatch, name):
+@pytest.mark.parametrize("name", sorted(costs.COSTS))
+def test_a_function_runs_here_where_its_estimate_says_it_pays(config, monkeypatch, name):
     config.min_edges = 0
     G = nx.path_graph(50, create_using=nx.DiGraph)
     asked = []
-    answer = [False]
+    answer = [1.0]
 
-    def pays(function, arcs, read):
-        asked.append((function, arcs, read))
-        return answer[0]
+    def estimate(function, nodes, arguments, read, values):
+        asked.append((function, nodes, read))
+        return costs.Estimate(answer[0], 0.0, 0.0)
 
-    monkeypatch.setattr(costs, "pays", pays)
-    reason = should_run(name, (G,), {})
+    monkeypatch.setattr(costs, "estimate", estimate)
+    arguments = {p: v for p, v in {"source": 0, "target": 1, "sources": {0}, "n": 0,
+                                   "k": 3}.items()
+                 if p in inspect.signature(registry.implementation(name)).parameters
+                 and inspect.signature(registry.implementation(name)).parameters[p].default
+                 is inspect.Parameter.empty}
+    reason = should_run(name, (G,), arguments)
     assert isinstance(reason, str) and "frontier_nx.costs" in reason
-    assert asked == [(name, 49, False)]
-    answer[0] = True
-    assert should_run(name, (G,), {}) is True
+    assert asked == [(name, 50, False)]
+    answer[0] = -1.0
+    assert should_run(name, (G,), arguments) is True
 
 
-@pytest.mark.parametrize("name", sorted(EARLY_STOPPING & costs.ORDERED_SEARCHES))
+def test_a_call_runs_here_once_the_library_is_loaded_and_the_graph_read(config, monkeypatch):
+    config.min_edges = 0
+    G = nx.gnm_random_graph(300, 3000, seed=1)
+    monkeypatch.setattr(costs, "loaded", lambda module: False)
+    reason = should_run("core_number", (G,), {})
+    assert "loading library, numpy" in reason and "reading the graph" in reason
+    nx.core_number(G, backend="frontier")  # reads the graph
+    assert "reading the graph" not in should_run("core_number", (G,), {})
+    monkeypatch.setattr(costs, "loaded", lambda module: True)
+    assert should_run("core_number", (G,), {}) is True
+
+
+def test_a_weighted_call_counts_reading_the_weights_where_no_call_read_them(config,
+                                                                             monkeypatch):
+    config.min_edges = 0
+    G = nx.gnm_random_graph(300, 3000, seed=1)
+    seen = []
+    monkeypatch.setattr(costs, "estimate", lambda name, nodes, arguments, read, values: (
+        seen.append((name, read, values)) or costs.Estimate(1.0, 0.0, 0.0)))
+    nx.connected_components(G, backend="frontier")  # a conversion without the weights
+    list(nx.connected_components(G, backend="frontier"))
+    should_run("pagerank", (G,), {})
+    should_run("pagerank", (G,), {"weight": None})
+    should_run("minimum_spanning_tree", (G,), {})
+    nx.pagerank(G, backend="frontier")  # one with them, read
+    should_run("pagerank", (G,), {})
+    should_run("minimum_spanning_tree", (G,), {})
+    assert seen == [("pagerank", False, True), ("pagerank", True, False),
+                    ("minimum_spanning_tree", False, True), ("pagerank", True, True),
+                    ("minimum_spanning_tree", False, True)]
+
+
+def test_the_arcs_are_counted_only_until_the_estimate_is_settled():
+    G = nx.path_graph(100_000)
+    arcs = interface._Arcs(G)
+    assert arcs.pays(costs.Estimate(-1.0, -1e-9, 0.0))
+    assert arcs.counted < 2 * 99_999  # settled after the first rows
+    arcs = interface._Arcs(G)
+    assert not arcs.pays(costs.Estimate(1.0, 1e-9, 0.0))
+    assert arcs.counted == 0
+    arcs = interface._Arcs(G)  # negative past 150,000 arcs: counted that far
+    assert arcs.pays(costs.Estimate(0.15, -1e-6, 0.0))
+    assert 150_000 <= arcs.counted < 2 * 99_999
+    arcs = interface._Arcs(G)  # past 250,000 arcs: more than there are
+    assert not arcs.pays(costs.Estimate(0.25, -1e-6, 0.0)) and arcs.counted == 2 * 99_999
+
+
+@pytest.mark.parametrize("name", sorted(costs.LAZY))
 def test_breadth_first_generators_run_here_without_an_estimate(config, monkeypatch, name):
     config.min_edges = 0
-    monkeypatch.setattr(costs, "pays", lambda *args: pytest.fail("estimated"))
-    assert should_run(name, (nx.path_graph(50),), {}) is True
+    monkeypatch.setattr(costs, "estimate", lambda *args: pytest.fail("estimated"))
+    assert should_run(name, (nx.path_graph(50), 0), {}) is True
 
 
 def test_descendants_at_distance_under_backend_priority_never_reads_the_graph(config):
@@ -183,7 +226,7 @@ def test_a_search_on_the_adjacency_hands_over_before_a_large_level(monkeypatch):
     assert all(graph.read for graph in _conversions(G))
 
 
-def test_min_edges_counts_what_a_view_shows(config):
+def test_min_edges_counts_what_a_view_shows(config, paying):
     G = nx.path_graph(20)
     view = nx.subgraph_view(G, filter_node=lambda v: v < 10)
     config.min_edges = 9
@@ -193,7 +236,7 @@ def test_min_edges_counts_what_a_view_shows(config):
 
 
 @pytest.mark.parametrize("directed", [False, True])
-def test_min_edges_counts_every_row_past_isolated_nodes(config, directed):
+def test_min_edges_counts_every_row_past_isolated_nodes(config, paying, directed):
     G = nx.empty_graph(10_000, create_using=nx.DiGraph if directed else nx.Graph)
     G.add_edges_from((10_000 + i, 10_001 + i) for i in range(100))  # past 4096-row chunks
     config.min_edges = 100

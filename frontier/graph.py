@@ -841,7 +841,8 @@ class Graph:
         if cols.size <= _SMALL_ARCS:  # NumPy's sort: no compiled loop to load
             order = np.lexsort((cols, self.coo().src))  # stable: repeated arcs in arc-id order
             ordered = cols[order]
-        else:  # the compiled row sort, stable, rows spread over the cores (a tenth of lexsort's)
+        else:  # the compiled row sort, stable, rows spread over the cores: linear for bounded
+            # degrees, where lexsort sorts every arc again
             ordered, order = cols.copy(), np.arange(cols.size, dtype=np.int64)
             _sort_each_row(offsets, ordered, order, True,
                            len(parallel.spans(cols.size, _PARALLEL_ARCS)))

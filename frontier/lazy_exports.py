@@ -2,7 +2,7 @@
 
 A call of one algorithm needs the modules of that algorithm, of the operators it runs and of the
 graph model; importing every algorithm and every operator with their packages made each process
-pay for all of them (a tenth of a second and more) before its first call. :func:`lazy_exports`
+pay for all of them before its first call. :func:`lazy_exports`
 makes a package's ``__init__`` name what it exports without importing it: ``from operators import
 advance`` or ``algorithms.bfs`` imports the module that defines the name, on the first read
 (PEP 562's module ``__getattr__``), and keeps it in the package, so that later reads cost

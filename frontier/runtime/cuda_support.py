@@ -15,8 +15,8 @@ forked after its parent started the driver, :func:`forked_after_start`); nothing
 called on the way of a kernel.
 
 ``numba.cuda`` is imported when the library first needs it (:func:`cuda_module`), not with the
-library: its import costs more than Numba's own (about 0.4 s), and a machine without a GPU runs
-every call on the cpu target. Outside the simulator, :func:`cuda_usable` first looks for the
+library: its import costs more than Numba's own, and a machine without a GPU runs every call on
+the cpu target. Outside the simulator, :func:`cuda_usable` first looks for the
 NVIDIA driver's library where numba-cuda looks for it (:func:`driver_found`, a ``dlopen`` that
 fails at once where there is none): without it no GPU is usable, whatever is installed, and
 ``numba.cuda`` stays unimported. What functors call on every target registers its CUDA version

@@ -11,8 +11,50 @@ none of them.
 
 from __future__ import annotations
 
+from frontier import generators
+from frontier.errors import (
+    GraphError,
+    GraphTooLargeError,
+    NegativeCycleError,
+    NegativeWeightsError,
+    TargetError,
+)
+from frontier.frontier import (
+    Frontier,
+    FrontierError,
+    FrontierOverflowError,
+    StaleFrontierError,
+)
+from frontier.graph import Graph
+from frontier.graphview import (
+    common_neighbors,
+    graph_edges,
+    graph_vertices,
+    in_degree,
+    in_neighbors,
+    intersection_count,
+    neighbors,
+    out_degree,
+    tally_common_neighbors,
+)
 from frontier.lazy_exports import lazy_exports
-from frontier.runtime import collector
+from frontier.runtime import early_context
+from frontier.runtime.atomics import (
+    atomic_add,
+    atomic_cas,
+    atomic_claim,
+    atomic_exch,
+    atomic_load,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_store,
+)
+from frontier.runtime.devicefn import device_function
+from frontier.runtime.interrupts import prepare_numba
+from frontier.runtime.rng import random, random_bits
+from frontier.runtime.target import Target
+from frontier.target import resolve_target
 
 __all__ = [
     "Graph", "GraphError", "Frontier", "FrontierError", "StaleFrontierError",
@@ -33,55 +75,9 @@ __version__ = "0.1.0"
 lazy_exports(__name__, {name: "frontier.io" for name in (
     "GraphFormatError", "load", "load_with_labels", "save")})
 
-# the import makes objects that live as long as the process, none of them garbage: Python's
-# collector is held back meanwhile (frontier.runtime.collector)
-with collector.paused():
-    from frontier import generators
-    from frontier.errors import (
-        GraphError,
-        GraphTooLargeError,
-        NegativeCycleError,
-        NegativeWeightsError,
-        TargetError,
-    )
-    from frontier.frontier import (
-        Frontier,
-        FrontierError,
-        FrontierOverflowError,
-        StaleFrontierError,
-    )
-    from frontier.graph import Graph
-    from frontier.graphview import (
-        common_neighbors,
-        graph_edges,
-        graph_vertices,
-        in_degree,
-        in_neighbors,
-        intersection_count,
-        neighbors,
-        out_degree,
-        tally_common_neighbors,
-    )
-    from frontier.runtime import early_context
-    from frontier.runtime.atomics import (
-        atomic_add,
-        atomic_cas,
-        atomic_claim,
-        atomic_exch,
-        atomic_load,
-        atomic_max,
-        atomic_min,
-        atomic_or,
-        atomic_store,
-    )
-    from frontier.runtime.devicefn import device_function
-    from frontier.runtime.interrupts import prepare_numba
-    from frontier.runtime.rng import random, random_bits
-    from frontier.runtime.target import Target
-    from frontier.target import resolve_target
+early_context.start()
 
-    early_context.start()
+# Numba's lazy loading of its CPU target, done now with Ctrl-C held back: cut half-way by an
+# interrupt, it would break every later compilation (frontier.runtime.interrupts).
+prepare_numba("cpu")
 
-    # Numba's lazy loading of its CPU target, done now with Ctrl-C held back: cut half-way by an
-    # interrupt, it would break every later compilation (frontier.runtime.interrupts).
-    prepare_numba("cpu")

@@ -1,4 +1,5 @@
-"""Results of many Python containers built without the cyclic garbage collector's passes.
+"""Results of many Python containers, and the library's import, without the cyclic garbage
+collector's passes.
 
 A result such as ``single_source_shortest_path``'s (a list per reached node) allocates one
 container per node. CPython starts a collection every few hundred allocations and a full one
@@ -7,7 +8,8 @@ every tracked container of the process: the caller's NetworkX graph too, three d
 node and one per edge. Building 100,000 paths next to a 1,000,000-edge graph spent five sixths
 of its time in those walks. The containers a builder makes hold only nodes, numbers and each
 other, without cycles, so nothing a pause leaves uncollected is garbage; :func:`paused`
-suspends the collector while one is built and restores it after.
+suspends the collector while one is built (and while the library is imported:
+:mod:`frontier_nx.lazy`) and restores it after.
 
 The collector is the process's: one pause may overlap another's in a second thread, so the
 pauses are counted, and the collector is enabled again when the last one ends, only if it was

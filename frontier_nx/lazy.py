@@ -6,6 +6,12 @@ NetworkX (declined, or faster there) must not pay for numpy, scipy, Numba and th
 (together over a second in a fresh process, and the library's import starts a thread that loads
 Numba's CUDA registries beside NetworkX's own work): the family modules name them through
 :class:`LazyModule`, which imports its module on the first attribute read.
+
+The import makes a few hundred thousand objects (Numba, its CPU target's registries, the graph
+model) that live as long as the process, none of them garbage; counted by Python's collector,
+they would trigger full collections, each walking the caller's NetworkX graph (a dictionary per
+node and per edge) to free nothing: the import runs with the collector paused
+(:func:`frontier_nx.bulk.paused`).
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 from typing import Any
+
+from frontier_nx import bulk
 
 __all__ = ["LazyModule"]
 
@@ -30,7 +38,8 @@ class LazyModule:
     def __getattr__(self, attribute: str) -> Any:
         module = self._module
         if module is None:
-            module = self._module = importlib.import_module(self._name)
+            with bulk.paused():  # the import's objects live as long as the process
+                module = self._module = importlib.import_module(self._name)
         return getattr(module, attribute)
 
     def __repr__(self) -> str:

@@ -64,7 +64,7 @@ def test_loading_the_backend_and_declining_a_call_import_nothing_heavy():
     """)
     heavy, backend = printed.splitlines()
     assert heavy == "[]"
-    assert backend == str(["frontier_nx.centrality", "frontier_nx.components",
+    assert backend == str(["frontier_nx.bulk", "frontier_nx.centrality", "frontier_nx.components",
                            "frontier_nx.costs", "frontier_nx.functions", "frontier_nx.interface",
                            "frontier_nx.lazy", "frontier_nx.registry"])  # the families asked
 

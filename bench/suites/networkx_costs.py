@@ -18,8 +18,8 @@ times stretch with the load while CPU times, and their ratios, hold less badly):
   says;
 - in fresh interpreters, the median of ``--processes``: reading the adjacency into arrays, and
   an edge attribute's values with it, per arc; importing numpy after NetworkX, and scipy's
-  sparse matrices after numpy; loading the library (the first call of a few of its functions on
-  the graph, read before, less their second);
+  sparse matrices after numpy; loading the library (the first call of a few of its functions,
+  ``--loaders``, on the graph read before, less their second);
 - NetworkX's ordered searches and the backend's on the arrays, per arc, for
   :func:`frontier_nx.costs.hand_over`.
 
@@ -47,7 +47,7 @@ from bench.suites.networkx import Graphs
 from bench.timing import time_calls
 from frontier_nx import convert, costs, interface, registry, traversal
 
-#: the library's functions whose first call, less their second, is its load
+#: the library's functions whose first call, less their second, is its load (``--loaders``)
 LOADERS = ("connected_components", "core_number", "pagerank", "triangles",
            "single_source_dijkstra_path_length")
 
@@ -215,6 +215,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a call whose warm-up takes longer (seconds) is timed once")
     options.add_names(parser, "--functions", ",".join(costs.COSTS),
                       "functions of frontier_nx.costs.COSTS (default all)", list(costs.COSTS))
+    library = [name for name, cost in costs.COSTS.items() if "library" in cost.needs]
+    options.add_names(parser, "--loaders", ",".join(LOADERS),
+                      "the library's functions whose first call less their second is its "
+                      f"load, the median (default {','.join(LOADERS)})", library)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -269,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
         "NUMPY_IMPORT": _fresh(_NUMPY, args.processes),
         "SCIPY_IMPORT": _fresh(_SCIPY, args.processes),
         "LIBRARY_LOAD": statistics.median(_loading(size, name, args.processes)
-                                          for name in LOADERS),
+                                          for name in args.loaders),
     }
     rows = [{"constant": name, "measured": seconds / arcs, "held": getattr(costs, name),
              "unit": "s per arc"} for name, seconds in search.items()]

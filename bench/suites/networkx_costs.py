@@ -23,10 +23,11 @@ times stretch with the load while CPU times, and their ratios, hold less badly):
 - NetworkX's ordered searches and the backend's on the arrays, per arc, for
   :func:`frontier_nx.costs.hand_over`.
 
-Prints each constant beside the one held and the lines of :data:`frontier_nx.costs.COSTS` as
-measured. Writes ``networkx_costs.csv`` (the constants), ``networkx_costs_functions.csv`` and
-``networkx_costs.md`` (both tables and the lines); docs/networkx.md has the run behind the
-constants.
+Prints each constant beside the one held, and the constants and the lines of
+:data:`frontier_nx.costs.COSTS` as measured, as the module writes them (rerun it after a change
+to what a call loads or costs, and paste them). Writes ``networkx_costs.csv`` (the constants),
+``networkx_costs_functions.csv`` and ``networkx_costs.md`` (both tables and the lines);
+docs/networkx.md has the run behind the constants.
 """
 
 from __future__ import annotations
@@ -295,8 +296,9 @@ def run(args: argparse.Namespace) -> int:
               f"({f['networkx_loads_held']}) | "
               f"{'never' if f['pays_from'] is None else format(f['pays_from'], ',')} |"
               for f in functions]
-    text = heading + "\n" + "\n".join(table) + "\n\nAs frontier_nx.costs.COSTS holds them:\n\n"
-    text += "\n".join(lines) + "\n"
+    constants = [f"{r['constant']} = {r['measured']:.3g}" for r in rows]
+    text = heading + "\n" + "\n".join(table) + "\n\nAs frontier_nx.costs holds them:\n\n"
+    text += "\n".join(constants + lines) + "\n"
     print(text)
     tables.write(rows, args.out, "networkx_costs", text)
     if functions:

@@ -47,7 +47,8 @@ NUMPY_IMPORT = 0.090
 #: importing scipy's sparse matrices after numpy, seconds
 SCIPY_IMPORT = 0.12
 #: importing the library after numpy and a call's first loading of its kernels from a warm
-#: cache, seconds
+#: cache, beside a large graph (Python's collector walks it while the library imports; the cpu
+#: target starts its threads), seconds
 LIBRARY_LOAD = 2.25
 
 #: what a first call may load: name -> (the modules whose presence says it is loaded, seconds)

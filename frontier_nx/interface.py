@@ -121,11 +121,11 @@ class BackendInterface(metaclass=_Functions):
         estimate = costs.estimate(name, len(graph), bound, read, attribute is not None)
         if estimate is None or arcs.pays(estimate):
             return True
-        cost = costs.COSTS[name]
-        work = [f"loading {', '.join(loads)}" for loads in [costs.pending(cost.needs)] if loads]
-        work += [] if read else ["reading the graph"]
+        loads = costs.pending(costs.COSTS[name].needs)
+        first = ([f"loading {' and '.join(loads)}"] if loads else []) + (
+            [] if read else ["reading the graph"])
         return (f"NetworkX's {name} on this graph ({arcs.counted:,}+ arcs) costs less than the "
-                f"backend's {', '.join(work + ['its call'])} (frontier_nx.costs)")
+                f"backend's {', '.join([*first, 'its call'])} (frontier_nx.costs)")
 
 
 class _Arcs:

@@ -8,7 +8,7 @@ builds ``networkx.gnm_random_graph(nodes, edges, seed)`` (``--nodes`` defaults t
 times, for each function of :data:`frontier_nx.functions.FUNCTIONS` as
 :data:`bench.networkx_calls.CALLS` says to call it (on the directed graph of the same size for
 NetworkX's functions of directed graphs, on a graph of fewer nodes and the same mean degree
-for a search from every node and Floyd–Warshall): NetworkX's own implementation
+for a search from every node, Louvain and Floyd–Warshall): NetworkX's own implementation
 (``backend="networkx"``), the backend with the
 conversion included (``G.__networkx_cache__`` cleared before each call, off the clock), and the
 backend on the conversion NetworkX cached. Median of ``--runs`` after a warm-up (it compiles),

@@ -18,15 +18,16 @@ times stretch with the load while CPU times, and their ratios, hold less badly):
   says;
 - in fresh interpreters, the median of ``--processes``: reading the adjacency into arrays, and
   an edge attribute's values with it, per arc; importing numpy after NetworkX, and scipy's
-  sparse matrices after numpy; loading the library (the first call of a few of its functions on
-  the graph, read before, less their second);
+  sparse matrices after numpy; loading the library (the first call of a few of its functions,
+  ``--loaders``, on the graph read before, less their second);
 - NetworkX's ordered searches and the backend's on the arrays, per arc, for
   :func:`frontier_nx.costs.hand_over`.
 
-Prints each constant beside the one held and the lines of :data:`frontier_nx.costs.COSTS` as
-measured. Writes ``networkx_costs.csv`` (the constants), ``networkx_costs_functions.csv`` and
-``networkx_costs.md`` (both tables and the lines); docs/networkx.md has the run behind the
-constants.
+Prints each constant beside the one held, and the constants and the lines of
+:data:`frontier_nx.costs.COSTS` as measured, as the module writes them (rerun it after a change
+to what a call loads or costs, and paste them). Writes ``networkx_costs.csv`` (the constants),
+``networkx_costs_functions.csv`` and ``networkx_costs.md`` (both tables and the lines);
+docs/networkx.md has the run behind the constants.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from bench.suites.networkx import Graphs
 from bench.timing import time_calls
 from frontier_nx import convert, costs, interface, registry, traversal
 
-#: the library's functions whose first call, less their second, is its load
+#: the library's functions whose first call, less their second, is its load (``--loaders``)
 LOADERS = ("connected_components", "core_number", "pagerank", "triangles",
            "single_source_dijkstra_path_length")
 
@@ -215,6 +216,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a call whose warm-up takes longer (seconds) is timed once")
     options.add_names(parser, "--functions", ",".join(costs.COSTS),
                       "functions of frontier_nx.costs.COSTS (default all)", list(costs.COSTS))
+    library = [name for name, cost in costs.COSTS.items() if "library" in cost.needs]
+    options.add_names(parser, "--loaders", ",".join(LOADERS),
+                      "the library's functions whose first call less their second is its "
+                      f"load, the median (default {','.join(LOADERS)})", library)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -269,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
         "NUMPY_IMPORT": _fresh(_NUMPY, args.processes),
         "SCIPY_IMPORT": _fresh(_SCIPY, args.processes),
         "LIBRARY_LOAD": statistics.median(_loading(size, name, args.processes)
-                                          for name in LOADERS),
+                                          for name in args.loaders),
     }
     rows = [{"constant": name, "measured": seconds / arcs, "held": getattr(costs, name),
              "unit": "s per arc"} for name, seconds in search.items()]
@@ -291,8 +296,9 @@ def run(args: argparse.Namespace) -> int:
               f"({f['networkx_loads_held']}) | "
               f"{'never' if f['pays_from'] is None else format(f['pays_from'], ',')} |"
               for f in functions]
-    text = heading + "\n" + "\n".join(table) + "\n\nAs frontier_nx.costs.COSTS holds them:\n\n"
-    text += "\n".join(lines) + "\n"
+    constants = [f"{r['constant']} = {r['measured']:.3g}" for r in rows]
+    text = heading + "\n" + "\n".join(table) + "\n\nAs frontier_nx.costs holds them:\n\n"
+    text += "\n".join(constants + lines) + "\n"
     print(text)
     tables.write(rows, args.out, "networkx_costs", text)
     if functions:

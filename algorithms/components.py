@@ -57,7 +57,6 @@ from algorithms.output import check_out, deliver, on_host
 from frontier import (
     Frontier,
     Graph,
-    atomic_add,
     atomic_cas,
     atomic_exch,
     atomic_load,
@@ -183,13 +182,13 @@ def jump_to_root(v, parent):
     jump(parent, v)
 
 
-def jump_counting_roots(v, parent, roots):
-    """:func:`jump_to_root`, counting the roots into ``roots[0]`` (a root stays one while the
-    others jump, and no vertex becomes one)."""
+def jump_telling_root(v, parent):
+    """:func:`jump_to_root`, telling whether ``v`` is a root (a root stays one while the
+    others jump, and no vertex becomes one): a count of them is the number of trees."""
     if atomic_load(parent, v) == v:
-        atomic_add(roots, 0, 1)
-    else:
-        jump(parent, v)
+        return True
+    jump(parent, v)
+    return False
 
 
 def offer_id(v, parent, smallest):
@@ -239,14 +238,14 @@ class _ComponentSteps:
 
     def compress(self, parent: Any, last: bool = False) -> None:
         """Every vertex's parent made its root; the method's ``last`` compression (one whose
-        roots are the final labels) also counts them into :attr:`count`, in the same launch."""
+        roots are the final labels) also counts them into :attr:`count`, in the same launch (a
+        reduction: each thread counts its own roots, where one counter that every root
+        incremented passed its cache line from thread to thread)."""
         if not last:
             compute(self.graph, "vertices", jump_to_root, parent, target=self.tgt)
             return
-        roots = thread_buffer("components roots", self.tgt, 1, np.int64)
-        self.tgt.write_scalar(roots, 0, 0)
-        compute(self.graph, "vertices", jump_counting_roots, parent, roots, target=self.tgt)
-        self.count = self.tgt.read_scalar(roots, 0)
+        self.count = reduce(self.graph, "vertices", jump_telling_root, parent, op="count",
+                            target=self.tgt)
 
     def smallest_members(self, parent: Any) -> None:
         """Stars in ``parent`` become labels: each vertex's smallest component member."""
@@ -262,10 +261,11 @@ def is_root(v, labels):
 def _labels_and_count(graph: Graph, tgt: Target, labels: Any, out: str,
                       count: int | None = None) -> tuple[Any, int]:
     """The labels as the caller gets them, and the number of components (the vertices that
-    are their own label, counted on the target, unless ``count`` was)."""
+    are their own label, counted on the target, unless ``count`` was). Every method makes its
+    labels for the call, so a target of host arrays hands them over without a copy."""
     if count is None:
         count = reduce(graph, "vertices", is_root, labels, op="count", target=tgt)
-    return deliver(tgt, labels, out), count
+    return deliver(tgt, labels, out, made=True), count
 
 
 # Soman, Kothapalli & Narayanan: hooking, pointer jumping, edge hiding ------------------------

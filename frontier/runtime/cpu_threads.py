@@ -59,7 +59,7 @@ from frontier.runtime.cache_dir import cached_njit
 
 __all__ = ["VARIABLE", "configured", "requested", "usable_cores", "Team", "run",
            "team_barrier", "team_begin", "team_end", "bracket", "TeamAborted", "TEAM_FIELDS",
-           "MAX_THREADS", "chunked", "chunk_slot", "claim_chunk", "guided_size",
+           "MAX_THREADS", "chunked", "chunk_slot", "claim_chunk", "claimed_size",
            "counted_apart", "owned_words", "owned_or", "buffered_pushes", "flush_pushes",
            "PUSH_BUFFER", "GRAIN", "PART", "THREAD_PARAMS"]
 
@@ -76,22 +76,23 @@ THREAD_PARAMS = ("tid", "nthreads", "team")
 #: its grid-stride loops (:func:`chunked`), whether its parts run together (:meth:`Team.run`),
 #: and the spins of a waiting thread, at a barrier and between launches, before it sleeps); the
 #: doorbell the workers wait on (the number of the launch rung, and of the launch to ring), the
-#: workers asleep on it, the parts finished with the caller asleep waiting for them, and the
-#: claim counters of the launch's loops (:data:`_CLAIMS`).
+#: workers asleep on it, and the parts finished with the caller asleep waiting for them. Where
+#: the claim counters of the loops begin (:data:`_HOMES_AT`) is a setting too.
 TEAM_FIELDS = 128
 _ARRIVED, _GENERATION, _SLEEPERS = 0, 8, 16
-_ABORTED, _GRAIN, _TOGETHER, _BARRIER_SPINS, _IDLE_SPINS = 24, 25, 26, 27, 28
+_ABORTED, _GRAIN, _TOGETHER, _BARRIER_SPINS, _IDLE_SPINS, _HOMES_AT = 24, 25, 26, 27, 28, 29
 _DOORBELL, _PENDING, _IDLE = 32, 33, 40
 _FINISHED, _WAITER = 48, 56
 
-#: The claim counters of a launch's loops whose threads claim their chunks (:func:`chunked`):
-#: the next element of each, a cache line each, reset by every launch.
-_CLAIMS, _CLAIM_LOOPS = 64, 8
-
 #: The most threads a launch runs on. The team's state holds, after its fields, one flag per
-#: part of a launch: 1 where a worker runs the part (:func:`team_end`).
+#: part of a launch: 1 where a worker runs the part (:func:`team_end`); then, from
+#: ``team[_HOMES_AT]``, a cache line per part: the claim counters of the part's home blocks in
+#: the launch's loops whose threads claim their chunks (:func:`claim_chunk`), at most
+#: :data:`_CLAIM_LOOPS` of them, each counting the elements of the block claimed so far (reset
+#: by every launch).
 MAX_THREADS = 4096
 _PARTS = TEAM_FIELDS
+_CLAIM_LOOPS = 8
 
 #: Consecutive elements a thread takes at once in a grid-stride loop (:func:`chunked`): a
 #: thread writes whole cache lines of its own, so threads do not share lines they write.
@@ -375,8 +376,10 @@ def _pauses_per_us() -> float:
 
 def _state(grain: int, together: bool, per_us: float = 0.0, parts: int = 1) -> np.ndarray:
     """A team state array of a launch's settings (``per_us``: the spins a µs holds; room for
-    the flags of ``parts`` parts)."""
-    state = np.zeros(TEAM_FIELDS + parts, np.int64)
+    the flags and the claim counters of ``parts`` parts)."""
+    homes = TEAM_FIELDS + -(-parts // 8) * 8
+    state = np.zeros(homes + 8 * parts, np.int64)
+    state[_HOMES_AT] = homes
     state[_GRAIN] = grain
     state[_TOGETHER] = together
     state[_BARRIER_SPINS] = int(per_us * _BARRIER_SPIN_US)
@@ -430,7 +433,8 @@ class Team:
             self._launches += 1
             for field in (_ARRIVED, _ABORTED, _FINISHED):
                 state[field] = 0
-            state[_CLAIMS:_CLAIMS + 8 * _CLAIM_LOOPS:8] = 0
+            homes = int(state[_HOMES_AT])
+            state[homes:homes + 8 * nthreads] = 0
             state[_GRAIN], state[_TOGETHER] = grain, together
             state[_PENDING] = self._launches
             launch = _Launch(kernel, nthreads, state, args, together, self._launches, bracketed)
@@ -612,11 +616,15 @@ def chunked(source: str) -> str:
 
     In a kernel without grid barriers, each loop not nested in another loop (at most
     :data:`_CLAIM_LOOPS` of them) hands its chunks out as the threads ask
-    (:func:`claim_chunk`: guided self-scheduling, chunks of a share of what is left, at least
-    ``grain`` elements): a thread that took heavy chunks takes fewer, and one the system has
-    not scheduled holds up no more than its chunk. Such a kernel's loops are independent (the
-    generated ones: a loop clearing the next slot's bitmap, then the loop over the elements),
-    so which thread takes an element may differ from loop to loop.
+    (:func:`claim_chunk`): the loop's elements are dealt in ``nthreads`` consecutive home
+    blocks, thread ``tid`` takes chunks of its own block first (a quarter of what is left of
+    it, at least ``grain`` elements), then of the others' blocks. A thread that took heavy
+    chunks takes fewer, one the system has not scheduled holds up no more than its chunk, and
+    a thread takes the same elements launch after launch where it can (the vertex ids of one
+    graph: what it wrote in one launch is in its cache in the next, not in another core's).
+    Such a kernel's loops are independent (the generated ones: a loop clearing the next slot's
+    bitmap, then the loop over the elements), so which thread takes an element may differ from
+    loop to loop.
 
     A chunk's elements are indices known not to be negative
     (:func:`~frontier.runtime.indices.index_after`): the loop's accesses need no wrap-around
@@ -661,47 +669,68 @@ def _chunked(source: str, claims: Any, nested: bool) -> str:
             out.append(f"{pad}for {var}_round in range(0, {stop}, nthreads * grain):")
             out.append(f"{pad}    {var}_chunk = as_index({var}_round + chunk_slot({var}_round, "
                        "tid, nthreads) * grain)")
-            size = "grain"
+            out.append(f"{pad}    for {var}_k in range(min(grain, {stop} - {var}_chunk)):")
+            out.append(f"{pad}        {var} = index_after({var}_chunk, {var}_k)")
         else:
-            counter = _CLAIMS + 8 * claim
-            out.append(f"{pad}{var}_chunk = claim_chunk(team, {counter}, {stop}, grain, "
+            out.append(f"{pad}{var}_chunk = claim_chunk(team, {claim}, {stop}, grain, tid, "
                        "nthreads)")
             out.append(f"{pad}while {var}_chunk >= 0:")
-            size = f"guided_size({var}_chunk, {stop}, grain, nthreads)"
-        first = f"{var}_chunk" if claim is None else f"as_index({var}_chunk)"
-        out.append(f"{pad}    for {var}_k in range(min({size}, {stop} - {var}_chunk)):")
-        out.append(f"{pad}        {var} = index_after({first}, {var}_k)")
+            out.append(f"{pad}    for {var}_k in range(claimed_size({var}_chunk, {stop}, grain, "
+                       "nthreads)):")
+            out.append(f"{pad}        {var} = index_after(as_index({var}_chunk), {var}_k)")
         inner = _chunked("\n".join(body), claims, nested=True)
         out.extend("    " + b if b.strip() else b for b in inner.split("\n"))
         if claim is not None:
-            out.append(f"{pad}    {var}_chunk = claim_chunk(team, {counter}, {stop}, grain, "
+            out.append(f"{pad}    {var}_chunk = claim_chunk(team, {claim}, {stop}, grain, tid, "
                        "nthreads)")
         i = end
     return "\n".join(out)
 
 
 @cached_njit(nogil=True, forceinline=True)
-def guided_size(first: int, stop: int, grain: int, nthreads: int) -> int:  # pragma: no cover
-    """The elements of a loop's chunk beginning at ``first`` (:func:`claim_chunk`): half of
-    what is left over the threads, a multiple of ``grain``, at least ``grain``."""
-    share = (stop - first) // (2 * nthreads)
-    return max(grain, share - share % grain)
+def _block_start(block: int, stop: int, grain: int, nthreads: int) -> int:  # pragma: no cover
+    """The first element of home block ``block`` of a loop of ``stop`` elements: its grains
+    (of ``grain`` elements, the last one short) dealt in ``nthreads`` consecutive blocks;
+    ``stop`` for block ``nthreads``."""
+    grains = (stop + grain - 1) // grain
+    return min(stop, block * grains // nthreads * grain)
+
+
+@cached_njit(nogil=True, forceinline=True)
+def claimed_size(first: int, stop: int, grain: int, nthreads: int) -> int:  # pragma: no cover
+    """The elements of the chunk beginning at ``first`` of a loop of ``stop`` elements
+    (:func:`claim_chunk`): a quarter of what is left of its home block from ``first`` on, a
+    multiple of ``grain``, at least ``grain``, at most to the block's end."""
+    grains = (stop + grain - 1) // grain
+    block = ((first // grain + 1) * nthreads - 1) // grains
+    end = _block_start(block + 1, stop, grain, nthreads)
+    share = (end - first) // 4
+    return min(end - first, max(grain, share - share % grain))
 
 
 @cached_njit(nogil=True)
-def claim_chunk(team: np.ndarray, counter: int, stop: int, grain: int,
+def claim_chunk(team: np.ndarray, loop: int, stop: int, grain: int, tid: int,
                 nthreads: int) -> int:  # pragma: no cover - compiled
-    """The first element of the next chunk of a loop whose chunks the threads claim from
-    ``team[counter]`` (its next element, 0 at the launch), -1 once none is left: a
-    compare-and-swap moves the counter past the chunk, :func:`guided_size` elements long."""
-    while True:
-        first = cpu_atomics.load(team, counter)
-        if first >= stop:
-            return -1
-        if cpu_atomics.compare_exchange(team, counter, first,
-                                        first + guided_size(first, stop, grain, nthreads)) \
-                == first:
-            return first
+    """The first element of the next chunk thread ``tid`` takes of loop ``loop`` (of ``stop``
+    elements) of its launch, -1 once none is left: of its home block while it has any, else of
+    the next thread's, and so on (:func:`chunked`). A compare-and-swap moves the block's claim
+    counter (its part's cache line, from ``team[_HOMES_AT]``) past the chunk,
+    :func:`claimed_size` elements long."""
+    lines = team[_HOMES_AT] + loop
+    for k in range(nthreads):
+        block = tid + k if tid + k < nthreads else tid + k - nthreads
+        start = _block_start(block, stop, grain, nthreads)
+        end = _block_start(block + 1, stop, grain, nthreads)
+        counter = lines + 8 * block
+        while True:
+            taken = cpu_atomics.load(team, counter)
+            first = start + taken
+            if first >= end:
+                break
+            size = claimed_size(first, stop, grain, nthreads)
+            if cpu_atomics.compare_exchange(team, counter, taken, taken + size) == taken:
+                return first
+    return -1
 
 
 #: A dense push's count of a new element (:func:`frontier.ring.push`), a statement of its own.

@@ -399,7 +399,7 @@ class CpuTarget(Target):
     def text_globals(self) -> dict[str, Any]:
         """Parallel: what the parallel forms of the text call (:meth:`compile_source`): the
         prologue's ``team_begin``, the epilogue's ``team_end``, the chunked loops'
-        ``chunk_slot``, ``claim_chunk``, ``guided_size``, ``as_index`` and ``index_after``, the
+        ``chunk_slot``, ``claim_chunk``, ``claimed_size``, ``as_index`` and ``index_after``, the
         grid barrier's ``team_barrier``, the owned and buffered pushes' ``owned_or`` and
         ``flush_pushes``."""
         if not self.parallel:
@@ -407,7 +407,7 @@ class CpuTarget(Target):
         return {"team_begin": cpu_threads.team_begin, "team_end": cpu_threads.team_end,
                 "team_barrier": cpu_threads.team_barrier,
                 "chunk_slot": cpu_threads.chunk_slot, "claim_chunk": cpu_threads.claim_chunk,
-                "guided_size": cpu_threads.guided_size, "owned_or": cpu_threads.owned_or,
+                "claimed_size": cpu_threads.claimed_size, "owned_or": cpu_threads.owned_or,
                 "flush_pushes": cpu_threads.flush_pushes, "as_index": as_index,
                 "index_after": index_after}
 

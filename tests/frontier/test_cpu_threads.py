@@ -220,7 +220,7 @@ def test_a_forked_child_makes_its_own_workers():
 def _chunked_kernel(text: str, grain: int, compiled: bool = False):
     """The Python function of ``text`` (a kernel ``k``) chunked as the parallel target does
     (``compiled``: the helpers it calls compiled, for a kernel to compile)."""
-    helpers = (cpu_threads.chunk_slot, cpu_threads.guided_size)
+    helpers = (cpu_threads.chunk_slot, cpu_threads.claimed_size)
     space = {**{f.__name__: f if compiled else f.py_func for f in helpers},
              "as_index": as_index, "index_after": index_after,
              "claim_chunk": cpu_threads.claim_chunk,
@@ -271,10 +271,28 @@ def test_chunks_share_an_rmat_graphs_edges_evenly_between_the_threads(threads):
     assert work.max() / work.mean() < 1.15 and in_turn.max() / in_turn.mean() > 1.4
 
 
-_CLAIMING = ("def k(tid, nthreads, team, n, counts, owners):\n"
+_CLAIMING = ("def k(tid, nthreads, team, n, counts, owners, order):\n"
              "    for v in range(tid, n, nthreads):\n"
              "        counts[v] += 1\n"
-             "        owners[v] = tid\n")
+             "        owners[v] = tid\n"
+             "        order[v] = order[n]\n"
+             "        order[n] += 1\n")
+
+
+def _team(parts: int) -> np.ndarray:
+    """The state of a launch of ``parts`` parts, as the team makes it."""
+    return cpu_threads._state(cpu_threads.GRAIN, False, parts=parts)
+
+
+def _claimed(threads: int, n: int, grain: int, parts_in_order: list[int]):
+    """Who took which element, and in which order, where the parts of one launch of
+    :data:`_CLAIMING` run one after the other in ``parts_in_order``."""
+    k = _chunked_kernel(_CLAIMING, grain)
+    team = _team(threads)
+    counts, owners, order = np.zeros(n, np.int64), np.full(n, -1), np.zeros(n + 1, np.int64)
+    for tid in parts_in_order:
+        k(tid, threads, team, n, counts, owners, order)
+    return counts, owners, order[:n]
 
 
 def test_a_kernel_without_barriers_hands_out_shrinking_chunks_to_whichever_thread_asks():
@@ -283,22 +301,37 @@ def test_a_kernel_without_barriers_hands_out_shrinking_chunks_to_whichever_threa
     # a loop run again inside another (its counter would be spent) takes its chunks in rounds
     again = _CLAIMING.replace("    for v", "    for step in range(2):\n        for v").replace(
         "        counts", "            counts").replace("        owners", "            owners")
+    again = again.replace("        order", "            order")
     assert "chunk_slot" in chunked(again) and "claim_chunk" not in chunked(again)
-    k = _chunked_kernel(_CLAIMING, 4)
     n = 1000
-    team = np.zeros(cpu_threads.TEAM_FIELDS + 4, np.int64)
-    counts, owners = np.zeros(n, np.int64), np.full(n, -1)
-    k(0, 4, team, n, counts, owners)  # the first part runs alone: it takes every chunk,
-    k(1, 4, team, n, counts, owners)  # the ones after find none left
-    assert (counts == 1).all() and (owners == 0).all()
-    first = [cpu_threads.guided_size(0, n, 4, 4)]
-    while sum(first) < n:
-        first.append(cpu_threads.guided_size(sum(first), n, 4, 4))
-    assert first[0] == 124 and first[-1] == 4 and all(x % 4 == 0 for x in first[:-1])
+    counts, owners, _ = _claimed(4, n, 4, [0, 1, 2, 3])  # the first part runs alone: it
+    assert (counts == 1).all() and (owners == 0).all()  # takes every chunk, the others none
+    sizes, first = [], 0  # a quarter of what is left of the home block, in grains, at least one
+    while first < 248:
+        sizes.append(cpu_threads.claimed_size(first, n, 4, 4))
+        first += sizes[-1]
+    assert sizes[0] == 60 and sizes[-1] == 4 and all(x % 4 == 0 for x in sizes)
+    assert cpu_threads.claimed_size(996, 998, 4, 4) == 2  # the loop's end: a short chunk
     together = numba.njit(nogil=True)(_chunked_kernel(_CLAIMING, 4, compiled=True))
-    counts[:] = 0
-    cpu_threads.run(together, 4, (n, counts, owners), 4, False)
+    counts, order = np.zeros(n, np.int64), np.zeros(n + 1, np.int64)
+    cpu_threads.run(together, 4, (n, counts, owners, order), 4, False)
     assert (counts == 1).all()
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_each_thread_takes_its_own_block_of_a_loop_first_then_the_others(threads):
+    """So a thread takes the same elements launch after launch (vertex ids: what it wrote in
+    one launch is in its own cache in the next), where no other thread took them first."""
+    n, grain = 1000, 4
+    starts = [cpu_threads._block_start(b, n, grain, threads) for b in range(threads + 1)]
+    assert starts[0] == 0 and starts[-1] == n and all(s % grain == 0 for s in starts[:-1])
+    for last in range(threads):  # the part run first takes its own block before the others'
+        counts, owners, order = _claimed(threads, n, grain, [last, *range(threads)])
+        assert (counts == 1).all() and (owners == last).all()
+        mine = order[starts[last]:starts[last + 1]]
+        assert np.array_equal(mine, np.arange(mine.size))  # its block first, in order
+        after = [order[starts[(last + k) % threads]] for k in range(threads)]
+        assert after == sorted(after)  # then the next thread's block, and so on
 
 
 def test_a_loop_left_by_break_keeps_the_gpus_striding():

@@ -9,6 +9,7 @@ import importlib
 
 import numba
 import numpy as np
+from numba import cuda
 import pytest
 
 from algorithms import bfs
@@ -173,7 +174,7 @@ def jitted(src, dst, eid, weight, seen):
     return dst != 3
 
 
-@pytest.mark.parametrize("functor", [jitted, numba.cuda.jit(device=True)(accept),
+@pytest.mark.parametrize("functor", [jitted, cuda.jit(device=True)(accept),
                                      defaults_and_varargs], ids=["njit", "cuda.jit", "varargs"])
 def test_decorated_and_variadic_functors_run(target, functor):
     f = Frontier.from_vertices(STAR, [0], target=target)

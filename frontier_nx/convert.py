@@ -49,6 +49,8 @@ __all__ = ["FrontierGraph", "from_networkx", "is_view", "uncache_view"]
 
 #: the key of a graph's arrays among what it builds once (``FrontierGraph._built``)
 _ARRAYS = ("arrays",)
+#: ... and of the arcs searches have scanned on NetworkX's adjacency before the arrays were read
+_SEARCHED = ("searched",)
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,17 @@ class FrontierGraph:
     def read(self) -> bool:
         """Whether the nodes and arrays have been read from NetworkX's adjacency."""
         return _ARRAYS in self._built
+
+    @property
+    def searched(self) -> int:
+        """The arcs the ordered searches have scanned on NetworkX's adjacency so far
+        (:meth:`count_search`)."""
+        return self._built.get(_SEARCHED, 0)
+
+    def count_search(self, arcs: int) -> None:
+        """Counts ``arcs`` more arcs scanned by a search on NetworkX's adjacency."""
+        with self._lock:
+            self._built[_SEARCHED] = self._built.get(_SEARCHED, 0) + arcs
 
     def adjacency(self, backward: bool = False) -> dict | None:
         """NetworkX's adjacency (a directed graph's ``_pred`` where ``backward``) while the

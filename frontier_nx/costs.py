@@ -300,14 +300,20 @@ def _reading(arcs: int) -> float:
     return arcs * READ + _loading(NUMPY)
 
 
-def hand_over(level_arcs: int, arcs: Callable[[], int]) -> bool:
+def hand_over(level_arcs: int, arcs: Callable[[], int], searched: int = 0) -> bool:
     """Whether a search on NetworkX's adjacency of a graph of ``arcs()`` arcs (counted only for
     a level of at least ``HAND_OVER_FLOOR`` arcs) reads the arrays before a level that scans
     ``level_arcs`` of them: where a search read to its end pays for reading them and that level
-    alone costs NetworkX at least ``HAND_OVER_SHARE`` of it."""
+    alone costs NetworkX at least ``HAND_OVER_SHARE`` of it, or where the searches of this graph
+    on NetworkX's adjacency have scanned ``searched`` arcs, as many as reading the arrays costs
+    (rent or buy: a graph searched again and again is read once its searches have cost what
+    reading it costs, so that they cost at most about twice what reading it first would have,
+    and each search after costs what one on the arrays costs)."""
     if level_arcs < HAND_OVER_FLOOR:
         return False
     arcs = arcs()
     reading = _reading(arcs)
+    if searched * NETWORKX_SEARCH >= reading:
+        return True
     return (reading + arcs * SEARCH < arcs * NETWORKX_SEARCH
             and level_arcs * NETWORKX_SEARCH >= HAND_OVER_SHARE * reading)

@@ -5,7 +5,7 @@ node, the bidirectional search) the search runs on the host, level by level and 
 (:func:`_levels`): NetworkX's queue at depth ``d + 1`` lists, in the order they are first met,
 the unseen neighbours of the depth-``d`` queue scanned in queue order and each in adjacency
 order, and a vertex's parent is the vertex whose scan met it first. Each level is one
-vectorized pass over the arcs leaving the previous level (O(|V| + |E|) in all), and a reader
+compiled scan of the arcs leaving the previous level (O(|V| + |E|) in all), and a reader
 that stops early (the first few edges of ``bfs_edges``, ``descendants_at_distance``, a
 ``depth_limit`` or ``cutoff``, a bidirectional search that meets) pays only for the levels it
 read. The parallel search of :func:`algorithms.bfs` (Beamer et al.'s direction-optimizing BFS,
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 np = LazyModule("numpy")
 _bfs = LazyModule("algorithms.bfs")
+_search_kernels = LazyModule("frontier_nx.search_kernels")
 
 
 # declined arguments -------------------------------------------------------------------------
@@ -135,32 +136,23 @@ def _levels(offsets: np.ndarray, heads: np.ndarray, first: np.ndarray,
             seen: np.ndarray | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(queue, parents)`` of the depths after ``first`` (the queue at some depth; ``seen``
     the vertices met up to it, default ``first``) in NetworkX's queue order, lazily: each level
-    one vectorized pass over the arcs leaving the previous one, each vertex in the order that
-    scan first meets it unseen (the least position that meets it: ``np.minimum.at``), with the
-    vertex whose neighbours met it. A reader that stops early pays only for the levels it
-    read."""
+    one compiled scan of the arcs leaving the previous one
+    (:func:`frontier_nx.search_kernels.next_level`), so a reader that stops early pays only for
+    the levels it read."""
     n = offsets.size - 1
     if seen is None:
         seen = np.zeros(n, np.bool_)
         seen[first] = True
-    first_met = np.full(n, np.iinfo(np.int64).max, np.int64)
-    queue = first
-    while queue.size:
-        starts = offsets[queue]
-        counts = offsets[queue + 1] - starts
-        ends = np.cumsum(counts)
-        arcs = np.repeat(starts - ends + counts, counts) + np.arange(ends[-1])
-        met = heads[arcs]
-        new = np.flatnonzero(~seen[met])
-        candidates = met[new]
-        np.minimum.at(first_met, candidates, new)
-        firsts = new[first_met[candidates] == new]
-        if not firsts.size:
+    order = np.empty(n + first.size, np.int64)  # every level after the other, each met once
+    parents = np.empty_like(order)
+    order[:first.size] = first
+    start, end = 0, first.size
+    while True:
+        following = _search_kernels.next_level(offsets, heads, order, parents, seen, start, end)
+        if following == end:
             return
-        parents = queue[np.searchsorted(ends, firsts, side="right")]
-        queue = met[firsts]
-        seen[queue] = True
-        yield queue, parents
+        yield order[end:following], parents[end:following]
+        start, end = end, following
 
 
 def _expand(adjacency: dict, queue: list, visited: set) -> tuple[list, None]:
@@ -198,11 +190,11 @@ def _search(G: FrontierGraph, sources: list, backward: bool = False, parents: bo
     lazily: each level's queue in NetworkX's order and, where ``parents``, the node whose
     neighbours met each (else None). On a graph whose arrays are not read yet the levels are
     searched on NetworkX's adjacency as NetworkX searches them, until the next level would
-    scan enough arcs that reading the arrays pays (:func:`frontier_nx.costs.hand_over`); the
-    rest vectorized (:func:`_levels`)."""
+    scan enough arcs that reading the arrays pays, or the graph's searches so far have scanned
+    enough (:func:`frontier_nx.costs.hand_over`); the rest compiled (:func:`_levels`)."""
     queue = list(sources)
     adjacency = G.adjacency(backward)
-    named = parents  # the parents of the first vectorized level are nodes as the caller named
+    named = parents  # the parents of the first compiled level are nodes as the caller named
     if adjacency is not None:
         visited = set(queue)
         while True:
@@ -212,10 +204,11 @@ def _search(G: FrontierGraph, sources: list, backward: bool = False, parents: bo
                     return
             else:
                 scanned = len(queue) * G.num_arcs // max(len(adjacency), 1)
-            if _costs.hand_over(scanned, lambda: G.num_arcs):
+            if _costs.hand_over(scanned, lambda: G.num_arcs, G.searched):
                 break
             following, met_by = (_expand_with_parents if parents else _expand)(
                 adjacency, queue, visited)
+            G.count_search(scanned)
             if not following:
                 return
             yield following, met_by

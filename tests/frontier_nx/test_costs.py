@@ -186,3 +186,14 @@ def test_a_search_never_hands_over_where_reading_cannot_pay(monkeypatch, reading
     arcs = int(costs.NUMPY_IMPORT / (costs.NETWORKX_SEARCH - costs.READ - costs.SEARCH) / 2)
     assert arcs >= costs.HAND_OVER_FLOOR
     assert not costs.hand_over(arcs, lambda: arcs)
+
+
+def test_a_graph_searched_for_what_reading_it_costs_is_read_at_its_next_level(monkeypatch):
+    monkeypatch.setattr(costs, "loaded", lambda module: True)
+    arcs = 100 * costs.HAND_OVER_FLOOR
+    reading = arcs * costs.READ
+    enough = int(reading / costs.NETWORKX_SEARCH) + 1
+    assert costs.hand_over(costs.HAND_OVER_FLOOR, lambda: arcs, searched=enough)
+    assert not costs.hand_over(costs.HAND_OVER_FLOOR - 1, lambda: arcs, searched=enough)
+    if reading + arcs * costs.SEARCH >= arcs * costs.NETWORKX_SEARCH:  # one search alone: no
+        assert not costs.hand_over(costs.HAND_OVER_FLOOR, lambda: arcs, searched=enough - 2)

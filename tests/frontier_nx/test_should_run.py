@@ -203,7 +203,7 @@ def test_a_partial_read_searches_only_the_levels_read(monkeypatch):
     edges = nx.bfs_edges(G, 0, backend="frontier")
     assert [next(edges) for _ in range(3)] == [(0, 1), (1, 2), (2, 3)]
     assert not any(graph.read for graph in _conversions(G)) and not read  # on the adjacency
-    monkeypatch.setattr(costs, "hand_over", lambda level_arcs, arcs: True)
+    monkeypatch.setattr(costs, "hand_over", lambda level_arcs, arcs, searched=0: True)
     G.__networkx_cache__.clear()
     edges = nx.bfs_edges(G, 0, backend="frontier")
     assert [next(edges) for _ in range(3)] == [(0, 1), (1, 2), (2, 3)]
@@ -216,7 +216,7 @@ def test_a_search_on_the_adjacency_hands_over_before_a_large_level(monkeypatch):
     G = nx.complete_graph(60)  # level 1 scans node 0's arcs, level 2 all the others'
     seen = []
 
-    def hand_over(level_arcs, arcs):
+    def hand_over(level_arcs, arcs, searched=0):
         seen.append((level_arcs, arcs()))
         return level_arcs > 100
 
@@ -251,7 +251,7 @@ def test_a_large_queue_estimates_its_level_from_the_mean_degree(monkeypatch, han
     nx.add_path(G, range(1, 1501))
     seen = []
 
-    def hand_over(level_arcs, arcs):
+    def hand_over(level_arcs, arcs, searched=0):
         seen.append(level_arcs)
         return hands_over and level_arcs > 2000
 
@@ -260,3 +260,16 @@ def test_a_large_queue_estimates_its_level_from_the_mean_degree(monkeypatch, han
     assert list(nx.bfs_layers(G, 0, backend="frontier")) == expected
     arcs = sum(map(len, G._adj.values()))
     assert seen[:2] == [1500, 1500 * arcs // len(G)]
+
+
+def test_a_graph_searched_again_and_again_is_read_once_its_searches_cost_what_reading_does():
+    G = nx.star_graph(3000)  # one search scans the hub's 3000 arcs and the leaves' 3000
+    nx.add_path(G, range(1, 3001))
+    conversions = []
+    for search in range(4):
+        assert list(nx.bfs_layers(G, 0, backend="frontier")) == list(nx.bfs_layers(G, 0))
+        conversions = _conversions(G)
+        assert len(conversions) == 1
+        if search == 0:
+            assert not conversions[0].read and conversions[0].searched > 0
+    assert conversions[0].read

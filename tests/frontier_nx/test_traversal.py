@@ -43,7 +43,7 @@ HAND_OVER = st.sampled_from([None, 0, 1, 3, 8])
 def handing_over(threshold: int | None):
     """The ordered searches hand over from NetworkX's adjacency to the arrays before the first
     level that scans at least ``threshold`` arcs (None: never; 0: before the first level)."""
-    def rule(level_arcs, arcs):
+    def rule(level_arcs, arcs, searched=0):
         return threshold is not None and level_arcs >= threshold
 
     with mock.patch.object(costs, "hand_over", rule):

@@ -49,7 +49,7 @@ SCIPY_IMPORT = 0.12
 #: importing the library after numpy and a call's first loading of its kernels from a warm
 #: cache, beside a large graph (Python's collector walks it while the library imports; the cpu
 #: target starts its threads), seconds
-LIBRARY_LOAD = 2.25
+LIBRARY_LOAD = 1.37
 
 #: what a first call may load: name -> (the modules whose presence says it is loaded, seconds)
 LOADS: dict[str, tuple[tuple[str, ...], float]] = {

@@ -9,8 +9,8 @@ import importlib
 
 import numba
 import numpy as np
-from numba import cuda
 import pytest
+from numba import cuda
 
 from algorithms import bfs
 from frontier import Frontier, FrontierError, Graph, generators, validate

@@ -461,8 +461,10 @@ def test_a_thread_mapped_traverse_goes_to_one_block_and_back_as_its_frontier_cha
                                                                                       edges):
     """Blocks of 32 threads: the thin levels (at most a block's threads) run in block 0 alone,
     the wide one over the grid, and the searches equal the host loop's and a sequential
-    search's (on the cpu target, one thread, there is no such mode)."""
-    graph = thin_wide_thin()
+    search's (on the cpu target, one thread, there is no such mode). Over in-edges the search
+    walks the transpose, whose in-edges from vertex 0 are the thin, wide, thin levels (the
+    graph's own would give every vertex a search of its own, none of them wide)."""
+    graph = thin_wide_thin() if edges == "out" else thin_wide_thin().transpose()
     fused = searches(graph, target, "thread:32", edges, True)
     host = searches(graph, target, "thread:32", edges, False)
     label, levels = searched(graph, edges)

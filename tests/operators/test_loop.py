@@ -22,6 +22,7 @@ from frontier import (
     atomic_min,
     generators,
 )
+from frontier.options import Cull, values
 from frontier.testing.strategies import graphs
 from operators import (
     ROUND,
@@ -38,7 +39,7 @@ from operators import (
     traverse,
 )
 from tests.pairs import covering, simulated_rows
-from tests.tiers import TARGETS, examples
+from tests.tiers import FIXTURE_TARGETS, TARGETS, examples
 
 GRID = generators.grid2d(12, 12)
 
@@ -396,8 +397,11 @@ def never(v):
 FAR = 10**6
 
 
-@pytest.mark.parametrize("cull", ["none", "bitmap", "hash"])
-@pytest.mark.parametrize("edges", ["out", "in"])
+#: Every pair of the target fixture's targets, cull and edges in some row.
+CULLED_TRAVERSALS = covering(target=FIXTURE_TARGETS, cull=values(Cull), edges=["out", "in"])
+
+
+@pytest.mark.parametrize("target, cull, edges", CULLED_TRAVERSALS, indirect=["target"])
 def test_a_culling_traverse_over_either_edges_equals_the_host_loop_and_scipy(target, cull,
                                                                              edges):
     """Weighted relaxations from two sources (a vertex's distance can drop several times in

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frontier import Frontier, Graph, atomic_min, in_degree, out_degree
@@ -21,7 +21,8 @@ from frontier.testing import (
     reference_components,
 )
 from operators import advance, available_balancers, compute, filter, neighbor_reduce, reduce
-from tests.tiers import most_vertices
+from tests.pairs import covering, simulated_rows
+from tests.tiers import FIXTURE_TARGETS, TINY_VERTICES, most_vertices
 
 BALANCERS = available_balancers()
 
@@ -158,13 +159,31 @@ def smallest_id_of_component(graph: Graph) -> np.ndarray:
     return smallest[component]
 
 
-@pytest.mark.parametrize("balancer", BALANCERS)
-@given(data=st.data())
-def test_label_propagation_from_the_operators_finds_weak_components(target, balancer, data):
-    graph = data.draw(graphs(max_vertices=most_vertices(target, 24), max_edges=60))
+def check_label_propagation(target, balancer: str, graph: Graph) -> None:
     labels = label_propagation(graph, target, balancer)
     check_components(graph, labels)
     np.testing.assert_array_equal(labels, smallest_id_of_component(graph))
+
+
+#: Every target of the target fixture with every balancer; the simulator's rows (every round
+#: three launches of a Python thread per GPU thread) draw fewer graphs.
+LABEL_PROPAGATION = covering(target=FIXTURE_TARGETS, balancer=BALANCERS)
+
+
+@pytest.mark.parametrize("target, balancer", simulated_rows(LABEL_PROPAGATION, False),
+                         indirect=["target"])
+@given(data=st.data())
+def test_label_propagation_from_the_operators_finds_weak_components(target, balancer, data):
+    check_label_propagation(target, balancer, data.draw(graphs(max_vertices=24, max_edges=60)))
+
+
+@pytest.mark.parametrize("target, balancer", simulated_rows(LABEL_PROPAGATION, True),
+                         indirect=["target"])
+@settings(max_examples=3)
+@given(data=st.data())
+def test_label_propagation_in_the_simulator_finds_weak_components(target, balancer, data):
+    check_label_propagation(target, balancer, data.draw(graphs(max_vertices=TINY_VERTICES,
+                                                               max_edges=60)))
 
 
 @pytest.mark.parametrize("balancer", BALANCERS)

@@ -71,7 +71,7 @@ def test_threads_run_the_same_cases_on_shared_graphs_and_count_each_once(capsys,
     def cases(threads: int) -> list:
         out_dir = tmp_path / f"threads{threads}"
         table = out_dir / "soak.csv"
-        code = main(["soak", "--cases", "60", "--targets", "cpu", "--balancers", "thread",
+        code = main(["soak", "--cases", "20", "--targets", "cpu", "--balancers", "thread",
                      "--threads", str(threads), "--seed", "5", "--out", str(out_dir)])
         out = capsys.readouterr().out
         assert code == 0, out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frontier import Frontier, Graph, atomic_min, in_degree, out_degree
@@ -21,7 +21,8 @@ from frontier.testing import (
     reference_components,
 )
 from operators import advance, available_balancers, compute, filter, neighbor_reduce, reduce
-from tests.tiers import most_vertices
+from tests.pairs import covering, simulated_rows
+from tests.tiers import FIXTURE_TARGETS, TINY_VERTICES, most_vertices
 
 BALANCERS = available_balancers()
 
@@ -58,6 +59,10 @@ def test_bellman_ford_from_the_operators_equals_dijkstra(target, balancer, data)
 # PageRank, pull: a neighbour sum over in-edges, a dangling-mass reduction, a compute -------------
 ALPHA, ITERATIONS = 0.85, 30
 
+#: Iterations in the simulator, whose every launch costs the same whatever the graph: each
+#: iteration runs the same three operators, so a few pin them as well as thirty.
+SIMULATED_ITERATIONS = 3
+
 
 def share(src, dst, eid, weight, rank, graph):
     return rank[src] / out_degree(graph, src)
@@ -71,11 +76,11 @@ def update(v, rank, incoming, base):
     rank[v] = base + ALPHA * incoming[v]
 
 
-def pagerank_pull(graph: Graph, target) -> np.ndarray:
+def pagerank_pull(graph: Graph, target, iterations: int) -> np.ndarray:
     n = graph.num_vertices
     rank = target.full(n, 1.0 / n, np.float64)
     incoming = target.zeros(n, np.float64)
-    for _ in range(ITERATIONS):
+    for _ in range(iterations):
         lost = reduce(graph, "vertices", dangling, rank, target=target)
         neighbor_reduce(graph, "vertices", share, rank, out=incoming, edges="in")
         compute(graph, "vertices", update, rank, incoming, (1 - ALPHA + ALPHA * lost) / n,
@@ -83,13 +88,13 @@ def pagerank_pull(graph: Graph, target) -> np.ndarray:
     return target.to_host(rank)
 
 
-def reference_pagerank(graph: Graph) -> np.ndarray:
+def reference_pagerank(graph: Graph, iterations: int) -> np.ndarray:
     n = graph.num_vertices
     a = sp.csr_matrix((np.ones(graph.num_edges), graph.col_indices, graph.row_offsets),
                       shape=(n, n))
     out = np.asarray(a.sum(axis=1)).ravel()
     rank = np.full(n, 1.0 / n)
-    for _ in range(ITERATIONS):
+    for _ in range(iterations):
         spread = np.divide(rank, out, out=np.zeros(n), where=out > 0)
         lost = rank[out == 0].sum()
         rank = (1 - ALPHA + ALPHA * lost) / n + ALPHA * (a.T @ spread)
@@ -98,8 +103,9 @@ def reference_pagerank(graph: Graph) -> np.ndarray:
 
 @given(graph=graphs(min_vertices=1, max_vertices=24, max_edges=60))
 def test_pull_pagerank_from_the_operators_equals_power_iteration(target, graph):
-    np.testing.assert_allclose(pagerank_pull(graph, target), reference_pagerank(graph),
-                               rtol=1e-12, atol=1e-15)
+    iterations = SIMULATED_ITERATIONS if target.simulated else ITERATIONS
+    np.testing.assert_allclose(pagerank_pull(graph, target, iterations),
+                               reference_pagerank(graph, iterations), rtol=1e-12, atol=1e-15)
 
 
 # Label propagation: push the smaller label both ways along every edge until nothing changes ----
@@ -153,13 +159,31 @@ def smallest_id_of_component(graph: Graph) -> np.ndarray:
     return smallest[component]
 
 
-@pytest.mark.parametrize("balancer", BALANCERS)
-@given(data=st.data())
-def test_label_propagation_from_the_operators_finds_weak_components(target, balancer, data):
-    graph = data.draw(graphs(max_vertices=most_vertices(target, 24), max_edges=60))
+def check_label_propagation(target, balancer: str, graph: Graph) -> None:
     labels = label_propagation(graph, target, balancer)
     check_components(graph, labels)
     np.testing.assert_array_equal(labels, smallest_id_of_component(graph))
+
+
+#: Every target of the target fixture with every balancer; the simulator's rows (every round
+#: three launches of a Python thread per GPU thread) draw fewer graphs.
+LABEL_PROPAGATION = covering(target=FIXTURE_TARGETS, balancer=BALANCERS)
+
+
+@pytest.mark.parametrize("target, balancer", simulated_rows(LABEL_PROPAGATION, False),
+                         indirect=["target"])
+@given(data=st.data())
+def test_label_propagation_from_the_operators_finds_weak_components(target, balancer, data):
+    check_label_propagation(target, balancer, data.draw(graphs(max_vertices=24, max_edges=60)))
+
+
+@pytest.mark.parametrize("target, balancer", simulated_rows(LABEL_PROPAGATION, True),
+                         indirect=["target"])
+@settings(max_examples=3)
+@given(data=st.data())
+def test_label_propagation_in_the_simulator_finds_weak_components(target, balancer, data):
+    check_label_propagation(target, balancer, data.draw(graphs(max_vertices=TINY_VERTICES,
+                                                               max_edges=60)))
 
 
 @pytest.mark.parametrize("balancer", BALANCERS)

@@ -1,9 +1,10 @@
 """``python -m bench networkx``: a function the suite has no call for is listed as not timed,
 not a failure; several sizes give each function's crossover with NetworkX; every function has
-a call; each is timed after a mutation of the graph too, its result checked; ``--first-calls``
-times each function's first call in fresh processes, where ``should_run`` sends it, with the
-kernel cache warm or (``--cold``) a new empty one per process, leaves out one NetworkX takes
-longer than the limit for and notes a backend call that did not finish."""
+a call; each is timed after a mutation of the graph too, its result checked, unless NetworkX
+takes longer than the limit; ``--first-calls`` times each function's first call in fresh
+processes, where ``should_run`` sends it, with the kernel cache warm or (``--cold``) a new empty
+one per process, leaves out one NetworkX takes longer than the limit for and notes a backend
+call that did not finish."""
 
 from __future__ import annotations
 
@@ -143,3 +144,11 @@ def test_a_backend_first_call_past_the_limit_is_noted_not_timed(monkeypatch):
     row, = networkx_first_calls.first_calls(20, 60, 1, ["core_number"], 1, 5.0,
                                             lambda r: None, cold=True)
     assert row.backend_s is None and row.note == "backend over 5 s: not timed"
+
+
+def test_a_function_networkx_takes_longer_than_the_limit_for_is_not_timed(tmp_path, capsys):
+    code = main(["networkx", "--target", "cpu", "--edges", "60", "--nodes", "20",
+                 "--functions", "pagerank", "--limit", "0", "--out", str(tmp_path)])
+    assert code == 0, capsys.readouterr()
+    row, = csv.DictReader((tmp_path / "networkx.csv").open())
+    assert float(row["networkx_ms"]) > 0 and row["backend_ms"] == "" and row["runs"] == "0"

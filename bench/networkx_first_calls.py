@@ -1,12 +1,15 @@
 """First calls in fresh processes, for ``python -m bench networkx --first-calls``: each function
 of :data:`bench.networkx_calls.CALLS`, called once in a new interpreter under
 ``nx.config.backend_priority`` (``algos`` and ``generators``: NetworkX asks ``should_run``), the
-kernels compiled into the cache before (every function called with ``backend="frontier"`` in
-a process of their own first), against NetworkX's own call in another new interpreter,
-alternating. Each interpreter builds the graph before its clock starts (a graph loaded from a
-pickle would not do: its nodes' ints are other objects than its neighbours', which slows
-NetworkX's lookups). A function whose first NetworkX call takes more than ``limit`` CPU
-seconds is not timed."""
+kernels compiled into the cache before (every function called with ``backend="frontier"`` in a
+process of their own first), against NetworkX's own call in another new interpreter,
+alternating; or, ``cold``, each interpreter (NetworkX's too) with a new empty kernel cache
+(``FRONTIER_CACHE_DIR``, a temporary directory removed after it), nothing compiled before, so
+the backend's call compiles what it runs. Each interpreter builds the graph before its clock
+starts (a graph loaded from a pickle would not do: its nodes' ints are other objects than its
+neighbours', which slows NetworkX's lookups). A function whose first NetworkX call takes more
+than ``limit`` CPU seconds is not timed; a backend call killed past that limit (or failing) is
+noted."""
 
 from __future__ import annotations
 
@@ -15,10 +18,12 @@ import os
 import signal
 import statistics
 import subprocess
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.fresh import run_json
+from frontier.runtime.cache_dir import CACHE_DIR_VARIABLE
 
 __all__ = ["FirstCall", "first_calls", "line", "markdown"]
 
@@ -78,26 +83,41 @@ class FirstCall:
     networkx_cpu_s: float | None
     backend_cpu_s: float | None
     speedup: float | None  #: networkx_s / backend_s
+    extra_s: float | None  #: backend_s - networkx_s
     ran_here: bool | None  #: whether the backend ran the call (or a call inside it)
     runs: int
     load: float  #: the machine's load average (1 minute) when the function's runs began
     note: str = ""
 
 
-def _once(name: str, where: str, size: tuple[str, str, str], limit: float
+def _once(name: str, where: str, size: tuple[str, str, str], limit: float, cold: bool = False
           ) -> tuple[float, float, bool]:
-    """One first call in a fresh interpreter, killed past ``limit`` CPU seconds in the call
-    (RuntimeError) or past a wall-clock bound (``subprocess.TimeoutExpired``)."""
-    wall, cpu, here = run_json(_CALL, name, where, *size, str(limit),
-                               timeout=3 * limit + _START)
-    return wall, cpu, here
+    """One first call in a fresh interpreter (with a new empty kernel cache where ``cold``),
+    killed past ``limit`` CPU seconds in the call (RuntimeError) or past a wall-clock bound
+    (``subprocess.TimeoutExpired``)."""
+    if not cold:
+        return tuple(run_json(_CALL, name, where, *size, str(limit),
+                              timeout=3 * limit + _START))
+    with tempfile.TemporaryDirectory(prefix="frontier-cold-") as empty:
+        return tuple(run_json(_CALL, name, where, *size, str(limit),
+                              env={CACHE_DIR_VARIABLE: empty}, timeout=3 * limit + _START))
+
+
+def _failure(who: str, error: Exception, limit: float) -> str:
+    """The note for a first call that did not finish."""
+    if isinstance(error, subprocess.TimeoutExpired) or str(error).startswith(
+            f"exit -{signal.SIGXCPU}"):
+        return f"{who} over {limit:g} s: not timed"
+    return f"{who} failed: {error}"
 
 
 def first_calls(nodes: int, edges: int, seed: int, functions: list[str], processes: int,
-                limit: float, report: Callable[[FirstCall], object]) -> list[FirstCall]:
+                limit: float, report: Callable[[FirstCall], object], cold: bool = False
+                ) -> list[FirstCall]:
     """The first calls of ``functions`` on ``gnm_random_graph(nodes, edges, seed)`` (its
     directed twin for a function NetworkX defines on directed graphs), ``processes``
-    interpreters each way; ``report(row)`` after each function."""
+    interpreters each way, the kernel cache warm or (``cold``) empty in each; ``report(row)``
+    after each function."""
     size = str(nodes), str(edges), str(seed)
     rows: list[FirstCall] = []
     timed: list[tuple[str, tuple[float, float, bool]]] = []
@@ -105,37 +125,42 @@ def first_calls(nodes: int, edges: int, seed: int, functions: list[str], process
         load = os.getloadavg()[0]
         note = f"NetworkX over {limit:g} s: not timed"
         try:
-            first = _once(name, "networkx", size, limit)
-        except subprocess.TimeoutExpired:
-            first = None
-        except RuntimeError as error:
-            first = None
-            if not str(error).startswith(f"exit -{signal.SIGXCPU}"):  # not killed at the limit
-                note = f"NetworkX failed: {error}"
+            first = _once(name, "networkx", size, limit, cold)
+        except (RuntimeError, subprocess.TimeoutExpired) as error:
+            first, note = None, _failure("NetworkX", error, limit)
         if first is None or first[1] > limit:
-            rows.append(FirstCall(nodes, edges, name, None, None, None, None, None, None, 0,
-                                  load, note))
+            rows.append(_untimed(nodes, edges, name, load, note))
             report(rows[-1])
         else:
             timed.append((name, first))
-    failed = run_json(_WARM, json.dumps([name for name, _ in timed]), *size)
+    failed = [] if cold else run_json(_WARM, json.dumps([name for name, _ in timed]), *size)
     for name, first in timed:
         load = os.getloadavg()[0]
         theirs, ours = [first], []
-        while len(ours) < processes:
-            ours.append(_once(name, "priority", size, limit))
-            if len(theirs) < processes:
-                theirs.append(_once(name, "networkx", size, limit))
+        try:
+            while len(ours) < processes:
+                ours.append(_once(name, "priority", size, limit, cold))
+                if len(theirs) < processes:
+                    theirs.append(_once(name, "networkx", size, limit, cold))
+        except (RuntimeError, subprocess.TimeoutExpired) as error:
+            rows.append(_untimed(nodes, edges, name, load, _failure("backend", error, limit)))
+            report(rows[-1])
+            continue
         walls = [statistics.median(t[0] for t in runs) for runs in (theirs, ours)]
         cpus = [statistics.median(t[1] for t in runs) for runs in (theirs, ours)]
         here = {t[2] for t in ours}
         note = "ran here in some" if len(here) > 1 else ""
         note += "; ".join(f for f in failed if f.startswith(f"{name}:"))
         rows.append(FirstCall(nodes, edges, name, walls[0], walls[1], cpus[0], cpus[1],
-                              walls[0] / walls[1], here.pop() if len(here) == 1 else None,
-                              processes, load, note))
+                              walls[0] / walls[1], walls[1] - walls[0],
+                              here.pop() if len(here) == 1 else None, processes, load, note))
         report(rows[-1])
     return rows
+
+
+def _untimed(nodes: int, edges: int, name: str, load: float, note: str) -> FirstCall:
+    return FirstCall(nodes, edges, name, None, None, None, None, None, None, None, 0, load,
+                     note)
 
 
 def _seconds(value: float | None) -> str:
@@ -147,12 +172,14 @@ def line(r: FirstCall) -> str:
     where = {True: "here", False: "NetworkX", None: "—"}[r.ran_here]
     ratio = "—" if r.speedup is None else f"{r.speedup:.2f}"
     return (f"| {r.function} | {_seconds(r.networkx_s)} ({_seconds(r.networkx_cpu_s)}) | "
-            f"{_seconds(r.backend_s)} ({_seconds(r.backend_cpu_s)}) | {ratio} | {where} | "
+            f"{_seconds(r.backend_s)} ({_seconds(r.backend_cpu_s)}) | {ratio} | "
+            f"{'—' if r.extra_s is None else f'{r.extra_s:+.3f}'} | {where} | "
             f"{r.load:.1f} | {r.note} |")
 
 
 def markdown(rows: list[FirstCall], heading: str) -> str:
     lines = [heading, "",
-             "| function | NetworkX s (CPU) | backend_priority s (CPU) | × NetworkX | ran | "
-             "load | note |", "|---|---:|---:|---:|---|---:|---|", *map(line, rows)]
+             "| function | NetworkX s (CPU) | backend_priority s (CPU) | × NetworkX | "
+             "backend − NetworkX s | ran | load | note |", "|---|---:|---:|---:|---:|---|---:|---|",
+             *map(line, rows)]
     return "\n".join(lines) + "\n"

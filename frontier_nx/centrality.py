@@ -403,7 +403,8 @@ def hits(G: FrontierGraph, max_iter: int = 100, tol: float = 1.0e-8, nstart: dic
     n = len(G)
     values = G.weights("weight", "sum")
     values = np.ones(G.num_arcs) if values is None else values.astype(np.float64)
-    A = sparse.csr_array((values, G.heads, G.offsets), shape=(n, n))
+    # copied: sum_duplicates sorts the indices in place, and the conversion's arrays are shared
+    A = sparse.csr_array((values, G.heads, G.offsets), shape=(n, n), copy=True)
     A.sum_duplicates()
     start = None if nstart is None else np.array(list(nstart.values()))
     if max_iter <= 0:

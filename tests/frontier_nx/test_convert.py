@@ -110,3 +110,18 @@ def test_a_node_that_left_the_graph_before_it_was_read_raises_runtime_error():
     h.remove_node("b")
     with pytest.raises(RuntimeError, match="node 'b' left the graph"):
         converted.ids(["a", "b"])
+
+
+@pytest.mark.parametrize("call", [
+    lambda G: list(nx.hits(G, backend="frontier")[0].values()),
+    lambda G: [p for *_, p in nx.jaccard_coefficient(G, [(0, 1), (2, 3)], backend="frontier")]],
+    ids=["hits", "jaccard_coefficient"])
+def test_a_call_on_the_cached_conversion_leaves_its_neighbour_order_as_read(call):
+    G = nx.gnm_random_graph(30, 120, seed=1)
+    for _, _, data in G.edges(data=True):
+        data["weight"] = 1 + len(data)
+    expected = list(nx.bfs_edges(G, 0, backend="networkx"))
+    first = call(G)
+    with nx.config(warnings_to_ignore={"cache"}):
+        assert call(G) == pytest.approx(first, rel=1e-9)  # on the cached conversion
+        assert list(nx.bfs_edges(G, 0, backend="frontier")) == expected

@@ -53,6 +53,20 @@ _ARRAYS = ("arrays",)
 _SEARCHED = ("searched",)
 
 
+class _Values(dict):
+    """attribute -> one value per parallel edge, in arc order. An attribute the conversion
+    does not hold reads as NetworkX's default of 1 on every edge (``in`` still says it is not
+    held): NetworkX reuses a conversion that kept every attribute some edge has for a call
+    that reads another, which no edge has then."""
+
+    def __init__(self, values: dict[str, list], edges: int) -> None:
+        super().__init__(values)
+        self.edges = edges
+
+    def __missing__(self, attribute: str) -> list:
+        return [1] * self.edges
+
+
 @dataclass(frozen=True)
 class _Arrays:
     """What the conversion reads from NetworkX's adjacency (see :class:`FrontierGraph`)."""
@@ -420,8 +434,9 @@ def _read(pending: dict, directed: bool, multigraph: bool) -> _Arrays:
     multiplicity = None
     if multigraph:
         multiplicity = np.fromiter(map(len, _per_arc(adjacency)), np.int64, m)
-    values = {attribute: _values(adjacency, multigraph, attribute, default)
-              for attribute, default in pending["attributes"].items()}
+    values = _Values({attribute: _values(adjacency, multigraph, attribute, default)
+                      for attribute, default in pending["attributes"].items()},
+                     int(multiplicity.sum()) if multigraph else m)
     in_arcs = _csr(nodes, pending["pred"], index) if directed else None
     return _Arrays(nodes, identity, index, offsets, heads, multiplicity, values, in_arcs)
 

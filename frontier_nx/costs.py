@@ -51,16 +51,23 @@ SCIPY_IMPORT = 0.12
 #: target starts its threads), seconds
 LIBRARY_LOAD = 1.37
 
+#: importing Numba and the library's runtime for the ordered searches' compiled level scan
+#: (:mod:`frontier_nx.search_kernels`) after numpy, its code loaded from the cache, seconds
+SEARCH_LOAD = 0.65
+
 #: what a first call may load: name -> (the modules whose presence says it is loaded, seconds)
 LOADS: dict[str, tuple[tuple[str, ...], float]] = {
     "numpy": (("numpy",), NUMPY_IMPORT),
     "scipy": (("scipy.sparse",), SCIPY_IMPORT),
     "library": (("frontier", "numba"), LIBRARY_LOAD),
+    "search": (("numba", "frontier.runtime.cache_dir"), SEARCH_LOAD),
 }
 NUMPY = frozenset({"numpy"})
 SCIPY = frozenset({"numpy", "scipy"})
 LIBRARY = frozenset({"numpy", "library"})
 NOTHING: frozenset[str] = frozenset()
+#: what an ordered search on the arrays loads (:func:`hand_over`)
+SEARCHING = frozenset({"numpy", "search"})
 
 #: a search on NetworkX's adjacency hands over to the arrays before a level that alone costs
 #: NetworkX at least this share of what reading the arrays costs: a reader that stops after
@@ -295,9 +302,9 @@ def estimate(name: str, nodes: int, arguments: Mapping[str, Any], read: bool,
 
 
 def _reading(arcs: int) -> float:
-    """Reading the arrays of a graph of ``arcs`` arcs, numpy's import included where no
-    module has imported it yet."""
-    return arcs * READ + _loading(NUMPY)
+    """Reading the arrays of a graph of ``arcs`` arcs for an ordered search, the imports of
+    numpy and of the compiled level scan included where no module has imported them yet."""
+    return arcs * READ + _loading(SEARCHING)
 
 
 def hand_over(level_arcs: int, arcs: Callable[[], int], searched: int = 0) -> bool:

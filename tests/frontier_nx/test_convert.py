@@ -125,3 +125,22 @@ def test_a_call_on_the_cached_conversion_leaves_its_neighbour_order_as_read(call
     with nx.config(warnings_to_ignore={"cache"}):
         assert call(G) == pytest.approx(first, rel=1e-9)  # on the cached conversion
         assert list(nx.bfs_edges(G, 0, backend="frontier")) == expected
+
+
+@pytest.mark.parametrize("call", [
+    lambda G: nx.hits(G, backend="frontier"),
+    lambda G: nx.pagerank(G, backend="frontier"),
+    lambda G: nx.single_source_dijkstra_path_length(G, 0, backend="frontier"),
+])
+def test_a_conversion_of_every_attribute_serves_a_call_on_an_attribute_no_edge_has(call):
+    G = nx.gnm_random_graph(60, 300, seed=1)
+    want = call(nx.Graph(G))
+    nx.minimum_spanning_tree(G, backend="frontier")  # keeps every attribute: none here
+    got = call(G)
+    if isinstance(want, tuple):
+        for a, b in zip(got, want, strict=True):
+            assert a.keys() == b.keys() and all(abs(a[k] - b[k]) < 1e-9 for k in b)
+    elif all(isinstance(v, float) for v in want.values()):
+        assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < 1e-9 for k in want)
+    else:
+        assert got == want

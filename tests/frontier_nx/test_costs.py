@@ -158,7 +158,7 @@ def reading_pays(monkeypatch):
 
 def test_a_search_hands_over_before_a_large_level_where_reading_pays(everything_loaded,
                                                                      reading_pays):
-    fixed = 0 if everything_loaded else costs.NUMPY_IMPORT
+    fixed = 0 if everything_loaded else costs.NUMPY_IMPORT + costs.SEARCH_LOAD
     crossing = fixed / (costs.NETWORKX_SEARCH - costs.READ - costs.SEARCH)
     arcs = int(crossing * 4) + 100 * costs.HAND_OVER_FLOOR
     assert costs.hand_over(arcs, lambda: arcs)
@@ -183,7 +183,8 @@ def test_a_search_under_the_floor_never_counts_the_arcs():
 
 def test_a_search_never_hands_over_where_reading_cannot_pay(monkeypatch, reading_pays):
     monkeypatch.setattr(costs, "loaded", lambda module: False)
-    arcs = int(costs.NUMPY_IMPORT / (costs.NETWORKX_SEARCH - costs.READ - costs.SEARCH) / 2)
+    fixed = costs.NUMPY_IMPORT + costs.SEARCH_LOAD
+    arcs = int(fixed / (costs.NETWORKX_SEARCH - costs.READ - costs.SEARCH) / 2)
     assert arcs >= costs.HAND_OVER_FLOOR
     assert not costs.hand_over(arcs, lambda: arcs)
 

@@ -141,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
             found[threads] = fresh.run_json(_CHILD, ",".join(names), ",".join(graphs),
                                             str(args.runs), "1" if threads == 1 else "0",
                                             env={VARIABLE: str(threads)})
+            print(f"{graph}, {threads} thread{'s' * (threads > 1)}: " + ", ".join(
+                f"{name} {found[threads][name]['ms']:.3f} ms" for name in names), flush=True)
         progress.step(f"{graph}: scipy")
         for name, graph_name in zip(names, graphs, strict=True):
             one = found[1][name]
@@ -152,6 +154,6 @@ def run(args: argparse.Namespace) -> int:
                                 round(speedup, 2), round(speedup / threads, 2),
                                 round(reference, 3), round(reference / got["ms"], 2),
                                 got["runs"], got["digest"] == one["digest"], one["valid"]))
-    tables.write(rows, args.out, "cores")
+            tables.write(rows, args.out, "cores")  # what a run cut short has measured
     print(tables.markdown(rows))
     return 0 if all(row.same and row.validated is not False for row in rows) else 1

@@ -11,9 +11,10 @@ values of an edge attribute, and loading what it needs (:data:`LOADS`: numpy, sc
 matrices, the library and its compiled kernels), where no call has yet; NetworkX's own calls
 load numpy or scipy for a few functions. :func:`estimate` puts these together: the backend's
 first call less NetworkX's, in seconds, as a function of the graph's arcs, so that a caller
-counts them only as far as the answer needs (:meth:`Estimate.settled`). The breadth-first
-generators and ``bfs_tree`` (:data:`LAZY`) have no estimate: they search NetworkX's adjacency
-as NetworkX does and read the graph only where :func:`hand_over` says it pays. The searches to
+counts them only as far as the answer needs (:meth:`Estimate.settled`). The ordered
+breadth-first searches (:data:`LAZY`: the generators, ``bfs_tree``, the single-source and
+single-target BFS lengths and paths) have no estimate: they search NetworkX's adjacency as
+NetworkX does and read the graph only where :func:`hand_over` says it pays. The searches to
 a target (:data:`STOPS_EARLY`) stay in NetworkX, whose search stops there (the registry's
 ``stays_in_networkx`` rules).
 
@@ -159,10 +160,6 @@ class Cost(NamedTuple):
 #: edges, ``negative_edge_cycle`` only for a negative weight; the ordered searches load numpy
 #: only where they read the graph)
 COSTS: dict[str, Cost] = {
-    "single_source_shortest_path_length": Cost("arcs", 7.94e-08, 2.54e-08, NUMPY),
-    "single_source_shortest_path": Cost("arcs", 2.62e-07, 2.17e-07, NUMPY),
-    "single_target_shortest_path_length": Cost("arcs", 8.47e-08, 2.6e-08, NUMPY),
-    "single_target_shortest_path": Cost("arcs", 1.06e-07, 2.29e-07, NUMPY),
     "shortest_path": Cost("one or every source", 9.68e-08, 3.11e-08, NUMPY),
     "shortest_path_length": Cost("one or every source", 1.04e-07, 2.49e-08, NUMPY),
     "all_pairs_shortest_path_length": Cost("every source", 2.27e-08, 1.54e-08, NUMPY),
@@ -237,11 +234,14 @@ COSTS: dict[str, Cost] = {
     "preferential_attachment": Cost("pairs", 7.6e-07, 1.29e-06, NUMPY),
 }
 
-#: generators a reader may stop after a few items, and ``bfs_tree``: the breadth-first search
-#: runs on NetworkX's adjacency as NetworkX's does, reading the graph where :func:`hand_over`
-#: says it pays
+#: the ordered breadth-first searches (generators a reader may stop after a few items,
+#: ``bfs_tree``, the single-source and single-target BFS lengths and paths): each runs on
+#: NetworkX's adjacency as NetworkX's does (no slower: the adjacency's dicts directly, no
+#: generator per node), reading the graph where :func:`hand_over` says it pays
 LAZY = frozenset({"bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers",
-                  "generic_bfs_edges"})
+                  "generic_bfs_edges", "single_source_shortest_path_length",
+                  "single_source_shortest_path", "single_target_shortest_path_length",
+                  "single_target_shortest_path"})
 #: searches to a target or a distance: NetworkX's stops there, so every call stays in NetworkX
 STOPS_EARLY = frozenset({"has_path", "bidirectional_shortest_path", "descendants_at_distance",
                          "dijkstra_path", "dijkstra_path_length"})

@@ -114,8 +114,6 @@ def test_an_ordered_search_that_reads_the_graph_imports_no_algorithm_nor_operato
         import numpy
         import networkx as nx
         from frontier_nx import costs
-        name = "single_source_shortest_path_length"
-        costs.COSTS[name] = costs.COSTS[name]._replace(networkx=1e-6)
         costs.NETWORKX_SEARCH = 1e-5
         G = nx.gnm_random_graph(8000, 40000, seed=1)
         with nx.config.backend_priority(algos=["frontier"]):

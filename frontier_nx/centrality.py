@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from frontier_nx.convert import FrontierGraph
 
 np = LazyModule("numpy")
-sparse = LazyModule("scipy.sparse")
 _linalg = LazyModule("scipy.sparse.linalg")
 _betweenness = LazyModule("algorithms.betweenness")
 _pagerank = LazyModule("algorithms.pagerank")
@@ -400,12 +399,8 @@ def hits(G: FrontierGraph, max_iter: int = 100, tol: float = 1.0e-8, nstart: dic
         return {}, {}
     if _needs_networkx(G, "weight", negative=True):
         return nx.hits.orig_func(G.rebuilt("weight"), max_iter, tol, nstart, normalized)
-    n = len(G)
     values = G.weights("weight", "sum")
-    values = np.ones(G.num_arcs) if values is None else values.astype(np.float64)
-    # copied: sum_duplicates sorts the indices in place, and the conversion's arrays are shared
-    A = sparse.csr_array((values, G.heads, G.offsets), shape=(n, n), copy=True)
-    A.sum_duplicates()
+    A = G.matrix(np.ones(G.num_arcs) if values is None else values.astype(np.float64))
     start = None if nstart is None else np.array(list(nstart.values()))
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 np = LazyModule("numpy")
 _graph = LazyModule("frontier.graph")
+_sparse = LazyModule("scipy.sparse")
 
 __all__ = ["FrontierGraph", "from_networkx", "is_view", "uncache_view"]
 
@@ -370,6 +371,15 @@ class FrontierGraph:
                 H.add_edges_from((nodes[u], nodes[v], {weight: value}) for u, v, value
                                  in zip(tails, heads, self.values[weight], strict=True))
         return H
+
+    def matrix(self, values: np.ndarray) -> Any:
+        """The conversion as a scipy CSR array holding ``values`` (one per arc), repeated arcs'
+        values summed, on arrays of its own: scipy's ``sum_duplicates`` sorts the indices in
+        place, and the conversion's arrays are shared by every call on it."""
+        n = len(self)
+        matrix = _sparse.csr_array((values, self.heads, self.offsets), shape=(n, n), copy=True)
+        matrix.sum_duplicates()
+        return matrix
 
     def _once(self, key: tuple, build: Any) -> Any:
         with self._lock:

@@ -42,11 +42,7 @@ def _pairs(G: FrontierGraph, ebunch: Any) -> tuple[list, np.ndarray, np.ndarray]
 
 def _adjacency(G: FrontierGraph) -> sparse.csr_array:
     """Distinct neighbours as a 0/1 matrix (a self-loop makes a node its own neighbour)."""
-    n = len(G)
-    # copied: sum_duplicates sorts the indices in place, and the conversion's arrays are shared
-    matrix = sparse.csr_array((np.ones(G.num_arcs, np.int64), G.heads, G.offsets), shape=(n, n),
-                              copy=True)
-    matrix.sum_duplicates()
+    matrix = G.matrix(np.ones(G.num_arcs, np.int64))
     matrix.data[:] = 1
     return matrix
 

@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import tempfile
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from bench.fresh import run_json
@@ -95,12 +96,10 @@ def _once(name: str, where: str, size: tuple[str, str, str], limit: float, cold:
     """One first call in a fresh interpreter (with a new empty kernel cache where ``cold``),
     killed past ``limit`` CPU seconds in the call (RuntimeError) or past a wall-clock bound
     (``subprocess.TimeoutExpired``)."""
-    if not cold:
-        return tuple(run_json(_CALL, name, where, *size, str(limit),
+    with tempfile.TemporaryDirectory(prefix="frontier-cold-") if cold else nullcontext() as empty:
+        env = {CACHE_DIR_VARIABLE: empty} if cold else None
+        return tuple(run_json(_CALL, name, where, *size, str(limit), env=env,
                               timeout=3 * limit + _START))
-    with tempfile.TemporaryDirectory(prefix="frontier-cold-") as empty:
-        return tuple(run_json(_CALL, name, where, *size, str(limit),
-                              env={CACHE_DIR_VARIABLE: empty}, timeout=3 * limit + _START))
 
 
 def _failure(who: str, error: Exception, limit: float) -> str:
